@@ -1,0 +1,29 @@
+import type { Database, Queryable } from '../../storage/db.js';
+import { countAdmins, findMember, removeMembership, updateMemberRole, type MemberRecord, type MemberRole } from '../../storage/members.js';
+import { badRequest, notFound } from '../errors.js';
+
+/** An organization always keeps one admin: the last one can be neither demoted nor removed. */
+async function assertNotLastAdmin(tx: Queryable, organizationId: string, member: MemberRecord, action: string) {
+  if (member.role === 'admin' && (await countAdmins(tx, organizationId)) <= 1) {
+    throw badRequest(`Cannot ${action} the last admin of the organization; make another member admin first`);
+  }
+}
+
+export function changeMemberRole(db: Database, organizationId: string, userId: string, role: MemberRole | null): Promise<MemberRecord> {
+  return db.transaction(async (tx) => {
+    const member = await findMember(tx, organizationId, userId);
+    if (!member) throw notFound(`Member ${userId} not found in organization ${organizationId}`);
+    if (role !== 'admin') await assertNotLastAdmin(tx, organizationId, member, 'demote');
+    return updateMemberRole(tx, organizationId, userId, role);
+  });
+}
+
+/** Removes the member and their team places; false when they were not a member. */
+export function removeMember(db: Database, organizationId: string, userId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const member = await findMember(tx, organizationId, userId);
+    if (!member) return false;
+    await assertNotLastAdmin(tx, organizationId, member, 'remove');
+    return removeMembership(tx, organizationId, userId);
+  });
+}

@@ -1,0 +1,41 @@
+import type Koa from 'koa';
+import type { RouterContext } from '@koa/router';
+import type { Database } from '../storage/db.js';
+import type { MemberRole } from '../storage/members.js';
+import type { OrganizationRecord } from '../storage/organizations.js';
+import type { UserRecord } from '../storage/users.js';
+import type { Config } from './config.js';
+import type { Urls } from './urls.js';
+
+/** Per-request state, filled by the request context middleware, the policies and validation. */
+export interface AppState {
+  requestId: string;
+  caller?: UserRecord;
+  organization?: OrganizationRecord;
+  /** The caller's role in `organization`; null for a guest. */
+  role?: MemberRole | null;
+  query: Record<string, unknown>;
+}
+
+/** What every request can reach: set once on `app.context`. */
+export interface AppServices {
+  db: Database;
+  config: Config;
+  urls: Urls;
+}
+
+export type AppContext = RouterContext<AppState, AppServices>;
+export type Handler = (ctx: AppContext) => Promise<void>;
+export type AppMiddleware = (ctx: AppContext, next: Koa.Next) => Promise<unknown>;
+
+/** The authenticated caller; policies guarantee it on every route that needs one. */
+export function callerOf(ctx: AppContext): UserRecord {
+  if (!ctx.state.caller) throw new Error('route reached without authentication');
+  return ctx.state.caller;
+}
+
+/** The organization of the path, loaded and access-checked by the route's policy. */
+export function organizationOf(ctx: AppContext): { organization: OrganizationRecord; role: MemberRole | null } {
+  if (!ctx.state.organization || ctx.state.role === undefined) throw new Error('route reached without an organization policy');
+  return { organization: ctx.state.organization, role: ctx.state.role };
+}

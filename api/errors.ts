@@ -1,0 +1,37 @@
+import { StorageError } from '../storage/errors.js';
+
+/** An error with the HTTP status and message the caller sees, in the upstream `{error: {code, message}}` body. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const unauthorized = (message: string) => new HttpError(401, message);
+export const forbidden = (message: string) => new HttpError(403, message);
+export const notFound = (message: string) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+const statusOfStorageCode: Record<StorageError['code'], number> = {
+  not_found: 404,
+  conflict: 409,
+  invalid_cursor: 400,
+  invalid_reference: 400,
+  precondition: 412,
+};
+
+/** The one place typed errors of the lower layers become HTTP statuses. */
+export function toHttpError(error: unknown): HttpError | undefined {
+  if (error instanceof HttpError) return error;
+  if (error instanceof StorageError) return new HttpError(statusOfStorageCode[error.code], error.message);
+  return undefined;
+}
+
+export function errorBody(status: number, message: string) {
+  return { error: { code: status, message } };
+}

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.js';
+import { errorBody, toHttpError } from '../errors.js';
+import type Koa from 'koa';
+
+const acceptableRequestId = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * Gives each request an id (echoed as `X-Request-Id`), turns every thrown error into the upstream
+ * error body, and writes one structured access-log line when the response is done.
+ */
+export function requestContext(options: { accessLog: boolean }) {
+  return async (ctx: AppContext, next: Koa.Next) => {
+    const started = process.hrtime.bigint();
+    const incoming = ctx.get('x-request-id');
+    ctx.state.requestId = acceptableRequestId.test(incoming) ? incoming : randomUUID();
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        ctx.status = 404;
+        ctx.body = errorBody(404, `No route for ${ctx.method} ${ctx.path}`);
+      }
+    } catch (error) {
+      const httpError = toHttpError(error);
+      if (httpError) {
+        ctx.status = httpError.status;
+        ctx.body = errorBody(httpError.status, httpError.message);
+      } else {
+        ctx.status = 500;
+        ctx.body = errorBody(500, `Internal server error (request ${ctx.state.requestId})`);
+        console.error(
+          JSON.stringify({ level: 'error', requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, stack: (error as Error)?.stack ?? String(error) }),
+        );
+      }
+    } finally {
+      if (options.accessLog) {
+        const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+        process.stdout.write(
+          JSON.stringify({
+            time: new Date().toISOString(),
+            level: 'info',
+            requestId: ctx.state.requestId,
+            method: ctx.method,
+            path: ctx.path,
+            status: ctx.status,
+            durationMs: Math.round(durationMs * 100) / 100,
+            user: ctx.state.caller?.id,
+          }) + '\n',
+        );
+      }
+    }
+  };
+}

@@ -1,0 +1,81 @@
+import type Koa from 'koa';
+import { findMembershipRole } from '../../storage/members.js';
+import { findOrganization } from '../../storage/organizations.js';
+import { findTeamRole } from '../../storage/teams.js';
+import { findUserByToken } from '../../storage/tokens.js';
+import type { AppContext } from '../context.js';
+import { forbidden, notFound, unauthorized } from '../errors.js';
+import { atLeast, describeRole, type RoleOrGuest } from './roles.js';
+
+/**
+ * Who may call a route. Every route declares one (the route table refuses a route without it),
+ * and docs/permissions.md lists them all.
+ */
+export interface Policy {
+  readonly rule: string;
+  readonly check: (ctx: AppContext, next: Koa.Next) => Promise<unknown>;
+}
+
+/** No token needed: only the API information route. */
+export const anyone: Policy = { rule: 'anyone', check: (_ctx, next) => next() };
+
+/** Any holder of a valid token. */
+export const signedIn: Policy = {
+  rule: 'any signed-in user',
+  check: async (ctx, next) => {
+    await authenticate(ctx);
+    return next();
+  },
+};
+
+export interface OrganizationRule {
+  /** Also allowed when the path's `userId` is the caller. */
+  orSelf?: boolean;
+  /** Also allowed for an owner of the path's `teamId`. */
+  orTeamOwner?: boolean;
+}
+
+/**
+ * A member of the path's organization with at least `role` (null: guests too). A caller who is
+ * not a member gets 404, as if the organization did not exist; a member below the role gets 403.
+ */
+export function inOrganization(role: RoleOrGuest, rule: OrganizationRule = {}): Policy {
+  const alternatives = [rule.orSelf && 'the member themself', rule.orTeamOwner && 'an owner of the team'].filter(Boolean);
+  return {
+    rule: `organization ${role === null ? 'member (guests included)' : `role ${role} or above`}${alternatives.length ? `, or ${alternatives.join(', or ')}` : ''}`,
+    check: async (ctx, next) => {
+      const caller = await authenticate(ctx);
+      const organizationId = ctx.params.organizationId ?? '';
+      const [organization, membership] = await Promise.all([
+        findOrganization(ctx.db, organizationId),
+        findMembershipRole(ctx.db, organizationId, caller.id),
+      ]);
+      if (!organization || !membership) throw notFound(`Organization ${organizationId} not found`);
+      ctx.state.organization = organization;
+      ctx.state.role = membership.role;
+      if (atLeast(membership.role, role)) return next();
+      if (rule.orSelf && ctx.params.userId === caller.id) return next();
+      if (rule.orTeamOwner && ctx.params.teamId && (await findTeamRole(ctx.db, ctx.params.teamId, caller.id)) === 'owner') return next();
+      throw forbidden(
+        `This operation needs the ${describeRole(role)} role in the organization${alternatives.length ? ` (or being ${alternatives.join(' or ')})` : ''}; you are ${describeRole(membership.role)}`,
+      );
+    },
+  };
+}
+
+async function authenticate(ctx: AppContext) {
+  if (ctx.state.caller) return ctx.state.caller;
+  const header = ctx.get('authorization');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) {
+    ctx.set('WWW-Authenticate', 'Bearer');
+    throw unauthorized(header ? 'The Authorization header must be "Bearer <token>"' : 'Authentication required: send an Authorization: Bearer <token> header');
+  }
+  const caller = await findUserByToken(ctx.db, match[1]);
+  if (!caller) {
+    ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
+    throw unauthorized('The bearer token is not valid');
+  }
+  ctx.state.caller = caller;
+  return caller;
+}

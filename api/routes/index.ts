@@ -1,0 +1,12 @@
+import { inviteLinkRoutes } from './inviteLinks.js';
+import { memberRoutes } from './members.js';
+import { metaRoutes } from './meta.js';
+import { organizationRoutes } from './organizations.js';
+import { samlRoutes } from './saml.js';
+import type { Route } from './table.js';
+import { teamRoutes } from './teams.js';
+
+/** Every route of the API, area by area. */
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes].flatMap(
+  (table) => table.routes,
+);

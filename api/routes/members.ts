@@ -1,0 +1,96 @@
+import { findMember, listMembers, setMemberSso, addMembership, type MemberFilter } from '../../storage/members.js';
+import { listTeamsOfMember } from '../../storage/teams.js';
+import { findUser } from '../../storage/users.js';
+import { changeMemberRole, removeMember } from '../commands/changeMembership.js';
+import { inviteUsers, type Invitation } from '../commands/inviteUsers.js';
+import { organizationOf, type AppContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { inOrganization } from '../policies/index.js';
+import { presentList } from '../presenters/list.js';
+import { presentMember } from '../presenters/member.js';
+import { presentTeam } from '../presenters/team.js';
+import type { PageQuery } from '../schemas/common.js';
+import * as schemas from '../schemas/members.js';
+import type { MemberRole } from '../../storage/members.js';
+import { validate } from '../validate.js';
+import { RouteTable } from './table.js';
+
+export const memberRoutes = new RouteTable();
+const routes = memberRoutes;
+
+routes.get('/orgs/:organizationId/members', 'listMembersInOrganizationById', inOrganization('read'), validate({ query: schemas.listMembers }), list);
+routes.get('/orgs/:organizationId/members/:userId', 'getMemberInOrganizationById', inOrganization('read', { orSelf: true }), get);
+routes.patch('/orgs/:organizationId/members/:userId', 'updateMemberInOrganizationById', inOrganization('admin'), validate({ body: schemas.updateMember }), update);
+routes.delete('/orgs/:organizationId/members/:userId', 'removeMemberFromOrganizationById', inOrganization('admin', { orSelf: true }), remove);
+routes.post('/orgs/:organizationId/members/:userId/sso', 'setUserAsSSOMemberForOrganization', inOrganization('admin'), setSso);
+routes.get('/orgs/:organizationId/members/:userId/spaces', 'listSpacesForOrganizationMember', inOrganization('admin', { orSelf: true }), validate({ query: schemas.listMemberSpaces }), listSpaces);
+routes.get('/orgs/:organizationId/members/:userId/teams', 'listTeamsForOrganizationMember', inOrganization('read', { orSelf: true }), validate({ query: schemas.listMemberTeams }), listTeams);
+routes.post('/orgs/:organizationId/invites', 'inviteUsersToOrganization', inOrganization('admin'), validate({ body: schemas.inviteUsers }), invite);
+
+async function list(ctx: AppContext) {
+  const { organization } = organizationOf(ctx);
+  const query = ctx.state.query as unknown as PageQuery & MemberFilter & { order: 'asc' | 'desc' };
+  const page = await listMembers(ctx.db, organization.id, query, query);
+  ctx.body = presentList(page, (member) => presentMember(member, ctx.urls));
+}
+
+async function memberOfPath(ctx: AppContext) {
+  const { organization } = organizationOf(ctx);
+  const member = await findMember(ctx.db, organization.id, ctx.params.userId ?? '');
+  if (!member) throw notFound(`Member ${ctx.params.userId} not found in organization ${organization.id}`);
+  return member;
+}
+
+async function get(ctx: AppContext) {
+  ctx.body = presentMember(await memberOfPath(ctx), ctx.urls);
+}
+
+async function update(ctx: AppContext) {
+  const { organization } = organizationOf(ctx);
+  const { role } = ctx.request.body as { role?: MemberRole | null };
+  const member = role === undefined ? await memberOfPath(ctx) : await changeMemberRole(ctx.db, organization.id, ctx.params.userId ?? '', role);
+  ctx.body = presentMember(member, ctx.urls);
+}
+
+/** 205 when the member was removed, 204 when there was no such member (upstream semantics). */
+async function remove(ctx: AppContext) {
+  const { organization } = organizationOf(ctx);
+  ctx.status = (await removeMember(ctx.db, organization.id, ctx.params.userId ?? '')) ? 205 : 204;
+}
+
+/** Marks a member as signing in through SSO; a known user who is not yet a member joins with the default role. */
+async function setSso(ctx: AppContext) {
+  const { organization } = organizationOf(ctx);
+  const userId = ctx.params.userId ?? '';
+  const member = await ctx.db.transaction(async (tx) => {
+    if (!(await findMember(tx, organization.id, userId))) {
+      if (!(await findUser(tx, userId))) throw notFound(`User ${userId} not found`);
+      await addMembership(tx, { organizationId: organization.id, userId, role: organization.defaultRole });
+    }
+    return setMemberSso(tx, organization.id, userId, true);
+  });
+  ctx.body = presentMember(member, ctx.urls);
+}
+
+/** Spaces arrive with the content-engine issue; until then every member reaches none. */
+async function listSpaces(ctx: AppContext) {
+  await memberOfPath(ctx);
+  ctx.body = presentList({ items: [], count: 0 }, (item: never) => item);
+}
+
+async function listTeams(ctx: AppContext) {
+  const { organization, role } = organizationOf(ctx);
+  const member = await memberOfPath(ctx);
+  const query = ctx.state.query as unknown as PageQuery & { title?: string };
+  const page = await listTeamsOfMember(ctx.db, organization.id, member.user.id, query, query);
+  ctx.body = presentList(page, ({ team, role: teamRole }) => ({
+    team: presentTeam(team, { role, teamRole: member.user.id === ctx.state.caller?.id ? teamRole : undefined }),
+    member: { role: teamRole },
+  }));
+}
+
+async function invite(ctx: AppContext) {
+  const { organization } = organizationOf(ctx);
+  const body = ctx.request.body as { emails: Invitation[]; role?: MemberRole | null; sso?: boolean };
+  ctx.body = await inviteUsers(ctx.db, organization, body);
+}

@@ -1,0 +1,105 @@
+import { findAgentInstructions, putAgentInstructions } from '../../storage/agentInstructions.js';
+import { addMembership, findMember, touchMemberLastSeen } from '../../storage/members.js';
+import { listOrganizationsOfUser, listOrganizationsWithEmailDomain } from '../../storage/organizations.js';
+import { createOrganization } from '../commands/createOrganization.js';
+import { updateOrganization } from '../commands/updateOrganization.js';
+import { callerOf, organizationOf, type AppContext } from '../context.js';
+import { badRequest, forbidden } from '../errors.js';
+import { inOrganization, signedIn } from '../policies/index.js';
+import { presentAgentInstructions } from '../presenters/agentInstructions.js';
+import { presentList } from '../presenters/list.js';
+import { presentOrganization } from '../presenters/organization.js';
+import type { PageQuery } from '../schemas/common.js';
+import * as schemas from '../schemas/organizations.js';
+import { validate } from '../validate.js';
+import { RouteTable } from './table.js';
+
+export const organizationRoutes = new RouteTable();
+const routes = organizationRoutes;
+
+routes.get('/orgs', 'listOrganizationsForAuthenticatedUser', signedIn, validate({ query: schemas.listQuery }), listOrganizations);
+routes.post('/orgs', 'quire:createOrganization', signedIn, validate({ body: schemas.createOrganization }), create);
+routes.get('/orgs/:organizationId', 'getOrganizationById', inOrganization(null), get);
+routes.patch('/orgs/:organizationId', 'updateOrganizationById', inOrganization('admin'), validate({ body: schemas.updateOrganization }), update);
+routes.post('/orgs/:organizationId/join', 'joinOrganization', signedIn, join);
+routes.post('/orgs/:organizationId/ping', 'updateOrganizationMemberLastSeenAt', inOrganization(null), ping);
+routes.get('/orgs/:organizationId/agent-instructions', 'getOrganizationAgentInstructions', inOrganization('read'), getInstructions);
+routes.put('/orgs/:organizationId/agent-instructions', 'updateOrganizationAgentInstructions', inOrganization('admin'), validate({ body: schemas.updateAgentInstructions }), putInstructions);
+routes.get('/email-domains/:emailDomain/orgs', 'getOrganizationsForEmailDomain', signedIn, byEmailDomain);
+
+async function listOrganizations(ctx: AppContext) {
+  const caller = callerOf(ctx);
+  const page = await listOrganizationsOfUser(ctx.db, caller.id, ctx.state.query as unknown as PageQuery);
+  ctx.body = presentList(page, ({ organization, role }) => presentOrganization(organization, role, ctx.urls));
+}
+
+async function create(ctx: AppContext) {
+  const { title } = ctx.request.body as { title: string };
+  const organization = await createOrganization(ctx.db, { title, ownerId: callerOf(ctx).id });
+  ctx.status = 201;
+  ctx.body = presentOrganization(organization, 'admin', ctx.urls);
+}
+
+async function get(ctx: AppContext) {
+  const { organization, role } = organizationOf(ctx);
+  ctx.body = presentOrganization(organization, role, ctx.urls);
+}
+
+async function update(ctx: AppContext) {
+  const { organization, role } = organizationOf(ctx);
+  const updated = await updateOrganization(ctx.db, organization, ctx.request.body as schemas.UpdateOrganizationBody);
+  ctx.body = presentOrganization(updated, role, ctx.urls);
+}
+
+/** Joins when the caller's verified email domain is one the organization allows. */
+async function join(ctx: AppContext) {
+  const caller = callerOf(ctx);
+  const organizationId = ctx.params.organizationId ?? '';
+  const domain = caller.email.split('@')[1] ?? '';
+  const candidates = await listOrganizationsWithEmailDomain(ctx.db, domain);
+  const organization = candidates.find((candidate) => candidate.id === organizationId);
+  if (!organization) {
+    // Reveal only that the caller can't join by domain, not whether the organization exists.
+    throw badRequest(`Your email domain "${domain}" is not one that organization ${organizationId} accepts`);
+  }
+  if (!caller.emailVerified) throw badRequest(`Your email address ${caller.email} is not verified, so its domain can't be used to join`);
+  if (!(await findMember(ctx.db, organization.id, caller.id))) {
+    await addMembership(ctx.db, { organizationId: organization.id, userId: caller.id, role: organization.defaultRole });
+  }
+  ctx.status = 204;
+}
+
+async function ping(ctx: AppContext) {
+  const { organization } = organizationOf(ctx);
+  await touchMemberLastSeen(ctx.db, organization.id, callerOf(ctx).id);
+  ctx.body = {};
+}
+
+async function getInstructions(ctx: AppContext) {
+  const { organization } = organizationOf(ctx);
+  const instructions = (await findAgentInstructions(ctx.db, organization.id)) ?? {
+    organizationId: organization.id,
+    document: { object: 'document', data: {}, nodes: [] },
+    updatedAt: organization.createdAt,
+    updatedBy: organization.createdBy,
+  };
+  ctx.body = presentAgentInstructions(instructions, ctx.urls);
+}
+
+async function putInstructions(ctx: AppContext) {
+  const { organization } = organizationOf(ctx);
+  const { instructions } = ctx.request.body as { instructions: Record<string, unknown> };
+  const stored = await putAgentInstructions(ctx.db, organization.id, { data: {}, ...instructions }, callerOf(ctx).id);
+  ctx.body = presentAgentInstructions(stored, ctx.urls);
+}
+
+/** Organizations that accept an email domain: only for the caller's own domain, so it can't be used to enumerate. */
+async function byEmailDomain(ctx: AppContext) {
+  const caller = callerOf(ctx);
+  const domain = (ctx.params.emailDomain ?? '').toLowerCase();
+  if (!new RegExp(schemas.emailDomainParam.pattern).test(domain)) throw badRequest(`"${ctx.params.emailDomain}" is not an email domain`);
+  if (caller.email.split('@')[1] !== domain) throw forbidden(`You can look up organizations only for your own email domain`);
+  const organizations = await listOrganizationsWithEmailDomain(ctx.db, domain);
+  const roles = await Promise.all(organizations.map((organization) => findMember(ctx.db, organization.id, caller.id)));
+  ctx.body = { organizations: organizations.map((organization, i) => presentOrganization(organization, roles[i] ? roles[i].role : undefined, ctx.urls)) };
+}

@@ -1,0 +1,107 @@
+import { deleteSamlProvider, findSamlProvider, insertSamlProvider, listAllSamlProviders, listSamlProviders, updateSamlProvider, type SamlProviderFields, type SamlProviderRecord } from '../../storage/samlProviders.js';
+import { findTeam, type TeamRecord } from '../../storage/teams.js';
+import type { Queryable } from '../../storage/db.js';
+import type { MemberRole } from '../../storage/members.js';
+import { organizationOf, type AppContext } from '../context.js';
+import { badRequest, notFound } from '../errors.js';
+import { inOrganization, signedIn } from '../policies/index.js';
+import { presentList } from '../presenters/list.js';
+import { presentSamlProvider, presentSsoLogin } from '../presenters/samlProvider.js';
+import type { PageQuery } from '../schemas/common.js';
+import { listQuery } from '../schemas/common.js';
+import * as schemas from '../schemas/saml.js';
+import { validate } from '../validate.js';
+import { RouteTable } from './table.js';
+import { findOrganization } from '../../storage/organizations.js';
+
+export const samlRoutes = new RouteTable();
+const routes = samlRoutes;
+
+routes.get('/orgs/:organizationId/saml', 'listSAMLProvidersInOrganizationById', inOrganization('admin'), validate({ query: listQuery }), list);
+routes.post('/orgs/:organizationId/saml', 'createOrganizationSAMLProvider', inOrganization('admin'), validate({ body: schemas.createSamlProvider }), create);
+routes.get('/orgs/:organizationId/saml/:samlProviderId', 'getOrganizationSAMLProviderById', inOrganization('admin'), get);
+routes.patch('/orgs/:organizationId/saml/:samlProviderId', 'updateOrganizationSAMLProvider', inOrganization('admin'), validate({ body: schemas.updateSamlProvider }), update);
+routes.delete('/orgs/:organizationId/saml/:samlProviderId', 'deleteOrganizationSAMLProvider', inOrganization('admin'), remove);
+routes.get('/orgs/:organizationId/sso', 'listSSOProviderLoginsInOrganization', signedIn, listLogins);
+
+interface ProviderBody {
+  label?: string;
+  entityID?: string;
+  certificate?: string;
+  ssoURL?: string;
+  defaultTeam?: string;
+  defaultRole?: MemberRole | null;
+}
+
+/** Body fields → stored fields, checking that a default team belongs to the organization. */
+async function fieldsOf(db: Queryable, organizationId: string, body: ProviderBody): Promise<SamlProviderFields> {
+  if (body.defaultTeam !== undefined && !(await findTeam(db, organizationId, body.defaultTeam))) {
+    throw badRequest(`"defaultTeam" ${body.defaultTeam} is not a team of the organization`);
+  }
+  return {
+    label: body.label,
+    entityID: body.entityID,
+    certificate: body.certificate,
+    ssoURL: body.ssoURL,
+    defaultTeamId: body.defaultTeam,
+    defaultRole: body.defaultRole,
+  };
+}
+
+async function present(ctx: AppContext, provider: SamlProviderRecord) {
+  const { role } = organizationOf(ctx);
+  const team: TeamRecord | undefined = provider.defaultTeamId ? await findTeam(ctx.db, provider.organizationId, provider.defaultTeamId) : undefined;
+  return presentSamlProvider(provider, team, role, ctx.urls);
+}
+
+async function providerOfPath(ctx: AppContext) {
+  const { organization } = organizationOf(ctx);
+  const provider = await findSamlProvider(ctx.db, organization.id, ctx.params.samlProviderId ?? '');
+  if (!provider) throw notFound(`SAML provider ${ctx.params.samlProviderId} not found in organization ${organization.id}`);
+  return provider;
+}
+
+async function list(ctx: AppContext) {
+  const { organization } = organizationOf(ctx);
+  const page = await listSamlProviders(ctx.db, organization.id, ctx.state.query as unknown as PageQuery);
+  const items = await Promise.all(page.items.map((provider) => present(ctx, provider)));
+  ctx.body = presentList({ ...page, items }, (item) => item);
+}
+
+async function create(ctx: AppContext) {
+  const { organization } = organizationOf(ctx);
+  const body = ctx.request.body as ProviderBody & { label: string };
+  const provider = await ctx.db.transaction(async (tx) =>
+    insertSamlProvider(tx, organization.id, { ...(await fieldsOf(tx, organization.id, body)), label: body.label }),
+  );
+  ctx.status = 201;
+  ctx.body = await present(ctx, provider);
+}
+
+async function get(ctx: AppContext) {
+  ctx.body = await present(ctx, await providerOfPath(ctx));
+}
+
+async function update(ctx: AppContext) {
+  const { organization } = organizationOf(ctx);
+  const provider = await providerOfPath(ctx);
+  const body = ctx.request.body as ProviderBody;
+  const updated = await ctx.db.transaction(async (tx) => updateSamlProvider(tx, organization.id, provider.id, await fieldsOf(tx, organization.id, body)));
+  ctx.body = await present(ctx, updated);
+}
+
+async function remove(ctx: AppContext) {
+  const { organization } = organizationOf(ctx);
+  ctx.status = (await deleteSamlProvider(ctx.db, organization.id, ctx.params.samlProviderId ?? '')) ? 205 : 204;
+}
+
+/**
+ * How to sign in to an organization: shown to anyone signed in, member or not, since it is
+ * what a login page needs. Only providers that are fully configured are offered.
+ */
+async function listLogins(ctx: AppContext) {
+  const organizationId = ctx.params.organizationId ?? '';
+  if (!(await findOrganization(ctx.db, organizationId))) throw notFound(`Organization ${organizationId} not found`);
+  const providers = await listAllSamlProviders(ctx.db, organizationId);
+  ctx.body = { items: providers.filter((p) => p.ssoURL && p.entityID && p.certificate).map((provider) => presentSsoLogin(provider, ctx.urls)) };
+}

@@ -1,0 +1,41 @@
+import type { AppMiddleware } from '../context.js';
+import type { Policy } from '../policies/index.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Route {
+  method: Method;
+  /** Koa path under /v1, with `:param` placeholders. */
+  path: string;
+  /** The upstream operationId (or a `quire:` name for operations Quire adds). */
+  operationId: string;
+  policy: Policy;
+  middleware: AppMiddleware[];
+}
+
+type Define = (path: string, operationId: string, policy: Policy, ...middleware: AppMiddleware[]) => void;
+
+/**
+ * A readable list of routes: each line says method, path, operation, who may call it, then its
+ * validation and handler. A route without a policy is refused when the table is built.
+ */
+export class RouteTable {
+  readonly routes: Route[] = [];
+  get: Define = (...args) => this.add('GET', ...args);
+  post: Define = (...args) => this.add('POST', ...args);
+  put: Define = (...args) => this.add('PUT', ...args);
+  patch: Define = (...args) => this.add('PATCH', ...args);
+  delete: Define = (...args) => this.add('DELETE', ...args);
+
+  private add(method: Method, path: string, operationId: string, policy: Policy, ...middleware: AppMiddleware[]) {
+    if (!policy || typeof policy.check !== 'function' || !policy.rule) {
+      throw new Error(`${method} ${path} (${operationId}) is declared without a policy`);
+    }
+    this.routes.push({ method, path, operationId, policy, middleware });
+  }
+}
+
+/** `/orgs/:organizationId` → `/v1/orgs/{organizationId}`: the spec's notation. */
+export function specPath(path: string): string {
+  return ('/v1' + path).replace(/:([A-Za-z_]\w*)/g, '{$1}');
+}

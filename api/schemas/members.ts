@@ -1,0 +1,57 @@
+import { order, pagination, role, roleOrGuest } from './common.js';
+
+export const listMembers = {
+  type: 'object',
+  properties: {
+    ...pagination,
+    order,
+    role: { type: 'string', enum: [...role.enum, 'guest'] },
+    search: { type: 'string', maxLength: 256 },
+    sort: { type: 'string', enum: ['joinedAt', 'lastSeenAt'], default: 'joinedAt' },
+  },
+  additionalProperties: false,
+} as const;
+
+export const updateMember = {
+  type: 'object',
+  properties: { role: roleOrGuest },
+  additionalProperties: false,
+} as const;
+
+export const listMemberSpaces = {
+  type: 'object',
+  properties: { ...pagination, order },
+  additionalProperties: false,
+} as const;
+
+export const listMemberTeams = {
+  type: 'object',
+  properties: { ...pagination, title: { type: 'string', maxLength: 64 } },
+  additionalProperties: false,
+} as const;
+
+export const inviteUsers = {
+  type: 'object',
+  required: ['emails'],
+  properties: {
+    emails: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 100,
+      items: {
+        anyOf: [
+          { type: 'string', format: 'email', maxLength: 254 },
+          {
+            type: 'object',
+            required: ['email', 'role'],
+            properties: { email: { type: 'string', format: 'email', maxLength: 254 }, role: roleOrGuest },
+            additionalProperties: false,
+          },
+        ],
+      },
+    },
+    role: roleOrGuest,
+    sso: { type: 'boolean' },
+  },
+  additionalProperties: false,
+} as const;

@@ -1,0 +1,121 @@
+import { listQuery, roleOrGuest, uri } from './common.js';
+import type { DefaultContent, MergeRules } from '../../storage/organizations.js';
+import type { MemberRole } from '../../storage/members.js';
+
+export { listQuery };
+
+const userIds = { type: 'array', items: { type: 'string', minLength: 1, maxLength: 64 }, maxItems: 100 } as const;
+
+/** Merge rules an organization can set (upstream MergeRulesStandaloneConfiguration). */
+export const mergeRules = {
+  type: 'object',
+  required: ['type'],
+  properties: {
+    type: { enum: ['none', 'rules'] },
+    rules: {
+      type: 'array',
+      maxItems: 20,
+      items: {
+        type: 'object',
+        required: ['rule'],
+        properties: {
+          rule: {
+            enum: [
+              'require_specific_reviewers',
+              'require_one_of_specific_reviewers',
+              'allow_bypass',
+              'require_at_least_one_review',
+              'require_all_reviews_approved',
+              'require_agent_review',
+              'require_up_to_date_change_request',
+              'require_change_request_subject',
+              'require_change_request_description',
+              'custom',
+            ],
+          },
+          users: userIds,
+          expression: { type: 'string', maxLength: 1024 },
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+const domain = {
+  type: 'string',
+  minLength: 3,
+  maxLength: 253,
+  pattern: '^(?=.{3,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}$',
+} as const;
+
+export const createOrganization = {
+  type: 'object',
+  required: ['title'],
+  properties: { title: { type: 'string', minLength: 2, maxLength: 255 } },
+  additionalProperties: false,
+} as const;
+
+export const updateOrganization = {
+  type: 'object',
+  properties: {
+    title: { type: 'string', minLength: 2, maxLength: 255 },
+    emailDomains: { type: 'array', items: domain, maxItems: 50, uniqueItems: true },
+    hostname: { type: ['string', 'null'], minLength: 3, maxLength: 32, pattern: '^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$' },
+    defaultRole: roleOrGuest,
+    defaultContent: {
+      type: ['object', 'null'],
+      required: ['type', 'site'],
+      properties: { type: { const: 'site' }, site: { type: 'string', minLength: 1, maxLength: 64 } },
+      additionalProperties: false,
+    },
+    logo: { anyOf: [uri, { type: 'null' }] },
+    sso: { type: 'boolean' },
+    ai: { type: 'boolean' },
+    inviteLinks: { type: 'boolean' },
+    mergeRules,
+  },
+  additionalProperties: false,
+} as const;
+
+export interface UpdateOrganizationBody {
+  title?: string;
+  emailDomains?: string[];
+  hostname?: string | null;
+  defaultRole?: MemberRole | null;
+  defaultContent?: DefaultContent | null;
+  logo?: string | null;
+  sso?: boolean;
+  ai?: boolean;
+  inviteLinks?: boolean;
+  mergeRules?: MergeRules;
+}
+
+/** A Document, checked for its outline here; its blocks are checked where documents are rendered. */
+export const updateAgentInstructions = {
+  type: 'object',
+  required: ['instructions'],
+  properties: {
+    instructions: {
+      type: 'object',
+      required: ['object', 'nodes'],
+      properties: {
+        object: { const: 'document' },
+        data: { type: 'object' },
+        nodes: {
+          type: 'array',
+          maxItems: 10000,
+          items: {
+            type: 'object',
+            required: ['object', 'type'],
+            properties: { object: { const: 'block' }, type: { type: 'string', minLength: 1 }, nodes: { type: 'array' } },
+          },
+        },
+      },
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export const emailDomainParam = domain;

@@ -1,0 +1,13 @@
+import { roleOrGuest, uri } from './common.js';
+
+const fields = {
+  label: { type: 'string', minLength: 1, maxLength: 30 },
+  entityID: { type: 'string', maxLength: 1024 },
+  certificate: { type: 'string', maxLength: 10000 },
+  ssoURL: uri,
+  defaultTeam: { type: 'string', minLength: 1, maxLength: 64 },
+  defaultRole: roleOrGuest,
+} as const;
+
+export const createSamlProvider = { type: 'object', required: ['label'], properties: fields, additionalProperties: false } as const;
+export const updateSamlProvider = { type: 'object', properties: fields, additionalProperties: false } as const;

@@ -1,0 +1,48 @@
+import { mkdirSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { openDatabase, type Database } from '../storage/db.js';
+import { createApp } from './app.js';
+import { bootstrapInstance } from './commands/bootstrap.js';
+import type { Config } from './config.js';
+import { Urls } from './urls.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: Database;
+  close(): Promise<void>;
+}
+
+/** Opens the data directory (migrating it), bootstraps an empty instance, and listens. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const db = await openDatabase(path.join(config.dataDir, 'quire.sqlite'));
+  if (config.bootstrap) await bootstrapInstance(db, config.bootstrap);
+
+  const urls = new Urls(config.publicUrl ?? `http://localhost:${config.port}`);
+  const app = createApp({ db, config, urls });
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 5000;
+  server.requestTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  if (!config.publicUrl) (urls as { base: string }).base = `http://localhost:${port}`;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    db,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await db.close();
+    },
+  };
+}

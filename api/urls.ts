@@ -1,0 +1,14 @@
+/** Absolute URLs of resources, for the `urls` objects of API shapes. */
+export class Urls {
+  constructor(readonly base: string) {}
+  api = (path: string) => `${this.base}/v1${path}`;
+  app = (path: string) => `${this.base}/app${path}`;
+  user = (userId: string) => this.api(`/users/${userId}`);
+  organization = (organizationId: string) => this.api(`/orgs/${organizationId}`);
+  organizationApp = (organizationId: string) => this.app(`/o/${organizationId}`);
+  samlProvider = (organizationId: string, providerId: string) => this.api(`/orgs/${organizationId}/saml/${providerId}`);
+  samlAcs = (organizationId: string, providerId: string) => `${this.base}/auth/saml/${organizationId}/${providerId}/acs`;
+  samlStart = (organizationId: string, providerId: string) => `${this.base}/auth/saml/${organizationId}/${providerId}/start`;
+  samlEntity = (organizationId: string, providerId: string) => `${this.base}/auth/saml/${organizationId}/${providerId}`;
+  agentInstructions = (organizationId: string) => this.api(`/orgs/${organizationId}/agent-instructions`);
+}

@@ -1,0 +1,71 @@
+import { Ajv, type ErrorObject, type Schema, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type Koa from 'koa';
+import type { AppContext } from './context.js';
+import { badRequest } from './errors.js';
+
+// ajv-formats is CommonJS: its plugin is the module's `default` property.
+const addFormats = addFormatsModule.default;
+
+const bodies = addFormats(new Ajv({ allErrors: false, strict: true, useDefaults: false }), ['uri', 'email', 'date-time']);
+const queries = addFormats(new Ajv({ allErrors: false, strict: true, coerceTypes: true, useDefaults: true }), ['uri', 'email', 'date-time']);
+
+export interface RequestSchemas {
+  body?: Schema;
+  query?: Schema;
+}
+
+/**
+ * Validates the query string and the JSON body against the route's schemas. A failure answers
+ * 400 naming the field; the validated query (with defaults and numbers coerced) is `ctx.state.query`.
+ */
+export function validate(schemas: RequestSchemas) {
+  const checkBody = schemas.body ? bodies.compile(schemas.body) : undefined;
+  const checkQuery = schemas.query ? queries.compile(schemas.query) : undefined;
+  const bodyRequired = Array.isArray((schemas.body as { required?: unknown[] } | undefined)?.required);
+  return async (ctx: AppContext, next: Koa.Next) => {
+    if (checkQuery) {
+      const query: Record<string, unknown> = { ...ctx.query };
+      if (!checkQuery(query)) throw badRequest(describe('query parameter', checkQuery));
+      ctx.state.query = query;
+    }
+    if (checkBody) {
+      // A body whose schema requires no field may be left out entirely.
+      if (ctx.request.body === undefined && !bodyRequired) ctx.request.body = {};
+      if (ctx.request.body === undefined) throw badRequest('A JSON request body is required');
+      if (!checkBody(ctx.request.body)) throw badRequest(describe('request body', checkBody));
+    }
+    return next();
+  };
+}
+
+function describe(where: string, check: ValidateFunction): string {
+  const error = check.errors?.[0];
+  if (!error) return `Invalid ${where}`;
+  return `Invalid ${where}: ${explain(error)}`;
+}
+
+function fieldName(error: ErrorObject): string {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+    .join('')
+    .replace(/^\./, '');
+  return path;
+}
+
+function explain(error: ErrorObject): string {
+  const field = fieldName(error);
+  const subject = field ? `"${field}"` : 'the body';
+  switch (error.keyword) {
+    case 'required':
+      return `"${[field, error.params.missingProperty].filter(Boolean).join('.')}" is required`;
+    case 'additionalProperties':
+      return `"${[field, error.params.additionalProperty].filter(Boolean).join('.')}" is not an accepted field`;
+    case 'enum':
+      return `${subject} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    default:
+      return `${subject} ${error.message ?? 'is invalid'}`;
+  }
+}

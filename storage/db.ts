@@ -1,0 +1,95 @@
+import sqlite3 from 'sqlite3';
+import { migrate } from './migrate.js';
+
+export type Row = Record<string, unknown>;
+export type Params = unknown[] | Record<string, unknown>;
+
+/** The statements a module may run: the same on the database and inside a transaction. */
+export interface Queryable {
+  get<T = Row>(sql: string, params?: Params): Promise<T | undefined>;
+  all<T = Row>(sql: string, params?: Params): Promise<T[]>;
+  run(sql: string, params?: Params): Promise<{ changes: number }>;
+}
+
+/**
+ * One SQLite file opened twice: a read connection that never waits on writers (WAL),
+ * and a write connection whose transactions are serialized here, because node-sqlite3
+ * would otherwise interleave statements of concurrent transactions on one connection.
+ */
+export interface Database extends Queryable {
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(file: string): Promise<Database> {
+  const writer = await openConnection(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE);
+  await exec(writer, 'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+  await migrate(connectionQueryable(writer), (sql) => exec(writer, sql));
+  const reader = await openConnection(file, sqlite3.OPEN_READONLY);
+  await exec(reader, 'PRAGMA busy_timeout = 5000; PRAGMA query_only = ON;');
+
+  const writes = new SerialQueue();
+  const read = connectionQueryable(reader);
+  const write = connectionQueryable(writer);
+
+  return {
+    get: read.get,
+    all: read.all,
+    run: (sql, params) => writes.push(() => write.run(sql, params)),
+    transaction: (work) =>
+      writes.push(async () => {
+        await exec(writer, 'BEGIN IMMEDIATE');
+        try {
+          const result = await work(write);
+          await exec(writer, 'COMMIT');
+          return result;
+        } catch (error) {
+          await exec(writer, 'ROLLBACK');
+          throw error;
+        }
+      }),
+    close: async () => {
+      await writes.push(async () => undefined);
+      await Promise.all([closeConnection(reader), closeConnection(writer)]);
+    },
+  };
+}
+
+class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+  push<T>(job: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(job, job);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+function openConnection(file: string, mode: number): Promise<sqlite3.Database> {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(file, mode, (error) => (error ? reject(error) : resolve(db)));
+  });
+}
+
+function closeConnection(db: sqlite3.Database): Promise<void> {
+  return new Promise((resolve, reject) => db.close((error) => (error ? reject(error) : resolve())));
+}
+
+function exec(db: sqlite3.Database, sql: string): Promise<void> {
+  return new Promise((resolve, reject) => db.exec(sql, (error) => (error ? reject(error) : resolve())));
+}
+
+function connectionQueryable(db: sqlite3.Database): Queryable {
+  return {
+    get: (sql, params = []) =>
+      new Promise((resolve, reject) => db.get(sql, params, (error, row) => (error ? reject(error) : resolve(row as never)))),
+    all: (sql, params = []) =>
+      new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows as never)))),
+    run: (sql, params = []) =>
+      new Promise((resolve, reject) =>
+        db.run(sql, params, function (this: sqlite3.RunResult, error: Error | null) {
+          if (error) reject(error);
+          else resolve({ changes: this.changes });
+        }),
+      ),
+  };
+}

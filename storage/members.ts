@@ -1,0 +1,158 @@
+import type { Queryable } from './db.js';
+import { notFound } from './errors.js';
+import { now } from './ids.js';
+import { paginate, mapPage, type Page, type PageRequest } from './pagination.js';
+import { toUser, userColumns, type UserRecord } from './users.js';
+
+export const memberRoles = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
+export type MemberRole = (typeof memberRoles)[number];
+
+export interface MemberRecord {
+  organizationId: string;
+  user: UserRecord;
+  /** null: a guest, who sees only what is shared with them. */
+  role: MemberRole | null;
+  disabled: boolean;
+  sso: boolean;
+  joinedAt: string;
+  lastSeenAt: string | null;
+  teams: number;
+  /** Spaces the member can reach; there are none until spaces exist (content-engine issue). */
+  spaces: number;
+}
+
+type MemberRow = Parameters<typeof toUser>[0] & {
+  organization_id: string;
+  role: MemberRole | null;
+  disabled: number;
+  sso: number;
+  joined_at: string;
+  last_seen_at: string | null;
+  teams: number;
+};
+
+const columns = `memberships.organization_id, memberships.role, memberships.disabled, memberships.sso,
+  memberships.joined_at, memberships.last_seen_at, ${userColumns},
+  (SELECT COUNT(*) FROM team_members JOIN teams ON teams.id = team_members.team_id
+    WHERE team_members.user_id = memberships.user_id AND teams.organization_id = memberships.organization_id) AS teams`;
+const from = 'memberships JOIN users ON users.id = memberships.user_id';
+
+function toMember(row: MemberRow): MemberRecord {
+  return {
+    organizationId: row.organization_id,
+    user: toUser(row),
+    role: row.role,
+    disabled: row.disabled === 1,
+    sso: row.sso === 1,
+    joinedAt: row.joined_at,
+    lastSeenAt: row.last_seen_at,
+    teams: row.teams,
+    spaces: 0,
+  };
+}
+
+export async function addMembership(
+  db: Queryable,
+  input: { organizationId: string; userId: string; role: MemberRole | null; sso?: boolean },
+): Promise<MemberRecord> {
+  await db.run('INSERT INTO memberships (organization_id, user_id, role, sso, joined_at) VALUES (?, ?, ?, ?, ?)', [
+    input.organizationId,
+    input.userId,
+    input.role,
+    input.sso ? 1 : 0,
+    now(),
+  ]);
+  return getMember(db, input.organizationId, input.userId);
+}
+
+export async function findMember(db: Queryable, organizationId: string, userId: string): Promise<MemberRecord | undefined> {
+  const row = await db.get<MemberRow>(`SELECT ${columns} FROM ${from} WHERE memberships.organization_id = ? AND memberships.user_id = ?`, [
+    organizationId,
+    userId,
+  ]);
+  return row && toMember(row);
+}
+
+export async function getMember(db: Queryable, organizationId: string, userId: string): Promise<MemberRecord> {
+  const member = await findMember(db, organizationId, userId);
+  if (!member) throw notFound(`Member ${userId}`);
+  return member;
+}
+
+/** The caller's role in one organization, or undefined when they are not a member: the hot path of every request. */
+export async function findMembershipRole(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+): Promise<{ role: MemberRole | null } | undefined> {
+  return db.get<{ role: MemberRole | null }>('SELECT role FROM memberships WHERE organization_id = ? AND user_id = ?', [organizationId, userId]);
+}
+
+export interface MemberFilter {
+  role?: MemberRole | 'guest';
+  search?: string;
+  sort?: 'joinedAt' | 'lastSeenAt';
+}
+
+export async function listMembers(
+  db: Queryable,
+  organizationId: string,
+  filter: MemberFilter,
+  request: PageRequest,
+): Promise<Page<MemberRecord>> {
+  const where = ['memberships.organization_id = ?'];
+  const params: unknown[] = [organizationId];
+  if (filter.role === 'guest') where.push('memberships.role IS NULL');
+  else if (filter.role) {
+    where.push('memberships.role = ?');
+    params.push(filter.role);
+  }
+  if (filter.search) {
+    const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+    where.push("(users.display_name LIKE ? ESCAPE '\\' OR users.email LIKE ? ESCAPE '\\')");
+    params.push(pattern, pattern);
+  }
+  const byLastSeen = filter.sort === 'lastSeenAt';
+  if (byLastSeen) where.push('memberships.last_seen_at IS NOT NULL');
+  const page = await paginate<MemberRow>(
+    db,
+    {
+      select: columns,
+      from,
+      where: where.join(' AND '),
+      params,
+      sort: [byLastSeen ? 'memberships.last_seen_at' : 'memberships.joined_at', 'memberships.user_id'],
+      key: (row) => [byLastSeen ? (row.last_seen_at ?? '') : row.joined_at, row.id],
+    },
+    request,
+  );
+  return mapPage(page, toMember);
+}
+
+export async function updateMemberRole(db: Queryable, organizationId: string, userId: string, role: MemberRole | null): Promise<MemberRecord> {
+  await db.run('UPDATE memberships SET role = ? WHERE organization_id = ? AND user_id = ?', [role, organizationId, userId]);
+  return getMember(db, organizationId, userId);
+}
+
+export async function setMemberSso(db: Queryable, organizationId: string, userId: string, sso: boolean): Promise<MemberRecord> {
+  await db.run('UPDATE memberships SET sso = ? WHERE organization_id = ? AND user_id = ?', [sso ? 1 : 0, organizationId, userId]);
+  return getMember(db, organizationId, userId);
+}
+
+export async function touchMemberLastSeen(db: Queryable, organizationId: string, userId: string): Promise<void> {
+  await db.run('UPDATE memberships SET last_seen_at = ? WHERE organization_id = ? AND user_id = ?', [now(), organizationId, userId]);
+}
+
+/** Removes the membership and the member's places in the organization's teams; true if there was one. */
+export async function removeMembership(db: Queryable, organizationId: string, userId: string): Promise<boolean> {
+  await db.run('DELETE FROM team_members WHERE user_id = ? AND team_id IN (SELECT id FROM teams WHERE organization_id = ?)', [userId, organizationId]);
+  const { changes } = await db.run('DELETE FROM memberships WHERE organization_id = ? AND user_id = ?', [organizationId, userId]);
+  return changes > 0;
+}
+
+export async function countAdmins(db: Queryable, organizationId: string): Promise<number> {
+  const row = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM memberships WHERE organization_id = ? AND role = 'admin' AND disabled = 0", [
+    organizationId,
+  ]);
+  return row?.n ?? 0;
+}

@@ -1,0 +1,10 @@
+import { identity } from './001-identity.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Numbered, append-only: never edit a migration that has shipped; add the next number. */
+export const migrations: Migration[] = [identity];

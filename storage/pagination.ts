@@ -1,0 +1,76 @@
+import type { Queryable } from './db.js';
+import { StorageError } from './errors.js';
+
+export interface PageRequest {
+  limit: number;
+  page?: string;
+  order?: 'asc' | 'desc';
+}
+
+export interface Page<T> {
+  items: T[];
+  count: number;
+  /** Cursor of the following page; absent on the last page. */
+  next?: string;
+}
+
+export interface KeysetQuery<R> {
+  select: string;
+  from: string;
+  where: string;
+  params: unknown[];
+  /** Sort column, then a unique column that breaks ties: a cursor stays valid across inserts. */
+  sort: [string, string];
+  /** Reads the sort and tie values back from a row, to build the next cursor. */
+  key: (row: R) => [string | number, string];
+}
+
+/**
+ * Keyset pagination: the opaque cursor holds the last row's sort key, so a page never repeats
+ * or skips rows that were there before, whatever is inserted meanwhile.
+ */
+export async function paginate<R>(db: Queryable, query: KeysetQuery<R>, request: PageRequest): Promise<Page<R>> {
+  const order = request.order ?? 'asc';
+  const [sortColumn, tieColumn] = query.sort;
+  const where = [query.where];
+  const params = [...query.params];
+  if (request.page !== undefined) {
+    const [sortValue, tieValue] = decodeCursor(request.page);
+    where.push(`(${sortColumn}, ${tieColumn}) ${order === 'asc' ? '>' : '<'} (?, ?)`);
+    params.push(sortValue, tieValue);
+  }
+  const countRow = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${query.from} WHERE ${query.where}`, query.params);
+  if (request.limit === 0) return { items: [], count: countRow?.n ?? 0 };
+  const rows = await db.all<R>(
+    `SELECT ${query.select} FROM ${query.from} WHERE ${where.join(' AND ')}
+     ORDER BY ${sortColumn} ${order}, ${tieColumn} ${order} LIMIT ?`,
+    [...params, request.limit + 1],
+  );
+  const items = rows.slice(0, request.limit);
+  const last = items[items.length - 1];
+  return {
+    items,
+    count: countRow?.n ?? 0,
+    ...(rows.length > request.limit && last ? { next: encodeCursor(query.key(last)) } : {}),
+  };
+}
+
+export function mapPage<R, T>(page: Page<R>, map: (row: R) => T): Page<T> {
+  return { ...page, items: page.items.map(map) };
+}
+
+function encodeCursor(key: [string | number, string]): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [string | number, string] {
+  try {
+    const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(key) && key.length === 2 && ['string', 'number'].includes(typeof key[0]) && typeof key[1] === 'string') {
+      return key as [string | number, string];
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw new StorageError('invalid_cursor', `"page" is not a cursor this list returned: ${JSON.stringify(cursor)}`);
+}
