@@ -1,0 +1,117 @@
+// `npm run -s admin -- <command>`: operator commands over DATA_DIR, with the server running or not.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase, type Database } from '../../storage/db.js';
+import { addMembership, findMember, memberRoles, type MemberRole } from '../../storage/members.js';
+import { listOrganizationsAll } from '../../storage/organizations.js';
+import { createToken, listTokens, revokeToken } from '../../storage/tokens.js';
+import { createUser, findUserByEmail, listUsers, type UserRecord } from '../../storage/users.js';
+import { createOrganization } from '../commands/createOrganization.js';
+import { configFromEnv } from '../config.js';
+
+const usage = `Usage: npm run -s admin -- <command> [options]
+
+  user create --email <email> [--name <display name>]   create a user (email treated as verified)
+  user list                                              list users
+  org create --title <title> --owner <email>             create an organization; the owner becomes its admin
+  org list                                               list organizations
+  member add --org <organizationId> --email <email> [--role <role|guest>]
+  token create --email <email> [--label <label>]         print a new token (creates the user if missing)
+  token list --email <email>                             list a user's tokens (never their values)
+  token revoke --id <tokenId>                            revoke a token
+
+All state is under DATA_DIR (default ./data).`;
+
+class UsageError extends Error {}
+
+const required = (value: string | undefined, name: string) => {
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+};
+
+async function userByEmail(db: Database, email: string, create: boolean, name?: string): Promise<UserRecord> {
+  const existing = await findUserByEmail(db, email);
+  if (existing) return existing;
+  if (!create) throw new UsageError(`no user with email ${email}`);
+  return createUser(db, { email, displayName: name, emailVerified: true });
+}
+
+async function run(db: Database, [noun, verb]: string[], options: Record<string, string | undefined>): Promise<string> {
+  switch (`${noun} ${verb}`) {
+    case 'user create': {
+      const email = required(options.email, 'email');
+      if (await findUserByEmail(db, email)) throw new UsageError(`a user with email ${email} already exists`);
+      return (await userByEmail(db, email, true, options.name)).id;
+    }
+    case 'user list':
+      return (await listUsers(db)).map((u) => `${u.id}\t${u.email}\t${u.displayName}`).join('\n');
+    case 'org create': {
+      const owner = await userByEmail(db, required(options.owner, 'owner'), true);
+      return (await createOrganization(db, { title: required(options.title, 'title'), ownerId: owner.id })).id;
+    }
+    case 'org list':
+      return (await listOrganizationsAll(db)).map((o) => `${o.id}\t${o.title}`).join('\n');
+    case 'member add': {
+      const organizationId = required(options.org, 'org');
+      const role = options.role === 'guest' ? null : ((options.role ?? 'read') as MemberRole);
+      if (role !== null && !memberRoles.includes(role)) throw new UsageError(`--role must be one of ${memberRoles.join(', ')}, guest`);
+      const user = await userByEmail(db, required(options.email, 'email'), true);
+      if (await findMember(db, organizationId, user.id)) throw new UsageError(`${user.email} is already a member`);
+      await addMembership(db, { organizationId, userId: user.id, role });
+      return user.id;
+    }
+    case 'token create': {
+      const user = await userByEmail(db, required(options.email, 'email'), true);
+      return (await createToken(db, user.id, { label: options.label })).token;
+    }
+    case 'token list': {
+      const user = await userByEmail(db, required(options.email, 'email'), false);
+      return (await listTokens(db, user.id)).map((t) => `${t.id}\t${t.createdAt}\t${t.label ?? ''}`).join('\n');
+    }
+    case 'token revoke':
+      if (!(await revokeToken(db, required(options.id, 'id')))) throw new UsageError(`no token with id ${options.id}`);
+      return 'revoked';
+    default:
+      throw new UsageError(noun ? `unknown command: ${[noun, verb].filter(Boolean).join(' ')}` : 'no command given');
+  }
+}
+
+async function main() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      title: { type: 'string' },
+      owner: { type: 'string' },
+      org: { type: 'string' },
+      role: { type: 'string' },
+      label: { type: 'string' },
+      id: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
+  const { dataDir } = configFromEnv();
+  mkdirSync(dataDir, { recursive: true });
+  const db = await openDatabase(path.join(dataDir, 'quire.sqlite'));
+  try {
+    const output = await run(db, positionals, values as Record<string, string | undefined>);
+    if (output) console.log(output);
+  } finally {
+    await db.close();
+  }
+}
+
+main().catch((error) => {
+  if (error instanceof UsageError) {
+    console.error(`admin: ${error.message}\n\n${usage}`);
+    process.exit(2);
+  }
+  console.error(error);
+  process.exit(1);
+});

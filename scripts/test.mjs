@@ -1,0 +1,20 @@
+// Runs the uvu suites under test/ (TypeScript through tsx) and ends with a plain
+// "N passed, N failed" line, the summary CI reads.
+import { spawn } from 'node:child_process';
+
+const args = ['--import', 'tsx', 'node_modules/uvu/bin.js', 'test', '\\.test\\.ts$', ...process.argv.slice(2)];
+const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+let output = '';
+child.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  output += chunk.toString();
+});
+child.on('close', (code) => {
+  const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
+  const total = Number(/Total:\s+(\d+)/.exec(plain)?.[1] ?? 0);
+  const passed = Number(/Passed:\s+(\d+)/.exec(plain)?.[1] ?? 0);
+  const skipped = Number(/Skipped:\s+(\d+)/.exec(plain)?.[1] ?? 0);
+  const failed = code === 0 ? total - passed - skipped : Math.max(1, total - passed - skipped);
+  console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  process.exit(code ?? 1);
+});

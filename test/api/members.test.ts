@@ -1,0 +1,152 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { assertError, assertGuarded, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { reportingErrors } from '../helpers/suite.js';
+
+const test = suite('organization members');
+let t: TestServer;
+let fx: OrganizationFixture;
+let members: string;
+
+test.before(
+  reportingErrors(async () => {
+    t = await startTestServer();
+    fx = await organizationWithMembers(t);
+    members = `/v1/orgs/${fx.org.id}/members`;
+  }),
+);
+test.after(async () => t.close());
+
+test('GET members lists everyone, newest first by default, with filters', async () => {
+  const all = await t.call('GET', members, { token: fx.reader.token });
+  assert.is(all.status, 200);
+  assert.is(all.body.count, 4);
+  assert.equal(all.body.items[all.body.items.length - 1].id, fx.admin.id, 'the admin joined first, so comes last in desc order');
+  const ascending = await t.call('GET', `${members}?order=asc`, { token: fx.reader.token });
+  assert.is(ascending.body.items[0].id, fx.admin.id);
+
+  const editors = await t.call('GET', `${members}?role=edit`, { token: fx.reader.token });
+  assert.equal(editors.body.items.map((m: { id: string }) => m.id), [fx.editor.id]);
+  const guests = await t.call('GET', `${members}?role=guest`, { token: fx.reader.token });
+  assert.equal(guests.body.items.map((m: { id: string }) => m.id), [fx.guest.id]);
+  const search = await t.call('GET', `${members}?search=${encodeURIComponent(fx.editor.email.slice(0, 12).toUpperCase())}`, { token: fx.reader.token });
+  assert.ok(search.body.items.some((m: { id: string }) => m.id === fx.editor.id));
+  assert.is((await t.call('GET', `${members}?search=%25`, { token: fx.reader.token })).body.count, 0, '% is matched literally');
+
+  await t.call('POST', `/v1/orgs/${fx.org.id}/ping`, { token: fx.editor.token });
+  const seen = await t.call('GET', `${members}?sort=lastSeenAt`, { token: fx.reader.token });
+  assert.ok(seen.body.items.length >= 1);
+  assert.ok(seen.body.items.every((m: { lastSeenAt?: string }) => m.lastSeenAt), 'sorting by lastSeenAt lists only active members');
+
+  assertError(await t.call('GET', `${members}?role=owner`, { token: fx.reader.token }), 400, '"role"');
+  assertError(await t.call('GET', `${members}?sort=name`, { token: fx.reader.token }), 400, '"sort"');
+  assertError(await t.call('GET', `${members}?limit=5000`, { token: fx.reader.token }), 400, '"limit"');
+  assertError(await t.call('GET', `${members}?bogus=1`, { token: fx.reader.token }), 400, '"bogus"');
+  await assertGuarded(t, fx, 'GET', members, { tooLow: fx.guest });
+});
+
+test('GET a member: colleagues and the member themself; unknown ids 404', async () => {
+  const got = await t.call('GET', `${members}/${fx.editor.id}`, { token: fx.reader.token });
+  assert.is(got.status, 200);
+  assert.is(got.body.user.email, fx.editor.email);
+  assert.is(got.body.role, 'edit');
+  assert.is((await t.call('GET', `${members}/${fx.guest.id}`, { token: fx.guest.token })).status, 200, 'a guest sees themself');
+  assertError(await t.call('GET', `${members}/${fx.editor.id}`, { token: fx.guest.token }), 403, 'role');
+  assertError(await t.call('GET', `${members}/nobody`, { token: fx.reader.token }), 404, 'nobody');
+  await assertGuarded(t, fx, 'GET', `${members}/${fx.editor.id}`);
+});
+
+test('PATCH a member’s role; the last admin stays admin', async () => {
+  const person = await t.user();
+  await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: [person.email], role: 'read' } });
+  const patched = await t.call('PATCH', `${members}/${person.id}`, { token: fx.admin.token, body: { role: 'review' } });
+  assert.is(patched.status, 200);
+  assert.is(patched.body.role, 'review');
+  const toGuest = await t.call('PATCH', `${members}/${person.id}`, { token: fx.admin.token, body: { role: null } });
+  assert.is(toGuest.body.role, null);
+
+  assertError(await t.call('PATCH', `${members}/${fx.admin.id}`, { token: fx.admin.token, body: { role: 'read' } }), 400, 'last admin');
+  assert.is((await t.call('GET', `${members}/${fx.admin.id}`, { token: fx.admin.token })).body.role, 'admin');
+  assertError(await t.call('PATCH', `${members}/${person.id}`, { token: fx.admin.token, body: { role: 'superuser' } }), 400, '"role"');
+  assertError(await t.call('PATCH', `${members}/nobody`, { token: fx.admin.token, body: { role: 'read' } }), 404, 'nobody');
+  await assertGuarded(t, fx, 'PATCH', `${members}/${person.id}`, { body: { role: 'admin' }, tooLow: fx.editor });
+});
+
+test('DELETE a member: 205 when removed, 204 when there was none; not the last admin', async () => {
+  const person = await t.user();
+  await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: [person.email] } });
+  const team = await t.call('PUT', `/v1/orgs/${fx.org.id}/teams`, { token: fx.admin.token, body: { title: 'Leavers', members: [person.id] } });
+  assert.is((await t.call('DELETE', `${members}/${person.id}`, { token: fx.admin.token })).status, 205);
+  assert.is((await t.call('DELETE', `${members}/${person.id}`, { token: fx.admin.token })).status, 204);
+  assertError(await t.call('GET', `${members}/${person.id}`, { token: fx.admin.token }), 404, 'not found');
+  assert.is((await t.call('GET', `/v1/orgs/${fx.org.id}/teams/${team.body.id}`, { token: fx.admin.token })).body.members, 0, 'left their teams too');
+  assertError(await t.call('GET', `/v1/orgs/${fx.org.id}`, { token: person.token }), 404, 'not found');
+
+  assertError(await t.call('DELETE', `${members}/${fx.admin.id}`, { token: fx.admin.token }), 400, 'last admin');
+  const leaver = await t.user();
+  await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: [leaver.email] } });
+  assert.is((await t.call('DELETE', `${members}/${leaver.id}`, { token: leaver.token })).status, 205, 'a member may leave');
+  await assertGuarded(t, fx, 'DELETE', `${members}/${fx.editor.id}`, { tooLow: fx.reader });
+});
+
+test('POST members/{id}/sso marks an SSO member; a known non-member joins', async () => {
+  const marked = await t.call('POST', `${members}/${fx.reader.id}/sso`, { token: fx.admin.token });
+  assert.is(marked.status, 200);
+  assert.is(marked.body.sso, true);
+  const newcomer = await t.user();
+  const joined = await t.call('POST', `${members}/${newcomer.id}/sso`, { token: fx.admin.token });
+  assert.is(joined.status, 200);
+  assert.is(joined.body.sso, true);
+  assert.is(joined.body.role, 'read', 'the organization default role');
+  assertError(await t.call('POST', `${members}/nobody/sso`, { token: fx.admin.token }), 404, 'nobody');
+  await assertGuarded(t, fx, 'POST', `${members}/${fx.reader.id}/sso`, { tooLow: fx.editor });
+});
+
+test('GET members/{id}/spaces: the member’s spaces (none exist yet)', async () => {
+  const own = await t.call('GET', `${members}/${fx.reader.id}/spaces`, { token: fx.reader.token });
+  assert.is(own.status, 200);
+  assert.equal(own.body.items, []);
+  assert.is(own.body.count, 0);
+  assert.is((await t.call('GET', `${members}/${fx.reader.id}/spaces?order=asc`, { token: fx.admin.token })).status, 200);
+  assertError(await t.call('GET', `${members}/${fx.reader.id}/spaces?order=up`, { token: fx.admin.token }), 400, '"order"');
+  assertError(await t.call('GET', `${members}/nobody/spaces`, { token: fx.admin.token }), 404, 'nobody');
+  await assertGuarded(t, fx, 'GET', `${members}/${fx.reader.id}/spaces`, { tooLow: fx.editor });
+});
+
+test('GET members/{id}/teams: the member’s teams with their team role', async () => {
+  const created = await t.call('PUT', `/v1/orgs/${fx.org.id}/teams`, { token: fx.admin.token, body: { title: 'Writers', members: [fx.editor.id] } });
+  await t.call('PUT', `/v1/orgs/${fx.org.id}/teams`, { token: fx.admin.token, body: { title: 'Reviewers', members: [fx.editor.id] } });
+  await t.call('PUT', `/v1/orgs/${fx.org.id}/teams/${created.body.id}/members/${fx.editor.id}`, { token: fx.admin.token, body: { role: 'owner' } });
+  const teams = await t.call('GET', `${members}/${fx.editor.id}/teams`, { token: fx.editor.token });
+  assert.is(teams.status, 200);
+  assert.is(teams.body.count, 2);
+  const writers = teams.body.items.find((item: { team: { id: string } }) => item.team.id === created.body.id);
+  assert.is(writers.member.role, 'owner');
+  assert.is(writers.team.permissions.admin, true, 'an owner manages the team');
+  const filtered = await t.call('GET', `${members}/${fx.editor.id}/teams?title=WRIT`, { token: fx.reader.token });
+  assert.equal(filtered.body.items.map((item: { team: { title: string } }) => item.team.title), ['Writers']);
+  assertError(await t.call('GET', `${members}/${fx.editor.id}/teams?title=${'x'.repeat(65)}`, { token: fx.reader.token }), 400, '"title"');
+  assertError(await t.call('GET', `${members}/nobody/teams`, { token: fx.admin.token }), 404, 'nobody');
+  await assertGuarded(t, fx, 'GET', `${members}/${fx.editor.id}/teams`, { tooLow: fx.guest });
+});
+
+test('POST /orgs/{id}/invites adds users by email, creating unknown ones', async () => {
+  const known = await t.user();
+  const invited = await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, {
+    token: fx.admin.token,
+    body: { emails: [known.email, { email: 'brand-new@example.org', role: 'edit' }, fx.reader.email], role: 'comment' },
+  });
+  assert.is(invited.status, 200);
+  assert.is(invited.body.invited, 2, 'the reader was already a member');
+  assert.is(invited.body.users.length, 3);
+  assert.is((await t.call('GET', `${members}/${known.id}`, { token: fx.admin.token })).body.role, 'comment');
+  const listed = await t.call('GET', `${members}?search=brand-new`, { token: fx.admin.token });
+  assert.is(listed.body.items[0].role, 'edit');
+  assertError(await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: ['not-an-email'] } }), 400, '"emails[0]"');
+  assertError(await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: [] } }), 400, '"emails"');
+  await assertGuarded(t, fx, 'POST', `/v1/orgs/${fx.org.id}/invites`, { body: { emails: ['x@example.com'] }, tooLow: fx.editor });
+  assertError(await t.call('POST', '/v1/orgs/doesNotExist/invites', { token: fx.admin.token, body: { emails: ['x@example.com'] } }), 404, 'not found');
+});
+
+test.run();

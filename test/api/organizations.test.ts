@@ -1,0 +1,161 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { assertError, assertGuarded, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { reportingErrors } from '../helpers/suite.js';
+
+const test = suite('organizations');
+let t: TestServer;
+let fx: OrganizationFixture;
+
+test.before(
+  reportingErrors(async () => {
+    t = await startTestServer();
+    fx = await organizationWithMembers(t);
+  }),
+);
+test.after(async () => t.close());
+
+test('POST /orgs creates an organization whose creator is its admin', async () => {
+  const person = await t.user();
+  const created = await t.call('POST', '/v1/orgs', { token: person.token, body: { title: 'Fresh Org' } });
+  assert.is(created.status, 201);
+  assert.is(created.body.title, 'Fresh Org');
+  assert.is(created.body.permissions.admin, true);
+  const member = await t.call('GET', `/v1/orgs/${created.body.id}/members/${person.id}`, { token: person.token });
+  assert.is(member.body.role, 'admin');
+  assertError(await t.call('POST', '/v1/orgs', { token: person.token, body: { title: 'x' } }), 400, '"title"');
+  assertError(await t.call('POST', '/v1/orgs', { body: { title: 'No token' } }), 401, 'Authorization');
+});
+
+test('GET /orgs lists the caller’s organizations with their own permissions', async () => {
+  const asReader = await t.call('GET', '/v1/orgs', { token: fx.reader.token });
+  assert.is(asReader.status, 200);
+  assert.equal(asReader.body.items.map((o: { id: string }) => o.id), [fx.org.id]);
+  assert.is(asReader.body.count, 1);
+  assert.is(asReader.body.next, undefined);
+  assert.is(asReader.body.items[0].permissions.admin, false);
+  assert.is(asReader.body.items[0].permissions.listMembers, true);
+  assertError(await t.call('GET', '/v1/orgs?limit=1001', { token: fx.reader.token }), 400, '"limit"');
+  assertError(await t.call('GET', '/v1/orgs'), 401, 'Authorization');
+});
+
+test('GET /orgs/{id}: members see it, outsiders get 404, unknown ids 404', async () => {
+  const asGuest = await t.call('GET', `/v1/orgs/${fx.org.id}`, { token: fx.guest.token });
+  assert.is(asGuest.status, 200);
+  assert.is(asGuest.body.id, fx.org.id);
+  assert.is(asGuest.body.permissions.view, true);
+  assert.is(asGuest.body.permissions.listMembers, false);
+  await assertGuarded(t, fx, 'GET', `/v1/orgs/${fx.org.id}`);
+  assertError(await t.call('GET', '/v1/orgs/doesNotExist', { token: fx.admin.token }), 404, 'doesNotExist');
+});
+
+test('PATCH /orgs/{id} updates fields and validates them', async () => {
+  const path = `/v1/orgs/${fx.org.id}`;
+  const patched = await t.call('PATCH', path, {
+    token: fx.admin.token,
+    body: {
+      title: 'Acme Documentation',
+      emailDomains: ['Acme.example', 'docs.acme.example'],
+      hostname: 'acme-docs',
+      defaultRole: 'comment',
+      logo: 'https://acme.example/logo.png',
+      sso: true,
+      ai: true,
+      inviteLinks: false,
+      mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [fx.editor.id] }] },
+    },
+  });
+  assert.is(patched.status, 200);
+  assert.is(patched.body.title, 'Acme Documentation');
+  assert.equal(patched.body.emailDomains, ['acme.example', 'docs.acme.example']);
+  assert.is(patched.body.hostname, 'acme-docs');
+  assert.is(patched.body.defaultRole, 'comment');
+  assert.is(patched.body.urls.logo, 'https://acme.example/logo.png');
+  assert.is(patched.body.sso, true);
+  assert.is(patched.body.ai, true);
+  assert.is(patched.body.inviteLinks, false);
+  assert.equal(patched.body.mergeRules, { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [fx.editor.id] }] });
+  const reread = await t.call('GET', path, { token: fx.reader.token });
+  assert.is(reread.body.title, 'Acme Documentation');
+
+  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { title: 'A'.repeat(256) } }), 400, '"title"');
+  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { emailDomains: ['not a domain'] } }), 400, '"emailDomains[0]"');
+  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { defaultRole: 'owner' } }), 400, '"defaultRole"');
+  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { defaultContent: { type: 'site', site: 'nope' } } }), 400, 'Invalid default content');
+  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [fx.outsider.id] }] } } }), 400, 'not a member');
+  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'allow_bypass' }] } } }), 400, '"users"');
+  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { unknownField: 1 } }), 400, '"unknownField" is not an accepted field');
+  assertError(await t.call('PATCH', path, { token: fx.admin.token, raw: '{"title":', headers: { 'content-type': 'application/json' } }), 400, 'Malformed JSON');
+  await assertGuarded(t, fx, 'PATCH', path, { body: { title: 'Hacked' }, tooLow: fx.editor });
+
+  const other = await t.call('POST', '/v1/orgs', { token: fx.outsider.token, body: { title: 'Hostname Thief' } });
+  assertError(await t.call('PATCH', `/v1/orgs/${other.body.id}`, { token: fx.outsider.token, body: { hostname: 'acme-docs' } }), 409, 'acme-docs');
+  assert.is((await t.call('GET', path, { token: fx.admin.token })).body.title, 'Acme Documentation', 'failed patches changed nothing');
+  assertError(await t.call('PATCH', '/v1/orgs/doesNotExist', { token: fx.admin.token, body: { title: 'Nope' } }), 404, 'not found');
+});
+
+test('POST /orgs/{id}/join admits a verified user of an accepted email domain', async () => {
+  const org = (await t.call('POST', '/v1/orgs', { token: fx.admin.token, body: { title: 'Joinable' } })).body;
+  await t.call('PATCH', `/v1/orgs/${org.id}`, { token: fx.admin.token, body: { emailDomains: ['joinable.example'], defaultRole: 'comment' } });
+  const colleague = await t.user('sam@joinable.example');
+  assert.is((await t.call('POST', `/v1/orgs/${org.id}/join`, { token: colleague.token })).status, 204);
+  const member = await t.call('GET', `/v1/orgs/${org.id}/members/${colleague.id}`, { token: colleague.token });
+  assert.is(member.body.role, 'comment');
+  assert.is((await t.call('POST', `/v1/orgs/${org.id}/join`, { token: colleague.token })).status, 204, 'joining twice is harmless');
+
+  const unverified = await t.user('kim@joinable.example', { verified: false });
+  assertError(await t.call('POST', `/v1/orgs/${org.id}/join`, { token: unverified.token }), 400, 'not verified');
+  assertError(await t.call('POST', `/v1/orgs/${org.id}/join`, { token: fx.outsider.token }), 400, 'email domain');
+  assertError(await t.call('POST', `/v1/orgs/${org.id}/join`), 401, 'Authorization');
+  assertError(await t.call('POST', '/v1/orgs/doesNotExist/join', { token: colleague.token }), 400, 'doesNotExist');
+});
+
+test('GET /email-domains/{domain}/orgs lists organizations accepting the caller’s domain', async () => {
+  const org = (await t.call('POST', '/v1/orgs', { token: fx.admin.token, body: { title: 'Domain Owner' } })).body;
+  await t.call('PATCH', `/v1/orgs/${org.id}`, { token: fx.admin.token, body: { emailDomains: ['lookup.example'] } });
+  const person = await t.user('lee@lookup.example');
+  const found = await t.call('GET', '/v1/email-domains/lookup.example/orgs', { token: person.token });
+  assert.is(found.status, 200);
+  assert.equal(found.body.organizations.map((o: { id: string }) => o.id), [org.id]);
+  assert.is(found.body.organizations[0].permissions.view, false, 'not a member yet');
+  assert.equal((await t.call('GET', '/v1/email-domains/LOOKUP.example/orgs', { token: person.token })).body.organizations.length, 1);
+  assertError(await t.call('GET', '/v1/email-domains/lookup.example/orgs', { token: fx.reader.token }), 403, 'your own email domain');
+  assertError(await t.call('GET', '/v1/email-domains/not_a_domain/orgs', { token: person.token }), 400, 'not an email domain');
+  assertError(await t.call('GET', '/v1/email-domains/lookup.example/orgs'), 401, 'Authorization');
+});
+
+test('agent instructions: empty until set, then the stored document', async () => {
+  const path = `/v1/orgs/${fx.org.id}/agent-instructions`;
+  const initial = await t.call('GET', path, { token: fx.reader.token });
+  assert.is(initial.status, 200);
+  assert.equal(initial.body.instructions.nodes, []);
+  const document = {
+    object: 'document',
+    data: {},
+    nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Answer in English.', marks: [] }] }] }],
+  };
+  const put = await t.call('PUT', path, { token: fx.admin.token, body: { instructions: document } });
+  assert.is(put.status, 200);
+  assert.equal(put.body.instructions, document);
+  assert.is(put.body.updatedBy, fx.admin.id);
+  assert.equal((await t.call('GET', path, { token: fx.reader.token })).body.instructions, document);
+
+  assertError(await t.call('PUT', path, { token: fx.admin.token, body: { instructions: { object: 'paragraph' } } }), 400, '"instructions');
+  assertError(await t.call('PUT', path, { token: fx.admin.token, body: {} }), 400, '"instructions" is required');
+  await assertGuarded(t, fx, 'PUT', path, { body: { instructions: document }, tooLow: fx.editor });
+  await assertGuarded(t, fx, 'GET', path, { tooLow: fx.guest });
+  assertError(await t.call('GET', '/v1/orgs/doesNotExist/agent-instructions', { token: fx.admin.token }), 404, 'not found');
+});
+
+test('POST /orgs/{id}/ping records when the member was last seen', async () => {
+  const path = `/v1/orgs/${fx.org.id}/ping`;
+  const pinged = await t.call('POST', path, { token: fx.guest.token });
+  assert.is(pinged.status, 200);
+  const member = await t.call('GET', `/v1/orgs/${fx.org.id}/members/${fx.guest.id}`, { token: fx.guest.token });
+  assert.type(member.body.lastSeenAt, 'string');
+  await assertGuarded(t, fx, 'POST', path);
+  assertError(await t.call('POST', '/v1/orgs/doesNotExist/ping', { token: fx.admin.token }), 404, 'not found');
+});
+
+test.run();

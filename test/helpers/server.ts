@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Config } from '../../api/config.js';
+import { startServer, type RunningServer } from '../../api/server.js';
+import { createToken } from '../../storage/tokens.js';
+import { createUser } from '../../storage/users.js';
+import { assertUpstreamResponse } from './upstream.js';
+
+export interface Response<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  server: RunningServer;
+  /** Calls the API; every 2xx answer is checked against the upstream schema before it is returned. */
+  call<T = any>(method: string, path: string, options?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<Response<T>>;
+  /** A new user with a token (what `npm run admin -- token create` does). */
+  user(email?: string, options?: { verified?: boolean }): Promise<{ id: string; email: string; token: string }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** The real server on an ephemeral loopback port, over a new temporary data directory. */
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-test-'));
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, bodyLimitBytes: 1024 * 1024, accessLog: false, ...overrides });
+  return {
+    url: server.url,
+    dataDir,
+    server,
+    async call(method, requestPath, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      let body: string | undefined = options.raw;
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['content-type'] = 'application/json';
+      }
+      const response = await fetch(server.url + requestPath, { method, headers, body });
+      const text = await response.text();
+      const parsed = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text || undefined;
+      if (response.status >= 200 && response.status < 300) assertUpstreamResponse(method, requestPath, response.status, parsed);
+      return { status: response.status, body: parsed, headers: response.headers };
+    },
+    async user(email, options = {}) {
+      counter += 1;
+      const user = await createUser(server.db, { email: email ?? `user${counter}-${Date.now()}@example.com`, emailVerified: options.verified ?? true });
+      const { token } = await createToken(server.db, user.id);
+      return { id: user.id, email: user.email, token };
+    },
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
