@@ -17,19 +17,21 @@ export function createApp(services: { db: Database; config: Config; urls: Urls }
   app.silent = true;
 
   const router = new Router<AppState, AppServices>({ prefix: '/v1' });
+  // The body is read after the policy has accepted the caller, and only where a method has one.
+  const readBody = jsonBody({ limitBytes: services.config.bodyLimitBytes });
   for (const route of allRoutes) {
-    router.register(route.path, [route.method], [route.policy.check, ...route.middleware] as never, { name: route.operationId });
+    const chain = [route.policy.check, ...(route.method === 'GET' ? [] : [readBody]), ...route.middleware];
+    router.register(route.path, [route.method], chain as never, { name: route.operationId });
   }
 
   app.use(requestContext({ accessLog: services.config.accessLog }) as never);
-  app.use(jsonBody({ limitBytes: services.config.bodyLimitBytes }) as never);
   app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new HttpError(405, 'This method is not allowed on this path'),
-      notImplemented: () => new HttpError(501, 'This method is not implemented'),
-    }),
-  );
+  app.use(async (ctx) => {
+    // Reached only when no route answered: a known path with another method is a 405.
+    if (router.match(ctx.path, ctx.method).path.length > 0) {
+      ctx.set('Allow', [...new Set(router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods))].join(', '));
+      throw new HttpError(405, `${ctx.method} is not allowed on ${ctx.path}`);
+    }
+  });
   return app;
 }

@@ -4,12 +4,19 @@ import { spawn } from 'node:child_process';
 
 const args = ['--import', 'tsx', 'node_modules/uvu/bin.js', 'test', '\\.test\\.ts$', ...process.argv.slice(2)];
 const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+// A suite that hangs (a process left running, a promise never settled) fails the run instead.
+const limitMinutes = Number(process.env.QUIRE_TEST_TIMEOUT_MINUTES ?? 20);
+const watchdog = setTimeout(() => {
+  console.error(`\nthe test run took over ${limitMinutes} minutes: stopping it`);
+  child.kill('SIGKILL');
+}, limitMinutes * 60_000);
 let output = '';
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
   output += chunk.toString();
 });
 child.on('close', (code) => {
+  clearTimeout(watchdog);
   const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
   const total = Number(/Total:\s+(\d+)/.exec(plain)?.[1] ?? 0);
   const passed = Number(/Passed:\s+(\d+)/.exec(plain)?.[1] ?? 0);

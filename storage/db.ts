@@ -18,8 +18,18 @@ export interface Queryable {
  */
 export interface Database extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Reads through a cache that every committed write clears: at once for writes made through this
+   * handle, within `changePollMs` for writes by other processes (the admin CLI, workers, other
+   * API processes). For the reads on every request's path: token, organization, membership.
+   */
+  cached<T>(key: string, load: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** How often another process's commits are looked for (SQLite's `PRAGMA data_version`). */
+const changePollMs = 100;
+const cacheLimit = 20_000;
 
 export async function openDatabase(file: string): Promise<Database> {
   const writer = await openConnection(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE);
@@ -31,13 +41,44 @@ export async function openDatabase(file: string): Promise<Database> {
   const writes = new SerialQueue();
   const read = connectionQueryable(reader);
   const write = connectionQueryable(writer);
+  let closing: Promise<void> | undefined;
+
+  const cache = new Map<string, Promise<unknown>>();
+  const invalidate = () => cache.clear();
+  let dataVersion = (await read.get<{ data_version: number }>('PRAGMA data_version'))?.data_version;
+  const poll = setInterval(() => {
+    read.get<{ data_version: number }>('PRAGMA data_version').then(
+      (row) => {
+        if (row?.data_version !== dataVersion) {
+          dataVersion = row?.data_version;
+          invalidate();
+        }
+      },
+      () => invalidate(),
+    );
+  }, changePollMs);
+  poll.unref();
+  const afterWrite = <T>(result: Promise<T>) => result.finally(invalidate);
 
   return {
     get: read.get,
     all: read.all,
-    run: (sql, params) => writes.push(() => write.run(sql, params)),
+    cached: <T>(key: string, load: () => Promise<T>) => {
+      const hit = cache.get(key) as Promise<T> | undefined;
+      if (hit) return hit;
+      // The promise itself is cached, so concurrent misses share one query. A write that ends
+      // while it loads clears the cache, this entry with it, so a stale value is never kept.
+      const loading = load();
+      if (cache.size >= cacheLimit) cache.clear();
+      cache.set(key, loading);
+      loading.catch(() => {
+        if (cache.get(key) === loading) cache.delete(key);
+      });
+      return loading;
+    },
+    run: (sql, params) => afterWrite(writes.push(() => write.run(sql, params))),
     transaction: (work) =>
-      writes.push(async () => {
+      afterWrite(writes.push(async () => {
         await exec(writer, 'BEGIN IMMEDIATE');
         try {
           const result = await work(write);
@@ -47,10 +88,13 @@ export async function openDatabase(file: string): Promise<Database> {
           await exec(writer, 'ROLLBACK');
           throw error;
         }
-      }),
-    close: async () => {
-      await writes.push(async () => undefined);
-      await Promise.all([closeConnection(reader), closeConnection(writer)]);
+      })),
+    close: () => {
+      clearInterval(poll);
+      closing ??= writes.push(async () => undefined).then(async () => {
+        await Promise.all([closeConnection(reader), closeConnection(writer)]);
+      });
+      return closing;
     },
   };
 }

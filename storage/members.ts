@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Database, Queryable } from './db.js';
 import { notFound } from './errors.js';
 import { now } from './ids.js';
 import { paginate, mapPage, type Page, type PageRequest } from './pagination.js';
@@ -79,13 +79,14 @@ export async function getMember(db: Queryable, organizationId: string, userId: s
   return member;
 }
 
-/** The caller's role in one organization, or undefined when they are not a member: the hot path of every request. */
-export async function findMembershipRole(
-  db: Queryable,
-  organizationId: string,
-  userId: string,
-): Promise<{ role: MemberRole | null } | undefined> {
-  return db.get<{ role: MemberRole | null }>('SELECT role FROM memberships WHERE organization_id = ? AND user_id = ?', [organizationId, userId]);
+/**
+ * The caller's role in one organization, or undefined when they are not a member, through the
+ * database's read cache: the access check of every request reads it.
+ */
+export function findMembershipRole(db: Database, organizationId: string, userId: string): Promise<{ role: MemberRole | null } | undefined> {
+  return db.cached(`membership:${organizationId}:${userId}`, () =>
+    db.get<{ role: MemberRole | null }>('SELECT role FROM memberships WHERE organization_id = ? AND user_id = ?', [organizationId, userId]),
+  );
 }
 
 export interface MemberFilter {
@@ -119,6 +120,7 @@ export async function listMembers(
     {
       select: columns,
       from,
+      countFrom: filter.search ? from : 'memberships',
       where: where.join(' AND '),
       params,
       sort: [byLastSeen ? 'memberships.last_seen_at' : 'memberships.joined_at', 'memberships.user_id'],

@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Database, Queryable } from './db.js';
 import { notFound } from './errors.js';
 import { newId, now } from './ids.js';
 import type { MemberRole } from './members.js';
@@ -88,6 +88,11 @@ export async function insertOrganization(db: Queryable, input: { title: string; 
 export async function findOrganization(db: Queryable, id: string): Promise<OrganizationRecord | undefined> {
   const row = await db.get<OrganizationRow>(`SELECT ${columns} FROM organizations WHERE id = ?`, [id]);
   return row && toOrganization(row);
+}
+
+/** findOrganization through the database's read cache, for the access check of every request. */
+export function findOrganizationCached(db: Database, id: string): Promise<OrganizationRecord | undefined> {
+  return db.cached(`organization:${id}`, () => findOrganization(db, id));
 }
 
 export async function getOrganization(db: Queryable, id: string): Promise<OrganizationRecord> {

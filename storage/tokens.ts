@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Database, Queryable } from './db.js';
 import { hashToken, newId, newToken, now } from './ids.js';
 import { toUser, userColumns, type UserRecord } from './users.js';
 
@@ -28,12 +28,17 @@ export async function createToken(
   return { token, record };
 }
 
-export async function findUserByToken(db: Queryable, token: string): Promise<UserRecord | undefined> {
-  const row = await db.get<Parameters<typeof toUser>[0]>(
-    `SELECT ${userColumns} FROM tokens JOIN users ON users.id = tokens.user_id WHERE tokens.token_hash = ?`,
-    [hashToken(token)],
-  );
-  return row && toUser(row);
+/** The token's user, through the database's read cache: this runs on every authenticated request. */
+export async function findUserByToken(db: Database, token: string): Promise<UserRecord | undefined> {
+  // Keyed by the token itself (memory only), so a cache hit costs no hashing.
+  return db.cached(`token:${token}`, async () => {
+    const tokenHash = hashToken(token);
+    const row = await db.get<Parameters<typeof toUser>[0]>(
+      `SELECT ${userColumns} FROM tokens JOIN users ON users.id = tokens.user_id WHERE tokens.token_hash = ?`,
+      [tokenHash],
+    );
+    return row && toUser(row);
+  });
 }
 
 export async function listTokens(db: Queryable, userId: string): Promise<TokenRecord[]> {

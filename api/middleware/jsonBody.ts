@@ -14,7 +14,6 @@ declare module 'koa' {
  */
 export function jsonBody(options: { limitBytes: number }) {
   return async (ctx: AppContext, next: Koa.Next) => {
-    if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS') return next();
     const declared = Number(ctx.get('content-length') || 0);
     if (declared > options.limitBytes) throw tooLarge(options.limitBytes);
     const raw = await readBody(ctx.req, options.limitBytes);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { errorBody, toHttpError } from '../errors.js';
 import type Koa from 'koa';
+import { logLine } from '../log.js';
 
 const acceptableRequestId = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -11,7 +12,7 @@ const acceptableRequestId = /^[A-Za-z0-9._-]{1,128}$/;
  */
 export function requestContext(options: { accessLog: boolean }) {
   return async (ctx: AppContext, next: Koa.Next) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const incoming = ctx.get('x-request-id');
     ctx.state.requestId = acceptableRequestId.test(incoming) ? incoming : randomUUID();
     ctx.set('X-Request-Id', ctx.state.requestId);
@@ -35,19 +36,17 @@ export function requestContext(options: { accessLog: boolean }) {
       }
     } finally {
       if (options.accessLog) {
-        const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-        process.stdout.write(
-          JSON.stringify({
-            time: new Date().toISOString(),
-            level: 'info',
-            requestId: ctx.state.requestId,
-            method: ctx.method,
-            path: ctx.path,
-            status: ctx.status,
-            durationMs: Math.round(durationMs * 100) / 100,
-            user: ctx.state.caller?.id,
-          }) + '\n',
-        );
+        const durationMs = performance.now() - started;
+        logLine({
+          time: new Date().toISOString(),
+          level: 'info',
+          requestId: ctx.state.requestId,
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          durationMs: Math.round(durationMs * 100) / 100,
+          user: ctx.state.caller?.id,
+        });
       }
     }
   };

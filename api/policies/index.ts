@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { findMembershipRole } from '../../storage/members.js';
-import { findOrganization } from '../../storage/organizations.js';
+import { findOrganizationCached } from '../../storage/organizations.js';
 import { findTeamRole } from '../../storage/teams.js';
 import { findUserByToken } from '../../storage/tokens.js';
 import type { AppContext } from '../context.js';
@@ -42,12 +42,12 @@ export interface OrganizationRule {
 export function inOrganization(role: RoleOrGuest, rule: OrganizationRule = {}): Policy {
   const alternatives = [rule.orSelf && 'the member themself', rule.orTeamOwner && 'an owner of the team'].filter(Boolean);
   return {
-    rule: `organization ${role === null ? 'member (guests included)' : `role ${role} or above`}${alternatives.length ? `, or ${alternatives.join(', or ')}` : ''}`,
+    rule: `organization ${role === null ? 'member (guests included)' : role === 'admin' ? 'admin' : `role ${role} or above`}${alternatives.length ? `, or ${alternatives.join(', or ')}` : ''}`,
     check: async (ctx, next) => {
       const caller = await authenticate(ctx);
       const organizationId = ctx.params.organizationId ?? '';
       const [organization, membership] = await Promise.all([
-        findOrganization(ctx.db, organizationId),
+        findOrganizationCached(ctx.db, organizationId),
         findMembershipRole(ctx.db, organizationId, caller.id),
       ]);
       if (!organization || !membership) throw notFound(`Organization ${organizationId} not found`);

@@ -1,0 +1,16 @@
+// `npm run bench`: every benchmark the issues ask for, with the machine's load beside the figures.
+import { loadavg, cpus } from 'node:os';
+import { benchFoundation } from './foundation.js';
+
+const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation };
+const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
+
+const before = loadavg();
+for (const name of chosen) {
+  const bench = benches[name];
+  if (!bench) throw new Error(`unknown benchmark ${name}; choose from ${Object.keys(benches).join(', ')}`);
+  const figures = await bench();
+  console.log(`\n## ${name}`);
+  for (const [label, value] of Object.entries(figures)) console.log(`${label.padEnd(66)} ${value}`);
+}
+console.log(`\nmachine: ${cpus().length} cores; load average before ${before.map((n) => n.toFixed(2)).join(' ')}, after ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);

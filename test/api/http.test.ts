@@ -1,0 +1,70 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { assertError } from '../helpers/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { reportingErrors } from '../helpers/suite.js';
+
+const test = suite('HTTP layer');
+let t: TestServer;
+let token: string;
+
+test.before(
+  reportingErrors(async () => {
+    t = await startTestServer({ bodyLimitBytes: 64 * 1024 });
+    token = (await t.user('http@example.com')).token;
+  }),
+);
+test.after(async () => t.close());
+
+test('GET /v1/ answers without a token', async () => {
+  const info = await t.call('GET', '/v1/');
+  assert.is(info.status, 200);
+  assert.type(info.body.version, 'string');
+  assert.is((await t.call('GET', '/v1')).status, 200);
+});
+
+test('GET /v1/user is the caller; without a valid token 401', async () => {
+  const me = await t.call('GET', '/v1/user', { token });
+  assert.is(me.status, 200);
+  assert.is(me.body.email, 'http@example.com');
+  const missing = await t.call('GET', '/v1/user');
+  assertError(missing, 401, 'Authorization: Bearer');
+  assert.is(missing.headers.get('www-authenticate'), 'Bearer');
+  assertError(await t.call('GET', '/v1/user', { headers: { authorization: `Basic ${token}` } }), 401, 'Bearer <token>');
+  assertError(await t.call('GET', '/v1/user', { token: 'qr_forged' }), 401, 'not valid');
+});
+
+test('each request has an id, echoed or generated', async () => {
+  const echoed = await t.call('GET', '/v1/', { headers: { 'x-request-id': 'trace-123' } });
+  assert.is(echoed.headers.get('x-request-id'), 'trace-123');
+  const generated = await t.call('GET', '/v1/', { headers: { 'x-request-id': 'bad id with spaces' } });
+  assert.match(generated.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+});
+
+test('unknown routes 404, wrong methods 405, in the upstream error body', async () => {
+  assertError(await t.call('GET', '/v1/nowhere', { token }), 404, 'No route for GET /v1/nowhere');
+  assertError(await t.call('GET', '/elsewhere'), 404, 'No route');
+  assertError(await t.call('DELETE', '/v1/orgs', { token }), 405, 'not allowed');
+});
+
+test('bodies: malformed JSON 400, not JSON 415, too large 413', async () => {
+  const headers = { 'content-type': 'application/json' };
+  assertError(await t.call('POST', '/v1/orgs', { token, raw: '{"title": "x",', headers }), 400, 'Malformed JSON');
+  assertError(await t.call('POST', '/v1/orgs', { token, raw: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'JSON');
+  assertError(await t.call('POST', '/v1/orgs', { token, raw: JSON.stringify({ title: 'x'.repeat(70 * 1024) }), headers }), 413, 'limit');
+  assertError(await t.call('POST', '/v1/orgs', { token }), 400, 'body is required');
+  assertError(await t.call('POST', '/v1/orgs', { token, body: [1, 2] }), 400, 'must be object');
+  assert.is((await t.call('GET', '/v1/orgs', { token })).body.count, 0, 'no failed request created anything');
+});
+
+test('an unexpected failure answers 500 with the error body and the request id', async () => {
+  const broken = await startTestServer();
+  const user = await broken.user();
+  await broken.server.db.close(); // every query now fails inside the handler
+  const response = await broken.call('GET', '/v1/user', { token: user.token, headers: { 'x-request-id': 'req-500' } });
+  assertError(response, 500, 'req-500');
+  assert.is((await broken.call('GET', '/v1/')).status, 200, 'the server itself keeps answering');
+  await broken.close();
+});
+
+test.run();

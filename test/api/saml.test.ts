@@ -1,0 +1,92 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { assertError, assertGuarded, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { reportingErrors } from '../helpers/suite.js';
+
+const test = suite('SAML providers and SSO');
+let t: TestServer;
+let fx: OrganizationFixture;
+let saml: string;
+
+const complete = {
+  label: 'Okta',
+  entityID: 'http://www.okta.com/exk1',
+  certificate: '-----BEGIN CERTIFICATE-----\nMIIC...\n-----END CERTIFICATE-----',
+  ssoURL: 'https://acme.okta.example/app/sso/saml',
+};
+
+test.before(
+  reportingErrors(async () => {
+    t = await startTestServer();
+    fx = await organizationWithMembers(t);
+    saml = `/v1/orgs/${fx.org.id}/saml`;
+  }),
+);
+test.after(async () => t.close());
+
+test('POST saml creates a provider: pending until fully configured', async () => {
+  const pending = await t.call('POST', saml, { token: fx.admin.token, body: { label: 'Draft' } });
+  assert.is(pending.status, 201);
+  assert.is(pending.body.status, 'pending');
+  assert.is(pending.body.defaultRole, null);
+  const team = await t.call('PUT', `/v1/orgs/${fx.org.id}/teams`, { token: fx.admin.token, body: { title: 'SSO people' } });
+  const active = await t.call('POST', saml, { token: fx.admin.token, body: { ...complete, defaultTeam: team.body.id, defaultRole: 'edit' } });
+  assert.is(active.status, 201);
+  assert.is(active.body.status, 'active');
+  assert.is(active.body.defaultTeam.id, team.body.id);
+  assert.is(active.body.defaultRole, 'edit');
+  assert.match(active.body.service.acsURL, /^http:\/\/localhost:\d+\/auth\/saml\//);
+
+  assertError(await t.call('POST', saml, { token: fx.admin.token, body: {} }), 400, '"label" is required');
+  assertError(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'x'.repeat(31) } }), 400, '"label"');
+  assertError(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', entityID: 'e'.repeat(1025) } }), 400, '"entityID"');
+  assertError(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', certificate: 'c'.repeat(10001) } }), 400, '"certificate"');
+  assertError(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', ssoURL: 'not a url' } }), 400, '"ssoURL"');
+  assertError(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', ssoURL: `https://a.example/${'p'.repeat(2048)}` } }), 400, '"ssoURL"');
+  assertError(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', defaultTeam: 'noTeam' } }), 400, '"defaultTeam"');
+  await assertGuarded(t, fx, 'POST', saml, { body: { label: 'X' }, tooLow: fx.editor });
+});
+
+test('GET saml lists, GET one reads, unknown ids 404', async () => {
+  const created = await t.call('POST', saml, { token: fx.admin.token, body: complete });
+  const list = await t.call('GET', saml, { token: fx.admin.token });
+  assert.is(list.status, 200);
+  assert.ok(list.body.items.some((p: { id: string }) => p.id === created.body.id));
+  const one = await t.call('GET', `${saml}/${created.body.id}`, { token: fx.admin.token });
+  assert.is(one.body.label, 'Okta');
+  assertError(await t.call('GET', `${saml}/unknown`, { token: fx.admin.token }), 404, 'unknown');
+  assertError(await t.call('GET', `${saml}?limit=abc`, { token: fx.admin.token }), 400, '"limit"');
+  await assertGuarded(t, fx, 'GET', saml, { tooLow: fx.editor });
+  await assertGuarded(t, fx, 'GET', `${saml}/${created.body.id}`, { tooLow: fx.reader });
+});
+
+test('PATCH and DELETE a provider', async () => {
+  const created = await t.call('POST', saml, { token: fx.admin.token, body: { label: 'Later' } });
+  const path = `${saml}/${created.body.id}`;
+  const patched = await t.call('PATCH', path, { token: fx.admin.token, body: { ssoURL: complete.ssoURL, entityID: complete.entityID, certificate: complete.certificate } });
+  assert.is(patched.status, 200);
+  assert.is(patched.body.status, 'active');
+  assert.is(patched.body.label, 'Later');
+  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { label: '' } }), 400, '"label"');
+  assertError(await t.call('PATCH', `${saml}/unknown`, { token: fx.admin.token, body: { label: 'X' } }), 404, 'unknown');
+  await assertGuarded(t, fx, 'PATCH', path, { body: { label: 'X' }, tooLow: fx.editor });
+  await assertGuarded(t, fx, 'DELETE', path, { tooLow: fx.editor });
+  assert.is((await t.call('DELETE', path, { token: fx.admin.token })).status, 205);
+  assert.is((await t.call('DELETE', path, { token: fx.admin.token })).status, 204);
+  assertError(await t.call('GET', path, { token: fx.admin.token }), 404, created.body.id);
+});
+
+test('GET sso lists the sign-in options of active providers to any signed-in user', async () => {
+  const active = await t.call('POST', saml, { token: fx.admin.token, body: { ...complete, label: 'Corporate' } });
+  const logins = await t.call('GET', `/v1/orgs/${fx.org.id}/sso`, { token: fx.outsider.token });
+  assert.is(logins.status, 200);
+  const corporate = logins.body.items.find((item: { id: string }) => item.id === active.body.id);
+  assert.is(corporate.label, 'Corporate');
+  assert.is(corporate.startURL, active.body.service.startURL);
+  assert.ok(logins.body.items.every((item: { label: string }) => item.label !== 'Draft'), 'pending providers are not offered');
+  assertError(await t.call('GET', `/v1/orgs/${fx.org.id}/sso`), 401, 'Authorization');
+  assertError(await t.call('GET', '/v1/orgs/doesNotExist/sso', { token: fx.admin.token }), 404, 'doesNotExist');
+});
+
+test.run();

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runAdmin, startService, type ServiceProcess } from '../helpers/processes.js';
+import { assertUpstreamResponse } from '../helpers/upstream.js';
+
+const test = suite('the service as a process');
+const dirs: string[] = [];
+const dataDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'quire-process-'));
+  dirs.push(dir);
+  return dir;
+};
+const running: ServiceProcess[] = [];
+test.after(async () => {
+  // A failed assertion must not leave a service running (uvu would wait for it forever).
+  await Promise.all(running.filter((service) => service.child.exitCode === null && service.child.signalCode === null).map((service) => service.stop('SIGKILL')));
+  dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+});
+
+async function get(url: string, token?: string) {
+  const response = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const body = await response.json();
+  if (response.ok) assertUpstreamResponse('GET', new URL(url).pathname, response.status, body);
+  return { status: response.status, body };
+}
+
+async function logEntry(service: ServiceProcess, path: string) {
+  for (let waited = 0; waited < 2000; waited += 50) {
+    const lines = service.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const entry = lines.find((line) => line.path === path);
+    if (entry) return entry;
+    await new Promise((resolve) => setTimeout(resolve, 50)); // access-log lines are written in batches
+  }
+  return undefined;
+}
+
+test('bootstraps an empty DATA_DIR, serves, logs each request, and stops on SIGTERM within 5 s', async () => {
+  const DATA_DIR = dataDir();
+  const service = await startService({ DATA_DIR, QUIRE_BOOTSTRAP_TOKEN: 'bootstrap-secret' });
+  running.push(service);
+  assert.is((await get(`${service.url}/v1/`)).status, 200);
+  const orgs = await get(`${service.url}/v1/orgs`, 'bootstrap-secret');
+  assert.is(orgs.status, 200);
+  assert.is(orgs.body.count, 1);
+  assert.is(orgs.body.items[0].permissions.admin, true, 'the first user administers the first organization');
+
+  const line = await logEntry(service, '/v1/orgs');
+  assert.ok(line, 'an access-log line for the request');
+  assert.is(line.status, 200);
+  assert.type(line.requestId, 'string');
+  assert.type(line.durationMs, 'number');
+
+  const { code, ms } = await service.stop('SIGTERM');
+  assert.is(code, 0);
+  assert.ok(ms < 5000, `stopped in ${ms} ms`);
+
+  const again = await startService({ DATA_DIR, QUIRE_BOOTSTRAP_TOKEN: 'another-token' });
+  running.push(again);
+  assert.is((await get(`${again.url}/v1/orgs`, 'bootstrap-secret')).body.count, 1, 'state survives a restart');
+  assert.is((await get(`${again.url}/v1/orgs`, 'another-token')).status, 401, 'bootstrap runs only on an empty instance');
+  await again.stop();
+});
+
+test('npm run admin -- token create prints only a token that works, with the server running', async () => {
+  const DATA_DIR = dataDir();
+  const service = await startService({ DATA_DIR });
+  running.push(service);
+  const created = await runAdmin(['token', 'create', '--email', 'operator@example.com'], { DATA_DIR });
+  assert.is(created.code, 0, created.stderr);
+  assert.match(created.stdout, /^qr_[A-Za-z0-9_-]{43}\n$/);
+  const me = await get(`${service.url}/v1/user`, created.stdout.trim());
+  assert.is(me.body.email, 'operator@example.com');
+
+  const org = await runAdmin(['org', 'create', '--title', 'Operators', '--owner', 'operator@example.com'], { DATA_DIR });
+  assert.is(org.code, 0, org.stderr);
+  const orgs = await get(`${service.url}/v1/orgs`, created.stdout.trim());
+  assert.equal(orgs.body.items.map((o: { id: string }) => o.id), [org.stdout.trim()]);
+  const listed = await runAdmin(['user', 'list'], { DATA_DIR });
+  assert.ok(listed.stdout.includes('operator@example.com'));
+
+  const wrong = await runAdmin(['token', 'create'], { DATA_DIR });
+  assert.is(wrong.code, 2);
+  assert.ok(wrong.stderr.includes('--email is required'));
+  await service.stop();
+});
+
+test.run();
