@@ -1,22 +1,18 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError, assertGuarded, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { reportingErrors } from '../helpers/suite.js';
+import { assertError, assertGuarded, type OrganizationFixture } from '../helpers/fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+import { withOrganization } from '../helpers/suite.js';
 
 const test = suite('invite links');
 let t: TestServer;
 let fx: OrganizationFixture;
 let links: string;
 
-test.before(
-  reportingErrors(async () => {
-    t = await startTestServer();
-    fx = await organizationWithMembers(t);
-    links = `/v1/orgs/${fx.org.id}/link-invites`;
-  }),
-);
-test.after(async () => t.close());
+withOrganization(test, (setup) => {
+  ({ t, fx } = setup);
+  links = `/v1/orgs/${fx.org.id}/link-invites`;
+});
 
 test('create, list, read and update an organization invite link', async () => {
   const created = await t.call('POST', links, { token: fx.admin.token, body: { role: 'edit' } });

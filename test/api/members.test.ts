@@ -1,22 +1,18 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError, assertGuarded, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { reportingErrors } from '../helpers/suite.js';
+import { assertError, assertGuarded, type OrganizationFixture } from '../helpers/fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+import { withOrganization } from '../helpers/suite.js';
 
 const test = suite('organization members');
 let t: TestServer;
 let fx: OrganizationFixture;
 let members: string;
 
-test.before(
-  reportingErrors(async () => {
-    t = await startTestServer();
-    fx = await organizationWithMembers(t);
-    members = `/v1/orgs/${fx.org.id}/members`;
-  }),
-);
-test.after(async () => t.close());
+withOrganization(test, (setup) => {
+  ({ t, fx } = setup);
+  members = `/v1/orgs/${fx.org.id}/members`;
+});
 
 test('GET members lists everyone, newest first by default, with filters', async () => {
   const all = await t.call('GET', members, { token: fx.reader.token });

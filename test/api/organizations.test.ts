@@ -1,20 +1,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError, assertGuarded, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { reportingErrors } from '../helpers/suite.js';
+import { assertError, assertGuarded, type OrganizationFixture } from '../helpers/fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+import { withOrganization } from '../helpers/suite.js';
 
 const test = suite('organizations');
 let t: TestServer;
 let fx: OrganizationFixture;
 
-test.before(
-  reportingErrors(async () => {
-    t = await startTestServer();
-    fx = await organizationWithMembers(t);
-  }),
-);
-test.after(async () => t.close());
+withOrganization(test, (setup) => ({ t, fx } = setup));
 
 test('POST /orgs creates an organization whose creator is its admin', async () => {
   const person = await t.user();

@@ -1,8 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError, assertGuarded, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { reportingErrors } from '../helpers/suite.js';
+import { assertError, assertGuarded, type OrganizationFixture } from '../helpers/fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+import { withOrganization } from '../helpers/suite.js';
 
 const test = suite('SAML providers and SSO');
 let t: TestServer;
@@ -16,14 +16,10 @@ const complete = {
   ssoURL: 'https://acme.okta.example/app/sso/saml',
 };
 
-test.before(
-  reportingErrors(async () => {
-    t = await startTestServer();
-    fx = await organizationWithMembers(t);
-    saml = `/v1/orgs/${fx.org.id}/saml`;
-  }),
-);
-test.after(async () => t.close());
+withOrganization(test, (setup) => {
+  ({ t, fx } = setup);
+  saml = `/v1/orgs/${fx.org.id}/saml`;
+});
 
 test('POST saml creates a provider: pending until fully configured', async () => {
   const pending = await t.call('POST', saml, { token: fx.admin.token, body: { label: 'Draft' } });

@@ -1,22 +1,18 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError, assertGuarded, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { reportingErrors } from '../helpers/suite.js';
+import { assertError, assertGuarded, type OrganizationFixture } from '../helpers/fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+import { withOrganization } from '../helpers/suite.js';
 
 const test = suite('teams');
 let t: TestServer;
 let fx: OrganizationFixture;
 let teams: string;
 
-test.before(
-  reportingErrors(async () => {
-    t = await startTestServer();
-    fx = await organizationWithMembers(t);
-    teams = `/v1/orgs/${fx.org.id}/teams`;
-  }),
-);
-test.after(async () => t.close());
+withOrganization(test, (setup) => {
+  ({ t, fx } = setup);
+  teams = `/v1/orgs/${fx.org.id}/teams`;
+});
 
 const create = (title: string, members?: string[]) => t.call('PUT', teams, { token: fx.admin.token, body: { title, members } });
 
