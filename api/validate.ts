@@ -15,21 +15,31 @@ export interface RequestSchemas {
   query?: Schema;
 }
 
+/** What a route without a query schema accepts: no parameters at all. */
+const noQuery = { type: 'object', additionalProperties: false } as const;
+/** What a route without a body schema accepts: no body, or an empty object. */
+const noBody = { type: 'object', maxProperties: 0 } as const;
+
+/** Marks the middleware `validate` returns, so the route table can tell a route that has one. */
+export const validation = Symbol('validation');
+
 /**
- * Validates the query string and the JSON body against the route's schemas. A failure answers
- * 400 naming the field; the validated query (with defaults and numbers coerced) is `ctx.state.query`.
+ * Validates the query string and the JSON body against the route's schemas; a route that gives
+ * none accepts no query parameters and no body. A failure answers 400 naming the field; the
+ * validated query (with defaults and numbers coerced) is `ctx.state.query`.
  */
 export function validate(schemas: RequestSchemas) {
-  const checkBody = schemas.body ? bodies.compile(schemas.body) : undefined;
-  const checkQuery = schemas.query ? queries.compile(schemas.query) : undefined;
+  const checkBody = bodies.compile(schemas.body ?? noBody);
+  const checkQuery = queries.compile(schemas.query ?? noQuery);
   const bodyRequired = Array.isArray((schemas.body as { required?: unknown[] } | undefined)?.required);
-  return async (ctx: AppContext, next: Koa.Next) => {
-    if (checkQuery) {
-      const query: Record<string, unknown> = { ...ctx.query };
-      if (!checkQuery(query)) throw badRequest(describe('query parameter', checkQuery));
-      ctx.state.query = query;
+  const middleware = async (ctx: AppContext, next: Koa.Next) => {
+    const query: Record<string, unknown> = { ...ctx.query };
+    if (!checkQuery(query)) throw badRequest(describe('query parameter', checkQuery));
+    ctx.state.query = query;
+    if (!schemas.body && ctx.request.body !== undefined && !checkBody(ctx.request.body)) {
+      throw badRequest('This operation takes no request body');
     }
-    if (checkBody) {
+    if (schemas.body) {
       // A body whose schema requires no field may be left out entirely.
       if (ctx.request.body === undefined && !bodyRequired) ctx.request.body = {};
       if (ctx.request.body === undefined) throw badRequest('A JSON request body is required');
@@ -37,6 +47,7 @@ export function validate(schemas: RequestSchemas) {
     }
     return next();
   };
+  return Object.assign(middleware, { [validation]: true });
 }
 
 function describe(where: string, check: ValidateFunction): string {

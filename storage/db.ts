@@ -12,18 +12,27 @@ export interface Queryable {
 }
 
 /**
+ * Statements inside `Database.transaction`: functions that change several rows and must not be
+ * half-applied take this type, so they can't be called outside a transaction.
+ */
+export interface Transaction extends Queryable {
+  readonly inTransaction: true;
+}
+
+/**
  * One SQLite file opened twice: a read connection that never waits on writers (WAL),
  * and a write connection whose transactions are serialized here, because node-sqlite3
  * would otherwise interleave statements of concurrent transactions on one connection.
  */
 export interface Database extends Queryable {
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
    * Reads through a cache that every committed write clears: at once for writes made through this
    * handle, within `changePollMs` for writes by other processes (the admin CLI, workers, other
    * API processes). For the reads on every request's path: token, organization, membership.
+   * Only found values are kept, so unknown keys (a guessed token) can't fill the memory.
    */
-  cached<T>(key: string, load: () => Promise<T>): Promise<T>;
+  cached<T>(key: string, load: () => Promise<T | undefined>): Promise<T | undefined>;
   close(): Promise<void>;
 }
 
@@ -41,6 +50,7 @@ export async function openDatabase(file: string): Promise<Database> {
   const writes = new SerialQueue();
   const read = connectionQueryable(reader);
   const write = connectionQueryable(writer);
+  const tx: Transaction = { ...write, inTransaction: true };
   let closing: Promise<void> | undefined;
 
   const cache = new Map<string, Promise<unknown>>();
@@ -63,17 +73,18 @@ export async function openDatabase(file: string): Promise<Database> {
   return {
     get: read.get,
     all: read.all,
-    cached: <T>(key: string, load: () => Promise<T>) => {
-      const hit = cache.get(key) as Promise<T> | undefined;
+    cached: <T>(key: string, load: () => Promise<T | undefined>) => {
+      const hit = cache.get(key) as Promise<T | undefined> | undefined;
       if (hit) return hit;
       // The promise itself is cached, so concurrent misses share one query. A write that ends
       // while it loads clears the cache, this entry with it, so a stale value is never kept.
       const loading = load();
       if (cache.size >= cacheLimit) cache.clear();
       cache.set(key, loading);
-      loading.catch(() => {
+      const forget = () => {
         if (cache.get(key) === loading) cache.delete(key);
-      });
+      };
+      loading.then((value) => value === undefined && forget(), forget);
       return loading;
     },
     run: (sql, params) => afterWrite(writes.push(() => write.run(sql, params))),
@@ -81,7 +92,7 @@ export async function openDatabase(file: string): Promise<Database> {
       afterWrite(writes.push(async () => {
         await exec(writer, 'BEGIN IMMEDIATE');
         try {
-          const result = await work(write);
+          const result = await work(tx);
           await exec(writer, 'COMMIT');
           return result;
         } catch (error) {

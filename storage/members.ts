@@ -1,8 +1,8 @@
-import type { Database, Queryable } from './db.js';
+import type { Database, Queryable, Transaction } from './db.js';
 import { notFound } from './errors.js';
 import { now } from './ids.js';
-import { paginate, mapPage, type Page, type PageRequest } from './pagination.js';
-import { toUser, userColumns, type UserRecord } from './users.js';
+import { containsPattern, paginate, mapPage, type Page, type PageRequest } from './pagination.js';
+import { searchKey, toUser, userColumns, type UserRecord } from './users.js';
 
 export const memberRoles = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
 export type MemberRole = (typeof memberRoles)[number];
@@ -21,7 +21,7 @@ export interface MemberRecord {
   spaces: number;
 }
 
-type MemberRow = Parameters<typeof toUser>[0] & {
+export type MemberRow = Parameters<typeof toUser>[0] & {
   organization_id: string;
   role: MemberRole | null;
   disabled: number;
@@ -31,13 +31,14 @@ type MemberRow = Parameters<typeof toUser>[0] & {
   teams: number;
 };
 
-const columns = `memberships.organization_id, memberships.role, memberships.disabled, memberships.sso,
+export const memberColumns = `memberships.organization_id, memberships.role, memberships.disabled, memberships.sso,
   memberships.joined_at, memberships.last_seen_at, ${userColumns},
   (SELECT COUNT(*) FROM team_members JOIN teams ON teams.id = team_members.team_id
     WHERE team_members.user_id = memberships.user_id AND teams.organization_id = memberships.organization_id) AS teams`;
+const columns = memberColumns;
 const from = 'memberships JOIN users ON users.id = memberships.user_id';
 
-function toMember(row: MemberRow): MemberRecord {
+export function toMember(row: MemberRow): MemberRecord {
   return {
     organizationId: row.organization_id,
     user: toUser(row),
@@ -51,18 +52,29 @@ function toMember(row: MemberRow): MemberRecord {
   };
 }
 
-export async function addMembership(
-  db: Queryable,
-  input: { organizationId: string; userId: string; role: MemberRole | null; sso?: boolean },
-): Promise<MemberRecord> {
-  await db.run('INSERT INTO memberships (organization_id, user_id, role, sso, joined_at) VALUES (?, ?, ?, ?, ?)', [
-    input.organizationId,
-    input.userId,
-    input.role,
-    input.sso ? 1 : 0,
-    now(),
-  ]);
+export interface NewMembership {
+  organizationId: string;
+  userId: string;
+  role: MemberRole | null;
+  sso?: boolean;
+}
+
+export async function addMembership(db: Queryable, input: NewMembership): Promise<MemberRecord> {
+  await ensureMembership(db, input);
   return getMember(db, input.organizationId, input.userId);
+}
+
+/**
+ * Makes the user a member unless they already are (then nothing changes): one statement, so
+ * concurrent joins of the same user can't collide. True when the user joined now.
+ */
+export async function ensureMembership(db: Queryable, input: NewMembership): Promise<boolean> {
+  const { changes } = await db.run(
+    `INSERT INTO memberships (organization_id, user_id, role, sso, joined_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (organization_id, user_id) DO NOTHING`,
+    [input.organizationId, input.userId, input.role, input.sso ? 1 : 0, now()],
+  );
+  return changes > 0;
 }
 
 export async function findMember(db: Queryable, organizationId: string, userId: string): Promise<MemberRecord | undefined> {
@@ -83,10 +95,18 @@ export async function getMember(db: Queryable, organizationId: string, userId: s
  * The caller's role in one organization, or undefined when they are not a member, through the
  * database's read cache: the access check of every request reads it.
  */
-export function findMembershipRole(db: Database, organizationId: string, userId: string): Promise<{ role: MemberRole | null } | undefined> {
-  return db.cached(`membership:${organizationId}:${userId}`, () =>
-    db.get<{ role: MemberRole | null }>('SELECT role FROM memberships WHERE organization_id = ? AND user_id = ?', [organizationId, userId]),
+export async function findMembershipRole(
+  db: Database,
+  organizationId: string,
+  userId: string,
+): Promise<{ role: MemberRole | null; disabled: boolean } | undefined> {
+  const row = await db.cached(`membership:${organizationId}:${userId}`, () =>
+    db.get<{ role: MemberRole | null; disabled: number }>('SELECT role, disabled FROM memberships WHERE organization_id = ? AND user_id = ?', [
+      organizationId,
+      userId,
+    ]),
   );
+  return row && { role: row.role, disabled: row.disabled === 1 };
 }
 
 export interface MemberFilter {
@@ -109,9 +129,8 @@ export async function listMembers(
     params.push(filter.role);
   }
   if (filter.search) {
-    const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-    where.push("(users.display_name LIKE ? ESCAPE '\\' OR users.email LIKE ? ESCAPE '\\')");
-    params.push(pattern, pattern);
+    where.push("users.search_key LIKE ? ESCAPE '\\'");
+    params.push(containsPattern(searchKey(filter.search)));
   }
   const byLastSeen = filter.sort === 'lastSeenAt';
   if (byLastSeen) where.push('memberships.last_seen_at IS NOT NULL');
@@ -146,7 +165,7 @@ export async function touchMemberLastSeen(db: Queryable, organizationId: string,
 }
 
 /** Removes the membership and the member's places in the organization's teams; true if there was one. */
-export async function removeMembership(db: Queryable, organizationId: string, userId: string): Promise<boolean> {
+export async function removeMembership(db: Transaction, organizationId: string, userId: string): Promise<boolean> {
   await db.run('DELETE FROM team_members WHERE user_id = ? AND team_id IN (SELECT id FROM teams WHERE organization_id = ?)', [userId, organizationId]);
   const { changes } = await db.run('DELETE FROM memberships WHERE organization_id = ? AND user_id = ?', [organizationId, userId]);
   return changes > 0;

@@ -1,4 +1,4 @@
-import type { Database, Queryable } from './db.js';
+import type { Database, Queryable, Transaction } from './db.js';
 import { notFound } from './errors.js';
 import { newId, now } from './ids.js';
 import type { MemberRole } from './members.js';
@@ -167,8 +167,8 @@ const columnOf: Record<Exclude<keyof OrganizationChanges, 'emailDomains'>, (valu
   mergeRules: (value: MergeRules) => ['merge_rules', JSON.stringify(value)],
 };
 
-/** Applies the given changes; call inside a transaction, since email domains span two tables. */
-export async function updateOrganization(db: Queryable, id: string, changes: OrganizationChanges): Promise<OrganizationRecord> {
+/** Applies the given changes; in a transaction, since email domains span two tables. */
+export async function updateOrganization(db: Transaction, id: string, changes: OrganizationChanges): Promise<OrganizationRecord> {
   const assignments: string[] = [];
   const params: unknown[] = [];
   for (const [field, toColumn] of Object.entries(columnOf)) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Queryable } from './db.js';
 import { StorageError } from './errors.js';
 
@@ -32,13 +33,18 @@ export interface KeysetQuery<R> {
  * or skips rows that were there before, whatever is inserted meanwhile.
  */
 export async function paginate<R>(db: Queryable, query: KeysetQuery<R>, request: PageRequest): Promise<Page<R>> {
-  const order = request.order ?? 'asc';
+  const order = request.order === 'desc' ? 'DESC' : 'ASC';
   const [sortColumn, tieColumn] = query.sort;
   const where = [query.where];
   const params = [...query.params];
+  // A cursor is valid only for the list it came from: same rows, filters, sort and order.
+  const list = createHash('sha256')
+    .update(JSON.stringify([query.from, query.where, query.params, query.sort, order]))
+    .digest('base64url')
+    .slice(0, 12);
   if (request.page !== undefined) {
-    const [sortValue, tieValue] = decodeCursor(request.page);
-    where.push(`(${sortColumn}, ${tieColumn}) ${order === 'asc' ? '>' : '<'} (?, ?)`);
+    const [sortValue, tieValue] = decodeCursor(request.page, list);
+    where.push(`(${sortColumn}, ${tieColumn}) ${order === 'ASC' ? '>' : '<'} (?, ?)`);
     params.push(sortValue, tieValue);
   }
   const countRow = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${query.countFrom ?? query.from} WHERE ${query.where}`, query.params);
@@ -53,23 +59,28 @@ export async function paginate<R>(db: Queryable, query: KeysetQuery<R>, request:
   return {
     items,
     count: countRow?.n ?? 0,
-    ...(rows.length > request.limit && last ? { next: encodeCursor(query.key(last)) } : {}),
+    ...(rows.length > request.limit && last ? { next: encodeCursor(list, query.key(last)) } : {}),
   };
+}
+
+/** A LIKE pattern matching `text` anywhere, with LIKE's wildcards taken literally (use ESCAPE '\\'). */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 }
 
 export function mapPage<R, T>(page: Page<R>, map: (row: R) => T): Page<T> {
   return { ...page, items: page.items.map(map) };
 }
 
-function encodeCursor(key: [string | number, string]): string {
-  return Buffer.from(JSON.stringify(key)).toString('base64url');
+function encodeCursor(list: string, key: [string | number, string]): string {
+  return Buffer.from(JSON.stringify([list, ...key])).toString('base64url');
 }
 
-function decodeCursor(cursor: string): [string | number, string] {
+function decodeCursor(cursor: string, list: string): [string | number, string] {
   try {
-    const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(key) && key.length === 2 && ['string', 'number'].includes(typeof key[0]) && typeof key[1] === 'string') {
-      return key as [string | number, string];
+    const parts: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(parts) && parts.length === 3 && parts[0] === list && ['string', 'number'].includes(typeof parts[1]) && typeof parts[2] === 'string') {
+      return [parts[1], parts[2]];
     }
   } catch {
     // fall through to the error below

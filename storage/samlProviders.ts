@@ -108,7 +108,9 @@ export async function updateSamlProvider(
   id: string,
   fields: SamlProviderFields,
 ): Promise<SamlProviderRecord> {
-  const entries = Object.entries(fields).filter(([, value]) => value !== undefined) as Array<[keyof SamlProviderFields, unknown]>;
+  const entries = Object.entries(fields).filter(([field, value]) => value !== undefined && field in columnOf) as Array<
+    [keyof SamlProviderFields, unknown]
+  >;
   if (entries.length > 0) {
     await db.run(`UPDATE saml_providers SET ${entries.map(([field]) => `${columnOf[field]} = ?`).join(', ')} WHERE organization_id = ? AND id = ?`, [
       ...entries.map(([, value]) => value),

@@ -1,8 +1,9 @@
 import type { Queryable } from './db.js';
 import { notFound } from './errors.js';
 import { newId, now } from './ids.js';
-import { findMember, type MemberRecord } from './members.js';
-import { mapPage, paginate, type Page, type PageRequest } from './pagination.js';
+import { memberColumns, toMember, type MemberRecord, type MemberRow } from './members.js';
+import { containsPattern, mapPage, paginate, type Page, type PageRequest } from './pagination.js';
+import { searchKey } from './users.js';
 
 export type TeamRole = 'owner' | 'member';
 
@@ -31,14 +32,17 @@ function toTeam(row: TeamRow): TeamRecord {
   return { id: row.id, organizationId: row.organization_id, title: row.title, createdAt: row.created_at, members: row.members, spaces: 0 };
 }
 
-const titleFilter = (title: string): [string, string] => [
-  "teams.title LIKE ? ESCAPE '\\'",
-  `%${title.replace(/[\\%_]/g, (c) => '\\' + c)}%`,
-];
+const titleFilter = (title: string): [string, string] => ["teams.title_key LIKE ? ESCAPE '\\'", containsPattern(searchKey(title))];
 
 export async function insertTeam(db: Queryable, input: { organizationId: string; title: string }): Promise<TeamRecord> {
   const id = newId();
-  await db.run('INSERT INTO teams (id, organization_id, title, created_at) VALUES (?, ?, ?, ?)', [id, input.organizationId, input.title, now()]);
+  await db.run('INSERT INTO teams (id, organization_id, title, title_key, created_at) VALUES (?, ?, ?, ?, ?)', [
+    id,
+    input.organizationId,
+    input.title,
+    searchKey(input.title),
+    now(),
+  ]);
   return getTeam(db, input.organizationId, id);
 }
 
@@ -79,7 +83,7 @@ export async function listTeams(
 }
 
 export async function renameTeam(db: Queryable, organizationId: string, teamId: string, title: string): Promise<TeamRecord> {
-  await db.run('UPDATE teams SET title = ? WHERE organization_id = ? AND id = ?', [title, organizationId, teamId]);
+  await db.run('UPDATE teams SET title = ?, title_key = ? WHERE organization_id = ? AND id = ?', [title, searchKey(title), organizationId, teamId]);
   return getTeam(db, organizationId, teamId);
 }
 
@@ -88,17 +92,31 @@ export async function deleteTeam(db: Queryable, organizationId: string, teamId: 
   return changes > 0;
 }
 
-export async function findTeamRole(db: Queryable, teamId: string, userId: string): Promise<TeamRole | undefined> {
-  const row = await db.get<{ role: TeamRole }>('SELECT role FROM team_members WHERE team_id = ? AND user_id = ?', [teamId, userId]);
+/** The user's role in a team of the organization, or undefined when they are not in it. */
+export async function findTeamRole(db: Queryable, organizationId: string, teamId: string, userId: string): Promise<TeamRole | undefined> {
+  const row = await db.get<{ role: TeamRole }>(
+    `SELECT team_members.role FROM team_members JOIN teams ON teams.id = team_members.team_id
+     WHERE teams.organization_id = ? AND team_members.team_id = ? AND team_members.user_id = ?`,
+    [organizationId, teamId, userId],
+  );
   return row?.role;
 }
 
-/** Adds the user to the team, or changes their role there. */
+/** Adds the user to the team with this role, or changes their role there. */
 export async function putTeamMember(db: Queryable, teamId: string, userId: string, role: TeamRole): Promise<void> {
   await db.run(
     `INSERT INTO team_members (team_id, user_id, role, added_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (team_id, user_id) DO UPDATE SET role = excluded.role`,
     [teamId, userId, role, now()],
+  );
+}
+
+/** Adds the user to the team as a member; someone already in it keeps their role. */
+export async function ensureTeamMember(db: Queryable, teamId: string, userId: string): Promise<void> {
+  await db.run(
+    `INSERT INTO team_members (team_id, user_id, role, added_at) VALUES (?, ?, 'member', ?)
+     ON CONFLICT (team_id, user_id) DO NOTHING`,
+    [teamId, userId, now()],
   );
 }
 
@@ -113,26 +131,21 @@ export interface TeamMembership {
 }
 
 export async function listTeamMembers(db: Queryable, organizationId: string, teamId: string, request: PageRequest): Promise<Page<TeamMembership>> {
-  const page = await paginate<{ user_id: string; role: TeamRole; added_at: string }>(
+  const page = await paginate<MemberRow & { team_role: TeamRole; added_at: string }>(
     db,
     {
-      select: 'user_id, role, added_at',
-      from: 'team_members',
-      where: 'team_id = ?',
-      params: [teamId],
-      sort: ['added_at', 'user_id'],
-      key: (row) => [row.added_at, row.user_id],
+      select: `${memberColumns}, team_members.role AS team_role, team_members.added_at`,
+      from: `team_members
+        JOIN memberships ON memberships.user_id = team_members.user_id
+        JOIN users ON users.id = team_members.user_id`,
+      where: 'team_members.team_id = ? AND memberships.organization_id = ?',
+      params: [teamId, organizationId],
+      sort: ['team_members.added_at', 'team_members.user_id'],
+      key: (row) => [row.added_at, row.id],
     },
     request,
   );
-  const items = await Promise.all(
-    page.items.map(async (row) => {
-      const member = await findMember(db, organizationId, row.user_id);
-      if (!member) throw notFound(`Member ${row.user_id}`);
-      return { role: row.role, member };
-    }),
-  );
-  return { ...page, items };
+  return mapPage(page, (row) => ({ role: row.team_role, member: toMember(row) }));
 }
 
 export async function listTeamsOfMember(

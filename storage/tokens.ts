@@ -7,7 +7,6 @@ export interface TokenRecord {
   userId: string;
   label: string | null;
   createdAt: string;
-  lastUsedAt: string | null;
 }
 
 /** Stores a token for the user and returns its only plaintext copy. */
@@ -17,7 +16,7 @@ export async function createToken(
   options: { label?: string; token?: string } = {},
 ): Promise<{ token: string; record: TokenRecord }> {
   const token = options.token ?? newToken();
-  const record: TokenRecord = { id: newId(), userId, label: options.label ?? null, createdAt: now(), lastUsedAt: null };
+  const record: TokenRecord = { id: newId(), userId, label: options.label ?? null, createdAt: now() };
   await db.run('INSERT INTO tokens (id, user_id, token_hash, label, created_at) VALUES (?, ?, ?, ?, ?)', [
     record.id,
     userId,
@@ -28,8 +27,12 @@ export async function createToken(
   return { token, record };
 }
 
+/** Longer strings are not tokens Quire issued: they are refused before any lookup. */
+export const maxTokenLength = 256;
+
 /** The token's user, through the database's read cache: this runs on every authenticated request. */
 export async function findUserByToken(db: Database, token: string): Promise<UserRecord | undefined> {
+  if (token.length > maxTokenLength) return undefined;
   // Keyed by the token itself (memory only), so a cache hit costs no hashing.
   return db.cached(`token:${token}`, async () => {
     const tokenHash = hashToken(token);
@@ -42,11 +45,11 @@ export async function findUserByToken(db: Database, token: string): Promise<User
 }
 
 export async function listTokens(db: Queryable, userId: string): Promise<TokenRecord[]> {
-  const rows = await db.all<{ id: string; user_id: string; label: string | null; created_at: string; last_used_at: string | null }>(
-    'SELECT id, user_id, label, created_at, last_used_at FROM tokens WHERE user_id = ? ORDER BY created_at, id',
+  const rows = await db.all<{ id: string; user_id: string; label: string | null; created_at: string }>(
+    'SELECT id, user_id, label, created_at FROM tokens WHERE user_id = ? ORDER BY created_at, id',
     [userId],
   );
-  return rows.map((row) => ({ id: row.id, userId: row.user_id, label: row.label, createdAt: row.created_at, lastUsedAt: row.last_used_at }));
+  return rows.map((row) => ({ id: row.id, userId: row.user_id, label: row.label, createdAt: row.created_at }));
 }
 
 export async function revokeToken(db: Queryable, tokenId: string): Promise<boolean> {

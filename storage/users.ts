@@ -39,6 +39,9 @@ export interface NewUser {
   emailVerified?: boolean;
 }
 
+/** What member search matches against: both names, case-folded the same way as the query. */
+export const searchKey = (text: string) => text.normalize('NFKC').toLocaleLowerCase('und');
+
 export async function createUser(db: Queryable, input: NewUser): Promise<UserRecord> {
   const email = input.email.trim().toLowerCase();
   if (await findUserByEmail(db, email)) throw conflict(`A user with email ${email} already exists`);
@@ -51,8 +54,8 @@ export async function createUser(db: Queryable, input: NewUser): Promise<UserRec
     createdAt: now(),
   };
   await db.run(
-    'INSERT INTO users (id, display_name, email, email_verified, photo_url, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    [user.id, user.displayName, user.email, user.emailVerified ? 1 : 0, user.photoURL, user.createdAt],
+    'INSERT INTO users (id, display_name, email, email_verified, photo_url, search_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [user.id, user.displayName, user.email, user.emailVerified ? 1 : 0, user.photoURL, searchKey(`${user.displayName}\n${user.email}`), user.createdAt],
   );
   return user;
 }

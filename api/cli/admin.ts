@@ -2,9 +2,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { openDatabase, type Database } from '../../storage/db.js';
-import { addMembership, findMember, memberRoles, type MemberRole } from '../../storage/members.js';
-import { listOrganizationsAll } from '../../storage/organizations.js';
+import { openDatabase, type Database, type Queryable } from '../../storage/db.js';
+import { ensureMembership, memberRoles, type MemberRole } from '../../storage/members.js';
+import { findOrganization, listOrganizationsAll } from '../../storage/organizations.js';
 import { createToken, listTokens, revokeToken } from '../../storage/tokens.js';
 import { createUser, findUserByEmail, listUsers, type UserRecord } from '../../storage/users.js';
 import { createOrganization } from '../commands/createOrganization.js';
@@ -30,40 +30,46 @@ const required = (value: string | undefined, name: string) => {
   return value;
 };
 
-async function userByEmail(db: Database, email: string, create: boolean, name?: string): Promise<UserRecord> {
+async function userByEmail(db: Queryable, email: string, create: boolean): Promise<UserRecord> {
   const existing = await findUserByEmail(db, email);
   if (existing) return existing;
   if (!create) throw new UsageError(`no user with email ${email}`);
-  return createUser(db, { email, displayName: name, emailVerified: true });
+  return createUser(db, { email, emailVerified: true });
 }
 
 async function run(db: Database, [noun, verb]: string[], options: Record<string, string | undefined>): Promise<string> {
   switch (`${noun} ${verb}`) {
     case 'user create': {
       const email = required(options.email, 'email');
-      if (await findUserByEmail(db, email)) throw new UsageError(`a user with email ${email} already exists`);
-      return (await userByEmail(db, email, true, options.name)).id;
+      return db.transaction(async (tx) => {
+        if (await findUserByEmail(tx, email)) throw new UsageError(`a user with email ${email} already exists`);
+        return (await createUser(tx, { email, displayName: options.name, emailVerified: true })).id;
+      });
     }
     case 'user list':
       return (await listUsers(db)).map((u) => `${u.id}\t${u.email}\t${u.displayName}`).join('\n');
     case 'org create': {
+      const title = required(options.title, 'title');
       const owner = await userByEmail(db, required(options.owner, 'owner'), true);
-      return (await createOrganization(db, { title: required(options.title, 'title'), ownerId: owner.id })).id;
+      return (await createOrganization(db, { title, ownerId: owner.id })).id;
     }
     case 'org list':
       return (await listOrganizationsAll(db)).map((o) => `${o.id}\t${o.title}`).join('\n');
     case 'member add': {
       const organizationId = required(options.org, 'org');
+      const email = required(options.email, 'email');
       const role = options.role === 'guest' ? null : ((options.role ?? 'read') as MemberRole);
       if (role !== null && !memberRoles.includes(role)) throw new UsageError(`--role must be one of ${memberRoles.join(', ')}, guest`);
-      const user = await userByEmail(db, required(options.email, 'email'), true);
-      if (await findMember(db, organizationId, user.id)) throw new UsageError(`${user.email} is already a member`);
-      await addMembership(db, { organizationId, userId: user.id, role });
-      return user.id;
+      return db.transaction(async (tx) => {
+        if (!(await findOrganization(tx, organizationId))) throw new UsageError(`no organization with id ${organizationId}`);
+        const user = await userByEmail(tx, email, true);
+        if (!(await ensureMembership(tx, { organizationId, userId: user.id, role }))) throw new UsageError(`${user.email} is already a member`);
+        return user.id;
+      });
     }
     case 'token create': {
-      const user = await userByEmail(db, required(options.email, 'email'), true);
-      return (await createToken(db, user.id, { label: options.label })).token;
+      const email = required(options.email, 'email');
+      return db.transaction(async (tx) => (await createToken(tx, (await userByEmail(tx, email, true)).id, { label: options.label })).token);
     }
     case 'token list': {
       const user = await userByEmail(db, required(options.email, 'email'), false);

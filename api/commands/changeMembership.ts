@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../errors.js';
 
 /** An organization always keeps one admin: the last one can be neither demoted nor removed. */
 async function assertNotLastAdmin(tx: Queryable, organizationId: string, member: MemberRecord, action: string) {
-  if (member.role === 'admin' && (await countAdmins(tx, organizationId)) <= 1) {
+  if (member.role === 'admin' && !member.disabled && (await countAdmins(tx, organizationId)) <= 1) {
     throw badRequest(`Cannot ${action} the last admin of the organization; make another member admin first`);
   }
 }

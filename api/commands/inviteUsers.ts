@@ -1,5 +1,5 @@
 import type { Database } from '../../storage/db.js';
-import { addMembership, findMember, setMemberSso, type MemberRole } from '../../storage/members.js';
+import { ensureMembership, type MemberRole } from '../../storage/members.js';
 import type { OrganizationRecord } from '../../storage/organizations.js';
 import { createUser, findUserByEmail } from '../../storage/users.js';
 
@@ -23,10 +23,7 @@ export function inviteUsers(
       const role = typeof entry === 'string' ? (input.role === undefined ? organization.defaultRole : input.role) : entry.role;
       const user = (await findUserByEmail(tx, email)) ?? (await createUser(tx, { email }));
       users.push(user.id);
-      if (await findMember(tx, organization.id, user.id)) continue;
-      await addMembership(tx, { organizationId: organization.id, userId: user.id, role, sso: input.sso });
-      if (input.sso) await setMemberSso(tx, organization.id, user.id, true);
-      invited += 1;
+      if (await ensureMembership(tx, { organizationId: organization.id, userId: user.id, role, sso: input.sso })) invited += 1;
     }
     return { users, invited };
   });

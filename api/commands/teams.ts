@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../../storage/db.js';
 import { findMember } from '../../storage/members.js';
-import { getTeam, insertTeam, putTeamMember, removeTeamMember, type TeamRecord, type TeamRole } from '../../storage/teams.js';
+import { ensureTeamMember, getTeam, insertTeam, putTeamMember, removeTeamMember, type TeamRecord, type TeamRole } from '../../storage/teams.js';
 import { badRequest } from '../errors.js';
 
 async function assertMembers(tx: Queryable, organizationId: string, userIds: string[]) {
@@ -13,7 +13,7 @@ export function createTeam(db: Database, organizationId: string, input: { title:
   return db.transaction(async (tx) => {
     await assertMembers(tx, organizationId, input.members ?? []);
     const team = await insertTeam(tx, { organizationId, title: input.title });
-    for (const userId of input.members ?? []) await putTeamMember(tx, team.id, userId, 'member');
+    for (const userId of input.members ?? []) await ensureTeamMember(tx, team.id, userId);
     return getTeam(tx, organizationId, team.id);
   });
 }
@@ -24,7 +24,10 @@ export interface TeamMembershipChanges {
   memberships?: Record<string, { role: TeamRole }>;
 }
 
-/** Applies additions, role changes and removals together, or none of them. */
+/**
+ * Applies additions, role changes and removals together, or none of them. `add` never changes the
+ * role of someone already in the team; `memberships` sets roles.
+ */
 export function updateTeamMembers(db: Database, organizationId: string, teamId: string, changes: TeamMembershipChanges): Promise<void> {
   return db.transaction(async (tx) => {
     await getTeam(tx, organizationId, teamId);
@@ -34,12 +37,13 @@ export function updateTeamMembers(db: Database, organizationId: string, teamId: 
     for (const userId of [...(changes.add ?? []), ...Object.keys(roles)]) {
       if (removed.has(userId)) throw badRequest(`${userId} is both added and removed`);
     }
-    for (const userId of changes.add ?? []) await putTeamMember(tx, teamId, userId, roles[userId]?.role ?? 'member');
+    for (const userId of changes.add ?? []) await ensureTeamMember(tx, teamId, userId);
     for (const [userId, { role }] of Object.entries(roles)) await putTeamMember(tx, teamId, userId, role);
     for (const userId of removed) await removeTeamMember(tx, teamId, userId);
   });
 }
 
-export function addTeamMember(db: Database, organizationId: string, teamId: string, userId: string, role: TeamRole): Promise<void> {
-  return updateTeamMembers(db, organizationId, teamId, { memberships: { [userId]: { role } } });
+/** Adds one member; with a role, also sets their role if they were already in the team. */
+export function addTeamMember(db: Database, organizationId: string, teamId: string, userId: string, role?: TeamRole): Promise<void> {
+  return updateTeamMembers(db, organizationId, teamId, role ? { memberships: { [userId]: { role } } } : { add: [userId] });
 }

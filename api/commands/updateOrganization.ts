@@ -15,8 +15,12 @@ export function updateOrganization(db: Database, organization: OrganizationRecor
       const holder = await findOrganizationByHostname(tx, patch.hostname);
       if (holder && holder.id !== organization.id) throw conflict(`Hostname "${patch.hostname}" is already used by another organization`);
     }
+    if (patch.mergeRules?.type === 'none' && 'rules' in patch.mergeRules) {
+      throw badRequest('Invalid mergeRules: "rules" goes only with type "rules"');
+    }
     if (patch.mergeRules?.type === 'rules') {
-      const rules = patch.mergeRules.rules ?? [];
+      if (!patch.mergeRules.rules) throw badRequest('Invalid mergeRules: type "rules" needs a "rules" list');
+      const rules = patch.mergeRules.rules;
       for (const rule of rules) {
         const users = rule.users as string[] | undefined;
         const needsUsers = ['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass'].includes(rule.rule as string);

@@ -51,11 +51,15 @@ export function inOrganization(role: RoleOrGuest, rule: OrganizationRule = {}): 
         findMembershipRole(ctx.db, organizationId, caller.id),
       ]);
       if (!organization || !membership) throw notFound(`Organization ${organizationId} not found`);
+      if (membership.disabled) throw forbidden('Your membership of this organization is disabled');
       ctx.state.organization = organization;
       ctx.state.role = membership.role;
       if (atLeast(membership.role, role)) return next();
       if (rule.orSelf && ctx.params.userId === caller.id) return next();
-      if (rule.orTeamOwner && ctx.params.teamId && (await findTeamRole(ctx.db, ctx.params.teamId, caller.id)) === 'owner') return next();
+      // Owning a team counts only for members who may own one (read or above).
+      if (rule.orTeamOwner && ctx.params.teamId && atLeast(membership.role, 'read')) {
+        if ((await findTeamRole(ctx.db, organization.id, ctx.params.teamId, caller.id)) === 'owner') return next();
+      }
       throw forbidden(
         `This operation needs the ${describeRole(role)} role in the organization${alternatives.length ? ` (or being ${alternatives.join(' or ')})` : ''}; you are ${describeRole(membership.role)}`,
       );

@@ -1,5 +1,5 @@
 import { deleteInviteLink, findInviteLink, insertInviteLink, listInviteLinks, updateInviteLinkRole } from '../../storage/inviteLinks.js';
-import { addMembership, findMember, type MemberRole } from '../../storage/members.js';
+import { ensureMembership, type MemberRole } from '../../storage/members.js';
 import { findOrganization } from '../../storage/organizations.js';
 import { callerOf, organizationOf, type AppContext } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
@@ -80,8 +80,6 @@ async function join(ctx: AppContext) {
   const invite = organization && (await findInviteLink(ctx.db, organization.id, ctx.params.inviteId ?? ''));
   if (!organization || !invite) throw notFound(`Invite ${ctx.params.inviteId} not found`);
   if (!organization.inviteLinks) throw forbidden('This organization has turned invite links off');
-  if (!(await findMember(ctx.db, organization.id, caller.id))) {
-    await addMembership(ctx.db, { organizationId: organization.id, userId: caller.id, role: invite.role });
-  }
+  await ensureMembership(ctx.db, { organizationId: organization.id, userId: caller.id, role: invite.role });
   ctx.body = {};
 }

@@ -1,4 +1,4 @@
-import { findMember, listMembers, setMemberSso, addMembership, type MemberFilter } from '../../storage/members.js';
+import { ensureMembership, findMember, listMembers, setMemberSso, type MemberFilter } from '../../storage/members.js';
 import { listTeamsOfMember } from '../../storage/teams.js';
 import { findUser } from '../../storage/users.js';
 import { changeMemberRole, removeMember } from '../commands/changeMembership.js';
@@ -63,10 +63,8 @@ async function setSso(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
   const userId = ctx.params.userId ?? '';
   const member = await ctx.db.transaction(async (tx) => {
-    if (!(await findMember(tx, organization.id, userId))) {
-      if (!(await findUser(tx, userId))) throw notFound(`User ${userId} not found`);
-      await addMembership(tx, { organizationId: organization.id, userId, role: organization.defaultRole });
-    }
+    if (!(await findUser(tx, userId))) throw notFound(`User ${userId} not found`);
+    await ensureMembership(tx, { organizationId: organization.id, userId, role: organization.defaultRole });
     return setMemberSso(tx, organization.id, userId, true);
   });
   ctx.body = presentMember(member, ctx.urls);

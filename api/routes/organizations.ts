@@ -1,5 +1,5 @@
 import { findAgentInstructions, putAgentInstructions } from '../../storage/agentInstructions.js';
-import { addMembership, findMember, touchMemberLastSeen } from '../../storage/members.js';
+import { ensureMembership, findMember, touchMemberLastSeen } from '../../storage/members.js';
 import { listOrganizationsOfUser, listOrganizationsWithEmailDomain } from '../../storage/organizations.js';
 import { createOrganization } from '../commands/createOrganization.js';
 import { updateOrganization } from '../commands/updateOrganization.js';
@@ -63,9 +63,7 @@ async function join(ctx: AppContext) {
     throw badRequest(`Your email domain "${domain}" is not one that organization ${organizationId} accepts`);
   }
   if (!caller.emailVerified) throw badRequest(`Your email address ${caller.email} is not verified, so its domain can't be used to join`);
-  if (!(await findMember(ctx.db, organization.id, caller.id))) {
-    await addMembership(ctx.db, { organizationId: organization.id, userId: caller.id, role: organization.defaultRole });
-  }
+  await ensureMembership(ctx.db, { organizationId: organization.id, userId: caller.id, role: organization.defaultRole });
   ctx.status = 204;
 }
 
@@ -99,6 +97,7 @@ async function byEmailDomain(ctx: AppContext) {
   const domain = (ctx.params.emailDomain ?? '').toLowerCase();
   if (!new RegExp(schemas.emailDomainParam.pattern).test(domain)) throw badRequest(`"${ctx.params.emailDomain}" is not an email domain`);
   if (caller.email.split('@')[1] !== domain) throw forbidden(`You can look up organizations only for your own email domain`);
+  if (!caller.emailVerified) throw forbidden(`Your email address ${caller.email} is not verified, so its domain can't be used`);
   const organizations = await listOrganizationsWithEmailDomain(ctx.db, domain);
   const roles = await Promise.all(organizations.map((organization) => findMember(ctx.db, organization.id, caller.id)));
   ctx.body = { organizations: organizations.map((organization, i) => presentOrganization(organization, roles[i] ? roles[i].role : undefined, ctx.urls)) };

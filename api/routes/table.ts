@@ -1,5 +1,6 @@
 import type { AppMiddleware } from '../context.js';
 import type { Policy } from '../policies/index.js';
+import { validate, validation } from '../validate.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -31,7 +32,9 @@ export class RouteTable {
     if (!policy || typeof policy.check !== 'function' || !policy.rule) {
       throw new Error(`${method} ${path} (${operationId}) is declared without a policy`);
     }
-    this.routes.push({ method, path, operationId, policy, middleware });
+    // A route that declares no validation still refuses stray query parameters and bodies.
+    const validated = middleware.some((step) => validation in step);
+    this.routes.push({ method, path, operationId, policy, middleware: validated ? middleware : [validate({}), ...middleware] });
   }
 }
 

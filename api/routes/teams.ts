@@ -35,7 +35,7 @@ async function teamOfPath(ctx: AppContext): Promise<TeamRecord> {
 
 async function present(ctx: AppContext, team: TeamRecord, teamRole?: TeamRole) {
   const { role } = organizationOf(ctx);
-  return presentTeam(team, { role, teamRole: teamRole ?? (await findTeamRole(ctx.db, team.id, callerOf(ctx).id)) });
+  return presentTeam(team, { role, teamRole: teamRole ?? (await findTeamRole(ctx.db, team.organizationId, team.id, callerOf(ctx).id)) });
 }
 
 /** `owner`: the teams that member can manage (all of them for an organization admin). */
@@ -93,8 +93,8 @@ async function updateMembers(ctx: AppContext) {
 async function addMember(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
   const team = await teamOfPath(ctx);
-  const { role } = (ctx.request.body ?? {}) as { role?: TeamRole };
-  await addTeamMember(ctx.db, organization.id, team.id, ctx.params.userId ?? '', role ?? 'member');
+  const { role } = ctx.request.body as { role?: TeamRole };
+  await addTeamMember(ctx.db, organization.id, team.id, ctx.params.userId ?? '', role);
   ctx.status = 204;
 }
 

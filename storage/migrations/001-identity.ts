@@ -10,6 +10,8 @@ CREATE TABLE users (
   email TEXT NOT NULL UNIQUE COLLATE NOCASE,
   email_verified INTEGER NOT NULL DEFAULT 0,
   photo_url TEXT,
+  -- display name and email folded to lower case (Unicode-aware, unlike SQLite's LIKE), for search
+  search_key TEXT NOT NULL,
   created_at TEXT NOT NULL
 );
 
@@ -18,8 +20,7 @@ CREATE TABLE tokens (
   user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
   token_hash TEXT NOT NULL UNIQUE,
   label TEXT,
-  created_at TEXT NOT NULL,
-  last_used_at TEXT
+  created_at TEXT NOT NULL
 );
 CREATE INDEX tokens_user ON tokens(user_id);
 
@@ -68,6 +69,8 @@ CREATE TABLE teams (
   id TEXT PRIMARY KEY,
   organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
   title TEXT NOT NULL,
+  -- the title case-folded for the title filter, as users.search_key
+  title_key TEXT NOT NULL,
   created_at TEXT NOT NULL
 );
 CREATE INDEX teams_by_created ON teams(organization_id, created_at, id);

@@ -32,6 +32,7 @@ test('GET /v1/user is the caller; without a valid token 401', async () => {
   assert.is(missing.headers.get('www-authenticate'), 'Bearer');
   assertError(await t.call('GET', '/v1/user', { headers: { authorization: `Basic ${token}` } }), 401, 'Bearer <token>');
   assertError(await t.call('GET', '/v1/user', { token: 'qr_forged' }), 401, 'not valid');
+  assertError(await t.call('GET', '/v1/user', { token: 'x'.repeat(5000) }), 401, 'not valid');
 });
 
 test('each request has an id, echoed or generated', async () => {

@@ -50,6 +50,9 @@ test('joining with an invite link; links can be turned off', async () => {
   assert.is(joined.status, 200);
   assert.is((await t.call('GET', `/v1/orgs/${fx.org.id}/members/${newcomer.id}`, { token: newcomer.token })).body.role, 'comment');
   assertError(await t.call('POST', `/v1/orgs/${fx.org.id}/invites/unknown`, { token: newcomer.token }), 404, 'unknown');
+  const eager = await t.user();
+  const racing = await Promise.all(Array.from({ length: 5 }, () => t.call('POST', `/v1/orgs/${fx.org.id}/invites/${link.body.id}`, { token: eager.token })));
+  assert.equal(racing.map((r) => r.status), [200, 200, 200, 200, 200], 'concurrent joins of one user all succeed');
   assertError(await t.call('POST', `/v1/orgs/${fx.org.id}/invites/${link.body.id}`), 401, 'Authorization');
 
   await t.call('PATCH', `/v1/orgs/${fx.org.id}`, { token: fx.admin.token, body: { inviteLinks: false } });

@@ -42,6 +42,14 @@ test('GET members lists everyone, newest first by default, with filters', async 
   await assertGuarded(t, fx, 'GET', members, { tooLow: fx.guest });
 });
 
+test('member search folds case beyond ASCII', async () => {
+  const person = await t.user('ezola@example.com', { name: 'Émile Zola' });
+  const invited = await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: [person.email] } });
+  assert.is(invited.body.invited, 1);
+  const found = await t.call('GET', `${members}?search=${encodeURIComponent('ÉMILE')}`, { token: fx.reader.token });
+  assert.equal(found.body.items.map((m: { id: string }) => m.id), [person.id]);
+});
+
 test('GET a member: colleagues and the member themself; unknown ids 404', async () => {
   const got = await t.call('GET', `${members}/${fx.editor.id}`, { token: fx.reader.token });
   assert.is(got.status, 200);

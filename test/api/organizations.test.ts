@@ -42,6 +42,7 @@ test('GET /orgs/{id}: members see it, outsiders get 404, unknown ids 404', async
   assert.is(asGuest.body.permissions.listMembers, false);
   await assertGuarded(t, fx, 'GET', `/v1/orgs/${fx.org.id}`);
   assertError(await t.call('GET', '/v1/orgs/doesNotExist', { token: fx.admin.token }), 404, 'doesNotExist');
+  assertError(await t.call('GET', `/v1/orgs/${fx.org.id}?bogus=1`, { token: fx.admin.token }), 400, '"bogus" is not an accepted field');
 });
 
 test('PATCH /orgs/{id} updates fields and validates them', async () => {
@@ -80,6 +81,8 @@ test('PATCH /orgs/{id} updates fields and validates them', async () => {
   assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [fx.outsider.id] }] } } }), 400, 'not a member');
   assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'allow_bypass' }] } } }), 400, '"users"');
   assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { unknownField: 1 } }), 400, '"unknownField" is not an accepted field');
+  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'none', rules: [{ rule: 'allow_bypass', users: ['nobody'] }] } } }), 400, '"rules" goes only with type "rules"');
+  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules' } } }), 400, 'needs a "rules" list');
   assertError(await t.call('PATCH', path, { token: fx.admin.token, raw: '{"title":', headers: { 'content-type': 'application/json' } }), 400, 'Malformed JSON');
   await assertGuarded(t, fx, 'PATCH', path, { body: { title: 'Hacked' }, tooLow: fx.editor });
 
@@ -115,6 +118,8 @@ test('GET /email-domains/{domain}/orgs lists organizations accepting the callerâ
   assert.is(found.body.organizations[0].permissions.view, false, 'not a member yet');
   assert.equal((await t.call('GET', '/v1/email-domains/LOOKUP.example/orgs', { token: person.token })).body.organizations.length, 1);
   assertError(await t.call('GET', '/v1/email-domains/lookup.example/orgs', { token: fx.reader.token }), 403, 'your own email domain');
+  const unverified = await t.user('pat@lookup.example', { verified: false });
+  assertError(await t.call('GET', '/v1/email-domains/lookup.example/orgs', { token: unverified.token }), 403, 'not verified');
   assertError(await t.call('GET', '/v1/email-domains/not_a_domain/orgs', { token: person.token }), 400, 'not an email domain');
   assertError(await t.call('GET', '/v1/email-domains/lookup.example/orgs'), 401, 'Authorization');
 });
@@ -146,6 +151,7 @@ test('POST /orgs/{id}/ping records when the member was last seen', async () => {
   const path = `/v1/orgs/${fx.org.id}/ping`;
   const pinged = await t.call('POST', path, { token: fx.guest.token });
   assert.is(pinged.status, 200);
+  assertError(await t.call('POST', path, { token: fx.guest.token, body: { anything: 1 } }), 400, 'takes no request body');
   const member = await t.call('GET', `/v1/orgs/${fx.org.id}/members/${fx.guest.id}`, { token: fx.guest.token });
   assert.type(member.body.lastSeenAt, 'string');
   await assertGuarded(t, fx, 'POST', path);

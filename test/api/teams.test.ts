@@ -92,6 +92,21 @@ test('team members: add, list, change role, remove; owners manage their team', a
   assertError(await t.call('GET', `${teams}/nope/members`, { token: fx.admin.token }), 404, 'nope');
 });
 
+test('a guest who owns a team can’t manage it; re-adding an owner keeps them owner', async () => {
+  const team = (await create('Guarded')).body;
+  const path = `${teams}/${team.id}/members`;
+  assert.is((await t.call('PUT', `${path}/${fx.guest.id}`, { token: fx.admin.token, body: { role: 'owner' } })).status, 204);
+  assertError(await t.call('PATCH', `${teams}/${team.id}`, { token: fx.guest.token, body: { title: 'Mine' } }), 403, 'role');
+  assertError(await t.call('PUT', `${path}/${fx.reader.id}`, { token: fx.guest.token }), 403, 'role');
+
+  assert.is((await t.call('PUT', `${path}/${fx.editor.id}`, { token: fx.admin.token, body: { role: 'owner' } })).status, 204);
+  assert.is((await t.call('PUT', path, { token: fx.admin.token, body: { add: [fx.editor.id] } })).status, 204);
+  assert.is((await t.call('PUT', `${path}/${fx.editor.id}`, { token: fx.admin.token })).status, 204);
+  const listed = await t.call('GET', path, { token: fx.admin.token });
+  const editor = listed.body.items.find((item: { organization: { id: string } }) => item.organization.id === fx.editor.id);
+  assert.is(editor.team.role, 'owner');
+});
+
 test('PUT team members applies additions, roles and removals together or not at all', async () => {
   const team = (await create('Bulk', [fx.reader.id])).body;
   const path = `${teams}/${team.id}/members`;

@@ -20,7 +20,7 @@ export interface TestServer {
   /** Calls the API; every 2xx answer is checked against the upstream schema before it is returned. */
   call<T = any>(method: string, path: string, options?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<Response<T>>;
   /** A new user with a token (what `npm run admin -- token create` does). */
-  user(email?: string, options?: { verified?: boolean }): Promise<{ id: string; email: string; token: string }>;
+  user(email?: string, options?: { verified?: boolean; name?: string }): Promise<{ id: string; email: string; token: string }>;
   close(): Promise<void>;
 }
 
@@ -50,7 +50,11 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     },
     async user(email, options = {}) {
       counter += 1;
-      const user = await createUser(server.db, { email: email ?? `user${counter}-${Date.now()}@example.com`, emailVerified: options.verified ?? true });
+      const user = await createUser(server.db, {
+        email: email ?? `user${counter}-${Date.now()}@example.com`,
+        displayName: options.name,
+        emailVerified: options.verified ?? true,
+      });
       const { token } = await createToken(server.db, user.id);
       return { id: user.id, email: user.email, token };
     },

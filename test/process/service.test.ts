@@ -39,10 +39,10 @@ async function logEntry(service: ServiceProcess, path: string) {
 
 test('bootstraps an empty DATA_DIR, serves, logs each request, and stops on SIGTERM within 5 s', async () => {
   const DATA_DIR = dataDir();
-  const service = await startService({ DATA_DIR, QUIRE_BOOTSTRAP_TOKEN: 'bootstrap-secret' });
+  const service = await startService({ DATA_DIR, QUIRE_BOOTSTRAP_TOKEN: 'bootstrap-secret-0123456789abcdef' });
   running.push(service);
   assert.is((await get(`${service.url}/v1/`)).status, 200);
-  const orgs = await get(`${service.url}/v1/orgs`, 'bootstrap-secret');
+  const orgs = await get(`${service.url}/v1/orgs`, 'bootstrap-secret-0123456789abcdef');
   assert.is(orgs.status, 200);
   assert.is(orgs.body.count, 1);
   assert.is(orgs.body.items[0].permissions.admin, true, 'the first user administers the first organization');
@@ -57,11 +57,19 @@ test('bootstraps an empty DATA_DIR, serves, logs each request, and stops on SIGT
   assert.is(code, 0);
   assert.ok(ms < 5000, `stopped in ${ms} ms`);
 
-  const again = await startService({ DATA_DIR, QUIRE_BOOTSTRAP_TOKEN: 'another-token' });
+  const again = await startService({ DATA_DIR, QUIRE_BOOTSTRAP_TOKEN: 'another-token-0123456789abcdef' });
   running.push(again);
-  assert.is((await get(`${again.url}/v1/orgs`, 'bootstrap-secret')).body.count, 1, 'state survives a restart');
-  assert.is((await get(`${again.url}/v1/orgs`, 'another-token')).status, 401, 'bootstrap runs only on an empty instance');
+  assert.is((await get(`${again.url}/v1/orgs`, 'bootstrap-secret-0123456789abcdef')).body.count, 1, 'state survives a restart');
+  assert.is((await get(`${again.url}/v1/orgs`, 'another-token-0123456789abcdef')).status, 401, 'bootstrap runs only on an empty instance');
   await again.stop();
+});
+
+test('a bootstrap token too short to be a password is refused at start-up', async () => {
+  const failure = await startService({ DATA_DIR: dataDir(), QUIRE_BOOTSTRAP_TOKEN: 'change-me' }).then(
+    () => assert.unreachable('the service started'),
+    (error: Error) => error,
+  );
+  assert.match((failure as Error).message, /at least 24 characters/);
 });
 
 test('npm run admin -- token create prints only a token that works, with the server running', async () => {
@@ -80,6 +88,12 @@ test('npm run admin -- token create prints only a token that works, with the ser
   assert.equal(orgs.body.items.map((o: { id: string }) => o.id), [org.stdout.trim()]);
   const listed = await runAdmin(['user', 'list'], { DATA_DIR });
   assert.ok(listed.stdout.includes('operator@example.com'));
+
+  const added = await runAdmin(['member', 'add', '--org', org.stdout.trim(), '--email', 'writer@example.com', '--role', 'edit'], { DATA_DIR });
+  assert.is(added.code, 0, added.stderr);
+  const noOrg = await runAdmin(['member', 'add', '--org', 'nope', '--email', 'writer@example.com'], { DATA_DIR });
+  assert.is(noOrg.code, 2);
+  assert.ok(noOrg.stderr.includes('no organization with id nope'));
 
   const wrong = await runAdmin(['token', 'create'], { DATA_DIR });
   assert.is(wrong.code, 2);
