@@ -33,9 +33,11 @@ export function validate(schemas: RequestSchemas) {
   const checkQuery = queries.compile(schemas.query ?? noQuery);
   const bodyRequired = Array.isArray((schemas.body as { required?: unknown[] } | undefined)?.required);
   const middleware = async (ctx: AppContext, next: Koa.Next) => {
-    const query: Record<string, unknown> = { ...ctx.query };
-    if (!checkQuery(query)) throw badRequest(describe('query parameter', checkQuery));
-    ctx.state.query = query;
+    if (schemas.query || ctx.querystring !== '') {
+      const query: Record<string, unknown> = { ...ctx.query };
+      if (!checkQuery(query)) throw badRequest(describe('query parameter', checkQuery));
+      ctx.state.query = query;
+    }
     if (!schemas.body && ctx.request.body !== undefined && !checkBody(ctx.request.body)) {
       throw badRequest('This operation takes no request body');
     }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { errorBody, toHttpError } from '../errors.js';
 import type Koa from 'koa';
-import { logLine } from '../log.js';
+import { logRequest } from '../log.js';
 
 const acceptableRequestId = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -36,16 +36,13 @@ export function requestContext(options: { accessLog: boolean }) {
       }
     } finally {
       if (options.accessLog) {
-        const durationMs = performance.now() - started;
-        logLine({
-          time: new Date().toISOString(),
-          level: 'info',
+        logRequest({
           requestId: ctx.state.requestId,
           method: ctx.method,
           path: ctx.path,
           status: ctx.status,
-          durationMs: Math.round(durationMs * 100) / 100,
-          user: ctx.state.caller?.id,
+          durationMs: performance.now() - started,
+          userId: ctx.state.caller?.id,
         });
       }
     }
