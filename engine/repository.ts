@@ -1,0 +1,45 @@
+import { gitFs as fs } from './gitFs.js';
+import git from 'isomorphic-git';
+
+/** A space's bare repository, with the object cache isomorphic-git reuses across reads. */
+export interface Repository {
+  gitdir: string;
+  cache: object;
+}
+
+export const primaryBranch = 'main';
+
+const caches = new Map<string, object>();
+
+/** Opens a repository by path; reads through one shared isomorphic-git cache per repository. */
+export function openRepository(gitdir: string): Repository {
+  let cache = caches.get(gitdir);
+  if (!cache) {
+    cache = {};
+    caches.set(gitdir, cache);
+  }
+  return { gitdir, cache };
+}
+
+/** Creates an empty bare repository whose HEAD names the primary branch. */
+export async function createRepository(gitdir: string): Promise<Repository> {
+  await git.init({ fs, gitdir, bare: true, defaultBranch: primaryBranch });
+  return openRepository(gitdir);
+}
+
+/** Forgets the cached objects of a repository that is being deleted. */
+export function closeRepository(gitdir: string): void {
+  caches.delete(gitdir);
+}
+
+export const branchRef = (branch: string) => `refs/heads/${branch}`;
+
+/** The commit a branch points at, or null when the branch doesn't exist yet. */
+export async function readBranch(repo: Repository, branch: string): Promise<string | null> {
+  try {
+    return await git.resolveRef({ fs, gitdir: repo.gitdir, ref: branchRef(branch) });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'NotFoundError') return null;
+    throw error;
+  }
+}

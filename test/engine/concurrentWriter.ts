@@ -1,0 +1,15 @@
+// Run as its own OS process by commitChanges.test.ts: commits `count` files named after `name`.
+import { commitToBranchHead } from '../../engine/commitChanges.js';
+import { openRepository, primaryBranch } from '../../engine/repository.js';
+
+const [gitdir, name, count] = process.argv.slice(2);
+const repo = openRepository(gitdir!);
+for (let i = 0; i < Number(count); i += 1) {
+  await commitToBranchHead({
+    repo,
+    branch: primaryBranch,
+    changes: [{ path: `writers/${name}/${i}.md`, content: `# ${name} ${i}\n` }, { path: 'shared.md', content: `last written by ${name} ${i}\n` }],
+    message: `${name} ${i}`,
+    author: { name, email: `${name}@example.com` },
+  });
+}
