@@ -2,8 +2,8 @@
 import { commitToBranchHead } from '../../engine/commitChanges.js';
 import { openRepository, primaryBranch } from '../../engine/repository.js';
 
-const [gitdir, name, count] = process.argv.slice(2);
-const repo = openRepository(gitdir!);
+const [gitdir = '', name = 'writer', count = '1'] = process.argv.slice(2);
+const repo = openRepository(gitdir);
 for (let i = 0; i < Number(count); i += 1) {
   await commitToBranchHead({
     repo,
