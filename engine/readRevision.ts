@@ -1,0 +1,193 @@
+import git from 'isomorphic-git';
+import { gitFs as fs } from './gitFs.js';
+import { derivedContentId } from './ids.js';
+import { parsePageFile, type PageFile } from './layout/pageFile.js';
+import { parseSummary, type SummaryEntry, type SummaryGroup } from './layout/summary.js';
+import { Lru } from './lru.js';
+import type { Repository } from './repository.js';
+
+export type PageKind = 'document' | 'group' | 'link';
+
+export interface RevisionPage {
+  id: string;
+  kind: PageKind;
+  title: string;
+  /** The page's URL path from the space root ('' for the first README). */
+  path: string;
+  slug: string;
+  /** The markdown file (repository path) of a document page. */
+  file?: string;
+  /** Frontmatter of a document page, Quire's `pageId` left out. */
+  meta: Record<string, unknown>;
+  /** Markdown after the frontmatter, of a document page. */
+  markdown?: string;
+  /** Target of a link page. */
+  href?: string;
+  pages: RevisionPage[];
+}
+
+export interface RevisionFile {
+  id: string;
+  name: string;
+  /** Repository path, under `.gitbook/assets/`. */
+  path: string;
+  oid: string;
+}
+
+export interface Revision {
+  commit: string;
+  parents: string[];
+  message: string;
+  createdAt: string;
+  pages: RevisionPage[];
+  files: RevisionFile[];
+}
+
+interface TreeItem {
+  oid: string;
+  type: 'blob' | 'tree' | 'commit';
+}
+
+export const assetsFolder = '.gitbook/assets/';
+const validId = /^[A-Za-z0-9_-]{1,64}$/;
+
+// Commits and blobs never change: what is read from them is cached by object id, with a bound.
+const revisions = new Lru<string, Revision>(200);
+const trees = new Lru<string, Map<string, TreeItem>>(2000);
+const pageFiles = new Lru<string, PageFile>(20_000);
+
+/** The content of a commit: its page tree (Git Sync layout) and its files. */
+export function readRevision(repo: Repository, commit: string): Promise<Revision> {
+  return revisions.through(`${repo.gitdir}:${commit}`, () => loadRevision(repo, commit));
+}
+
+async function loadRevision(repo: Repository, commit: string): Promise<Revision> {
+  const { commit: object } = await git.readCommit({ fs, gitdir: repo.gitdir, oid: commit, cache: repo.cache });
+  const listing = await listTree(repo, object.tree);
+  const summary = listing.get('SUMMARY.md');
+  const groups = summary
+    ? parseSummary(Buffer.from((await git.readBlob({ fs, gitdir: repo.gitdir, oid: summary.oid, cache: repo.cache })).blob).toString('utf8'))
+    : summaryFromFiles(listing);
+  const builder = new PageBuilder(repo, listing);
+  const pages: RevisionPage[] = [];
+  for (const group of groups) {
+    const entries = await builder.entries(group.entries);
+    if (group.title === null) pages.push(...entries);
+    else pages.push(builder.group(group, entries));
+  }
+  const files = [...listing.entries()]
+    .filter(([path, item]) => path.startsWith(assetsFolder) && item.type === 'blob')
+    .map(([path, item]) => ({ id: derivedContentId('file', path), name: path.slice(assetsFolder.length), path, oid: item.oid }));
+  return {
+    commit,
+    parents: object.parent,
+    message: object.message.trim(),
+    createdAt: new Date(object.committer.timestamp * 1000).toISOString(),
+    pages,
+    files,
+  };
+}
+
+/** Every path of a tree, flattened; unchanged subtrees are reused from the cache. */
+async function listTree(repo: Repository, treeOid: string): Promise<Map<string, TreeItem>> {
+  return trees.through(treeOid, async () => {
+    const { tree } = await git.readTree({ fs, gitdir: repo.gitdir, oid: treeOid, cache: repo.cache });
+    const listing = new Map<string, TreeItem>();
+    for (const entry of tree) {
+      if (entry.type === 'tree') {
+        for (const [path, item] of await listTree(repo, entry.oid)) listing.set(`${entry.path}/${path}`, item);
+      } else listing.set(entry.path, { oid: entry.oid, type: entry.type });
+    }
+    return listing;
+  });
+}
+
+/** Without SUMMARY.md: README.md first, then the other markdown files, folders nested under their README. */
+function summaryFromFiles(listing: Map<string, TreeItem>): SummaryGroup[] {
+  const markdown = [...listing.keys()].filter((path) => path.endsWith('.md') && !path.startsWith('.gitbook/') && path !== 'SUMMARY.md').sort();
+  const entriesIn = (folder: string): SummaryEntry[] => {
+    const here = markdown.filter((path) => path.startsWith(folder) && !path.slice(folder.length).includes('/'));
+    const readme = here.filter((path) => path.slice(folder.length) === 'README.md');
+    const others = here.filter((path) => path.slice(folder.length) !== 'README.md');
+    const subfolders = [...new Set(markdown.filter((path) => path.startsWith(folder)).map((path) => path.slice(folder.length).split('/')).filter((parts) => parts.length > 1).map((parts) => parts[0]!))];
+    return [
+      ...(folder === '' ? readme : []).map((path) => ({ title: '', target: path, children: [] })),
+      ...others.map((path) => ({ title: '', target: path, children: [] })),
+      ...subfolders.flatMap((name) => {
+        const children = entriesIn(`${folder}${name}/`);
+        const own = listing.has(`${folder}${name}/README.md`);
+        return own ? [{ title: '', target: `${folder}${name}/README.md`, children: children.filter((c) => c.target !== `${folder}${name}/README.md`) }] : children;
+      }),
+    ];
+  };
+  return [{ title: null, entries: entriesIn('') }];
+}
+
+class PageBuilder {
+  private readonly seen = new Set<string>();
+  constructor(
+    private readonly repo: Repository,
+    private readonly listing: Map<string, TreeItem>,
+  ) {}
+
+  /** Ids are unique in a revision: a copied file's id goes to the first page that has it. */
+  private uniqueId(wanted: unknown, fallbackKey: string, kind: 'page' | 'group'): string {
+    const id = typeof wanted === 'string' && validId.test(wanted) && !this.seen.has(wanted) ? wanted : derivedContentId(kind, fallbackKey);
+    this.seen.add(id);
+    return id;
+  }
+
+  group(group: SummaryGroup, pages: RevisionPage[]): RevisionPage {
+    const title = group.title ?? '';
+    const slug = slugify(title);
+    return { id: this.uniqueId(group.id, `group:${title}`, 'group'), kind: 'group', title, path: slug, slug, meta: {}, pages };
+  }
+
+  async entries(entries: SummaryEntry[]): Promise<RevisionPage[]> {
+    const pages: RevisionPage[] = [];
+    for (const entry of entries) {
+      const page = await this.entry(entry);
+      if (page) pages.push(page);
+    }
+    return pages;
+  }
+
+  private async entry(entry: SummaryEntry): Promise<RevisionPage | undefined> {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(entry.target)) {
+      const slug = slugify(entry.title);
+      return { id: this.uniqueId(entry.id, `link:${entry.target}:${entry.title}`, 'page'), kind: 'link', title: entry.title, path: slug, slug, href: entry.target, meta: {}, pages: [] };
+    }
+    const file = entry.target.replace(/^\.\//, '').split('#')[0]!;
+    const item = this.listing.get(file);
+    if (!item || item.type !== 'blob') return undefined; // an entry whose file is missing shows no page
+    const parsed = await pageFiles.through(item.oid, async () =>
+      parsePageFile(Buffer.from((await git.readBlob({ fs, gitdir: this.repo.gitdir, oid: item.oid, cache: this.repo.cache })).blob).toString('utf8')),
+    );
+    const { pageId, ...meta } = parsed.meta;
+    const path = file === 'README.md' ? '' : file.replace(/\/README\.md$/, '').replace(/\.md$/, '');
+    const slug = path.split('/').pop() ?? '';
+    const title = entry.title || headingTitle(parsed.body) || slug || 'Untitled';
+    return {
+      id: this.uniqueId(pageId, file, 'page'),
+      kind: 'document',
+      title,
+      path,
+      slug,
+      file,
+      meta,
+      markdown: parsed.body,
+      pages: await this.entries(entry.children),
+    };
+  }
+}
+
+const headingTitle = (markdown: string) => /^#\s+(.+?)\s*#*\s*$/m.exec(markdown)?.[1];
+
+export function slugify(title: string): string {
+  return title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}

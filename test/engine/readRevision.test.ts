@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { commitChanges, type Change } from '../../engine/commitChanges.js';
+import { renderPageFile } from '../../engine/layout/pageFile.js';
+import { parseSummary, renderSummary } from '../../engine/layout/summary.js';
+import { readRevision, type RevisionPage } from '../../engine/readRevision.js';
+import { createRepository, primaryBranch, type Repository } from '../../engine/repository.js';
+
+const test = suite('engine: readRevision (Git Sync layout)');
+const author = { name: 'Ada', email: 'ada@example.com' };
+let dir: string;
+test.before(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'quire-layout-'));
+});
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+const outline = (pages: RevisionPage[]): unknown[] => pages.map((page) => [page.kind, page.title, page.path, ...(page.pages.length ? [outline(page.pages)] : [])]);
+
+async function commit(repo: Repository, base: string | null, changes: Change[]) {
+  return (await commitChanges({ repo, branch: primaryBranch, base, changes, message: 'test', author })).commit;
+}
+
+const summary = `# Table of contents
+
+* [Introduction](README.md)
+* [Getting started](getting-started.md)
+  * [Install](getting-started/install.md)
+
+## Guides <!-- id: guidesGroup -->
+
+* [Writing](guides/writing.md)
+* [Website](https://example.com) <!-- id: websiteLink -->
+`;
+
+test('reads SUMMARY.md: order, nesting, groups, links, and the ids kept in the repository', async () => {
+  const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
+  const head = await commit(repo, null, [
+    { path: 'SUMMARY.md', content: summary },
+    { path: 'README.md', content: renderPageFile({ meta: { pageId: 'introPage', description: 'Start here' }, body: '# Introduction\n\nHello.\n' }) },
+    { path: 'getting-started.md', content: '# Getting started\n' },
+    { path: 'getting-started/install.md', content: renderPageFile({ meta: { pageId: 'installPage', icon: 'download' }, body: '# Install\n' }) },
+    { path: 'guides/writing.md', content: '# Writing\n' },
+    { path: '.gitbook/assets/logo.png', content: new Uint8Array([1, 2, 3]) },
+  ]);
+  const revision = await readRevision(repo, head);
+  assert.equal(outline(revision.pages), [
+    ['document', 'Introduction', ''],
+    ['document', 'Getting started', 'getting-started', [['document', 'Install', 'getting-started/install']]],
+    ['group', 'Guides', 'guides', [['document', 'Writing', 'guides/writing'], ['link', 'Website', 'website']]],
+  ]);
+  const [intro, started, guides] = revision.pages;
+  assert.is(intro!.id, 'introPage');
+  assert.equal(intro!.meta, { description: 'Start here' });
+  assert.is(started!.pages[0]!.id, 'installPage');
+  assert.is(guides!.id, 'guidesGroup');
+  assert.is(guides!.pages[1]!.id, 'websiteLink');
+  assert.is(guides!.pages[1]!.href, 'https://example.com');
+  assert.match(started!.id, /^[A-Za-z0-9]{20}$/, 'a page without an id gets a derived one');
+  assert.equal(revision.files.map((file) => file.name), ['logo.png']);
+  assert.is(await readRevision(repo, head), revision, 'a commit is read once, then served from the cache');
+});
+
+test('page ids survive a rename and a move; derived ids are the same for every reader', async () => {
+  const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
+  const first = await commit(repo, null, [
+    { path: 'SUMMARY.md', content: summary },
+    { path: 'README.md', content: '# Introduction\n' },
+    { path: 'getting-started.md', content: '# Getting started\n' },
+    { path: 'getting-started/install.md', content: renderPageFile({ meta: { pageId: 'installPage' }, body: '# Install\n' }) },
+    { path: 'guides/writing.md', content: '# Writing\n' },
+  ]);
+  const before = await readRevision(repo, first);
+  const moved = summary.replace('  * [Install](getting-started/install.md)\n', '').replace('* [Writing](guides/writing.md)', '* [Writing](guides/writing.md)\n* [Setting up](guides/setup.md)');
+  const second = await commit(repo, first, [
+    { path: 'SUMMARY.md', content: moved },
+    { path: 'getting-started/install.md', remove: true },
+    { path: 'guides/setup.md', content: renderPageFile({ meta: { pageId: 'installPage' }, body: '# Setting up\n' }) },
+  ]);
+  const after = await readRevision(repo, second);
+  const setup = after.pages[2]!.pages.find((page) => page.title === 'Setting up');
+  assert.is(setup?.id, 'installPage');
+  assert.is(setup?.path, 'guides/setup');
+  assert.is(after.pages[0]!.id, before.pages[0]!.id, 'the derived id of an unchanged page is stable');
+  assert.equal(parseSummary(renderSummary(parseSummary(summary))), parseSummary(summary), 'SUMMARY.md survives a round trip');
+});
+
+test('without SUMMARY.md, pages come from the files: README first, folders under their README', async () => {
+  const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
+  const head = await commit(repo, null, [
+    { path: 'README.md', content: '# Home\n' },
+    { path: 'b.md', content: '# Bee\n' },
+    { path: 'a.md', content: '# Ay\n' },
+    { path: 'docs/README.md', content: '# Docs\n' },
+    { path: 'docs/deep.md', content: '# Deep\n' },
+  ]);
+  assert.equal(outline((await readRevision(repo, head)).pages), [
+    ['document', 'Home', ''],
+    ['document', 'Ay', 'a'],
+    ['document', 'Bee', 'b'],
+    ['document', 'Docs', 'docs', [['document', 'Deep', 'docs/deep']]],
+  ]);
+});
+
+test.run();
