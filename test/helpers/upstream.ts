@@ -98,3 +98,12 @@ export function assertUpstreamResponse(method: string, path: string, status: num
     throw new Error(`${method} ${path} ${status} does not match the upstream schema:\n  ${errors.join('\n  ')}\nbody: ${JSON.stringify(body).slice(0, 2000)}`);
   }
 }
+
+/** Throws unless `value` matches the named schema of the upstream spec's components. */
+export function assertUpstreamSchema(name: string, value: unknown): void {
+  const validate = validatorFor(`openapi.json#/components/schemas/${name}`);
+  if (!validate(value)) {
+    const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`);
+    throw new Error(`value does not match the upstream ${name} schema:\n  ${errors.join('\n  ')}`);
+  }
+}

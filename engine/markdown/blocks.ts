@@ -1,0 +1,58 @@
+/**
+ * GitBook's block syntax: `{% name attr="value" %}` … `{% endname %}` lines around markdown, and
+ * void tags such as `{% embed url="…" %}`. This splits a page's markdown into markdown runs and
+ * those blocks (nested), leaving code fences alone so a tag shown inside code stays text.
+ */
+export type Segment = { kind: 'markdown'; text: string } | { kind: 'block'; name: string; attributes: Record<string, string>; children: Segment[] };
+
+const tagLine = /^\s*\{%\s*([a-z][a-z-]*)((?:\s+[a-zA-Z][\w-]*=(?:"[^"]*"|'[^']*'|[^\s%]+))*)\s*%\}\s*$/;
+const attribute = /([a-zA-Z][\w-]*)=(?:"([^"]*)"|'([^']*)'|([^\s%]+))/g;
+const fence = /^\s*(`{3,}|~{3,})/;
+
+/** Tags that always wrap content and need their `end` tag. */
+export const containerTags = new Set(['hint', 'tabs', 'tab', 'code', 'content-ref', 'file', 'stepper', 'step', 'columns', 'column', 'expandable', 'if', 'swagger', 'openapi']);
+
+export function parseAttributes(text: string): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  for (const match of text.matchAll(attribute)) attributes[match[1]!] = match[2] ?? match[3] ?? match[4] ?? '';
+  return attributes;
+}
+
+export function splitBlocks(markdown: string): Segment[] {
+  const root: Segment[] = [];
+  const stack: Array<{ name: string; segment: Extract<Segment, { kind: 'block' }>; openedAt: number }> = [];
+  let buffer: string[] = [];
+  let inFence: string | null = null;
+  const target = () => (stack.length ? stack[stack.length - 1]!.segment.children : root);
+  const flush = () => {
+    if (buffer.length) target().push({ kind: 'markdown', text: buffer.join('\n') });
+    buffer = [];
+  };
+  const lines = markdown.split('\n');
+  for (const line of lines) {
+    const fenceMatch = fence.exec(line);
+    if (fenceMatch) {
+      if (inFence === null) inFence = fenceMatch[1]![0]!;
+      else if (fenceMatch[1]![0] === inFence) inFence = null;
+      buffer.push(line);
+      continue;
+    }
+    const tag = inFence === null ? tagLine.exec(line) : null;
+    if (!tag) {
+      buffer.push(line);
+      continue;
+    }
+    const name = tag[1]!;
+    if (name.startsWith('end') && stack.length && stack[stack.length - 1]!.name === name.slice(3)) {
+      flush();
+      stack.pop();
+      continue;
+    }
+    flush();
+    const segment: Extract<Segment, { kind: 'block' }> = { kind: 'block', name, attributes: parseAttributes(tag[2] ?? ''), children: [] };
+    target().push(segment);
+    if (containerTags.has(name)) stack.push({ name, segment, openedAt: root.length });
+  }
+  flush();
+  return root;
+}

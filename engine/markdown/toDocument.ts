@@ -1,0 +1,176 @@
+import type { BlockContent, Code, Heading, Image, List, ListItem, PhrasingContent, Root, RootContent } from 'mdast';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { splitBlocks, type Segment } from './blocks.js';
+
+/** JSON shapes of the upstream Document (see `JSONDocument` in the API spec). */
+export type DocumentNode = Record<string, unknown> & { object: string };
+export interface Document {
+  object: 'document';
+  data: Record<string, unknown>;
+  nodes: DocumentNode[];
+}
+
+/** Turns a link or image target into a content reference: pages and files of the revision, or URLs. */
+export type ResolveRef = (target: string) => Record<string, unknown>;
+
+const defaultResolve: ResolveRef = (target) => (target.startsWith('#') ? { kind: 'anchor', anchor: target.slice(1) } : { kind: 'url', url: target });
+
+const parser = unified().use(remarkParse).use(remarkGfm);
+
+/** A page's markdown (GitBook flavour: GFM plus `{% … %}` blocks) as a Document. */
+export function markdownToDocument(markdown: string, resolve: ResolveRef = defaultResolve): Document {
+  return { object: 'document', data: {}, nodes: new Converter(resolve).segments(splitBlocks(markdown)) };
+}
+
+const block = (type: string, nodes: DocumentNode[], data: Record<string, unknown> = {}): DocumentNode => ({ object: 'block', type, data, nodes });
+const voidBlock = (type: string, data: Record<string, unknown>): DocumentNode => ({ object: 'block', type, data, isVoid: true });
+const text = (value: string, marks: string[] = []): DocumentNode => ({
+  object: 'text',
+  leaves: [{ object: 'leaf', text: value, marks: marks.map((type) => ({ object: 'mark', type })) }],
+});
+const hintStyles = new Set(['info', 'warning', 'danger', 'success']);
+const essentials = new Set(['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider']);
+
+class Converter {
+  constructor(private readonly resolve: ResolveRef) {}
+
+  segments(segments: Segment[]): DocumentNode[] {
+    return segments.flatMap((segment) => (segment.kind === 'markdown' ? this.markdown(segment.text) : this.gitbookBlock(segment)));
+  }
+
+  private markdown(source: string): DocumentNode[] {
+    if (!source.trim()) return [];
+    return (parser.parse(source) as Root).children.flatMap((node) => this.block(node));
+  }
+
+  private gitbookBlock(segment: Extract<Segment, { kind: 'block' }>): DocumentNode[] {
+    const { name, attributes } = segment;
+    switch (name) {
+      case 'hint': {
+        const style = hintStyles.has(attributes.style ?? '') ? attributes.style : 'info';
+        // A hint holds the essential blocks only; anything richer is kept as its paragraphs' text.
+        return [block('hint', this.segments(segment.children).filter((node) => essentials.has(node.type as string)), { style })];
+      }
+      case 'tabs':
+        return [
+          block(
+            'tabs',
+            segment.children
+              .filter((child): child is Extract<Segment, { kind: 'block' }> => child.kind === 'block' && child.name === 'tab')
+              .map((tab) => block('tabs-item', this.segments(tab.children), { title: tab.attributes.title ?? '' })),
+          ),
+        ];
+      case 'code': {
+        const code = this.segments(segment.children).find((node) => node.type === 'code');
+        if (!code) return this.segments(segment.children);
+        const data = { ...(code.data as Record<string, unknown>) };
+        if (attributes.title) data.title = attributes.title;
+        if (attributes.overflow === 'wrap' || attributes.overflow === 'scroll') data.overflow = attributes.overflow;
+        if (attributes.lineNumbers) data.lineNumbers = attributes.lineNumbers === 'true';
+        return [{ ...code, data }];
+      }
+      case 'embed':
+        return attributes.url ? [voidBlock('embed', { url: attributes.url })] : [];
+      case 'content-ref':
+        return attributes.url ? [voidBlock('content-ref', { ref: this.resolve(attributes.url) })] : [];
+      case 'file':
+        return attributes.src ? [voidBlock('file', { ref: this.resolve(attributes.src) })] : [];
+      default:
+        // Blocks Quire doesn't model yet keep their content rather than losing it.
+        return this.segments(segment.children);
+    }
+  }
+
+  private block(node: RootContent | BlockContent): DocumentNode[] {
+    switch (node.type) {
+      case 'paragraph': {
+        const images = node.children.filter((child): child is Image => child.type === 'image');
+        if (images.length > 0 && images.length === node.children.filter((c) => !(c.type === 'text' && !c.value.trim())).length) {
+          return [{ object: 'block', type: 'images', data: {}, isVoid: false, nodes: images.map((image) => this.image(image)) }];
+        }
+        return [block('paragraph', this.inlines(node.children))];
+      }
+      case 'heading':
+        return [block(`heading-${Math.min((node as Heading).depth, 3)}`, this.inlines(node.children))];
+      case 'list':
+        return [this.list(node as List)];
+      case 'blockquote':
+        return [block('blockquote', node.children.flatMap((child) => this.block(child)).filter((n) => essentials.has(n.type as string) || n.type === 'blockquote'))];
+      case 'code':
+        return [this.code(node as Code)];
+      case 'thematicBreak':
+        return [voidBlock('divider', {})];
+      case 'html':
+        return node.value.trim() ? [block('paragraph', [text(node.value)])] : [];
+      case 'table':
+        // Tables keep their cells' text, one paragraph per row, until the table block is modelled.
+        return node.children.map((row) => block('paragraph', [text(row.children.map((cell) => this.plain(cell.children)).join(' | '))]));
+      default:
+        return [];
+    }
+  }
+
+  private list(list: List): DocumentNode {
+    const tasks = list.children.some((item) => typeof item.checked === 'boolean');
+    const type = tasks ? 'list-tasks' : list.ordered ? 'list-ordered' : 'list-unordered';
+    const data = list.ordered && list.start && list.start !== 1 ? { start: list.start } : {};
+    return block(
+      type,
+      list.children.map((item: ListItem) =>
+        block(
+          'list-item',
+          item.children.flatMap((child) => this.block(child)),
+          typeof item.checked === 'boolean' ? { checked: item.checked } : {},
+        ),
+      ),
+      data,
+    );
+  }
+
+  private code(node: Code): DocumentNode {
+    return block(
+      'code',
+      node.value.split('\n').map((line) => block('code-line', [text(line)])),
+      node.lang ? { syntax: node.lang } : {},
+    );
+  }
+
+  private image(image: Image): DocumentNode {
+    return { object: 'block', type: 'image', data: { ref: this.resolve(image.url), ...(image.alt ? { alt: image.alt } : {}) }, fragments: [], isVoid: true };
+  }
+
+  private inlines(nodes: PhrasingContent[], marks: string[] = []): DocumentNode[] {
+    return nodes.flatMap((node): DocumentNode[] => {
+      switch (node.type) {
+        case 'text':
+          return [text(node.value, marks)];
+        case 'strong':
+          return this.inlines(node.children, [...marks, 'bold']);
+        case 'emphasis':
+          return this.inlines(node.children, [...marks, 'italic']);
+        case 'delete':
+          return this.inlines(node.children, [...marks, 'strikethrough']);
+        case 'inlineCode':
+          return [text(node.value, [...marks, 'code'])];
+        case 'break':
+          return [text('\n', marks)];
+        case 'link': {
+          const children = this.inlines(node.children, marks).filter((child) => child.object === 'text');
+          return [{ object: 'inline', type: 'link', data: { ref: this.resolve(node.url) }, nodes: children.length ? children : [text(node.url)] }];
+        }
+        case 'image':
+          return [{ object: 'inline', type: 'inline-image', data: { ref: this.resolve(node.url), ...(node.alt ? { alt: node.alt } : {}) }, isVoid: true }];
+        case 'html':
+          return [text(node.value, marks)];
+        default:
+          return 'children' in node ? this.inlines(node.children as PhrasingContent[], marks) : 'value' in node ? [text(String(node.value), marks)] : [];
+      }
+    });
+  }
+
+  private plain(nodes: PhrasingContent[]): string {
+    return nodes.map((node) => ('value' in node ? node.value : 'children' in node ? this.plain(node.children as PhrasingContent[]) : '')).join('');
+  }
+}

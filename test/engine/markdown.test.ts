@@ -1,0 +1,114 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { splitBlocks } from '../../engine/markdown/blocks.js';
+import { markdownToDocument, type DocumentNode } from '../../engine/markdown/toDocument.js';
+import { assertUpstreamSchema } from '../helpers/upstream.js';
+
+const test = suite('engine: markdown to Document');
+
+const page = `# Getting started
+
+Quire keeps **every** space in _git_, with \`clone\` and ~~no~~ lock-in. See [the guide](guides/writing.md) or [above](#top).
+
+{% hint style="warning" %}
+Back up your **data**.
+{% endhint %}
+
+{% tabs %}
+{% tab title="npm" %}
+\`\`\`bash
+npm ci
+\`\`\`
+{% endtab %}
+{% tab title="Docker" %}
+Not here.
+{% endtab %}
+{% endtabs %}
+
+{% code title="hello.js" lineNumbers="true" %}
+\`\`\`js
+console.log('hello');
+// {% hint %} inside code stays code
+\`\`\`
+{% endcode %}
+
+1. First
+2. Second
+   * nested
+
+- [x] done
+- [ ] todo
+
+> Quoted words
+
+---
+
+![Logo](.gitbook/assets/logo.png)
+
+{% embed url="https://example.com/video" %}
+
+{% content-ref url="guides/writing.md" %}
+[writing.md](guides/writing.md)
+{% endcontent-ref %}
+
+| Name | Role |
+| --- | --- |
+| Ada | admin |
+`;
+
+const types = (nodes: DocumentNode[]) => nodes.map((node) => node.type);
+
+test('GitBook blocks are split from markdown, code fences left alone', () => {
+  const segments = splitBlocks(page);
+  const blocks = segments.filter((segment) => segment.kind === 'block').map((segment) => (segment.kind === 'block' ? segment.name : ''));
+  assert.equal(blocks, ['hint', 'tabs', 'code', 'embed', 'content-ref']);
+  const code = segments.find((segment) => segment.kind === 'block' && segment.name === 'code');
+  assert.ok(code?.kind === 'block' && code.children[0]?.kind === 'markdown' && code.children[0].text.includes('{% hint %} inside code'));
+});
+
+test('a page becomes a Document the upstream schema accepts', () => {
+  const document = markdownToDocument(page, (target) =>
+    target === 'guides/writing.md' ? { kind: 'page', page: 'writingPage' } : target.startsWith('#') ? { kind: 'anchor', anchor: target.slice(1) } : target.startsWith('.gitbook/assets/') ? { kind: 'file', file: 'logoFile' } : { kind: 'url', url: target },
+  );
+  assertUpstreamSchema('JSONDocument', document);
+  assert.equal(types(document.nodes), [
+    'heading-1',
+    'paragraph',
+    'hint',
+    'tabs',
+    'code',
+    'list-ordered',
+    'list-tasks',
+    'blockquote',
+    'divider',
+    'images',
+    'embed',
+    'content-ref',
+    'paragraph',
+    'paragraph',
+  ]);
+  const paragraph = document.nodes[1]!;
+  const link = (paragraph.nodes as DocumentNode[]).find((node) => node.type === 'link');
+  assert.equal((link?.data as { ref: unknown }).ref, { kind: 'page', page: 'writingPage' });
+  const bold = (paragraph.nodes as DocumentNode[]).find((node) => JSON.stringify(node).includes('"bold"'));
+  assert.ok(bold, 'marks survive');
+  assert.equal(document.nodes[2]!.data, { style: 'warning' });
+  const code = document.nodes[4]!;
+  assert.equal(code.data, { syntax: 'js', title: 'hello.js', lineNumbers: true });
+  assert.is((code.nodes as DocumentNode[]).length, 2);
+  const tasks = document.nodes[6]!;
+  assert.equal((tasks.nodes as DocumentNode[]).map((item) => (item.data as { checked: boolean }).checked), [true, false]);
+  assert.equal((document.nodes[9]!.nodes as DocumentNode[])[0]!.data, { ref: { kind: 'file', file: 'logoFile' }, alt: 'Logo' });
+});
+
+test('the schema check itself refuses a malformed Document', () => {
+  assert.throws(() => assertUpstreamSchema('JSONDocument', { object: 'document', data: {}, nodes: [{ object: 'block', type: 'bogus', nodes: [] }] }), /does not match/);
+});
+
+test('an empty page is an empty Document', () => {
+  const document = markdownToDocument('');
+  assertUpstreamSchema('JSONDocument', document);
+  assert.equal(document.nodes, []);
+});
+
+test.run();
