@@ -4,6 +4,8 @@ import type { Database } from '../storage/db.js';
 import type { MemberRole } from '../storage/members.js';
 import type { OrganizationRecord } from '../storage/organizations.js';
 import type { UserRecord } from '../storage/users.js';
+import type { SpaceRecord } from '../storage/spaces.js';
+import type { CollectionRecord } from '../storage/collections.js';
 import type { Config } from './config.js';
 import type { Urls } from './urls.js';
 
@@ -15,6 +17,11 @@ export interface AppState {
   /** The caller's role in `organization`; null for a guest. */
   role?: MemberRole | null;
   query: Record<string, unknown>;
+  space?: SpaceRecord;
+  /** The caller's effective role on `space` (see policies/spaceRoles). */
+  spaceRole?: MemberRole;
+  collection?: CollectionRecord;
+  collectionRole?: MemberRole;
 }
 
 /** What every request can reach: set once on `app.context`. */
@@ -38,4 +45,15 @@ export function callerOf(ctx: AppContext): UserRecord {
 export function organizationOf(ctx: AppContext): { organization: OrganizationRecord; role: MemberRole | null } {
   if (!ctx.state.organization || ctx.state.role === undefined) throw new Error('route reached without an organization policy');
   return { organization: ctx.state.organization, role: ctx.state.role };
+}
+
+/** The space of the path, loaded and access-checked by the route's policy, with the caller's role on it. */
+export function spaceOf(ctx: AppContext): { space: SpaceRecord; role: MemberRole; organizationRole: MemberRole | null } {
+  if (!ctx.state.space || !ctx.state.spaceRole || ctx.state.role === undefined) throw new Error('route reached without a space policy');
+  return { space: ctx.state.space, role: ctx.state.spaceRole, organizationRole: ctx.state.role };
+}
+
+export function collectionOf(ctx: AppContext): { collection: CollectionRecord; role: MemberRole; organizationRole: MemberRole | null } {
+  if (!ctx.state.collection || !ctx.state.collectionRole || ctx.state.role === undefined) throw new Error('route reached without a collection policy');
+  return { collection: ctx.state.collection, role: ctx.state.collectionRole, organizationRole: ctx.state.role };
 }

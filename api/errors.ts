@@ -1,3 +1,4 @@
+import { EngineError } from '../engine/errors.js';
 import { StorageError } from '../storage/errors.js';
 
 /** An error with the HTTP status and message the caller sees, in the upstream `{error: {code, message}}` body. */
@@ -25,10 +26,18 @@ const statusOfStorageCode: Record<StorageError['code'], number> = {
   precondition: 412,
 };
 
+const statusOfEngineCode: Record<EngineError['code'], number> = {
+  ref_conflict: 409,
+  not_found: 404,
+  locked: 503,
+  invalid_change: 400,
+};
+
 /** The one place typed errors of the lower layers become HTTP statuses. */
 export function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error;
   if (error instanceof StorageError) return new HttpError(statusOfStorageCode[error.code], error.message);
+  if (error instanceof EngineError) return new HttpError(statusOfEngineCode[error.code], error.message);
   return undefined;
 }
 

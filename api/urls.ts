@@ -11,4 +11,11 @@ export class Urls {
   samlStart = (organizationId: string, providerId: string) => `${this.base}/auth/saml/${organizationId}/${providerId}/start`;
   samlEntity = (organizationId: string, providerId: string) => `${this.base}/auth/saml/${organizationId}/${providerId}`;
   agentInstructions = (organizationId: string) => this.api(`/orgs/${organizationId}/agent-instructions`);
+  space = (spaceId: string) => this.api(`/spaces/${spaceId}`);
+  spaceApp = (spaceId: string) => this.app(`/s/${spaceId}`);
+  pageApp = (spaceId: string, pageId: string) => this.app(`/s/${spaceId}/p/${pageId}`);
+  revisionApp = (spaceId: string, revisionId: string) => this.app(`/s/${spaceId}/r/${revisionId}`);
+  fileDownload = (spaceId: string, revisionId: string, fileId: string) => this.api(`/spaces/${spaceId}/revisions/${revisionId}/files/${fileId}/download`);
+  collection = (collectionId: string) => this.api(`/collections/${collectionId}`);
+  collectionApp = (collectionId: string) => this.app(`/c/${collectionId}`);
 }

@@ -191,3 +191,40 @@ export function slugify(title: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
 }
+
+const blobSizes = new Lru<string, number>(50_000);
+
+/** A file's bytes. */
+export async function readFileBytes(repo: Repository, oid: string): Promise<Uint8Array> {
+  const { blob } = await git.readBlob({ fs, gitdir: repo.gitdir, oid, cache: repo.cache });
+  blobSizes.set(oid, blob.byteLength);
+  return blob;
+}
+
+/** The sizes of the revision's files, by blob id (each blob read once, then remembered). */
+export async function fileSizes(repo: Repository, files: RevisionFile[]): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  for (const file of files) sizes.set(file.oid, await blobSizes.through(file.oid, async () => (await readFileBytes(repo, file.oid)).byteLength));
+  return sizes;
+}
+
+/** Every page of the revision, depth first. */
+export function allPages(pages: RevisionPage[]): RevisionPage[] {
+  return pages.flatMap((page) => [page, ...allPages(page.pages)]);
+}
+
+/** Every file path of a commit's tree. */
+export async function listPaths(repo: Repository, commit: string): Promise<string[]> {
+  const { commit: object } = await git.readCommit({ fs, gitdir: repo.gitdir, oid: commit, cache: repo.cache });
+  return [...(await listTree(repo, object.tree)).keys()];
+}
+
+/** Whether `oid` names a commit of this repository. */
+export async function isCommit(repo: Repository, oid: string): Promise<boolean> {
+  try {
+    await git.readCommit({ fs, gitdir: repo.gitdir, oid, cache: repo.cache });
+    return true;
+  } catch {
+    return false;
+  }
+}

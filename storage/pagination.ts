@@ -24,6 +24,11 @@ export interface KeysetQuery<R> {
   params: unknown[];
   /** Sort column, then a unique column that breaks ties: a cursor stays valid across inserts. */
   sort: [string, string];
+  /**
+   * What identifies the list for its cursors, when the parameters may change between pages
+   * while the list stays the same (by default: the query itself).
+   */
+  identity?: unknown;
   /** Reads the sort and tie values back from a row, to build the next cursor. */
   key: (row: R) => [string | number, string];
 }
@@ -39,7 +44,7 @@ export async function paginate<R>(db: Queryable, query: KeysetQuery<R>, request:
   const params = [...query.params];
   // A cursor is valid only for the list it came from: same rows, filters, sort and order.
   const list = createHash('sha256')
-    .update(JSON.stringify([query.from, query.where, query.params, query.sort, order]))
+    .update(JSON.stringify([query.from, query.where, query.identity ?? query.params, query.sort, order]))
     .digest('base64url')
     .slice(0, 12);
   if (request.page !== undefined) {
@@ -61,6 +66,21 @@ export async function paginate<R>(db: Queryable, query: KeysetQuery<R>, request:
     count: countRow?.n ?? 0,
     ...(rows.length > request.limit && last ? { next: encodeCursor(list, query.key(last)) } : {}),
   };
+}
+
+/**
+ * The same keyset pagination over a list already in memory (a revision's files, for example),
+ * ordered by `key`, with cursors bound to `identity`.
+ */
+export function paginateArray<T>(items: T[], key: (item: T) => [string | number, string], identity: string, request: PageRequest): Page<T> {
+  const list = createHash('sha256').update(JSON.stringify(['array', identity])).digest('base64url').slice(0, 12);
+  const compare = (a: [string | number, string], b: [string | number, string]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+  const sorted = [...items].sort((a, b) => compare(key(a), key(b)));
+  const after = request.page === undefined ? undefined : decodeCursor(request.page, list);
+  const rest = after ? sorted.filter((item) => compare(key(item), after) > 0) : sorted;
+  const pageItems = request.limit === 0 ? [] : rest.slice(0, request.limit);
+  const last = pageItems[pageItems.length - 1];
+  return { items: pageItems, count: items.length, ...(rest.length > pageItems.length && last ? { next: encodeCursor(list, key(last)) } : {}) };
 }
 
 /** A LIKE pattern matching `text` anywhere, with LIKE's wildcards taken literally (use ESCAPE '\\'). */

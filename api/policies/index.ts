@@ -2,6 +2,10 @@ import type Koa from 'koa';
 import { findMembershipRole } from '../../storage/members.js';
 import { findOrganizationCached } from '../../storage/organizations.js';
 import { findTeamRole } from '../../storage/teams.js';
+import { collectionChain } from '../../storage/collections.js';
+import { findSpace } from '../../storage/spaces.js';
+import type { MemberRole } from '../../storage/members.js';
+import { effectiveRole, levelsOf } from './spaceRoles.js';
 import { findUserByToken } from '../../storage/tokens.js';
 import type { AppContext } from '../context.js';
 import { forbidden, notFound, unauthorized } from '../errors.js';
@@ -63,6 +67,53 @@ export function inOrganization(role: RoleOrGuest, rule: OrganizationRule = {}): 
       throw forbidden(
         `This operation needs the ${describeRole(role)} role in the organization${alternatives.length ? ` (or being ${alternatives.join(' or ')})` : ''}; you are ${describeRole(membership.role)}`,
       );
+    },
+  };
+}
+
+/**
+ * A member of the space's organization whose effective role on the space (policies/spaceRoles)
+ * is at least `role`. Without any access the space doesn't exist for the caller (404); with too
+ * little, 403. `deleted`: the route works on spaces in the bin (restore).
+ */
+export function inSpace(role: MemberRole, options: { deleted?: boolean } = {}): Policy {
+  return {
+    rule: `space role ${role}${role === 'admin' ? '' : ' or above'}${options.deleted ? ' (deleted spaces too)' : ''}`,
+    check: async (ctx, next) => {
+      const caller = await authenticate(ctx);
+      const spaceId = ctx.params.spaceId ?? '';
+      const space = await findSpace(ctx.db, spaceId, { includeDeleted: options.deleted });
+      const membership = space && (await findMembershipRole(ctx.db, space.organizationId, caller.id));
+      const effective = space && membership && !membership.disabled ? effectiveRole(membership.role, levelsOf(space, await collectionChain(ctx.db, space.collectionId))) : undefined;
+      if (!space || !membership || !effective) throw notFound(`Space ${spaceId} not found`);
+      ctx.state.space = space;
+      ctx.state.spaceRole = effective;
+      ctx.state.role = membership.role;
+      ctx.state.organization = await findOrganizationCached(ctx.db, space.organizationId);
+      if (!atLeast(effective, role)) throw forbidden(`This operation needs the ${role} role on the space; you have ${effective}`);
+      return next();
+    },
+  };
+}
+
+/** The same for a collection: effective role from its own default level and its parents'. */
+export function inCollection(role: MemberRole): Policy {
+  return {
+    rule: `collection role ${role}${role === 'admin' ? '' : ' or above'}`,
+    check: async (ctx, next) => {
+      const caller = await authenticate(ctx);
+      const collectionId = ctx.params.collectionId ?? '';
+      const chain = await collectionChain(ctx.db, collectionId);
+      const collection = chain[0];
+      const membership = collection && (await findMembershipRole(ctx.db, collection.organizationId, caller.id));
+      const effective = membership && !membership.disabled ? effectiveRole(membership.role, chain.map((c) => c.defaultLevel)) : undefined;
+      if (!collection || !effective) throw notFound(`Collection ${collectionId} not found`);
+      ctx.state.collection = collection;
+      ctx.state.collectionRole = effective;
+      ctx.state.role = membership!.role;
+      ctx.state.organization = await findOrganizationCached(ctx.db, collection.organizationId);
+      if (!atLeast(effective, role)) throw forbidden(`This operation needs the ${role} role on the collection; you have ${effective}`);
+      return next();
     },
   };
 }

@@ -5,8 +5,10 @@ import { organizationRoutes } from './organizations.js';
 import { samlRoutes } from './saml.js';
 import type { Route } from './table.js';
 import { teamRoutes } from './teams.js';
+import { spaceRoutes } from './spaces.js';
+import { contentRoutes } from './content.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes].flatMap(
   (table) => table.routes,
 );

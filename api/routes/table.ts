@@ -38,7 +38,7 @@ export class RouteTable {
   }
 }
 
-/** `/orgs/:organizationId` → `/v1/orgs/{organizationId}`: the spec's notation. */
+/** `/orgs/:organizationId` (or a `*rest` wildcard) → `/v1/orgs/{organizationId}`: the spec's notation. */
 export function specPath(path: string): string {
-  return ('/v1' + path).replace(/:([A-Za-z_]\w*)/g, '{$1}');
+  return ('/v1' + path).replace(/[:*]([A-Za-z_]\w*)/g, '{$1}');
 }

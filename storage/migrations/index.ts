@@ -1,4 +1,5 @@
 import { identity } from './001-identity.js';
+import { content } from './002-content.js';
 
 export interface Migration {
   version: number;
@@ -7,4 +8,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity];
+export const migrations: Migration[] = [identity, content];

@@ -9,10 +9,21 @@ import { withOrganization } from '../helpers/suite.js';
 const test = suite('every route');
 let t: TestServer;
 let fx: OrganizationFixture;
+let space: { id: string; revision: string };
 withOrganization(test, (setup) => ({ t, fx } = setup));
+test.before(async () => {
+  space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Swept' } })).body;
+});
 
+/** The route's path with the fixture's organization and space, and made-up ids for the rest. */
 const concrete = (path: string, organizationId: string) =>
-  '/v1' + path.replace(':organizationId', organizationId).replace(/:[A-Za-z]+/g, 'someId').replace(/\/$/, '');
+  '/v1' +
+  path
+    .replace(':organizationId', organizationId)
+    .replace(':spaceId', space.id)
+    .replace(':revisionId', space.revision)
+    .replace(/[:*][A-Za-z]+/g, 'someId')
+    .replace(/\/$/, '');
 const bodyFor = (method: string) => (method === 'GET' ? undefined : {});
 
 test('without a token every route but the API information answers 401', async () => {

@@ -1,0 +1,91 @@
+import { commitChanges, type Author } from '../../engine/commitChanges.js';
+import { primaryBranch, readBranch } from '../../engine/repository.js';
+import { copySpaceRepository, createSpaceRepository, openSpaceRepository, removeSpaceRepository } from '../../engine/spaceRepositories.js';
+import { templateChanges, type Template } from '../../engine/templates.js';
+import { findCollection } from '../../storage/collections.js';
+import type { Database } from '../../storage/db.js';
+import { newId } from '../../storage/ids.js';
+import { deleteSpaceRow, insertSpace, updateSpace, type NewSpace, type SpaceRecord } from '../../storage/spaces.js';
+import type { UserRecord } from '../../storage/users.js';
+import { badRequest } from '../errors.js';
+
+export const authorOf = (user: UserRecord): Author => ({ name: user.displayName, email: user.email });
+
+/** The commit a space's primary branch points at: its current revision. */
+export async function spaceRevision(dataDir: string, spaceId: string): Promise<string> {
+  const head = await readBranch(openSpaceRepository(dataDir, spaceId), primaryBranch);
+  if (!head) throw new Error(`space ${spaceId} has no primary branch`);
+  return head;
+}
+
+export async function assertCollectionIn(db: Database, organizationId: string, collectionId: string | null | undefined, field: string) {
+  if (!collectionId) return;
+  const collection = await findCollection(db, collectionId);
+  if (!collection || collection.organizationId !== organizationId) throw badRequest(`"${field}" ${collectionId} is not a collection of the organization`);
+}
+
+/**
+ * A new space: its repository with a first commit (the template's pages, or no page at all),
+ * then its row. If the row can't be written the repository is removed again.
+ */
+export async function createSpace(
+  deps: { db: Database; dataDir: string },
+  input: Omit<NewSpace, 'id'> & { template: Template | null; creator: UserRecord },
+): Promise<SpaceRecord> {
+  await assertCollectionIn(deps.db, input.organizationId, input.collectionId, 'parent');
+  const id = newId();
+  const repo = await createSpaceRepository(deps.dataDir, id);
+  try {
+    await commitChanges({
+      repo,
+      branch: primaryBranch,
+      base: null,
+      changes: input.template ? templateChanges(input.template) : [],
+      message: input.template ? `Create space from the ${input.template.title} template` : 'Create empty space',
+      author: authorOf(input.creator),
+    });
+    return await insertSpace(deps.db, { ...input, id });
+  } catch (error) {
+    await removeSpaceRepository(deps.dataDir, id).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** A copy with the same history, placed after the original. */
+export async function duplicateSpace(deps: { db: Database; dataDir: string }, space: SpaceRecord, creator: UserRecord): Promise<SpaceRecord> {
+  const id = newId();
+  await copySpaceRepository(deps.dataDir, space.id, id);
+  try {
+    return await insertSpace(deps.db, {
+      id,
+      organizationId: space.organizationId,
+      collectionId: space.collectionId,
+      title: `${space.title} (copy)`.slice(0, 50),
+      emoji: space.emoji,
+      editMode: space.editMode,
+      visibility: space.visibility,
+      defaultLevel: space.defaultLevel,
+      mergeRules: space.mergeRules,
+      language: space.language,
+      createdBy: creator.id,
+    });
+  } catch (error) {
+    await removeSpaceRepository(deps.dataDir, id).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Puts the space in the bin: gone from lists and reads, restorable until it is purged. */
+export function markSpaceDeleted(db: Database, space: SpaceRecord): Promise<SpaceRecord> {
+  return updateSpace(db, space.id, { deletedAt: new Date().toISOString() });
+}
+
+export function restoreDeletedSpace(db: Database, space: SpaceRecord): Promise<SpaceRecord> {
+  return updateSpace(db, space.id, { deletedAt: null });
+}
+
+/** Removes a deleted space for good: its row, then its repository. Safe to run twice. */
+export async function purgeSpace(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
+  await deleteSpaceRow(deps.db, spaceId);
+  await removeSpaceRepository(deps.dataDir, spaceId);
+}

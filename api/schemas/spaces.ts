@@ -1,0 +1,96 @@
+import { pagination, roleOrGuest } from './common.js';
+import { mergeRules as organizationMergeRules } from './organizations.js';
+
+export const languages = ['en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr', 'sv', 'no', 'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl'];
+const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
+const title = { type: 'string', maxLength: 50 } as const;
+const emoji = { type: 'string', maxLength: 50 } as const;
+export const defaultLevel = { enum: [...roleOrGuest.enum, 'inherit'] } as const;
+
+export const listSpaces = { type: 'object', properties: { ...pagination }, additionalProperties: false } as const;
+
+export const createSpace = {
+  type: 'object',
+  properties: {
+    title,
+    emoji,
+    parent: id,
+    language: { enum: languages },
+    editMode: { enum: ['live', 'locked'] },
+    template: {
+      type: 'object',
+      required: ['id'],
+      properties: { id, params: { type: 'object', properties: { contentRefs: { type: 'object' } }, additionalProperties: false } },
+      additionalProperties: false,
+    },
+    empty: { const: true },
+  },
+  additionalProperties: false,
+} as const;
+
+export const getSpace = { type: 'object', properties: { shareKey: { type: 'string', maxLength: 256 } }, additionalProperties: false } as const;
+
+export const updateSpace = {
+  type: 'object',
+  properties: {
+    title,
+    emoji: { anyOf: [emoji, { type: 'null' }] },
+    icon: { anyOf: [{ type: 'string', format: 'uri', maxLength: 2048 }, { type: 'null' }] },
+    editMode: { enum: ['live', 'locked'] },
+    defaultLevel,
+    language: { enum: languages },
+    mergeRules: {
+      type: 'object',
+      required: ['type'],
+      properties: { type: { enum: ['inherit', 'none', 'rules'] }, rules: organizationMergeRules.properties.rules },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+const pointer = {
+  type: 'object',
+  required: ['type'],
+  properties: { type: { enum: ['space', 'collection'] }, space: id, collection: id },
+  additionalProperties: false,
+} as const;
+export const position = { type: 'object', properties: { before: pointer, after: pointer }, additionalProperties: false } as const;
+
+export const moveSpace = {
+  type: 'object',
+  properties: { parent: { anyOf: [id, { type: 'null' }] }, position },
+  additionalProperties: false,
+} as const;
+
+export const transfer = { type: 'object', required: ['organization'], properties: { organization: id }, additionalProperties: false } as const;
+
+export const contentQuery = {
+  type: 'object',
+  properties: { metadata: { type: 'boolean', default: true }, computed: { type: 'boolean', default: true } },
+  additionalProperties: false,
+} as const;
+
+export const pageQuery = {
+  type: 'object',
+  properties: {
+    ...contentQuery.properties,
+    format: { enum: ['document', 'markdown'], default: 'document' },
+    evaluated: { anyOf: [{ type: 'boolean' }, { const: 'deterministic-only' }], default: false },
+    dereferenced: { anyOf: [{ type: 'boolean' }, { const: 'reusable-contents' }], default: false },
+  },
+  additionalProperties: false,
+} as const;
+
+export const filesQuery = { type: 'object', properties: { ...pagination, ...contentQuery.properties }, additionalProperties: false } as const;
+
+export const applyTemplate = {
+  type: 'object',
+  required: ['id'],
+  properties: {
+    id,
+    params: { type: 'object', properties: { contentRefs: { type: 'object' } }, additionalProperties: false },
+    changeRequestId: id,
+  },
+  additionalProperties: false,
+} as const;

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import type { Revision, RevisionPage } from './readRevision.js';
+
+/** What a link in a page points at, as the API's ContentRef. */
+export type ContentRef =
+  | { kind: 'page'; page: string; space?: string }
+  | { kind: 'file'; file: string; space?: string }
+  | { kind: 'anchor'; anchor: string; page?: string; space?: string }
+  | { kind: 'url'; url: string };
+
+/** Every page of a revision by its markdown file, for resolving relative links. */
+export function pagesByFile(revision: Revision): Map<string, RevisionPage> {
+  const byFile = new Map<string, RevisionPage>();
+  const visit = (pages: RevisionPage[]) => {
+    for (const page of pages) {
+      if (page.file) byFile.set(page.file, page);
+      visit(page.pages);
+    }
+  };
+  visit(revision.pages);
+  return byFile;
+}
+
+/**
+ * Resolves a link written in `fromFile`: relative paths to the revision's pages and files,
+ * `#anchors`, and anything else as a URL. `broken` says a relative target isn't in the revision.
+ */
+export function resolveLink(revision: Revision, byFile: Map<string, RevisionPage>, fromFile: string, target: string): { ref: ContentRef; broken: boolean } {
+  if (target.startsWith('#')) return { ref: { kind: 'anchor', anchor: target.slice(1) }, broken: false };
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) return { ref: { kind: 'url', url: target }, broken: false };
+  const [file = '', anchor] = decodeURI(target).split('#');
+  const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), file)).replace(/^\/+/, '');
+  const page = byFile.get(resolved) ?? byFile.get(path.posix.join(resolved, 'README.md'));
+  if (page) return { ref: anchor ? { kind: 'anchor', anchor, page: page.id } : { kind: 'page', page: page.id }, broken: false };
+  const asset = revision.files.find((candidate) => candidate.path === resolved);
+  if (asset) return { ref: { kind: 'file', file: asset.id }, broken: false };
+  return { ref: { kind: 'url', url: target }, broken: true };
+}

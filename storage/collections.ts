@@ -1,0 +1,157 @@
+import type { Queryable, Transaction } from './db.js';
+import { notFound } from './errors.js';
+import { newId, now } from './ids.js';
+import { mapPage, paginate, type Page, type PageRequest } from './pagination.js';
+import { nextPosition, type DefaultLevel } from './spaces.js';
+
+export interface CollectionRecord {
+  id: string;
+  organizationId: string;
+  parentId: string | null;
+  position: number;
+  title: string;
+  description: string | null;
+  defaultLevel: DefaultLevel;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface CollectionRow {
+  id: string;
+  organization_id: string;
+  parent_id: string | null;
+  position: number;
+  title: string;
+  description: string | null;
+  default_level: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function toCollection(row: CollectionRow): CollectionRecord {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    parentId: row.parent_id,
+    position: row.position,
+    title: row.title,
+    description: row.description,
+    defaultLevel: row.default_level as DefaultLevel,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function insertCollection(
+  db: Queryable,
+  input: { organizationId: string; parentId: string | null; title: string; description?: string | null },
+): Promise<CollectionRecord> {
+  const id = newId();
+  const at = now();
+  await db.run(
+    `INSERT INTO collections (id, organization_id, parent_id, position, title, description, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    [id, input.organizationId, input.parentId, await nextPosition(db, input.organizationId, input.parentId), input.title, input.description ?? null, at, at],
+  );
+  return getCollection(db, id);
+}
+
+export async function findCollection(db: Queryable, id: string): Promise<CollectionRecord | undefined> {
+  const row = await db.get<CollectionRow>('SELECT * FROM collections WHERE id = ?', [id]);
+  return row && toCollection(row);
+}
+
+export async function getCollection(db: Queryable, id: string): Promise<CollectionRecord> {
+  const collection = await findCollection(db, id);
+  if (!collection) throw notFound(`Collection ${id}`);
+  return collection;
+}
+
+/** Top-level collections, or with `nested` every collection of the organization. */
+export async function listCollectionsOfOrganization(
+  db: Queryable,
+  organizationId: string,
+  filter: { nested: boolean },
+  request: PageRequest,
+): Promise<Page<CollectionRecord>> {
+  const page = await paginate<CollectionRow>(
+    db,
+    {
+      select: '*',
+      from: 'collections',
+      where: `organization_id = ?${filter.nested ? '' : ' AND parent_id IS NULL'}`,
+      params: [organizationId],
+      sort: ['created_at', 'id'],
+      key: (row) => [row.created_at, row.id],
+    },
+    request,
+  );
+  return mapPage(page, toCollection);
+}
+
+export async function listAllCollectionsOfOrganization(db: Queryable, organizationId: string): Promise<CollectionRecord[]> {
+  const rows = await db.all<CollectionRow>('SELECT * FROM collections WHERE organization_id = ?', [organizationId]);
+  return rows.map(toCollection);
+}
+
+/** The collection and the collections above it, nearest first. */
+export async function collectionChain(db: Queryable, id: string | null): Promise<CollectionRecord[]> {
+  if (!id) return [];
+  const rows = await db.all<CollectionRow>(
+    `WITH RECURSIVE chain(id, depth) AS (SELECT ?, 0 UNION ALL SELECT c.parent_id, chain.depth + 1 FROM collections c JOIN chain ON c.id = chain.id WHERE c.parent_id IS NOT NULL AND chain.depth < 64)
+     SELECT collections.* FROM chain JOIN collections ON collections.id = chain.id ORDER BY chain.depth`,
+    [id],
+  );
+  return rows.map(toCollection);
+}
+
+export interface CollectionChanges {
+  title?: string;
+  description?: string | null;
+  defaultLevel?: DefaultLevel;
+  parentId?: string | null;
+  position?: number;
+  organizationId?: string;
+}
+
+const columnOf: Record<keyof CollectionChanges, string> = {
+  title: 'title',
+  description: 'description',
+  defaultLevel: 'default_level',
+  parentId: 'parent_id',
+  position: 'position',
+  organizationId: 'organization_id',
+};
+
+export async function updateCollection(db: Queryable, id: string, changes: CollectionChanges): Promise<CollectionRecord> {
+  const entries = Object.entries(changes).filter(([field, value]) => value !== undefined && field in columnOf) as Array<[keyof CollectionChanges, unknown]>;
+  await db.run(`UPDATE collections SET ${['updated_at = ?', ...entries.map(([field]) => `${columnOf[field]} = ?`)].join(', ')} WHERE id = ?`, [
+    now(),
+    ...entries.map(([, value]) => value),
+    id,
+  ]);
+  return getCollection(db, id);
+}
+
+/**
+ * Deletes the collection; what it held (spaces, collections) moves up to its parent, after the
+ * parent's own items. False when there was no such collection.
+ */
+export async function deleteCollection(db: Transaction, id: string): Promise<boolean> {
+  const collection = await findCollection(db, id);
+  if (!collection) return false;
+  const base = await nextPosition(db, collection.organizationId, collection.parentId);
+  await db.run('UPDATE spaces SET collection_id = ?, position = position + ? WHERE collection_id = ?', [collection.parentId, base, id]);
+  await db.run('UPDATE collections SET parent_id = ?, position = position + ? WHERE parent_id = ?', [collection.parentId, base, id]);
+  await db.run('DELETE FROM collections WHERE id = ?', [id]);
+  return true;
+}
+
+export async function listChildPositions(db: Queryable, organizationId: string, parentId: string | null): Promise<Array<{ kind: 'space' | 'collection'; id: string; position: number }>> {
+  return db.all(
+    `SELECT 'space' AS kind, id, position FROM spaces WHERE organization_id = ? AND collection_id IS ? AND deleted_at IS NULL
+     UNION ALL SELECT 'collection' AS kind, id, position FROM collections WHERE organization_id = ? AND parent_id IS ?
+     ORDER BY position`,
+    [organizationId, parentId, organizationId, parentId],
+  );
+}

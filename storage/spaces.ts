@@ -1,0 +1,216 @@
+import type { Queryable } from './db.js';
+import { notFound } from './errors.js';
+import { newId, now } from './ids.js';
+import type { MemberRole } from './members.js';
+import { mapPage, paginate, type Page, type PageRequest } from './pagination.js';
+
+/** A space's or collection's default level: a role, null (only people invited), or 'inherit'. */
+export type DefaultLevel = MemberRole | null | 'inherit';
+export type Visibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth' | 'in-collection' | 'private';
+export type SpaceMergeRules = { type: 'inherit' } | { type: 'none' } | { type: 'rules'; rules: Array<Record<string, unknown>> };
+
+export interface SpaceRecord {
+  id: string;
+  organizationId: string;
+  collectionId: string | null;
+  position: number;
+  title: string;
+  emoji: string | null;
+  visibility: Visibility;
+  editMode: 'live' | 'locked';
+  defaultLevel: DefaultLevel;
+  mergeRules: SpaceMergeRules;
+  language: string | null;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+interface SpaceRow {
+  id: string;
+  organization_id: string;
+  collection_id: string | null;
+  position: number;
+  title: string;
+  emoji: string | null;
+  visibility: Visibility;
+  edit_mode: 'live' | 'locked';
+  default_level: string | null;
+  merge_rules: string;
+  language: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+function toSpace(row: SpaceRow): SpaceRecord {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    collectionId: row.collection_id,
+    position: row.position,
+    title: row.title,
+    emoji: row.emoji,
+    visibility: row.visibility,
+    editMode: row.edit_mode,
+    defaultLevel: row.default_level as DefaultLevel,
+    mergeRules: JSON.parse(row.merge_rules) as SpaceMergeRules,
+    language: row.language,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+  };
+}
+
+/** The position after every sibling (spaces and collections share one order per parent). */
+export async function nextPosition(db: Queryable, organizationId: string, collectionId: string | null): Promise<number> {
+  const row = await db.get<{ top: number | null }>(
+    `SELECT MAX(position) AS top FROM (
+       SELECT position FROM spaces WHERE organization_id = ? AND collection_id IS ?
+       UNION ALL SELECT position FROM collections WHERE organization_id = ? AND parent_id IS ?)`,
+    [organizationId, collectionId, organizationId, collectionId],
+  );
+  return (row?.top ?? 0) + 1;
+}
+
+export interface NewSpace {
+  id?: string;
+  organizationId: string;
+  collectionId: string | null;
+  title: string;
+  emoji: string | null;
+  editMode?: 'live' | 'locked';
+  visibility?: Visibility;
+  defaultLevel?: DefaultLevel;
+  mergeRules?: SpaceMergeRules;
+  language?: string | null;
+  createdBy: string;
+}
+
+export async function insertSpace(db: Queryable, input: NewSpace): Promise<SpaceRecord> {
+  const id = input.id ?? newId();
+  const at = now();
+  await db.run(
+    `INSERT INTO spaces (id, organization_id, collection_id, position, title, emoji, visibility, edit_mode, default_level,
+       merge_rules, language, created_by, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      id,
+      input.organizationId,
+      input.collectionId,
+      await nextPosition(db, input.organizationId, input.collectionId),
+      input.title,
+      input.emoji,
+      input.visibility ?? 'private',
+      input.editMode ?? 'live',
+      input.defaultLevel === undefined ? 'inherit' : input.defaultLevel,
+      JSON.stringify(input.mergeRules ?? { type: 'inherit' }),
+      input.language ?? null,
+      input.createdBy,
+      at,
+      at,
+    ],
+  );
+  return getSpace(db, id, { includeDeleted: true });
+}
+
+export async function findSpace(db: Queryable, id: string, options: { includeDeleted?: boolean } = {}): Promise<SpaceRecord | undefined> {
+  const row = await db.get<SpaceRow>(`SELECT * FROM spaces WHERE id = ?${options.includeDeleted ? '' : ' AND deleted_at IS NULL'}`, [id]);
+  return row && toSpace(row);
+}
+
+export async function getSpace(db: Queryable, id: string, options: { includeDeleted?: boolean } = {}): Promise<SpaceRecord> {
+  const space = await findSpace(db, id, options);
+  if (!space) throw notFound(`Space ${id}`);
+  return space;
+}
+
+/** The organization's live spaces among `ids` (the ones a caller can reach), oldest first. */
+export async function listSpacesOfOrganization(db: Queryable, organizationId: string, filter: { ids: string[] }, request: PageRequest): Promise<Page<SpaceRecord>> {
+  const page = await paginate<SpaceRow>(
+    db,
+    {
+      select: '*',
+      from: 'spaces',
+      where: 'organization_id = ? AND deleted_at IS NULL AND id IN (SELECT value FROM json_each(?))',
+      params: [organizationId, JSON.stringify(filter.ids)],
+      identity: organizationId,
+      sort: ['created_at', 'id'],
+      key: (row) => [row.created_at, row.id],
+    },
+    request,
+  );
+  return mapPage(page, toSpace);
+}
+
+/** Every live space of the organization, for computing who can reach what. */
+export async function listAllSpacesOfOrganization(db: Queryable, organizationId: string): Promise<SpaceRecord[]> {
+  const rows = await db.all<SpaceRow>('SELECT * FROM spaces WHERE organization_id = ? AND deleted_at IS NULL ORDER BY created_at, id', [organizationId]);
+  return rows.map(toSpace);
+}
+
+export async function listSpacesOfCollection(db: Queryable, collectionId: string, request: PageRequest): Promise<Page<SpaceRecord>> {
+  const page = await paginate<SpaceRow>(
+    db,
+    {
+      select: '*',
+      from: 'spaces',
+      where: 'collection_id = ? AND deleted_at IS NULL',
+      params: [collectionId],
+      sort: ['position', 'id'],
+      key: (row) => [row.position, row.id],
+    },
+    request,
+  );
+  return mapPage(page, toSpace);
+}
+
+export interface SpaceChanges {
+  title?: string;
+  emoji?: string | null;
+  editMode?: 'live' | 'locked';
+  defaultLevel?: DefaultLevel;
+  mergeRules?: SpaceMergeRules;
+  language?: string | null;
+  visibility?: Visibility;
+  collectionId?: string | null;
+  position?: number;
+  organizationId?: string;
+  deletedAt?: string | null;
+}
+
+const columnOf: Record<keyof SpaceChanges, (value: never) => [string, unknown]> = {
+  title: (value: string) => ['title', value],
+  emoji: (value: string | null) => ['emoji', value],
+  editMode: (value: string) => ['edit_mode', value],
+  defaultLevel: (value: DefaultLevel) => ['default_level', value],
+  mergeRules: (value: SpaceMergeRules) => ['merge_rules', JSON.stringify(value)],
+  language: (value: string | null) => ['language', value],
+  visibility: (value: Visibility) => ['visibility', value],
+  collectionId: (value: string | null) => ['collection_id', value],
+  position: (value: number) => ['position', value],
+  organizationId: (value: string) => ['organization_id', value],
+  deletedAt: (value: string | null) => ['deleted_at', value],
+};
+
+export async function updateSpace(db: Queryable, id: string, changes: SpaceChanges): Promise<SpaceRecord> {
+  const assignments = ['updated_at = ?'];
+  const params: unknown[] = [now()];
+  for (const [field, toColumn] of Object.entries(columnOf)) {
+    const value = changes[field as keyof SpaceChanges];
+    if (value === undefined) continue;
+    const [column, stored] = toColumn(value as never);
+    assignments.push(`${column} = ?`);
+    params.push(stored);
+  }
+  await db.run(`UPDATE spaces SET ${assignments.join(', ')} WHERE id = ?`, [...params, id]);
+  return getSpace(db, id, { includeDeleted: true });
+}
+
+export async function deleteSpaceRow(db: Queryable, id: string): Promise<boolean> {
+  const { changes } = await db.run('DELETE FROM spaces WHERE id = ?', [id]);
+  return changes > 0;
+}
