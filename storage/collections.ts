@@ -67,11 +67,11 @@ export async function getCollection(db: Queryable, id: string): Promise<Collecti
   return collection;
 }
 
-/** Top-level collections, or with `nested` every collection of the organization. */
+/** Collections among `ids` (the ones a caller can reach): top-level ones, or with `nested` all of them. */
 export async function listCollectionsOfOrganization(
   db: Queryable,
   organizationId: string,
-  filter: { nested: boolean },
+  filter: { nested: boolean; ids: string[] },
   request: PageRequest,
 ): Promise<Page<CollectionRecord>> {
   const page = await paginate<CollectionRow>(
@@ -79,8 +79,9 @@ export async function listCollectionsOfOrganization(
     {
       select: '*',
       from: 'collections',
-      where: `organization_id = ?${filter.nested ? '' : ' AND parent_id IS NULL'}`,
-      params: [organizationId],
+      where: `organization_id = ? AND id IN (SELECT value FROM json_each(?))${filter.nested ? '' : ' AND parent_id IS NULL'}`,
+      params: [organizationId, JSON.stringify(filter.ids)],
+      identity: [organizationId, filter.nested],
       sort: ['created_at', 'id'],
       key: (row) => [row.created_at, row.id],
     },
@@ -154,4 +155,17 @@ export async function listChildPositions(db: Queryable, organizationId: string, 
      ORDER BY position`,
     [organizationId, parentId, organizationId, parentId],
   );
+}
+
+/** Moves a collection with everything below it (collections and spaces) to another organization. */
+export async function transferCollectionTree(db: Transaction, id: string, organizationId: string, position: number): Promise<CollectionRecord> {
+  const descendants = `WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT c.id FROM collections c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree`;
+  await db.run(`UPDATE spaces SET organization_id = ?, updated_at = ? WHERE collection_id IN (${descendants})`, [organizationId, now(), id]);
+  await db.run(`UPDATE collections SET organization_id = ?, updated_at = ? WHERE id IN (${descendants})`, [organizationId, now(), id]);
+  return updateCollection(db, id, { parentId: null, position });
+}
+
+/** Whether `ancestorId` is `id` or one of the collections above it. */
+export async function isWithin(db: Queryable, id: string, ancestorId: string): Promise<boolean> {
+  return (await collectionChain(db, id)).some((collection) => collection.id === ancestorId);
 }

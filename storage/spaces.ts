@@ -152,14 +152,16 @@ export async function listAllSpacesOfOrganization(db: Queryable, organizationId:
   return rows.map(toSpace);
 }
 
-export async function listSpacesOfCollection(db: Queryable, collectionId: string, request: PageRequest): Promise<Page<SpaceRecord>> {
+/** The collection's live spaces among `ids` (the ones a caller can reach), in their order. */
+export async function listSpacesOfCollection(db: Queryable, collectionId: string, filter: { ids: string[] }, request: PageRequest): Promise<Page<SpaceRecord>> {
   const page = await paginate<SpaceRow>(
     db,
     {
       select: '*',
       from: 'spaces',
-      where: 'collection_id = ? AND deleted_at IS NULL',
-      params: [collectionId],
+      where: 'collection_id = ? AND deleted_at IS NULL AND id IN (SELECT value FROM json_each(?))',
+      params: [collectionId, JSON.stringify(filter.ids)],
+      identity: collectionId,
       sort: ['position', 'id'],
       key: (row) => [row.position, row.id],
     },

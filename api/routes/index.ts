@@ -7,8 +7,9 @@ import type { Route } from './table.js';
 import { teamRoutes } from './teams.js';
 import { spaceRoutes } from './spaces.js';
 import { contentRoutes } from './content.js';
+import { collectionRoutes } from './collections.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes].flatMap(
   (table) => table.routes,
 );

@@ -1,14 +1,15 @@
 import { findTemplate } from '../../engine/templates.js';
-import { collectionChain, listAllCollectionsOfOrganization } from '../../storage/collections.js';
+import { collectionChain } from '../../storage/collections.js';
+import { organizationAccess } from '../commands/access.js';
 import { findMembershipRole } from '../../storage/members.js';
-import { findSpace, listAllSpacesOfOrganization, listSpacesOfOrganization, updateSpace, type SpaceChanges, type SpaceRecord } from '../../storage/spaces.js';
+import { findSpace, listSpacesOfOrganization, updateSpace, type SpaceChanges, type SpaceRecord } from '../../storage/spaces.js';
 import { assertCollectionIn, createSpace, duplicateSpace, markSpaceDeleted, restoreDeletedSpace, spaceRevision } from '../commands/spaces.js';
 import { resolvePosition, type Position } from '../commands/positions.js';
 import { callerOf, organizationOf, spaceOf, type AppContext } from '../context.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { inOrganization, inSpace } from '../policies/index.js';
 import { atLeast } from '../policies/roles.js';
-import { effectiveRole, levelsOf } from '../policies/spaceRoles.js';
+import { effectiveRole } from '../policies/spaceRoles.js';
 import { presentList } from '../presenters/list.js';
 import { presentSpace } from '../presenters/space.js';
 import type { PageQuery } from '../schemas/common.js';
@@ -16,7 +17,6 @@ import * as schemas from '../schemas/spaces.js';
 import { validate } from '../validate.js';
 import { RouteTable } from './table.js';
 import type { MemberRole } from '../../storage/members.js';
-import type { CollectionRecord } from '../../storage/collections.js';
 
 export const spaceRoutes = new RouteTable();
 const routes = spaceRoutes;
@@ -35,29 +35,12 @@ export async function present(ctx: AppContext, space: SpaceRecord, role: MemberR
   return presentSpace(space, await spaceRevision(ctx.config.dataDir, space.id), role, ctx.urls);
 }
 
-/** The caller's role on each space of the organization, leaving out the ones they can't reach. */
-export async function reachableSpaces(ctx: AppContext, organizationId: string, organizationRole: MemberRole | null): Promise<Map<string, MemberRole>> {
-  const [spaces, collections] = await Promise.all([listAllSpacesOfOrganization(ctx.db, organizationId), listAllCollectionsOfOrganization(ctx.db, organizationId)]);
-  const byId = new Map(collections.map((collection) => [collection.id, collection]));
-  const chainOf = (id: string | null): CollectionRecord[] => {
-    const chain: CollectionRecord[] = [];
-    for (let current = id ? byId.get(id) : undefined; current && chain.length < 64; current = current.parentId ? byId.get(current.parentId) : undefined) chain.push(current);
-    return chain;
-  };
-  const roles = new Map<string, MemberRole>();
-  for (const space of spaces) {
-    const role = effectiveRole(organizationRole, levelsOf(space, chainOf(space.collectionId)));
-    if (role) roles.set(space.id, role);
-  }
-  return roles;
-}
-
 /** The spaces the caller can reach, oldest first. */
 async function list(ctx: AppContext) {
   const { organization, role } = organizationOf(ctx);
-  const reachable = await reachableSpaces(ctx, organization.id, role);
+  const reachable = (await organizationAccess(ctx.db, organization.id, role)).spaces;
   const page = await listSpacesOfOrganization(ctx.db, organization.id, { ids: [...reachable.keys()] }, ctx.state.query as unknown as PageQuery);
-  const items = await Promise.all(page.items.map((space) => present(ctx, space, reachable.get(space.id))));
+  const items = await Promise.all(page.items.map((space) => present(ctx, space, reachable.get(space.id)?.role)));
   ctx.body = presentList({ ...page, items }, (item) => item);
 }
 

@@ -10,9 +10,11 @@ const test = suite('every route');
 let t: TestServer;
 let fx: OrganizationFixture;
 let space: { id: string; revision: string };
+let collection: { id: string };
 withOrganization(test, (setup) => ({ t, fx } = setup));
 test.before(async () => {
   space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Swept' } })).body;
+  collection = (await t.call('POST', `/v1/orgs/${fx.org.id}/collections`, { token: fx.admin.token, body: { title: 'Swept' } })).body;
 });
 
 /** The route's path with the fixture's organization and space, and made-up ids for the rest. */
@@ -22,6 +24,7 @@ const concrete = (path: string, organizationId: string) =>
     .replace(':organizationId', organizationId)
     .replace(':spaceId', space.id)
     .replace(':revisionId', space.revision)
+    .replace(':collectionId', collection.id)
     .replace(/[:*][A-Za-z]+/g, 'someId')
     .replace(/\/$/, '');
 const bodyFor = (method: string) => (method === 'GET' ? undefined : {});

@@ -1,0 +1,88 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { assertError, type OrganizationFixture } from '../helpers/fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+import { withOrganization } from '../helpers/suite.js';
+
+const test = suite('collections');
+let t: TestServer;
+let fx: OrganizationFixture;
+let collections: string;
+withOrganization(test, (setup) => {
+  ({ t, fx } = setup);
+  collections = `/v1/orgs/${fx.org.id}/collections`;
+});
+
+const create = (body: Record<string, unknown>) => t.call('POST', collections, { token: fx.admin.token, body });
+const space = async (title: string, parent?: string) =>
+  (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title, ...(parent ? { parent } : {}) } })).body;
+
+test('create (optionally nested), list with and without nested ones, get, patch', async () => {
+  const top = await create({ title: 'Products' });
+  assert.is(top.status, 201);
+  const nested = await create({ title: 'Product A', parent: top.body.id });
+  assert.is(nested.body.parent, top.body.id);
+  const all = await t.call('GET', collections, { token: fx.reader.token });
+  assert.ok([top.body.id, nested.body.id].every((id) => all.body.items.some((item: { id: string }) => item.id === id)));
+  const topOnly = await t.call('GET', `${collections}?nested=false`, { token: fx.reader.token });
+  assert.ok(!topOnly.body.items.some((item: { id: string }) => item.id === nested.body.id));
+  assert.is((await t.call('GET', `/v1/collections/${top.body.id}`, { token: fx.reader.token })).body.title, 'Products');
+  const patched = await t.call('PATCH', `/v1/collections/${top.body.id}`, { token: fx.admin.token, body: { description: 'Everything we ship', defaultLevel: 'comment' } });
+  assert.is(patched.body.description, 'Everything we ship');
+  assert.is(patched.body.defaultLevel, 'comment');
+  assertError(await create({ title: 'x'.repeat(51) }), 400, '"title"');
+  assertError(await create({ title: 'Orphan', parent: 'nope' }), 400, '"parent"');
+  assertError(await t.call('POST', collections, { token: fx.editor.token, body: { title: 'No' } }), 403, 'role');
+  assertError(await t.call('PATCH', `/v1/collections/${top.body.id}`, { token: fx.editor.token, body: { title: 'No' } }), 403, 'admin');
+  assertError(await t.call('GET', `/v1/collections/${top.body.id}`, { token: fx.outsider.token }), 404, 'not found');
+  assertError(await t.call('GET', '/v1/collections/nope', { token: fx.admin.token }), 404, 'nope');
+});
+
+test('a collection’s default level reaches the spaces in it', async () => {
+  const restricted = (await create({ title: 'Restricted' })).body;
+  const inside = await space('Inside', restricted.id);
+  assert.is((await t.call('GET', `/v1/spaces/${inside.id}`, { token: fx.reader.token })).status, 200);
+  await t.call('PATCH', `/v1/collections/${restricted.id}`, { token: fx.admin.token, body: { defaultLevel: null } });
+  assertError(await t.call('GET', `/v1/spaces/${inside.id}`, { token: fx.reader.token }), 404, 'not found');
+  const listed = await t.call('GET', `/v1/collections/${restricted.id}/spaces`, { token: fx.admin.token });
+  assert.equal(listed.body.items.map((item: { id: string }) => item.id), [inside.id]);
+  await t.call('PATCH', `/v1/collections/${restricted.id}`, { token: fx.admin.token, body: { defaultLevel: 'edit' } });
+  assert.is((await t.call('GET', `/v1/spaces/${inside.id}`, { token: fx.reader.token })).body.permissions.edit, true);
+});
+
+test('move: into another collection, before a sibling; refuses cycles, strangers and no-ops', async () => {
+  const a = (await create({ title: 'A' })).body;
+  const b = (await create({ title: 'B' })).body;
+  const child = (await create({ title: 'Child', parent: a.id })).body;
+  const moved = await t.call('POST', `/v1/collections/${b.id}/move`, { token: fx.admin.token, body: { parent: a.id, position: { before: { type: 'collection', collection: child.id } } } });
+  assert.is(moved.status, 200);
+  assert.is(moved.body.parent, a.id);
+  assertError(await t.call('POST', `/v1/collections/${a.id}/move`, { token: fx.admin.token, body: { parent: child.id } }), 400, 'into itself');
+  assertError(await t.call('POST', `/v1/collections/${b.id}/move`, { token: fx.admin.token, body: { parent: a.id, position: { before: { type: 'collection', collection: child.id } } } }), 409, 'change nothing');
+  assertError(await t.call('POST', `/v1/collections/${b.id}/move`, { token: fx.admin.token, body: { position: { after: { type: 'space', space: 'nope' } } } }), 400, 'Invalid position');
+});
+
+test('transfer takes the collection and its spaces; nested ones can’t go alone', async () => {
+  const box = (await create({ title: 'Box' })).body;
+  const inner = (await create({ title: 'Inner', parent: box.id })).body;
+  const inside = await space('In the box', inner.id);
+  const other = (await t.call('POST', '/v1/orgs', { token: fx.admin.token, body: { title: 'Receiving org' } })).body;
+  assertError(await t.call('POST', `/v1/collections/${inner.id}/transfer`, { token: fx.admin.token, body: { organization: other.id } }), 412, 'top level');
+  const transferred = await t.call('POST', `/v1/collections/${box.id}/transfer`, { token: fx.admin.token, body: { organization: other.id } });
+  assert.is(transferred.status, 200);
+  assert.is(transferred.body.organization, other.id);
+  assert.is((await t.call('GET', `/v1/spaces/${inside.id}`, { token: fx.admin.token })).body.organization, other.id, 'the spaces went along');
+  assertError(await t.call('POST', `/v1/collections/${box.id}/transfer`, { token: fx.admin.token, body: { organization: other.id } }), 409, 'already');
+});
+
+test('delete: what the collection held moves up; 205 then 404', async () => {
+  const parent = (await create({ title: 'Parent' })).body;
+  const doomed = (await create({ title: 'Doomed', parent: parent.id })).body;
+  const survivor = await space('Survivor', doomed.id);
+  assertError(await t.call('DELETE', `/v1/collections/${doomed.id}`, { token: fx.editor.token }), 403, 'admin');
+  assert.is((await t.call('DELETE', `/v1/collections/${doomed.id}`, { token: fx.admin.token })).status, 205);
+  assertError(await t.call('GET', `/v1/collections/${doomed.id}`, { token: fx.admin.token }), 404, 'not found');
+  assert.is((await t.call('GET', `/v1/spaces/${survivor.id}`, { token: fx.admin.token })).body.parent, parent.id);
+});
+
+test.run();
