@@ -17,8 +17,6 @@ export interface MemberRecord {
   joinedAt: string;
   lastSeenAt: string | null;
   teams: number;
-  /** Spaces the member can reach; there are none until spaces exist (content-engine issue). */
-  spaces: number;
 }
 
 export type MemberRow = Parameters<typeof toUser>[0] & {
@@ -48,7 +46,6 @@ export function toMember(row: MemberRow): MemberRecord {
     joinedAt: row.joined_at,
     lastSeenAt: row.last_seen_at,
     teams: row.teams,
-    spaces: 0,
   };
 }
 

@@ -9,23 +9,57 @@ export interface OrganizationAccess {
   collections: Map<string, { collection: CollectionRecord; role: MemberRole }>;
 }
 
-/** Every space and collection of the organization a member reaches, with their role on each. */
-export async function organizationAccess(db: Database, organizationId: string, organizationRole: MemberRole | null): Promise<OrganizationAccess> {
+interface OrganizationContent {
+  spaces: SpaceRecord[];
+  collections: CollectionRecord[];
+  chainOf(id: string | null): CollectionRecord[];
+}
+
+async function loadContent(db: Database, organizationId: string): Promise<OrganizationContent> {
   const [spaces, collections] = await Promise.all([listAllSpacesOfOrganization(db, organizationId), listAllCollectionsOfOrganization(db, organizationId)]);
   const byId = new Map(collections.map((collection) => [collection.id, collection]));
-  const chainOf = (id: string | null): CollectionRecord[] => {
-    const chain: CollectionRecord[] = [];
-    for (let current = id ? byId.get(id) : undefined; current && chain.length < 64; current = current.parentId ? byId.get(current.parentId) : undefined) chain.push(current);
-    return chain;
+  return {
+    spaces,
+    collections,
+    chainOf: (id) => {
+      const chain: CollectionRecord[] = [];
+      for (let current = id ? byId.get(id) : undefined; current && chain.length < 64; current = current.parentId ? byId.get(current.parentId) : undefined) chain.push(current);
+      return chain;
+    },
   };
+}
+
+function accessIn(content: OrganizationContent, organizationRole: MemberRole | null): OrganizationAccess {
   const access: OrganizationAccess = { spaces: new Map(), collections: new Map() };
-  for (const space of spaces) {
-    const role = effectiveRole(organizationRole, levelsOf(space, chainOf(space.collectionId)));
+  for (const space of content.spaces) {
+    const role = effectiveRole(organizationRole, levelsOf(space, content.chainOf(space.collectionId)));
     if (role) access.spaces.set(space.id, { space, role });
   }
-  for (const collection of collections) {
-    const role = effectiveRole(organizationRole, chainOf(collection.id).map((c) => c.defaultLevel));
+  for (const collection of content.collections) {
+    const role = effectiveRole(organizationRole, content.chainOf(collection.id).map((c) => c.defaultLevel));
     if (role) access.collections.set(collection.id, { collection, role });
   }
   return access;
+}
+
+/** Every space and collection of the organization a member reaches, with their role on each. */
+export async function organizationAccess(db: Database, organizationId: string, organizationRole: MemberRole | null): Promise<OrganizationAccess> {
+  return accessIn(await loadContent(db, organizationId), organizationRole);
+}
+
+/**
+ * How many spaces a member of each organization role reaches. Access depends only on the role
+ * (per-person grants don't exist yet), so one reading of the organization serves a whole list.
+ */
+export async function spaceCountsByRole(db: Database, organizationId: string): Promise<(role: MemberRole | null) => number> {
+  const content = await loadContent(db, organizationId);
+  const counts = new Map<MemberRole | null, number>();
+  return (role) => {
+    let count = counts.get(role);
+    if (count === undefined) {
+      count = accessIn(content, role).spaces.size;
+      counts.set(role, count);
+    }
+    return count;
+  };
 }

@@ -2,7 +2,8 @@ import type { MemberRecord } from '../../storage/members.js';
 import type { Urls } from '../urls.js';
 import { presentUser } from './user.js';
 
-export function presentMember(member: MemberRecord, urls: Urls) {
+/** `spaces`: how many spaces the member reaches (see commands/access). */
+export function presentMember(member: MemberRecord, spaces: number, urls: Urls) {
   return {
     object: 'member' as const,
     id: member.user.id,
@@ -12,7 +13,7 @@ export function presentMember(member: MemberRecord, urls: Urls) {
     joinedAt: member.joinedAt,
     ...(member.lastSeenAt ? { lastSeenAt: member.lastSeenAt } : {}),
     sso: member.sso,
-    spaces: member.spaces,
+    spaces,
     teams: member.teams,
   };
 }

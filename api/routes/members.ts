@@ -11,8 +11,11 @@ import { presentMember } from '../presenters/member.js';
 import { presentTeam } from '../presenters/team.js';
 import type { PageQuery } from '../schemas/common.js';
 import * as schemas from '../schemas/members.js';
-import type { MemberRole } from '../../storage/members.js';
+import type { MemberRecord, MemberRole } from '../../storage/members.js';
 import { validate } from '../validate.js';
+import { organizationAccess, spaceCountsByRole } from '../commands/access.js';
+import { listSpacesOfOrganization } from '../../storage/spaces.js';
+import { present as presentSpaceFor } from './spaces.js';
 import { RouteTable } from './table.js';
 
 export const memberRoutes = new RouteTable();
@@ -31,7 +34,12 @@ async function list(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
   const query = ctx.state.query as unknown as PageQuery & MemberFilter & { order: 'asc' | 'desc' };
   const page = await listMembers(ctx.db, organization.id, query, query);
-  ctx.body = presentList(page, (member) => presentMember(member, ctx.urls));
+  const spaces = await spaceCountsByRole(ctx.db, organization.id);
+  ctx.body = presentList(page, (member) => presentMember(member, spaces(member.role), ctx.urls));
+}
+
+async function present(ctx: AppContext, member: MemberRecord) {
+  return presentMember(member, (await spaceCountsByRole(ctx.db, member.organizationId))(member.role), ctx.urls);
 }
 
 async function memberOfPath(ctx: AppContext) {
@@ -42,14 +50,14 @@ async function memberOfPath(ctx: AppContext) {
 }
 
 async function get(ctx: AppContext) {
-  ctx.body = presentMember(await memberOfPath(ctx), ctx.urls);
+  ctx.body = await present(ctx, await memberOfPath(ctx));
 }
 
 async function update(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
   const { role } = ctx.request.body as { role?: MemberRole | null };
   const member = role === undefined ? await memberOfPath(ctx) : await changeMemberRole(ctx.db, organization.id, ctx.params.userId ?? '', role);
-  ctx.body = presentMember(member, ctx.urls);
+  ctx.body = await present(ctx, member);
 }
 
 /** 205 when the member was removed, 204 when there was no such member (upstream semantics). */
@@ -67,13 +75,21 @@ async function setSso(ctx: AppContext) {
     await ensureMembership(tx, { organizationId: organization.id, userId, role: organization.defaultRole });
     return setMemberSso(tx, organization.id, userId, true);
   });
-  ctx.body = presentMember(member, ctx.urls);
+  ctx.body = await present(ctx, member);
 }
 
-/** Spaces arrive with the content-engine issue; until then every member reaches none. */
+/** The spaces the member reaches, with their effective role on each; newest first by default. */
 async function listSpaces(ctx: AppContext) {
-  await memberOfPath(ctx);
-  ctx.body = presentList({ items: [], count: 0 }, (item: never) => item);
+  const { organization } = organizationOf(ctx);
+  const member = await memberOfPath(ctx);
+  const access = await organizationAccess(ctx.db, organization.id, member.role);
+  const query = ctx.state.query as unknown as PageQuery & { order: 'asc' | 'desc' };
+  const page = await listSpacesOfOrganization(ctx.db, organization.id, { ids: [...access.spaces.keys()] }, query);
+  const callerAccess = await organizationAccess(ctx.db, organization.id, organizationOf(ctx).role);
+  const items = await Promise.all(
+    page.items.map(async (space) => ({ permission: access.spaces.get(space.id)!.role, space: await presentSpaceFor(ctx, space, callerAccess.spaces.get(space.id)?.role) })),
+  );
+  ctx.body = presentList({ ...page, items }, (item) => item);
 }
 
 async function listTeams(ctx: AppContext) {

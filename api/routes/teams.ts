@@ -10,6 +10,7 @@ import { presentTeam } from '../presenters/team.js';
 import type { PageQuery } from '../schemas/common.js';
 import * as schemas from '../schemas/teams.js';
 import { validate } from '../validate.js';
+import { spaceCountsByRole } from '../commands/access.js';
 import { RouteTable } from './table.js';
 
 export const teamRoutes = new RouteTable();
@@ -80,7 +81,8 @@ async function listMembers(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
   const team = await teamOfPath(ctx);
   const page = await listTeamMembers(ctx.db, organization.id, team.id, ctx.state.query as unknown as PageQuery);
-  ctx.body = presentList(page, ({ role, member }) => ({ organization: presentMember(member, ctx.urls), team: { role }, permissions: { view: true } }));
+  const spaces = await spaceCountsByRole(ctx.db, organization.id);
+  ctx.body = presentList(page, ({ role, member }) => ({ organization: presentMember(member, spaces(member.role), ctx.urls), team: { role }, permissions: { view: true } }));
 }
 
 async function updateMembers(ctx: AppContext) {

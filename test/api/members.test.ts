@@ -107,12 +107,22 @@ test('POST members/{id}/sso marks an SSO member; a known non-member joins', asyn
   await assertGuarded(t, fx, 'POST', `${members}/${fx.reader.id}/sso`, { tooLow: fx.editor });
 });
 
-test('GET members/{id}/spaces: the member’s spaces (none exist yet)', async () => {
+test('GET members/{id}/spaces: the spaces the member reaches, with their role', async () => {
+  const empty = await t.call('GET', `${members}/${fx.reader.id}/spaces`, { token: fx.reader.token });
+  assert.is(empty.status, 200);
+  const before = empty.body.count;
+  const open = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Open' } });
+  const closed = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Closed' } });
+  await t.call('PATCH', `/v1/spaces/${closed.body.id}`, { token: fx.admin.token, body: { defaultLevel: null } });
   const own = await t.call('GET', `${members}/${fx.reader.id}/spaces`, { token: fx.reader.token });
-  assert.is(own.status, 200);
-  assert.equal(own.body.items, []);
-  assert.is(own.body.count, 0);
-  assert.is((await t.call('GET', `${members}/${fx.reader.id}/spaces?order=asc`, { token: fx.admin.token })).status, 200);
+  assert.is(own.body.count, before + 1);
+  const item = own.body.items.find((entry: { space: { id: string } }) => entry.space.id === open.body.id);
+  assert.is(item.permission, 'read');
+  assert.ok(!own.body.items.some((entry: { space: { id: string } }) => entry.space.id === closed.body.id));
+  const asAdmin = await t.call('GET', `${members}/${fx.admin.id}/spaces?order=asc`, { token: fx.admin.token });
+  assert.ok(asAdmin.body.items.some((entry: { space: { id: string }; permission: string }) => entry.space.id === closed.body.id && entry.permission === 'admin'));
+  const member = await t.call('GET', `${members}/${fx.reader.id}`, { token: fx.reader.token });
+  assert.is(member.body.spaces, own.body.count, 'the member’s spaces count agrees');
   assertError(await t.call('GET', `${members}/${fx.reader.id}/spaces?order=up`, { token: fx.admin.token }), 400, '"order"');
   assertError(await t.call('GET', `${members}/nobody/spaces`, { token: fx.admin.token }), 404, 'nobody');
   await assertGuarded(t, fx, 'GET', `${members}/${fx.reader.id}/spaces`, { tooLow: fx.editor });
