@@ -5,9 +5,11 @@ import { templateChanges, type Template } from '../../engine/templates.js';
 import { findCollection } from '../../storage/collections.js';
 import type { Database } from '../../storage/db.js';
 import { newId } from '../../storage/ids.js';
+import { removeSpaceIndex } from '../../storage/search.js';
 import { deleteSpaceRow, insertSpace, updateSpace, type NewSpace, type SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { badRequest } from '../errors.js';
+import { refreshSearchIndex } from './searchIndex.js';
 
 export const authorOf = (user: UserRecord): Author => ({ name: user.displayName, email: user.email });
 
@@ -44,7 +46,9 @@ export async function createSpace(
       message: input.template ? `Create space from the ${input.template.title} template` : 'Create empty space',
       author: authorOf(input.creator),
     });
-    return await insertSpace(deps.db, { ...input, id });
+    const space = await insertSpace(deps.db, { ...input, id });
+    void refreshSearchIndex(deps, id);
+    return space;
   } catch (error) {
     await removeSpaceRepository(deps.dataDir, id).catch(() => undefined);
     throw error;
@@ -56,7 +60,7 @@ export async function duplicateSpace(deps: { db: Database; dataDir: string }, sp
   const id = newId();
   await copySpaceRepository(deps.dataDir, space.id, id);
   try {
-    return await insertSpace(deps.db, {
+    const copy = await insertSpace(deps.db, {
       id,
       organizationId: space.organizationId,
       collectionId: space.collectionId,
@@ -69,6 +73,8 @@ export async function duplicateSpace(deps: { db: Database; dataDir: string }, sp
       language: space.language,
       createdBy: creator.id,
     });
+    void refreshSearchIndex(deps, id);
+    return copy;
   } catch (error) {
     await removeSpaceRepository(deps.dataDir, id).catch(() => undefined);
     throw error;
@@ -84,8 +90,11 @@ export function restoreDeletedSpace(db: Database, space: SpaceRecord): Promise<S
   return updateSpace(db, space.id, { deletedAt: null });
 }
 
-/** Removes a deleted space for good: its row, then its repository. Safe to run twice. */
+/** Removes a deleted space for good: its row and search index, then its repository. Safe to run twice. */
 export async function purgeSpace(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
-  await deleteSpaceRow(deps.db, spaceId);
+  await deps.db.transaction(async (tx) => {
+    await removeSpaceIndex(tx, spaceId);
+    await deleteSpaceRow(tx, spaceId);
+  });
   await removeSpaceRepository(deps.dataDir, spaceId);
 }

@@ -5,6 +5,7 @@ import { openSpaceRepository } from '../../engine/spaceRepositories.js';
 import { findTemplate, templateChanges } from '../../engine/templates.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { authorOf } from '../commands/spaces.js';
+import { refreshSearchIndex } from '../commands/searchIndex.js';
 import { callerOf, spaceOf, type AppContext } from '../context.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
 import { inSpace } from '../policies/index.js';
@@ -126,6 +127,7 @@ async function applyTemplate(ctx: AppContext) {
     message: `Apply the ${template.title} template`,
     author: authorOf(callerOf(ctx)),
   });
+  void refreshSearchIndex({ db: ctx.db, dataDir: ctx.config.dataDir }, space.id);
   ctx.status = 201;
   ctx.body = ''; // no content, as upstream: Koa would otherwise write the status text
 }

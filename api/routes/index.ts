@@ -8,8 +8,9 @@ import { teamRoutes } from './teams.js';
 import { spaceRoutes } from './spaces.js';
 import { contentRoutes } from './content.js';
 import { collectionRoutes } from './collections.js';
+import { searchRoutes } from './search.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes].flatMap(
   (table) => table.routes,
 );

@@ -1,5 +1,6 @@
 import { identity } from './001-identity.js';
 import { content } from './002-content.js';
+import { search } from './003-search.js';
 
 export interface Migration {
   version: number;
@@ -8,4 +9,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content];
+export const migrations: Migration[] = [identity, content, search];

@@ -1,0 +1,45 @@
+import { readRevision } from '../../engine/readRevision.js';
+import { primaryBranch, readBranch } from '../../engine/repository.js';
+import { searchablePages } from '../../engine/searchSections.js';
+import { openSpaceRepository } from '../../engine/spaceRepositories.js';
+import type { Database } from '../../storage/db.js';
+import { indexedHashes, indexedRevision, updateSpaceIndex } from '../../storage/search.js';
+
+const running = new Map<string, Promise<void>>();
+
+/**
+ * Brings a space's search index to its current primary revision, re-indexing only the pages
+ * whose text, title or place changed. Refreshes of one space run one at a time, so an older
+ * revision never overwrites a newer one.
+ */
+export function refreshSearchIndex(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
+  const previous = running.get(spaceId) ?? Promise.resolve();
+  const next = previous.then(() => refresh(deps, spaceId)).catch((error) => {
+    console.error(JSON.stringify({ level: 'error', message: `search index of space ${spaceId} not refreshed`, error: String(error) }));
+  });
+  running.set(spaceId, next);
+  void next.then(() => {
+    if (running.get(spaceId) === next) running.delete(spaceId);
+  });
+  return next;
+}
+
+async function refresh(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
+  const repo = openSpaceRepository(deps.dataDir, spaceId);
+  const head = await readBranch(repo, primaryBranch);
+  if (!head || (await indexedRevision(deps.db, spaceId)) === head) return;
+  const pages = searchablePages((await readRevision(repo, head)).pages);
+  const indexed = await indexedHashes(deps.db, spaceId);
+  const changed = pages.filter((entry) => indexed.get(entry.page.id) !== entry.contentHash);
+  const present = new Set(pages.map((entry) => entry.page.id));
+  const removed = [...indexed.keys()].filter((pageId) => !present.has(pageId));
+  await deps.db.transaction((tx) =>
+    updateSpaceIndex(
+      tx,
+      spaceId,
+      head,
+      changed.map(({ page, ancestors, sections, contentHash }) => ({ pageId: page.id, title: page.title, path: page.path, ancestors, contentHash, sections })),
+      removed,
+    ),
+  );
+}

@@ -1,0 +1,115 @@
+import type { Queryable, Transaction } from './db.js';
+import { now } from './ids.js';
+
+export interface IndexedSection {
+  id: string;
+  title: string;
+  body: string;
+}
+
+export interface IndexedPage {
+  pageId: string;
+  title: string;
+  path: string;
+  ancestors: string[];
+  contentHash: string;
+  sections: IndexedSection[];
+}
+
+export async function indexedRevision(db: Queryable, spaceId: string): Promise<string | undefined> {
+  return (await db.get<{ revision: string }>('SELECT revision FROM search_spaces WHERE space_id = ?', [spaceId]))?.revision;
+}
+
+/** The hash of what is indexed for each page of the space (its text, title, path and place). */
+export async function indexedHashes(db: Queryable, spaceId: string): Promise<Map<string, string>> {
+  const rows = await db.all<{ page_id: string; content_hash: string }>('SELECT page_id, content_hash FROM search_pages WHERE space_id = ?', [spaceId]);
+  return new Map(rows.map((row) => [row.page_id, row.content_hash]));
+}
+
+/** Brings a space's index to `revision`: rewrites the changed pages, drops the removed ones. */
+export async function updateSpaceIndex(tx: Transaction, spaceId: string, revision: string, changed: IndexedPage[], removed: string[]): Promise<void> {
+  for (const pageId of [...removed, ...changed.map((page) => page.pageId)]) {
+    await tx.run('DELETE FROM search_sections WHERE space_id = ? AND page_id = ?', [spaceId, pageId]);
+    await tx.run('DELETE FROM search_pages WHERE space_id = ? AND page_id = ?', [spaceId, pageId]);
+  }
+  for (const page of changed) {
+    await tx.run('INSERT INTO search_pages (space_id, page_id, title, path, ancestors, content_hash) VALUES (?, ?, ?, ?, ?, ?)', [
+      spaceId,
+      page.pageId,
+      page.title,
+      page.path,
+      JSON.stringify(page.ancestors),
+      page.contentHash,
+    ]);
+    for (const section of page.sections) {
+      await tx.run('INSERT INTO search_sections (title, body, space_id, page_id, section_id) VALUES (?, ?, ?, ?, ?)', [section.title, section.body, spaceId, page.pageId, section.id]);
+    }
+  }
+  await tx.run(
+    `INSERT INTO search_spaces (space_id, revision, indexed_at) VALUES (?, ?, ?)
+     ON CONFLICT (space_id) DO UPDATE SET revision = excluded.revision, indexed_at = excluded.indexed_at`,
+    [spaceId, revision, now()],
+  );
+}
+
+export async function removeSpaceIndex(db: Transaction, spaceId: string): Promise<void> {
+  await db.run('DELETE FROM search_sections WHERE space_id = ?', [spaceId]);
+  await db.run('DELETE FROM search_pages WHERE space_id = ?', [spaceId]);
+  await db.run('DELETE FROM search_spaces WHERE space_id = ?', [spaceId]);
+}
+
+export interface SectionHit {
+  spaceId: string;
+  pageId: string;
+  sectionId: string;
+  sectionTitle: string;
+  excerpt: string;
+  pageTitle: string;
+  pagePath: string;
+  ancestors: string[];
+}
+
+/**
+ * Words of a query as an FTS5 expression: every word must match (the last one as a prefix), and
+ * nothing the user types is read as FTS5 syntax.
+ */
+export function ftsQuery(query: string): string | undefined {
+  const words = query.normalize('NFKC').match(/[\p{L}\p{N}_]+/gu) ?? [];
+  if (words.length === 0) return undefined;
+  return words.map((word, index) => `"${word}"${index === words.length - 1 ? '*' : ''}`).join(' ');
+}
+
+/** The best-matching sections in the given spaces, best first (at most `limit`). */
+export async function searchSections(db: Queryable, spaceIds: string[], query: string, limit: number): Promise<SectionHit[]> {
+  const expression = ftsQuery(query);
+  if (!expression || spaceIds.length === 0) return [];
+  const rows = await db.all<{
+    space_id: string;
+    page_id: string;
+    section_id: string;
+    section_title: string;
+    excerpt: string;
+    title: string;
+    path: string;
+    ancestors: string;
+  }>(
+    `SELECT s.space_id, s.page_id, s.section_id, s.title AS section_title,
+       snippet(search_sections, 1, '', '', '…', 32) AS excerpt, p.title, p.path, p.ancestors
+     FROM search_sections s
+     JOIN search_pages p ON p.space_id = s.space_id AND p.page_id = s.page_id
+     WHERE search_sections MATCH ? AND s.space_id IN (SELECT value FROM json_each(?))
+     ORDER BY bm25(search_sections, 4.0, 1.0), s.page_id, s.section_id
+     LIMIT ?`,
+    [expression, JSON.stringify(spaceIds), limit],
+  );
+  return rows.map((row) => ({
+    spaceId: row.space_id,
+    pageId: row.page_id,
+    sectionId: row.section_id,
+    sectionTitle: row.section_title,
+    excerpt: row.excerpt,
+    pageTitle: row.title,
+    pagePath: row.path,
+    ancestors: JSON.parse(row.ancestors) as string[],
+  }));
+}

@@ -1,0 +1,61 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { assertError, type OrganizationFixture } from '../helpers/fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+import { withOrganization } from '../helpers/suite.js';
+
+const test = suite('search');
+let t: TestServer;
+let fx: OrganizationFixture;
+withOrganization(test, (setup) => ({ t, fx } = setup));
+
+const newSpace = async (title: string, template = 'getting-started') =>
+  (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title, template: { id: template } } })).body;
+
+test('space search finds pages by their words, grouped by page with sections and ancestors', async () => {
+  const space = await newSpace('Searchable');
+  const found = await t.call('GET', `/v1/spaces/${space.id}/search?query=${encodeURIComponent('setting file')}`, { token: fx.reader.token });
+  assert.is(found.status, 200);
+  assert.is(found.body.items[0].title, 'Configuration');
+  assert.equal(found.body.items[0].ancestors, [{ title: 'Quick start' }]);
+  assert.ok(found.body.items[0].sections[0].body.includes('setting'));
+  const prefix = await t.call('GET', `/v1/spaces/${space.id}/search?query=configur`, { token: fx.reader.token });
+  assert.ok(prefix.body.items.some((item: { title: string }) => item.title === 'Configuration'), 'the last word matches as a prefix');
+  const heading = await t.call('GET', `/v1/spaces/${space.id}/search?query=start`, { token: fx.reader.token });
+  const faq = heading.body.items.find((item: { title: string }) => item.title === 'FAQ');
+  assert.is(faq.sections[0].path, 'faq#where-do-i-start');
+  assert.is((await t.call('GET', `/v1/spaces/${space.id}/search?query=${encodeURIComponent('"AND OR NOT*')}`, { token: fx.reader.token })).status, 200, 'FTS syntax is only words');
+  assertError(await t.call('GET', `/v1/spaces/${space.id}/search`, { token: fx.reader.token }), 400, '"query" is required');
+  assertError(await t.call('GET', `/v1/spaces/${space.id}/search?query=${'x'.repeat(513)}`, { token: fx.reader.token }), 400, '"query"');
+  assertError(await t.call('GET', `/v1/spaces/${space.id}/search?query=x`, { token: fx.guest.token }), 404, 'not found');
+});
+
+test('the index follows the newest revision: new words are found, removed ones are not', async () => {
+  const space = await newSpace('Changing');
+  assert.is((await t.call('GET', `/v1/spaces/${space.id}/search?query=handbook`, { token: fx.reader.token })).body.count, 0);
+  assert.ok((await t.call('GET', `/v1/spaces/${space.id}/search?query=minutes`, { token: fx.reader.token })).body.count > 0);
+  await t.call('POST', `/v1/spaces/${space.id}/content/template`, { token: fx.admin.token, body: { id: 'knowledge-base' } });
+  const added = await t.call('GET', `/v1/spaces/${space.id}/search?query=handbook`, { token: fx.reader.token });
+  assert.ok(added.body.count > 0, 'a word of the new revision is found');
+  assert.is((await t.call('GET', `/v1/spaces/${space.id}/search?query=minutes`, { token: fx.reader.token })).body.count, 0, 'a word no longer there is not');
+});
+
+test('organization search covers the spaces the caller reaches, and deleted spaces drop out', async () => {
+  const visible = await newSpace('Visible team docs', 'knowledge-base');
+  const hidden = await newSpace('Admins only', 'knowledge-base');
+  await t.call('PATCH', `/v1/spaces/${hidden.id}`, { token: fx.admin.token, body: { defaultLevel: null } });
+  const asReader = await t.call('GET', `/v1/orgs/${fx.org.id}/search?query=onboarding`, { token: fx.reader.token });
+  assert.is(asReader.status, 200);
+  const spaceIds = asReader.body.items.map((item: { id: string }) => item.id);
+  assert.ok(spaceIds.includes(visible.id));
+  assert.ok(!spaceIds.includes(hidden.id), 'a space the reader can’t reach is not searched');
+  const asAdmin = await t.call('GET', `/v1/orgs/${fx.org.id}/search?query=onboarding`, { token: fx.admin.token });
+  assert.ok(asAdmin.body.items.some((item: { id: string }) => item.id === hidden.id));
+  await t.call('DELETE', `/v1/spaces/${visible.id}`, { token: fx.admin.token });
+  const afterDelete = await t.call('GET', `/v1/orgs/${fx.org.id}/search?query=onboarding`, { token: fx.admin.token });
+  assert.ok(!afterDelete.body.items.some((item: { id: string }) => item.id === visible.id), 'deleted spaces drop out');
+  assertError(await t.call('GET', `/v1/orgs/${fx.org.id}/search?query=x`, { token: fx.outsider.token }), 404, 'not found');
+  assertError(await t.call('GET', `/v1/orgs/${fx.org.id}/search`, { token: fx.reader.token }), 400, '"query" is required');
+});
+
+test.run();
