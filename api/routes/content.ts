@@ -35,7 +35,7 @@ routes.get('/spaces/:spaceId/revisions/:revisionId/files/:fileId/download', 'qui
 routes.post('/spaces/:spaceId/content/template', 'applyTemplateToSpace', inSpace('edit'), validate({ body: schemas.applyTemplate }), applyTemplate);
 
 /** The revision of the path (`revisionId`), or the space's current one; a commit of this space only. */
-async function revisionOfPath(ctx: AppContext): Promise<RevisionView> {
+export async function revisionOfPath(ctx: AppContext): Promise<RevisionView> {
   const { space } = spaceOf(ctx);
   const repo = openSpaceRepository(ctx.config.dataDir, space.id);
   let commit = ctx.params.revisionId;

@@ -9,8 +9,9 @@ import { spaceRoutes } from './spaces.js';
 import { contentRoutes } from './content.js';
 import { collectionRoutes } from './collections.js';
 import { searchRoutes } from './search.js';
+import { linkRoutes } from './links.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes].flatMap(
   (table) => table.routes,
 );
