@@ -3,37 +3,17 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openDatabase } from '../storage/db.js';
-import { addMembership } from '../storage/members.js';
-import { insertOrganization } from '../storage/organizations.js';
-import { createToken } from '../storage/tokens.js';
-import { createUser } from '../storage/users.js';
 import { fmt, latency, root, spawnServer, tempDataDir, throughput } from './lib.js';
+import { seedOrganization } from './seed.js';
 
 const mainScript = path.join(root, 'dist/api/main.js');
-
-async function seed(dataDir: string, memberCount: number) {
-  const db = await openDatabase(path.join(dataDir, 'quire.sqlite'));
-  const result = await db.transaction(async (tx) => {
-    const admin = await createUser(tx, { email: 'bench-admin@example.com', emailVerified: true });
-    const organization = await insertOrganization(tx, { title: 'Benchmark Org', createdBy: admin.id });
-    await addMembership(tx, { organizationId: organization.id, userId: admin.id, role: 'admin' });
-    for (let i = 1; i < memberCount; i += 1) {
-      const user = await createUser(tx, { email: `member${i}@example.com` });
-      await addMembership(tx, { organizationId: organization.id, userId: user.id, role: i % 7 === 0 ? 'edit' : 'read' });
-    }
-    return { organizationId: organization.id, token: (await createToken(tx, admin.id)).token };
-  });
-  await db.close();
-  return result;
-}
 
 export async function benchFoundation(): Promise<Record<string, string>> {
   execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   const figures: Record<string, string> = {};
 
   const dataDir = tempDataDir();
-  const { organizationId, token } = await seed(dataDir, 10_000);
+  const { organizationId, token } = await seedOrganization(dataDir, 10_000);
   const quire = await spawnServer([mainScript], { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
   const auth = { authorization: `Bearer ${token}` };
   // The baseline answers with the very document Quire answers, so both write the same bytes.

@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark the issues ask for, with the machine's load beside the figures.
 import { loadavg, cpus } from 'node:os';
+import { benchContent } from './content.js';
 import { benchFoundation } from './foundation.js';
 
-const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation };
+const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 
 const before = loadavg();

@@ -4,6 +4,7 @@ import { derivedContentId } from './ids.js';
 import { parsePageFile, type PageFile } from './layout/pageFile.js';
 import { parseSummary, type SummaryEntry, type SummaryGroup } from './layout/summary.js';
 import { Lru } from './lru.js';
+import { readBlobBytes } from './objects.js';
 import type { Repository } from './repository.js';
 
 export type PageKind = 'document' | 'group' | 'link';
@@ -55,6 +56,7 @@ const validId = /^[A-Za-z0-9_-]{1,64}$/;
 const revisions = new Lru<string, Revision>(200);
 const trees = new Lru<string, Map<string, TreeItem>>(2000);
 const pageFiles = new Lru<string, PageFile>(20_000);
+const summaries = new Lru<string, SummaryGroup[]>(1000);
 
 /** The content of a commit: its page tree (Git Sync layout) and its files. */
 export function readRevision(repo: Repository, commit: string): Promise<Revision> {
@@ -66,7 +68,7 @@ async function loadRevision(repo: Repository, commit: string): Promise<Revision>
   const listing = await listTree(repo, object.tree);
   const summary = listing.get('SUMMARY.md');
   const groups = summary
-    ? parseSummary(Buffer.from((await git.readBlob({ fs, gitdir: repo.gitdir, oid: summary.oid, cache: repo.cache })).blob).toString('utf8'))
+    ? await summaries.through(summary.oid, async () => parseSummary(Buffer.from(await readBlobBytes(repo, summary.oid)).toString('utf8')))
     : summaryFromFiles(listing);
   const builder = new PageBuilder(repo, listing);
   const pages: RevisionPage[] = [];
@@ -75,9 +77,17 @@ async function loadRevision(repo: Repository, commit: string): Promise<Revision>
     if (group.title === null) pages.push(...entries);
     else pages.push(builder.group(group, entries));
   }
+  // A file's id comes from its bytes, so it survives renames and moves; a second copy of the
+  // same bytes is told apart by its path.
+  const fileIds = new Set<string>();
   const files = [...listing.entries()]
     .filter(([path, item]) => path.startsWith(assetsFolder) && item.type === 'blob')
-    .map(([path, item]) => ({ id: derivedContentId('file', path), name: path.slice(assetsFolder.length), path, oid: item.oid }));
+    .map(([path, item]) => {
+      let id = derivedContentId('file', item.oid);
+      if (fileIds.has(id)) id = derivedContentId('file', `${item.oid}:${path}`);
+      fileIds.add(id);
+      return { id, name: path.slice(assetsFolder.length), path, oid: item.oid };
+    });
   return {
     commit,
     parents: object.parent,
@@ -161,7 +171,7 @@ class PageBuilder {
     const item = this.listing.get(file);
     if (!item || item.type !== 'blob') return undefined; // an entry whose file is missing shows no page
     const parsed = await pageFiles.through(item.oid, async () =>
-      parsePageFile(Buffer.from((await git.readBlob({ fs, gitdir: this.repo.gitdir, oid: item.oid, cache: this.repo.cache })).blob).toString('utf8')),
+      parsePageFile(Buffer.from(await readBlobBytes(this.repo, item.oid)).toString('utf8')),
     );
     const { pageId, ...meta } = parsed.meta;
     const path = file === 'README.md' ? '' : file.replace(/\/README\.md$/, '').replace(/\.md$/, '');
@@ -196,7 +206,7 @@ const blobSizes = new Lru<string, number>(50_000);
 
 /** A file's bytes. */
 export async function readFileBytes(repo: Repository, oid: string): Promise<Uint8Array> {
-  const { blob } = await git.readBlob({ fs, gitdir: repo.gitdir, oid, cache: repo.cache });
+  const blob = await readBlobBytes(repo, oid);
   blobSizes.set(oid, blob.byteLength);
   return blob;
 }

@@ -26,30 +26,55 @@ export async function indexedHashes(db: Queryable, spaceId: string): Promise<Map
   return new Map(rows.map((row) => [row.page_id, row.content_hash]));
 }
 
+/** Inserts rows in statements of up to 100 rows: one round trip each instead of one per row. */
+async function insertRows(tx: Transaction, table: string, columns: string[], rows: unknown[][]): Promise<void> {
+  const placeholders = `(${columns.map(() => '?').join(', ')})`;
+  for (let start = 0; start < rows.length; start += 100) {
+    const batch = rows.slice(start, start + 100);
+    await tx.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${batch.map(() => placeholders).join(', ')}`, batch.flat());
+  }
+}
+
 /** Brings a space's index to `revision`: rewrites the changed pages, drops the removed ones. */
 export async function updateSpaceIndex(tx: Transaction, spaceId: string, revision: string, changed: IndexedPage[], removed: string[]): Promise<void> {
-  for (const pageId of [...removed, ...changed.map((page) => page.pageId)]) {
-    await tx.run('DELETE FROM search_sections WHERE space_id = ? AND page_id = ?', [spaceId, pageId]);
-    await tx.run('DELETE FROM search_pages WHERE space_id = ? AND page_id = ?', [spaceId, pageId]);
-  }
-  for (const page of changed) {
-    await tx.run('INSERT INTO search_pages (space_id, page_id, title, path, ancestors, content_hash) VALUES (?, ?, ?, ?, ?, ?)', [
-      spaceId,
-      page.pageId,
-      page.title,
-      page.path,
-      JSON.stringify(page.ancestors),
-      page.contentHash,
-    ]);
-    for (const section of page.sections) {
-      await tx.run('INSERT INTO search_sections (title, body, space_id, page_id, section_id) VALUES (?, ?, ?, ?, ?)', [section.title, section.body, spaceId, page.pageId, section.id]);
-    }
-  }
+  const stale = JSON.stringify([...removed, ...changed.map((page) => page.pageId)]);
+  await tx.run('DELETE FROM search_sections WHERE space_id = ? AND page_id IN (SELECT value FROM json_each(?))', [spaceId, stale]);
+  await tx.run('DELETE FROM search_pages WHERE space_id = ? AND page_id IN (SELECT value FROM json_each(?))', [spaceId, stale]);
+  await insertRows(
+    tx,
+    'search_pages',
+    ['space_id', 'page_id', 'title', 'path', 'ancestors', 'content_hash'],
+    changed.map((page) => [spaceId, page.pageId, page.title, page.path, JSON.stringify(page.ancestors), page.contentHash]),
+  );
+  await insertRows(
+    tx,
+    'search_sections',
+    ['title', 'body', 'space_id', 'page_id', 'section_id'],
+    changed.flatMap((page) => page.sections.map((section) => [section.title, section.body, spaceId, page.pageId, section.id])),
+  );
   await tx.run(
     `INSERT INTO search_spaces (space_id, revision, indexed_at) VALUES (?, ?, ?)
      ON CONFLICT (space_id) DO UPDATE SET revision = excluded.revision, indexed_at = excluded.indexed_at`,
     [spaceId, revision, now()],
   );
+}
+
+/** Gives a copy of a space (same history) the original's index, instead of building it again. */
+export async function copySpaceIndex(tx: Transaction, fromSpaceId: string, toSpaceId: string): Promise<void> {
+  await tx.run(
+    `INSERT INTO search_pages (space_id, page_id, title, path, ancestors, content_hash)
+     SELECT ?, page_id, title, path, ancestors, content_hash FROM search_pages WHERE space_id = ?`,
+    [toSpaceId, fromSpaceId],
+  );
+  await tx.run(
+    `INSERT INTO search_sections (title, body, space_id, page_id, section_id)
+     SELECT title, body, ?, page_id, section_id FROM search_sections WHERE space_id = ?`,
+    [toSpaceId, fromSpaceId],
+  );
+  await tx.run(`INSERT INTO search_spaces (space_id, revision, indexed_at) SELECT ?, revision, indexed_at FROM search_spaces WHERE space_id = ?`, [
+    toSpaceId,
+    fromSpaceId,
+  ]);
 }
 
 export async function removeSpaceIndex(db: Transaction, spaceId: string): Promise<void> {

@@ -5,7 +5,7 @@ import { templateChanges, type Template } from '../../engine/templates.js';
 import { findCollection } from '../../storage/collections.js';
 import type { Database } from '../../storage/db.js';
 import { newId } from '../../storage/ids.js';
-import { removeSpaceIndex } from '../../storage/search.js';
+import { copySpaceIndex, removeSpaceIndex } from '../../storage/search.js';
 import { deleteSpaceRow, insertSpace, updateSpace, type NewSpace, type SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { badRequest } from '../errors.js';
@@ -60,7 +60,8 @@ export async function duplicateSpace(deps: { db: Database; dataDir: string }, sp
   const id = newId();
   await copySpaceRepository(deps.dataDir, space.id, id);
   try {
-    const copy = await insertSpace(deps.db, {
+    const copy = await deps.db.transaction(async (tx) => {
+      const inserted = await insertSpace(tx, {
       id,
       organizationId: space.organizationId,
       collectionId: space.collectionId,
@@ -72,6 +73,10 @@ export async function duplicateSpace(deps: { db: Database; dataDir: string }, sp
       mergeRules: space.mergeRules,
       language: space.language,
       createdBy: creator.id,
+      });
+      // Same history, same index: copied as it is, then brought to the copy's head if it lags.
+      await copySpaceIndex(tx, space.id, id);
+      return inserted;
     });
     void refreshSearchIndex(deps, id);
     return copy;

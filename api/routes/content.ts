@@ -14,6 +14,7 @@ import { presentFile, presentPage, presentRevision, revisionView, type PageForma
 import type { PageQuery } from '../schemas/common.js';
 import * as schemas from '../schemas/spaces.js';
 import { validate } from '../validate.js';
+import { JsonCache } from '../jsonCache.js';
 import { RouteTable } from './table.js';
 
 export const contentRoutes = new RouteTable();
@@ -47,13 +48,23 @@ export async function revisionOfPath(ctx: AppContext): Promise<RevisionView> {
 
 const formatOf = (ctx: AppContext) => (ctx.state.query.format as PageFormat | undefined) ?? 'markdown';
 
+// What is presented from a commit never changes: its JSON is kept, up to 128 MB.
+const presented = new JsonCache(128 * 1024 * 1024);
+
+/** Answers with JSON built once per commit (and `what`), then served from the cache. */
+function sendPresented(ctx: AppContext, view: RevisionView, what: string, build: () => unknown) {
+  ctx.type = 'application/json';
+  ctx.body = presented.get(`${view.spaceId}:${view.revision.commit}:${what}`, build);
+}
+
 async function getRevision(ctx: AppContext) {
-  ctx.body = presentRevision(await revisionOfPath(ctx), 'markdown');
+  const view = await revisionOfPath(ctx);
+  sendPresented(ctx, view, 'revision', () => presentRevision(view, 'markdown'));
 }
 
 async function listPages(ctx: AppContext) {
   const view = await revisionOfPath(ctx);
-  ctx.body = { pages: view.revision.pages.map((page) => presentPage(view, page, 'markdown')) };
+  sendPresented(ctx, view, 'pages', () => ({ pages: view.revision.pages.map((page) => presentPage(view, page, 'markdown')) }));
 }
 
 function findPage(revision: Revision, test: (page: RevisionPage) => boolean, what: string): RevisionPage {
@@ -65,7 +76,8 @@ function findPage(revision: Revision, test: (page: RevisionPage) => boolean, wha
 async function getPage(ctx: AppContext) {
   const view = await revisionOfPath(ctx);
   const page = findPage(view.revision, (candidate) => candidate.id === ctx.params.pageId, ctx.params.pageId ?? '');
-  ctx.body = presentPage(view, page, formatOf(ctx));
+  const format = formatOf(ctx);
+  sendPresented(ctx, view, `page:${page.id}:${format}`, () => presentPage(view, page, format));
 }
 
 /** A document or group page by its path (`guides/install`); links have no path to find them by. */
@@ -73,7 +85,8 @@ async function getPageByPath(ctx: AppContext) {
   const view = await revisionOfPath(ctx);
   const wanted = (ctx.params.pagePath ?? '').replace(/^\/+|\/+$/g, ''); // the router has decoded it (`%2F` or `/`)
   const page = findPage(view.revision, (candidate) => candidate.kind !== 'link' && candidate.path === wanted, `at path "${wanted}"`);
-  ctx.body = presentPage(view, page, formatOf(ctx));
+  const format = formatOf(ctx);
+  sendPresented(ctx, view, `page:${page.id}:${format}`, () => presentPage(view, page, format));
 }
 
 async function listFiles(ctx: AppContext) {

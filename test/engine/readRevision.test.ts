@@ -84,6 +84,17 @@ test('page ids survive a rename and a move; derived ids are the same for every r
   assert.is(setup?.id, 'installPage');
   assert.is(setup?.path, 'guides/setup');
   assert.is(after.pages[0]!.id, before.pages[0]!.id, 'the derived id of an unchanged page is stable');
+  const third = await commit(repo, second, [
+    { path: '.gitbook/assets/diagram.png', content: new Uint8Array([9, 9, 9]) },
+  ]);
+  const fourth = await commit(repo, third, [
+    { path: '.gitbook/assets/diagram.png', remove: true },
+    { path: '.gitbook/assets/moved/renamed.png', content: new Uint8Array([9, 9, 9]) },
+  ]);
+  const fileBefore = (await readRevision(repo, third)).files[0]!;
+  const fileAfter = (await readRevision(repo, fourth)).files[0]!;
+  assert.is(fileAfter.name, 'moved/renamed.png');
+  assert.is(fileAfter.id, fileBefore.id, 'a file keeps its id through a rename and a move');
   assert.equal(parseSummary(renderSummary(parseSummary(summary))), parseSummary(summary), 'SUMMARY.md survives a round trip');
 });
 

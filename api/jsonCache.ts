@@ -1,0 +1,28 @@
+/**
+ * Serialized JSON of responses that depend only on immutable things (a commit's revision, one of
+ * its pages), kept up to a byte budget, least recently used first out. A warm read of a
+ * 1,000-page revision is then a lookup and a write, not 2 MB of JSON.stringify.
+ */
+export class JsonCache {
+  private readonly entries = new Map<string, string>();
+  private bytes = 0;
+  constructor(private readonly budgetBytes: number) {}
+
+  get(key: string, build: () => unknown): string {
+    const hit = this.entries.get(key);
+    if (hit !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const json = JSON.stringify(build());
+    this.entries.set(key, json);
+    this.bytes += json.length;
+    for (const [oldest, value] of this.entries) {
+      if (this.bytes <= this.budgetBytes || oldest === key) break;
+      this.entries.delete(oldest);
+      this.bytes -= value.length;
+    }
+    return json;
+  }
+}

@@ -1,0 +1,165 @@
+// The content engine issue's figures, on generated spaces of 1,000 pages of about 2 KB each.
+// Runs the built server (dist/) as its own process; writes the pages with the engine directly,
+// from this process, the way a git push or the worker would.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { commitToBranchHead } from '../engine/commitChanges.js';
+import { renderPageFile } from '../engine/layout/pageFile.js';
+import { renderSummary, type SummaryEntry } from '../engine/layout/summary.js';
+import { primaryBranch } from '../engine/repository.js';
+import { openSpaceRepository } from '../engine/spaceRepositories.js';
+import { fmt, latency, root, spawnServer, tempDataDir, throughput, type Spawned } from './lib.js';
+import { seedOrganization } from './seed.js';
+
+const mainScript = path.join(root, 'dist/api/main.js');
+// A vocabulary of 4,000 made-up words, used with a skewed frequency: text whose word counts look
+// like real prose, so a search for a word finds some pages, not all of them.
+const syllables = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'ri', 'po', 'de', 'va', 'zu', 'ble', 'tro', 'gan', 'fel', 'mor', 'qui', 'sen', 'dar', 'lin'];
+const words = Array.from({ length: 4000 }, (_, i) => syllables[i % 20]! + syllables[Math.floor(i / 20) % 20]! + (i >= 400 ? syllables[Math.floor(i / 400) % 20]! : ''));
+
+function paragraph(seed: number, length: number): string {
+  const out: string[] = [];
+  let state = seed * 2654435761 + 1;
+  for (let i = 0; i < length; i += 1) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    const r = state / 2147483648;
+    out.push(words[Math.floor(words.length * r * r * r)]!); // frequent words are few, rare ones many
+  }
+  return out.join(' ') + '.';
+}
+
+/** About 2 KB of markdown: a few sections of prose, a list and a code block. */
+function pageBody(n: number): string {
+  return [
+    `A page about topic ${n}: ${paragraph(n, 40)}`,
+    `## Overview ${n}`,
+    paragraph(n + 1, 60),
+    `## Details ${n}`,
+    paragraph(n + 2, 60),
+    `- ${paragraph(n + 3, 8)}\n- ${paragraph(n + 4, 8)}\n- see [the first page](../README.md)`,
+    '```bash\nquire --page ' + n + '\n```',
+    paragraph(n + 5, 40),
+  ].join('\n\n');
+}
+
+async function writeThousandPages(dataDir: string, spaceId: string, salt: string) {
+  const changes = [];
+  const entries: SummaryEntry[] = [];
+  for (let section = 0; section < 100; section += 1) {
+    const children: SummaryEntry[] = [];
+    for (let page = 0; page < 9; page += 1) {
+      const n = section * 10 + page + 1;
+      const file = `section-${section}/page-${page}.md`;
+      changes.push({ path: file, content: renderPageFile({ meta: { pageId: `p${salt}${n}` }, body: `# Page ${n}\n\n${pageBody(n)}\n` }) });
+      children.push({ title: `Page ${n}`, target: file, children: [] });
+    }
+    const file = `section-${section}/README.md`;
+    changes.push({ path: file, content: renderPageFile({ meta: { pageId: `s${salt}${section}` }, body: `# Section ${section}\n\n${pageBody(section * 10)}\n` }) });
+    entries.push({ title: `Section ${section}`, target: file, children });
+  }
+  changes.push({ path: 'SUMMARY.md', content: renderSummary([{ title: null, entries }]) });
+  await commitToBranchHead({ repo: openSpaceRepository(dataDir, spaceId), branch: primaryBranch, changes, message: 'Generated pages', author: { name: 'Bench', email: 'bench@example.com' } });
+}
+
+const timed = async (work: () => Promise<unknown>) => {
+  const started = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - started) / 1e6;
+};
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+async function get(url: string, auth: Record<string, string>) {
+  const response = await fetch(url, { headers: auth });
+  const body = await response.text();
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${body.slice(0, 200)}`);
+  return body;
+}
+
+export async function benchContent(): Promise<Record<string, string>> {
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  const figures: Record<string, string> = {};
+  const dataDir = tempDataDir();
+  const { organizationId, token } = await seedOrganization(dataDir, 1);
+  const auth = { authorization: `Bearer ${token}` };
+  const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
+  let server: Spawned = await spawnServer([mainScript], env);
+
+  const spaceIds: string[] = [];
+  for (let i = 0; i < 10; i += 1) {
+    const response = await fetch(`${server.url}/v1/orgs/${organizationId}/spaces`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: `Generated ${i}`, empty: true }),
+    });
+    const space = (await response.json()) as { id: string };
+    await writeThousandPages(dataDir, space.id, `x${i}x`);
+    spaceIds.push(space.id);
+  }
+  const first = spaceIds[0]!;
+
+  await server.stop();
+  server = await spawnServer([mainScript], env);
+  figures['GET content (1,000 pages), first after a restart: ms (target ≤ 300)'] = fmt(await timed(() => get(`${server.url}/v1/spaces/${first}/content`, auth)), 1);
+  const warm: number[] = [];
+  for (let i = 0; i < 30; i += 1) warm.push(await timed(() => get(`${server.url}/v1/spaces/${first}/content`, auth)));
+  figures['GET content, warm: median ms (target ≤ 5)'] = fmt(median(warm));
+  const afterCommit: number[] = [];
+  for (let i = 0; i < 5; i += 1) {
+    const n = 100 + i;
+    await commitToBranchHead({
+      repo: openSpaceRepository(dataDir, first),
+      branch: primaryBranch,
+      changes: [{ path: `section-${i}/page-3.md`, content: renderPageFile({ meta: { pageId: `px0x${n}` }, body: `# Page ${n}\n\nEdited ${i}: ${pageBody(n + 7)}\n` }) }],
+      message: `Edit ${i}`,
+      author: { name: 'Bench', email: 'bench@example.com' },
+    });
+    afterCommit.push(await timed(() => get(`${server.url}/v1/spaces/${first}/content`, auth)));
+  }
+  figures['GET content after a commit changing one page: median ms (target ≤ 20)'] = fmt(median(afterCommit), 1);
+
+  const pageUrl = `${server.url}/v1/spaces/${first}/content/page/px0x55`;
+  const page = await latency(pageUrl, auth, 300);
+  figures['GET content/page/{pageId}: median ms (target ≤ 2)'] = fmt(page.median);
+  writeFileSync(path.join(dataDir, 'page.json'), await get(pageUrl, auth));
+  const bare = await spawnServer(['--import', 'tsx', path.join(root, 'bench/servers/bareKoa.ts'), path.join(dataDir, 'page.json')]);
+  await throughput(pageUrl, auth, 2);
+  await throughput(bare.url, {}, 2);
+  const bareRps = await throughput(bare.url, {}, 8);
+  const pageRps = await throughput(pageUrl, auth, 8);
+  await bare.stop();
+  figures['GET content/page/{pageId}: req/s'] = fmt(pageRps, 0);
+  figures['bare Koa JSON route, same page body: req/s'] = fmt(bareRps, 0);
+  figures['… as % of bare Koa (target ≥ 40)'] = fmt((pageRps / bareRps) * 100, 1);
+
+  for (const spaceId of spaceIds) await get(`${server.url}/v1/spaces/${spaceId}/content`, auth);
+  figures['server RSS after reading all 10 spaces: MB (target ≤ 300)'] = fmt(rssMb(server.child.pid!), 0);
+
+  const indexing = await timed(() => get(`${server.url}/v1/orgs/${organizationId}/search?query=warmup`, auth));
+  figures['search index of 10 × 1,000 pages built on first search: ms'] = fmt(indexing, 0);
+  const searches: number[] = [];
+  for (let i = 0; i < 60; i += 1) {
+    const query = `${words[(i * 37) % 1000]} ${words[(i * 53) % 2000]!.slice(0, 4)}`;
+    searches.push(await timed(() => get(`${server.url}/v1/orgs/${organizationId}/search?query=${encodeURIComponent(query)}&limit=20`, auth)));
+  }
+  figures['organization search over 10 spaces (10,000 pages): median ms (target ≤ 10)'] = fmt(median(searches), 1);
+  const spaceSearches: number[] = [];
+  for (let i = 0; i < 60; i += 1) spaceSearches.push(await timed(() => get(`${server.url}/v1/spaces/${first}/search?query=${words[(i * 37) % 1000]}`, auth)));
+  figures['space search (1,000 pages): median ms'] = fmt(median(spaceSearches), 1);
+
+  const duplicates: number[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    duplicates.push(
+      await timed(async () => {
+        const response = await fetch(`${server.url}/v1/spaces/${first}/duplicate`, { method: 'POST', headers: auth });
+        if (response.status !== 201) throw new Error(`duplicate answered ${response.status}`);
+        await response.text();
+      }),
+    );
+  }
+  figures['duplicate a 1,000-page space: median ms (target ≤ 1000)'] = fmt(median(duplicates), 0);
+  figures['server RSS at the end: MB'] = fmt(rssMb(server.child.pid!), 0);
+  await server.stop();
+  return figures;
+}
