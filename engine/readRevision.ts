@@ -16,8 +16,9 @@ export interface RevisionPage {
   /** The page's URL path from the space root ('' for the first README). */
   path: string;
   slug: string;
-  /** The markdown file (repository path) of a document page. */
+  /** The markdown file (repository path) of a document page, and its blob. */
   file?: string;
+  oid?: string;
   /** Frontmatter of a document page, Quire's `pageId` left out. */
   meta: Record<string, unknown>;
   /** Markdown after the frontmatter, of a document page. */
@@ -184,6 +185,7 @@ class PageBuilder {
       path,
       slug,
       file,
+      oid: item.oid,
       meta,
       markdown: parsed.body,
       pages: await this.entries(entry.children),
@@ -221,6 +223,18 @@ export async function fileSizes(repo: Repository, files: RevisionFile[]): Promis
 /** Every page of the revision, depth first. */
 export function allPages(pages: RevisionPage[]): RevisionPage[] {
   return pages.flatMap((page) => [page, ...allPages(page.pages)]);
+}
+
+const pageIndexes = new WeakMap<Revision, Map<string, RevisionPage>>();
+
+/** A page of the revision by id, from an index built once per revision. */
+export function findPageById(revision: Revision, pageId: string): RevisionPage | undefined {
+  let index = pageIndexes.get(revision);
+  if (!index) {
+    index = new Map(allPages(revision.pages).map((page) => [page.id, page]));
+    pageIndexes.set(revision, index);
+  }
+  return index.get(pageId);
 }
 
 /** Every file path of a commit's tree. */

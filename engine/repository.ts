@@ -1,4 +1,6 @@
 import { gitFs as fs } from './gitFs.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import git from 'isomorphic-git';
 
 /** A space's bare repository, with the object cache isomorphic-git reuses across reads. */
@@ -34,8 +36,18 @@ export function closeRepository(gitdir: string): void {
 
 export const branchRef = (branch: string) => `refs/heads/${branch}`;
 
-/** The commit a branch points at, or null when the branch doesn't exist yet. */
+/**
+ * The commit a branch points at, or null when the branch doesn't exist yet. Quire writes loose
+ * refs, so this is one file read on the path of every content request; packed refs (after a
+ * `git gc` or `git pack-refs`) are resolved by isomorphic-git.
+ */
 export async function readBranch(repo: Repository, branch: string): Promise<string | null> {
+  try {
+    const value = (await readFile(path.join(repo.gitdir, branchRef(branch)), 'utf8')).trim();
+    if (/^[0-9a-f]{40}$/.test(value)) return value;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
   try {
     return await git.resolveRef({ fs, gitdir: repo.gitdir, ref: branchRef(branch) });
   } catch (error) {

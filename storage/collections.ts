@@ -1,4 +1,4 @@
-import type { Queryable, Transaction } from './db.js';
+import type { Database, Queryable, Transaction } from './db.js';
 import { notFound } from './errors.js';
 import { newId, now } from './ids.js';
 import { mapPage, paginate, type Page, type PageRequest } from './pagination.js';
@@ -104,6 +104,12 @@ export async function collectionChain(db: Queryable, id: string | null): Promise
     [id],
   );
   return rows.map(toCollection);
+}
+
+/** collectionChain through the database's read cache (an empty chain is cached too). */
+export async function collectionChainCached(db: Database, id: string | null): Promise<CollectionRecord[]> {
+  if (!id) return [];
+  return (await db.cached(`collection-chain:${id}`, () => collectionChain(db, id))) ?? [];
 }
 
 export interface CollectionChanges {

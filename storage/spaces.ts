@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Database, Queryable } from './db.js';
 import { notFound } from './errors.js';
 import { newId, now } from './ids.js';
 import type { MemberRole } from './members.js';
@@ -120,6 +120,11 @@ export async function insertSpace(db: Queryable, input: NewSpace): Promise<Space
 export async function findSpace(db: Queryable, id: string, options: { includeDeleted?: boolean } = {}): Promise<SpaceRecord | undefined> {
   const row = await db.get<SpaceRow>(`SELECT * FROM spaces WHERE id = ?${options.includeDeleted ? '' : ' AND deleted_at IS NULL'}`, [id]);
   return row && toSpace(row);
+}
+
+/** findSpace through the database's read cache, for the access check of every space request. */
+export function findSpaceCached(db: Database, id: string, options: { includeDeleted?: boolean } = {}): Promise<SpaceRecord | undefined> {
+  return db.cached(`space:${id}:${options.includeDeleted ? 'all' : 'live'}`, () => findSpace(db, id, options));
 }
 
 export async function getSpace(db: Queryable, id: string, options: { includeDeleted?: boolean } = {}): Promise<SpaceRecord> {

@@ -6,6 +6,8 @@ import type { Database } from '../../storage/db.js';
 import { indexedHashes, indexedRevision, updateSpaceIndex } from '../../storage/search.js';
 
 const running = new Map<string, Promise<void>>();
+/** The revision each space's index was last brought to by this process: spares a query per search. */
+const indexedHeads = new Map<string, string>();
 
 /**
  * Brings a space's search index to its current primary revision, re-indexing only the pages
@@ -13,6 +15,16 @@ const running = new Map<string, Promise<void>>();
  * revision never overwrites a newer one.
  */
 export function refreshSearchIndex(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
+  if (!running.has(spaceId) && indexedHeads.has(spaceId)) {
+    // The common case, settled without queueing: is the index still at the branch head?
+    return readBranch(openSpaceRepository(deps.dataDir, spaceId), primaryBranch).then((head) =>
+      head && indexedHeads.get(spaceId) === head ? undefined : queueRefresh(deps, spaceId),
+    );
+  }
+  return queueRefresh(deps, spaceId);
+}
+
+function queueRefresh(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
   const previous = running.get(spaceId) ?? Promise.resolve();
   const next = previous.then(() => refresh(deps, spaceId)).catch((error) => {
     console.error(JSON.stringify({ level: 'error', message: `search index of space ${spaceId} not refreshed`, error: String(error) }));
@@ -27,7 +39,11 @@ export function refreshSearchIndex(deps: { db: Database; dataDir: string }, spac
 async function refresh(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
   const repo = openSpaceRepository(deps.dataDir, spaceId);
   const head = await readBranch(repo, primaryBranch);
-  if (!head || (await indexedRevision(deps.db, spaceId)) === head) return;
+  if (!head || indexedHeads.get(spaceId) === head) return;
+  if ((await indexedRevision(deps.db, spaceId)) === head) {
+    indexedHeads.set(spaceId, head);
+    return;
+  }
   const pages = searchablePages((await readRevision(repo, head)).pages);
   const indexed = await indexedHashes(deps.db, spaceId);
   const changed = pages.filter((entry) => indexed.get(entry.page.id) !== entry.contentHash);
@@ -42,4 +58,10 @@ async function refresh(deps: { db: Database; dataDir: string }, spaceId: string)
       removed,
     ),
   );
+  indexedHeads.set(spaceId, head);
+}
+
+/** Forgets what this process knows of a space's index (it was removed or copied over). */
+export function forgetSearchIndex(spaceId: string): void {
+  indexedHeads.delete(spaceId);
 }

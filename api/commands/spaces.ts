@@ -9,7 +9,7 @@ import { copySpaceIndex, removeSpaceIndex } from '../../storage/search.js';
 import { deleteSpaceRow, insertSpace, updateSpace, type NewSpace, type SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { badRequest } from '../errors.js';
-import { refreshSearchIndex } from './searchIndex.js';
+import { forgetSearchIndex, refreshSearchIndex } from './searchIndex.js';
 
 export const authorOf = (user: UserRecord): Author => ({ name: user.displayName, email: user.email });
 
@@ -101,5 +101,6 @@ export async function purgeSpace(deps: { db: Database; dataDir: string }, spaceI
     await removeSpaceIndex(tx, spaceId);
     await deleteSpaceRow(tx, spaceId);
   });
+  forgetSearchIndex(spaceId);
   await removeSpaceRepository(deps.dataDir, spaceId);
 }

@@ -2,8 +2,8 @@ import type Koa from 'koa';
 import { findMembershipRole } from '../../storage/members.js';
 import { findOrganizationCached } from '../../storage/organizations.js';
 import { findTeamRole } from '../../storage/teams.js';
-import { collectionChain } from '../../storage/collections.js';
-import { findSpace } from '../../storage/spaces.js';
+import { collectionChainCached } from '../../storage/collections.js';
+import { findSpaceCached } from '../../storage/spaces.js';
 import type { MemberRole } from '../../storage/members.js';
 import { effectiveRole, levelsOf } from './spaceRoles.js';
 import { findUserByToken } from '../../storage/tokens.js';
@@ -82,9 +82,10 @@ export function inSpace(role: MemberRole, options: { deleted?: boolean } = {}): 
     check: async (ctx, next) => {
       const caller = await authenticate(ctx);
       const spaceId = ctx.params.spaceId ?? '';
-      const space = await findSpace(ctx.db, spaceId, { includeDeleted: options.deleted });
+      const space = await findSpaceCached(ctx.db, spaceId, { includeDeleted: options.deleted });
       const membership = space && (await findMembershipRole(ctx.db, space.organizationId, caller.id));
-      const effective = space && membership && !membership.disabled ? effectiveRole(membership.role, levelsOf(space, await collectionChain(ctx.db, space.collectionId))) : undefined;
+      const effective =
+        space && membership && !membership.disabled ? effectiveRole(membership.role, levelsOf(space, await collectionChainCached(ctx.db, space.collectionId))) : undefined;
       if (!space || !membership || !effective) throw notFound(`Space ${spaceId} not found`);
       ctx.state.space = space;
       ctx.state.spaceRole = effective;
@@ -103,7 +104,7 @@ export function inCollection(role: MemberRole): Policy {
     check: async (ctx, next) => {
       const caller = await authenticate(ctx);
       const collectionId = ctx.params.collectionId ?? '';
-      const chain = await collectionChain(ctx.db, collectionId);
+      const chain = await collectionChainCached(ctx.db, collectionId);
       const collection = chain[0];
       const membership = collection && (await findMembershipRole(ctx.db, collection.organizationId, caller.id));
       const effective = membership && !membership.disabled ? effectiveRole(membership.role, chain.map((c) => c.defaultLevel)) : undefined;

@@ -61,7 +61,7 @@ export function presentPage(view: RevisionView, page: RevisionPage, format: Page
     path: page.path,
     ...(typeof page.meta.description === 'string' ? { description: page.meta.description } : {}),
     pages: children,
-    git: { oid: view.revision.commit, path: page.file },
+    git: { oid: page.oid ?? '', path: page.file ?? '' },
     layout: defaultLayout,
     ...(page.meta.hidden === true ? { hidden: true } : {}),
     ...(page.meta.noIndex === true ? { noIndex: true } : {}),

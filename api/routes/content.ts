@@ -1,5 +1,5 @@
 import { commitChanges } from '../../engine/commitChanges.js';
-import { allPages, fileSizes, isCommit, listPaths, readFileBytes, readRevision, type Revision, type RevisionPage } from '../../engine/readRevision.js';
+import { allPages, fileSizes, findPageById, isCommit, listPaths, readFileBytes, readRevision, type Revision, type RevisionPage } from '../../engine/readRevision.js';
 import { primaryBranch, readBranch } from '../../engine/repository.js';
 import { openSpaceRepository } from '../../engine/spaceRepositories.js';
 import { findTemplate, templateChanges } from '../../engine/templates.js';
@@ -75,7 +75,8 @@ function findPage(revision: Revision, test: (page: RevisionPage) => boolean, wha
 
 async function getPage(ctx: AppContext) {
   const view = await revisionOfPath(ctx);
-  const page = findPage(view.revision, (candidate) => candidate.id === ctx.params.pageId, ctx.params.pageId ?? '');
+  const page = findPageById(view.revision, ctx.params.pageId ?? '');
+  if (!page) throw notFound(`Page ${ctx.params.pageId} not found in revision ${view.revision.commit}`);
   const format = formatOf(ctx);
   sendPresented(ctx, view, `page:${page.id}:${format}`, () => presentPage(view, page, format));
 }

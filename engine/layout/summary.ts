@@ -1,7 +1,3 @@
-import type { Heading, Html, List, ListItem, Link, Paragraph, PhrasingContent, Root, RootContent } from 'mdast';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
-
 /** One line of SUMMARY.md: a page (a repository path) or a link (a URL), with its children. */
 export interface SummaryEntry {
   title: string;
@@ -19,36 +15,52 @@ export interface SummaryGroup {
 }
 
 const idComment = /<!--\s*id:\s*([A-Za-z0-9_-]+)\s*-->/;
+const headingLine = /^(#{1,6})\s+(.*?)\s*$/;
+const itemLine = /^(\s*)[*+-]\s+\[((?:\\.|[^\]\\])*)\]\(\s*(?:<([^>]*)>|([^)\s]*))(?:\s+"[^"]*")?\s*\)(.*)$/;
+const fenceLine = /^\s*(`{3,}|~{3,})/;
 
-const textOf = (nodes: PhrasingContent[]): string =>
-  nodes.map((node) => ('value' in node && node.type !== 'html' ? node.value : 'children' in node ? textOf(node.children as PhrasingContent[]) : '')).join('');
+const unescape = (text: string) => text.replace(/\\([\\[\]*_`#])/g, '$1');
+const safeDecode = (target: string) => {
+  try {
+    return decodeURI(target);
+  } catch {
+    return target;
+  }
+};
 
-const commentId = (nodes: Array<PhrasingContent | RootContent>): string | undefined =>
-  nodes.map((node) => (node.type === 'html' ? idComment.exec((node as Html).value)?.[1] : undefined)).find(Boolean);
-
-function entriesOf(list: List): SummaryEntry[] {
-  return list.children.flatMap((item: ListItem) => {
-    const paragraph = item.children.find((child): child is Paragraph => child.type === 'paragraph');
-    const link = paragraph?.children.find((child): child is Link => child.type === 'link');
-    if (!paragraph || !link) return [];
-    const nested = item.children.find((child): child is List => child.type === 'list');
-    const id = commentId(paragraph.children);
-    return [{ title: textOf(link.children).trim(), target: decodeURI(link.url), ...(id ? { id } : {}), children: nested ? entriesOf(nested) : [] }];
-  });
-}
-
-/** Reads SUMMARY.md as GitBook writes it: an optional `#` title, lists of links, `##` groups. */
+/**
+ * Reads SUMMARY.md as GitBook writes it: an optional `#` title, lists of links (nesting by
+ * indentation), `##` groups. The format is line by line, so it is read line by line: a full
+ * markdown parse costs a hundred times more on a large table of contents.
+ */
 export function parseSummary(markdown: string): SummaryGroup[] {
-  const tree = unified().use(remarkParse).parse(markdown) as Root;
   const groups: SummaryGroup[] = [{ title: null, entries: [] }];
-  for (const node of tree.children) {
-    if (node.type === 'heading' && (node as Heading).depth >= 2) {
-      const heading = node as Heading;
-      const id = commentId(heading.children);
-      groups.push({ title: textOf(heading.children).trim(), ...(id ? { id } : {}), entries: [] });
-    } else if (node.type === 'list') {
-      groups[groups.length - 1]!.entries.push(...entriesOf(node as List));
+  let stack: Array<{ indent: number; entry: SummaryEntry }> = [];
+  let fence: string | null = null;
+  for (const raw of markdown.split('\n')) {
+    const line = raw.replace(/\t/g, '    ');
+    const fenced = fenceLine.exec(line);
+    if (fenced) fence = fence === null ? fenced[1]![0]! : fenced[1]![0] === fence ? null : fence;
+    if (fence !== null || fenced) continue;
+    const heading = headingLine.exec(line);
+    if (heading) {
+      if (heading[1]!.length >= 2) {
+        const id = idComment.exec(heading[2]!)?.[1];
+        const title = unescape(heading[2]!.replace(idComment, '').replace(/<[^>]*>/g, '').trim());
+        groups.push({ title, ...(id ? { id } : {}), entries: [] });
+        stack = [];
+      }
+      continue;
     }
+    const item = itemLine.exec(line);
+    if (!item) continue;
+    const indent = item[1]!.length;
+    const id = idComment.exec(item[5] ?? '')?.[1];
+    const entry: SummaryEntry = { title: unescape(item[2]!).trim(), target: safeDecode(item[3] ?? item[4] ?? ''), ...(id ? { id } : {}), children: [] };
+    while (stack.length && stack[stack.length - 1]!.indent >= indent) stack.pop();
+    const parent = stack[stack.length - 1];
+    (parent ? parent.entry.children : groups[groups.length - 1]!.entries).push(entry);
+    stack.push({ indent, entry });
   }
   return groups.filter((group, index) => index > 0 || group.entries.length > 0);
 }

@@ -98,6 +98,38 @@ test('page ids survive a rename and a move; derived ids are the same for every r
   assert.equal(parseSummary(renderSummary(parseSummary(summary))), parseSummary(summary), 'SUMMARY.md survives a round trip');
 });
 
+test('SUMMARY.md as people write it: dashes, tabs, escaped brackets, spaces in paths, code fences', () => {
+  const groups = parseSummary(`# Summary
+
+- [Intro \\[beta\\]](README.md)
+	- [Child page](docs/child%20page.md "A title")
+		- [Grandchild](<docs/deep/grand child.md>)
+- [Second](second.md) <!-- id: secondLink -->
+
+\`\`\`
+* [Not an entry](nowhere.md)
+\`\`\`
+
+## Reference <a href="#reference" id="reference"></a>
+
+* [API](api.md)
+`);
+  assert.equal(groups, [
+    {
+      title: null,
+      entries: [
+        {
+          title: 'Intro [beta]',
+          target: 'README.md',
+          children: [{ title: 'Child page', target: 'docs/child page.md', children: [{ title: 'Grandchild', target: 'docs/deep/grand child.md', children: [] }] }],
+        },
+        { title: 'Second', target: 'second.md', id: 'secondLink', children: [] },
+      ],
+    },
+    { title: 'Reference', entries: [{ title: 'API', target: 'api.md', children: [] }] },
+  ]);
+});
+
 test('without SUMMARY.md, pages come from the files: README first, folders under their README', async () => {
   const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
   const head = await commit(repo, null, [
