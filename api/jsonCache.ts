@@ -4,18 +4,20 @@
  * 1,000-page revision is then a lookup and a write, not 2 MB of JSON.stringify.
  */
 export class JsonCache {
-  private readonly entries = new Map<string, string>();
+  private readonly entries = new Map<string, Buffer>();
   private bytes = 0;
   constructor(private readonly budgetBytes: number) {}
 
-  get(key: string, build: () => unknown): string {
+  /** The JSON as UTF-8 bytes, encoded once: Koa writes a Buffer body as it is. `build` may return it serialized already. */
+  get(key: string, build: () => unknown): Buffer {
     const hit = this.entries.get(key);
     if (hit !== undefined) {
       this.entries.delete(key);
       this.entries.set(key, hit);
       return hit;
     }
-    const json = JSON.stringify(build());
+    const built = build();
+    const json = Buffer.from(typeof built === 'string' ? built : JSON.stringify(built));
     this.entries.set(key, json);
     this.bytes += json.length;
     for (const [oldest, value] of this.entries) {

@@ -71,6 +71,7 @@ async function loadRevision(repo: Repository, commit: string): Promise<Revision>
   const groups = summary
     ? await summaries.through(summary.oid, async () => parseSummary(Buffer.from(await readBlobBytes(repo, summary.oid)).toString('utf8')))
     : summaryFromFiles(listing);
+  await preloadPageFiles(repo, listing);
   const builder = new PageBuilder(repo, listing);
   const pages: RevisionPage[] = [];
   for (const group of groups) {
@@ -103,14 +104,25 @@ async function loadRevision(repo: Repository, commit: string): Promise<Revision>
 async function listTree(repo: Repository, treeOid: string): Promise<Map<string, TreeItem>> {
   return trees.through(treeOid, async () => {
     const { tree } = await git.readTree({ fs, gitdir: repo.gitdir, oid: treeOid, cache: repo.cache });
+    const subtrees = await Promise.all(tree.map((entry) => (entry.type === 'tree' ? listTree(repo, entry.oid) : undefined)));
     const listing = new Map<string, TreeItem>();
-    for (const entry of tree) {
-      if (entry.type === 'tree') {
-        for (const [path, item] of await listTree(repo, entry.oid)) listing.set(`${entry.path}/${path}`, item);
-      } else listing.set(entry.path, { oid: entry.oid, type: entry.type });
-    }
+    tree.forEach((entry, index) => {
+      const subtree = subtrees[index];
+      if (subtree) for (const [path, item] of subtree) listing.set(`${entry.path}/${path}`, item);
+      else listing.set(entry.path, { oid: entry.oid, type: entry.type });
+    });
     return listing;
   });
+}
+
+/** Reads the markdown files not in the cache yet, many at once: a cold read waits on the disk once, not once per page. */
+async function preloadPageFiles(repo: Repository, listing: Map<string, TreeItem>): Promise<void> {
+  const missing = [...listing.entries()].filter(([path, item]) => path.endsWith('.md') && item.type === 'blob' && pageFiles.get(item.oid) === undefined);
+  for (let start = 0; start < missing.length; start += 64) {
+    await Promise.all(
+      missing.slice(start, start + 64).map(async ([, item]) => pageFiles.set(item.oid, parsePageFile(Buffer.from(await readBlobBytes(repo, item.oid)).toString('utf8')))),
+    );
+  }
 }
 
 /** Without SUMMARY.md: README.md first, then the other markdown files, folders nested under their README. */

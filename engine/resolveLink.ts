@@ -8,9 +8,14 @@ export type ContentRef =
   | { kind: 'anchor'; anchor: string; page?: string; space?: string }
   | { kind: 'url'; url: string };
 
-/** Every page of a revision by its markdown file, for resolving relative links. */
+const indexes = new WeakMap<Revision, Map<string, RevisionPage>>();
+
+/** Every page of a revision by its markdown file, for resolving relative links; built once per revision. */
 export function pagesByFile(revision: Revision): Map<string, RevisionPage> {
+  const known = indexes.get(revision);
+  if (known) return known;
   const byFile = new Map<string, RevisionPage>();
+  indexes.set(revision, byFile);
   const visit = (pages: RevisionPage[]) => {
     for (const page of pages) {
       if (page.file) byFile.set(page.file, page);

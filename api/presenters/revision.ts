@@ -3,6 +3,7 @@ import { markdownToDocument } from '../../engine/markdown/toDocument.js';
 import type { Revision, RevisionFile, RevisionPage } from '../../engine/readRevision.js';
 import { pagesByFile, resolveLink } from '../../engine/resolveLink.js';
 import type { Urls } from '../urls.js';
+import { Lru } from '../../engine/lru.js';
 
 export type PageFormat = 'markdown' | 'document';
 
@@ -93,4 +94,31 @@ export function presentRevision(view: RevisionView, format: PageFormat) {
     git: { oid: revision.commit, message: revision.message, createdByGitBook: false },
     urls: { app: view.urls.revisionApp(view.spaceId, revision.commit) },
   };
+}
+
+// Presented pages, as JSON without their children, by everything that decides them: a commit
+// that changes one page re-presents that page only.
+const pageFragments = new Lru<string, string>(50_000);
+
+function pageJson(view: RevisionView, page: RevisionPage, format: PageFormat): string {
+  const children = page.pages.map((child) => pageJson(view, child, format));
+  const key = JSON.stringify([view.spaceId, page.id, page.kind, page.oid, page.title, page.path, page.slug, page.href, format, view.urls.base]);
+  let own = pageFragments.get(key);
+  if (own === undefined) {
+    const { pages: _pages, ...rest } = presentPage(view, { ...page, pages: [] }, format);
+    own = JSON.stringify(rest).slice(0, -1);
+    pageFragments.set(key, own);
+  }
+  return page.kind === 'link' ? `${own}}` : `${own},"pages":[${children.join(',')}]}`;
+}
+
+/** The revision as JSON, its pages assembled from the per-page cache. */
+export function presentRevisionJson(view: RevisionView, format: PageFormat): string {
+  const { pages: _pages, ...rest } = presentRevision({ ...view, revision: { ...view.revision, pages: [] } }, format);
+  return `${JSON.stringify(rest).slice(0, -1)},"pages":[${view.revision.pages.map((page) => pageJson(view, page, format)).join(',')}]}`;
+}
+
+/** The page tree of a revision as the `{pages}` JSON. */
+export function presentPagesJson(view: RevisionView, format: PageFormat): string {
+  return `{"pages":[${view.revision.pages.map((page) => pageJson(view, page, format)).join(',')}]}`;
 }

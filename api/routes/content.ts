@@ -10,7 +10,7 @@ import { callerOf, spaceOf, type AppContext } from '../context.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
 import { inSpace } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
-import { presentFile, presentPage, presentRevision, revisionView, type PageFormat, type RevisionView } from '../presenters/revision.js';
+import { presentFile, presentPage, presentPagesJson, presentRevisionJson, revisionView, type PageFormat, type RevisionView } from '../presenters/revision.js';
 import type { PageQuery } from '../schemas/common.js';
 import * as schemas from '../schemas/spaces.js';
 import { validate } from '../validate.js';
@@ -59,12 +59,12 @@ function sendPresented(ctx: AppContext, view: RevisionView, what: string, build:
 
 async function getRevision(ctx: AppContext) {
   const view = await revisionOfPath(ctx);
-  sendPresented(ctx, view, 'revision', () => presentRevision(view, 'markdown'));
+  sendPresented(ctx, view, 'revision', () => presentRevisionJson(view, 'markdown'));
 }
 
 async function listPages(ctx: AppContext) {
   const view = await revisionOfPath(ctx);
-  sendPresented(ctx, view, 'pages', () => ({ pages: view.revision.pages.map((page) => presentPage(view, page, 'markdown')) }));
+  sendPresented(ctx, view, 'pages', () => presentPagesJson(view, 'markdown'));
 }
 
 function findPage(revision: Revision, test: (page: RevisionPage) => boolean, what: string): RevisionPage {
