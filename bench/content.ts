@@ -3,6 +3,7 @@
 // from this process, the way a git push or the worker would.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { commitToBranchHead } from '../engine/commitChanges.js';
 import { renderPageFile } from '../engine/layout/pageFile.js';
@@ -70,11 +71,22 @@ const timed = async (work: () => Promise<unknown>) => {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-async function get(url: string, auth: Record<string, string>) {
-  const response = await fetch(url, { headers: auth });
-  const body = await response.text();
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${body.slice(0, 200)}`);
-  return body;
+/** The answer's bytes over a kept-alive connection, not decoded: the time is the server's and the wire's. */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+function get(url: string, auth: Record<string, string>): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: auth, agent }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const body = Buffer.concat(chunks);
+          if ((response.statusCode ?? 500) >= 400) reject(new Error(`${url}: ${response.statusCode} ${body.toString('utf8', 0, 200)}`));
+          else resolve(body);
+        });
+      })
+      .on('error', reject);
+  });
 }
 
 export async function benchContent(): Promise<Record<string, string>> {
@@ -161,5 +173,6 @@ export async function benchContent(): Promise<Record<string, string>> {
   figures['duplicate a 1,000-page space: median ms (target ≤ 1000)'] = fmt(median(duplicates), 0);
   figures['server RSS at the end: MB'] = fmt(rssMb(server.child.pid!), 0);
   await server.stop();
+  agent.destroy();
   return figures;
 }
