@@ -8,7 +8,7 @@ export class JsonCache {
   private bytes = 0;
   constructor(private readonly budgetBytes: number) {}
 
-  /** The JSON as UTF-8 bytes, encoded once: Koa writes a Buffer body as it is. `build` may return it serialized already. */
+  /** The JSON as UTF-8 bytes, encoded once: Koa writes a Buffer body as it is. `build` may return it serialized (or encoded) already. */
   get(key: string, build: () => unknown): Buffer {
     const hit = this.entries.get(key);
     if (hit !== undefined) {
@@ -17,7 +17,7 @@ export class JsonCache {
       return hit;
     }
     const built = build();
-    const json = Buffer.from(typeof built === 'string' ? built : JSON.stringify(built));
+    const json = Buffer.isBuffer(built) ? built : Buffer.from(typeof built === 'string' ? built : JSON.stringify(built));
     this.entries.set(key, json);
     this.bytes += json.length;
     for (const [oldest, value] of this.entries) {

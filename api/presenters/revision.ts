@@ -96,29 +96,56 @@ export function presentRevision(view: RevisionView, format: PageFormat) {
   };
 }
 
-// Presented pages, as JSON without their children, by everything that decides them: a commit
-// that changes one page re-presents that page only.
-const pageFragments = new Lru<string, string>(50_000);
+// Presented pages, as JSON bytes without their children, by everything that decides them: a
+// commit that changes one page re-presents that page only, and the revision is assembled from
+// bytes without serializing or encoding the rest again.
+const pageFragments = new Lru<string, Buffer>(50_000);
+const comma = Buffer.from(',');
+const childrenOpen = Buffer.from(',"pages":[');
+const childrenClose = Buffer.from(']}');
+const objectClose = Buffer.from('}');
 
-function pageJson(view: RevisionView, page: RevisionPage, format: PageFormat): string {
-  const children = page.pages.map((child) => pageJson(view, child, format));
-  const key = JSON.stringify([view.spaceId, page.id, page.kind, page.oid, page.title, page.path, page.slug, page.href, format, view.urls.base]);
+function pageParts(view: RevisionView, page: RevisionPage, format: PageFormat, parts: Buffer[]): void {
+  const key = `${view.spaceId}\0${view.urls.base}\0${format}\0${page.id}\0${page.kind}\0${page.oid}\0${page.title}\0${page.path}\0${page.slug}\0${page.href}`;
   let own = pageFragments.get(key);
   if (own === undefined) {
     const { pages: _pages, ...rest } = presentPage(view, { ...page, pages: [] }, format);
-    own = JSON.stringify(rest).slice(0, -1);
+    own = Buffer.from(JSON.stringify(rest).slice(0, -1));
     pageFragments.set(key, own);
   }
-  return page.kind === 'link' ? `${own}}` : `${own},"pages":[${children.join(',')}]}`;
+  parts.push(own);
+  if (page.kind === 'link') {
+    parts.push(objectClose);
+    return;
+  }
+  parts.push(childrenOpen);
+  page.pages.forEach((child, index) => {
+    if (index > 0) parts.push(comma);
+    pageParts(view, child, format, parts);
+  });
+  parts.push(childrenClose);
 }
 
-/** The revision as JSON, its pages assembled from the per-page cache. */
-export function presentRevisionJson(view: RevisionView, format: PageFormat): string {
+function pagesParts(view: RevisionView, format: PageFormat, parts: Buffer[]): void {
+  view.revision.pages.forEach((page, index) => {
+    if (index > 0) parts.push(comma);
+    pageParts(view, page, format, parts);
+  });
+}
+
+/** The revision as JSON bytes, its pages assembled from the per-page cache. */
+export function presentRevisionJson(view: RevisionView, format: PageFormat): Buffer {
   const { pages: _pages, ...rest } = presentRevision({ ...view, revision: { ...view.revision, pages: [] } }, format);
-  return `${JSON.stringify(rest).slice(0, -1)},"pages":[${view.revision.pages.map((page) => pageJson(view, page, format)).join(',')}]}`;
+  const parts = [Buffer.from(`${JSON.stringify(rest).slice(0, -1)},"pages":[`)];
+  pagesParts(view, format, parts);
+  parts.push(childrenClose);
+  return Buffer.concat(parts);
 }
 
-/** The page tree of a revision as the `{pages}` JSON. */
-export function presentPagesJson(view: RevisionView, format: PageFormat): string {
-  return `{"pages":[${view.revision.pages.map((page) => pageJson(view, page, format)).join(',')}]}`;
+/** The page tree of a revision as the `{pages}` JSON bytes. */
+export function presentPagesJson(view: RevisionView, format: PageFormat): Buffer {
+  const parts = [Buffer.from('{"pages":[')];
+  pagesParts(view, format, parts);
+  parts.push(childrenClose);
+  return Buffer.concat(parts);
 }
