@@ -9,6 +9,17 @@ export interface Config {
   bootstrap?: { token: string; email: string; organizationTitle: string };
   bodyLimitBytes: number;
   accessLog: boolean;
+  /** How long a deleted space stays restorable before it is purged (QUIRE_SPACE_RETENTION). */
+  spaceRetentionMs: number;
+}
+
+const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `7d`, `30s`, `500ms`, `1.5h`: a duration in milliseconds. */
+export function parseDuration(text: string, name: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(text.trim());
+  if (!match) throw new Error(`${name} must be a duration such as 7d, 12h, 30s or 500ms, got "${text}"`);
+  return Number(match[1]) * units[match[2]!]!;
 }
 
 const minBootstrapTokenLength = 24;
@@ -37,5 +48,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     bodyLimitBytes,
     accessLog: env.QUIRE_ACCESS_LOG !== 'off',
+    spaceRetentionMs: parseDuration(env.QUIRE_SPACE_RETENTION ?? '7d', 'QUIRE_SPACE_RETENTION'),
   };
 }

@@ -104,9 +104,11 @@ async function remove(ctx: AppContext) {
   ctx.status = 205;
 }
 
+/** Inside the retention window only: after it the space is as good as gone (404), purged or not. */
 async function restore(ctx: AppContext) {
   const { space, role } = spaceOf(ctx);
   if (!space.deletedAt) throw badRequest(`Space ${space.id} is not deleted`);
+  if (Date.parse(space.deletedAt) + ctx.config.spaceRetentionMs <= Date.now()) throw notFound(`Space ${space.id} not found: it was deleted too long ago to restore`);
   ctx.body = await present(ctx, await restoreDeletedSpace(ctx.db, space), role);
 }
 

@@ -41,6 +41,11 @@ test('GET a page by id as markdown or as a Document; by path; in a given revisio
   const asMarkdown = await t.call('GET', `${content}/page/${configuration.id}?format=markdown`, { token: fx.reader.token });
   assert.is(asMarkdown.status, 200);
   assert.ok(asMarkdown.body.markdown.includes('port: 3000'));
+  const quickStart = pages.find((page) => page.title === 'Quick start')!;
+  const blocks = await t.call('GET', `${content}/page/${quickStart.id}?format=markdown`, { token: fx.reader.token });
+  assert.is(blocks.body.markdown, '{% hint style="info" %}\nIt takes five minutes.\n{% endhint %}\n\n1. Install.\n2. [Configure](quick-start/configuration.md).\n3. Run.\n', 'GitBook blocks come back exactly as stored');
+  const hint = await t.call('GET', `${content}/page/${quickStart.id}?format=document`, { token: fx.reader.token });
+  assert.equal(hint.body.document.nodes[0].data, { style: 'info' });
   const asDocument = await t.call('GET', `${content}/page/${configuration.id}`, { token: fx.reader.token });
   assert.is(asDocument.body.document.object, 'document');
   assert.ok(asDocument.body.document.nodes.some((node: { type: string }) => node.type === 'code'));

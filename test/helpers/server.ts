@@ -29,7 +29,7 @@ let counter = 0;
 /** The real server on an ephemeral loopback port, over a new temporary data directory. */
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-test-'));
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, bodyLimitBytes: 1024 * 1024, accessLog: false, ...overrides });
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, bodyLimitBytes: 1024 * 1024, accessLog: false, spaceRetentionMs: 7 * 86_400_000, ...overrides });
   return {
     url: server.url,
     dataDir,
