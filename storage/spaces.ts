@@ -133,18 +133,28 @@ export async function getSpace(db: Queryable, id: string, options: { includeDele
   return space;
 }
 
-/** The organization's live spaces among `ids` (the ones a caller can reach), oldest first. */
-export async function listSpacesOfOrganization(db: Queryable, organizationId: string, filter: { ids: string[] }, request: PageRequest): Promise<Page<SpaceRecord>> {
+/**
+ * Live spaces among `ids` (the ones a caller can reach) in an organization, oldest first, or in a
+ * collection, in their order there.
+ */
+export async function listReachableSpaces(
+  db: Queryable,
+  within: { organizationId: string } | { collectionId: string },
+  filter: { ids: string[] },
+  request: PageRequest,
+): Promise<Page<SpaceRecord>> {
+  const [column, value, sort] =
+    'collectionId' in within ? (['collection_id', within.collectionId, 'position'] as const) : (['organization_id', within.organizationId, 'created_at'] as const);
   const page = await paginate<SpaceRow>(
     db,
     {
       select: '*',
       from: 'spaces',
-      where: 'organization_id = ? AND deleted_at IS NULL AND id IN (SELECT value FROM json_each(?))',
-      params: [organizationId, JSON.stringify(filter.ids)],
-      identity: organizationId,
-      sort: ['created_at', 'id'],
-      key: (row) => [row.created_at, row.id],
+      where: `${column} = ? AND deleted_at IS NULL AND id IN (SELECT value FROM json_each(?))`,
+      params: [value, JSON.stringify(filter.ids)],
+      identity: [column, value],
+      sort: [sort, 'id'],
+      key: (row) => [row[sort], row.id],
     },
     request,
   );
@@ -155,24 +165,6 @@ export async function listSpacesOfOrganization(db: Queryable, organizationId: st
 export async function listAllSpacesOfOrganization(db: Queryable, organizationId: string): Promise<SpaceRecord[]> {
   const rows = await db.all<SpaceRow>('SELECT * FROM spaces WHERE organization_id = ? AND deleted_at IS NULL ORDER BY created_at, id', [organizationId]);
   return rows.map(toSpace);
-}
-
-/** The collection's live spaces among `ids` (the ones a caller can reach), in their order. */
-export async function listSpacesOfCollection(db: Queryable, collectionId: string, filter: { ids: string[] }, request: PageRequest): Promise<Page<SpaceRecord>> {
-  const page = await paginate<SpaceRow>(
-    db,
-    {
-      select: '*',
-      from: 'spaces',
-      where: 'collection_id = ? AND deleted_at IS NULL AND id IN (SELECT value FROM json_each(?))',
-      params: [collectionId, JSON.stringify(filter.ids)],
-      identity: collectionId,
-      sort: ['position', 'id'],
-      key: (row) => [row.position, row.id],
-    },
-    request,
-  );
-  return mapPage(page, toSpace);
 }
 
 export interface SpaceChanges {

@@ -1,6 +1,6 @@
 import { deleteCollection, findCollection, insertCollection, isWithin, listCollectionsOfOrganization, transferCollectionTree, updateCollection, type CollectionChanges } from '../../storage/collections.js';
 import { findMembershipRole } from '../../storage/members.js';
-import { listSpacesOfCollection } from '../../storage/spaces.js';
+import { listReachableSpaces } from '../../storage/spaces.js';
 import { organizationAccess } from '../commands/access.js';
 import { resolvePosition, type Position } from '../commands/positions.js';
 import { assertCollectionIn } from '../commands/spaces.js';
@@ -70,7 +70,7 @@ async function remove(ctx: AppContext) {
 async function listSpaces(ctx: AppContext) {
   const { collection, organizationRole } = collectionOf(ctx);
   const access = await organizationAccess(ctx.db, collection.organizationId, organizationRole);
-  const page = await listSpacesOfCollection(ctx.db, collection.id, { ids: [...access.spaces.keys()] }, ctx.state.query as unknown as PageQuery);
+  const page = await listReachableSpaces(ctx.db, { collectionId: collection.id }, { ids: [...access.spaces.keys()] }, ctx.state.query as unknown as PageQuery);
   const items = await Promise.all(page.items.map((space) => presentSpaceOf(ctx, space, access.spaces.get(space.id)?.role)));
   ctx.body = presentList({ ...page, items }, (item) => item);
 }

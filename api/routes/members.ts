@@ -14,7 +14,7 @@ import * as schemas from '../schemas/members.js';
 import type { MemberRecord, MemberRole } from '../../storage/members.js';
 import { validate } from '../validate.js';
 import { organizationAccess, spaceCountsByRole } from '../commands/access.js';
-import { listSpacesOfOrganization } from '../../storage/spaces.js';
+import { listReachableSpaces } from '../../storage/spaces.js';
 import { present as presentSpaceFor } from './spaces.js';
 import { RouteTable } from './table.js';
 
@@ -84,7 +84,7 @@ async function listSpaces(ctx: AppContext) {
   const member = await memberOfPath(ctx);
   const access = await organizationAccess(ctx.db, organization.id, member.role);
   const query = ctx.state.query as unknown as PageQuery & { order: 'asc' | 'desc' };
-  const page = await listSpacesOfOrganization(ctx.db, organization.id, { ids: [...access.spaces.keys()] }, query);
+  const page = await listReachableSpaces(ctx.db, { organizationId: organization.id }, { ids: [...access.spaces.keys()] }, query);
   const callerAccess = await organizationAccess(ctx.db, organization.id, organizationOf(ctx).role);
   const items = await Promise.all(
     page.items.map(async (space) => ({ permission: access.spaces.get(space.id)!.role, space: await presentSpaceFor(ctx, space, callerAccess.spaces.get(space.id)?.role) })),

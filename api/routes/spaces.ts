@@ -2,7 +2,7 @@ import { findTemplate } from '../../engine/templates.js';
 import { collectionChain } from '../../storage/collections.js';
 import { organizationAccess } from '../commands/access.js';
 import { findMembershipRole } from '../../storage/members.js';
-import { findSpace, listSpacesOfOrganization, updateSpace, type SpaceChanges, type SpaceRecord } from '../../storage/spaces.js';
+import { findSpace, listReachableSpaces, updateSpace, type SpaceChanges, type SpaceRecord } from '../../storage/spaces.js';
 import { assertCollectionIn, createSpace, duplicateSpace, markSpaceDeleted, restoreDeletedSpace, spaceRevision } from '../commands/spaces.js';
 import { resolvePosition, type Position } from '../commands/positions.js';
 import { callerOf, organizationOf, spaceOf, type AppContext } from '../context.js';
@@ -39,7 +39,7 @@ export async function present(ctx: AppContext, space: SpaceRecord, role: MemberR
 async function list(ctx: AppContext) {
   const { organization, role } = organizationOf(ctx);
   const reachable = (await organizationAccess(ctx.db, organization.id, role)).spaces;
-  const page = await listSpacesOfOrganization(ctx.db, organization.id, { ids: [...reachable.keys()] }, ctx.state.query as unknown as PageQuery);
+  const page = await listReachableSpaces(ctx.db, { organizationId: organization.id }, { ids: [...reachable.keys()] }, ctx.state.query as unknown as PageQuery);
   const items = await Promise.all(page.items.map((space) => present(ctx, space, reachable.get(space.id)?.role)));
   ctx.body = presentList({ ...page, items }, (item) => item);
 }
