@@ -92,18 +92,18 @@ export async function getMember(db: Queryable, organizationId: string, userId: s
  * The caller's role in one organization, or undefined when they are not a member, through the
  * database's read cache: the access check of every request reads it.
  */
-export async function findMembershipRole(
+export function findMembershipRole(
   db: Database,
   organizationId: string,
   userId: string,
 ): Promise<{ role: MemberRole | null; disabled: boolean } | undefined> {
-  const row = await db.cached(`membership:${organizationId}:${userId}`, () =>
-    db.get<{ role: MemberRole | null; disabled: number }>('SELECT role, disabled FROM memberships WHERE organization_id = ? AND user_id = ?', [
+  return db.cached(`membership:${organizationId}:${userId}`, async () => {
+    const row = await db.get<{ role: MemberRole | null; disabled: number }>('SELECT role, disabled FROM memberships WHERE organization_id = ? AND user_id = ?', [
       organizationId,
       userId,
-    ]),
-  );
-  return row && { role: row.role, disabled: row.disabled === 1 };
+    ]);
+    return row && { role: row.role, disabled: row.disabled === 1 };
+  });
 }
 
 export interface MemberFilter {

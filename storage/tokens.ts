@@ -31,8 +31,8 @@ export async function createToken(
 export const maxTokenLength = 256;
 
 /** The token's user, through the database's read cache: this runs on every authenticated request. */
-export async function findUserByToken(db: Database, token: string): Promise<UserRecord | undefined> {
-  if (token.length > maxTokenLength) return undefined;
+export function findUserByToken(db: Database, token: string): Promise<UserRecord | undefined> {
+  if (token.length > maxTokenLength) return Promise.resolve(undefined);
   // Keyed by the token itself (memory only), so a cache hit costs no hashing.
   return db.cached(`token:${token}`, async () => {
     const tokenHash = hashToken(token);
