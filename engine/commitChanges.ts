@@ -1,4 +1,4 @@
-import { gitFs as fs } from './gitFs.js';
+import { gitFs as fs, syncWrittenFolders } from './gitFs.js';
 import git, { type TreeEntry } from 'isomorphic-git';
 import { EngineError } from './errors.js';
 import { withRepositoryLock } from './lock.js';
@@ -58,7 +58,9 @@ async function writeCommitAndSwap(input: CommitChangesInput): Promise<{ commit: 
       committer: person,
     },
   });
-  // Objects are in place before the branch moves: a crash before the swap leaves only unreachable objects.
+  // Objects are in place (and their names durable) before the branch moves: a crash before the
+  // swap leaves only unreachable objects.
+  await syncWrittenFolders();
   await compareAndSwapBranch(repo, input.branch, input.base, commit);
   return { commit, tree };
 }

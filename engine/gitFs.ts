@@ -1,5 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/** Makes the renames in a folder durable (the names, not only the files' bytes). */
+export async function syncDirectory(folder: string): Promise<void> {
+  const handle = await fs.open(folder, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+const unsyncedFolders = new Set<string>();
+
+/** Syncs the folders objects were renamed into since the last call: once per commit, before its branch moves. */
+export async function syncWrittenFolders(): Promise<void> {
+  const folders = [...unsyncedFolders];
+  unsyncedFolders.clear();
+  await Promise.all(folders.map(syncDirectory));
+}
 
 /**
  * The file system isomorphic-git writes through: node's, except that every file is written to a
@@ -18,6 +38,7 @@ async function writeFileAtomically(file: string, data: string | Uint8Array, opti
       await handle.close();
     }
     await fs.rename(temporary, file);
+    unsyncedFolders.add(path.dirname(file));
   } catch (error) {
     await fs.rm(temporary, { force: true });
     throw error;

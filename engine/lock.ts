@@ -31,8 +31,8 @@ async function holdFileLock<T>(gitdir: string, work: () => Promise<T>): Promise<
       stale: 10_000,
       update: 2_000,
       retries: { retries: 200, factor: 1.3, minTimeout: 5, maxTimeout: 100, randomize: true },
-      // Losing the lock (this process stalled past `stale`) must not crash the process: the
-      // branch compare-and-swap still refuses a write based on a commit that moved meanwhile.
+      // Losing the lock (this process stalled past `stale`, 10 s) must not crash the process; it
+      // is logged, as a second writer may then have overlapped this one.
       onCompromised: (error) => console.error(JSON.stringify({ level: 'warn', message: `repository lock lost: ${error.message}`, gitdir })),
     });
   } catch (error) {

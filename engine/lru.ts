@@ -1,6 +1,7 @@
 /** A map that keeps at most `limit` entries, dropping the least recently used. */
 export class Lru<K, V> {
   private readonly entries = new Map<K, V>();
+  private readonly loading = new Map<K, Promise<V>>();
   constructor(private readonly limit: number) {}
 
   get(key: K): V | undefined {
@@ -22,9 +23,21 @@ export class Lru<K, V> {
   async through(key: K, load: () => Promise<V>): Promise<V> {
     const hit = this.get(key);
     if (hit !== undefined) return hit;
-    return load().then((value) => {
-      this.set(key, value);
-      return value;
-    });
+    let pending = this.loading.get(key);
+    if (!pending) {
+      pending = load().then(
+        (value) => {
+          this.set(key, value);
+          this.loading.delete(key);
+          return value;
+        },
+        (error) => {
+          this.loading.delete(key);
+          throw error;
+        },
+      );
+      this.loading.set(key, pending);
+    }
+    return pending;
   }
 }

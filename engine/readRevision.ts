@@ -155,7 +155,9 @@ class PageBuilder {
 
   /** Ids are unique in a revision: a copied file's id goes to the first page that has it. */
   private uniqueId(wanted: unknown, fallbackKey: string, kind: 'page' | 'group'): string {
-    const id = typeof wanted === 'string' && validId.test(wanted) && !this.seen.has(wanted) ? wanted : derivedContentId(kind, fallbackKey);
+    let id = typeof wanted === 'string' && validId.test(wanted) && !this.seen.has(wanted) ? wanted : derivedContentId(kind, fallbackKey);
+    // The same file listed twice, or two groups of one title: later ones get the next derived id.
+    for (let copy = 2; this.seen.has(id); copy += 1) id = derivedContentId(kind, `${fallbackKey}#${copy}`);
     this.seen.add(id);
     return id;
   }
@@ -171,6 +173,7 @@ class PageBuilder {
     for (const entry of entries) {
       const page = await this.entry(entry);
       if (page) pages.push(page);
+      else pages.push(...(await this.entries(entry.children)));
     }
     return pages;
   }
@@ -180,9 +183,9 @@ class PageBuilder {
       const slug = slugify(entry.title);
       return { id: this.uniqueId(entry.id, `link:${entry.target}:${entry.title}`, 'page'), kind: 'link', title: entry.title, path: slug, slug, href: entry.target, meta: {}, pages: [] };
     }
-    const file = entry.target.replace(/^\.\//, '').split('#')[0]!;
+    const file = entry.target.replace(/^(\.\/|\/)+/, '').split('#')[0]!;
     const item = this.listing.get(file);
-    if (!item || item.type !== 'blob') return undefined; // an entry whose file is missing shows no page
+    if (!item || item.type !== 'blob') return undefined; // an entry whose file is missing shows no page (its children move up)
     const parsed = await pageFiles.through(item.oid, async () =>
       parsePageFile(Buffer.from(await readBlobBytes(this.repo, item.oid)).toString('utf8')),
     );
@@ -205,7 +208,14 @@ class PageBuilder {
   }
 }
 
-const headingTitle = (markdown: string) => /^#\s+(.+?)\s*#*\s*$/m.exec(markdown)?.[1];
+/** The text of the first `# ` heading, trailing `#`s and spaces removed by hand (no backtracking regex). */
+function headingTitle(markdown: string): string | undefined {
+  const line = /^#[ \t]+([^\n]*)$/m.exec(markdown)?.[1];
+  if (line === undefined) return undefined;
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === '#' || line[end - 1] === ' ' || line[end - 1] === '\t')) end -= 1;
+  return line.slice(0, end) || undefined;
+}
 
 export function slugify(title: string): string {
   return title

@@ -8,6 +8,14 @@ export type ContentRef =
   | { kind: 'anchor'; anchor: string; page?: string; space?: string }
   | { kind: 'url'; url: string };
 
+function safeDecode(target: string): string {
+  try {
+    return decodeURI(target);
+  } catch {
+    return target; // a stray % is part of the name
+  }
+}
+
 const indexes = new WeakMap<Revision, Map<string, RevisionPage>>();
 
 /** Every page of a revision by its markdown file, for resolving relative links; built once per revision. */
@@ -33,8 +41,10 @@ export function pagesByFile(revision: Revision): Map<string, RevisionPage> {
 export function resolveLink(revision: Revision, byFile: Map<string, RevisionPage>, fromFile: string, target: string): { ref: ContentRef; broken: boolean } {
   if (target.startsWith('#')) return { ref: { kind: 'anchor', anchor: target.slice(1) }, broken: false };
   if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) return { ref: { kind: 'url', url: target }, broken: false };
-  const [file = '', anchor] = decodeURI(target).split('#');
-  const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), file)).replace(/^\/+/, '');
+  const [file = '', anchor] = safeDecode(target).split('#');
+  // `/x.md` is from the space's root; anything else from the linking page's folder.
+  const base = file.startsWith('/') ? '' : path.posix.dirname(fromFile);
+  const resolved = path.posix.normalize(path.posix.join(base, file)).replace(/^\/+/, '');
   const page = byFile.get(resolved) ?? byFile.get(path.posix.join(resolved, 'README.md'));
   if (page) return { ref: anchor ? { kind: 'anchor', anchor, page: page.id } : { kind: 'page', page: page.id }, broken: false };
   const asset = revision.files.find((candidate) => candidate.path === resolved);

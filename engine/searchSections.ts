@@ -39,6 +39,7 @@ function readSections(page: RevisionPage): PageSection[] {
   const sections: PageSection[] = [{ id: '', title: page.title, body: '' }];
   const bodies: string[][] = [[]];
   let fence: string | null = null;
+  let titleSeen = false;
   for (const line of (page.markdown ?? '').split('\n')) {
     const fenceMatch = /^\s*(`{3,}|~{3,})/.exec(line);
     if (fenceMatch) {
@@ -46,10 +47,13 @@ function readSections(page: RevisionPage): PageSection[] {
       continue;
     }
     if (fence === null) {
-      const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+      const heading = /^(#{1,6})[ \t]+([^\n]*)$/.exec(line);
       if (heading) {
-        if (heading[1]!.length === 1) continue; // the page title
-        const title = plainText(heading[2]!);
+        if (heading[1]!.length === 1 && !titleSeen) {
+          titleSeen = true; // the page title
+          continue;
+        }
+        const title = plainText(heading[2]!.replace(/[ \t#]+$/, ''));
         sections.push({ id: slugify(title), title, body: '' });
         bodies.push([]);
         continue;

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { RefConflictError } from './errors.js';
+import { syncDirectory } from './gitFs.js';
 import { branchRef, readBranch, type Repository } from './repository.js';
 
 /**
@@ -14,7 +15,10 @@ export async function compareAndSwapBranch(repo: Repository, branch: string, exp
   const refPath = path.join(repo.gitdir, branchRef(branch));
   await fs.mkdir(path.dirname(refPath), { recursive: true });
   const temporary = `${refPath}.lock`;
-  const handle = await fs.open(temporary, 'w');
+  // We hold the repository lock, so a `.lock` file left here is a crashed writer's: clear it,
+  // then take it exclusively, as git does.
+  await fs.rm(temporary, { force: true });
+  const handle = await fs.open(temporary, 'wx');
   try {
     await handle.writeFile(`${next}\n`);
     await handle.sync();
@@ -22,4 +26,6 @@ export async function compareAndSwapBranch(repo: Repository, branch: string, exp
     await handle.close();
   }
   await fs.rename(temporary, refPath);
+  await syncDirectory(path.dirname(refPath));
 }
+

@@ -147,9 +147,14 @@ export async function updateCollection(db: Queryable, id: string, changes: Colle
 export async function deleteCollection(db: Transaction, id: string): Promise<boolean> {
   const collection = await findCollection(db, id);
   if (!collection) return false;
-  const base = await nextPosition(db, collection.organizationId, collection.parentId);
-  await db.run('UPDATE spaces SET collection_id = ?, position = position + ? WHERE collection_id = ?', [collection.parentId, base, id]);
-  await db.run('UPDATE collections SET parent_id = ?, position = position + ? WHERE parent_id = ?', [collection.parentId, base, id]);
+  // Shift the children so the lowest lands just after the parent's last item, keeping their order.
+  const lowest = await db.get<{ low: number | null }>(
+    'SELECT MIN(position) AS low FROM (SELECT position FROM spaces WHERE collection_id = ? UNION ALL SELECT position FROM collections WHERE parent_id = ?)',
+    [id, id],
+  );
+  const shift = (await nextPosition(db, collection.organizationId, collection.parentId)) - (lowest?.low ?? 1);
+  await db.run('UPDATE spaces SET collection_id = ?, position = position + ? WHERE collection_id = ?', [collection.parentId, shift, id]);
+  await db.run('UPDATE collections SET parent_id = ?, position = position + ? WHERE parent_id = ?', [collection.parentId, shift, id]);
   await db.run('DELETE FROM collections WHERE id = ?', [id]);
   return true;
 }
@@ -158,7 +163,7 @@ export async function listChildPositions(db: Queryable, organizationId: string, 
   return db.all(
     `SELECT 'space' AS kind, id, position FROM spaces WHERE organization_id = ? AND collection_id IS ? AND deleted_at IS NULL
      UNION ALL SELECT 'collection' AS kind, id, position FROM collections WHERE organization_id = ? AND parent_id IS ?
-     ORDER BY position`,
+     ORDER BY position, kind, id`,
     [organizationId, parentId, organizationId, parentId],
   );
 }

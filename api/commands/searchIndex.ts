@@ -17,8 +17,9 @@ const indexedHeads = new Map<string, string>();
 export function refreshSearchIndex(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
   if (!running.has(spaceId) && indexedHeads.has(spaceId)) {
     // The common case, settled without queueing: is the index still at the branch head?
-    return readBranch(openSpaceRepository(deps.dataDir, spaceId), primaryBranch).then((head) =>
-      head && indexedHeads.get(spaceId) === head ? undefined : queueRefresh(deps, spaceId),
+    return readBranch(openSpaceRepository(deps.dataDir, spaceId), primaryBranch).then(
+      (head) => (head && indexedHeads.get(spaceId) === head ? undefined : queueRefresh(deps, spaceId)),
+      () => queueRefresh(deps, spaceId), // the queued refresh reports what went wrong
     );
   }
   return queueRefresh(deps, spaceId);

@@ -3,7 +3,7 @@ import { primaryBranch, readBranch } from '../../engine/repository.js';
 import { copySpaceRepository, createSpaceRepository, openSpaceRepository, removeSpaceRepository } from '../../engine/spaceRepositories.js';
 import { templateChanges, type Template } from '../../engine/templates.js';
 import { findCollection } from '../../storage/collections.js';
-import type { Database } from '../../storage/db.js';
+import type { Database, Queryable } from '../../storage/db.js';
 import { newId } from '../../storage/ids.js';
 import { copySpaceIndex, removeSpaceIndex } from '../../storage/search.js';
 import { deleteSpaceRow, insertSpace, updateSpace, type NewSpace, type SpaceRecord } from '../../storage/spaces.js';
@@ -20,7 +20,7 @@ export async function spaceRevision(dataDir: string, spaceId: string): Promise<s
   return head;
 }
 
-export async function assertCollectionIn(db: Database, organizationId: string, collectionId: string | null | undefined, field: string) {
+export async function assertCollectionIn(db: Queryable, organizationId: string, collectionId: string | null | undefined, field: string) {
   if (!collectionId) return;
   const collection = await findCollection(db, collectionId);
   if (!collection || collection.organizationId !== organizationId) throw badRequest(`"${field}" ${collectionId} is not a collection of the organization`);
@@ -46,7 +46,7 @@ export async function createSpace(
       message: input.template ? `Create space from the ${input.template.title} template` : 'Create empty space',
       author: authorOf(input.creator),
     });
-    const space = await insertSpace(deps.db, { ...input, id });
+    const space = await deps.db.transaction((tx) => insertSpace(tx, { ...input, id }));
     void refreshSearchIndex(deps, id);
     return space;
   } catch (error) {
@@ -58,8 +58,8 @@ export async function createSpace(
 /** A copy with the same history, placed after the original. */
 export async function duplicateSpace(deps: { db: Database; dataDir: string }, space: SpaceRecord, creator: UserRecord): Promise<SpaceRecord> {
   const id = newId();
-  await copySpaceRepository(deps.dataDir, space.id, id);
   try {
+    await copySpaceRepository(deps.dataDir, space.id, id);
     const copy = await deps.db.transaction(async (tx) => {
       const inserted = await insertSpace(tx, {
       id,

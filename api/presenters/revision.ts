@@ -106,7 +106,7 @@ const childrenClose = Buffer.from(']}');
 const objectClose = Buffer.from('}');
 
 function pageParts(view: RevisionView, page: RevisionPage, format: PageFormat, parts: Buffer[]): void {
-  const key = `${view.spaceId}\0${view.urls.base}\0${format}\0${page.id}\0${page.kind}\0${page.oid}\0${page.title}\0${page.path}\0${page.slug}\0${page.href}`;
+  const key = `${view.spaceId}\0${view.urls.base}\0${format}\0${page.id}\0${page.kind}\0${page.oid}\0${page.file}\0${page.title}\0${page.path}\0${page.slug}\0${page.href}`;
   let own = pageFragments.get(key);
   if (own === undefined) {
     const { pages: _pages, ...rest } = presentPage(view, { ...page, pages: [] }, format);

@@ -1,13 +1,12 @@
 import { deleteCollection, findCollection, insertCollection, isWithin, listCollectionsOfOrganization, transferCollectionTree, updateCollection, type CollectionChanges } from '../../storage/collections.js';
 import { findMembershipRole } from '../../storage/members.js';
 import { listReachableSpaces } from '../../storage/spaces.js';
-import { organizationAccess } from '../commands/access.js';
+import { assertCanAddTo, organizationAccess, roleWhere } from '../commands/access.js';
 import { resolvePosition, type Position } from '../commands/positions.js';
 import { assertCollectionIn } from '../commands/spaces.js';
 import { callerOf, collectionOf, organizationOf, type AppContext } from '../context.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { inCollection, inOrganization } from '../policies/index.js';
-import { atLeast } from '../policies/roles.js';
 import { presentCollection } from '../presenters/collection.js';
 import { presentList } from '../presenters/list.js';
 import type { PageQuery } from '../schemas/common.js';
@@ -40,14 +39,10 @@ async function list(ctx: AppContext) {
 async function create(ctx: AppContext) {
   const { organization, role } = organizationOf(ctx);
   const body = ctx.request.body as { title?: string; parent?: string };
-  await assertCollectionIn(ctx.db, organization.id, body.parent, 'parent');
-  if (body.parent) {
-    const parentRole = (await organizationAccess(ctx.db, organization.id, role)).collections.get(body.parent)?.role;
-    if (!parentRole || !atLeast(parentRole, 'create')) throw forbidden(`Creating a collection in ${body.parent} needs the create role there`);
-  }
-  const collection = await insertCollection(ctx.db, { organizationId: organization.id, parentId: body.parent ?? null, title: body.title ?? '' });
+  await assertCanAddTo(ctx.db, role, organization.id, body.parent ?? null, 'Creating a collection');
+  const collection = await ctx.db.transaction((tx) => insertCollection(tx, { organizationId: organization.id, parentId: body.parent ?? null, title: body.title ?? '' }));
   ctx.status = 201;
-  ctx.body = presentCollection(collection, 'admin', role, ctx.urls);
+  ctx.body = presentCollection(collection, await roleWhere(ctx.db, role, collection.id), role, ctx.urls);
 }
 
 async function get(ctx: AppContext) {
@@ -79,9 +74,11 @@ async function move(ctx: AppContext) {
   const { collection, role, organizationRole } = collectionOf(ctx);
   const body = ctx.request.body as { parent?: string | null; position?: Position };
   const parent = body.parent === undefined ? collection.parentId : body.parent;
-  await assertCollectionIn(ctx.db, collection.organizationId, parent, 'parent');
-  if (parent && (await isWithin(ctx.db, parent, collection.id))) throw badRequest('Invalid position: a collection can’t move into itself or one of its own collections');
+  if (parent !== collection.parentId) await assertCanAddTo(ctx.db, collectionOf(ctx).organizationRole, collection.organizationId, parent, 'Moving a collection');
   const moved = await ctx.db.transaction(async (tx) => {
+    // Checked again inside the transaction: concurrent moves can't build a cycle.
+    await assertCollectionIn(tx, collection.organizationId, parent, 'parent');
+    if (parent && (await isWithin(tx, parent, collection.id))) throw badRequest('Invalid position: a collection can’t move into itself or one of its own collections');
     const position = await resolvePosition(tx, collection.organizationId, parent, { kind: 'collection', id: collection.id, parentId: collection.parentId }, body.position);
     if (position === null) throw conflict('The collection is already there: the move would change nothing');
     return updateCollection(tx, collection.id, { parentId: parent, position });
@@ -91,12 +88,13 @@ async function move(ctx: AppContext) {
 
 /** The collection and everything in it, to another organization the caller administers. */
 async function transfer(ctx: AppContext) {
-  const { collection, role } = collectionOf(ctx);
+  const { collection, role, organizationRole } = collectionOf(ctx);
   const { organization } = ctx.request.body as { organization: string };
+  if (organizationRole !== 'admin') throw forbidden('Transferring a collection needs the admin role in its organization');
   if (organization === collection.organizationId) throw conflict('The collection is already in that organization');
   if (collection.parentId) throw new HttpError(412, 'A collection inside another can’t be transferred: move it to the top level first');
   const membership = await findMembershipRole(ctx.db, organization, callerOf(ctx).id);
-  if (!membership) throw notFound(`Organization ${organization} not found`);
+  if (!membership || membership.disabled) throw notFound(`Organization ${organization} not found`);
   if (membership.role !== 'admin') throw forbidden('Transferring a collection needs the admin role in the target organization');
   const moved = await ctx.db.transaction(async (tx) => {
     if (!(await findCollection(tx, collection.id))) throw notFound(`Collection ${collection.id} not found`);

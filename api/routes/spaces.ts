@@ -1,6 +1,5 @@
 import { findTemplate } from '../../engine/templates.js';
-import { collectionChain } from '../../storage/collections.js';
-import { organizationAccess } from '../commands/access.js';
+import { assertCanAddTo, organizationAccess, roleOnSpace } from '../commands/access.js';
 import { findMembershipRole } from '../../storage/members.js';
 import { findSpace, listReachableSpaces, updateSpace, type SpaceChanges, type SpaceRecord } from '../../storage/spaces.js';
 import { assertCollectionIn, createSpace, duplicateSpace, markSpaceDeleted, restoreDeletedSpace, spaceRevision } from '../commands/spaces.js';
@@ -9,7 +8,6 @@ import { callerOf, organizationOf, spaceOf, type AppContext } from '../context.j
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { inOrganization, inSpace } from '../policies/index.js';
 import { atLeast } from '../policies/roles.js';
-import { effectiveRole } from '../policies/spaceRoles.js';
 import { presentList } from '../presenters/list.js';
 import { presentSpace } from '../presenters/space.js';
 import type { PageQuery } from '../schemas/common.js';
@@ -50,13 +48,7 @@ async function create(ctx: AppContext) {
   if (body.template && body.empty) throw badRequest('Give "template" or "empty", not both');
   const template = body.empty ? null : findTemplate(body.template?.id ?? 'blank');
   if (template === undefined) throw badRequest(`Unknown template "${body.template?.id}"`);
-  if (body.parent) {
-    const chain = await collectionChain(ctx.db, body.parent);
-    const membership = await findMembershipRole(ctx.db, organization.id, callerOf(ctx).id);
-    const role = membership && chain.length ? effectiveRole(membership.role, chain.map((c) => c.defaultLevel)) : undefined;
-    await assertCollectionIn(ctx.db, organization.id, body.parent, 'parent');
-    if (!role || !atLeast(role, 'create')) throw forbidden(`Creating a space in collection ${body.parent} needs the create role there`);
-  }
+  await assertCanAddTo(ctx.db, organizationOf(ctx).role, organization.id, body.parent ?? null, 'Creating a space');
   const space = await createSpace(
     { db: ctx.db, dataDir: ctx.config.dataDir },
     {
@@ -72,7 +64,7 @@ async function create(ctx: AppContext) {
     },
   );
   ctx.status = 201;
-  ctx.body = await present(ctx, space, 'admin');
+  ctx.body = await present(ctx, space, await roleOnSpace(ctx.db, organizationOf(ctx).role, space));
 }
 
 async function get(ctx: AppContext) {
@@ -115,17 +107,19 @@ async function restore(ctx: AppContext) {
 async function duplicate(ctx: AppContext) {
   const { space, organizationRole } = spaceOf(ctx);
   if (!atLeast(organizationRole, 'create')) throw forbidden('Duplicating a space needs the create role in the organization');
+  await assertCanAddTo(ctx.db, organizationRole, space.organizationId, space.collectionId, 'Duplicating a space');
   const copy = await duplicateSpace({ db: ctx.db, dataDir: ctx.config.dataDir }, space, callerOf(ctx));
   ctx.status = 201;
-  ctx.body = await present(ctx, copy, 'admin');
+  ctx.body = await present(ctx, copy, await roleOnSpace(ctx.db, organizationRole, copy));
 }
 
 async function move(ctx: AppContext) {
   const { space, role } = spaceOf(ctx);
   const body = ctx.request.body as { parent?: string | null; position?: Position };
   const parent = body.parent === undefined ? space.collectionId : body.parent;
-  await assertCollectionIn(ctx.db, space.organizationId, parent, 'parent');
+  if (parent !== space.collectionId) await assertCanAddTo(ctx.db, spaceOf(ctx).organizationRole, space.organizationId, parent, 'Moving a space');
   const moved = await ctx.db.transaction(async (tx) => {
+    await assertCollectionIn(tx, space.organizationId, parent, 'parent');
     const position = await resolvePosition(tx, space.organizationId, parent, { kind: 'space', id: space.id, parentId: space.collectionId }, body.position);
     if (position === null) throw conflict('The space is already there: the move would change nothing');
     return updateSpace(tx, space.id, { collectionId: parent, position });
@@ -135,11 +129,12 @@ async function move(ctx: AppContext) {
 
 /** To another organization the caller administers; the space leaves its collection. */
 async function transfer(ctx: AppContext) {
-  const { space, role } = spaceOf(ctx);
+  const { space, role, organizationRole } = spaceOf(ctx);
   const { organization } = ctx.request.body as { organization: string };
+  if (organizationRole !== 'admin') throw forbidden('Transferring a space needs the admin role in its organization');
   if (organization === space.organizationId) throw conflict('The space is already in that organization');
   const membership = await findMembershipRole(ctx.db, organization, callerOf(ctx).id);
-  if (!membership) throw notFound(`Organization ${organization} not found`);
+  if (!membership || membership.disabled) throw notFound(`Organization ${organization} not found`);
   if (membership.role !== 'admin') throw forbidden('Transferring a space needs the admin role in the target organization');
   const moved = await ctx.db.transaction(async (tx) => {
     const current = await findSpace(tx, space.id);

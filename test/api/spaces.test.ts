@@ -117,4 +117,15 @@ test('duplicate copies the history; move orders siblings; transfer changes organ
   assertError(await t.call('POST', `/v1/spaces/${original.id}/transfer`, { token: fx.admin.token, body: { organization: 'nowhere' } }), 404, 'nowhere');
 });
 
+test('space admins through a default level can’t transfer out, nor move into collections they can’t create in', async () => {
+  const space = (await create({ title: 'Delegated' })).body;
+  await t.call('PATCH', `/v1/spaces/${space.id}`, { token: fx.admin.token, body: { defaultLevel: 'admin' } });
+  const mine = await t.call('POST', '/v1/orgs', { token: fx.reader.token, body: { title: 'Reader’s own org' } });
+  assertError(await t.call('POST', `/v1/spaces/${space.id}/transfer`, { token: fx.reader.token, body: { organization: mine.body.id } }), 403, 'admin role in its organization');
+  const closed = await t.call('POST', `/v1/orgs/${fx.org.id}/collections`, { token: fx.admin.token, body: { title: 'Closed' } });
+  await t.call('PATCH', `/v1/collections/${closed.body.id}`, { token: fx.admin.token, body: { defaultLevel: 'read' } });
+  assertError(await t.call('POST', `/v1/spaces/${space.id}/move`, { token: fx.reader.token, body: { parent: closed.body.id } }), 403, 'create role');
+  assert.is((await t.call('GET', `/v1/spaces/${space.id}`, { token: fx.admin.token })).body.parent, undefined, 'nothing moved');
+});
+
 test.run();

@@ -105,6 +105,14 @@ test('the schema check itself refuses a malformed Document', () => {
   assert.throws(() => assertUpstreamSchema('JSONDocument', { object: 'document', data: {}, nodes: [{ object: 'block', type: 'bogus', nodes: [] }] }), /does not match/);
 });
 
+test('links with a stray % or from the root resolve without throwing', async () => {
+  const { resolveLink } = await import('../../engine/resolveLink.js');
+  const revision = { commit: 'c', parents: [], message: '', createdAt: '', files: [], pages: [{ id: 'root', kind: 'document' as const, title: 'R', path: '', slug: '', file: 'README.md', meta: {}, pages: [] }] };
+  const byFile = new Map([['README.md', revision.pages[0]!]]);
+  assert.equal(resolveLink(revision, byFile, 'deep/page.md', '50%off.md'), { ref: { kind: 'url', url: '50%off.md' }, broken: true });
+  assert.equal(resolveLink(revision, byFile, 'deep/page.md', '/README.md').ref, { kind: 'page', page: 'root' });
+});
+
 test('an empty page is an empty Document', () => {
   const document = markdownToDocument('');
   assertUpstreamSchema('JSONDocument', document);

@@ -6,7 +6,8 @@ import * as assert from 'uvu/assert';
 import { commitChanges, type Change } from '../../engine/commitChanges.js';
 import { renderPageFile } from '../../engine/layout/pageFile.js';
 import { parseSummary, renderSummary } from '../../engine/layout/summary.js';
-import { readRevision, type RevisionPage } from '../../engine/readRevision.js';
+import { allPages, readRevision, type RevisionPage } from '../../engine/readRevision.js';
+import { searchablePages } from '../../engine/searchSections.js';
 import { createRepository, primaryBranch, type Repository } from '../../engine/repository.js';
 
 const test = suite('engine: readRevision (Git Sync layout)');
@@ -128,6 +129,27 @@ test('SUMMARY.md as people write it: dashes, tabs, escaped brackets, spaces in p
     },
     { title: 'Reference', entries: [{ title: 'API', target: 'api.md', children: [] }] },
   ]);
+});
+
+test('a file listed twice, and two groups of one title, still give every page its own id', async () => {
+  const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
+  const head = await commit(repo, null, [
+    { path: 'SUMMARY.md', content: '* [One](a.md)\n* [Again](a.md)\n\n## Same\n\n* [B](b.md)\n\n## Same\n\n* [C](c.md)\n' },
+    { path: 'a.md', content: '# A\n' },
+    { path: 'b.md', content: '# B\n' },
+    { path: 'c.md', content: '# C\n' },
+  ]);
+  const ids = allPages((await readRevision(repo, head)).pages).map((page) => page.id);
+  assert.is(new Set(ids).size, ids.length);
+});
+
+test('a heading made to make regular expressions backtrack is read at once', async () => {
+  const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
+  const head = await commit(repo, null, [{ path: 'README.md', content: `# a${' '.repeat(20_000)}b\n\n## x${' '.repeat(20_000)}y\n` }]);
+  const started = Date.now();
+  const revision = await readRevision(repo, head);
+  searchablePages(revision.pages);
+  assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
 });
 
 test('without SUMMARY.md, pages come from the files: README first, folders under their README', async () => {
