@@ -5,6 +5,7 @@ import path from 'node:path';
 import { openDatabase, type Database } from '../storage/db.js';
 import { createApp } from './app.js';
 import { bootstrapInstance } from './commands/bootstrap.js';
+import { settleSearchRefreshes } from './commands/searchIndex.js';
 import type { Config } from './config.js';
 import { Urls } from './urls.js';
 
@@ -42,6 +43,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await settleSearchRefreshes();
       await db.close();
     },
   };

@@ -62,6 +62,11 @@ async function refresh(deps: { db: Database; dataDir: string }, spaceId: string)
   indexedHeads.set(spaceId, head);
 }
 
+/** Resolves once the refreshes under way have finished: a clean shutdown waits for them. */
+export async function settleSearchRefreshes(): Promise<void> {
+  await Promise.all(running.values());
+}
+
 /** Forgets what this process knows of a space's index (it was removed or copied over). */
 export function forgetSearchIndex(spaceId: string): void {
   indexedHeads.delete(spaceId);
