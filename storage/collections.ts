@@ -180,3 +180,11 @@ export async function transferCollectionTree(db: Transaction, id: string, organi
 export async function isWithin(db: Queryable, id: string, ancestorId: string): Promise<boolean> {
   return (await collectionChain(db, id)).some((collection) => collection.id === ancestorId);
 }
+
+/** Spreads the children of a parent back to positions 1, 2, 3…, in their current order. */
+export async function renumberChildren(db: Transaction, organizationId: string, parentId: string | null): Promise<void> {
+  const children = await listChildPositions(db, organizationId, parentId);
+  for (const [index, child] of children.entries()) {
+    await db.run(`UPDATE ${child.kind === 'space' ? 'spaces' : 'collections'} SET position = ? WHERE id = ?`, [index + 1, child.id]);
+  }
+}

@@ -62,6 +62,18 @@ test('move: into another collection, before a sibling; refuses cycles, strangers
   assertError(await t.call('POST', `/v1/collections/${b.id}/move`, { token: fx.admin.token, body: { position: { after: { type: 'space', space: 'nope' } } } }), 400, 'Invalid position');
 });
 
+test('many moves into one gap keep a clear order (siblings are renumbered when the gap wears out)', async () => {
+  const box = (await create({ title: 'Ordering' })).body;
+  const anchor = await space('Anchor', box.id);
+  const movers = [await space('Mover A', box.id), await space('Mover B', box.id)];
+  for (let i = 0; i < 70; i += 1) {
+    const moved = await t.call('POST', `/v1/spaces/${movers[i % 2].id}/move`, { token: fx.admin.token, body: { position: { before: { type: 'space', space: anchor.id } } } });
+    assert.is(moved.status, 200, `move ${i}: ${JSON.stringify(moved.body)}`);
+  }
+  const listed = await t.call('GET', `/v1/collections/${box.id}/spaces`, { token: fx.admin.token });
+  assert.equal(listed.body.items.map((item: { title: string }) => item.title), ['Mover A', 'Mover B', 'Anchor']);
+});
+
 test('transfer takes the collection and its spaces; nested ones can’t go alone', async () => {
   const box = (await create({ title: 'Box' })).body;
   const inner = (await create({ title: 'Inner', parent: box.id })).body;
