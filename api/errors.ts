@@ -22,8 +22,6 @@ const statusOfStorageCode: Record<StorageError['code'], number> = {
   not_found: 404,
   conflict: 409,
   invalid_cursor: 400,
-  invalid_reference: 400,
-  precondition: 412,
 };
 
 const statusOfEngineCode: Record<EngineError['code'], number> = {

@@ -1,7 +1,7 @@
 /** Errors storage throws; the API maps each `code` to an HTTP status in one place. */
 export class StorageError extends Error {
   constructor(
-    readonly code: 'not_found' | 'conflict' | 'invalid_cursor' | 'invalid_reference' | 'precondition',
+    readonly code: 'not_found' | 'conflict' | 'invalid_cursor',
     message: string,
   ) {
     super(message);
@@ -11,5 +11,3 @@ export class StorageError extends Error {
 
 export const notFound = (what: string) => new StorageError('not_found', `${what} not found`);
 export const conflict = (message: string) => new StorageError('conflict', message);
-export const invalidReference = (message: string) => new StorageError('invalid_reference', message);
-export const preconditionFailed = (message: string) => new StorageError('precondition', message);

@@ -1,5 +1,5 @@
 import type { Queryable } from './db.js';
-import { conflict, notFound } from './errors.js';
+import { conflict } from './errors.js';
 import { newId, now } from './ids.js';
 
 export interface UserRecord {
@@ -70,11 +70,6 @@ export async function findUser(db: Queryable, id: string): Promise<UserRecord | 
   return row && toUser(row);
 }
 
-export async function getUser(db: Queryable, id: string): Promise<UserRecord> {
-  const user = await findUser(db, id);
-  if (!user) throw notFound(`User ${id}`);
-  return user;
-}
 
 export async function listUsers(db: Queryable): Promise<UserRecord[]> {
   const rows = await db.all<UserRow>(`SELECT ${userColumns} FROM users ORDER BY created_at, id`);
