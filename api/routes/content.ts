@@ -1,5 +1,5 @@
 import { commitChanges } from '../../engine/commitChanges.js';
-import { allPages, fileSizes, findPageById, isCommit, listPaths, readFileBytes, readRevision, type Revision, type RevisionPage } from '../../engine/readRevision.js';
+import { fileSizes, findPageById, findPageByPath, isCommit, listPaths, readFileBytes, readRevision } from '../../engine/readRevision.js';
 import { primaryBranch, readBranch } from '../../engine/repository.js';
 import { openSpaceRepository } from '../../engine/spaceRepositories.js';
 import { findTemplate, templateChanges } from '../../engine/templates.js';
@@ -67,12 +67,6 @@ async function listPages(ctx: AppContext) {
   sendPresented(ctx, view, 'pages', () => presentPagesJson(view, 'markdown'));
 }
 
-function findPage(revision: Revision, test: (page: RevisionPage) => boolean, what: string): RevisionPage {
-  const page = allPages(revision.pages).find(test);
-  if (!page) throw notFound(`Page ${what} not found in revision ${revision.commit}`);
-  return page;
-}
-
 async function getPage(ctx: AppContext) {
   const view = await revisionOfPath(ctx);
   const page = findPageById(view.revision, ctx.params.pageId ?? '');
@@ -85,7 +79,8 @@ async function getPage(ctx: AppContext) {
 async function getPageByPath(ctx: AppContext) {
   const view = await revisionOfPath(ctx);
   const wanted = (ctx.params.pagePath ?? '').replace(/^\/+|\/+$/g, ''); // the router has decoded it (`%2F` or `/`)
-  const page = findPage(view.revision, (candidate) => candidate.kind !== 'link' && candidate.path === wanted, `at path "${wanted}"`);
+  const page = findPageByPath(view.revision, wanted);
+  if (!page) throw notFound(`Page at path "${wanted}" not found in revision ${view.revision.commit}`);
   const format = formatOf(ctx);
   sendPresented(ctx, view, `page:${page.id}:${format}`, () => presentPage(view, page, format));
 }
