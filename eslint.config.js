@@ -1,4 +1,7 @@
+import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
+
+const sandboxed = 'workflow code runs in Temporal\'s deterministic sandbox: no Node builtins; anything with effects belongs in an activity';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.cache/**'] },
@@ -17,8 +20,37 @@ export default tseslint.config(
     },
   },
   {
+    // The API reaches Temporal through its one client; only the entry point composes a worker.
     files: ['api/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: ['sqlite3'] }] },
+    ignores: ['api/main.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: ['sqlite3', '@temporalio/worker', '@temporalio/workflow'], patterns: ['**/workflows/worker*', '**/workflows/activities/**', '**/workflows/runtime/**', '**/*.workflow.js'] },
+      ],
+    },
+  },
+  {
+    files: ['workflows/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['**/api/**', 'koa', '@koa/*'] }] },
+  },
+  {
+    // Workflows: deterministic code, activities imported as types only.
+    files: ['workflows/**/*.workflow.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: builtinModules.map((name) => ({ name, message: sandboxed })),
+          patterns: [
+            { group: ['node:*'], message: sandboxed },
+            { group: ['**/activities/**', '**/engine/**', '**/storage/**', '**/api/**', '@temporalio/client', '@temporalio/worker'], allowTypeImports: true, message: 'workflows see activities and other layers as types only' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', { name: 'process', message: sandboxed }, { name: 'Buffer', message: sandboxed }, { name: 'require', message: sandboxed }],
+    },
   },
   {
     files: ['scripts/**', 'bench/**', 'api/cli/**', 'test/**'],

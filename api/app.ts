@@ -1,19 +1,17 @@
 import Router from '@koa/router';
 import Koa from 'koa';
-import type { Database } from '../storage/db.js';
-import type { Config } from './config.js';
 import type { AppServices, AppState } from './context.js';
 import { HttpError } from './errors.js';
 import { jsonBody } from './middleware/jsonBody.js';
 import { requestContext } from './middleware/requestContext.js';
 import { allRoutes } from './routes/index.js';
-import { Urls } from './urls.js';
 
-export function createApp(services: { db: Database; config: Config; urls: Urls }) {
+export function createApp(services: AppServices) {
   const app = new Koa<AppState, AppServices>({ proxy: false });
   app.context.db = services.db;
   app.context.config = services.config;
   app.context.urls = services.urls;
+  app.context.jobs = services.jobs;
   app.silent = true;
 
   const router = new Router<AppState, AppServices>({ prefix: '/v1' });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { temporalFromEnv, type TemporalSettings } from '../workflows/settings.js';
 
 export interface Config {
   port: number;
@@ -11,6 +12,13 @@ export interface Config {
   accessLog: boolean;
   /** How long a deleted space stays restorable before it is purged (QUIRE_SPACE_RETENTION). */
   spaceRetentionMs: number;
+  /**
+   * The Temporal server jobs run on. With TEMPORAL_ADDRESS unset, `npm start` launches a local dev
+   * server and fills this in (see `localTemporal`).
+   */
+  temporal: TemporalSettings;
+  /** Set when no TEMPORAL_ADDRESS was given: the ports of the dev server `npm start` runs. */
+  localTemporal?: { port: number; uiPort: number };
 }
 
 const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -49,5 +57,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes,
     accessLog: env.QUIRE_ACCESS_LOG !== 'off',
     spaceRetentionMs: parseDuration(env.QUIRE_SPACE_RETENTION ?? '7d', 'QUIRE_SPACE_RETENTION'),
+    ...temporalFromEnv(env),
   };
 }

@@ -8,6 +8,7 @@ import type { SpaceRecord } from '../storage/spaces.js';
 import type { CollectionRecord } from '../storage/collections.js';
 import type { Config } from './config.js';
 import type { Urls } from './urls.js';
+import type { JobClient } from '../workflows/client.js';
 
 /** Per-request state, filled by the request context middleware, the policies and validation. */
 export interface AppState {
@@ -29,6 +30,7 @@ export interface AppServices {
   db: Database;
   config: Config;
   urls: Urls;
+  jobs: JobClient;
 }
 
 export type AppContext = RouterContext<AppState, AppServices>;

@@ -1,5 +1,6 @@
 import { EngineError } from '../engine/errors.js';
 import { StorageError } from '../storage/errors.js';
+import { JobsUnavailableError } from '../workflows/client.js';
 
 /** An error with the HTTP status and message the caller sees, in the upstream `{error: {code, message}}` body. */
 export class HttpError extends Error {
@@ -36,6 +37,7 @@ export function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error;
   if (error instanceof StorageError) return new HttpError(statusOfStorageCode[error.code], error.message);
   if (error instanceof EngineError) return new HttpError(statusOfEngineCode[error.code], error.message);
+  if (error instanceof JobsUnavailableError) return new HttpError(503, error.message);
   return undefined;
 }
 

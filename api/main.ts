@@ -1,30 +1,86 @@
+import { startWorker } from '../workflows/worker.js';
+import { startLocalTemporal } from '../workflows/runtime/localTemporal.js';
+import { ensureDeletionJobs } from './commands/spaceDeletion.js';
 import { configFromEnv } from './config.js';
 import { startServer } from './server.js';
 
-const shutdownGraceMs = 4000;
+const shutdownGraceMs = 4500;
 
+/** `npm start`: the API and a worker in one process, and a local Temporal dev server unless TEMPORAL_ADDRESS names one. */
 async function main() {
   const config = configFromEnv();
-  const server = await startServer(config);
-  console.warn(JSON.stringify({ level: 'info', message: 'Quire is ready', url: server.url, dataDir: config.dataDir }));
+  const devServer = config.localTemporal
+    ? await startLocalTemporal({ dataDir: config.dataDir, ...config.localTemporal, namespace: config.temporal.namespace })
+    : undefined;
+  const started = await Promise.resolve()
+    .then(async () => {
+      const server = await startServer(config);
+      return { server, worker: await startWorker(config.temporal, { db: server.db, dataDir: config.dataDir }) };
+    })
+    .catch(async (error) => {
+      await devServer?.stop();
+      throw error;
+    });
+  const { server, worker } = started;
+  const reconciling = reconcileDeletionJobs(() => ensureDeletionJobs({ db: server.db, jobs: server.jobs, retentionMs: config.spaceRetentionMs }));
+  console.warn(
+    JSON.stringify({
+      level: 'info',
+      message: 'Quire is ready',
+      url: server.url,
+      dataDir: config.dataDir,
+      temporal: config.temporal.address,
+      ...(devServer?.uiUrl && { temporalUi: devServer.uiUrl }),
+    }),
+  );
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.warn(JSON.stringify({ level: 'info', message: `received ${signal}, shutting down` }));
-    // In-flight requests get a grace period; then the process ends whatever is left open.
-    setTimeout(() => process.exit(0), shutdownGraceMs).unref();
-    server.close().then(
-      () => process.exit(0),
-      (error) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
+    // In-flight requests and activities get a grace period; then the process ends whatever is left open.
+    setTimeout(() => {
+      devServer?.stop();
+      process.exit(0);
+    }, shutdownGraceMs).unref();
+    reconciling.stop();
+    // The worker first: its activities use the database the server closes.
+    worker
+      .stop()
+      .then(() => server.close())
+      .then(() => devServer?.stop())
+      .then(
+        () => process.exit(0),
+        (error) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** Retries until Temporal has taken every job, without holding up the start. */
+function reconcileDeletionJobs(run: () => Promise<number>): { stop(): void } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const attempt = (delayMs: number) => {
+    run().then(
+      (count) => count > 0 && console.warn(JSON.stringify({ level: 'info', message: `checked the purge jobs of ${count} deleted spaces` })),
+      () => {
+        if (!stopped) timer = setTimeout(() => attempt(Math.min(delayMs * 2, 60_000)), delayMs);
+      },
+    );
+  };
+  attempt(1000);
+  return {
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }
 
 main().catch((error) => {

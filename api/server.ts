@@ -8,11 +8,13 @@ import { bootstrapInstance } from './commands/bootstrap.js';
 import { settleSearchRefreshes } from './commands/searchIndex.js';
 import type { Config } from './config.js';
 import { Urls } from './urls.js';
+import { JobClient } from '../workflows/client.js';
 
 export interface RunningServer {
   url: string;
   port: number;
   db: Database;
+  jobs: JobClient;
   close(): Promise<void>;
 }
 
@@ -23,7 +25,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   if (config.bootstrap) await bootstrapInstance(db, config.bootstrap);
 
   const urls = new Urls(config.publicUrl ?? `http://localhost:${config.port}`);
-  const app = createApp({ db, config, urls });
+  const jobs = new JobClient(config.temporal);
+  const app = createApp({ db, config, urls, jobs });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5000;
   server.requestTimeout = 60_000;
@@ -38,12 +41,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
     url: `http://127.0.0.1:${port}`,
     port,
     db,
+    jobs,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
       await settleSearchRefreshes();
+      await jobs.close();
       await db.close();
     },
   };

@@ -1,6 +1,14 @@
 // Runs the uvu suites under test/ (TypeScript through tsx) and ends with a plain
 // "N passed, N failed" line, the summary CI reads.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+
+// The temporal CLI the tests' dev servers run: found, or built once (minutes) before the clock starts.
+const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/temporal-cli.ts'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+if (cli.status !== 0) {
+  console.error('the temporal CLI is not available: see the message above');
+  console.log('\n0 passed, 1 failed');
+  process.exit(1);
+}
 
 const args = ['--import', 'tsx', 'node_modules/uvu/bin.js', 'test', '\\.test\\.ts$', ...process.argv.slice(2)];
 const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -178,7 +178,6 @@ export interface SpaceChanges {
   collectionId?: string | null;
   position?: number;
   organizationId?: string;
-  deletedAt?: string | null;
 }
 
 const columnOf: Record<keyof SpaceChanges, (value: never) => [string, unknown]> = {
@@ -192,7 +191,6 @@ const columnOf: Record<keyof SpaceChanges, (value: never) => [string, unknown]> 
   collectionId: (value: string | null) => ['collection_id', value],
   position: (value: number) => ['position', value],
   organizationId: (value: string) => ['organization_id', value],
-  deletedAt: (value: string | null) => ['deleted_at', value],
 };
 
 export async function updateSpace(db: Queryable, id: string, changes: SpaceChanges): Promise<SpaceRecord> {
@@ -207,9 +205,4 @@ export async function updateSpace(db: Queryable, id: string, changes: SpaceChang
   }
   await db.run(`UPDATE spaces SET ${assignments.join(', ')} WHERE id = ?`, [...params, id]);
   return getSpace(db, id, { includeDeleted: true });
-}
-
-export async function deleteSpaceRow(db: Queryable, id: string): Promise<boolean> {
-  const { changes } = await db.run('DELETE FROM spaces WHERE id = ?', [id]);
-  return changes > 0;
 }

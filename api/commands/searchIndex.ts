@@ -66,8 +66,3 @@ async function refresh(deps: { db: Database; dataDir: string }, spaceId: string)
 export async function settleSearchRefreshes(): Promise<void> {
   await Promise.all(running.values());
 }
-
-/** Forgets what this process knows of a space's index (it was removed or copied over). */
-export function forgetSearchIndex(spaceId: string): void {
-  indexedHeads.delete(spaceId);
-}

@@ -5,11 +5,11 @@ import { templateChanges, type Template } from '../../engine/templates.js';
 import { findCollection } from '../../storage/collections.js';
 import type { Database, Queryable } from '../../storage/db.js';
 import { newId } from '../../storage/ids.js';
-import { copySpaceIndex, removeSpaceIndex } from '../../storage/search.js';
-import { deleteSpaceRow, insertSpace, updateSpace, type NewSpace, type SpaceRecord } from '../../storage/spaces.js';
+import { copySpaceIndex } from '../../storage/search.js';
+import { insertSpace, type NewSpace, type SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { badRequest } from '../errors.js';
-import { forgetSearchIndex, refreshSearchIndex } from './searchIndex.js';
+import { refreshSearchIndex } from './searchIndex.js';
 
 export const authorOf = (user: UserRecord): Author => ({ name: user.displayName, email: user.email });
 
@@ -84,23 +84,4 @@ export async function duplicateSpace(deps: { db: Database; dataDir: string }, sp
     await removeSpaceRepository(deps.dataDir, id).catch(() => undefined);
     throw error;
   }
-}
-
-/** Puts the space in the bin: gone from lists and reads, restorable until it is purged. */
-export function markSpaceDeleted(db: Database, space: SpaceRecord): Promise<SpaceRecord> {
-  return updateSpace(db, space.id, { deletedAt: new Date().toISOString() });
-}
-
-export function restoreDeletedSpace(db: Database, space: SpaceRecord): Promise<SpaceRecord> {
-  return updateSpace(db, space.id, { deletedAt: null });
-}
-
-/** Removes a deleted space for good: its row and search index, then its repository. Safe to run twice. */
-export async function purgeSpace(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
-  await deps.db.transaction(async (tx) => {
-    await removeSpaceIndex(tx, spaceId);
-    await deleteSpaceRow(tx, spaceId);
-  });
-  forgetSearchIndex(spaceId);
-  await removeSpaceRepository(deps.dataDir, spaceId);
 }

@@ -8,7 +8,8 @@ import { apiVersion, buildDate } from '../version.js';
 export const metaRoutes = new RouteTable();
 
 metaRoutes.get('/', 'getApiInformation', anyone, async (ctx: AppContext) => {
-  ctx.body = { version: apiVersion, build: buildDate };
+  // `jobs` is Quire's: whether the job service (Temporal) answers. Reads never need it.
+  ctx.body = { version: apiVersion, build: buildDate, jobs: { status: (await ctx.jobs.isUp()) ? 'up' : 'down' } };
 });
 
 metaRoutes.get('/user', 'getAuthenticatedUser', signedIn, async (ctx: AppContext) => {

@@ -2,7 +2,8 @@ import { findTemplate } from '../../engine/templates.js';
 import { assertCanAddTo, organizationAccess, roleOnSpace } from '../commands/access.js';
 import { findMembershipRole } from '../../storage/members.js';
 import { findSpace, listReachableSpaces, updateSpace, type SpaceChanges, type SpaceRecord } from '../../storage/spaces.js';
-import { assertCollectionIn, createSpace, duplicateSpace, markSpaceDeleted, restoreDeletedSpace, spaceRevision } from '../commands/spaces.js';
+import { assertCollectionIn, createSpace, duplicateSpace, spaceRevision } from '../commands/spaces.js';
+import { deleteSpace, restoreSpace } from '../commands/spaceDeletion.js';
 import { resolvePosition, type Position } from '../commands/positions.js';
 import { callerOf, organizationOf, spaceOf, type AppContext } from '../context.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
@@ -85,23 +86,19 @@ async function update(ctx: AppContext) {
   ctx.body = await present(ctx, updated, role);
 }
 
-/** Into the bin (205); a space already there answers 204. */
+const deletionDeps = (ctx: AppContext) => ({ db: ctx.db, jobs: ctx.jobs, retentionMs: ctx.config.spaceRetentionMs });
+
+/** Into the bin (205), purged after the retention by its job; a space already there answers 204. */
 async function remove(ctx: AppContext) {
   const { space } = spaceOf(ctx);
-  if (space.deletedAt) {
-    ctx.status = 204;
-    return;
-  }
-  await markSpaceDeleted(ctx.db, space);
-  ctx.status = 205;
+  ctx.status = !space.deletedAt && (await deleteSpace(deletionDeps(ctx), space)) ? 205 : 204;
 }
 
 /** Inside the retention window only: after it the space is as good as gone (404), purged or not. */
 async function restore(ctx: AppContext) {
   const { space, role } = spaceOf(ctx);
   if (!space.deletedAt) throw badRequest(`Space ${space.id} is not deleted`);
-  if (Date.parse(space.deletedAt) + ctx.config.spaceRetentionMs <= Date.now()) throw notFound(`Space ${space.id} not found: it was deleted too long ago to restore`);
-  ctx.body = await present(ctx, await restoreDeletedSpace(ctx.db, space), role);
+  ctx.body = await present(ctx, await restoreSpace(deletionDeps(ctx), { ...space, deletedAt: space.deletedAt }), role);
 }
 
 async function duplicate(ctx: AppContext) {

@@ -5,6 +5,8 @@ import type { Config } from '../../api/config.js';
 import { startServer, type RunningServer } from '../../api/server.js';
 import { createToken } from '../../storage/tokens.js';
 import { createUser } from '../../storage/users.js';
+import { startWorker, type RunningWorker } from '../../workflows/worker.js';
+import { testTemporalSettings } from './temporal.js';
 import { assertUpstreamResponse } from './upstream.js';
 
 export interface Response<T = any> {
@@ -21,15 +23,21 @@ export interface TestServer {
   call<T = any>(method: string, path: string, options?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<Response<T>>;
   /** A new user with a token (what `npm run admin -- token create` does). */
   user(email?: string, options?: { verified?: boolean; name?: string }): Promise<{ id: string; email: string; token: string }>;
-  close(): Promise<void>;
+  /** Stops the worker and the server; the data directory goes too unless `keepData` (to start again over it). */
+  close(options?: { keepData?: boolean }): Promise<void>;
 }
 
 let counter = 0;
 
-/** The real server on an ephemeral loopback port, over a new temporary data directory. */
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-test-'));
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, bodyLimitBytes: 1024 * 1024, accessLog: false, spaceRetentionMs: 7 * 86_400_000, ...overrides });
+/**
+ * The real server on an ephemeral loopback port, over a new temporary data directory, with jobs on
+ * the test run's Temporal dev server; `worker: true` also runs a worker for them, as `npm start` does.
+ */
+export async function startTestServer(overrides: Partial<Config> = {}, options: { worker?: boolean; dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'quire-test-'));
+  const temporal = overrides.temporal ?? (await testTemporalSettings());
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, bodyLimitBytes: 1024 * 1024, accessLog: false, spaceRetentionMs: 7 * 86_400_000, ...overrides, temporal });
+  const worker: RunningWorker | undefined = options.worker ? await startWorker(temporal, { db: server.db, dataDir }) : undefined;
   return {
     url: server.url,
     dataDir,
@@ -58,9 +66,10 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
       const { token } = await createToken(server.db, user.id);
       return { id: user.id, email: user.email, token };
     },
-    async close() {
+    async close(options: { keepData?: boolean } = {}) {
+      await worker?.stop();
       await server.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

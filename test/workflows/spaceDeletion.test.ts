@@ -1,0 +1,121 @@
+import { existsSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spaceGitdir } from '../../engine/spaceRepositories.js';
+import { findSpacePurge } from '../../storage/spaceDeletion.js';
+import { assertError } from '../helpers/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { reportingErrors } from '../helpers/suite.js';
+import { inspectJobs } from '../helpers/temporal.js';
+
+const retentionMs = 1500;
+const test = suite('space deletion as a Temporal job');
+let t: TestServer;
+let jobs: Awaited<ReturnType<typeof inspectJobs>>;
+let admin: { token: string };
+let orgId: string;
+
+test.before(
+  reportingErrors(async () => {
+    t = await startTestServer({ spaceRetentionMs: retentionMs }, { worker: true });
+    jobs = await inspectJobs(t.server.jobs.settings);
+    admin = await t.user();
+    orgId = (await t.call('POST', '/v1/orgs', { token: admin.token, body: { title: 'Deletion' } })).body.id;
+  }),
+);
+test.after(async () => {
+  await jobs?.close();
+  await t?.close();
+});
+
+const newSpace = async (): Promise<{ id: string }> =>
+  (await t.call('POST', `/v1/orgs/${orgId}/spaces`, { token: admin.token, body: { title: 'Short-lived', template: { id: 'getting-started' } } })).body;
+const del = (id: string) => t.call('DELETE', `/v1/spaces/${id}`, { token: admin.token });
+const restore = (id: string) => t.call('POST', `/v1/spaces/${id}/restore`, { token: admin.token });
+const get = (id: string) => t.call('GET', `/v1/spaces/${id}`, { token: admin.token });
+const indexedPages = async (id: string) => (await t.server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM search_pages WHERE space_id = ?', [id]))?.n;
+
+/** The two states a space may end in: whole and live, or gone everywhere with one purge on record. */
+async function assertWholeOrGone(id: string): Promise<'live' | 'purged'> {
+  const status = (await get(id)).status;
+  const purge = await findSpacePurge(t.server.db, id);
+  if (status === 200) {
+    assert.ok(existsSync(spaceGitdir(t.dataDir, id)), 'a live space keeps its repository');
+    assert.is(purge, undefined, 'a live space has no purge on record');
+    assert.is((await t.call('GET', `/v1/spaces/${id}/content`, { token: admin.token })).status, 200);
+    return 'live';
+  }
+  assert.is(status, 404);
+  assert.not.ok(existsSync(spaceGitdir(t.dataDir, id)), 'a purged space has no repository');
+  assert.ok(purge, 'the purge is on record');
+  assert.is(await indexedPages(id), 0);
+  return 'purged';
+}
+
+test('a deleted space is purged once the retention is over: repository, row and search index', async () => {
+  const space = await newSpace();
+  await t.server.jobs.isUp();
+  for (let waited = 0; (await indexedPages(space.id)) === 0 && waited < 3000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.ok((await indexedPages(space.id))! > 0, 'indexed for search');
+  assert.is((await del(space.id)).status, 205);
+  assertError(await get(space.id), 404, 'not found');
+  assert.ok(existsSync(spaceGitdir(t.dataDir, space.id)), 'kept while it can be restored');
+  const description = await jobs.handle(space.id).describe();
+  assert.is(description.status.name, 'RUNNING');
+
+  assert.is(await jobs.outcome(space.id), 'purged');
+  assert.is(await assertWholeOrGone(space.id), 'purged');
+  assertError(await restore(space.id), 404, 'not found');
+  assertError(await del(space.id), 404, 'not found');
+});
+
+test('restore inside the window cancels the job, and the space outlives its retention', async () => {
+  const space = await newSpace();
+  assert.is((await del(space.id)).status, 205);
+  const restored = await restore(space.id);
+  assert.is(restored.status, 200);
+  assert.is(restored.body.id, space.id);
+  assert.is(await jobs.outcome(space.id), 'cancelled');
+  await new Promise((resolve) => setTimeout(resolve, retentionMs + 300));
+  assert.is(await assertWholeOrGone(space.id), 'live');
+});
+
+test('deleting twice starts one job; restoring twice is harmless; deleting again starts a new one', async () => {
+  const space = await newSpace();
+  assert.is((await del(space.id)).status, 205);
+  const first = await jobs.handle(space.id).describe();
+  assert.is((await del(space.id)).status, 204, 'already in the bin');
+  assert.is((await jobs.handle(space.id).describe()).runId, first.runId, 'the same job, not a second one');
+
+  assert.is((await restore(space.id)).status, 200);
+  assertError(await restore(space.id), 400, 'not deleted');
+  assert.is(await jobs.outcome(space.id), 'cancelled');
+
+  assert.is((await del(space.id)).status, 205);
+  const second = await jobs.handle(space.id).describe();
+  assert.is.not(second.runId, first.runId);
+  assert.is(await jobs.outcome(space.id), 'purged');
+  assert.is(await assertWholeOrGone(space.id), 'purged');
+});
+
+test('a restore racing the purge timer ends whole or gone, never in between', async () => {
+  const offsetsMs = [-80, -40, -20, -10, 0, 10];
+  const spaces = await Promise.all(offsetsMs.map(() => newSpace()));
+  await Promise.all(
+    spaces.map(async (space, i) => {
+      const deletedAt = Date.now();
+      assert.is((await del(space.id)).status, 205);
+      const wait = deletedAt + retentionMs + offsetsMs[i]! - Date.now();
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
+      const answer = await restore(space.id);
+      assert.ok([200, 404].includes(answer.status), `restore answered ${answer.status}`);
+    }),
+  );
+  for (const space of spaces) {
+    const outcome = await jobs.outcome(space.id);
+    const end = await assertWholeOrGone(space.id);
+    assert.is(end === 'purged', outcome === 'purged', `job said ${outcome}, space is ${end}`);
+  }
+});
+
+test.run();

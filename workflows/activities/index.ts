@@ -1,0 +1,16 @@
+import type { Database } from '../../storage/db.js';
+import { purgeDeletedSpace } from './purgeDeletedSpace.js';
+
+export interface ActivityDependencies {
+  db: Database;
+  dataDir: string;
+}
+
+/** Every activity, bound to what it needs; the worker registers these, workflows see only the type. */
+export function createActivities(deps: ActivityDependencies) {
+  return {
+    purgeDeletedSpace: purgeDeletedSpace(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,93 @@
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import type { TemporalSettings } from './settings.js';
+import type { SpaceDeletionInput, spaceDeletion } from './spaceDeletion.workflow.js';
+
+/** The job service can't be reached: the API answers 503 and changes nothing. */
+export class JobsUnavailableError extends Error {
+  readonly code = 'jobs_unavailable';
+}
+
+export const spaceDeletionJobId = (spaceId: string) => `space-deletion:${spaceId}`;
+
+/** How long a request waits on Temporal before it gives up with a 503. */
+const callTimeoutMs = 5000;
+/** After a failure, requests fail at once for this long instead of each waiting for the timeout. */
+const failFastMs = 1000;
+const statusTtlMs = 2000;
+
+/**
+ * The API's one Temporal client: starts and cancels jobs. The connection is made on first use,
+ * so the API starts (and serves reads) while Temporal is down.
+ */
+export class JobClient {
+  private readonly connection: Connection;
+  private readonly client: Client;
+  private failedAt = 0;
+  private known: { up: boolean; at: number } | undefined;
+  private checking: Promise<boolean> | undefined;
+
+  constructor(readonly settings: TemporalSettings) {
+    this.connection = Connection.lazy({ address: settings.address, connectTimeout: '2s' });
+    this.client = new Client({ connection: this.connection, namespace: settings.namespace });
+  }
+
+  /** Starts the purge of a space that has just gone into the bin, replacing a job left from an earlier deletion. */
+  async startSpaceDeletion(input: SpaceDeletionInput, mode: 'new-deletion' | 'ensure' = 'new-deletion'): Promise<void> {
+    await this.call(`start the purge of space ${input.spaceId}`, () =>
+      this.client.workflow.start<typeof spaceDeletion>('spaceDeletion', {
+        taskQueue: this.settings.taskQueue,
+        workflowId: spaceDeletionJobId(input.spaceId),
+        args: [input],
+        // A running job for a space that was live until now is stale (its restore couldn't cancel it).
+        workflowIdConflictPolicy: mode === 'new-deletion' ? 'TERMINATE_EXISTING' : 'USE_EXISTING',
+      }),
+    );
+  }
+
+  /** Cancels a space's pending purge; nothing to cancel is fine. */
+  async cancelSpaceDeletion(spaceId: string): Promise<void> {
+    await this.call(`cancel the purge of space ${spaceId}`, async () => {
+      try {
+        await this.client.workflow.getHandle(spaceDeletionJobId(spaceId)).cancel();
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      }
+    });
+  }
+
+  /** Whether Temporal answered a health check in the last couple of seconds. */
+  async isUp(): Promise<boolean> {
+    if (this.known && Date.now() - this.known.at < statusTtlMs) return this.known.up;
+    this.checking ??= this.connection
+      .withDeadline(Date.now() + 1000, () => this.connection.healthService.check({}))
+      .then(
+        (health) => health.status === 1,
+        () => false,
+      )
+      .then((up) => {
+        this.known = { up, at: Date.now() };
+        this.checking = undefined;
+        return up;
+      });
+    return this.checking;
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close().catch(() => undefined);
+  }
+
+  private async call<T>(what: string, work: () => Promise<T>): Promise<T> {
+    const unavailable = (reason: string) =>
+      new JobsUnavailableError(`Could not ${what}: the job service (Temporal at ${this.settings.address}) is unavailable (${reason}). Nothing was changed; try again later.`);
+    if (Date.now() - this.failedAt < failFastMs) throw unavailable('it failed a moment ago');
+    try {
+      const result = await this.connection.withDeadline(Date.now() + callTimeoutMs, work);
+      this.known = { up: true, at: Date.now() };
+      return result;
+    } catch (error) {
+      this.failedAt = Date.now();
+      this.known = { up: false, at: Date.now() };
+      throw unavailable(error instanceof Error ? error.message.split('\n')[0]! : String(error));
+    }
+  }
+}

@@ -1,0 +1,2 @@
+// Every workflow the worker runs: the entry point of the workflow bundle.
+export { spaceDeletion } from './spaceDeletion.workflow.js';

@@ -1,0 +1,156 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+
+export interface DevServerOptions {
+  /** The `temporal` CLI (see temporalCli.ts). */
+  cli: string;
+  /** Where its state file, pid file and log go; without it, workflows live in memory only. */
+  stateDir?: string;
+  ip?: string;
+  port: number;
+  /** The web UI's port; omitted, the UI is off. */
+  uiPort?: number;
+  namespace?: string;
+}
+
+export interface DevServer {
+  address: string;
+  uiUrl?: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+const readyTimeoutMs = 30_000;
+
+interface PidFile {
+  pid: number;
+  address: string;
+}
+
+/**
+ * `temporal server start-dev`, persisting to `<stateDir>/dev-server.sqlite` so pending timers
+ * survive a restart. A dev server left running by an earlier crash of ours (its pid file says
+ * so) is stopped first: it holds the state file and the port.
+ */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const ip = options.ip ?? '127.0.0.1';
+  const address = `${ip}:${options.port}`;
+  const args = ['server', 'start-dev', '--ip', ip, '--port', String(options.port), '--log-level', 'warn', '--namespace', options.namespace ?? 'default'];
+  args.push(...(options.uiPort ? ['--ui-port', String(options.uiPort), '--ui-ip', ip] : ['--headless']));
+  let logFd: number | 'ignore' = 'ignore';
+  let pidFile: string | undefined;
+  if (options.stateDir) {
+    mkdirSync(options.stateDir, { recursive: true });
+    pidFile = path.join(options.stateDir, 'dev-server.pid.json');
+    await stopLeftover(pidFile);
+    args.push('--db-filename', path.join(options.stateDir, 'dev-server.sqlite'));
+    logFd = openSync(path.join(options.stateDir, 'dev-server.log'), 'a');
+  }
+  const child = spawn(options.cli, args, { stdio: ['ignore', logFd, logFd] });
+  child.unref(); // its owner decides how long it runs, and stops it
+  if (typeof logFd === 'number') closeSync(logFd);
+  if (pidFile && child.pid) writeFileSync(pidFile, JSON.stringify({ pid: child.pid, address } satisfies PidFile));
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.once('error', () => resolve(-1)); // could not start at all: reported as an early exit
+  });
+
+  try {
+    await waitUntilServing(address, exited, options.stateDir);
+  } catch (error) {
+    await stopChild(child, exited);
+    if (pidFile) rmSync(pidFile, { force: true });
+    throw error;
+  }
+  return {
+    address,
+    uiUrl: options.uiPort ? `http://${ip}:${options.uiPort}` : undefined,
+    pid: child.pid ?? -1,
+    stop: async () => {
+      await stopChild(child, exited);
+      if (pidFile) rmSync(pidFile, { force: true });
+    },
+  };
+}
+
+async function waitUntilServing(address: string, exited: Promise<number | null>, stateDir: string | undefined): Promise<void> {
+  const deadline = Date.now() + readyTimeoutMs;
+  let early: number | null | undefined;
+  void exited.then((code) => (early = code));
+  while (Date.now() < deadline) {
+    if (early !== undefined) {
+      const log = stateDir ? ` (see ${path.join(stateDir, 'dev-server.log')})` : '';
+      throw new Error(`The Temporal dev server exited with code ${early} before it served ${address}: is the port taken?${log}`);
+    }
+    if (await answers(address)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`The Temporal dev server did not answer on ${address} within ${readyTimeoutMs / 1000} s`);
+}
+
+/** Whether a Temporal frontend at the address says it is serving. */
+export async function answers(address: string, timeoutMs = 1000): Promise<boolean> {
+  let connection: Connection | undefined;
+  try {
+    connection = await Connection.connect({ address, connectTimeout: timeoutMs });
+    const health = await connection.withDeadline(Date.now() + timeoutMs, () => connection!.healthService.check({}));
+    return health.status === 1; // SERVING
+  } catch {
+    return false;
+  } finally {
+    await connection?.close().catch(() => undefined);
+  }
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function stopLeftover(pidFile: string): Promise<void> {
+  if (!existsSync(pidFile)) return;
+  let leftover: PidFile | undefined;
+  try {
+    leftover = JSON.parse(readFileSync(pidFile, 'utf8')) as PidFile;
+  } catch {
+    leftover = undefined;
+  }
+  if (leftover && isDevServer(leftover.pid)) {
+    console.warn(JSON.stringify({ level: 'warn', message: `stopping the Temporal dev server left running (pid ${leftover.pid}) by an earlier run` }));
+    process.kill(leftover.pid, 'SIGTERM');
+    for (let waited = 0; isDevServer(leftover.pid); waited += 100) {
+      if (waited === 5000) process.kill(leftover.pid, 'SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  rmSync(pidFile, { force: true });
+}
+
+/** Alive, and a `temporal server start-dev` (a recycled pid belongs to something else). */
+function isDevServer(pid: number): boolean {
+  try {
+    const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
+    return commandLine.includes('start-dev') && state !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** A port nothing listens on right now, for dev servers in tests and benchmarks. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,29 @@
+export interface TemporalSettings {
+  /** host:port of the Temporal frontend (TEMPORAL_ADDRESS). */
+  address: string;
+  namespace: string;
+  /** The task queue this deployment's workers poll; one per deployment sharing a Temporal server. */
+  taskQueue: string;
+}
+
+function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const port = Number(env[name] ?? fallback);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name} must be a port number, got ${env[name]}`);
+  return port;
+}
+
+/**
+ * TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE and QUIRE_TASK_QUEUE. Without an address, `local` holds the
+ * ports of the dev server `npm start` runs itself (QUIRE_TEMPORAL_PORT, QUIRE_TEMPORAL_UI_PORT).
+ */
+export function temporalFromEnv(env: NodeJS.ProcessEnv): { temporal: TemporalSettings; localTemporal?: { port: number; uiPort: number } } {
+  const local = env.TEMPORAL_ADDRESS ? undefined : { port: portFrom(env, 'QUIRE_TEMPORAL_PORT', 7233), uiPort: portFrom(env, 'QUIRE_TEMPORAL_UI_PORT', 8233) };
+  return {
+    temporal: {
+      address: env.TEMPORAL_ADDRESS ?? `127.0.0.1:${local!.port}`,
+      namespace: env.TEMPORAL_NAMESPACE ?? 'default',
+      taskQueue: env.QUIRE_TASK_QUEUE ?? 'quire',
+    },
+    localTemporal: local,
+  };
+}

@@ -1,0 +1,93 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { createActivities, type ActivityDependencies } from './activities/index.js';
+import type { TemporalSettings } from './settings.js';
+
+export interface RunningWorker {
+  /** Finishes the activities under way (up to a grace period) and stops polling. */
+  stop(): Promise<void>;
+}
+
+let runtimeInstalled = false;
+
+/** Temporal's own logs at warn and above, as JSON lines like ours; signals are the caller's to handle. */
+function installRuntime() {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  Runtime.install({
+    logger: new DefaultLogger('WARN', ({ level, message, meta }) =>
+      console.warn(JSON.stringify({ level: level.toLowerCase(), message: `temporal: ${message}`, ...(meta && { meta }) })),
+    ),
+    shutdownSignals: [],
+  });
+}
+
+let bundle: Promise<WorkflowBundleOption> | undefined;
+
+/** The workflow bundle `npm run build` wrote beside this file, or one built now (in tests and under tsx). */
+export function workflowBundle(): Promise<WorkflowBundleOption> {
+  const built = fileURLToPath(new URL('./workflow-bundle.js', import.meta.url));
+  if (existsSync(built)) return Promise.resolve({ codePath: built });
+  bundle ??= bundleWorkflowCode({ workflowsPath: workflowsEntry(), logger: new DefaultLogger('WARN') }).then(({ code }) => ({ code }));
+  return bundle;
+}
+
+export function workflowsEntry(): string {
+  const source = fileURLToPath(new URL('./index.workflow.ts', import.meta.url));
+  return existsSync(source) ? source : fileURLToPath(new URL('./index.workflow.js', import.meta.url));
+}
+
+const retryDelaysMs = [500, 1000, 2000, 5000];
+
+/**
+ * Polls the deployment's task queue until stopped. When Temporal is down or the worker fails,
+ * it logs, waits and starts again, so a Temporal restart needs no restart of ours.
+ */
+export async function startWorker(settings: TemporalSettings, deps: ActivityDependencies): Promise<RunningWorker> {
+  installRuntime();
+  const activities = createActivities(deps);
+  const workflows = await workflowBundle();
+  let stopping = false;
+  let current: Worker | undefined;
+  let wake: (() => void) | undefined;
+  let ready: () => void = () => undefined;
+  const firstAttempt = new Promise<void>((resolve) => (ready = resolve));
+
+  const loop = (async () => {
+    for (let failures = 0; !stopping; ) {
+      let connection: NativeConnection | undefined;
+      try {
+        connection = await NativeConnection.connect({ address: settings.address });
+        current = await Worker.create({ connection, namespace: settings.namespace, taskQueue: settings.taskQueue, workflowBundle: workflows, activities, shutdownGraceTime: '3s' });
+        ready();
+        if (stopping) break;
+        failures = 0;
+        await current.run();
+      } catch (error) {
+        ready(); // the caller goes on; this loop keeps trying
+        if (stopping) break;
+        console.warn(JSON.stringify({ level: 'warn', message: 'the Temporal worker is not running; retrying', error: String(error).split('\n')[0] }));
+        const delay = retryDelaysMs[Math.min(failures, retryDelaysMs.length - 1)]!;
+        failures += 1;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, delay).unref();
+        });
+      } finally {
+        current = undefined;
+        await connection?.close().catch(() => undefined);
+      }
+    }
+  })();
+  await firstAttempt;
+
+  return {
+    stop: async () => {
+      stopping = true;
+      wake?.();
+      if (current && current.getState() === 'RUNNING') current.shutdown();
+      await loop;
+    },
+  };
+}
