@@ -1,4 +1,4 @@
-import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalSettings } from './settings.js';
 import type { SpaceDeletionInput, spaceDeletion } from './spaceDeletion.workflow.js';
 
@@ -13,7 +13,7 @@ export const spaceDeletionJobId = (spaceId: string) => `space-deletion:${spaceId
 const callTimeoutMs = 5000;
 /** After a failure, requests fail at once for this long instead of each waiting for the timeout. */
 const failFastMs = 1000;
-const statusTtlMs = 2000;
+const statusTtlMs = 1000;
 
 /**
  * The API's one Temporal client: starts and cancels jobs. The connection is made on first use,
@@ -27,7 +27,12 @@ export class JobClient {
   private checking: Promise<boolean> | undefined;
 
   constructor(readonly settings: TemporalSettings) {
-    this.connection = Connection.lazy({ address: settings.address, connectTimeout: '2s' });
+    this.connection = Connection.lazy({
+      address: settings.address,
+      connectTimeout: '2s',
+      // A couple of quick retries ride out a blip; the default ten would outlast the request's patience.
+      interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3 }))],
+    });
     this.client = new Client({ connection: this.connection, namespace: settings.namespace });
   }
 

@@ -19,6 +19,8 @@ function installRuntime() {
     logger: new DefaultLogger('WARN', ({ level, message, meta }) =>
       console.warn(JSON.stringify({ level: level.toLowerCase(), message: `temporal: ${message}`, ...(meta && { meta }) })),
     ),
+    // The core retries polls while Temporal is down and warns at each retry; our worker loop reports outages once.
+    telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
     shutdownSignals: [],
   });
 }
@@ -59,7 +61,17 @@ export async function startWorker(settings: TemporalSettings, deps: ActivityDepe
       let connection: NativeConnection | undefined;
       try {
         connection = await NativeConnection.connect({ address: settings.address });
-        current = await Worker.create({ connection, namespace: settings.namespace, taskQueue: settings.taskQueue, workflowBundle: workflows, activities, shutdownGraceTime: '3s' });
+        current = await Worker.create({
+          connection,
+          namespace: settings.namespace,
+          taskQueue: settings.taskQueue,
+          workflowBundle: workflows,
+          activities,
+          shutdownGraceTime: '3s',
+          // Our workflows sleep for days and replay from a handful of events: caching them buys nothing,
+          // and without a cache there is no sticky queue to time out after a worker restarts.
+          maxCachedWorkflows: 0,
+        });
         ready();
         if (stopping) break;
         failures = 0;

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../workflows/runtime/devServer.js';
 
 export const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -7,34 +8,50 @@ export interface ServiceProcess {
   child: ChildProcess;
   url: string;
   stdout: () => string;
+  stderr: () => string;
   /** Sends the signal and resolves with the exit code and how long the exit took. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
 }
 
-/** Starts `api/main.ts` as its own OS process, as `npm start` does, and waits until it says it is ready. */
-export function startService(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
+/**
+ * Starts `api/main.ts` as its own OS process, as `npm start` does, and waits until it says it is
+ * ready. Without TEMPORAL_ADDRESS it runs its own Temporal dev server, on free ports unless given.
+ */
+export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
+  const ports: Record<string, string> = env.TEMPORAL_ADDRESS || env.QUIRE_TEMPORAL_PORT ? {} : { QUIRE_TEMPORAL_PORT: String(await freePort()), QUIRE_TEMPORAL_UI_PORT: String(await freePort()) };
+  return startProcess('api/main.ts', { HOST: '127.0.0.1', PORT: '0', ...ports, ...env }, /"message":"Quire is ready","url":"([^"]+)"/);
+}
+
+/** Starts `workflows/main.ts` (what `npm run worker` runs) and waits until it polls. */
+export function startWorkerProcess(env: Record<string, string>): Promise<ServiceProcess> {
+  return startProcess('workflows/main.ts', env, /"message":"Quire worker is running"()/);
+}
+
+function startProcess(entry: string, env: Record<string, string>, ready: RegExp): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: projectRoot,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
   child.stdout!.on('data', (chunk) => (out += chunk));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service not ready in 15 s:\n${err}`)), 15_000);
-    child.on('exit', (code) => reject(new Error(`service exited with ${code}:\n${err}`)));
+    const timer = setTimeout(() => reject(new Error(`${entry} not ready in 20 s:\n${err}`)), 20_000);
+    child.on('exit', (code) => reject(new Error(`${entry} exited with ${code}:\n${err}`)));
     child.stderr!.on('data', (chunk) => {
       err += chunk;
-      const ready = /"message":"Quire is ready","url":"([^"]+)"/.exec(err);
-      if (!ready?.[1]) return;
+      const match = ready.exec(err);
+      if (!match) return;
       clearTimeout(timer);
       resolve({
         child,
-        url: ready[1],
+        url: match[1] ?? '',
         stdout: () => out,
+        stderr: () => err,
         stop: (signal = 'SIGTERM') =>
           new Promise((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done({ code: child.exitCode, ms: 0 });
             const started = Date.now();
             child.once('exit', (code) => done({ code, ms: Date.now() - started }));
             child.kill(signal);

@@ -1,0 +1,76 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spaceGitdir } from '../../engine/spaceRepositories.js';
+import { freePort } from '../../workflows/runtime/devServer.js';
+import { startService, type ServiceProcess } from '../helpers/processes.js';
+
+const test = suite('npm start with its own Temporal dev server');
+const running: ServiceProcess[] = [];
+const pids: number[] = [];
+const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-local-temporal-'));
+test.after(async () => {
+  await Promise.all(running.map((service) => service.stop('SIGKILL')));
+  for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const token = 'local-temporal-token-0123456789';
+const pidFile = path.join(dataDir, 'temporal', 'dev-server.pid.json');
+const devServerPid = (): number => JSON.parse(readFileSync(pidFile, 'utf8')).pid;
+function alive(pid: number): boolean {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+async function call(service: ServiceProcess, method: string, url: string, body?: unknown) {
+  const response = await fetch(service.url + url, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+test('a pending purge survives a crash of Quire; the dev server it left running is replaced; SIGTERM stops both', async () => {
+  const uiPort = await freePort();
+  const env = { DATA_DIR: dataDir, QUIRE_BOOTSTRAP_TOKEN: token, QUIRE_SPACE_RETENTION: '4s', QUIRE_TEMPORAL_PORT: String(await freePort()), QUIRE_TEMPORAL_UI_PORT: String(uiPort) };
+  const first = await startService(env);
+  running.push(first);
+  assert.is((await call(first, 'GET', '/v1/')).body.jobs.status, 'up');
+  assert.ok(existsSync(path.join(dataDir, 'temporal', 'dev-server.sqlite')), 'the dev server persists under DATA_DIR');
+  assert.is((await fetch(`http://127.0.0.1:${uiPort}/`)).status, 200, 'the Temporal web UI answers on its port');
+
+  const orgId = (await call(first, 'GET', '/v1/orgs')).body.items[0].id;
+  const space = (await call(first, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Pending' })).body;
+  assert.is((await call(first, 'DELETE', `/v1/spaces/${space.id}`)).status, 205);
+
+  const leftover = devServerPid();
+  pids.push(leftover);
+  await first.stop('SIGKILL');
+  assert.ok(alive(leftover), 'a crash leaves the dev server running');
+
+  const second = await startService(env);
+  running.push(second);
+  assert.match(second.stderr(), /left running/);
+  assert.not.ok(alive(leftover), 'the leftover dev server was stopped');
+  const current = devServerPid();
+  pids.push(current);
+  assert.is.not(current, leftover);
+
+  for (let waited = 0; existsSync(spaceGitdir(dataDir, space.id)) && waited < 15_000; waited += 200) await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.not.ok(existsSync(spaceGitdir(dataDir, space.id)), 'purged after the restart, by the timer set before the crash');
+
+  const { code, ms } = await second.stop('SIGTERM');
+  assert.is(code, 0);
+  assert.ok(ms < 5000, `stopped in ${ms} ms`);
+  assert.not.ok(alive(current), 'the dev server stops with Quire');
+  assert.not.ok(existsSync(pidFile));
+});
+
+test.run();
