@@ -4,8 +4,12 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
-import { freePort } from '../../workflows/runtime/devServer.js';
-import { startService, type ServiceProcess } from '../helpers/processes.js';
+import { spawn } from 'node:child_process';
+import { parse } from 'yaml';
+import { answers, freePort } from '../../workflows/runtime/devServer.js';
+import { pinnedCliVersion } from '../../workflows/runtime/temporalCli.js';
+import { temporalCli } from '../helpers/temporal.js';
+import { projectRoot, startService, type ServiceProcess } from '../helpers/processes.js';
 
 const test = suite('npm start with its own Temporal dev server');
 const running: ServiceProcess[] = [];
@@ -71,6 +75,29 @@ test('a pending purge survives a crash of Quire; the dev server it left running 
   assert.ok(ms < 5000, `stopped in ${ms} ms`);
   assert.not.ok(alive(current), 'the dev server stops with Quire');
   assert.not.ok(existsSync(pidFile));
+});
+
+test('temporal-dev.yml runs a dev server this CLI version accepts, persisting to its volume', async () => {
+  const compose = parse(readFileSync(path.join(projectRoot, 'temporal-dev.yml'), 'utf8'));
+  const command: string[] = compose.services.temporal.command;
+  const state = command.indexOf('--db-filename');
+  assert.ok(state > 0, 'the dev server state is kept');
+  assert.is(compose.services.temporal.image, `temporalio/temporal:${pinnedCliVersion.slice(1)}`, 'the image is the CLI version the project builds');
+  // The same arguments on this machine, with the volume and the ports moved somewhere free.
+  const args = command.map((arg, i) => (i === state + 1 ? path.join(dataDir, 'compose.sqlite') : arg === '0.0.0.0' ? '127.0.0.1' : arg));
+  const port = await freePort();
+  const child = spawn(temporalCli(), [...args, '--port', String(port), '--ui-port', String(await freePort())], { stdio: 'ignore' });
+  try {
+    let up = false;
+    for (let waited = 0; !up && waited < 15_000; waited += 200) {
+      up = await answers(`127.0.0.1:${port}`);
+      if (!up) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.ok(up, 'the dev server answers');
+    assert.ok(existsSync(path.join(dataDir, 'compose.sqlite')));
+  } finally {
+    child.kill('SIGKILL');
+  }
 });
 
 test.run();
