@@ -1,7 +1,6 @@
 // The content engine issue's figures, on generated spaces of 1,000 pages of about 2 KB each.
 // Runs the built server (dist/) as its own process; writes the pages with the engine directly,
 // from this process, the way a git push or the worker would.
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -10,7 +9,7 @@ import { renderPageFile } from '../engine/layout/pageFile.js';
 import { renderSummary, type SummaryEntry } from '../engine/layout/summary.js';
 import { primaryBranch } from '../engine/repository.js';
 import { openSpaceRepository } from '../engine/spaceRepositories.js';
-import { fmt, latency, root, spawnServer, tempDataDir, throughput, type Spawned } from './lib.js';
+import { buildQuire, fmt, latency, median, root, sharedTemporalAddress, spawnServer, tempDataDir, throughput, type Spawned } from './lib.js';
 import { seedOrganization } from './seed.js';
 
 const mainScript = path.join(root, 'dist/api/main.js');
@@ -68,7 +67,6 @@ const timed = async (work: () => Promise<unknown>) => {
   await work();
   return Number(process.hrtime.bigint() - started) / 1e6;
 };
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 /** The answer's bytes over a kept-alive connection, not decoded: the time is the server's and the wire's. */
@@ -90,12 +88,13 @@ function get(url: string, auth: Record<string, string>): Promise<Buffer> {
 }
 
 export async function benchContent(): Promise<Record<string, string>> {
-  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  buildQuire();
+  const TEMPORAL_ADDRESS = await sharedTemporalAddress();
   const figures: Record<string, string> = {};
   const dataDir = tempDataDir();
   const { organizationId, token } = await seedOrganization(dataDir, 1);
   const auth = { authorization: `Bearer ${token}` };
-  const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
+  const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS };
   let server: Spawned = await spawnServer([mainScript], env);
 
   const spaceIds: string[] = [];

@@ -1,9 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { freePort, startDevServer, type DevServer } from '../workflows/runtime/devServer.js';
+import { ensureTemporalCli } from '../workflows/runtime/temporalCli.js';
 
 export const root = fileURLToPath(new URL('../', import.meta.url));
 export const tempDataDir = () => mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
@@ -64,3 +66,22 @@ export async function throughput(url: string, headers: Record<string, string>, s
 }
 
 export const fmt = (n: number, digits = 2) => n.toFixed(digits);
+
+/** `npm run build`, as `npm start` runs it: the compiled server and the workflow bundle. */
+export function buildQuire(): void {
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
+}
+
+let benchTemporal: Promise<DevServer> | undefined;
+
+/** One in-memory Temporal dev server for the benchmarks that aren't about Temporal: TEMPORAL_ADDRESS for their servers. */
+export async function sharedTemporalAddress(): Promise<string> {
+  benchTemporal ??= ensureTemporalCli().then(async (cli) => {
+    const server = await startDevServer({ cli, port: await freePort() });
+    process.once('exit', () => process.kill(server.pid, 'SIGKILL'));
+    return server;
+  });
+  return (await benchTemporal).address;
+}
+
+export const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;

@@ -2,8 +2,9 @@
 import { loadavg, cpus } from 'node:os';
 import { benchContent } from './content.js';
 import { benchFoundation } from './foundation.js';
+import { benchJobs } from './jobs.js';
 
-const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent };
+const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 
 const before = loadavg();
@@ -15,3 +16,4 @@ for (const name of chosen) {
   for (const [label, value] of Object.entries(figures)) console.log(`${label.padEnd(66)} ${value}`);
 }
 console.log(`\nmachine: ${cpus().length} cores; load average before ${before.map((n) => n.toFixed(2)).join(' ')}, after ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+process.exit(0); // the benchmarks' Temporal dev server is stopped on exit

@@ -1,0 +1,76 @@
+// The Temporal issue's figures: how much starting a job adds to a request, and `npm start` to
+// ready with the local dev server (the CLI already built). Runs the built server, as `npm start` does.
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { JobClient } from '../workflows/client.js';
+import { freePort } from '../workflows/runtime/devServer.js';
+import { buildQuire, fmt, median, root, sharedTemporalAddress, spawnServer, tempDataDir } from './lib.js';
+import { seedOrganization } from './seed.js';
+
+const mainScript = path.join(root, 'dist/api/main.js');
+const spaces = 150;
+
+async function timed(work: () => Promise<Response>): Promise<number> {
+  const started = process.hrtime.bigint();
+  const response = await work();
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`${response.url} answered ${response.status}`);
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+export async function benchJobs(): Promise<Record<string, string>> {
+  buildQuire();
+  const figures: Record<string, string> = {};
+  const TEMPORAL_ADDRESS = await sharedTemporalAddress();
+  const dataDir = tempDataDir();
+  const { organizationId, token } = await seedOrganization(dataDir, 1);
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const server = await spawnServer([mainScript], { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS, QUIRE_TASK_QUEUE: `bench-${randomUUID()}` });
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < spaces; i += 1) {
+      const response = await fetch(`${server.url}/v1/orgs/${organizationId}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: `Bench ${i}` }) });
+      ids.push(((await response.json()) as { id: string }).id);
+    }
+    // The same space row written without a job (a rename), then put in the bin with its job started.
+    const renames: number[] = [];
+    const deletes: number[] = [];
+    for (const [i, id] of ids.entries()) {
+      renames.push(await timed(() => fetch(`${server.url}/v1/spaces/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ title: `Renamed ${i}` }) })));
+      deletes.push(await timed(() => fetch(`${server.url}/v1/spaces/${id}`, { method: 'DELETE', headers })));
+    }
+    const warm = (samples: number[]) => samples.slice(20);
+    figures[`PATCH /spaces/{id} (a write without a job): median ms, ${spaces - 20} requests`] = fmt(median(warm(renames)));
+    figures['DELETE /spaces/{id} (the write plus starting space-deletion:<id>): median ms'] = fmt(median(warm(deletes)));
+    figures['… added by starting the job: median ms (target ≤ 50)'] = fmt(median(warm(deletes)) - median(warm(renames)));
+
+    // The job start alone, from a client of its own: what the request waits on Temporal for.
+    const jobs = new JobClient({ address: TEMPORAL_ADDRESS, namespace: 'default', taskQueue: `bench-idle-${randomUUID()}` });
+    const starts: number[] = [];
+    for (let i = 0; i < 120; i += 1) {
+      const started = process.hrtime.bigint();
+      await jobs.startSpaceDeletion({ spaceId: `bench-${randomUUID()}`, deletedAt: new Date().toISOString(), retentionMs: 86_400_000 });
+      if (i >= 20) starts.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    await jobs.close();
+    figures['starting a workflow alone (client to dev server): median ms'] = fmt(median(starts));
+  } finally {
+    await server.stop();
+  }
+
+  // `npm start` to ready: the built server launching its own dev server over a fresh DATA_DIR.
+  const ready: number[] = [];
+  for (let i = 0; i < 5; i += 1) {
+    const started = Date.now();
+    const env = { DATA_DIR: tempDataDir(), PORT: '0', HOST: '127.0.0.1', QUIRE_TEMPORAL_PORT: String(await freePort()), QUIRE_TEMPORAL_UI_PORT: String(await freePort()) };
+    const service = await spawnServer([mainScript], env);
+    const response = await fetch(`${service.url}/v1/`);
+    const body = (await response.json()) as { jobs: { status: string } };
+    if (body.jobs.status !== 'up') throw new Error('ready, but the job service is not up');
+    ready.push(Date.now() - started);
+    await service.stop();
+  }
+  figures['npm start to ready, launching the local dev server: median ms (target ≤ 10000)'] = fmt(median(ready), 0);
+  figures['… slowest of 5: ms'] = fmt(Math.max(...ready), 0);
+  return figures;
+}
