@@ -60,13 +60,16 @@ export class JobClient {
     });
   }
 
-  /** Whether Temporal answered a health check in the last couple of seconds. */
+  /**
+   * Whether Temporal answered its last health check. Checks run at most once a second, in the
+   * background once there is an answer, so a health probe never waits on a Temporal that is down.
+   */
   async isUp(): Promise<boolean> {
     if (this.known && Date.now() - this.known.at < statusTtlMs) return this.known.up;
     this.checking ??= this.connection
       .withDeadline(Date.now() + 1000, () => this.connection.healthService.check({}))
       .then(
-        (health) => health.status === 1,
+        (health) => health.status === 1, // SERVING
         () => false,
       )
       .then((up) => {
@@ -74,7 +77,7 @@ export class JobClient {
         this.checking = undefined;
         return up;
       });
-    return this.checking;
+    return this.known ? this.known.up : this.checking;
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
-import { findSpacePurge } from '../../storage/spaceDeletion.js';
+import { ensureDeletionJobs } from '../../api/commands/spaceDeletion.js';
+import { findSpacePurge, markSpaceDeleted } from '../../storage/spaceDeletion.js';
 import { assertError } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
@@ -116,6 +117,24 @@ test('a restore racing the purge timer ends whole or gone, never in between', as
     const end = await assertWholeOrGone(space.id);
     assert.is(end === 'purged', outcome === 'purged', `job said ${outcome}, space is ${end}`);
   }
+});
+
+test('a space in the bin without a job (its process stopped halfway) gets one at start, once', async () => {
+  const space = await newSpace();
+  // What a crash between marking the space and starting its job leaves behind.
+  await markSpaceDeleted(t.server.db, space.id, new Date().toISOString());
+  const before = await jobs.handle(space.id).describe().then(
+    () => 'found',
+    (error: Error) => error.name,
+  );
+  assert.is(before, 'WorkflowNotFoundError', 'no job yet');
+  const deps = { db: t.server.db, jobs: t.server.jobs, retentionMs };
+  assert.ok((await ensureDeletionJobs(deps)) >= 1);
+  const first = await jobs.handle(space.id).describe();
+  await ensureDeletionJobs(deps);
+  assert.is((await jobs.handle(space.id).describe()).runId, first.runId, 'a second pass keeps the job it finds');
+  assert.is(await jobs.outcome(space.id), 'purged');
+  assert.is(await assertWholeOrGone(space.id), 'purged');
 });
 
 test.run();
