@@ -4,6 +4,8 @@ import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { ensureDeletionJobs } from '../../api/commands/spaceDeletion.js';
 import { findSpacePurge, markSpaceDeleted } from '../../storage/spaceDeletion.js';
+import { findSpace } from '../../storage/spaces.js';
+import { createActivities } from '../../workflows/activities/index.js';
 import { assertError } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
@@ -117,6 +119,29 @@ test('a restore racing the purge timer ends whole or gone, never in between', as
     const end = await assertWholeOrGone(space.id);
     assert.is(end === 'purged', outcome === 'purged', `job said ${outcome}, space is ${end}`);
   }
+});
+
+test('the purge activity and a restore arriving together: one wins, and the other sees it', async () => {
+  const purge = createActivities({ db: t.server.db, dataDir: t.dataDir }).purgeDeletedSpace;
+  const spaces = await Promise.all([1, 2, 3, 4, 5, 6].map(() => newSpace()));
+  for (const [i, space] of spaces.entries()) {
+    assert.is((await del(space.id)).status, 205);
+    const { deletedAt } = (await findSpace(t.server.db, space.id, { includeDeleted: true }))!;
+    // The restore goes out first; the purge follows a little later each time, so either may win.
+    const restoring = restore(space.id);
+    await new Promise((resolve) => setTimeout(resolve, i * 2));
+    const [purged, restored] = await Promise.all([purge({ spaceId: space.id, deletedAt: deletedAt! }), restoring]);
+    const end = await assertWholeOrGone(space.id);
+    if (end === 'live') {
+      assert.is(restored.status, 200);
+      assert.is(purged, 'restored', 'the purge found the space out of the bin and kept it');
+    } else {
+      assert.is(purged, 'purged');
+      assertError(restored, 404, 'purged');
+    }
+  }
+  const outcomes = await Promise.all(spaces.map((space) => jobs.outcome(space.id)));
+  for (const outcome of outcomes) assert.ok(['cancelled', 'already-purged'].includes(outcome), `the job ends without purging twice (${outcome})`);
 });
 
 test('a space in the bin without a job (its process stopped halfway) gets one at start, once', async () => {
