@@ -37,6 +37,8 @@ async function insertRows(tx: Transaction, table: string, columns: string[], row
 
 /** Brings a space's index to `revision`: rewrites the changed pages, drops the removed ones. */
 export async function updateSpaceIndex(tx: Transaction, spaceId: string, revision: string, changed: IndexedPage[], removed: string[]): Promise<void> {
+  // A refresh that was under way when the space was purged must not leave its index behind.
+  if (!(await tx.get('SELECT 1 FROM spaces WHERE id = ?', [spaceId]))) return;
   const stale = JSON.stringify([...removed, ...changed.map((page) => page.pageId)]);
   await tx.run('DELETE FROM search_sections WHERE space_id = ? AND page_id IN (SELECT value FROM json_each(?))', [spaceId, stale]);
   await tx.run('DELETE FROM search_pages WHERE space_id = ? AND page_id IN (SELECT value FROM json_each(?))', [spaceId, stale]);
