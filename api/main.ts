@@ -41,8 +41,9 @@ async function main() {
     console.warn(JSON.stringify({ level: 'info', message: `received ${signal}, shutting down` }));
     // In-flight requests and activities get a grace period; then the process ends whatever is left open.
     setTimeout(() => {
-      devServer?.stop();
-      process.exit(0);
+      console.error(JSON.stringify({ level: 'error', message: `shutdown took over ${shutdownGraceMs} ms: exiting with work left open` }));
+      void devServer?.stop();
+      process.exit(1);
     }, shutdownGraceMs).unref();
     reconciling.stop();
     // The worker first: its activities use the database the server closes.

@@ -1,5 +1,6 @@
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalSettings } from './settings.js';
+import { spaceRestored } from './signals.js';
 import type { SpaceDeletionInput, spaceDeletion } from './spaceDeletion.workflow.js';
 
 /** The job service can't be reached: the API answers 503 and changes nothing. */
@@ -14,6 +15,7 @@ const callTimeoutMs = 5000;
 /** After a failure, requests fail at once for this long instead of each waiting for the timeout. */
 const failFastMs = 1000;
 const statusTtlMs = 1000;
+const staleStatusMs = 5000;
 
 /**
  * The API's one Temporal client: starts and cancels jobs. The connection is made on first use,
@@ -29,40 +31,65 @@ export class JobClient {
   constructor(readonly settings: TemporalSettings) {
     this.connection = Connection.lazy({
       address: settings.address,
-      connectTimeout: '2s',
       // A couple of quick retries ride out a blip; the default ten would outlast the request's patience.
       interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3 }))],
     });
     this.client = new Client({ connection: this.connection, namespace: settings.namespace });
   }
 
-  /** Starts the purge of a space that has just gone into the bin, replacing a job left from an earlier deletion. */
-  async startSpaceDeletion(input: SpaceDeletionInput, mode: 'new-deletion' | 'ensure' = 'new-deletion'): Promise<void> {
-    await this.call(`start the purge of space ${input.spaceId}`, () =>
-      this.client.workflow.start<typeof spaceDeletion>('spaceDeletion', {
-        taskQueue: this.settings.taskQueue,
-        workflowId: spaceDeletionJobId(input.spaceId),
-        args: [input],
-        // A running job for a space that was live until now is stale (its restore couldn't cancel it).
-        workflowIdConflictPolicy: mode === 'new-deletion' ? 'TERMINATE_EXISTING' : 'USE_EXISTING',
-      }),
-    );
+  /**
+   * Starts the purge of a space that has just gone into the bin. Any job still running under the
+   * id is stale (the space was live until now) and is replaced.
+   */
+  async startSpaceDeletion(input: SpaceDeletionInput): Promise<void> {
+    await this.call(`start the purge of space ${input.spaceId}`, () => this.startDeletionWorkflow(input));
   }
 
-  /** Cancels a space's pending purge; nothing to cancel is fine. */
-  async cancelSpaceDeletion(spaceId: string): Promise<void> {
+  /**
+   * Makes sure the space's deletion at `input.deletedAt` has its job: keeps a running job for that
+   * deletion, replaces one left from an earlier deletion, starts one if there is none.
+   */
+  async ensureSpaceDeletion(input: SpaceDeletionInput): Promise<void> {
+    await this.call(`check the purge job of space ${input.spaceId}`, async () => {
+      const running = await this.client.workflow
+        .getHandle(spaceDeletionJobId(input.spaceId))
+        .describe()
+        .catch((error) => {
+          if (error instanceof WorkflowNotFoundError) return undefined;
+          throw error;
+        });
+      if (running?.status.name === 'RUNNING' && running.memo?.deletedAt === input.deletedAt) return;
+      await this.startDeletionWorkflow(input);
+    });
+  }
+
+  /**
+   * Tells the space's job that the deletion at `deletedAt` was undone, so it ends without purging.
+   * A job for a newer deletion ignores it; no job at all is fine.
+   */
+  async cancelSpaceDeletion(spaceId: string, deletedAt: string): Promise<void> {
     await this.call(`cancel the purge of space ${spaceId}`, async () => {
       try {
-        await this.client.workflow.getHandle(spaceDeletionJobId(spaceId)).cancel();
+        await this.client.workflow.getHandle(spaceDeletionJobId(spaceId)).signal(spaceRestored, deletedAt);
       } catch (error) {
         if (!(error instanceof WorkflowNotFoundError)) throw error;
       }
     });
   }
 
+  private startDeletionWorkflow(input: SpaceDeletionInput) {
+    return this.client.workflow.start<typeof spaceDeletion>('spaceDeletion', {
+      taskQueue: this.settings.taskQueue,
+      workflowId: spaceDeletionJobId(input.spaceId),
+      args: [input],
+      memo: { deletedAt: input.deletedAt },
+      workflowIdConflictPolicy: 'TERMINATE_EXISTING',
+    });
+  }
+
   /**
-   * Whether Temporal answered its last health check. Checks run at most once a second, in the
-   * background once there is an answer, so a health probe never waits on a Temporal that is down.
+   * Whether Temporal answered its last health check. Checks run at most once a second; an answer
+   * up to a few seconds old is returned at once while the next check runs, an older one is not used.
    */
   async isUp(): Promise<boolean> {
     if (this.known && Date.now() - this.known.at < statusTtlMs) return this.known.up;
@@ -77,7 +104,7 @@ export class JobClient {
         this.checking = undefined;
         return up;
       });
-    return this.known ? this.known.up : this.checking;
+    return this.known && Date.now() - this.known.at < staleStatusMs ? this.known.up : this.checking;
   }
 
   async close(): Promise<void> {

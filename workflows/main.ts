@@ -22,7 +22,10 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.warn(JSON.stringify({ level: 'info', message: `received ${signal}, shutting down` }));
-    setTimeout(() => process.exit(0), 5000).unref();
+    setTimeout(() => {
+      console.error(JSON.stringify({ level: 'error', message: 'shutdown took over 5 s: exiting with work left open' }));
+      process.exit(1);
+    }, 5000).unref();
     worker
       .stop()
       .then(() => db.close())

@@ -73,9 +73,10 @@ export async function startWorker(settings: TemporalSettings, deps: ActivityDepe
           maxCachedWorkflows: 0,
         });
         ready();
-        if (stopping) break;
         failures = 0;
-        await current.run();
+        const running = current.run();
+        if (stopping) current.shutdown(); // stopped while it was being created
+        await running;
       } catch (error) {
         ready(); // the caller goes on; this loop keeps trying
         if (stopping) break;

@@ -40,7 +40,7 @@ export async function restoreSpace(deps: Deps, space: SpaceRecord & { deletedAt:
     if (now.deletedAt) throw conflict(`Space ${space.id} was deleted again while it was being restored; try again`);
     return now; // restored by a request racing this one
   }
-  await deps.jobs.cancelSpaceDeletion(space.id).catch((error: Error) => {
+  await deps.jobs.cancelSpaceDeletion(space.id, space.deletedAt).catch((error: Error) => {
     console.warn(JSON.stringify({ level: 'warn', message: `space ${space.id} restored; its purge job will find it live and keep it`, error: error.message }));
   });
   return getSpace(deps.db, space.id);
@@ -53,7 +53,7 @@ export async function restoreSpace(deps: Deps, space: SpaceRecord & { deletedAt:
 export async function ensureDeletionJobs(deps: Deps): Promise<number> {
   const deleted = await listDeletedSpaces(deps.db);
   for (const space of deleted) {
-    await deps.jobs.startSpaceDeletion({ spaceId: space.id, deletedAt: space.deletedAt, retentionMs: deps.retentionMs }, 'ensure');
+    await deps.jobs.ensureSpaceDeletion({ spaceId: space.id, deletedAt: space.deletedAt, retentionMs: deps.retentionMs });
   }
   return deleted.length;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CancelledFailure, Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { spaceDeletionJobId } from '../../workflows/client.js';
 import { startDevServer, freePort, type DevServer } from '../../workflows/runtime/devServer.js';
 import { findTemporalCli } from '../../workflows/runtime/temporalCli.js';
@@ -46,15 +46,8 @@ export async function inspectJobs(settings: TemporalSettings) {
   return {
     client,
     handle: (spaceId: string) => client.workflow.getHandle(spaceDeletionJobId(spaceId)),
-    /** How the space's newest deletion job ended: its result, or 'cancelled'. */
-    outcome: async (spaceId: string): Promise<string> => {
-      try {
-        return await client.workflow.getHandle(spaceDeletionJobId(spaceId)).result();
-      } catch (error) {
-        if (error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure) return 'cancelled';
-        throw error;
-      }
-    },
+    /** What the space's newest deletion job returned: 'purged', 'already-purged' or 'restored'. */
+    outcome: (spaceId: string): Promise<string> => client.workflow.getHandle(spaceDeletionJobId(spaceId)).result(),
     close: () => connection.close(),
   };
 }

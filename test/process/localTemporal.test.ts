@@ -6,7 +6,10 @@ import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { spawn } from 'node:child_process';
 import { parse } from 'yaml';
-import { answers, freePort } from '../../workflows/runtime/devServer.js';
+import net from 'node:net';
+import { openDatabase } from '../../storage/db.js';
+import { markSpaceDeleted } from '../../storage/spaceDeletion.js';
+import { answers, freePort, startDevServer } from '../../workflows/runtime/devServer.js';
 import { pinnedCliVersion } from '../../workflows/runtime/temporalCli.js';
 import { temporalCli } from '../helpers/temporal.js';
 import { projectRoot, startService, type ServiceProcess } from '../helpers/processes.js';
@@ -52,12 +55,17 @@ test('a pending purge survives a crash of Quire; the dev server it left running 
 
   const orgId = (await call(first, 'GET', '/v1/orgs')).body.items[0].id;
   const space = (await call(first, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Pending' })).body;
+  const halfDeleted = (await call(first, 'POST', `/v1/orgs/${orgId}/spaces`, { title: 'Half deleted' })).body;
   assert.is((await call(first, 'DELETE', `/v1/spaces/${space.id}`)).status, 205);
 
   const leftover = devServerPid();
   pids.push(leftover);
   await first.stop('SIGKILL');
   assert.ok(alive(leftover), 'a crash leaves the dev server running');
+  // A crash between marking a space deleted and starting its job leaves this behind.
+  const db = await openDatabase(path.join(dataDir, 'quire.sqlite'));
+  await markSpaceDeleted(db, halfDeleted.id, new Date().toISOString());
+  await db.close();
 
   const second = await startService(env);
   running.push(second);
@@ -67,14 +75,38 @@ test('a pending purge survives a crash of Quire; the dev server it left running 
   pids.push(current);
   assert.is.not(current, leftover);
 
-  for (let waited = 0; existsSync(spaceGitdir(dataDir, space.id)) && waited < 15_000; waited += 200) await new Promise((resolve) => setTimeout(resolve, 200));
-  assert.not.ok(existsSync(spaceGitdir(dataDir, space.id)), 'purged after the restart, by the timer set before the crash');
+  const third = await startService(env).then(
+    () => 'started',
+    (error: Error) => error.message,
+  );
+  assert.match(third, /in use by the Quire process/, 'a second Quire on the same DATA_DIR refuses instead of taking the dev server');
+  assert.ok(alive(current), 'and leaves the running one alone');
+
+  const purged = (id: string) => !existsSync(spaceGitdir(dataDir, id));
+  for (let waited = 0; !(purged(space.id) && purged(halfDeleted.id)) && waited < 15_000; waited += 200) await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.ok(purged(space.id), 'purged after the restart, by the timer set before the crash');
+  assert.ok(purged(halfDeleted.id), 'the space deleted without a job got one at start, and was purged');
 
   const { code, ms } = await second.stop('SIGTERM');
   assert.is(code, 0);
   assert.ok(ms < 5000, `stopped in ${ms} ms`);
   assert.not.ok(alive(current), 'the dev server stops with Quire');
   assert.not.ok(existsSync(pidFile));
+});
+
+test('a port already taken is reported, not mistaken for our dev server', async () => {
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as net.AddressInfo).port;
+  try {
+    const failure = await startDevServer({ cli: temporalCli(), port }).then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    assert.match(failure, new RegExp(`Port ${port} on 127.0.0.1 is taken.*TEMPORAL_ADDRESS`));
+  } finally {
+    taken.close();
+  }
 });
 
 test('temporal-dev.yml runs a dev server this CLI version accepts, persisting to its volume', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { withRepositoryLock } from '../../engine/lock.js';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { markSpaceDeleted, findSpacePurge } from '../../storage/spaceDeletion.js';
 import { freePort } from '../../workflows/runtime/devServer.js';
@@ -47,6 +48,8 @@ test('a restart of Quire in the middle of the wait: the purge still happens, onc
   assert.is(await jobs.outcome(spaceId), 'purged');
   assert.not.ok(existsSync(spaceGitdir(dataDir, spaceId)));
   assertError(await second.call('GET', `/v1/spaces/${spaceId}`, { token }), 404, 'not found');
+  const events = (await jobs.handle(spaceId).fetchHistory()).events ?? [];
+  assert.is(events.filter((event) => event.activityTaskCompletedEventAttributes).length, 1, 'one purge');
 });
 
 test('a restart of the Temporal dev server in the middle of the wait: reads go on, jobs wait, then the purge happens', async () => {
@@ -106,6 +109,44 @@ test('a worker killed in the middle of a job: a new worker finishes it, and the 
   assert.is(events.filter((event) => event.activityTaskCompletedEventAttributes).length, 1, 'one purge completed');
   assert.ok(await findSpacePurge(t.server.db, spaceId));
   assert.not.ok(existsSync(spaceGitdir(t.dataDir, spaceId)));
+});
+
+test('a worker killed in the middle of the purge activity: the activity runs again on a new worker, and the purge is on record once', async () => {
+  const temporal = await testTemporalSettings();
+  const t = await startTestServer({ spaceRetentionMs: 1000, temporal });
+  cleanups.push(() => t.close());
+  const env = { DATA_DIR: t.dataDir, TEMPORAL_ADDRESS: temporal.address, QUIRE_TASK_QUEUE: temporal.taskQueue };
+  const workers: ServiceProcess[] = [];
+  cleanups.push(() => Promise.all(workers.map((worker) => worker.stop('SIGKILL'))));
+  workers.push(await startWorkerProcess(env));
+  const jobs = await inspectJobs(temporal);
+  cleanups.push(() => jobs.close());
+  const { token, spaceId } = await spaceOn(t);
+
+  // Holding the repository's lock stops the activity between its two steps: rows purged, repository not yet.
+  const gitdir = spaceGitdir(t.dataDir, spaceId);
+  let release: () => void = () => undefined;
+  const holding = withRepositoryLock(gitdir, () => new Promise<void>((resolve) => (release = resolve)));
+  cleanups.push(async () => release());
+  for (let waited = 0; !existsSync(`${gitdir}.lock`) && waited < 5000; waited += 20) await sleep(20);
+
+  assert.is((await t.call('DELETE', `/v1/spaces/${spaceId}`, { token })).status, 205);
+  for (let waited = 0; !(await findSpacePurge(t.server.db, spaceId)) && waited < 10_000; waited += 50) await sleep(50);
+  assert.ok(await findSpacePurge(t.server.db, spaceId), 'the first attempt purged the rows');
+  assert.ok(existsSync(gitdir), 'and is waiting to remove the repository');
+  await workers[0]!.stop('SIGKILL');
+  release();
+  await holding;
+
+  workers.push(await startWorkerProcess(env));
+  assert.is(await jobs.outcome(spaceId), 'already-purged', 'the second attempt found the rows gone and finished the repository');
+  assert.not.ok(existsSync(gitdir));
+  const events = (await jobs.handle(spaceId).fetchHistory()).events ?? [];
+  assert.is(events.filter((event) => event.activityTaskScheduledEventAttributes).length, 1, 'one purge scheduled');
+  assert.is(events.find((event) => event.activityTaskStartedEventAttributes)?.activityTaskStartedEventAttributes?.attempt, 2, 'completed by its second attempt');
+  assert.is(events.filter((event) => event.activityTaskCompletedEventAttributes).length, 1, 'one purge completed');
+  const purges = await t.server.db.all('SELECT * FROM space_purges WHERE space_id = ?', [spaceId]);
+  assert.is(purges.length, 1);
 });
 
 test('Temporal unreachable: reads are served, a delete answers 503 at once and changes nothing, a restore still works', async () => {

@@ -3,9 +3,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { ensureDeletionJobs } from '../../api/commands/spaceDeletion.js';
-import { findSpacePurge, markSpaceDeleted } from '../../storage/spaceDeletion.js';
+import { clearSpaceDeletion, findSpacePurge, markSpaceDeleted } from '../../storage/spaceDeletion.js';
 import { findSpace } from '../../storage/spaces.js';
-import { createActivities } from '../../workflows/activities/index.js';
+import { purgeDeletedSpace } from '../../workflows/activities/purgeDeletedSpace.js';
 import { assertError } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
@@ -72,13 +72,13 @@ test('a deleted space is purged once the retention is over: repository, row and 
   assertError(await del(space.id), 404, 'not found');
 });
 
-test('restore inside the window cancels the job, and the space outlives its retention', async () => {
+test('restore inside the window ends the job without a purge, and the space outlives its retention', async () => {
   const space = await newSpace();
   assert.is((await del(space.id)).status, 205);
   const restored = await restore(space.id);
   assert.is(restored.status, 200);
   assert.is(restored.body.id, space.id);
-  assert.is(await jobs.outcome(space.id), 'cancelled');
+  assert.is(await jobs.outcome(space.id), 'restored');
   await new Promise((resolve) => setTimeout(resolve, retentionMs + 300));
   assert.is(await assertWholeOrGone(space.id), 'live');
 });
@@ -92,7 +92,7 @@ test('deleting twice starts one job; restoring twice is harmless; deleting again
 
   assert.is((await restore(space.id)).status, 200);
   assertError(await restore(space.id), 400, 'not deleted');
-  assert.is(await jobs.outcome(space.id), 'cancelled');
+  assert.is(await jobs.outcome(space.id), 'restored');
 
   assert.is((await del(space.id)).status, 205);
   const second = await jobs.handle(space.id).describe();
@@ -101,7 +101,7 @@ test('deleting twice starts one job; restoring twice is harmless; deleting again
   assert.is(await assertWholeOrGone(space.id), 'purged');
 });
 
-test('a restore racing the purge timer ends whole or gone, never in between', async () => {
+test('restores just before and just after the deadline end whole or gone, never in between', async () => {
   const offsetsMs = [-80, -40, -20, -10, 0, 10];
   const spaces = await Promise.all(offsetsMs.map(() => newSpace()));
   await Promise.all(
@@ -122,7 +122,7 @@ test('a restore racing the purge timer ends whole or gone, never in between', as
 });
 
 test('the purge activity and a restore arriving together: one wins, and the other sees it', async () => {
-  const purge = createActivities({ db: t.server.db, dataDir: t.dataDir }).purgeDeletedSpace;
+  const purge = purgeDeletedSpace({ db: t.server.db, dataDir: t.dataDir });
   const spaces = await Promise.all([1, 2, 3, 4, 5, 6].map(() => newSpace()));
   for (const [i, space] of spaces.entries()) {
     assert.is((await del(space.id)).status, 205);
@@ -141,7 +141,19 @@ test('the purge activity and a restore arriving together: one wins, and the othe
     }
   }
   const outcomes = await Promise.all(spaces.map((space) => jobs.outcome(space.id)));
-  for (const outcome of outcomes) assert.ok(['cancelled', 'already-purged'].includes(outcome), `the job ends without purging twice (${outcome})`);
+  for (const outcome of outcomes) assert.ok(['restored', 'already-purged'].includes(outcome), `the job ends without purging twice (${outcome})`);
+});
+
+test('a restore\'s late word to the job does not end the job of a deletion that came after it', async () => {
+  const space = await newSpace();
+  assert.is((await del(space.id)).status, 205);
+  const { deletedAt: first } = (await findSpace(t.server.db, space.id, { includeDeleted: true }))!;
+  // A restore has taken the space out of the bin but not yet told the job; a delete comes in between.
+  assert.ok(await clearSpaceDeletion(t.server.db, space.id, first!));
+  assert.is((await del(space.id)).status, 205);
+  await t.server.jobs.cancelSpaceDeletion(space.id, first!);
+  assert.is(await jobs.outcome(space.id), 'purged');
+  assert.is(await assertWholeOrGone(space.id), 'purged');
 });
 
 test('a space in the bin without a job (its process stopped halfway) gets one at start, once', async () => {
@@ -160,6 +172,18 @@ test('a space in the bin without a job (its process stopped halfway) gets one at
   assert.is((await jobs.handle(space.id).describe()).runId, first.runId, 'a second pass keeps the job it finds');
   assert.is(await jobs.outcome(space.id), 'purged');
   assert.is(await assertWholeOrGone(space.id), 'purged');
+
+  // A job left from an earlier deletion (its restore couldn't reach Temporal) is replaced by one for the current deletion.
+  const other = await newSpace();
+  assert.is((await del(other.id)).status, 205);
+  const stale = await jobs.handle(other.id).describe();
+  const { deletedAt: earlier } = (await findSpace(t.server.db, other.id, { includeDeleted: true }))!;
+  assert.ok(await clearSpaceDeletion(t.server.db, other.id, earlier!));
+  await markSpaceDeleted(t.server.db, other.id, new Date(Date.now() + 1).toISOString());
+  await ensureDeletionJobs(deps);
+  assert.is.not((await jobs.handle(other.id).describe()).runId, stale.runId, 'the stale job was replaced');
+  assert.is(await jobs.outcome(other.id), 'purged');
+  assert.is(await assertWholeOrGone(other.id), 'purged');
 });
 
 test.run();

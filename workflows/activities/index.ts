@@ -1,4 +1,5 @@
 import type { Database } from '../../storage/db.js';
+import { heartbeating } from './heartbeat.js';
 import { purgeDeletedSpace } from './purgeDeletedSpace.js';
 
 export interface ActivityDependencies {
@@ -9,7 +10,7 @@ export interface ActivityDependencies {
 /** Every activity, bound to what it needs; the worker registers these, workflows see only the type. */
 export function createActivities(deps: ActivityDependencies) {
   return {
-    purgeDeletedSpace: purgeDeletedSpace(deps),
+    purgeDeletedSpace: heartbeating(purgeDeletedSpace(deps)),
   };
 }
 

@@ -27,6 +27,8 @@ const readyTimeoutMs = 30_000;
 
 interface PidFile {
   pid: number;
+  /** The Quire process that started it. */
+  owner: number;
   address: string;
 }
 
@@ -46,13 +48,22 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     mkdirSync(options.stateDir, { recursive: true });
     pidFile = path.join(options.stateDir, 'dev-server.pid.json');
     await stopLeftover(pidFile);
+  }
+  // Something already on the port would answer our readiness check in our server's place.
+  for (const port of [options.port, options.uiPort]) {
+    if (port && !(await isFree(ip, port))) {
+      throw new Error(`Port ${port} on ${ip} is taken, so the local Temporal dev server can't start: set TEMPORAL_ADDRESS to use a Temporal server already running, or choose other ports (QUIRE_TEMPORAL_PORT, QUIRE_TEMPORAL_UI_PORT)`);
+    }
+  }
+  if (options.stateDir) {
     args.push('--db-filename', path.join(options.stateDir, 'dev-server.sqlite'));
     logFd = openSync(path.join(options.stateDir, 'dev-server.log'), 'a');
   }
-  const child = spawn(options.cli, args, { stdio: ['ignore', logFd, logFd] });
+  // Its own process group: a Ctrl-C in the terminal reaches Quire, which stops it last, after the worker.
+  const child = spawn(options.cli, args, { stdio: ['ignore', logFd, logFd], detached: true });
   child.unref(); // its owner decides how long it runs, and stops it
   if (typeof logFd === 'number') closeSync(logFd);
-  if (pidFile && child.pid) writeFileSync(pidFile, JSON.stringify({ pid: child.pid, address } satisfies PidFile));
+  if (pidFile && child.pid) writeFileSync(pidFile, JSON.stringify({ pid: child.pid, owner: process.pid, address } satisfies PidFile));
   const exited = new Promise<number | null>((resolve) => {
     child.once('exit', (code) => resolve(code));
     child.once('error', () => resolve(-1)); // could not start at all: reported as an early exit
@@ -60,6 +71,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   try {
     await waitUntilServing(address, exited, options.stateDir);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`The Temporal dev server exited as it became ready (code ${child.exitCode})`);
   } catch (error) {
     await stopChild(child, exited);
     if (pidFile) rmSync(pidFile, { force: true });
@@ -121,6 +133,9 @@ async function stopLeftover(pidFile: string): Promise<void> {
   } catch {
     leftover = undefined;
   }
+  if (leftover && leftover.owner !== process.pid && isQuire(leftover.owner)) {
+    throw new Error(`${path.dirname(pidFile)} is in use by the Quire process ${leftover.owner}, which runs the dev server there: stop it first, or use another DATA_DIR`);
+  }
   if (leftover && isDevServer(leftover.pid)) {
     console.warn(JSON.stringify({ level: 'warn', message: `stopping the Temporal dev server left running (pid ${leftover.pid}) by an earlier run` }));
     process.kill(leftover.pid, 'SIGTERM');
@@ -132,15 +147,27 @@ async function stopLeftover(pidFile: string): Promise<void> {
   rmSync(pidFile, { force: true });
 }
 
-/** Alive, and a `temporal server start-dev` (a recycled pid belongs to something else). */
-function isDevServer(pid: number): boolean {
+/** The command line of a live process (not a zombie), or undefined. Reads /proc: Linux only. */
+function commandLineOf(pid: number): string | undefined {
   try {
-    const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
-    return commandLine.includes('start-dev') && state !== 'Z';
+    return state === 'Z' ? undefined : readFileSync(`/proc/${pid}/cmdline`, 'utf8');
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Alive, and a `temporal server start-dev` (a recycled pid belongs to something else). */
+const isDevServer = (pid: number) => commandLineOf(pid)?.includes('start-dev') ?? false;
+/** Alive, and a Node process, as Quire is. */
+const isQuire = (pid: number) => commandLineOf(pid)?.includes('node') ?? false;
+
+function isFree(ip: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, ip, () => server.close(() => resolve(true)));
+  });
 }
 
 /** A port nothing listens on right now, for dev servers in tests and benchmarks. */

@@ -72,7 +72,10 @@ export async function ensureTemporalCli(env: NodeJS.ProcessEnv = process.env, lo
     child.on('error', reject);
     child.on('exit', resolve);
   });
-  if (code !== 0) throw new Error(`go install ${cliPackage}@${pinnedCliVersion} failed (exit ${code})`);
+  if (code !== 0) {
+    rmSync(building, { recursive: true, force: true });
+    throw new Error(`go install ${cliPackage}@${pinnedCliVersion} failed (exit ${code})`);
+  }
   // The finished binary lands in one rename, so a build killed halfway is never mistaken for a CLI.
   mkdirSync(dir, { recursive: true });
   renameSync(path.join(building, 'temporal'), path.join(dir, 'temporal'));
