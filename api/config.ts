@@ -17,6 +17,8 @@ export interface Config {
    * server and fills this in (see `localTemporal`).
    */
   temporal: TemporalSettings;
+  /** Whether `npm start` runs a worker beside the API (QUIRE_WORKER=off: API only, workers elsewhere). */
+  runWorker: boolean;
   /** Set when no TEMPORAL_ADDRESS was given: the ports of the dev server `npm start` runs. */
   localTemporal?: { port: number; uiPort: number };
 }
@@ -57,6 +59,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes,
     accessLog: env.QUIRE_ACCESS_LOG !== 'off',
     spaceRetentionMs: parseDuration(env.QUIRE_SPACE_RETENTION ?? '7d', 'QUIRE_SPACE_RETENTION'),
+    runWorker: env.QUIRE_WORKER !== 'off',
     ...temporalFromEnv(env),
   };
 }

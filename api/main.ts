@@ -15,7 +15,8 @@ async function main() {
   const started = await Promise.resolve()
     .then(async () => {
       const server = await startServer(config);
-      return { server, worker: await startWorker(config.temporal, { db: server.db, dataDir: config.dataDir }) };
+      const worker = config.runWorker ? await startWorker(config.temporal, { db: server.db, dataDir: config.dataDir }) : undefined;
+      return { server, worker };
     })
     .catch(async (error) => {
       await devServer?.stop();
@@ -30,6 +31,7 @@ async function main() {
       url: server.url,
       dataDir: config.dataDir,
       temporal: config.temporal.address,
+      worker: config.runWorker,
       ...(devServer?.uiUrl && { temporalUi: devServer.uiUrl }),
     }),
   );
@@ -47,8 +49,7 @@ async function main() {
     }, shutdownGraceMs).unref();
     reconciling.stop();
     // The worker first: its activities use the database the server closes.
-    worker
-      .stop()
+    Promise.resolve(worker?.stop())
       .then(() => server.close())
       .then(() => devServer?.stop())
       .then(

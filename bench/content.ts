@@ -145,7 +145,11 @@ export async function benchContent(): Promise<Record<string, string>> {
   figures['… as % of bare Koa (target ≥ 40)'] = fmt((pageRps / bareRps) * 100, 1);
 
   for (const spaceId of spaceIds) await get(`${server.url}/v1/spaces/${spaceId}/content`, auth);
-  figures['server RSS after reading all 10 spaces: MB (target ≤ 300)'] = fmt(rssMb(server.child.pid!), 0);
+  figures['server RSS after reading all 10 spaces, worker in the process: MB (target ≤ 300)'] = fmt(rssMb(server.child.pid!), 0);
+  const apiOnly = await spawnServer([mainScript], { ...env, QUIRE_WORKER: 'off' });
+  for (const spaceId of spaceIds) await get(`${apiOnly.url}/v1/spaces/${spaceId}/content`, auth);
+  figures['… the same with QUIRE_WORKER=off (API only): MB'] = fmt(rssMb(apiOnly.child.pid!), 0);
+  await apiOnly.stop();
 
   const indexing = await timed(() => get(`${server.url}/v1/orgs/${organizationId}/search?query=warmup`, auth));
   figures['search index of 10 × 1,000 pages built on first search: ms'] = fmt(indexing, 0);
