@@ -1,4 +1,3 @@
-import { startWorker } from '../workflows/worker.js';
 import { startLocalTemporal } from '../workflows/runtime/localTemporal.js';
 import { ensureDeletionJobs } from './commands/spaceDeletion.js';
 import { configFromEnv } from './config.js';
@@ -12,17 +11,22 @@ async function main() {
   const devServer = config.localTemporal
     ? await startLocalTemporal({ dataDir: config.dataDir, ...config.localTemporal, namespace: config.temporal.namespace })
     : undefined;
-  const started = await Promise.resolve()
-    .then(async () => {
-      const server = await startServer(config);
-      const worker = config.runWorker ? await startWorker(config.temporal, { db: server.db, dataDir: config.dataDir }) : undefined;
-      return { server, worker };
-    })
-    .catch(async (error) => {
-      await devServer?.stop();
-      throw error;
-    });
-  const { server, worker } = started;
+  let failed = false;
+  const server = await startServer(config).catch(async (error) => {
+    await devServer?.stop();
+    throw error;
+  });
+  // The API serves while the worker comes up (its native core loads in the meantime): jobs wait in Temporal until it polls.
+  const worker = config.runWorker
+    ? import('../workflows/worker.js')
+        .then(({ startWorker }) => startWorker(config.temporal, { db: server.db, dataDir: config.dataDir }))
+        .catch((error) => {
+          console.error(error);
+          failed = true;
+          stop('a worker that could not start');
+          return undefined;
+        })
+    : Promise.resolve(undefined);
   const reconciling = reconcileDeletionJobs(() => ensureDeletionJobs({ db: server.db, jobs: server.jobs, retentionMs: config.spaceRetentionMs }));
   console.warn(
     JSON.stringify({
@@ -37,10 +41,10 @@ async function main() {
   );
 
   let stopping = false;
-  const stop = (signal: string) => {
+  function stop(reason: string) {
     if (stopping) return;
     stopping = true;
-    console.warn(JSON.stringify({ level: 'info', message: `received ${signal}, shutting down` }));
+    console.warn(JSON.stringify({ level: 'info', message: `shutting down: ${reason}` }));
     // In-flight requests and activities get a grace period; then the process ends whatever is left open.
     setTimeout(() => {
       console.error(JSON.stringify({ level: 'error', message: `shutdown took over ${shutdownGraceMs} ms: exiting with work left open` }));
@@ -49,19 +53,20 @@ async function main() {
     }, shutdownGraceMs).unref();
     reconciling.stop();
     // The worker first: its activities use the database the server closes.
-    Promise.resolve(worker?.stop())
+    worker
+      .then((running) => running?.stop())
       .then(() => server.close())
       .then(() => devServer?.stop())
       .then(
-        () => process.exit(0),
+        () => process.exit(failed ? 1 : 0),
         (error) => {
           console.error(error);
           process.exit(1);
         },
       );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  }
+  process.on('SIGTERM', () => stop('received SIGTERM'));
+  process.on('SIGINT', () => stop('received SIGINT'));
 }
 
 /** Retries until Temporal has taken every job, without holding up the start. */
