@@ -85,7 +85,7 @@ export async function startWorker(settings: TemporalSettings, deps: ActivityDepe
         failures += 1;
         await new Promise<void>((resolve) => {
           wake = resolve;
-          setTimeout(resolve, delay).unref();
+          setTimeout(resolve, delay);
         });
       } finally {
         current = undefined;
