@@ -170,4 +170,15 @@ test('Temporal unreachable: reads are served, a delete answers 503 at once and c
   assert.is((await t.call('GET', `/v1/spaces/${spaceId}`, { token })).status, 200);
 });
 
+test('npm run worker keeps running while Temporal is down, and stops cleanly', async () => {
+  const dataDir = tempDir();
+  const worker = await startWorkerProcess({ DATA_DIR: dataDir, TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`, QUIRE_TASK_QUEUE: 'nowhere' });
+  cleanups.push(() => worker.stop('SIGKILL'));
+  await sleep(2500);
+  assert.is(worker.child.exitCode, null, 'still running, retrying the connection');
+  assert.match(worker.stderr(), /not running; retrying/);
+  const { code } = await worker.stop('SIGTERM');
+  assert.is(code, 0);
+});
+
 test.run();
