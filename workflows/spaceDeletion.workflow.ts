@@ -17,7 +17,7 @@ const { purgeDeletedSpace } = proxyActivities<Activities>({
 });
 
 /** Waits out a deleted space's retention, then purges it unless it was restored meanwhile. */
-export async function spaceDeletion(input: SpaceDeletionInput): Promise<string> {
+export async function spaceDeletion(input: SpaceDeletionInput): Promise<Awaited<ReturnType<Activities['purgeDeletedSpace']>>> {
   let restored = false;
   // Only a restore of this deletion ends this job: a late word about an earlier one is ignored.
   setHandler(spaceRestored, (deletedAt) => {
