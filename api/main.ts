@@ -1,3 +1,4 @@
+import { startWorker } from '../workflows/worker.js';
 import { startLocalTemporal } from '../workflows/runtime/localTemporal.js';
 import { ensureDeletionJobs } from './commands/spaceDeletion.js';
 import { configFromEnv } from './config.js';
@@ -11,22 +12,18 @@ async function main() {
   const devServer = config.localTemporal
     ? await startLocalTemporal({ dataDir: config.dataDir, ...config.localTemporal, namespace: config.temporal.namespace })
     : undefined;
-  let failed = false;
   const server = await startServer(config).catch(async (error) => {
     await devServer?.stop();
     throw error;
   });
-  // The API serves while the worker comes up (its native core loads in the meantime): jobs wait in Temporal until it polls.
+  // Ready once the worker polls too: started after "ready", its start-up would slow the first requests.
   const worker = config.runWorker
-    ? import('../workflows/worker.js')
-        .then(({ startWorker }) => startWorker(config.temporal, { db: server.db, dataDir: config.dataDir }))
-        .catch((error) => {
-          console.error(error);
-          failed = true;
-          stop('a worker that could not start');
-          return undefined;
-        })
-    : Promise.resolve(undefined);
+    ? await startWorker(config.temporal, { db: server.db, dataDir: config.dataDir }).catch(async (error) => {
+        await server.close();
+        await devServer?.stop();
+        throw error;
+      })
+    : undefined;
   const reconciling = reconcileDeletionJobs(() => ensureDeletionJobs({ db: server.db, jobs: server.jobs, retentionMs: config.spaceRetentionMs }));
   console.warn(
     JSON.stringify({
@@ -53,12 +50,11 @@ async function main() {
     }, shutdownGraceMs).unref();
     reconciling.stop();
     // The worker first: its activities use the database the server closes.
-    worker
-      .then((running) => running?.stop())
+    Promise.resolve(worker?.stop())
       .then(() => server.close())
       .then(() => devServer?.stop())
       .then(
-        () => process.exit(failed ? 1 : 0),
+        () => process.exit(0),
         (error) => {
           console.error(error);
           process.exit(1);
