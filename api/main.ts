@@ -1,5 +1,6 @@
 import { startWorker } from '../workflows/worker.js';
 import { startLocalTemporal } from '../workflows/runtime/localTemporal.js';
+import { stopOnSignals } from '../workflows/runtime/stopOnSignals.js';
 import { ensureDeletionJobs } from './commands/spaceDeletion.js';
 import { configFromEnv } from './config.js';
 import { startServer } from './server.js';
@@ -37,32 +38,16 @@ async function main() {
     }),
   );
 
-  let stopping = false;
-  function stop(reason: string) {
-    if (stopping) return;
-    stopping = true;
-    console.warn(JSON.stringify({ level: 'info', message: `shutting down: ${reason}` }));
-    // In-flight requests and activities get a grace period; then the process ends whatever is left open.
-    setTimeout(() => {
-      console.error(JSON.stringify({ level: 'error', message: `shutdown took over ${shutdownGraceMs} ms: exiting with work left open` }));
-      void devServer?.stop();
-      process.exit(1);
-    }, shutdownGraceMs).unref();
-    reconciling.stop();
-    // The worker first: its activities use the database the server closes.
-    Promise.resolve(worker?.stop())
-      .then(() => server.close())
-      .then(() => devServer?.stop())
-      .then(
-        () => process.exit(0),
-        (error) => {
-          console.error(error);
-          process.exit(1);
-        },
-      );
-  }
-  process.on('SIGTERM', () => stop('received SIGTERM'));
-  process.on('SIGINT', () => stop('received SIGINT'));
+  stopOnSignals(
+    async () => {
+      reconciling.stop();
+      // The worker first: its activities use the database the server closes.
+      await worker?.stop();
+      await server.close();
+      await devServer?.stop();
+    },
+    { graceMs: shutdownGraceMs, onGiveUp: () => void devServer?.stop() },
+  );
 }
 
 /** Retries until Temporal has taken every job, without holding up the start. */

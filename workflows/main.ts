@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../storage/db.js';
+import { stopOnSignals } from './runtime/stopOnSignals.js';
 import { temporalFromEnv } from './settings.js';
 import { startWorker } from './worker.js';
 
@@ -17,28 +18,13 @@ async function main() {
   const worker = await startWorker(settings, { db, dataDir });
   console.warn(JSON.stringify({ level: 'info', message: 'Quire worker is running', temporal: settings.address, taskQueue: settings.taskQueue, dataDir }));
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.warn(JSON.stringify({ level: 'info', message: `received ${signal}, shutting down` }));
-    setTimeout(() => {
-      console.error(JSON.stringify({ level: 'error', message: 'shutdown took over 5 s: exiting with work left open' }));
-      process.exit(1);
-    }, 5000).unref();
-    worker
-      .stop()
-      .then(() => db.close())
-      .then(
-        () => process.exit(0),
-        (error) => {
-          console.error(error);
-          process.exit(1);
-        },
-      );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  stopOnSignals(
+    async () => {
+      await worker.stop();
+      await db.close();
+    },
+    { graceMs: 5000 },
+  );
 }
 
 main().catch((error) => {

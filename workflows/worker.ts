@@ -35,7 +35,7 @@ export function workflowBundle(): Promise<WorkflowBundleOption> {
   return bundle;
 }
 
-export function workflowsEntry(): string {
+function workflowsEntry(): string {
   const source = fileURLToPath(new URL('./index.workflow.ts', import.meta.url));
   return existsSync(source) ? source : fileURLToPath(new URL('./index.workflow.js', import.meta.url));
 }

@@ -32,6 +32,21 @@ async function spaceOn(t: TestServer) {
   return { token: admin.token, orgId: org.id as string, spaceId: space.id as string };
 }
 
+/** A test server without a worker of its own, and worker processes (`npm run worker`) beside it, started one at a time. */
+async function withWorkerProcesses(spaceRetentionMs: number) {
+  const temporal = await testTemporalSettings();
+  const t = await startTestServer({ spaceRetentionMs, temporal });
+  cleanups.push(() => t.close());
+  const env = { DATA_DIR: t.dataDir, TEMPORAL_ADDRESS: temporal.address, QUIRE_TASK_QUEUE: temporal.taskQueue };
+  const workers: ServiceProcess[] = [];
+  cleanups.push(() => Promise.all(workers.map((worker) => worker.stop('SIGKILL'))));
+  const startWorker = async () => workers.push(await startWorkerProcess(env));
+  await startWorker();
+  const jobs = await inspectJobs(temporal);
+  cleanups.push(() => jobs.close());
+  return { t, jobs, workers, startWorker };
+}
+
 test('a restart of Quire in the middle of the wait: the purge still happens, once', async () => {
   const temporal = await testTemporalSettings();
   const dataDir = tempDir();
@@ -83,15 +98,7 @@ test('a restart of the Temporal dev server in the middle of the wait: reads go o
 });
 
 test('a worker killed in the middle of a job: a new worker finishes it, and the purge is applied once', async () => {
-  const temporal = await testTemporalSettings();
-  const t = await startTestServer({ spaceRetentionMs: 2500, temporal }); // no worker in this process
-  cleanups.push(() => t.close());
-  const env = { DATA_DIR: t.dataDir, TEMPORAL_ADDRESS: temporal.address, QUIRE_TASK_QUEUE: temporal.taskQueue };
-  const workers: ServiceProcess[] = [];
-  cleanups.push(() => Promise.all(workers.map((worker) => worker.stop('SIGKILL'))));
-  workers.push(await startWorkerProcess(env));
-  const jobs = await inspectJobs(temporal);
-  cleanups.push(() => jobs.close());
+  const { t, jobs, workers, startWorker } = await withWorkerProcesses(2500);
 
   const { token, spaceId } = await spaceOn(t);
   assert.is((await t.call('DELETE', `/v1/spaces/${spaceId}`, { token })).status, 205);
@@ -102,7 +109,7 @@ test('a worker killed in the middle of a job: a new worker finishes it, and the 
 
   await sleep(3000); // the timer fires with no worker to run the purge
   assert.ok(existsSync(spaceGitdir(t.dataDir, spaceId)), 'nothing purged without a worker');
-  workers.push(await startWorkerProcess(env));
+  await startWorker();
   assert.is(await jobs.outcome(spaceId), 'purged');
   const events = (await jobs.handle(spaceId).fetchHistory()).events ?? [];
   assert.is(events.filter((event) => event.activityTaskScheduledEventAttributes).length, 1, 'one purge scheduled');
@@ -112,15 +119,7 @@ test('a worker killed in the middle of a job: a new worker finishes it, and the 
 });
 
 test('a worker killed in the middle of the purge activity: the activity runs again on a new worker, and the purge is on record once', async () => {
-  const temporal = await testTemporalSettings();
-  const t = await startTestServer({ spaceRetentionMs: 1000, temporal });
-  cleanups.push(() => t.close());
-  const env = { DATA_DIR: t.dataDir, TEMPORAL_ADDRESS: temporal.address, QUIRE_TASK_QUEUE: temporal.taskQueue };
-  const workers: ServiceProcess[] = [];
-  cleanups.push(() => Promise.all(workers.map((worker) => worker.stop('SIGKILL'))));
-  workers.push(await startWorkerProcess(env));
-  const jobs = await inspectJobs(temporal);
-  cleanups.push(() => jobs.close());
+  const { t, jobs, workers, startWorker } = await withWorkerProcesses(1000);
   const { token, spaceId } = await spaceOn(t);
 
   // Holding the repository's lock stops the activity between its two steps: rows purged, repository not yet.
@@ -138,7 +137,7 @@ test('a worker killed in the middle of the purge activity: the activity runs aga
   release();
   await holding;
 
-  workers.push(await startWorkerProcess(env));
+  await startWorker();
   assert.is(await jobs.outcome(spaceId), 'already-purged', 'the second attempt found the rows gone and finished the repository');
   assert.not.ok(existsSync(gitdir));
   const events = (await jobs.handle(spaceId).fetchHistory()).events ?? [];
