@@ -13,6 +13,7 @@ import { answers, freePort, startDevServer } from '../../workflows/runtime/devSe
 import { pinnedCliVersion } from '../../workflows/runtime/temporalCli.js';
 import { temporalCli } from '../helpers/temporal.js';
 import { projectRoot, startService, type ServiceProcess } from '../helpers/processes.js';
+import { assertUpstreamResponse } from '../helpers/upstream.js';
 
 const test = suite('npm start with its own Temporal dev server');
 const running: ServiceProcess[] = [];
@@ -41,7 +42,9 @@ async function call(service: ServiceProcess, method: string, url: string, body?:
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  const parsed = text ? JSON.parse(text) : undefined;
+  if (response.ok) assertUpstreamResponse(method, url.split('?')[0]!, response.status, parsed);
+  return { status: response.status, body: parsed };
 }
 
 test('a pending purge survives a crash of Quire; the dev server it left running is replaced; SIGTERM stops both', async () => {
