@@ -1,7 +1,8 @@
-import { Ajv, type ErrorObject, type Schema, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type Koa from 'koa';
-import type { AppContext } from './context.js';
+import type { AppContext, AppMiddleware } from './context.js';
 import { badRequest } from './errors.js';
 
 // ajv-formats is CommonJS: its plugin is the module's `default` property.
@@ -10,33 +11,75 @@ const addFormats = addFormatsModule.default;
 const bodies = addFormats(new Ajv({ allErrors: false, strict: true, useDefaults: false }), ['uri', 'email', 'date-time']);
 const queries = addFormats(new Ajv({ allErrors: false, strict: true, coerceTypes: true, useDefaults: true }), ['uri', 'email', 'date-time']);
 
+/** The schemas of one operation's request: path parameters, query string, JSON body. */
 export interface RequestSchemas {
-  body?: Schema;
-  query?: Schema;
+  params?: JSONSchema;
+  query?: JSONSchema;
+  body?: JSONSchema;
+}
+
+type Typed<S, Otherwise> = S extends JSONSchema ? (S extends boolean ? Otherwise : FromSchema<S>) : Otherwise;
+
+/** What a handler receives once its request is valid, typed from the schemas themselves. */
+export interface ValidRequest<S extends RequestSchemas> {
+  params: Typed<S['params'], Partial<Record<string, string>>>;
+  query: Typed<S['query'], Record<string, never>>;
+  body: Typed<S['body'], undefined>;
 }
 
 /** What a route without a query schema accepts: no parameters at all. */
 const noQuery = { type: 'object', additionalProperties: false } as const;
 /** What a route without a body schema accepts: no body, or an empty object. */
 const noBody = { type: 'object', maxProperties: 0 } as const;
+/** Any path parameter: the router has decoded it; ids, slugs and page paths all fit this. */
+const pathParameter = { type: 'string', minLength: 1, maxLength: 1024, pattern: '^[^\\u0000-\\u001f\\u007f]*$' } as const;
 
-/** Marks the middleware `validate` returns, so the route table can tell a route that has one. */
+/** Marks the middleware `validate` and `handle` return, so the route table can tell a route that has one. */
 export const validation = Symbol('validation');
 
 /**
- * Validates the query string and the JSON body against the route's schemas; a route that gives
- * none accepts no query parameters and no body. A failure answers 400 naming the field; the
- * validated query (with defaults and numbers coerced) is `ctx.state.query`.
+ * A route's validation and handler in one step: the path parameters, query string and JSON body
+ * are checked against the schemas (a route that gives none accepts no query and no body), a
+ * failure answers 400 naming the field, and the handler receives them typed from the schemas.
  */
+export function handle<const S extends RequestSchemas>(schemas: S, handler: (ctx: AppContext, request: ValidRequest<S>) => Promise<void>): AppMiddleware {
+  const check = validator(schemas);
+  const middleware = async (ctx: AppContext) => {
+    check(ctx);
+    await handler(ctx, { params: ctx.params, query: ctx.state.query, body: ctx.request.body } as ValidRequest<S>);
+  };
+  return Object.assign(middleware, { [validation]: schemas });
+}
+
+/** Validation alone, for routes whose handler reads the request from the context. */
 export function validate(schemas: RequestSchemas) {
+  const check = validator(schemas);
+  const middleware = async (ctx: AppContext, next: Koa.Next) => {
+    check(ctx);
+    return next();
+  };
+  return Object.assign(middleware, { [validation]: schemas });
+}
+
+function validator(schemas: RequestSchemas): (ctx: AppContext) => void {
   const checkBody = bodies.compile(schemas.body ?? noBody);
   const checkQuery = queries.compile(schemas.query ?? noQuery);
+  const checkParams = schemas.params ? bodies.compile(schemas.params) : undefined;
+  const checkParameter = bodies.compile(pathParameter);
   const bodyRequired = Array.isArray((schemas.body as { required?: unknown[] } | undefined)?.required);
-  const middleware = async (ctx: AppContext, next: Koa.Next) => {
+  return (ctx) => {
+    if (checkParams && !checkParams(ctx.params)) throw badRequest(describe('path parameter', checkParams));
+    for (const [name, value] of Object.entries(ctx.params ?? {})) {
+      if (!checkParameter(value)) throw badRequest(`Invalid path parameter: "${name}" ${explainParameter(checkParameter)}`);
+    }
     if (schemas.query || ctx.querystring !== '') {
       const query: Record<string, unknown> = { ...ctx.query };
+      const loose = looseNumber(schemas.query, query);
+      if (loose) throw badRequest(`Invalid query parameter: "${loose}" must be a whole number written in decimal digits`);
       if (!checkQuery(query)) throw badRequest(describe('query parameter', checkQuery));
       ctx.state.query = query;
+    } else {
+      ctx.state.query = {};
     }
     if (!schemas.body && ctx.request.body !== undefined && !checkBody(ctx.request.body)) {
       throw badRequest('This operation takes no request body');
@@ -47,9 +90,29 @@ export function validate(schemas: RequestSchemas) {
       if (ctx.request.body === undefined) throw badRequest('A JSON request body is required');
       if (!checkBody(ctx.request.body)) throw badRequest(describe('request body', checkBody));
     }
-    return next();
   };
-  return Object.assign(middleware, { [validation]: true });
+}
+
+/**
+ * ajv's coercion reads `" "` as 0 and accepts `1e3`, `0x10` and `+5` as integers: a query
+ * parameter typed integer or number must be plain decimal digits (a leading minus allowed).
+ * Returns the first parameter that isn't.
+ */
+function looseNumber(schema: JSONSchema | undefined, query: Record<string, unknown>): string | undefined {
+  const properties = typeof schema === 'object' ? (schema.properties ?? {}) : {};
+  for (const [name, value] of Object.entries(query)) {
+    const property = properties[name];
+    if (typeof property !== 'object' || (property.type !== 'integer' && property.type !== 'number')) continue;
+    const text = Array.isArray(value) ? value[0] : value;
+    if (typeof text === 'string' && !/^-?\d{1,15}$/.test(text)) return name;
+  }
+  return undefined;
+}
+
+function explainParameter(check: ValidateFunction): string {
+  const error = check.errors?.[0];
+  if (error?.keyword === 'pattern') return 'must not contain control characters';
+  return error?.message ?? 'is invalid';
 }
 
 function describe(where: string, check: ValidateFunction): string {
@@ -59,13 +122,12 @@ function describe(where: string, check: ValidateFunction): string {
 }
 
 function fieldName(error: ErrorObject): string {
-  const path = error.instancePath
+  return error.instancePath
     .split('/')
     .slice(1)
     .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
     .join('')
     .replace(/^\./, '');
-  return path;
 }
 
 function explain(error: ErrorObject): string {
@@ -78,6 +140,8 @@ function explain(error: ErrorObject): string {
       return `"${[field, error.params.additionalProperty].filter(Boolean).join('.')}" is not an accepted field`;
     case 'enum':
       return `${subject} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'minProperties':
+      return `${subject} must have at least ${error.params.limit} field${error.params.limit === 1 ? '' : 's'}`;
     default:
       return `${subject} ${error.message ?? 'is invalid'}`;
   }
