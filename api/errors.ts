@@ -1,4 +1,5 @@
 import { EngineError } from '../engine/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { StorageError } from '../storage/errors.js';
 import { JobsUnavailableError } from '../workflows/client.js';
 
@@ -32,9 +33,19 @@ const statusOfEngineCode: Record<EngineError['code'], number> = {
   invalid_change: 400,
 };
 
+const statusOfDomainCode: Record<DomainError['code'], number> = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  precondition_failed: 412,
+  space_locked: 423,
+};
+
 /** The one place typed errors of the lower layers become HTTP statuses. */
 export function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error;
+  if (error instanceof DomainError) return new HttpError(statusOfDomainCode[error.code], error.message);
   if (error instanceof StorageError) return new HttpError(statusOfStorageCode[error.code], error.message);
   if (error instanceof EngineError) return new HttpError(statusOfEngineCode[error.code], error.message);
   if (error instanceof JobsUnavailableError) return new HttpError(503, error.message);

@@ -1,14 +1,10 @@
-import { findSpace, getSpace, type SpaceRecord } from '../../storage/spaces.js';
-import { clearSpaceDeletion, listDeletedSpaces, markSpaceDeleted } from '../../storage/spaceDeletion.js';
-import type { Database } from '../../storage/db.js';
-import type { JobClient } from '../../workflows/client.js';
-import { conflict, notFound } from '../errors.js';
+import { findSpace, getSpace, type SpaceRecord } from '../storage/spaces.js';
+import { clearSpaceDeletion, listDeletedSpaces, markSpaceDeleted } from '../storage/spaceDeletion.js';
+import type { JobDeps } from './deps.js';
+import { alreadyThere, missing } from './errors.js';
+import { log } from './log.js';
 
-interface Deps {
-  db: Database;
-  jobs: JobClient;
-  retentionMs: number;
-}
+type Deps = Pick<JobDeps, 'db' | 'jobs' | 'retentionMs'>;
 
 /**
  * Into the bin, with its purge job started. If the job can't be started the space comes back
@@ -33,15 +29,15 @@ export async function deleteSpace(deps: Deps, space: SpaceRecord): Promise<boole
  * is down. A purge that got there first wins, and the space is gone (404).
  */
 export async function restoreSpace(deps: Deps, space: SpaceRecord & { deletedAt: string }): Promise<SpaceRecord> {
-  if (Date.parse(space.deletedAt) + deps.retentionMs <= Date.now()) throw notFound(`Space ${space.id} not found: it was deleted too long ago to restore`);
+  if (Date.parse(space.deletedAt) + deps.retentionMs <= Date.now()) throw missing(`Space ${space.id} not found: it was deleted too long ago to restore`);
   if (!(await clearSpaceDeletion(deps.db, space.id, space.deletedAt))) {
     const now = await findSpace(deps.db, space.id, { includeDeleted: true });
-    if (!now) throw notFound(`Space ${space.id} not found: it has been purged`);
-    if (now.deletedAt) throw conflict(`Space ${space.id} was deleted again while it was being restored; try again`);
+    if (!now) throw missing(`Space ${space.id} not found: it has been purged`);
+    if (now.deletedAt) throw alreadyThere(`Space ${space.id} was deleted again while it was being restored; try again`);
     return now; // restored by a request racing this one
   }
   await deps.jobs.cancelSpaceDeletion(space.id, space.deletedAt).catch((error: Error) => {
-    console.warn(JSON.stringify({ level: 'warn', message: `space ${space.id} restored; its purge job will find it live and keep it`, error: error.message }));
+    log.warn(`space ${space.id} restored; its purge job will find it live and keep it`, { error: error.message });
   });
   return getSpace(deps.db, space.id);
 }

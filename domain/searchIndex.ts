@@ -1,9 +1,11 @@
-import { readRevision } from '../../engine/readRevision.js';
-import { primaryBranch, readBranch } from '../../engine/repository.js';
-import { searchablePages } from '../../engine/searchSections.js';
-import { openSpaceRepository } from '../../engine/spaceRepositories.js';
-import type { Database } from '../../storage/db.js';
-import { indexedHashes, indexedRevision, updateSpaceIndex } from '../../storage/search.js';
+import { readRevision } from '../engine/readRevision.js';
+import { readBranch } from '../engine/readBranch.js';
+import { primaryBranch } from '../engine/repository.js';
+import { searchablePages } from '../engine/searchSections.js';
+import { openSpaceRepository } from '../engine/spaceRepositories.js';
+import type { Database } from '../storage/db.js';
+import { errorFields, log } from './log.js';
+import { indexedHashes, indexedRevision, updateSpaceIndex } from '../storage/search.js';
 
 const running = new Map<string, Promise<void>>();
 /** The revision each space's index was last brought to by this process: spares a query per search. */
@@ -28,7 +30,7 @@ export function refreshSearchIndex(deps: { db: Database; dataDir: string }, spac
 function queueRefresh(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
   const previous = running.get(spaceId) ?? Promise.resolve();
   const next = previous.then(() => refresh(deps, spaceId)).catch((error) => {
-    console.error(JSON.stringify({ level: 'error', message: `search index of space ${spaceId} not refreshed`, error: String(error) }));
+    log.error(`search index of space ${spaceId} not refreshed`, errorFields(error));
   });
   running.set(spaceId, next);
   void next.then(() => {

@@ -1,6 +1,6 @@
-import { listChildPositions, renumberChildren } from '../../storage/collections.js';
-import type { Transaction } from '../../storage/db.js';
-import { badRequest } from '../errors.js';
+import { listChildPositions, renumberChildren } from '../storage/collections.js';
+import type { Transaction } from '../storage/db.js';
+import { invalidInput } from './errors.js';
 
 export type PositionRef = { type: 'space'; space: string } | { type: 'collection'; collection: string };
 export interface Position {
@@ -44,9 +44,9 @@ async function findPosition(
     if (samePlace && all[all.length - 1]?.id === item.id) return null;
     return { value: (siblings[siblings.length - 1]?.position ?? 0) + 1, gap: 1 };
   }
-  if (position?.before && position.after) throw badRequest('Invalid position: give "before" or "after", not both');
+  if (position?.before && position.after) throw invalidInput('Invalid position: give "before" or "after", not both');
   const index = siblings.findIndex((child) => child.kind === ref.type && child.id === refId(ref));
-  if (index < 0) throw badRequest(`Invalid position: ${ref.type} ${refId(ref)} is not next to where the ${item.kind} goes`);
+  if (index < 0) throw invalidInput(`Invalid position: ${ref.type} ${refId(ref)} is not next to where the ${item.kind} goes`);
   const current = all.findIndex((child) => child.kind === item.kind && child.id === item.id);
   const target = siblings[index]!;
   if (position?.before) {

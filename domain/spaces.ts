@@ -1,14 +1,16 @@
-import { commitChanges, type Author } from '../../engine/commitChanges.js';
-import { primaryBranch, readBranch } from '../../engine/repository.js';
-import { copySpaceRepository, createSpaceRepository, openSpaceRepository, removeSpaceRepository } from '../../engine/spaceRepositories.js';
-import { templateChanges, type Template } from '../../engine/templates.js';
-import { findCollection } from '../../storage/collections.js';
-import type { Database, Queryable } from '../../storage/db.js';
-import { newId } from '../../storage/ids.js';
-import { copySpaceIndex } from '../../storage/search.js';
-import { insertSpace, type NewSpace, type SpaceRecord } from '../../storage/spaces.js';
-import type { UserRecord } from '../../storage/users.js';
-import { badRequest } from '../errors.js';
+import { commitChanges, type Author } from '../engine/commitChanges.js';
+import { readBranch } from '../engine/readBranch.js';
+import { primaryBranch } from '../engine/repository.js';
+import { copySpaceRepository, createSpaceRepository, openSpaceRepository, removeSpaceRepository } from '../engine/spaceRepositories.js';
+import { templateChanges, type Template } from '../engine/templates.js';
+import { findCollection } from '../storage/collections.js';
+import type { Queryable } from '../storage/db.js';
+import type { ContentDeps } from './deps.js';
+import { newId } from '../storage/ids.js';
+import { copySpaceIndex } from '../storage/search.js';
+import { insertSpace, type NewSpace, type SpaceRecord } from '../storage/spaces.js';
+import type { UserRecord } from '../storage/users.js';
+import { invalidInput } from './errors.js';
 import { refreshSearchIndex } from './searchIndex.js';
 
 export const authorOf = (user: UserRecord): Author => ({ name: user.displayName, email: user.email });
@@ -23,7 +25,7 @@ export async function spaceRevision(dataDir: string, spaceId: string): Promise<s
 export async function assertCollectionIn(db: Queryable, organizationId: string, collectionId: string | null | undefined, field: string) {
   if (!collectionId) return;
   const collection = await findCollection(db, collectionId);
-  if (!collection || collection.organizationId !== organizationId) throw badRequest(`"${field}" ${collectionId} is not a collection of the organization`);
+  if (!collection || collection.organizationId !== organizationId) throw invalidInput(`"${field}" ${collectionId} is not a collection of the organization`);
 }
 
 /**
@@ -31,7 +33,7 @@ export async function assertCollectionIn(db: Queryable, organizationId: string, 
  * then its row. If the row can't be written the repository is removed again.
  */
 export async function createSpace(
-  deps: { db: Database; dataDir: string },
+  deps: ContentDeps,
   input: Omit<NewSpace, 'id'> & { template: Template | null; creator: UserRecord },
 ): Promise<SpaceRecord> {
   await assertCollectionIn(deps.db, input.organizationId, input.collectionId, 'parent');
@@ -56,7 +58,7 @@ export async function createSpace(
 }
 
 /** A copy with the same history, placed after the original. */
-export async function duplicateSpace(deps: { db: Database; dataDir: string }, space: SpaceRecord, creator: UserRecord): Promise<SpaceRecord> {
+export async function duplicateSpace(deps: ContentDeps, space: SpaceRecord, creator: UserRecord): Promise<SpaceRecord> {
   const id = newId();
   try {
     await copySpaceRepository(deps.dataDir, space.id, id);

@@ -1,0 +1,45 @@
+import { commitChanges, type Change } from '../engine/commitChanges.js';
+import { RefConflictError } from '../engine/errors/index.js';
+import { readBranch } from '../engine/readBranch.js';
+import { primaryBranch, type Repository } from '../engine/repository.js';
+import { openSpaceRepository } from '../engine/spaceRepositories.js';
+import type { SpaceRecord } from '../storage/spaces.js';
+import type { UserRecord } from '../storage/users.js';
+import { authorOf } from './spaces.js';
+import type { ContentDeps } from './deps.js';
+import { spaceLocked } from './errors.js';
+import { refreshSearchIndex } from './searchIndex.js';
+
+export interface ContentWrite {
+  space: SpaceRecord;
+  /** The branch written; the primary branch unless a change request's. */
+  branch?: string;
+  /** The changes to make, worked out from the branch's head as it is when the commit is built. */
+  changes: (repo: Repository, head: string | null) => Promise<Change[]> | Change[];
+  message: string;
+  author: UserRecord;
+}
+
+/** Other writers moving the branch meanwhile: worked out again from the new head, a few times at most. */
+const attempts = 5;
+
+/**
+ * The one path every content writer takes (the API, change requests, translations, imports):
+ * a locked space refuses, the changes become one commit on the branch through the engine's
+ * locked compare-and-swap, and the search index follows the primary branch.
+ */
+export async function writeContent(deps: ContentDeps, write: ContentWrite): Promise<{ commit: string }> {
+  if (write.space.editMode === 'locked') throw spaceLocked(write.space.id);
+  const repo = openSpaceRepository(deps.dataDir, write.space.id);
+  const branch = write.branch ?? primaryBranch;
+  for (let attempt = 1; ; attempt++) {
+    const head = await readBranch(repo, branch);
+    try {
+      const { commit } = await commitChanges({ repo, branch, base: head, changes: await write.changes(repo, head), message: write.message, author: authorOf(write.author) });
+      if (branch === primaryBranch) void refreshSearchIndex(deps, write.space.id);
+      return { commit };
+    } catch (error) {
+      if (!(error instanceof RefConflictError) || attempt === attempts) throw error;
+    }
+  }
+}
