@@ -1,4 +1,4 @@
-import { EngineError } from '../engine/errors.js';
+import { EngineError, type EngineErrorCode } from '../engine/errors/index.js';
 import { DomainError } from '../domain/errors.js';
 import { StorageError } from '../storage/errors.js';
 import { JobsUnavailableError } from '../workflows/client.js';
@@ -26,11 +26,12 @@ const statusOfStorageCode: Record<StorageError['code'], number> = {
   invalid_cursor: 400,
 };
 
-const statusOfEngineCode: Record<EngineError['code'], number> = {
-  ref_conflict: 409,
-  not_found: 404,
-  locked: 503,
-  invalid_change: 400,
+const statusOfEngineCode: Record<EngineErrorCode, number> = {
+  RefConflict: 409,
+  RepositoryBusy: 503,
+  InvalidChange: 400,
+  RevisionNotFound: 404,
+  MergeConflict: 409,
 };
 
 const statusOfDomainCode: Record<DomainError['code'], number> = {

@@ -1,4 +1,4 @@
-import { listPaths } from '../engine/readRevision.js';
+import { listPaths } from '../engine/listPaths.js';
 import { templateChanges, type Template } from '../engine/templates.js';
 import type { SpaceRecord } from '../storage/spaces.js';
 import type { UserRecord } from '../storage/users.js';

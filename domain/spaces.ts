@@ -1,5 +1,5 @@
 import { commitChanges, type Author } from '../engine/commitChanges.js';
-import { readBranch } from '../engine/readBranch.js';
+import { resolveRevision } from '../engine/resolveRevision.js';
 import { primaryBranch } from '../engine/repository.js';
 import { copySpaceRepository, createSpaceRepository, openSpaceRepository, removeSpaceRepository } from '../engine/spaceRepositories.js';
 import { templateChanges, type Template } from '../engine/templates.js';
@@ -17,9 +17,7 @@ export const authorOf = (user: UserRecord): Author => ({ name: user.displayName,
 
 /** The commit a space's primary branch points at: its current revision. */
 export async function spaceRevision(dataDir: string, spaceId: string): Promise<string> {
-  const head = await readBranch(openSpaceRepository(dataDir, spaceId), primaryBranch);
-  if (!head) throw new Error(`space ${spaceId} has no primary branch`);
-  return head;
+  return resolveRevision(openSpaceRepository(dataDir, spaceId), primaryBranch);
 }
 
 export async function assertCollectionIn(db: Queryable, organizationId: string, collectionId: string | null | undefined, field: string) {

@@ -13,12 +13,22 @@ export async function syncDirectory(folder: string): Promise<void> {
 }
 
 const unsyncedFolders = new Set<string>();
+const syncing = new Set<Promise<unknown>>();
 
-/** Syncs the folders objects were renamed into since the last call: once per commit, before its branch moves. */
+/**
+ * Syncs the folders objects were renamed into since the last call: once per commit, before its
+ * branch moves. Also waits for syncs another caller started, which may include this caller's folders.
+ */
 export async function syncWrittenFolders(): Promise<void> {
   const folders = [...unsyncedFolders];
   unsyncedFolders.clear();
-  await Promise.all(folders.map(syncDirectory));
+  const started = Promise.all(folders.map(syncDirectory));
+  syncing.add(started);
+  try {
+    await Promise.all([...syncing]);
+  } finally {
+    syncing.delete(started);
+  }
 }
 
 /**
@@ -28,7 +38,8 @@ export async function syncWrittenFolders(): Promise<void> {
  * commits reuse.
  */
 async function writeFileAtomically(file: string, data: string | Uint8Array, options?: Parameters<typeof fs.writeFile>[2]): Promise<void> {
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  // git's own name for an object being written: `git fsck` and `git gc` know to ignore (and prune) one left by a crash.
+  const temporary = path.join(path.dirname(file), `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`);
   try {
     const handle = await fs.open(temporary, 'w', typeof options === 'object' && options?.mode ? options.mode : 0o644);
     try {

@@ -2,7 +2,10 @@
 export class Lru<K, V> {
   private readonly entries = new Map<K, V>();
   private readonly loading = new Map<K, Promise<V>>();
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly onEvict?: (key: K, value: V) => void,
+  ) {}
 
   get(key: K): V | undefined {
     const value = this.entries.get(key);
@@ -16,7 +19,15 @@ export class Lru<K, V> {
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);
-    if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value as K);
+    if (this.entries.size > this.limit) {
+      const [oldest, evicted] = this.entries.entries().next().value as [K, V];
+      this.entries.delete(oldest);
+      this.onEvict?.(oldest, evicted);
+    }
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
   }
 
   /** The cached value, or the loaded one, cached. Concurrent loads of one key share a promise. */

@@ -4,7 +4,8 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { Lru } from './lru.js';
 import { splitBlocks, type Segment } from './markdown/blocks.js';
-import { allPages, type Revision, type RevisionPage } from './readRevision.js';
+import { allPages } from './allPages.js';
+import type { Revision, RevisionPage } from './readRevision.js';
 import { pagesByFile, resolveLink, type ContentRef } from './resolveLink.js';
 
 export interface LinkUse {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Lru } from './lru.js';
-import { slugify, type RevisionPage } from './readRevision.js';
+import type { RevisionPage } from './readRevision.js';
+import { slugify } from './slugify.js';
 
 export interface PageSection {
   /** The heading's anchor, or '' for the text before the first heading. */

@@ -1,5 +1,5 @@
 import { revisionLinks, type LinkUse } from '../../engine/pageLinks.js';
-import { allPages } from '../../engine/readRevision.js';
+import { allPages } from '../../engine/allPages.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { spaceOf, type AppContext } from '../context.js';
 import { notFound } from '../errors.js';

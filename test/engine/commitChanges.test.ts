@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { commitChanges } from '../../engine/commitChanges.js';
-import { EngineError, RefConflictError } from '../../engine/errors.js';
-import { createRepository, primaryBranch, readBranch, type Repository } from '../../engine/repository.js';
+import { InvalidChangeError, RefConflictError } from '../../engine/errors/index.js';
+import { readBranch } from '../../engine/readBranch.js';
+import { createRepository, primaryBranch, type Repository } from '../../engine/repository.js';
 
 const test = suite('engine: commitChanges');
 const author = { name: 'Ada', email: 'ada@example.com' };
@@ -107,8 +108,8 @@ test('paths a repository can’t hold are refused', async () => {
       await commitChanges({ repo, branch: primaryBranch, base: null, changes: [{ path: bad, content: 'x' }], message: 'bad', author });
       assert.unreachable(`${bad} was accepted`);
     } catch (error) {
-      assert.instance(error, EngineError);
-      assert.is((error as EngineError).code, 'invalid_change');
+      assert.instance(error, InvalidChangeError);
+      assert.is((error as InvalidChangeError).code, 'InvalidChange');
     }
   }
   assert.is(await readBranch(repo, primaryBranch), null);

@@ -6,7 +6,8 @@ import * as assert from 'uvu/assert';
 import { commitChanges, type Change } from '../../engine/commitChanges.js';
 import { renderPageFile } from '../../engine/layout/pageFile.js';
 import { parseSummary, renderSummary } from '../../engine/layout/summary.js';
-import { allPages, readRevision, type RevisionPage } from '../../engine/readRevision.js';
+import { allPages } from '../../engine/allPages.js';
+import { readRevision, type RevisionPage } from '../../engine/readRevision.js';
 import { searchablePages } from '../../engine/searchSections.js';
 import { createRepository, primaryBranch, type Repository } from '../../engine/repository.js';
 

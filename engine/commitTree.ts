@@ -1,0 +1,50 @@
+import git from 'isomorphic-git';
+import type { Author } from './change.js';
+import { compareAndSwapBranch } from './compareAndSwapBranch.js';
+import { gitFs as fs, syncWrittenFolders } from './gitFs.js';
+import { withRepositoryLock } from './lock.js';
+import type { Repository } from './repository.js';
+
+export interface CommitTreeInput {
+  repo: Repository;
+  branch: string;
+  /** Where the branch must be for the commit to land; null: the branch must not exist yet. */
+  expected: string | null;
+  tree: string;
+  /** The new commit's parents: usually `[expected]`, two for a merge, none for a first commit. */
+  parents: string[];
+  message: string;
+  author: Author;
+}
+
+/**
+ * Writes a commit of `tree` with its parents and moves the branch to it from `expected` with a
+ * compare-and-swap, under the repository lock: the one durable path by which anything (a change, a
+ * template, a merge) lands on a branch. Throws RefConflictError, having moved nothing, when the
+ * branch is no longer at `expected`.
+ */
+export function commitTree(input: CommitTreeInput): Promise<{ commit: string; tree: string }> {
+  return withRepositoryLock(input.repo.gitdir, () => commitTreeHoldingLock(input));
+}
+
+/** commitTree for a caller that already holds the repository lock. */
+export async function commitTreeHoldingLock(input: CommitTreeInput): Promise<{ commit: string; tree: string }> {
+  const when = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
+  const person = { name: input.author.name, email: input.author.email, ...when };
+  const commit = await git.writeCommit({
+    fs,
+    gitdir: input.repo.gitdir,
+    commit: {
+      message: input.message.endsWith('\n') ? input.message : `${input.message}\n`,
+      tree: input.tree,
+      parent: input.parents,
+      author: person,
+      committer: person,
+    },
+  });
+  // Objects are in place (and their names durable) before the branch moves: a crash before the
+  // swap leaves only unreachable objects.
+  await syncWrittenFolders();
+  await compareAndSwapBranch(input.repo, input.branch, input.expected, commit);
+  return { commit, tree: input.tree };
+}

@@ -1,0 +1,30 @@
+import { BudgetedCache, stringBytes } from './cacheBudget.js';
+import { readTree } from './objects/readTree.js';
+import type { Repository } from './repository.js';
+
+export interface TreeItem {
+  oid: string;
+  type: 'blob' | 'tree' | 'commit';
+}
+
+// Trees never change: a flattened one is cached by its id (shared by every commit that has it).
+const trees = new BudgetedCache<string, Map<string, TreeItem>>((listing) => {
+  let bytes = 200;
+  for (const path of listing.keys()) bytes += stringBytes(path) + 140;
+  return bytes;
+});
+
+/** Every path of a tree with its object, flattened; unchanged subtrees are reused from the cache. */
+export function listTree(repo: Repository, treeOid: string): Promise<Map<string, TreeItem>> {
+  return trees.through(treeOid, async () => {
+    const tree = await readTree(repo, treeOid);
+    const subtrees = await Promise.all(tree.map((entry) => (entry.type === 'tree' ? listTree(repo, entry.oid) : undefined)));
+    const listing = new Map<string, TreeItem>();
+    tree.forEach((entry, index) => {
+      const subtree = subtrees[index];
+      if (subtree) for (const [path, item] of subtree) listing.set(`${entry.path}/${path}`, item);
+      else listing.set(entry.path, { oid: entry.oid, type: entry.type });
+    });
+    return listing;
+  });
+}

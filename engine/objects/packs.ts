@@ -1,0 +1,58 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Pack } from './pack.js';
+
+interface Packs {
+  list: Pack[];
+  /** The pack folder as listed last, to see whether a rescan found anything new. */
+  names: string;
+}
+
+const opened = new Map<string, Promise<Packs>>();
+
+/** The repository's packs, opened once (their indexes read, their files kept open) and reused. */
+export function packsOf(gitdir: string): Promise<Packs> {
+  let packs = opened.get(gitdir);
+  if (!packs) {
+    packs = scan(gitdir, { list: [], names: '' });
+    opened.set(gitdir, packs);
+    packs.catch(() => opened.delete(gitdir));
+  }
+  return packs;
+}
+
+/**
+ * Lists the pack folder again (after a miss: a `git push`, `git repack` or `git gc` may have
+ * added packs): new ones are opened, ones git removed are closed. Returns whether anything changed.
+ */
+export async function rescanPacks(gitdir: string): Promise<boolean> {
+  const before = await packsOf(gitdir);
+  const after = scan(gitdir, before);
+  opened.set(gitdir, after);
+  return (await after).names !== before.names;
+}
+
+async function scan(gitdir: string, previous: Packs): Promise<Packs> {
+  const folder = path.join(gitdir, 'objects', 'pack');
+  const files = await fs.readdir(folder).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [] as string[];
+    throw error;
+  });
+  const names = files.filter((name) => name.endsWith('.idx') && files.includes(`${name.slice(0, -4)}.pack`)).sort();
+  const keep = new Map(previous.list.map((pack) => [pack.path, pack]));
+  const list = await Promise.all(
+    names.map((name) => {
+      const packPath = path.join(folder, `${name.slice(0, -4)}.pack`);
+      return keep.get(packPath) ?? Pack.open(packPath, path.join(folder, name));
+    }),
+  );
+  for (const pack of previous.list) if (!list.includes(pack)) void pack.close().catch(() => undefined);
+  return { list, names: names.join('\n') };
+}
+
+/** Closes the repository's pack files (it is being deleted, or left the cache of open repositories). */
+export function closePacks(gitdir: string): void {
+  const packs = opened.get(gitdir);
+  opened.delete(gitdir);
+  void packs?.then((open) => Promise.all(open.list.map((pack) => pack.close()))).catch(() => undefined);
+}

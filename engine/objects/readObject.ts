@@ -1,0 +1,54 @@
+import git from 'isomorphic-git';
+import { gitFs } from '../gitFs.js';
+import type { Repository } from '../repository.js';
+import type { GitObject } from './gitObject.js';
+import { looseObjectSize, readLooseObject } from './loose.js';
+import type { Pack } from './pack.js';
+import { packsOf, rescanPacks } from './packs.js';
+
+/**
+ * Any object of the repository, loose or packed, read by the engine itself: loose objects
+ * inflated with Node's native zlib, packed ones read in place from their pack (see Pack). What
+ * neither finds (alternates, an old index format) is left to isomorphic-git.
+ */
+export async function readObject(repo: Repository, oid: string): Promise<GitObject> {
+  const packed = await findPacked(repo.gitdir, oid);
+  if (packed) return packed.pack.read(packed.offset, (base) => readObject(repo, base));
+  const loose = await readLooseObject(repo.gitdir, oid);
+  if (loose) return loose;
+  if (await rescanPacks(repo.gitdir)) return readObject(repo, oid);
+  const { type, object } = await git.readObject({ fs: gitFs, gitdir: repo.gitdir, oid, format: 'content', cache: repo.cache });
+  return { type: type as GitObject['type'], data: Buffer.from(object as Uint8Array) };
+}
+
+/** An object's size in bytes, read from its header (a blob's size without reading the blob). */
+export async function readObjectSize(repo: Repository, oid: string): Promise<number> {
+  const packed = await findPacked(repo.gitdir, oid);
+  if (packed) return packed.pack.size(packed.offset);
+  const loose = await looseObjectSize(repo.gitdir, oid);
+  if (loose !== null) return loose;
+  return (await readObject(repo, oid)).data.length;
+}
+
+async function findPacked(gitdir: string, oid: string): Promise<{ pack: Pack; offset: number } | undefined> {
+  const { list } = await packsOf(gitdir);
+  if (list.length === 0) return undefined;
+  const name = Buffer.from(oid, 'hex');
+  if (name.length !== 20) return undefined;
+  for (const pack of list) {
+    const offset = pack.index.find(name);
+    if (offset !== undefined) return { pack, offset };
+  }
+  return undefined;
+}
+
+/** Whether the repository holds an object of this id (and type). */
+export async function hasObject(repo: Repository, oid: string, type?: GitObject['type']): Promise<boolean> {
+  if (!/^[0-9a-f]{40}$/.test(oid)) return false;
+  try {
+    const object = await readObject(repo, oid);
+    return type === undefined || object.type === type;
+  } catch {
+    return false;
+  }
+}
