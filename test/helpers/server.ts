@@ -7,7 +7,7 @@ import { createToken } from '../../storage/tokens.js';
 import { createUser } from '../../storage/users.js';
 import { startWorker, type RunningWorker } from '../../workflows/worker.js';
 import { testTemporalSettings } from './temporal.js';
-import { assertUpstreamResponse } from './upstream.js';
+import { assertErrorBody, assertUpstreamResponse } from './upstream.js';
 
 export interface Response<T = any> {
   status: number;
@@ -19,7 +19,7 @@ export interface TestServer {
   url: string;
   dataDir: string;
   server: RunningServer;
-  /** Calls the API; every 2xx answer is checked against the upstream schema before it is returned. */
+  /** Calls the API; every answer is checked against the upstream schema (errors as the upstream error body) before it is returned. */
   call<T = any>(method: string, path: string, options?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<Response<T>>;
   /** A new user with a token (what `npm run admin -- token create` does). */
   user(email?: string, options?: { verified?: boolean; name?: string }): Promise<{ id: string; email: string; token: string }>;
@@ -54,6 +54,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
       const text = await response.text();
       const parsed = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text || undefined;
       if (response.status >= 200 && response.status < 300) assertUpstreamResponse(method, requestPath, response.status, parsed);
+      else if (response.status >= 400) assertErrorBody(response.status, parsed, `${method} ${requestPath}`);
       return { status: response.status, body: parsed, headers: response.headers };
     },
     async user(email, options = {}) {
