@@ -6,6 +6,7 @@ import type { OrganizationRecord } from '../storage/organizations.js';
 import type { UserRecord } from '../storage/users.js';
 import type { SpaceRecord } from '../storage/spaces.js';
 import type { CollectionRecord } from '../storage/collections.js';
+import type { ContentDeps, JobDeps } from '../domain/deps.js';
 import type { Config } from './config.js';
 import type { Urls } from './urls.js';
 import type { JobClient } from '../workflows/client.js';
@@ -58,4 +59,14 @@ export function spaceOf(ctx: AppContext): { space: SpaceRecord; role: MemberRole
 export function collectionOf(ctx: AppContext): { collection: CollectionRecord; role: MemberRole; organizationRole: MemberRole | null } {
   if (!ctx.state.collection || !ctx.state.collectionRole || ctx.state.role === undefined) throw new Error('route reached without a collection policy');
   return { collection: ctx.state.collection, role: ctx.state.collectionRole, organizationRole: ctx.state.role };
+}
+
+/** What the domain commands need from a request: the database and the space repositories. */
+export function contentDeps(ctx: AppContext): ContentDeps {
+  return { db: ctx.db, dataDir: ctx.config.dataDir };
+}
+
+/** The same, with the job client and the retention, for commands that start or signal jobs. */
+export function jobDeps(ctx: AppContext): JobDeps {
+  return { db: ctx.db, dataDir: ctx.config.dataDir, jobs: ctx.jobs, retentionMs: ctx.config.spaceRetentionMs };
 }

@@ -1,7 +1,7 @@
 import { startWorker } from '../workflows/worker.js';
 import { startLocalTemporal } from '../workflows/runtime/localTemporal.js';
 import { stopOnSignals } from '../workflows/runtime/stopOnSignals.js';
-import { ensureDeletionJobs } from './commands/spaceDeletion.js';
+import { ensureDeletionJobs } from '../domain/spaceDeletion.js';
 import { configFromEnv } from './config.js';
 import { startServer } from './server.js';
 

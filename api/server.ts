@@ -5,7 +5,7 @@ import path from 'node:path';
 import { openDatabase, type Database } from '../storage/db.js';
 import { createApp } from './app.js';
 import { bootstrapInstance } from './commands/bootstrap.js';
-import { settleSearchRefreshes } from './commands/searchIndex.js';
+import { settleSearchRefreshes } from '../domain/searchIndex.js';
 import type { Config } from './config.js';
 import { Urls } from './urls.js';
 import { JobClient } from '../workflows/client.js';

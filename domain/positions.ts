@@ -2,13 +2,22 @@ import { listChildPositions, renumberChildren } from '../storage/collections.js'
 import type { Transaction } from '../storage/db.js';
 import { invalidInput } from './errors.js';
 
-export type PositionRef = { type: 'space'; space: string } | { type: 'collection'; collection: string };
+/** A sibling: its type, and its id under the key of that type (`space` or `collection`). */
+export interface PositionRef {
+  type: 'space' | 'collection';
+  space?: string;
+  collection?: string;
+}
 export interface Position {
   before?: PositionRef;
   after?: PositionRef;
 }
 
-const refId = (ref: PositionRef) => (ref.type === 'space' ? ref.space : ref.collection);
+function refId(ref: PositionRef): string {
+  const id = ref.type === 'space' ? ref.space : ref.collection;
+  if (!id) throw invalidInput(`Invalid position: a ${ref.type} sibling needs its id in "${ref.type}"`);
+  return id;
+}
 
 /**
  * Where an item lands among the children of `parentId`: before or after a sibling, or last.

@@ -3,9 +3,6 @@ import type { Database } from '../../storage/db.js';
 import type { MemberRole } from '../../storage/members.js';
 import { listAllSpacesOfOrganization, type SpaceRecord } from '../../storage/spaces.js';
 import { effectiveRole, levelsOf } from '../policies/spaceRoles.js';
-import { atLeast } from '../policies/roles.js';
-import { forbidden } from '../errors.js';
-import { assertCollectionIn } from './spaces.js';
 
 export interface OrganizationAccess {
   spaces: Map<string, { space: SpaceRecord; role: MemberRole }>;
@@ -79,13 +76,4 @@ export async function roleWhere(db: Database, organizationRole: MemberRole | nul
 /** The caller's effective role on a space, from its default level and its collections'. */
 export async function roleOnSpace(db: Database, organizationRole: MemberRole | null, space: SpaceRecord): Promise<MemberRole | undefined> {
   return effectiveRole(organizationRole, levelsOf(space, await collectionChain(db, space.collectionId)));
-}
-
-/** Adding a space or collection somewhere needs `create` there (the collection, or the organization). */
-export async function assertCanAddTo(db: Database, organizationRole: MemberRole | null, organizationId: string, collectionId: string | null, action: string): Promise<void> {
-  await assertCollectionIn(db, organizationId, collectionId, 'parent');
-  const role = await roleWhere(db, organizationRole, collectionId);
-  if (!role || !atLeast(role, 'create')) {
-    throw forbidden(`${action} ${collectionId ? `in collection ${collectionId}` : 'at the top of the organization'} needs the create role there`);
-  }
 }

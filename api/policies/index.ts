@@ -10,6 +10,7 @@ import { findUserByToken } from '../../storage/tokens.js';
 import type { AppContext } from '../context.js';
 import { forbidden, notFound, unauthorized } from '../errors.js';
 import { atLeast, describeRole, type RoleOrGuest } from './roles.js';
+import type { Requirement } from './requirements.js';
 
 /**
  * Who may call a route. Every route declares one (the route table refuses a route without it),
@@ -18,6 +19,14 @@ import { atLeast, describeRole, type RoleOrGuest } from './roles.js';
 export interface Policy {
   readonly rule: string;
   readonly check: (ctx: AppContext, next: Koa.Next) => Promise<unknown>;
+  /** What the policy is made of, for the every-route test: the scope and role, and the rules added to them. */
+  readonly scope?: { kind: 'organization' | 'space' | 'collection'; role: RoleOrGuest; also: readonly Requirement[] };
+}
+
+/** A policy with the route's own rules after its role; the route table runs them once the body is read. */
+function withRequirements(policy: Policy, kind: 'organization' | 'space' | 'collection', role: RoleOrGuest, also: readonly Requirement[]): Policy {
+  if (also.length === 0) return { ...policy, scope: { kind, role, also } };
+  return { ...policy, rule: [policy.rule, ...also.map((requirement) => requirement.rule)].join('; '), scope: { kind, role, also } };
 }
 
 /** No token needed: only the API information route. */
@@ -37,6 +46,8 @@ export interface OrganizationRule {
   orSelf?: boolean;
   /** Also allowed for an owner of the path's `teamId`. */
   orTeamOwner?: boolean;
+  /** Rules the route adds to the role. */
+  also?: readonly Requirement[];
 }
 
 /**
@@ -44,6 +55,10 @@ export interface OrganizationRule {
  * not a member gets 404, as if the organization did not exist; a member below the role gets 403.
  */
 export function inOrganization(role: RoleOrGuest, rule: OrganizationRule = {}): Policy {
+  return withRequirements(organizationPolicy(role, rule), 'organization', role, rule.also ?? []);
+}
+
+function organizationPolicy(role: RoleOrGuest, rule: OrganizationRule): Policy {
   const alternatives = [rule.orSelf && 'the member themself', rule.orTeamOwner && 'an owner of the team'].filter(Boolean);
   return {
     rule: `organization ${role === null ? 'member (guests included)' : role === 'admin' ? 'admin' : `role ${role} or above`}${alternatives.length ? `, or ${alternatives.join(', or ')}` : ''}`,
@@ -76,7 +91,11 @@ export function inOrganization(role: RoleOrGuest, rule: OrganizationRule = {}): 
  * is at least `role`. Without any access the space doesn't exist for the caller (404); with too
  * little, 403. `deleted`: the route works on spaces in the bin (restore).
  */
-export function inSpace(role: MemberRole, options: { deleted?: boolean } = {}): Policy {
+export function inSpace(role: MemberRole, options: { deleted?: boolean; also?: readonly Requirement[] } = {}): Policy {
+  return withRequirements(spacePolicy(role, options), 'space', role, options.also ?? []);
+}
+
+function spacePolicy(role: MemberRole, options: { deleted?: boolean }): Policy {
   return {
     rule: `space role ${role}${role === 'admin' ? '' : ' or above'}${options.deleted ? ' (deleted spaces too)' : ''}`,
     check: async (ctx, next) => {
@@ -98,7 +117,11 @@ export function inSpace(role: MemberRole, options: { deleted?: boolean } = {}): 
 }
 
 /** The same for a collection: effective role from its own default level and its parents'. */
-export function inCollection(role: MemberRole): Policy {
+export function inCollection(role: MemberRole, options: { also?: readonly Requirement[] } = {}): Policy {
+  return withRequirements(collectionPolicy(role), 'collection', role, options.also ?? []);
+}
+
+function collectionPolicy(role: MemberRole): Policy {
   return {
     rule: `collection role ${role}${role === 'admin' ? '' : ' or above'}`,
     check: async (ctx, next) => {

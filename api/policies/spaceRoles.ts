@@ -1,6 +1,7 @@
 import type { CollectionRecord } from '../../storage/collections.js';
 import type { MemberRole } from '../../storage/members.js';
 import type { DefaultLevel } from '../../storage/spaces.js';
+import { collectionActions, organizationActions, spaceActions } from './actions.js';
 import { atLeast, type RoleOrGuest } from './roles.js';
 
 /**
@@ -21,23 +22,30 @@ export function levelsOf(space: { defaultLevel: DefaultLevel }, chain: Collectio
   return [space.defaultLevel, ...chain.map((collection) => collection.defaultLevel)];
 }
 
+/** The Space `permissions` of a caller with this role: what the routes' policies (spaceActions) let them do. */
 export function spacePermissions(role: MemberRole | undefined) {
   const has = (needed: MemberRole) => role !== undefined && atLeast(role, needed);
   return {
-    view: role !== undefined,
-    access: role !== undefined,
-    admin: has('admin'),
-    viewInviteLinks: has('admin'),
-    edit: has('edit'),
-    triggerGitSync: has('edit'),
-    comment: has('comment'),
-    merge: has('edit'),
-    review: has('review'),
-    installIntegration: has('admin'),
+    view: has(spaceActions.view),
+    access: has(spaceActions.view),
+    admin: has(spaceActions.admin),
+    viewInviteLinks: has(spaceActions.admin),
+    edit: has(spaceActions.edit),
+    triggerGitSync: has(spaceActions.edit),
+    comment: has(spaceActions.comment),
+    merge: has(spaceActions.merge),
+    review: has(spaceActions.review),
+    installIntegration: has(spaceActions.admin),
   };
 }
 
+/** The Collection `permissions`; `create`: the create role inside it, as adding a space there requires. */
 export function collectionPermissions(role: MemberRole | undefined, organizationRole: RoleOrGuest) {
   const has = (needed: MemberRole) => role !== undefined && atLeast(role, needed);
-  return { view: role !== undefined, admin: has('admin'), viewInviteLinks: has('admin'), create: atLeast(organizationRole, 'create') && role !== undefined };
+  return {
+    view: has(collectionActions.view),
+    admin: has(collectionActions.admin),
+    viewInviteLinks: has(collectionActions.admin),
+    create: has(organizationActions.create) && atLeast(organizationRole, organizationActions.create),
+  };
 }

@@ -1,47 +1,40 @@
-import { revisionLinks, type LinkUse } from '../../engine/pageLinks.js';
 import { allPages } from '../../engine/allPages.js';
+import { revisionLinks, type LinkUse } from '../../engine/pageLinks.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { spaceOf, type AppContext } from '../context.js';
 import { notFound } from '../errors.js';
+import { spaceActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
-import { presentUsages, pageLocation, type LinkStatus, type LocationContext } from '../presenters/links.js';
+import { presentUsages, pageLocation, type LocationContext } from '../presenters/links.js';
 import { presentList } from '../presenters/list.js';
 import { presentOrganization } from '../presenters/organization.js';
-import { pagination } from '../schemas/common.js';
-import type { PageQuery } from '../schemas/common.js';
-import { validate } from '../validate.js';
-import { revisionOfPath } from './content.js';
-import { present as presentSpace } from './spaces.js';
+import { revisionOfPath } from '../presenters/revisionOf.js';
+import { presentSpaceOf } from '../presenters/spaceOf.js';
+import * as schemas from '../schemas/links.js';
+import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
 
 export const linkRoutes = new RouteTable();
 const routes = linkRoutes;
+const read = inSpace(spaceActions.view);
 
-const linksQuery = {
-  type: 'object',
-  properties: { ...pagination, status: { enum: ['ok', 'broken', 'in-app'] } },
-  additionalProperties: false,
-} as const;
-const backlinksQuery = { type: 'object', properties: { ...pagination }, additionalProperties: false } as const;
-
-routes.get('/spaces/:spaceId/links', 'listSpaceLinks', inSpace('read'), validate({ query: linksQuery }), listSpaceLinks);
-routes.get('/spaces/:spaceId/content/page/:pageId/links', 'listPageLinksInSpace', inSpace('read'), validate({ query: linksQuery }), listPageLinks);
-routes.get('/spaces/:spaceId/content/files/:fileId/backlinks', 'listSpaceFileBacklinks', inSpace('read'), validate({ query: backlinksQuery }), listFileBacklinks);
+routes.get('/spaces/:spaceId/links', 'listSpaceLinks', read, handle({ query: schemas.linksQuery }, listSpaceLinks));
+routes.get('/spaces/:spaceId/content/page/:pageId/links', 'listPageLinksInSpace', read, handle({ query: schemas.linksQuery }, listPageLinks));
+routes.get('/spaces/:spaceId/content/files/:fileId/backlinks', 'listSpaceFileBacklinks', read, handle({ query: schemas.backlinksQuery }, listFileBacklinks));
 
 async function locationContext(ctx: AppContext): Promise<LocationContext> {
   const { space, role, organizationRole } = spaceOf(ctx);
   const view = await revisionOfPath(ctx);
   return {
     view,
-    space: await presentSpace(ctx, space, role),
+    space: await presentSpaceOf(ctx, space, role),
     organization: presentOrganization(ctx.state.organization!, organizationRole, ctx.urls),
     appPrefix: ctx.urls.app(''),
   };
 }
 
 /** Usages of the links, one per target, filtered by `status`; `stats` counts them all. */
-function presentLinkList(ctx: AppContext, context: LocationContext, uses: LinkUse[], identity: string) {
-  const query = ctx.state.query as unknown as PageQuery & { status?: LinkStatus };
+function presentLinkList(context: LocationContext, uses: LinkUse[], identity: string, query: schemas.LinksQuery) {
   const usages = presentUsages(context, uses);
   const shown = query.status ? usages.filter((usage) => usage.status === query.status) : usages;
   const page = paginateArray(shown, (usage) => [usage.rank, usage.key], `${identity}:${query.status ?? ''}`, query);
@@ -51,24 +44,24 @@ function presentLinkList(ctx: AppContext, context: LocationContext, uses: LinkUs
   };
 }
 
-async function listSpaceLinks(ctx: AppContext) {
+async function listSpaceLinks(ctx: AppContext, { query }: { query: schemas.LinksQuery }) {
   const context = await locationContext(ctx);
-  ctx.body = presentLinkList(ctx, context, revisionLinks(context.view.revision), `links:${context.view.revision.commit}`);
+  ctx.body = presentLinkList(context, revisionLinks(context.view.revision), `links:${context.view.revision.commit}`, query);
 }
 
-async function listPageLinks(ctx: AppContext) {
+async function listPageLinks(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.LinksQuery }) {
   const context = await locationContext(ctx);
-  const page = allPages(context.view.revision.pages).find((candidate) => candidate.id === ctx.params.pageId);
-  if (!page) throw notFound(`Page ${ctx.params.pageId} not found in revision ${context.view.revision.commit}`);
+  const page = allPages(context.view.revision.pages).find((candidate) => candidate.id === params.pageId);
+  if (!page) throw notFound(`Page ${params.pageId} not found in revision ${context.view.revision.commit}`);
   const uses = revisionLinks(context.view.revision).filter((use) => use.from.id === page.id);
-  ctx.body = presentLinkList(ctx, context, uses, `page-links:${context.view.revision.commit}:${page.id}`);
+  ctx.body = presentLinkList(context, uses, `page-links:${context.view.revision.commit}:${page.id}`, query);
 }
 
 /** The pages that link to a file. */
-async function listFileBacklinks(ctx: AppContext) {
+async function listFileBacklinks(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.BacklinksQuery }) {
   const context = await locationContext(ctx);
-  const file = context.view.revision.files.find((candidate) => candidate.id === ctx.params.fileId);
-  if (!file) throw notFound(`File ${ctx.params.fileId} not found in revision ${context.view.revision.commit}`);
+  const file = context.view.revision.files.find((candidate) => candidate.id === params.fileId);
+  if (!file) throw notFound(`File ${params.fileId} not found in revision ${context.view.revision.commit}`);
   const pages = [
     ...new Map(
       revisionLinks(context.view.revision)
@@ -76,6 +69,6 @@ async function listFileBacklinks(ctx: AppContext) {
         .map((use) => [use.from.id, use.from]),
     ).values(),
   ];
-  const page = paginateArray(pages, (item) => [item.path, item.id], `backlinks:${context.view.revision.commit}:${file.id}`, ctx.state.query as unknown as PageQuery);
+  const page = paginateArray(pages, (item) => [item.path, item.id], `backlinks:${context.view.revision.commit}:${file.id}`, query);
   ctx.body = presentList(page, (item) => pageLocation(context, item));
 }

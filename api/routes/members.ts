@@ -15,7 +15,7 @@ import type { MemberRecord, MemberRole } from '../../storage/members.js';
 import { validate } from '../validate.js';
 import { organizationAccess, spaceCountsByRole } from '../commands/access.js';
 import { listReachableSpaces } from '../../storage/spaces.js';
-import { present as presentSpaceFor } from './spaces.js';
+import { presentSpaceOf as presentSpaceFor } from '../presenters/spaceOf.js';
 import { RouteTable } from './table.js';
 
 export const memberRoutes = new RouteTable();

@@ -1,43 +1,39 @@
+import { refreshSearchIndex } from '../../domain/searchIndex.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { searchSections } from '../../storage/search.js';
 import { organizationAccess } from '../commands/access.js';
-import { refreshSearchIndex } from '../commands/searchIndex.js';
-import { organizationOf, spaceOf, type AppContext } from '../context.js';
+import { contentDeps, organizationOf, spaceOf, type AppContext } from '../context.js';
 import { inOrganization, inSpace } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
 import { groupByPage, presentPageHits } from '../presenters/search.js';
-import type { PageQuery } from '../schemas/common.js';
 import * as schemas from '../schemas/search.js';
-import { validate } from '../validate.js';
+import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
 
 export const searchRoutes = new RouteTable();
 const routes = searchRoutes;
 
-routes.get('/spaces/:spaceId/search', 'searchSpaceContent', inSpace('read'), validate({ query: schemas.search }), searchSpace);
-routes.get('/orgs/:organizationId/search', 'searchOrganizationContent', inOrganization(null), validate({ query: schemas.search }), searchOrganization);
+routes.get('/spaces/:spaceId/search', 'searchSpaceContent', inSpace('read'), handle({ query: schemas.search }, searchSpace));
+routes.get('/orgs/:organizationId/search', 'searchOrganizationContent', inOrganization(null), handle({ query: schemas.search }, searchOrganization));
 
 /** How many sections one search considers before grouping them by page. */
 const sectionLimit = 2000;
-type SearchQuery = PageQuery & { query: string };
 
 /** Pages of the space's current revision that match every word, best first. */
-async function searchSpace(ctx: AppContext) {
+async function searchSpace(ctx: AppContext, { query }: { query: schemas.SearchQuery }) {
   const { space } = spaceOf(ctx);
-  const query = ctx.state.query as unknown as SearchQuery;
-  await refreshSearchIndex({ db: ctx.db, dataDir: ctx.config.dataDir }, space.id);
+  await refreshSearchIndex(contentDeps(ctx), space.id);
   const pages = groupByPage(await searchSections(ctx.db, [space.id], query.query, sectionLimit));
   const page = paginateArray(pages, (item) => [item.rank, item.pageId], `search:${space.id}:${query.query}`, query);
   ctx.body = presentList(page, (item) => presentPageHits(item, ctx.urls));
 }
 
 /** The same across the spaces of the organization the caller reaches, grouped by space. */
-async function searchOrganization(ctx: AppContext) {
+async function searchOrganization(ctx: AppContext, { query }: { query: schemas.SearchQuery }) {
   const { organization, role } = organizationOf(ctx);
-  const query = ctx.state.query as unknown as SearchQuery;
   const access = await organizationAccess(ctx.db, organization.id, role);
   const spaceIds = [...access.spaces.keys()];
-  await Promise.all(spaceIds.map((spaceId) => refreshSearchIndex({ db: ctx.db, dataDir: ctx.config.dataDir }, spaceId)));
+  await Promise.all(spaceIds.map((spaceId) => refreshSearchIndex(contentDeps(ctx), spaceId)));
   const pages = groupByPage(await searchSections(ctx.db, spaceIds, query.query, sectionLimit));
   const bySpace = new Map<string, { spaceId: string; rank: number; pages: typeof pages }>();
   for (const hits of pages) {

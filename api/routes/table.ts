@@ -1,5 +1,6 @@
 import type { AppMiddleware } from '../context.js';
 import type { Policy } from '../policies/index.js';
+import type { Requirement } from '../policies/requirements.js';
 import { validate, validation } from '../validate.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -34,11 +35,22 @@ export class RouteTable {
     }
     // A route that declares no validation still refuses stray query parameters and bodies.
     const validated = middleware.some((step) => validation in step);
-    this.routes.push({ method, path, operationId, policy, middleware: validated ? middleware : [validate({}), ...middleware] });
+    const steps = validated ? middleware : [validate({}), ...middleware];
+    // The policy's own rules may read the body, which is read once the caller is accepted.
+    const requirements = policy.scope?.also ?? [];
+    if (requirements.length > 0) steps.unshift(checkRequirements(requirements));
+    this.routes.push({ method, path, operationId, policy, middleware: steps });
   }
 }
 
 /** `/orgs/:organizationId` (or a `*rest` wildcard) → `/v1/orgs/{organizationId}`: the spec's notation. */
 export function specPath(path: string): string {
   return ('/v1' + path).replace(/[:*]([A-Za-z_]\w*)/g, '{$1}');
+}
+
+function checkRequirements(requirements: readonly Requirement[]): AppMiddleware {
+  return async (ctx, next) => {
+    for (const requirement of requirements) await requirement.check(ctx);
+    return next();
+  };
 }

@@ -1,5 +1,8 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { pagination } from './common.js';
 import { defaultLevel, moveSpace, transfer } from './spaces.js';
+
+export type { MoveBody, TransferBody } from './spaces.js';
 
 export const listCollections = {
   type: 'object',
@@ -22,3 +25,8 @@ export const updateCollection = {
 export const listCollectionSpaces = { type: 'object', properties: { ...pagination }, additionalProperties: false } as const;
 export const moveCollection = moveSpace;
 export const transferCollection = transfer;
+
+export type ListCollectionsQuery = FromSchema<typeof listCollections>;
+export type CreateCollectionBody = FromSchema<typeof createCollection>;
+export type UpdateCollectionBody = FromSchema<typeof updateCollection>;
+export type ListCollectionSpacesQuery = FromSchema<typeof listCollectionSpaces>;

@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { pagination } from './common.js';
 
 export const search = {
@@ -6,3 +7,5 @@ export const search = {
   properties: { query: { type: 'string', minLength: 1, maxLength: 512 }, ...pagination },
   additionalProperties: false,
 } as const;
+
+export type SearchQuery = FromSchema<typeof search>;

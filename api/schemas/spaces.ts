@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { pagination, roleOrGuest } from './common.js';
 import { mergeRules as organizationMergeRules } from './organizations.js';
 
@@ -57,9 +58,11 @@ const pointer = {
 } as const;
 export const position = { type: 'object', properties: { before: pointer, after: pointer }, additionalProperties: false } as const;
 
+/** Upstream requires a body with at least one property: a move names where to. */
 export const moveSpace = {
   type: 'object',
   properties: { parent: { anyOf: [id, { type: 'null' }] }, position },
+  minProperties: 1,
   additionalProperties: false,
 } as const;
 
@@ -94,3 +97,13 @@ export const applyTemplate = {
   },
   additionalProperties: false,
 } as const;
+
+export type ListSpacesQuery = FromSchema<typeof listSpaces>;
+export type CreateSpaceBody = FromSchema<typeof createSpace>;
+export type UpdateSpaceBody = FromSchema<typeof updateSpace>;
+export type MoveBody = FromSchema<typeof moveSpace>;
+export type TransferBody = FromSchema<typeof transfer>;
+export type ContentQuery = FromSchema<typeof contentQuery>;
+export type PageQuery = FromSchema<typeof pageQuery>;
+export type FilesQuery = FromSchema<typeof filesQuery>;
+export type ApplyTemplateBody = FromSchema<typeof applyTemplate>;

@@ -1,0 +1,30 @@
+import type { MemberRole } from '../../storage/members.js';
+
+/**
+ * The role each kind of action needs, declared once: the route policies require these, and the
+ * presenters' `permissions` flags are computed from the same table, so what a response says a
+ * caller may do is what the routes let them do.
+ */
+export const spaceActions = {
+  view: 'read',
+  comment: 'comment',
+  edit: 'edit',
+  review: 'review',
+  merge: 'edit',
+  /** The space's settings, its place, its deletion. */
+  admin: 'admin',
+} as const satisfies Record<string, MemberRole>;
+
+/** Fields of a space that are settings: changing them needs `spaceActions.admin`, not edit. */
+export const spaceSettings = ['editMode', 'defaultLevel', 'mergeRules', 'language'] as const;
+
+export const collectionActions = {
+  view: 'read',
+  admin: 'admin',
+} as const satisfies Record<string, MemberRole>;
+
+/** Organization role needed to add spaces and collections (where they land: see requirements). */
+export const organizationActions = {
+  create: 'create',
+  admin: 'admin',
+} as const satisfies Record<string, MemberRole>;
