@@ -31,6 +31,33 @@ export default tseslint.config(
     },
   },
   {
+    // Domain commands serve the API and the workers alike: they know nothing of HTTP.
+    files: ['domain/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['**/api/**', 'koa', '@koa/*', '**/workflows/worker*', '**/workflows/activities/**', '**/*.workflow.js'] }] },
+  },
+  {
+    // A route file is wiring: validation, policy, one command or read, a presenter. It writes
+    // content only through domain commands and never reaches into another route file.
+    files: ['api/routes/**/*.ts'],
+    ignores: ['api/routes/index.ts', 'api/routes/print.ts', 'api/routes/permissionsTable.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['sqlite3', '@temporalio/worker', '@temporalio/workflow'],
+          patterns: [
+            { group: ['./*', '!./table.js', '!./specification.js'], message: 'route files don’t import each other: shared reads belong in presenters, domain or storage' },
+            {
+              group: ['**/engine/commitChanges*', '**/engine/commitTree*', '**/engine/buildTree*', '**/engine/compareAndSwapBranch*', '**/engine/spaceRepositories*', '**/engine/repository*', '**/engine/lock*'],
+              message: 'routes write content through domain commands (domain/writeContent.ts), never through the engine',
+            },
+            { group: ['**/workflows/worker*', '**/workflows/activities/**', '**/workflows/runtime/**', '**/*.workflow.js'], message: 'the API reaches Temporal through workflows/client.ts' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['workflows/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/api/**', 'koa', '@koa/*'] }] },
   },

@@ -13,8 +13,8 @@ import { atLeast, describeRole } from './roles.js';
 export interface Requirement {
   readonly rule: string;
   readonly check: (ctx: AppContext) => Promise<void>;
-  /** For the every-route test: what to send so that the rule applies. */
-  readonly example?: { body?: Record<string, unknown> };
+  /** For the every-route test: the role the rule asks for (of the route's resource, or of its organization) and a body that makes it apply. */
+  readonly needs?: { role: MemberRole; of: 'resource' | 'organization'; body?: Record<string, unknown> };
 }
 
 const bodyOf = (ctx: AppContext): Record<string, unknown> => {
@@ -33,7 +33,7 @@ function resourceRole(ctx: AppContext): { role: MemberRole; what: string } {
 export function fieldsNeed(role: MemberRole, fields: readonly string[]): Requirement {
   return {
     rule: `${role} for ${fields.map((field) => `\`${field}\``).join(', ')}`,
-    example: { body: { [fields[0]!]: null } },
+    needs: { role, of: 'resource', body: { [fields[0]!]: null } },
     check: async (ctx) => {
       const body = bodyOf(ctx);
       const changed = fields.filter((field) => body[field] !== undefined);
@@ -47,6 +47,7 @@ export function fieldsNeed(role: MemberRole, fields: readonly string[]): Require
 export function organizationRole(role: MemberRole, action: string): Requirement {
   return {
     rule: `organization role ${role}${role === 'admin' ? '' : ' or above'}`,
+    needs: { role, of: 'organization' },
     check: async (ctx) => {
       const actual = ctx.state.role ?? null;
       if (!atLeast(actual, role)) throw forbidden(`${action} needs the ${role} role in its organization; you are ${describeRole(actual)}`);

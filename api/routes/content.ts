@@ -1,9 +1,8 @@
 import { findPageById, findPageByPath } from '../../engine/findPage.js';
 import type { RevisionFile } from '../../engine/readRevision.js';
-import { readFileBytes } from '../../engine/readFileBytes.js';
-import { openSpaceRepository } from '../../engine/spaceRepositories.js';
 import { findTemplate } from '../../engine/templates.js';
 import { applyTemplate } from '../../domain/applyTemplate.js';
+import { readSpaceFile } from '../../domain/readSpaceFile.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
@@ -100,7 +99,7 @@ async function download(ctx: AppContext, { params }: { params: Partial<Record<st
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Content-Disposition', `${activeTypes.test(contentType) ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(file.name)}`);
   ctx.type = contentType;
-  ctx.body = Buffer.from(await readFileBytes(openSpaceRepository(ctx.config.dataDir, space.id), file.oid));
+  ctx.body = Buffer.from(await readSpaceFile(ctx.config, space.id, file.oid));
 }
 
 /**

@@ -1,0 +1,87 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { allRoutes } from '../../api/routes/index.js';
+import type { Route } from '../../api/routes/table.js';
+import { memberRoles, type MemberRole } from '../../storage/members.js';
+import { acceptInvitation, assertError, type Person } from '../helpers/fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+import { withOrganization } from '../helpers/suite.js';
+
+// Every declared rule, checked with a caller one role below it: the rules the route lines
+// declare (and docs/permissions.md lists) are the rules enforced.
+const test = suite('declared permissions');
+let t: TestServer;
+let organizationId = '';
+const members = new Map<MemberRole, Person>();
+let space: { id: string; revision: string };
+let collection: { id: string };
+
+withOrganization(test, (setup) => {
+  t = setup.t;
+  organizationId = setup.fx.org.id;
+  members.set('admin', setup.fx.admin);
+});
+test.before(async () => {
+  const admin = members.get('admin')!;
+  for (const role of memberRoles.filter((role) => role !== 'admin')) {
+    const person = await t.user();
+    const invited = await t.call('POST', `/v1/orgs/${organizationId}/invites`, { token: admin.token, body: { emails: [{ email: person.email, role }] } });
+    assert.is(invited.status, 200);
+    await acceptInvitation(t, organizationId, person);
+    members.set(role, person);
+  }
+  space = (await t.call('POST', `/v1/orgs/${organizationId}/spaces`, { token: admin.token, body: { title: 'Guarded' } })).body;
+  collection = (await t.call('POST', `/v1/orgs/${organizationId}/collections`, { token: admin.token, body: { title: 'Guarded' } })).body;
+});
+
+/** The member whose role is just below `role` (space and collection roles follow the organization role here: every level inherits). */
+function oneBelow(role: MemberRole): Person {
+  const below = memberRoles[memberRoles.indexOf(role) + 1];
+  if (!below) throw new Error(`no role below ${role}`);
+  return members.get(below)!;
+}
+
+const concrete = (route: Route) =>
+  '/v1' +
+  route.path
+    .replace(':organizationId', organizationId)
+    .replace(':spaceId', space.id)
+    .replace(':revisionId', space.revision)
+    .replace(':collectionId', collection.id)
+    .replace(/[:*][A-Za-z]+/g, 'someId')
+    .replace(/\/$/, '');
+
+const guarded = () => allRoutes.filter((route) => route.policy.scope && route.policy.scope.role !== null && route.policy.scope.role !== 'read');
+
+test('the route table declares what the every-route sweep needs', () => {
+  assert.ok(guarded().length >= 30, `only ${guarded().length} routes declare a role above read`);
+});
+
+test('a caller one role below a route’s role gets 403 naming the role', async () => {
+  for (const route of guarded()) {
+    const role = route.policy.scope!.role as MemberRole;
+    const response = await t.call(route.method, concrete(route), { token: oneBelow(role).token, body: route.method === 'GET' ? undefined : {} });
+    assertError(response, 403, new RegExp(`needs the ${role} role|${role}`));
+  }
+});
+
+test('a caller with the route’s role but one role below each of its added rules gets 403', async () => {
+  let checked = 0;
+  for (const route of allRoutes) {
+    const scope = route.policy.scope;
+    for (const requirement of scope?.also ?? []) {
+      if (!requirement.needs) continue;
+      const needed = requirement.needs.role;
+      const caller = oneBelow(needed);
+      const callerRole = memberRoles[memberRoles.indexOf(needed) + 1]!;
+      // Only where the caller still passes the route's own role: then the added rule is what refuses.
+      if (scope!.role !== null && memberRoles.indexOf(callerRole) > memberRoles.indexOf(scope!.role)) continue;
+      const response = await t.call(route.method, concrete(route), { token: caller.token, body: requirement.needs.body ?? {} });
+      assertError(response, 403, `needs the ${needed} role`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 2, `only ${checked} added rules were checked`);
+});
+
+test.run();
