@@ -17,6 +17,8 @@ export interface Config {
    * server and fills this in (see `localTemporal`).
    */
   temporal: TemporalSettings;
+  /** Who may create organizations through the API (QUIRE_ORG_CREATION); operators always can, with the admin CLI. Unset: anyone. */
+  organizationCreation?: 'anyone' | 'operators';
   /** Whether `npm start` runs a worker beside the API (QUIRE_WORKER=off: API only, workers elsewhere). */
   runWorker: boolean;
   /** Set when no TEMPORAL_ADDRESS was given: the ports of the dev server `npm start` runs. */
@@ -44,6 +46,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   if (bootstrapToken !== undefined && bootstrapToken.length < minBootstrapTokenLength) {
     throw new Error(`QUIRE_BOOTSTRAP_TOKEN must be at least ${minBootstrapTokenLength} characters: it is an admin's password`);
   }
+  const organizationCreation = env.QUIRE_ORG_CREATION ?? 'anyone';
+  if (organizationCreation !== 'anyone' && organizationCreation !== 'operators') {
+    throw new Error(`QUIRE_ORG_CREATION must be "anyone" or "operators", got "${organizationCreation}"`);
+  }
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -59,6 +65,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes,
     accessLog: env.QUIRE_ACCESS_LOG !== 'off',
     spaceRetentionMs: parseDuration(env.QUIRE_SPACE_RETENTION ?? '7d', 'QUIRE_SPACE_RETENTION'),
+    organizationCreation,
     runWorker: env.QUIRE_WORKER !== 'off',
     ...temporalFromEnv(env),
   };

@@ -174,3 +174,63 @@ export async function countAdmins(db: Queryable, organizationId: string): Promis
   ]);
   return row?.n ?? 0;
 }
+
+export interface InvitationRecord {
+  organizationId: string;
+  userId: string;
+  role: MemberRole | null;
+  sso: boolean;
+  invitedBy: string;
+  createdAt: string;
+}
+
+interface InvitationRow {
+  organization_id: string;
+  user_id: string;
+  role: MemberRole | null;
+  sso: number;
+  invited_by: string;
+  created_at: string;
+}
+
+const toInvitation = (row: InvitationRow): InvitationRecord => ({
+  organizationId: row.organization_id,
+  userId: row.user_id,
+  role: row.role,
+  sso: row.sso === 1,
+  invitedBy: row.invited_by,
+  createdAt: row.created_at,
+});
+
+/** Invites the user (a later invitation replaces an earlier one's role); true when none was pending. */
+export async function putInvitation(db: Transaction, input: NewMembership & { invitedBy: string }): Promise<boolean> {
+  const existing = await db.get('SELECT 1 FROM invitations WHERE organization_id = ? AND user_id = ?', [input.organizationId, input.userId]);
+  await db.run(
+    `INSERT INTO invitations (organization_id, user_id, role, sso, invited_by, created_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (organization_id, user_id) DO UPDATE SET role = excluded.role, sso = excluded.sso, invited_by = excluded.invited_by`,
+    [input.organizationId, input.userId, input.role, input.sso ? 1 : 0, input.invitedBy, now()],
+  );
+  return !existing;
+}
+
+export async function listInvitationsOfUser(db: Queryable, userId: string): Promise<InvitationRecord[]> {
+  const rows = await db.all<InvitationRow>('SELECT * FROM invitations WHERE user_id = ? ORDER BY created_at, organization_id', [userId]);
+  return rows.map(toInvitation);
+}
+
+/** Deletes the invitation and returns it; undefined when there was none. */
+export async function takeInvitation(db: Transaction, organizationId: string, userId: string): Promise<InvitationRecord | undefined> {
+  const row = await db.get<InvitationRow>('SELECT * FROM invitations WHERE organization_id = ? AND user_id = ?', [organizationId, userId]);
+  if (row) await db.run('DELETE FROM invitations WHERE organization_id = ? AND user_id = ?', [organizationId, userId]);
+  return row && toInvitation(row);
+}
+
+/** Whether two users are members of one same organization: who may see whose email (rule of issue 10). */
+export async function shareAnOrganization(db: Queryable, userId: string, otherUserId: string): Promise<boolean> {
+  const row = await db.get(
+    `SELECT 1 FROM memberships mine JOIN memberships theirs ON theirs.organization_id = mine.organization_id
+     WHERE mine.user_id = ? AND theirs.user_id = ? LIMIT 1`,
+    [userId, otherUserId],
+  );
+  return row !== undefined;
+}

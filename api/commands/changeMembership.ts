@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../../storage/db.js';
-import { countAdmins, findMember, removeMembership, updateMemberRole, type MemberRecord, type MemberRole } from '../../storage/members.js';
+import { addMembership, countAdmins, findMember, removeMembership, takeInvitation, updateMemberRole, type MemberRecord, type MemberRole } from '../../storage/members.js';
 import { badRequest, notFound } from '../errors.js';
 
 /** An organization always keeps one admin: the last one can be neither demoted nor removed. */
@@ -26,4 +26,18 @@ export function removeMember(db: Database, organizationId: string, userId: strin
     await assertNotLastAdmin(tx, organizationId, member, 'remove');
     return removeMembership(tx, organizationId, userId);
   });
+}
+
+/** The invitee joins with the invitation's role; a 404 when no invitation waits (or they are a member already). */
+export function acceptInvitation(db: Database, organizationId: string, userId: string): Promise<MemberRecord> {
+  return db.transaction(async (tx) => {
+    const invitation = await takeInvitation(tx, organizationId, userId);
+    if (!invitation) throw notFound(`No invitation to organization ${organizationId} is waiting for you`);
+    return (await findMember(tx, organizationId, userId)) ?? addMembership(tx, { organizationId, userId, role: invitation.role, sso: invitation.sso });
+  });
+}
+
+/** Declines (deletes) the invitation; false when there was none. */
+export function declineInvitation(db: Database, organizationId: string, userId: string): Promise<boolean> {
+  return db.transaction(async (tx) => (await takeInvitation(tx, organizationId, userId)) !== undefined);
 }

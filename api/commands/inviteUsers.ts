@@ -1,19 +1,21 @@
 import type { Database } from '../../storage/db.js';
-import { ensureMembership, type MemberRole } from '../../storage/members.js';
+import { ensureMembership, findMember, putInvitation, type MemberRole } from '../../storage/members.js';
 import type { OrganizationRecord } from '../../storage/organizations.js';
-import { createUser, findUserByEmail } from '../../storage/users.js';
+import { createUser, findUserByEmail, type UserRecord } from '../../storage/users.js';
 
 export type Invitation = string | { email: string; role: MemberRole | null };
 
 /**
- * Adds each email's user to the organization, creating the user when the instance doesn't know
- * them (they get a token from an operator: Quire sends no email). Existing members are left as
- * they are. Returns the ids of the invited users.
+ * Invites each email's user, creating the user when the instance doesn't know them (they get a
+ * token from an operator: Quire sends no email). An invitation waits until its user accepts it
+ * (`POST /v1/user/invitations/{organizationId}`), except for a user whose verified email domain
+ * the organization lists: they could join by themselves, so they join now. Existing members are
+ * left as they are and not counted. Returns the ids of the invited users.
  */
 export function inviteUsers(
   db: Database,
   organization: OrganizationRecord,
-  input: { emails: Invitation[]; role?: MemberRole | null; sso?: boolean },
+  input: { emails: Invitation[]; role?: MemberRole | null; sso?: boolean; invitedBy: string },
 ): Promise<{ users: string[]; invited: number }> {
   return db.transaction(async (tx) => {
     const users: string[] = [];
@@ -23,8 +25,17 @@ export function inviteUsers(
       const role = typeof entry === 'string' ? (input.role === undefined ? organization.defaultRole : input.role) : entry.role;
       const user = (await findUserByEmail(tx, email)) ?? (await createUser(tx, { email }));
       users.push(user.id);
-      if (await ensureMembership(tx, { organizationId: organization.id, userId: user.id, role, sso: input.sso })) invited += 1;
+      if (await findMember(tx, organization.id, user.id)) continue;
+      const membership = { organizationId: organization.id, userId: user.id, role, sso: input.sso };
+      if (joinsByEmailDomain(user, organization)) await ensureMembership(tx, membership);
+      else await putInvitation(tx, { ...membership, invitedBy: input.invitedBy });
+      invited += 1;
     }
     return { users, invited };
   });
+}
+
+/** What `POST /orgs/{id}/join` would let the user do themselves. */
+export function joinsByEmailDomain(user: UserRecord, organization: OrganizationRecord): boolean {
+  return user.emailVerified && organization.emailDomains.includes(user.email.split('@')[1] ?? '');
 }

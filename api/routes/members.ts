@@ -1,11 +1,14 @@
-import { ensureMembership, findMember, listMembers, setMemberSso, type MemberFilter } from '../../storage/members.js';
+import { findMember, listInvitationsOfUser, listMembers, setMemberSso, shareAnOrganization, type MemberFilter } from '../../storage/members.js';
+import { findOrganization } from '../../storage/organizations.js';
 import { listTeamsOfMember } from '../../storage/teams.js';
 import { findUser } from '../../storage/users.js';
-import { changeMemberRole, removeMember } from '../commands/changeMembership.js';
+import { acceptInvitation, changeMemberRole, declineInvitation, removeMember } from '../commands/changeMembership.js';
 import { inviteUsers, type Invitation } from '../commands/inviteUsers.js';
-import { organizationOf, type AppContext } from '../context.js';
+import { callerOf, organizationOf, type AppContext } from '../context.js';
 import { notFound } from '../errors.js';
-import { inOrganization } from '../policies/index.js';
+import { inOrganization, signedIn } from '../policies/index.js';
+import { presentInvitation } from '../presenters/invitation.js';
+import { presentUser } from '../presenters/user.js';
 import { presentList } from '../presenters/list.js';
 import { presentMember } from '../presenters/member.js';
 import { presentTeam } from '../presenters/team.js';
@@ -29,6 +32,10 @@ routes.post('/orgs/:organizationId/members/:userId/sso', 'setUserAsSSOMemberForO
 routes.get('/orgs/:organizationId/members/:userId/spaces', 'listSpacesForOrganizationMember', inOrganization('admin', { orSelf: true }), validate({ query: schemas.listMemberSpaces }), listSpaces);
 routes.get('/orgs/:organizationId/members/:userId/teams', 'listTeamsForOrganizationMember', inOrganization('read', { orSelf: true }), validate({ query: schemas.listMemberTeams }), listTeams);
 routes.post('/orgs/:organizationId/invites', 'inviteUsersToOrganization', inOrganization('admin'), validate({ body: schemas.inviteUsers }), invite);
+routes.get('/users/:userId', 'getUserById', signedIn, getUser);
+routes.get('/user/invitations', 'quire:listInvitationsForAuthenticatedUser', signedIn, listInvitations);
+routes.post('/user/invitations/:organizationId', 'quire:acceptInvitation', signedIn, accept);
+routes.delete('/user/invitations/:organizationId', 'quire:declineInvitation', signedIn, decline);
 
 async function list(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
@@ -66,13 +73,15 @@ async function remove(ctx: AppContext) {
   ctx.status = (await removeMember(ctx.db, organization.id, ctx.params.userId ?? '')) ? 205 : 204;
 }
 
-/** Marks a member as signing in through SSO; a known user who is not yet a member joins with the default role. */
+/**
+ * Marks a member as signing in through SSO. Only members: a user who isn't one joins by their own
+ * action (an invitation, their email domain), and an unknown id answers the same 404 as a non-member.
+ */
 async function setSso(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
   const userId = ctx.params.userId ?? '';
   const member = await ctx.db.transaction(async (tx) => {
-    if (!(await findUser(tx, userId))) throw notFound(`User ${userId} not found`);
-    await ensureMembership(tx, { organizationId: organization.id, userId, role: organization.defaultRole });
+    if (!(await findMember(tx, organization.id, userId))) throw notFound(`Member ${userId} not found in organization ${organization.id}`);
     return setMemberSso(tx, organization.id, userId, true);
   });
   ctx.body = await present(ctx, member);
@@ -106,5 +115,33 @@ async function listTeams(ctx: AppContext) {
 async function invite(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
   const body = ctx.request.body as { emails: Invitation[]; role?: MemberRole | null; sso?: boolean };
-  ctx.body = await inviteUsers(ctx.db, organization, body);
+  ctx.body = await inviteUsers(ctx.db, organization, { ...body, invitedBy: callerOf(ctx).id });
+}
+
+/** Another user as the caller may see them: themselves, or someone they share an organization with; anyone else is a 404. */
+async function getUser(ctx: AppContext) {
+  const caller = callerOf(ctx);
+  const userId = ctx.params.userId ?? '';
+  const user = userId === caller.id ? caller : (await shareAnOrganization(ctx.db, caller.id, userId)) ? await findUser(ctx.db, userId) : undefined;
+  if (!user) throw notFound(`User ${userId} not found`);
+  ctx.body = presentUser(user, ctx.urls);
+}
+
+async function listInvitations(ctx: AppContext) {
+  const invitations = await listInvitationsOfUser(ctx.db, callerOf(ctx).id);
+  const items = [];
+  for (const invitation of invitations) {
+    const organization = await findOrganization(ctx.db, invitation.organizationId);
+    if (organization) items.push(presentInvitation(invitation, organization, ctx.urls));
+  }
+  ctx.body = { items, count: items.length };
+}
+
+async function accept(ctx: AppContext) {
+  ctx.body = await present(ctx, await acceptInvitation(ctx.db, ctx.params.organizationId ?? '', callerOf(ctx).id));
+}
+
+/** 205 when an invitation was declined, 204 when none was waiting. */
+async function decline(ctx: AppContext) {
+  ctx.status = (await declineInvitation(ctx.db, ctx.params.organizationId ?? '', callerOf(ctx).id)) ? 205 : 204;
 }

@@ -34,6 +34,9 @@ async function listOrganizations(ctx: AppContext) {
 }
 
 async function create(ctx: AppContext) {
+  if (ctx.config.organizationCreation === 'operators') {
+    throw forbidden('On this instance only operators create organizations (QUIRE_ORG_CREATION=operators): ask one to run `npm run admin -- org create`');
+  }
   const { title } = ctx.request.body as { title: string };
   const organization = await createOrganization(ctx.db, { title, ownerId: callerOf(ctx).id });
   ctx.status = 201;

@@ -2,6 +2,7 @@ import { identity } from './001-identity.js';
 import { content } from './002-content.js';
 import { search } from './003-search.js';
 import { spacePurges } from './004-space-purges.js';
+import { invitations } from './005-invitations.js';
 
 export interface Migration {
   version: number;
@@ -10,4 +11,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations];

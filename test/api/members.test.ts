@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError, assertGuarded, type OrganizationFixture } from '../helpers/fixtures.js';
+import { acceptInvitation, assertError, assertGuarded, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
 
@@ -46,6 +46,7 @@ test('member search folds case beyond ASCII', async () => {
   const person = await t.user('ezola@example.com', { name: 'Émile Zola' });
   const invited = await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: [person.email] } });
   assert.is(invited.body.invited, 1);
+  await acceptInvitation(t, fx.org.id, person);
   const found = await t.call('GET', `${members}?search=${encodeURIComponent('ÉMILE')}`, { token: fx.reader.token });
   assert.equal(found.body.items.map((m: { id: string }) => m.id), [person.id]);
 });
@@ -64,6 +65,7 @@ test('GET a member: colleagues and the member themself; unknown ids 404', async 
 test('PATCH a member’s role; the last admin stays admin', async () => {
   const person = await t.user();
   await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: [person.email], role: 'read' } });
+  await acceptInvitation(t, fx.org.id, person);
   const patched = await t.call('PATCH', `${members}/${person.id}`, { token: fx.admin.token, body: { role: 'review' } });
   assert.is(patched.status, 200);
   assert.is(patched.body.role, 'review');
@@ -80,6 +82,7 @@ test('PATCH a member’s role; the last admin stays admin', async () => {
 test('DELETE a member: 205 when removed, 204 when there was none; not the last admin', async () => {
   const person = await t.user();
   await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: [person.email] } });
+  await acceptInvitation(t, fx.org.id, person);
   const team = await t.call('PUT', `/v1/orgs/${fx.org.id}/teams`, { token: fx.admin.token, body: { title: 'Leavers', members: [person.id] } });
   assert.is((await t.call('DELETE', `${members}/${person.id}`, { token: fx.admin.token })).status, 205);
   assert.is((await t.call('DELETE', `${members}/${person.id}`, { token: fx.admin.token })).status, 204);
@@ -90,19 +93,17 @@ test('DELETE a member: 205 when removed, 204 when there was none; not the last a
   assertError(await t.call('DELETE', `${members}/${fx.admin.id}`, { token: fx.admin.token }), 400, 'last admin');
   const leaver = await t.user();
   await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: [leaver.email] } });
+  await acceptInvitation(t, fx.org.id, leaver);
   assert.is((await t.call('DELETE', `${members}/${leaver.id}`, { token: leaver.token })).status, 205, 'a member may leave');
   await assertGuarded(t, fx, 'DELETE', `${members}/${fx.editor.id}`, { tooLow: fx.reader });
 });
 
-test('POST members/{id}/sso marks an SSO member; a known non-member joins', async () => {
+test('POST members/{id}/sso marks an SSO member; a known non-member does not join (issue 10, rule 2)', async () => {
   const marked = await t.call('POST', `${members}/${fx.reader.id}/sso`, { token: fx.admin.token });
   assert.is(marked.status, 200);
   assert.is(marked.body.sso, true);
   const newcomer = await t.user();
-  const joined = await t.call('POST', `${members}/${newcomer.id}/sso`, { token: fx.admin.token });
-  assert.is(joined.status, 200);
-  assert.is(joined.body.sso, true);
-  assert.is(joined.body.role, 'read', 'the organization default role');
+  assertError(await t.call('POST', `${members}/${newcomer.id}/sso`, { token: fx.admin.token }), 404, 'not found');
   assertError(await t.call('POST', `${members}/nobody/sso`, { token: fx.admin.token }), 404, 'nobody');
   await assertGuarded(t, fx, 'POST', `${members}/${fx.reader.id}/sso`, { tooLow: fx.editor });
 });
@@ -145,7 +146,7 @@ test('GET members/{id}/teams: the member’s teams with their team role', async 
   await assertGuarded(t, fx, 'GET', `${members}/${fx.editor.id}/teams`, { tooLow: fx.guest });
 });
 
-test('POST /orgs/{id}/invites adds users by email, creating unknown ones', async () => {
+test('POST /orgs/{id}/invites invites users by email, creating unknown ones; they join by accepting', async () => {
   const known = await t.user();
   const invited = await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, {
     token: fx.admin.token,
@@ -154,9 +155,10 @@ test('POST /orgs/{id}/invites adds users by email, creating unknown ones', async
   assert.is(invited.status, 200);
   assert.is(invited.body.invited, 2, 'the reader was already a member');
   assert.is(invited.body.users.length, 3);
+  await acceptInvitation(t, fx.org.id, known);
   assert.is((await t.call('GET', `${members}/${known.id}`, { token: fx.admin.token })).body.role, 'comment');
   const listed = await t.call('GET', `${members}?search=brand-new`, { token: fx.admin.token });
-  assert.is(listed.body.items[0].role, 'edit');
+  assert.is(listed.body.count, 0, 'a pending invitation is no membership');
   assertError(await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: ['not-an-email'] } }), 400, '"emails[0]"');
   assertError(await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: [] } }), 400, '"emails"');
   await assertGuarded(t, fx, 'POST', `/v1/orgs/${fx.org.id}/invites`, { body: { emails: ['x@example.com'] }, tooLow: fx.editor });

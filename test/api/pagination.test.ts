@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { acceptInvitation } from '../../api/commands/changeMembership.js';
 import { assertError } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
@@ -15,6 +16,8 @@ async function invite(count: number, prefix: string) {
     const emails = Array.from({ length: Math.min(100, count - start) }, (_, i) => `${prefix}${start + i}@example.com`);
     const response = await t.call('POST', `/v1/orgs/${orgId}/invites`, { token: admin.token, body: { emails, role: 'read' } });
     assert.is(response.status, 200);
+    // Each invitee accepts (what POST /v1/user/invitations/{id} runs): they have no token here.
+    for (const userId of response.body.users as string[]) await acceptInvitation(t.server.db, orgId, userId);
   }
 }
 
