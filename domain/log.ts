@@ -1,7 +1,8 @@
 /**
- * The one logger of the API, the workers and the commands: JSON lines on stdout, written in
- * batches (one write per 50 ms instead of one per line), which with JSON encoding is most of what
- * logging costs under load. Errors are written at once, so a crash never loses its reason.
+ * The one logger of the API, the workers and the commands: JSON lines. Information (the access
+ * log among it) goes to stdout in batches, one write per 50 ms instead of one per line, which
+ * with JSON encoding is most of what logging costs under load; warnings and errors go to stderr
+ * at once, so a crash never loses its reason.
  */
 let pending = '';
 let scheduled = false;
@@ -41,14 +42,14 @@ export type Level = 'info' | 'warn' | 'error';
 
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {
   const line = `${JSON.stringify({ time: now(), level, message, ...fields })}\n`;
-  append(line);
-  if (level === 'error') flush();
+  if (level === 'info') append(line);
+  else process.stderr.write(line);
 }
 
-/** Fields worth logging from a thrown value: its message (first line) and, for errors, the stack. */
-export function errorFields(error: unknown): { error: string; stack?: string } {
-  if (error instanceof Error) return { error: error.message.split('\n')[0] ?? '', stack: error.stack };
-  return { error: String(error).split('\n')[0] ?? '' };
+/** The field worth logging from a thrown value: the first line of its message (`withStack`: and its stack). */
+export function errorFields(error: unknown, withStack = false): { error: string; stack?: string } {
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  return withStack && error instanceof Error ? { error: message, stack: error.stack } : { error: message };
 }
 
 export const log = {

@@ -30,7 +30,7 @@ export function refreshSearchIndex(deps: { db: Database; dataDir: string }, spac
 function queueRefresh(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
   const previous = running.get(spaceId) ?? Promise.resolve();
   const next = previous.then(() => refresh(deps, spaceId)).catch((error) => {
-    log.error(`search index of space ${spaceId} not refreshed`, errorFields(error));
+    log.error(`search index of space ${spaceId} not refreshed`, errorFields(error, true));
   });
   running.set(spaceId, next);
   void next.then(() => {

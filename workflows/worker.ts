@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities, type ActivityDependencies } from './activities/index.js';
 import type { TemporalSettings } from './settings.js';
+import { errorFields, log } from '../domain/log.js';
 
 export interface RunningWorker {
   /** Finishes the activities under way (up to a grace period) and stops polling. */
@@ -17,7 +18,7 @@ function installRuntime() {
   runtimeInstalled = true;
   Runtime.install({
     logger: new DefaultLogger('WARN', ({ level, message, meta }) =>
-      console.warn(JSON.stringify({ level: level.toLowerCase(), message: `temporal: ${message}`, ...(meta && { meta }) })),
+      (level === 'ERROR' ? log.error : log.warn)(`temporal: ${message}`, meta && { meta }),
     ),
     // The core retries polls while Temporal is down and warns at each retry; our worker loop reports outages once.
     telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
@@ -80,7 +81,7 @@ export async function startWorker(settings: TemporalSettings, deps: ActivityDepe
       } catch (error) {
         ready(); // the caller goes on; this loop keeps trying
         if (stopping) break;
-        console.warn(JSON.stringify({ level: 'warn', message: 'the Temporal worker is not running; retrying', error: String(error).split('\n')[0] }));
+        log.warn('the Temporal worker is not running; retrying', errorFields(error));
         const delay = retryDelaysMs[Math.min(failures, retryDelaysMs.length - 1)]!;
         failures += 1;
         await new Promise<void>((resolve) => {
