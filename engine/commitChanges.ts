@@ -1,6 +1,7 @@
 import { buildTree } from './buildTree.js';
 import type { Author, Change } from './change.js';
 import { commitTreeHoldingLock } from './commitTree.js';
+import { RefConflictError } from './errors/index.js';
 import { withRepositoryLock } from './lock.js';
 import { readCommit } from './objects/readCommit.js';
 import { readBranch } from './readBranch.js';
@@ -26,9 +27,22 @@ export function commitChanges(input: CommitChangesInput): Promise<{ commit: stri
   return withRepositoryLock(input.repo.gitdir, () => commitOnBase(input));
 }
 
-/** Like commitChanges, based on wherever the branch is when the lock is taken. */
+/**
+ * Like commitChanges, based on wherever the branch is. Only Quire's writers take the repository
+ * lock, so real git (a push, `git update-ref`) may still move the branch meanwhile: then the
+ * changes are applied again on its new head, after a short random wait, up to 20 times.
+ */
 export function commitToBranchHead(input: Omit<CommitChangesInput, 'base'>): Promise<{ commit: string; tree: string }> {
-  return withRepositoryLock(input.repo.gitdir, async () => commitOnBase({ ...input, base: await readBranch(input.repo, input.branch) }));
+  return withRepositoryLock(input.repo.gitdir, async () => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await commitOnBase({ ...input, base: await readBranch(input.repo, input.branch) });
+      } catch (error) {
+        if (!(error instanceof RefConflictError) || attempt === 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+      }
+    }
+  });
 }
 
 async function commitOnBase(input: CommitChangesInput): Promise<{ commit: string; tree: string }> {

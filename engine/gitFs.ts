@@ -41,7 +41,13 @@ async function writeFileAtomically(file: string, data: string | Uint8Array, opti
   // git's own name for an object being written: `git fsck` and `git gc` know to ignore (and prune) one left by a crash.
   const temporary = path.join(path.dirname(file), `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`);
   try {
-    const handle = await fs.open(temporary, 'w', typeof options === 'object' && options?.mode ? options.mode : 0o644);
+    const mode = typeof options === 'object' && options?.mode ? options.mode : 0o644;
+    // A concurrent `git gc` removes object folders it emptied (prune-packed): made again if so.
+    const handle = await fs.open(temporary, 'w', mode).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      return fs.open(temporary, 'w', mode);
+    });
     try {
       await handle.writeFile(data, typeof options === 'string' ? options : options?.encoding ?? undefined);
       await handle.sync();

@@ -40,14 +40,16 @@ async function scan(gitdir: string, previous: Packs): Promise<Packs> {
   });
   const names = files.filter((name) => name.endsWith('.idx') && files.includes(`${name.slice(0, -4)}.pack`)).sort();
   const keep = new Map(previous.list.map((pack) => [pack.path, pack]));
-  const list = await Promise.all(
+  const opened = await Promise.all(
     names.map((name) => {
       const packPath = path.join(folder, `${name.slice(0, -4)}.pack`);
-      return keep.get(packPath) ?? Pack.open(packPath, path.join(folder, name));
+      // A pack `git repack -d` removed since the listing is skipped: its objects are in a newer one.
+      return keep.get(packPath) ?? Pack.open(packPath, path.join(folder, name)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error)));
     }),
   );
+  const list = opened.filter((pack): pack is Pack => pack !== null);
   for (const pack of previous.list) if (!list.includes(pack)) void pack.close().catch(() => undefined);
-  return { list, names: names.join('\n') };
+  return { list, names: list.map((pack) => pack.path).join('\n') };
 }
 
 /** Closes the repository's pack files (it is being deleted, or left the cache of open repositories). */

@@ -1,19 +1,29 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { commitChanges } from '../../engine/commitChanges.js';
 import { InvalidChangeError, RefConflictError } from '../../engine/errors/index.js';
+import { repositoryLockPath } from '../../engine/lock.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { createRepository, primaryBranch, type Repository } from '../../engine/repository.js';
 
 const test = suite('engine: commitChanges');
 const author = { name: 'Ada', email: 'ada@example.com' };
 const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['-C', gitdir, ...args], { encoding: 'utf8' });
+const writerScript = fileURLToPath(new URL('./concurrentWriter.ts', import.meta.url));
+/** After this long without a refresh a lock counts as abandoned, whoever holds it (engine/lock.ts). */
+const staleLockMs = 10_000;
 let dir: string;
+
+/** `work`, or a failure naming what didn't happen in time: a deadline to poll against, not a timing to measure. */
+function withDeadline<T>(work: Promise<T>, ms: number, failure: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(failure)), ms)))]).finally(() => clearTimeout(timer));
+}
 
 const freshRepository = async (): Promise<Repository> => createRepository(mkdtempSync(path.join(dir, 'repo-')));
 
@@ -118,10 +128,9 @@ test('paths a repository can’t hold are refused', async () => {
 test('two OS processes writing the same repository lose nothing and corrupt nothing', async () => {
   const repo = await freshRepository();
   await commitChanges({ repo, branch: primaryBranch, base: null, changes: [{ path: 'README.md', content: '# Shared\n' }], message: 'start', author });
-  const writer = fileURLToPath(new URL('./concurrentWriter.ts', import.meta.url));
   const run = (name: string) =>
     new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', writer, repo.gitdir, name, '15'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', writerScript, repo.gitdir, name, '15'], { stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
       child.stderr.on('data', (chunk) => (err += chunk));
       child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${name} exited ${code}: ${err}`))));
@@ -134,19 +143,74 @@ test('two OS processes writing the same repository lose nothing and corrupt noth
   git(repo.gitdir, 'fsck', '--strict', '--no-dangling');
 });
 
-test('a writer killed mid-commit leaves the branch at a whole commit, and the next writer goes on', async () => {
+test('a writer killed mid-commit loses no acknowledged commit, and the next writer takes over its lock at once', async () => {
   const repo = await freshRepository();
   await commitChanges({ repo, branch: primaryBranch, base: null, changes: [{ path: 'README.md', content: '# Crash\n' }], message: 'start', author });
-  const writer = fileURLToPath(new URL('./concurrentWriter.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', writer, repo.gitdir, 'victim', '1000'], { stdio: 'ignore' });
-  await new Promise((resolve) => setTimeout(resolve, 1500));
-  child.kill('SIGKILL');
-  await new Promise((resolve) => child.once('exit', resolve));
-  const head = await readBranch(repo, primaryBranch);
-  assert.ok(head);
-  git(repo.gitdir, 'fsck', '--strict', '--connectivity-only');
-  const next = await commitChanges({ repo, branch: primaryBranch, base: head, changes: [{ path: 'after.md', content: 'still writable' }], message: 'after', author });
+  const acknowledged: string[] = [];
+  const child = spawn(process.execPath, ['--import', 'tsx', writerScript, repo.gitdir, 'victim', '1000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Killed the moment its fifth commit is acknowledged: it is then inside its next commit.
+  await new Promise<void>((resolve, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      for (const line of lines) if (line.startsWith('ack ')) acknowledged.push(line.slice(4));
+      if (acknowledged.length >= 5 && child.exitCode === null && !child.killed) {
+        child.kill('SIGKILL');
+        resolve();
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`the writer exited (${code}) before it was killed`)));
+  });
+  await new Promise((resolve) => (child.exitCode === null && child.signalCode === null ? child.once('exit', resolve) : resolve(undefined)));
+  assert.ok(acknowledged.length >= 5, 'the victim committed before the kill');
+  const head = (await readBranch(repo, primaryBranch))!;
+  for (const commit of acknowledged) {
+    assert.ok(spawnSync('git', ['-C', repo.gitdir, 'merge-base', '--is-ancestor', commit, head]).status === 0, `acknowledged ${commit} is on the branch`);
+  }
+  // The dead writer's lock (if it held one) names a process that is gone: the next writer takes it
+  // over without waiting out the 10 s after which an unrefreshed lock counts as abandoned.
+  const next = await withDeadline(
+    commitChanges({ repo, branch: primaryBranch, base: head, changes: [{ path: 'after.md', content: 'still writable' }], message: 'after', author }),
+    staleLockMs / 2,
+    'the next writer waited on the dead writer\'s lock',
+  );
   assert.is(git(repo.gitdir, 'show', `${next.commit}:after.md`), 'still writable');
+  const fsck = spawnSync('git', ['-C', repo.gitdir, 'fsck', '--strict', '--no-dangling'], { encoding: 'utf8' });
+  assert.is(fsck.status, 0, fsck.stderr);
+  assert.is(fsck.stderr + fsck.stdout, '', 'fsck reports nothing, not even a stray file');
+});
+
+test("a lock left by a dead process is taken over at once; a live holder's is waited for", async () => {
+  const repo = await freshRepository();
+  const lock = repositoryLockPath(repo.gitdir);
+  const dead = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => dead.once('exit', resolve));
+  mkdirSync(lock);
+  writeFileSync(path.join(lock, 'owner'), `${hostname()} ${dead.pid} left-by-a-crash\n`);
+  const first = await withDeadline(
+    commitChanges({ repo, branch: primaryBranch, base: null, changes: [{ path: 'a.md', content: 'a' }], message: 'one', author }),
+    staleLockMs / 2,
+    "the writer waited on a dead process's lock",
+  );
+  assert.not.ok(existsSync(lock), 'the lock is released after the commit');
+
+  const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+  mkdirSync(lock);
+  writeFileSync(path.join(lock, 'owner'), `${hostname()} ${holder.pid} alive\n`);
+  let landed = false;
+  const waiting = commitChanges({ repo, branch: primaryBranch, base: first.commit, changes: [{ path: 'b.md', content: 'b' }], message: 'two', author }).then((result) => {
+    landed = true;
+    return result;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.not.ok(landed, 'no commit while a live process holds the lock');
+  holder.kill('SIGKILL');
+  await new Promise((resolve) => holder.once('exit', resolve));
+  const second = await withDeadline(waiting, staleLockMs / 2, 'the writer did not take over once the holder died');
+  assert.is(git(repo.gitdir, 'rev-parse', 'main^').trim(), first.commit);
+  assert.is(second.commit, git(repo.gitdir, 'rev-parse', 'main').trim());
 });
 
 test.run();
