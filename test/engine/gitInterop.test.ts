@@ -86,7 +86,7 @@ test('Quire writers, git update-ref and git gc on one repository: every acknowle
     const settled = await Promise.allSettled([quireWriter(repo.gitdir, 'alpha', 20), quireWriter(repo.gitdir, 'beta', 20), gitWriter(repo.gitdir, 20)]);
     const failed = settled.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
-    [alpha, beta, fromGit] = settled.map((result) => (result as PromiseFulfilledResult<string[]>).value);
+    [alpha, beta, fromGit] = settled.map((result) => (result as PromiseFulfilledResult<string[]>).value) as [string[], string[], string[]];
   } finally {
     writing = false;
     await collector;
