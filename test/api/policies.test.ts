@@ -4,6 +4,7 @@ import { allRoutes } from '../../api/routes/index.js';
 import type { Route } from '../../api/routes/table.js';
 import { memberRoles, type MemberRole } from '../../storage/members.js';
 import { acceptInvitation, assertError, type Person } from '../helpers/fixtures.js';
+import { concretePath } from '../helpers/routePaths.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
 
@@ -41,15 +42,7 @@ function oneBelow(role: MemberRole): Person {
   return members.get(below)!;
 }
 
-const concrete = (route: Route) =>
-  '/v1' +
-  route.path
-    .replace(':organizationId', organizationId)
-    .replace(':spaceId', space.id)
-    .replace(':revisionId', space.revision)
-    .replace(':collectionId', collection.id)
-    .replace(/[:*][A-Za-z]+/g, 'someId')
-    .replace(/\/$/, '');
+const concrete = (route: Route) => concretePath(route.path, { organizationId, spaceId: space.id, revisionId: space.revision, collectionId: collection.id });
 
 const guarded = () => allRoutes.filter((route) => route.policy.scope && route.policy.scope.role !== null && route.policy.scope.role !== 'read');
 
