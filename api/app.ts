@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { AppServices, AppState } from './context.js';
 import { HttpError } from './errors.js';
 import { jsonBody } from './middleware/jsonBody.js';
+import { recheckPolicyInWrites } from './middleware/recheckPolicy.js';
 import { requestContext } from './middleware/requestContext.js';
 import { allRoutes } from './routes/index.js';
 
@@ -18,7 +19,9 @@ export function createApp(services: AppServices) {
   // The body is read after the policy has accepted the caller, and only where a method has one.
   const readBody = jsonBody({ limitBytes: services.config.bodyLimitBytes });
   for (const route of allRoutes) {
-    const chain = [route.policy.check, ...(route.method === 'GET' ? [] : [readBody]), ...route.middleware];
+    // Writes under an organization re-run the policy inside their transaction (roles can change meanwhile).
+    const writes = route.method === 'GET' ? [] : [readBody, ...(route.path.startsWith('/orgs/:organizationId') ? [recheckPolicyInWrites(route.policy)] : [])];
+    const chain = [route.policy.check, ...writes, ...route.middleware];
     router.register(route.path, [route.method], chain as never, { name: route.operationId });
   }
 
