@@ -3,8 +3,9 @@ import { loadavg, cpus } from 'node:os';
 import { benchContent } from './content.js';
 import { benchFoundation } from './foundation.js';
 import { benchJobs } from './jobs.js';
+import { benchPacked } from './packed.js';
 
-const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs };
+const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 
 const before = loadavg();
