@@ -66,7 +66,8 @@ function validator(schemas: RequestSchemas): (ctx: AppContext) => void {
   const checkQuery = queries.compile(schemas.query ?? noQuery);
   const checkParams = schemas.params ? bodies.compile(schemas.params) : undefined;
   const checkParameter = bodies.compile(pathParameter);
-  const bodyRequired = Array.isArray((schemas.body as { required?: unknown[] } | undefined)?.required);
+  const declared = typeof schemas.body === 'object' ? schemas.body : {};
+  const bodyRequired = Array.isArray(declared.required) || (declared.minProperties ?? 0) > 0;
   return (ctx) => {
     if (checkParams && !checkParams(ctx.params)) throw badRequest(describe('path parameter', checkParams));
     for (const [name, value] of Object.entries(ctx.params ?? {})) {
