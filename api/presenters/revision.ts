@@ -3,7 +3,7 @@ import { markdownToDocument } from '../../engine/markdown/toDocument.js';
 import type { Revision, RevisionFile, RevisionPage } from '../../engine/readRevision.js';
 import { pagesByFile, resolveLink } from '../../engine/resolveLink.js';
 import type { Urls } from '../urls.js';
-import { Lru } from '../../engine/lru.js';
+import { BudgetedCache } from '../../engine/cacheBudget.js';
 
 export type PageFormat = 'markdown' | 'document';
 
@@ -99,7 +99,7 @@ export function presentRevision(view: RevisionView, format: PageFormat) {
 // Presented pages, as JSON bytes without their children, by everything that decides them: a
 // commit that changes one page re-presents that page only, and the revision is assembled from
 // bytes without serializing or encoding the rest again.
-const pageFragments = new Lru<string, Buffer>(50_000);
+const pageFragments = new BudgetedCache<string, Buffer>((fragment, key) => fragment.length + key.length * 2 + 100);
 const comma = Buffer.from(',');
 const childrenOpen = Buffer.from(',"pages":[');
 const childrenClose = Buffer.from(']}');
