@@ -1,15 +1,18 @@
 import type { SamlProviderRecord } from '../../storage/samlProviders.js';
 import type { TeamRecord } from '../../storage/teams.js';
 import type { RoleOrGuest } from '../policies/roles.js';
+import { parseCertificate, providerIsUsable } from '../commands/samlProviderChecks.js';
 import type { Urls } from '../urls.js';
 import { presentTeam } from './team.js';
 
 /**
- * A provider is `active` once it knows the identity provider's URL, entity id and certificate.
- * Until then `ssoURL` reads `about:blank`: the upstream schema requires a URI there.
+ * A provider is `active` once its sign-in URL is https (http for loopback), it has an entity id, and
+ * its certificate parses as X.509 and is valid today; `certificateExpiresAt` (Quire's) says until
+ * when. Until then `ssoURL` reads `about:blank`: the upstream schema requires a URI there.
  */
 export function presentSamlProvider(provider: SamlProviderRecord, defaultTeam: TeamRecord | undefined, callerRole: RoleOrGuest, urls: Urls) {
-  const complete = Boolean(provider.ssoURL && provider.entityID && provider.certificate);
+  const complete = providerIsUsable(provider);
+  const certificate = provider.certificate ? parseCertificate(provider.certificate) : undefined;
   return {
     object: 'saml-provider' as const,
     id: provider.id,
@@ -17,6 +20,7 @@ export function presentSamlProvider(provider: SamlProviderRecord, defaultTeam: T
     ssoURL: provider.ssoURL ?? 'about:blank',
     entityID: provider.entityID ?? '',
     certificate: provider.certificate ?? '',
+    ...(certificate && !('problem' in certificate) ? { certificateExpiresAt: certificate.expiresAt.toISOString() } : {}),
     ...(defaultTeam ? { defaultTeam: presentTeam(defaultTeam, { role: callerRole }) } : {}),
     defaultRole: provider.defaultRole,
     createdAt: provider.createdAt,

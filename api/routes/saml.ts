@@ -2,6 +2,7 @@ import { deleteSamlProvider, findSamlProvider, insertSamlProvider, listAllSamlPr
 import { findTeam, type TeamRecord } from '../../storage/teams.js';
 import type { Queryable } from '../../storage/db.js';
 import type { MemberRole } from '../../storage/members.js';
+import { parseCertificate, providerIsUsable, ssoUrlProblem } from '../commands/samlProviderChecks.js';
 import { organizationOf, type AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';
@@ -36,6 +37,13 @@ interface ProviderBody {
 async function fieldsOf(db: Queryable, organizationId: string, body: ProviderBody): Promise<SamlProviderFields> {
   if (body.defaultTeam !== undefined && !(await findTeam(db, organizationId, body.defaultTeam))) {
     throw badRequest(`"defaultTeam" ${body.defaultTeam} is not a team of the organization`);
+  }
+  const urlProblem = body.ssoURL === undefined ? undefined : ssoUrlProblem(body.ssoURL);
+  if (urlProblem) throw badRequest(`Invalid request body: "ssoURL" ${urlProblem}`);
+  if (body.certificate) {
+    const certificate = parseCertificate(body.certificate);
+    if ('problem' in certificate) throw badRequest(`Invalid request body: "certificate" ${certificate.problem}`);
+    if (certificate.expiresAt <= new Date()) throw badRequest(`Invalid request body: "certificate" expired on ${certificate.expiresAt.toISOString()}`);
   }
   return {
     label: body.label,
@@ -101,5 +109,5 @@ async function remove(ctx: AppContext) {
  */
 async function listLogins(ctx: AppContext) {
   const providers = await listAllSamlProviders(ctx.db, ctx.params.organizationId ?? '');
-  ctx.body = { items: providers.filter((p) => p.ssoURL && p.entityID && p.certificate).map((provider) => presentSsoLogin(provider, ctx.urls)) };
+  ctx.body = { items: providers.filter((provider) => providerIsUsable(provider)).map((provider) => presentSsoLogin(provider, ctx.urls)) };
 }

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { assertError, assertGuarded, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
+import { validCertificate } from '../helpers/certificates.js';
 
 const test = suite('SAML providers and SSO');
 let t: TestServer;
@@ -12,7 +13,8 @@ let saml: string;
 const complete = {
   label: 'Okta',
   entityID: 'http://www.okta.com/exk1',
-  certificate: '-----BEGIN CERTIFICATE-----\nMIIC...\n-----END CERTIFICATE-----',
+  // A real X.509 certificate: a made-up one is refused (issue 10, defect 9).
+  certificate: validCertificate,
   ssoURL: 'https://acme.okta.example/app/sso/saml',
 };
 

@@ -93,6 +93,8 @@ function openTwin(branch: unknown): unknown {
  * short: a field belongs here only once it is a decision, not to make a test pass.
  */
 const quireFields: Record<string, Record<string, unknown>> = {
+  // docs/decisions.md, "SAML": when the provider's certificate expires (issue 10, defect 9).
+  OrganizationSAMLProvider: { certificateExpiresAt: { type: 'string' } },
   // docs/decisions.md, "Jobs": GET /v1/ reports whether Temporal answers.
   ApiInformation: { jobs: { type: 'object', properties: { status: { type: 'string', enum: ['up', 'down'] } }, required: ['status'], additionalProperties: false } },
   // api/presenters/search.ts: the titles of a found page's parents (test/api/search.test.ts); not
