@@ -28,7 +28,7 @@ export class PackIndex {
     while (low < high) {
       const middle = (low + high) >>> 1;
       const at = this.namesAt + middle * 20;
-      const order = this.idx.compare(oid, 0, 20, at, at + 20);
+      const order = oid.compare(this.idx, at, at + 20);
       if (order === 0) return this.offsetAt(middle);
       if (order < 0) high = middle;
       else low = middle + 1;

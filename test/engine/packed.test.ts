@@ -9,7 +9,8 @@ import { allPages } from '../../engine/allPages.js';
 import { commitChanges } from '../../engine/commitChanges.js';
 import { fileSizes } from '../../engine/fileSizes.js';
 import { parsePageFile, renderPageFile } from '../../engine/layout/pageFile.js';
-import { readObject } from '../../engine/objects/readObject.js';
+import { packsOf } from '../../engine/objects/packs.js';
+import { readObject, readObjectSize } from '../../engine/objects/readObject.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { readFileBytes } from '../../engine/readFileBytes.js';
 import { readRevision } from '../../engine/readRevision.js';
@@ -39,6 +40,24 @@ async function assertEveryObjectReadsAsGitReadsIt(repo: Repository) {
     const object = await readObject(repo, oid);
     assert.is(object.type, type, `type of ${oid}`);
     assert.ok(object.data.equals(gitBytes(repo.gitdir, 'cat-file', type, oid)), `content of ${type} ${oid}`);
+  }
+}
+
+/** The engine's own pack reader finds each object where git's `verify-pack` says it is (not through a fallback). */
+async function assertIndexesFindEveryObject(repo: Repository) {
+  const { list } = await packsOf(repo.gitdir);
+  assert.ok(list.length > 0);
+  for (const idx of packIndexes(repo.gitdir)) {
+    const pack = list.find((candidate) => candidate.path === idx.replace(/\.idx$/, '.pack'))!;
+    assert.ok(pack, `${idx} is open`);
+    const rows = git(repo.gitdir, 'verify-pack', '-v', idx).split('\n').filter((line) => /^[0-9a-f]{40} /.test(line));
+    assert.is(rows.length, pack.index.count);
+    for (const row of rows) {
+      const [oid, type, , , offset] = row.split(/\s+/);
+      assert.is(pack.index.find(Buffer.from(oid!, 'hex')), Number(offset), `offset of ${oid}`);
+      if (type === 'blob') assert.is(await readObjectSize(repo, oid!), Number(git(repo.gitdir, 'cat-file', '-s', oid!).trim()), `size of ${oid}`);
+    }
+    assert.is(pack.index.find(Buffer.alloc(20, 0xff)), undefined);
   }
 }
 
@@ -73,6 +92,7 @@ test('after git gc: packed refs, deltas against offsets and against ids, reads a
   assert.is(await readBranch(repo, primaryBranch), head);
   assert.is(await resolveRevision(repo, primaryBranch), head);
   await assertEveryObjectReadsAsGitReadsIt(repo);
+  await assertIndexesFindEveryObject(repo);
   const revision = await readRevision(repo, head!);
   assert.equal(allPages(revision.pages).map((page) => page.file), ['README.md', 'guides/long.md', ...[0, 1, 2, 3, 4, 5].map((v) => `guides/page-${v}.md`)]);
   const longPage = allPages(revision.pages).find((page) => page.id === 'longPage')!;
@@ -86,6 +106,7 @@ test('after git gc: packed refs, deltas against offsets and against ids, reads a
   git(repo.gitdir, '-c', 'repack.useDeltaBaseOffset=false', 'repack', '-adf', '--quiet');
   closeRepository(repo.gitdir);
   await assertEveryObjectReadsAsGitReadsIt(repo);
+  await assertIndexesFindEveryObject(repo);
 
   // A write on a branch that is only in packed-refs: compared there, written as a loose ref.
   const next = await commitChanges({ repo, branch: primaryBranch, base: head, changes: [{ path: 'after-gc.md', content: '# After gc\n' }], message: 'after gc', author });
@@ -133,6 +154,7 @@ test('content pushed by git arrives as one pack: read, then written on, then fet
   git(clone, 'push', '--quiet', 'origin', 'main');
   assert.is(looseObjectCount(repo.gitdir) <= 5, true, 'the pushed objects stayed in their pack');
   const pushed = git(clone, 'rev-parse', 'HEAD').trim();
+  await assertIndexesFindEveryObject(repo);
 
   assert.is(await resolveRevision(repo, primaryBranch), pushed);
   const revision = await readRevision(repo, pushed);
