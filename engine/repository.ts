@@ -15,7 +15,8 @@ export const primaryBranch = 'main';
  * isomorphic-git's caches, one per repository, for the reads the engine leaves to it (objects its
  * own reader doesn't find). Bounded: a process serving thousands of spaces keeps the recent ones.
  */
-const caches = new Lru<string, object>(64, (gitdir) => closePacks(gitdir));
+// Reads of an evicted repository may still be under way: its pack files close a little later.
+const caches = new Lru<string, object>(64, (gitdir) => closePacks(gitdir, 30_000));
 
 /** Opens a repository by path; reads through one shared cache per repository. */
 export function openRepository(gitdir: string): Repository {

@@ -1,3 +1,4 @@
+import { BudgetedCache } from './cacheBudget.js';
 import { RevisionNotFoundError } from './errors/index.js';
 import { hasObject } from './objects/readObject.js';
 import { readBranch } from './readBranch.js';
@@ -5,7 +6,10 @@ import type { Repository } from './repository.js';
 
 const commitId = /^[0-9a-f]{40}$/;
 /** What `git check-ref-format --branch` accepts, less the rare corners: never a path out of `refs/heads/`. */
-const branchName = /^(?!\/|.*\/\/|.*\.\.|.*\/\.|\.|.*\.lock$|.*\/$|.*@\{)[A-Za-z0-9._\/-]+$/;
+const branchName = /^(?!\/|.*\/\/|.*\.\.|.*\/\.|\.|.*\.lock$|.*\/$|.*@\{)[A-Za-z0-9._/-]+$/;
+
+/** Commit ids found in a repository: a commit, once written, stays (each request for a revision by id checks it once). */
+const knownCommits = new BudgetedCache<string, true>((_, key) => key.length * 2 + 60);
 
 /**
  * The commit a revision reference names: a 40-hex commit id of this repository, or a branch
@@ -13,7 +17,11 @@ const branchName = /^(?!\/|.*\/\/|.*\.\.|.*\/\.|\.|.*\.lock$|.*\/$|.*@\{)[A-Za-z
  */
 export async function resolveRevision(repo: Repository, ref: string): Promise<string> {
   if (commitId.test(ref)) {
-    if (await hasObject(repo, ref, 'commit')) return ref;
+    const key = `${repo.gitdir}:${ref}`;
+    if (knownCommits.get(key) || (await hasObject(repo, ref, 'commit'))) {
+      knownCommits.set(key, true);
+      return ref;
+    }
     throw new RevisionNotFoundError(ref);
   }
   const head = branchName.test(ref) ? await readBranch(repo, ref) : null;

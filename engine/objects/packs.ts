@@ -52,9 +52,14 @@ async function scan(gitdir: string, previous: Packs): Promise<Packs> {
   return { list, names: list.map((pack) => pack.path).join('\n') };
 }
 
-/** Closes the repository's pack files (it is being deleted, or left the cache of open repositories). */
-export function closePacks(gitdir: string): void {
+/**
+ * Closes the repository's pack files: at once when it is being deleted, `afterMs` later when it
+ * left the cache of open repositories (reads under way finish; later ones open the packs anew).
+ */
+export function closePacks(gitdir: string, afterMs = 0): void {
   const packs = opened.get(gitdir);
   opened.delete(gitdir);
-  void packs?.then((open) => Promise.all(open.list.map((pack) => pack.close()))).catch(() => undefined);
+  const close = () => void packs?.then((open) => Promise.all(open.list.map((pack) => pack.close()))).catch(() => undefined);
+  if (afterMs === 0) close();
+  else setTimeout(close, afterMs).unref();
 }
