@@ -1,0 +1,93 @@
+// `npm run fuzz [-- --short]`: Schemathesis against a fresh Quire, over the upstream operations Quire
+// implements. Exit code 1 when any check fails or Schemathesis can't test something.
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { apiClient, createFixtures, operatorToken, type Fixtures } from './fixtures.js';
+import { describe, failed, readFindings, type RunFindings } from './report.js';
+import { startFuzzedServer } from './server.js';
+import { filteredSpec } from './spec.js';
+import { ensureSchemathesis, schemathesisModule } from './venv.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const short = process.argv.includes('--short');
+/** Test cases per operation and phase: a few in CI, more for the full run. */
+const examples = Number(process.env.QUIRE_FUZZ_EXAMPLES ?? (short ? 3 : 50));
+const seed = process.env.QUIRE_FUZZ_SEED ?? '20261122';
+const outDir = path.join(root, '.cache/fuzz', short ? 'short' : 'full');
+const log = (line: string) => console.error(`fuzz: ${line}`);
+
+const fixtureVariables = (fixtures: Fixtures): Record<string, string> => ({
+  QUIRE_FUZZ_ORGANIZATION: fixtures.organizationId,
+  QUIRE_FUZZ_MEMBER: fixtures.memberId,
+  QUIRE_FUZZ_TEAM: fixtures.teamId,
+  QUIRE_FUZZ_SAML_PROVIDER: fixtures.samlProviderId,
+  QUIRE_FUZZ_INVITE: fixtures.inviteId,
+  QUIRE_FUZZ_COLLECTION: fixtures.collectionId,
+  QUIRE_FUZZ_SPACE: fixtures.spaceId,
+  QUIRE_FUZZ_REVISION: fixtures.revisionId,
+  QUIRE_FUZZ_PAGE: fixtures.pageId,
+  QUIRE_FUZZ_PAGE_PATH: fixtures.pagePath,
+  QUIRE_FUZZ_FILE: fixtures.fileId,
+  QUIRE_FUZZ_EMAIL_DOMAIN: fixtures.emailDomain,
+});
+
+function schemathesis(command: string, args: string[], env: NodeJS.ProcessEnv, outputFile: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...schemathesisModule, '--config-file', path.join(root, 'scripts/fuzz/schemathesis.toml'), 'run', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      writeFileSync(outputFile, Buffer.concat(chunks));
+      resolve(code ?? 1);
+    });
+  });
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const { command, env } = ensureSchemathesis(root, log);
+  const specFile = path.join(outDir, 'openapi.json');
+  writeFileSync(specFile, JSON.stringify(filteredSpec(), null, 1));
+
+  const server = await startFuzzedServer(root, path.join(outDir, 'server.log'));
+  try {
+    const memberToken = operatorToken(root, server.dataDir, 'fuzz-member@example.com');
+    const fixtures = await createFixtures(apiClient(server.base, server.token), apiClient(server.base, memberToken));
+    const runEnv = { ...env, ...fixtureVariables(fixtures), QUIRE_FUZZ_TOKEN: server.token };
+    const common = [specFile, '--url', server.base, '--max-examples', String(examples), '--seed', seed, '--workers', '1', '--no-color', '--report', 'ndjson'];
+    const findings: RunFindings[] = [];
+    // DELETEs last, so that every other operation meets its fixtures whole.
+    for (const [name, filter] of [
+      ['other', ['--exclude-method', 'DELETE']],
+      ['delete', ['--include-method', 'DELETE']],
+    ] as const) {
+      const ndjson = path.join(outDir, `${name}.ndjson`);
+      log(`${name === 'delete' ? 'DELETE' : 'non-DELETE'} operations, ${examples} examples each…`);
+      const code = await schemathesis(command, [...common, ...filter, '--report-ndjson-path', ndjson], runEnv, path.join(outDir, `${name}.txt`));
+      const run = readFindings(ndjson);
+      if (code !== 0 && !run.failuresByCheck.size && !run.errors.length) run.errors.push(`schemathesis exited with ${code}: see ${path.join(outDir, `${name}.txt`)}`);
+      findings.push(run);
+    }
+    const summary = describe(findings);
+    writeFileSync(path.join(outDir, 'summary.txt'), summary + '\n');
+    console.log(summary);
+    log(`${failed(findings) ? 'FAILED' : 'passed'} in ${Math.round((Date.now() - started) / 1000)} s; reports in ${path.relative(root, outDir)}/`);
+    return failed(findings) ? 1 : 0;
+  } finally {
+    await server.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { allRoutes } from '../../api/routes/index.js';
+import { specPath } from '../../api/routes/table.js';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Operation = { operationId?: string; [key: string]: Json | undefined };
+interface OpenApi {
+  paths: Record<string, Record<string, Operation | Json>>;
+  components: Record<string, Record<string, Json>>;
+  [key: string]: Json | object;
+}
+
+const methods = new Set(['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'trace']);
+const require = createRequire(import.meta.url);
+
+export const upstreamSpecPath = require.resolve('@gitbook/api/spec/openapi.json');
+
+export interface ImplementedOperation {
+  method: string;
+  path: string;
+  operationId: string;
+}
+
+/** The upstream operations Quire serves (its own `quire:` extensions have no upstream schema to fuzz against). */
+export function implementedOperations(): ImplementedOperation[] {
+  return allRoutes
+    .filter((route) => !route.operationId.startsWith('quire:'))
+    .map((route) => ({ method: route.method, path: specPath(route.path).replace(/^\/v1/, '') || '/', operationId: route.operationId }));
+}
+
+/**
+ * The upstream spec cut down to the implemented operations and the components they reach, so the
+ * fuzzer never generates requests for routes Quire doesn't have.
+ */
+export function filteredSpec(operations: ImplementedOperation[] = implementedOperations()): OpenApi {
+  const spec = JSON.parse(readFileSync(upstreamSpecPath, 'utf8')) as OpenApi;
+  const wanted = new Set(operations.map((operation) => operation.operationId));
+  const paths: OpenApi['paths'] = {};
+  const found = new Set<string>();
+  for (const [template, item] of Object.entries(spec.paths)) {
+    const kept = Object.fromEntries(
+      Object.entries(item).filter(([key, value]) => {
+        if (!methods.has(key)) return true;
+        const operationId = (value as Operation).operationId;
+        if (!operationId || !wanted.has(operationId)) return false;
+        found.add(operationId);
+        return true;
+      }),
+    );
+    if (Object.keys(kept).some((key) => methods.has(key))) paths[template] = kept;
+  }
+  const missing = [...wanted].filter((operationId) => !found.has(operationId));
+  if (missing.length) throw new Error(`operations the routes name but the upstream spec lacks: ${missing.join(', ')}`);
+  documentClientErrors(paths);
+  const filtered: OpenApi = { ...spec, paths, components: reachableComponents(spec, paths) };
+  makeDiscriminatorsExplicit(filtered);
+  return filtered;
+}
+
+/**
+ * Upstream documents its error body once (`Error`, the `UnexpectedError` response) and lists only a
+ * few error statuses per operation, though every operation can answer 400, 401, 403 or 404 with it.
+ * A `4XX` response with that body on each operation lets the fuzzer check every error body against
+ * the upstream shape instead of reporting each error status as undocumented. 5xx stay undocumented:
+ * any of them is a failure.
+ */
+function documentClientErrors(paths: OpenApi['paths']): void {
+  for (const item of Object.values(paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!methods.has(method)) continue;
+      const responses = (operation as { responses: Record<string, Json> }).responses;
+      responses['4XX'] ??= { $ref: '#/components/responses/UnexpectedError' };
+    }
+  }
+}
+
+/** Only the components the kept paths reference, directly or through other components. */
+function reachableComponents(spec: OpenApi, paths: OpenApi['paths']): OpenApi['components'] {
+  const reached = new Map<string, Set<string>>();
+  const pending: Json[] = [paths as Json, spec.security as Json];
+  const visit = (node: Json) => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string') {
+          const match = /^#\/components\/([^/]+)\/(.+)$/.exec(value);
+          if (!match) continue;
+          const [, kind, name] = match as unknown as [string, string, string];
+          const names = reached.get(kind) ?? reached.set(kind, new Set()).get(kind)!;
+          if (!names.has(name)) {
+            names.add(name);
+            pending.push(spec.components[kind]?.[name] ?? null);
+          }
+        } else visit(value);
+      }
+    }
+  };
+  while (pending.length) visit(pending.pop()!);
+  const components: OpenApi['components'] = { securitySchemes: spec.components.securitySchemes ?? {} };
+  for (const [kind, names] of reached) {
+    components[kind] = Object.fromEntries([...names].sort().map((name) => [name, spec.components[kind]![name]!]));
+  }
+  return components;
+}
+
+/**
+ * The upstream spec gives most discriminators a property name and no mapping: validators that
+ * don't infer the mapping from the referenced schemas' names then test every branch of the oneOf.
+ * Each branch's `const`/single-value `enum` of that property makes the mapping explicit.
+ */
+function makeDiscriminatorsExplicit(spec: OpenApi): void {
+  const schemas = spec.components.schemas ?? {};
+  const resolve = (node: Json): Json => {
+    if (node && typeof node === 'object' && !Array.isArray(node) && typeof node.$ref === 'string') {
+      return schemas[node.$ref.replace('#/components/schemas/', '')] ?? null;
+    }
+    return node;
+  };
+  const visit = (node: Json) => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const discriminator = node.discriminator as { propertyName?: string; mapping?: Record<string, string> } | undefined;
+    const branches = (node.oneOf ?? node.anyOf) as Json[] | undefined;
+    if (discriminator?.propertyName && !discriminator.mapping && Array.isArray(branches)) {
+      const mapping: Record<string, string> = {};
+      for (const branch of branches) {
+        const ref = branch && typeof branch === 'object' && !Array.isArray(branch) ? branch.$ref : undefined;
+        const values = typeof ref === 'string' ? discriminatorValues(resolve(branch), discriminator.propertyName, resolve) : [];
+        for (const value of values) mapping[value] ??= ref as string;
+      }
+      if (Object.keys(mapping).length) (node.discriminator as Record<string, Json>).mapping = mapping;
+    }
+    Object.values(node).forEach(visit);
+  };
+  visit(spec.components as Json);
+  visit(spec.paths as Json);
+}
+
+function discriminatorValues(schema: Json, property: string, resolve: (node: Json) => Json): string[] {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return [];
+  const own = resolve(((schema.properties as Record<string, Json> | undefined) ?? {})[property] ?? null);
+  if (own && typeof own === 'object' && !Array.isArray(own)) {
+    if (typeof own.const === 'string') return [own.const];
+    if (Array.isArray(own.enum)) return own.enum.filter((value): value is string => typeof value === 'string');
+  }
+  const parts = (schema.allOf as Json[] | undefined) ?? [];
+  return parts.flatMap((part) => discriminatorValues(resolve(part), property, resolve));
+}
