@@ -1,7 +1,6 @@
 /** A map that keeps at most `limit` entries, dropping the least recently used. */
 export class Lru<K, V> {
   private readonly entries = new Map<K, V>();
-  private readonly loading = new Map<K, Promise<V>>();
   constructor(
     private readonly limit: number,
     private readonly onEvict?: (key: K, value: V) => void,
@@ -28,27 +27,5 @@ export class Lru<K, V> {
 
   delete(key: K): void {
     this.entries.delete(key);
-  }
-
-  /** The cached value, or the loaded one, cached. Concurrent loads of one key share a promise. */
-  async through(key: K, load: () => Promise<V>): Promise<V> {
-    const hit = this.get(key);
-    if (hit !== undefined) return hit;
-    let pending = this.loading.get(key);
-    if (!pending) {
-      pending = load().then(
-        (value) => {
-          this.set(key, value);
-          this.loading.delete(key);
-          return value;
-        },
-        (error) => {
-          this.loading.delete(key);
-          throw error;
-        },
-      );
-      this.loading.set(key, pending);
-    }
-    return pending;
   }
 }

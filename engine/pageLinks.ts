@@ -2,7 +2,7 @@ import type { Definition, Image, Link, Root } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import { Lru } from './lru.js';
+import { BudgetedCache, stringBytes } from './cacheBudget.js';
 import { splitBlocks, type Segment } from './markdown/blocks.js';
 import { allPages } from './allPages.js';
 import type { Revision, RevisionPage } from './readRevision.js';
@@ -17,7 +17,7 @@ export interface LinkUse {
 }
 
 const parser = unified().use(remarkParse).use(remarkGfm);
-const targetsByMarkdown = new Lru<string, string[]>(20_000);
+const targetsByMarkdown = new BudgetedCache<string, string[]>((targets, markdown) => stringBytes(markdown) + targets.reduce((bytes, target) => bytes + stringBytes(target), 100));
 const linksByRevision = new WeakMap<Revision, LinkUse[]>();
 
 /** Every link target written in a page: markdown links and images, and GitBook blocks that point somewhere. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Lru } from './lru.js';
+import { BudgetedCache, stringBytes } from './cacheBudget.js';
 import type { RevisionPage } from './readRevision.js';
 import { slugify } from './slugify.js';
 
@@ -19,7 +19,9 @@ export interface SearchablePage {
 }
 
 // Sections depend only on a page's title and markdown: a new revision re-reads only changed pages.
-const sectionCache = new Lru<string, PageSection[]>(20_000);
+const sectionCache = new BudgetedCache<string, PageSection[]>(
+  (sections, key) => stringBytes(key) + sections.reduce((bytes, section) => bytes + 100 + stringBytes(section.id) + stringBytes(section.title) + stringBytes(section.body), 100),
+);
 
 /** A page's text cut at its headings: what search finds and shows. */
 export function pageSections(page: RevisionPage): PageSection[] {
