@@ -2,6 +2,7 @@ import { startWorker } from '../workflows/worker.js';
 import { startLocalTemporal } from '../workflows/runtime/localTemporal.js';
 import { stopOnSignals } from '../workflows/runtime/stopOnSignals.js';
 import { ensureDeletionJobs } from '../domain/spaceDeletion.js';
+import { errorFields, log } from '../domain/log.js';
 import { configFromEnv } from './config.js';
 import { startServer } from './server.js';
 
@@ -26,17 +27,14 @@ async function main() {
       })
     : undefined;
   const reconciling = reconcileDeletionJobs(() => ensureDeletionJobs({ db: server.db, jobs: server.jobs, retentionMs: config.spaceRetentionMs }));
-  console.warn(
-    JSON.stringify({
-      level: 'info',
-      message: 'Quire is ready',
-      url: server.url,
-      dataDir: config.dataDir,
-      temporal: config.temporal.address,
-      worker: config.runWorker,
-      ...(devServer?.uiUrl && { temporalUi: devServer.uiUrl }),
-    }),
-  );
+  log.info('Quire is ready', {
+    url: server.url,
+    pid: process.pid,
+    dataDir: config.dataDir,
+    temporal: config.temporal.address,
+    worker: config.runWorker,
+    ...(devServer?.uiUrl && { temporalUi: devServer.uiUrl }),
+  });
 
   stopOnSignals(
     async () => {
@@ -46,7 +44,7 @@ async function main() {
       await server.close();
       await devServer?.stop();
     },
-    { graceMs: shutdownGraceMs, onGiveUp: () => void devServer?.stop() },
+    { graceMs: shutdownGraceMs, onGiveUp: () => void devServer?.stop(), watchParent: true },
   );
 }
 
@@ -56,7 +54,7 @@ function reconcileDeletionJobs(run: () => Promise<number>): { stop(): void } {
   let timer: NodeJS.Timeout | undefined;
   const attempt = (delayMs: number) => {
     run().then(
-      (count) => count > 0 && console.warn(JSON.stringify({ level: 'info', message: `checked the purge jobs of ${count} deleted spaces` })),
+      (count) => count > 0 && log.info(`checked the purge jobs of ${count} deleted spaces`),
       () => {
         if (!stopped) timer = setTimeout(() => attempt(Math.min(delayMs * 2, 60_000)), delayMs);
       },
@@ -72,6 +70,6 @@ function reconcileDeletionJobs(run: () => Promise<number>): { stop(): void } {
 }
 
 main().catch((error) => {
-  console.error(error);
+  log.error('Quire could not start', errorFields(error));
   process.exit(1);
 });

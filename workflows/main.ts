@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { errorFields, log } from '../domain/log.js';
 import { openDatabase } from '../storage/db.js';
 import { stopOnSignals } from './runtime/stopOnSignals.js';
 import { temporalFromEnv } from './settings.js';
@@ -16,18 +17,18 @@ async function main() {
   const settings = temporalFromEnv(process.env).temporal;
   const db = await openDatabase(path.join(dataDir, 'quire.sqlite'));
   const worker = await startWorker(settings, { db, dataDir });
-  console.warn(JSON.stringify({ level: 'info', message: 'Quire worker is running', temporal: settings.address, taskQueue: settings.taskQueue, dataDir }));
+  log.info('Quire worker is running', { pid: process.pid, temporal: settings.address, taskQueue: settings.taskQueue, dataDir });
 
   stopOnSignals(
     async () => {
       await worker.stop();
       await db.close();
     },
-    { graceMs: 5000 },
+    { graceMs: 5000, watchParent: true },
   );
 }
 
 main().catch((error) => {
-  console.error(error);
+  log.error('the worker could not start', errorFields(error));
   process.exit(1);
 });

@@ -38,10 +38,15 @@ function startProcess(entry: string, env: Record<string, string>, ready: RegExp)
   child.stdout!.on('data', (chunk) => (out += chunk));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} not ready in 20 s:\n${err}`)), 20_000);
-    child.on('exit', (code) => reject(new Error(`${entry} exited with ${code}:\n${err}`)));
+    child.on('exit', (code) => reject(new Error(`${entry} exited with ${code}:\n${out}${err}`)));
+    // The logger writes to stdout (domain/log.ts); the ready line is looked for on both streams.
+    child.stdout!.on('data', () => check());
     child.stderr!.on('data', (chunk) => {
       err += chunk;
-      const match = ready.exec(err);
+      check();
+    });
+    const check = () => {
+      const match = ready.exec(out) ?? ready.exec(err);
       if (!match) return;
       clearTimeout(timer);
       resolve({
@@ -57,7 +62,7 @@ function startProcess(entry: string, env: Record<string, string>, ready: RegExp)
             child.kill(signal);
           }),
       });
-    });
+    };
   });
 }
 

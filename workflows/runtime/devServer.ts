@@ -3,6 +3,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, write
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { log } from '../../domain/log.js';
 
 export interface DevServerOptions {
   /** The `temporal` CLI (see temporalCli.ts). */
@@ -24,6 +25,25 @@ export interface DevServer {
 }
 
 const readyTimeoutMs = 30_000;
+
+/**
+ * `sh -c guard temporal-dev-guard <cli> <args…>`: runs the CLI, and stops it when stdin reaches
+ * its end (the pipe's writer, Quire, is gone) or when the guard gets SIGTERM or SIGINT; it exits
+ * with the CLI's status once the CLI has exited.
+ */
+const guard = `
+exec 3<&0
+"$@" </dev/null 3<&- &
+server=$!
+trap 'kill -TERM "$server" 2>/dev/null' TERM INT
+(read -r _ <&3; kill -TERM "$server" 2>/dev/null) &
+watcher=$!
+exec 3<&-
+wait "$server"; code=$?
+while kill -0 "$server" 2>/dev/null; do wait "$server"; code=$?; done
+kill "$watcher" 2>/dev/null
+exit "$code"
+`;
 
 interface PidFile {
   pid: number;
@@ -59,9 +79,13 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     args.push('--db-filename', path.join(options.stateDir, 'dev-server.sqlite'));
     logFd = openSync(path.join(options.stateDir, 'dev-server.log'), 'a');
   }
-  // Its own process group: a Ctrl-C in the terminal reaches Quire, which stops it last, after the worker.
-  const child = spawn(options.cli, args, { stdio: ['ignore', logFd, logFd], detached: true });
+  // Its own process group: a Ctrl-C in the terminal reaches Quire, which stops it last, after the
+  // worker. It runs under a guard that stops it when its stdin, a pipe from this process, closes:
+  // however this process ends, SIGKILL included, the dev server can't outlive it.
+  const child = spawn('sh', ['-c', guard, 'temporal-dev-guard', options.cli, ...args], { stdio: ['pipe', logFd, logFd], detached: true });
   child.unref(); // its owner decides how long it runs, and stops it
+  child.stdin?.on('error', () => undefined); // nothing is ever written; the guard gone is no error here
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   if (typeof logFd === 'number') closeSync(logFd);
   if (pidFile && child.pid) writeFileSync(pidFile, JSON.stringify({ pid: child.pid, owner: process.pid, address } satisfies PidFile));
   const exited = new Promise<number | null>((resolve) => {
@@ -117,12 +141,22 @@ export async function answers(address: string, timeoutMs = 1000): Promise<boolea
   }
 }
 
+/** SIGTERM to the guard's process group (the guard, the CLI, the watcher); SIGKILL after 5 s. */
 async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+  const group = -child.pid;
+  signalGroup(group, 'SIGTERM');
+  const timer = setTimeout(() => signalGroup(group, 'SIGKILL'), 5000);
   await exited;
   clearTimeout(timer);
+}
+
+function signalGroup(group: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(group, signal);
+  } catch {
+    // already gone
+  }
 }
 
 async function stopLeftover(pidFile: string): Promise<void> {
@@ -137,14 +171,23 @@ async function stopLeftover(pidFile: string): Promise<void> {
     throw new Error(`${path.dirname(pidFile)} is in use by the Quire process ${leftover.owner}, which runs the dev server there: stop it first, or use another DATA_DIR`);
   }
   if (leftover && isDevServer(leftover.pid)) {
-    console.warn(JSON.stringify({ level: 'warn', message: `stopping the Temporal dev server left running (pid ${leftover.pid}) by an earlier run` }));
-    process.kill(leftover.pid, 'SIGTERM');
+    log.warn(`stopping the Temporal dev server left running (pid ${leftover.pid}) by an earlier run`);
+    signalLeftover(leftover.pid, 'SIGTERM');
     for (let waited = 0; isDevServer(leftover.pid); waited += 100) {
-      if (waited === 5000) process.kill(leftover.pid, 'SIGKILL');
+      if (waited === 5000) signalLeftover(leftover.pid, 'SIGKILL');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
   rmSync(pidFile, { force: true });
+}
+
+/** A guard leads its own process group (the CLI inside it); a dev server started otherwise, just itself. */
+function signalLeftover(pid: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    signalGroup(pid, signal);
+  }
 }
 
 /** The command line of a live process (not a zombie), or undefined. Reads /proc: Linux only. */

@@ -1,0 +1,161 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { freePort } from '../../workflows/runtime/devServer.js';
+import { projectRoot } from '../helpers/processes.js';
+
+const test = suite('npm start stops the way operators stop it');
+const dirs: string[] = [];
+const leftovers: number[] = [];
+test.after(() => {
+  for (const pid of leftovers.filter(alive)) kill(pid, 'SIGKILL');
+  dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+});
+
+const token = 'signals-token-0123456789abcdef';
+const stopWithinMs = 5000;
+
+function alive(pid: number): boolean {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+function kill(pid: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // gone already
+  }
+}
+
+/** Live processes whose command line mentions `text` (the dev server names its state file in DATA_DIR). */
+function processesMentioning(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text) && alive(pid);
+      } catch {
+        return false;
+      }
+    });
+}
+
+interface NpmStart {
+  npm: ChildProcess;
+  /** The Quire process (node), from its ready line. */
+  quire: number;
+  url: string;
+  /** The dev server and its guard. */
+  devServer: number[];
+  output: () => string;
+}
+
+/** `npm start` in a process group of its own, as a terminal, a service manager or `timeout` runs it. */
+async function npmStart(): Promise<NpmStart> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-signals-'));
+  dirs.push(dataDir);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    QUIRE_BOOTSTRAP_TOKEN: token,
+    QUIRE_TEMPORAL_PORT: String(await freePort()),
+    QUIRE_TEMPORAL_UI_PORT: String(await freePort()),
+  };
+  delete env.TEMPORAL_ADDRESS;
+  const npm = spawn('npm', ['start'], { cwd: projectRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  leftovers.push(npm.pid!);
+  let output = '';
+  npm.stdout!.on('data', (chunk) => (output += chunk));
+  npm.stderr!.on('data', (chunk) => (output += chunk));
+  const ready = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start not ready in 120 s:\n${output}`)), 120_000);
+    npm.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
+    const look = () => {
+      const line = output.split('\n').find((text) => text.includes('"message":"Quire is ready"'));
+      if (!line) return;
+      clearTimeout(timer);
+      const parsed = JSON.parse(line) as { url: string; pid: number };
+      resolve(parsed);
+    };
+    npm.stdout!.on('data', look);
+    npm.stderr!.on('data', look);
+  });
+  leftovers.push(ready.pid);
+  const devServer = processesMentioning(path.join(dataDir, 'temporal', 'dev-server.sqlite'));
+  leftovers.push(...devServer);
+  assert.ok(devServer.length >= 1, 'a dev server runs');
+  return { npm, quire: ready.pid, url: ready.url, devServer, output: () => output };
+}
+
+/** How long until none of the pids is alive (or `null` after 10 s). */
+async function goneWithin(pids: number[]): Promise<number | null> {
+  const started = Date.now();
+  while (Date.now() - started < 10_000) {
+    if (!pids.some(alive)) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return null;
+}
+
+async function served(start: NpmStart) {
+  const response = await fetch(`${start.url}/v1/orgs`, { headers: { authorization: `Bearer ${token}`, 'x-request-id': 'last-before-stop' } });
+  assert.is(response.status, 200);
+}
+
+function assertCleanShutdown(start: NpmStart, reason: RegExp) {
+  const lines = start
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { message?: string; requestId?: string });
+  assert.ok(lines.some((line) => reason.test(line.message ?? '')), `a "shutting down" line:\n${start.output()}`);
+  assert.ok(lines.some((line) => line.message === 'stopped'), 'the shutdown finished');
+  assert.ok(lines.some((line) => line.requestId === 'last-before-stop'), 'the last access-log line was written');
+}
+
+for (const [name, send, reason] of [
+  ['SIGTERM to npm’s own pid (kill <pid>, process managers)', (start: NpmStart) => kill(start.npm.pid!, 'SIGTERM'), /shutting down: (received SIGTERM|its parent process)/],
+  ['SIGTERM to the process group (timeout, service managers, container runtimes)', (start: NpmStart) => kill(-start.npm.pid!, 'SIGTERM'), /shutting down: received SIGTERM/],
+  ['SIGINT to the process group (Ctrl-C)', (start: NpmStart) => kill(-start.npm.pid!, 'SIGINT'), /shutting down: received SIGINT/],
+] as const) {
+  test(`${name}: the API, the worker and the dev server stop within 5 s, the shutdown logged`, async () => {
+    const start = await npmStart();
+    await served(start);
+    send(start);
+    const ms = await goneWithin([start.npm.pid!, start.quire, ...start.devServer]);
+    assert.ok(ms !== null && ms < stopWithinMs, `all stopped in ${ms} ms; alive: ${[start.npm.pid!, start.quire, ...start.devServer].filter(alive).join(', ')}`);
+    assertCleanShutdown(start, reason);
+    await fetch(`${start.url}/v1/`).then(
+      () => assert.unreachable('the API still answers'),
+      () => undefined,
+    );
+  });
+}
+
+test('SIGKILL to Quire: the dev server can’t outlive it', async () => {
+  const start = await npmStart();
+  kill(start.quire, 'SIGKILL');
+  const ms = await goneWithin(start.devServer);
+  assert.ok(ms !== null && ms < stopWithinMs, `the dev server stopped ${ms} ms after Quire was killed`);
+  kill(-start.npm.pid!, 'SIGKILL');
+});
+
+test('SIGKILL to npm: Quire notices it is orphaned and shuts down, the dev server with it', async () => {
+  const start = await npmStart();
+  await served(start);
+  kill(start.npm.pid!, 'SIGKILL');
+  const ms = await goneWithin([start.quire, ...start.devServer]);
+  assert.ok(ms !== null && ms < stopWithinMs, `stopped in ${ms} ms`);
+});
+
+test.run();
