@@ -8,7 +8,7 @@ import { findOrganization, listOrganizationsAll } from '../../storage/organizati
 import { createToken, listTokens, revokeToken } from '../../storage/tokens.js';
 import { createUser, findUserByEmail, listUsers, type UserRecord } from '../../storage/users.js';
 import { createOrganization } from '../commands/createOrganization.js';
-import { configFromEnv } from '../config.js';
+import { configFromEnv, parseDuration } from '../config.js';
 
 const usage = `Usage: npm run -s admin -- <command> [options]
 
@@ -17,13 +17,24 @@ const usage = `Usage: npm run -s admin -- <command> [options]
   org create --title <title> --owner <email>             create an organization; the owner becomes its admin
   org list                                               list organizations
   member add --org <organizationId> --email <email> [--role <role|guest>]
-  token create --email <email> [--label <label>]         print a new token (creates the user if missing)
-  token list --email <email>                             list a user's tokens (never their values)
+  token create --email <email> [--label <label>] [--expires <duration>]
+                                                         print a new token (creates the user if missing);
+                                                         --expires 30d (or 12h, 90m…): it stops working after that
+  token list --email <email>                             list a user's tokens (never their values): id, created,
+                                                         expires, last used (to the minute), label
   token revoke --id <tokenId>                            revoke a token
 
 All state is under DATA_DIR (default ./data).`;
 
 class UsageError extends Error {}
+
+function durationOption(value: string, name: string): number {
+  try {
+    return parseDuration(value, `--${name}`);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
 
 const required = (value: string | undefined, name: string) => {
   if (!value) throw new UsageError(`--${name} is required`);
@@ -69,11 +80,18 @@ async function run(db: Database, [noun, verb]: string[], options: Record<string,
     }
     case 'token create': {
       const email = required(options.email, 'email');
-      return db.transaction(async (tx) => (await createToken(tx, (await userByEmail(tx, email, true)).id, { label: options.label })).token);
+      const expiresAt = options.expires === undefined ? undefined : new Date(Date.now() + durationOption(options.expires, 'expires'));
+      return db.transaction(async (tx) => (await createToken(tx, (await userByEmail(tx, email, true)).id, { label: options.label, expiresAt })).token);
     }
     case 'token list': {
       const user = await userByEmail(db, required(options.email, 'email'), false);
-      return (await listTokens(db, user.id)).map((t) => `${t.id}\t${t.createdAt}\t${t.label ?? ''}`).join('\n');
+      const time = new Date().toISOString();
+      return (await listTokens(db, user.id))
+        .map((t) => {
+          const expires = t.expiresAt === null ? 'never expires' : `${t.expiresAt <= time ? 'expired' : 'expires'} ${t.expiresAt}`;
+          return `${t.id}\t${t.createdAt}\t${expires}\t${t.lastUsedAt ? `last used ${t.lastUsedAt}` : 'never used'}\t${t.label ?? ''}`;
+        })
+        .join('\n');
     }
     case 'token revoke':
       if (!(await revokeToken(db, required(options.id, 'id')))) throw new UsageError(`no token with id ${options.id}`);
@@ -95,6 +113,7 @@ async function main() {
       role: { type: 'string' },
       label: { type: 'string' },
       id: { type: 'string' },
+      expires: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -3,6 +3,7 @@ import { content } from './002-content.js';
 import { search } from './003-search.js';
 import { spacePurges } from './004-space-purges.js';
 import { invitations } from './005-invitations.js';
+import { tokenExpiry } from './006-token-expiry.js';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry];
