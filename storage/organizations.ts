@@ -86,7 +86,7 @@ export async function insertOrganization(db: Queryable, input: { title: string; 
 }
 
 export async function findOrganization(db: Queryable, id: string): Promise<OrganizationRecord | undefined> {
-  const row = await db.get<OrganizationRow>(`SELECT ${columns} FROM organizations WHERE id = ?`, [id]);
+  const row = await db.get<OrganizationRow>(`SELECT ${columns} FROM organizations WHERE id = ? AND deleted_at IS NULL`, [id]);
   return row && toOrganization(row);
 }
 
@@ -123,7 +123,7 @@ export async function listOrganizationsOfUser(
 }
 
 export async function listOrganizationsAll(db: Queryable): Promise<OrganizationRecord[]> {
-  const rows = await db.all<OrganizationRow>(`SELECT ${columns} FROM organizations ORDER BY created_at, id`);
+  const rows = await db.all<OrganizationRow>(`SELECT ${columns} FROM organizations WHERE deleted_at IS NULL ORDER BY created_at, id`);
   return rows.map(toOrganization);
 }
 
@@ -186,4 +186,19 @@ export async function updateOrganization(db: Transaction, id: string, changes: O
     }
   }
   return getOrganization(db, id);
+}
+
+/**
+ * Deletes the organization (an operator's command): its row stays as a tombstone with `deleted_at`,
+ * which no read returns; its members, invitations, teams, collections, links, SAML providers,
+ * email domains and agent instructions go. Its spaces must be in the bin already, each with its
+ * purge job (the purge removes them). False when there was no such live organization.
+ */
+export async function markOrganizationDeleted(db: Transaction, id: string): Promise<boolean> {
+  const { changes } = await db.run('UPDATE organizations SET deleted_at = ?, hostname = NULL WHERE id = ? AND deleted_at IS NULL', [now(), id]);
+  if (changes === 0) return false;
+  for (const table of ['memberships', 'invitations', 'teams', 'invite_links', 'saml_providers', 'organization_email_domains', 'agent_instructions', 'collections']) {
+    await db.run(`DELETE FROM ${table} WHERE organization_id = ?`, [id]);
+  }
+  return true;
 }

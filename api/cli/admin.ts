@@ -4,7 +4,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase, type Database, type Queryable } from '../../storage/db.js';
 import { ensureMembership, memberRoles, type MemberRole } from '../../storage/members.js';
-import { findOrganization, listOrganizationsAll } from '../../storage/organizations.js';
+import { findOrganization, listOrganizationsAll, markOrganizationDeleted } from '../../storage/organizations.js';
+import { listAllSpacesOfOrganization } from '../../storage/spaces.js';
+import { deleteSpace } from '../../domain/spaceDeletion.js';
+import { JobClient } from '../../workflows/client.js';
 import { createToken, listTokens, revokeToken } from '../../storage/tokens.js';
 import { createUser, findUserByEmail, listUsers, type UserRecord } from '../../storage/users.js';
 import { createOrganization } from '../commands/createOrganization.js';
@@ -16,6 +19,10 @@ const usage = `Usage: npm run -s admin -- <command> [options]
   user list                                              list users
   org create --title <title> --owner <email>             create an organization; the owner becomes its admin
   org list                                               list organizations
+  org delete --id <organizationId>                       delete an organization: its spaces go to the bin, each
+                                                         purged by its job after QUIRE_SPACE_RETENTION (Temporal
+                                                         must answer: TEMPORAL_ADDRESS, or npm start's dev server);
+                                                         its members, teams, invitations and settings go at once
   member add --org <organizationId> --email <email> [--role <role|guest>]
   token create --email <email> [--label <label>] [--expires <duration>]
                                                          print a new token (creates the user if missing);
@@ -48,6 +55,23 @@ async function userByEmail(db: Queryable, email: string, create: boolean): Promi
   return createUser(db, { email, emailVerified: true });
 }
 
+/** Spaces first, through the normal deletion (bin, then the purge job); then the organization itself. */
+async function deleteOrganization(db: Database, organizationId: string): Promise<string> {
+  const organization = await findOrganization(db, organizationId);
+  if (!organization) throw new UsageError(`no organization with id ${organizationId}`);
+  const config = configFromEnv();
+  const jobs = new JobClient(config.temporal);
+  try {
+    const spaces = await listAllSpacesOfOrganization(db, organization.id);
+    // A space whose job can't start stays live and this stops: running the command again finishes.
+    for (const space of spaces) await deleteSpace({ db, jobs, retentionMs: config.spaceRetentionMs }, space);
+    if (!(await db.transaction((tx) => markOrganizationDeleted(tx, organization.id)))) throw new UsageError(`organization ${organizationId} was deleted meanwhile`);
+    return `deleted ${organization.id} (${organization.title}): ${spaces.length} spaces in the bin, purged after ${process.env.QUIRE_SPACE_RETENTION ?? '7d'}`;
+  } finally {
+    await jobs.close();
+  }
+}
+
 async function run(db: Database, [noun, verb]: string[], options: Record<string, string | undefined>): Promise<string> {
   switch (`${noun} ${verb}`) {
     case 'user create': {
@@ -66,6 +90,8 @@ async function run(db: Database, [noun, verb]: string[], options: Record<string,
     }
     case 'org list':
       return (await listOrganizationsAll(db)).map((o) => `${o.id}\t${o.title}`).join('\n');
+    case 'org delete':
+      return deleteOrganization(db, required(options.id, 'id'));
     case 'member add': {
       const organizationId = required(options.org, 'org');
       const email = required(options.email, 'email');

@@ -4,6 +4,7 @@ import { search } from './003-search.js';
 import { spacePurges } from './004-space-purges.js';
 import { invitations } from './005-invitations.js';
 import { tokenExpiry } from './006-token-expiry.js';
+import { organizationDeletion } from './007-organization-deletion.js';
 
 export interface Migration {
   version: number;
@@ -12,4 +13,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion];

@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spaceGitdir } from '../../engine/spaceRepositories.js';
+import { findSpacePurge } from '../../storage/spaceDeletion.js';
+import { assertError, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
+import { runAdmin } from '../helpers/processes.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { reportingErrors } from '../helpers/suite.js';
+
+const test = suite('admin org delete');
+let t: TestServer;
+let fx: OrganizationFixture;
+const retention = '1500ms';
+
+test.before(
+  reportingErrors(async () => {
+    t = await startTestServer({ spaceRetentionMs: 1500 }, { worker: true });
+    fx = await organizationWithMembers(t);
+  }),
+);
+test.after(async () => t.close());
+
+const admin = (args: string[]) => {
+  const { address, namespace, taskQueue } = t.server.jobs.settings;
+  return runAdmin(args, { DATA_DIR: t.dataDir, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, QUIRE_TASK_QUEUE: taskQueue, QUIRE_SPACE_RETENTION: retention });
+};
+
+test('deletes the organization at once and purges its spaces through their deletion jobs', async () => {
+  const spaces = await Promise.all(
+    ['Handbook', 'API'].map(async (title) => (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title } })).body.id as string),
+  );
+  await t.call('PUT', `/v1/orgs/${fx.org.id}/teams`, { token: fx.admin.token, body: { title: 'Writers', members: [fx.editor.id] } });
+  const elsewhere = (await t.call('GET', '/v1/orgs', { token: fx.outsider.token })).body.items[0].id;
+  const kept = await t.call('POST', `/v1/orgs/${elsewhere}/spaces`, { token: fx.outsider.token, body: { title: 'Elsewhere' } });
+
+  const deleted = await admin(['org', 'delete', '--id', fx.org.id]);
+  assert.is(deleted.code, 0, deleted.stderr);
+  assert.match(deleted.stdout, new RegExp(`deleted ${fx.org.id} \\(Acme Docs\\): 2 spaces in the bin`));
+
+  assertError(await t.call('GET', `/v1/orgs/${fx.org.id}`, { token: fx.admin.token }), 404, 'not found');
+  assert.is((await t.call('GET', '/v1/orgs', { token: fx.editor.token })).body.count, 0, 'gone from its members’ lists');
+  for (const id of spaces) assertError(await t.call('GET', `/v1/spaces/${id}`, { token: fx.admin.token }), 404, 'not found');
+  assert.not.match((await admin(['org', 'list'])).stdout, fx.org.id);
+
+  const purged = () => spaces.every((id) => !existsSync(spaceGitdir(t.dataDir, id)));
+  for (let waited = 0; !purged() && waited < 20_000; waited += 200) await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.ok(purged(), 'each space was purged by its job once the retention passed');
+  for (const id of spaces) assert.ok(await findSpacePurge(t.server.db, id), 'with its purge record');
+  assert.is((await t.call('GET', `/v1/spaces/${kept.body.id}`, { token: fx.outsider.token })).status, 200, 'other organizations keep theirs');
+
+  const again = await admin(['org', 'delete', '--id', fx.org.id]);
+  assert.is(again.code, 2);
+  assert.match(again.stderr, /no organization with id/);
+});
+
+test.run();
