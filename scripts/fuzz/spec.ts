@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { allRoutes } from '../../api/routes/index.js';
 import { specPath } from '../../api/routes/table.js';
+import { applyDivergences } from './divergences.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Operation = { operationId?: string; [key: string]: Json | undefined };
@@ -55,6 +56,7 @@ export function filteredSpec(operations: ImplementedOperation[] = implementedOpe
   documentClientErrors(paths);
   const filtered: OpenApi = { ...spec, paths, components: reachableComponents(spec, paths) };
   makeDiscriminatorsExplicit(filtered);
+  applyDivergences(filtered);
   return filtered;
 }
 

@@ -1,0 +1,102 @@
+/**
+ * Where Quire is deliberately stricter than the upstream spec, written into the fuzzer's copy of
+ * the spec so that Schemathesis generates what Quire accepts, and tests that it refuses the rest.
+ * Each rule is listed, with its reason, in docs/decisions.md ("The fuzzer, and where Quire is
+ * stricter than the spec"); per-operation rules that a schema can't express are in schemathesis.toml.
+ */
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Identifier and cursor fields: an empty string can name nothing, so Quire answers 400 rather than search for it. */
+const identifierFields = new Set(['parent', 'collection', 'space', 'organization', 'defaultTeam', 'id', 'members', 'page', 'team', 'user', 'site']);
+
+export function applyDivergences(spec: Json): void {
+  const schemas = spec.components.schemas ?? {};
+  for (const item of Object.values<Json>(spec.paths)) {
+    for (const operation of Object.values<Json>(item)) {
+      if (!operation || typeof operation !== 'object' || !operation.responses) continue;
+      // `page` takes only a cursor Quire handed out (`next.page`); anything else is a 400, so the fuzzer
+      // can't generate one (test/api/pagination.test.ts covers forged and foreign cursors).
+      operation.parameters = (operation.parameters ?? []).filter((parameter: Json) => resolve(spec, parameter)?.name !== 'page');
+      for (const parameter of operation.parameters) tightenQueryParameter(resolve(spec, parameter));
+      const media = operation.requestBody?.content?.['application/json'];
+      if (media?.schema) {
+        // A copy, so response schemas sharing the component keep upstream's openness.
+        media.schema = structuredClone(media.schema.$ref ? schemas[media.schema.$ref.split('/').pop()] : media.schema);
+        media.schema = flattenAllOf(inlineReferences(media.schema, schemas, 3));
+        tightenBody(media.schema);
+        if (operation.operationId === 'inviteUsersToOrganization') media.schema.properties.emails.minItems = 1;
+      }
+    }
+  }
+  for (const parameter of Object.values<Json>(spec.components.parameters ?? {})) tightenQueryParameter(parameter);
+}
+
+function resolve(spec: Json, node: Json): Json {
+  return node?.$ref ? spec.components.parameters[node.$ref.split('/').pop()] : node;
+}
+
+function tightenQueryParameter(parameter: Json): void {
+  if (parameter?.in !== 'query' || !parameter.schema) return;
+  // Numbers in queries are plain decimal integers (issue 10, defect 6): `limit=1e3` or `2.5` is a 400.
+  if (parameter.schema.type === 'number') parameter.schema.type = 'integer';
+  // An empty cursor or search query is a client mistake, not a request for the first page or for everything.
+  if (['query', 'owner'].includes(parameter.name) && parameter.schema.type === 'string') parameter.schema.minLength ??= 1;
+}
+
+/**
+ * The body's own object schemas, copied in place of their `$ref` a few levels deep, so that closing
+ * them to unknown fields leaves the shared components (and response schemas) as upstream wrote them.
+ * Recursive schemas (documents) stay references, and open.
+ */
+function inlineReferences(schema: Json, schemas: Json, depth: number, seen: Set<string> = new Set()): Json {
+  if (Array.isArray(schema)) return schema.map((item) => inlineReferences(item, schemas, depth, seen));
+  if (!schema || typeof schema !== 'object') return schema;
+  if (typeof schema.$ref === 'string') {
+    const name = schema.$ref.split('/').pop();
+    if (depth === 0 || seen.has(name) || !schemas[name]) return schema;
+    return inlineReferences(structuredClone(schemas[name]), schemas, depth - 1, new Set([...seen, name]));
+  }
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, inlineReferences(value, schemas, depth, seen)]));
+}
+
+/**
+ * `allOf: [common fields, oneOf: [variants]]` → `anyOf: [common + variant, …]`: closing each part of
+ * an allOf to unknown fields would refuse the other parts' fields, so the parts are merged first.
+ */
+function flattenAllOf(schema: Json): Json {
+  if (!Array.isArray(schema?.allOf)) return schema;
+  const alternatives = (part: Json): Json[] => {
+    const branches = part.oneOf ?? part.anyOf;
+    return Array.isArray(branches) ? branches.flatMap((branch: Json) => alternatives(flattenAllOf(branch))) : [part];
+  };
+  let merged: Json[] = [{ type: 'object', properties: {}, required: [] }];
+  for (const part of schema.allOf) {
+    merged = merged.flatMap((left) =>
+      alternatives(part).map((right) => ({
+        ...left,
+        properties: { ...left.properties, ...right.properties },
+        required: [...new Set([...left.required, ...(right.required ?? [])])],
+        ...(right.description && { description: right.description }),
+      })),
+    );
+  }
+  for (const alternative of merged) if (!alternative.required.length) delete alternative.required;
+  return merged.length === 1 ? merged[0] : { anyOf: merged };
+}
+
+/** Unknown fields are refused (a typo must not pass silently), and identifiers can't be empty. */
+function tightenBody(schema: Json, field?: string): void {
+  if (!schema || typeof schema !== 'object' || schema.$ref) return;
+  if (schema.type === 'string' && field && identifierFields.has(field)) schema.minLength ??= 1;
+  // Addresses, domains and the organization's hostname are checked as such (upstream says only "string"): an invite to "x" or a
+  // domain "-" can never match a user, so Quire refuses them.
+  if (schema.type === 'string' && (field === 'email' || field === 'emails')) schema.format = 'email';
+  if (schema.type === 'string' && field === 'hostname') schema.pattern = '^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$';
+  if (schema.type === 'string' && field === 'emailDomains') schema.pattern = '^([a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?\\.){1,3}[a-z]{2,10}$';
+  if (schema.type === 'array') tightenBody(schema.items, field);
+  if (schema.properties) {
+    schema.additionalProperties = false;
+    for (const [name, property] of Object.entries<Json>(schema.properties)) tightenBody(property, name);
+  }
+  for (const key of ['oneOf', 'anyOf', 'allOf']) for (const branch of schema[key] ?? []) tightenBody(branch, field);
+}
