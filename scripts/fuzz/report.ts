@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 
 /** What one Schemathesis run found, read from its NDJSON event stream (`--report ndjson`). */
 export interface RunFindings {
-  /** Test cases sent, over every phase. */
+  /** Test cases sent, over every phase, and how many of them failed a check. */
   cases: number;
+  failingCases: number;
   /** Failing test cases per check, and per operation and check. */
   failuresByCheck: Map<string, number>;
   failuresByOperation: Map<string, Map<string, number>>;
@@ -40,7 +41,7 @@ function curlOf(request: Json): string {
 }
 
 export function readFindings(ndjsonPath: string): RunFindings {
-  const findings: RunFindings = { cases: 0, failuresByCheck: new Map(), failuresByOperation: new Map(), samples: [], errors: [] };
+  const findings: RunFindings = { cases: 0, failingCases: 0, failuresByCheck: new Map(), failuresByOperation: new Map(), samples: [], errors: [] };
   const sampled = new Set<string>();
   for (const line of readFileSync(ndjsonPath, 'utf8').split('\n')) {
     if (!line.trim()) continue;
@@ -55,6 +56,7 @@ export function readFindings(ndjsonPath: string): RunFindings {
     const operation: string = recorder.label;
     for (const [caseId, checks] of Object.entries<Json[]>(recorder.checks ?? {})) {
       findings.cases += 1;
+      if (checks.some((check) => check.status === 'failure')) findings.failingCases += 1;
       for (const check of checks) {
         if (check.status !== 'failure') continue;
         findings.failuresByCheck.set(check.name, (findings.failuresByCheck.get(check.name) ?? 0) + 1);
@@ -103,6 +105,13 @@ export function describe(findings: RunFindings[]): string {
     lines.push('', `${sample.operation} — ${sample.check}: ${sample.title}`, `  ${sample.message.replace(/\n/g, '\n  ')}`, `  ${sample.curl}`, `  → ${sample.status} ${sample.response}`);
   }
   return lines.join('\n');
+}
+
+/** The closing line CI reads: test cases that passed every check, and those that failed one (errors count as failures). */
+export function tally(findings: RunFindings[]): string {
+  const cases = findings.reduce((sum, run) => sum + run.cases, 0);
+  const failing = findings.reduce((sum, run) => sum + run.failingCases + run.errors.length, 0);
+  return `fuzz: ${cases - findings.reduce((sum, run) => sum + run.failingCases, 0)} passed, ${failing} failed`;
 }
 
 export const failed = (findings: RunFindings[]) => findings.some((run) => run.failuresByCheck.size > 0 || run.errors.length > 0);

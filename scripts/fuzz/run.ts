@@ -5,7 +5,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiClient, createFixtures, operatorToken, type Fixtures } from './fixtures.js';
-import { describe, failed, readFindings, type RunFindings } from './report.js';
+import { describe, failed, readFindings, tally, type RunFindings } from './report.js';
 import { startFuzzedServer } from './server.js';
 import { filteredSpec } from './spec.js';
 import { ensureSchemathesis, schemathesisModule } from './venv.js';
@@ -77,6 +77,7 @@ async function main(): Promise<number> {
     const summary = describe(findings);
     writeFileSync(path.join(outDir, 'summary.txt'), summary + '\n');
     console.log(summary);
+    console.log(tally(findings));
     log(`${failed(findings) ? 'FAILED' : 'passed'} in ${Math.round((Date.now() - started) / 1000)} s; reports in ${path.relative(root, outDir)}/`);
     return failed(findings) ? 1 : 0;
   } finally {
