@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { errorBody, toHttpError } from '../errors.js';
 import type Koa from 'koa';
-import { logRequest } from '../../domain/log.js';
+import { errorFields, log, logRequest } from '../../domain/log.js';
 
 const acceptableRequestId = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -30,9 +30,7 @@ export function requestContext(options: { accessLog: boolean }) {
       } else {
         ctx.status = 500;
         ctx.body = errorBody(500, `Internal server error (request ${ctx.state.requestId})`);
-        console.error(
-          JSON.stringify({ level: 'error', requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, stack: (error as Error)?.stack ?? String(error) }),
-        );
+        log.error('request failed', { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, ...errorFields(error) });
       }
     } finally {
       if (options.accessLog) {
