@@ -1,15 +1,14 @@
 import { findMember } from '../../storage/members.js';
 import { deleteTeam, findTeam, findTeamRole, listTeamMembers, listTeams, removeTeamMember, renameTeam, teamRolesOf, type TeamRecord, type TeamRole } from '../../storage/teams.js';
-import { addTeamMember, createTeam, updateTeamMembers, type TeamMembershipChanges } from '../commands/teams.js';
+import { addTeamMember, createTeam, updateTeamMembers } from '../commands/teams.js';
 import { callerOf, organizationOf, type AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { inOrganization } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
 import { presentMember } from '../presenters/member.js';
 import { presentTeam } from '../presenters/team.js';
-import type { PageQuery } from '../schemas/common.js';
 import * as schemas from '../schemas/teams.js';
-import { validate } from '../validate.js';
+import { handle } from '../validate.js';
 import { spaceCountsByRole } from '../commands/access.js';
 import { RouteTable } from './table.js';
 
@@ -17,15 +16,15 @@ export const teamRoutes = new RouteTable();
 const routes = teamRoutes;
 const manageTeam = inOrganization('admin', { orTeamOwner: true });
 
-routes.get('/orgs/:organizationId/teams', 'listTeamsInOrganizationById', inOrganization('read'), validate({ query: schemas.listTeams }), list);
-routes.put('/orgs/:organizationId/teams', 'createOrganizationTeam', inOrganization('admin'), validate({ body: schemas.createTeam }), create);
-routes.get('/orgs/:organizationId/teams/:teamId', 'getTeamInOrganizationById', inOrganization('read'), get);
-routes.patch('/orgs/:organizationId/teams/:teamId', 'updateTeamInOrganizationById', manageTeam, validate({ body: schemas.updateTeam }), update);
-routes.delete('/orgs/:organizationId/teams/:teamId', 'removeTeamFromOrganizationById', inOrganization('admin'), remove);
-routes.get('/orgs/:organizationId/teams/:teamId/members', 'listTeamMembersInOrganizationById', inOrganization('read'), validate({ query: schemas.listTeamMembers }), listMembers);
-routes.put('/orgs/:organizationId/teams/:teamId/members', 'updateMembersInOrganizationTeam', manageTeam, validate({ body: schemas.updateTeamMembers }), updateMembers);
-routes.put('/orgs/:organizationId/teams/:teamId/members/:userId', 'addMemberToOrganizationTeamById', manageTeam, validate({ body: schemas.addTeamMember }), addMember);
-routes.delete('/orgs/:organizationId/teams/:teamId/members/:userId', 'deleteMemberFromOrganizationTeamById', manageTeam, removeMember);
+routes.get('/orgs/:organizationId/teams', 'listTeamsInOrganizationById', inOrganization('read'), handle({ query: schemas.listTeams }, list));
+routes.put('/orgs/:organizationId/teams', 'createOrganizationTeam', inOrganization('admin'), handle({ body: schemas.createTeam }, create));
+routes.get('/orgs/:organizationId/teams/:teamId', 'getTeamInOrganizationById', inOrganization('read'), handle({}, get));
+routes.patch('/orgs/:organizationId/teams/:teamId', 'updateTeamInOrganizationById', manageTeam, handle({ body: schemas.updateTeam }, update));
+routes.delete('/orgs/:organizationId/teams/:teamId', 'removeTeamFromOrganizationById', inOrganization('admin'), handle({}, remove));
+routes.get('/orgs/:organizationId/teams/:teamId/members', 'listTeamMembersInOrganizationById', inOrganization('read'), handle({ query: schemas.listTeamMembers }, listMembers));
+routes.put('/orgs/:organizationId/teams/:teamId/members', 'updateMembersInOrganizationTeam', manageTeam, handle({ body: schemas.updateTeamMembers }, updateMembers));
+routes.put('/orgs/:organizationId/teams/:teamId/members/:userId', 'addMemberToOrganizationTeamById', manageTeam, handle({ body: schemas.addTeamMember }, addMember));
+routes.delete('/orgs/:organizationId/teams/:teamId/members/:userId', 'deleteMemberFromOrganizationTeamById', manageTeam, handle({}, removeMember));
 
 async function teamOfPath(ctx: AppContext): Promise<TeamRecord> {
   const { organization } = organizationOf(ctx);
@@ -40,9 +39,8 @@ async function present(ctx: AppContext, team: TeamRecord, teamRole?: TeamRole) {
 }
 
 /** `owner`: the teams that member can manage (all of them for an organization admin). */
-async function list(ctx: AppContext) {
+async function list(ctx: AppContext, { query }: { query: schemas.ListTeamsQuery }) {
   const { organization, role } = organizationOf(ctx);
-  const query = ctx.state.query as unknown as PageQuery & { owner?: string; title?: string };
   let ownedBy: string | undefined;
   if (query.owner) {
     const owner = await findMember(ctx.db, organization.id, query.owner);
@@ -54,9 +52,9 @@ async function list(ctx: AppContext) {
   ctx.body = presentList(page, (team) => presentTeam(team, { role, teamRole: teamRoles.get(team.id) }));
 }
 
-async function create(ctx: AppContext) {
+async function create(ctx: AppContext, { body }: { body: schemas.CreateTeamBody }) {
   const { organization } = organizationOf(ctx);
-  const team = await createTeam(ctx.db, organization.id, ctx.request.body as { title: string; members?: string[] });
+  const team = await createTeam(ctx.db, organization.id, body);
   ctx.status = 201;
   ctx.body = await present(ctx, team);
 }
@@ -65,11 +63,10 @@ async function get(ctx: AppContext) {
   ctx.body = await present(ctx, await teamOfPath(ctx));
 }
 
-async function update(ctx: AppContext) {
+async function update(ctx: AppContext, { body }: { body: schemas.UpdateTeamBody }) {
   const { organization } = organizationOf(ctx);
   const team = await teamOfPath(ctx);
-  const { title } = ctx.request.body as { title: string };
-  ctx.body = await present(ctx, await renameTeam(ctx.db, organization.id, team.id, title));
+  ctx.body = await present(ctx, await renameTeam(ctx.db, organization.id, team.id, body.title));
 }
 
 async function remove(ctx: AppContext) {
@@ -77,26 +74,25 @@ async function remove(ctx: AppContext) {
   ctx.status = (await deleteTeam(ctx.db, organization.id, ctx.params.teamId ?? '')) ? 205 : 204;
 }
 
-async function listMembers(ctx: AppContext) {
+async function listMembers(ctx: AppContext, { query }: { query: schemas.ListTeamMembersQuery }) {
   const { organization } = organizationOf(ctx);
   const team = await teamOfPath(ctx);
-  const page = await listTeamMembers(ctx.db, organization.id, team.id, ctx.state.query as unknown as PageQuery);
+  const page = await listTeamMembers(ctx.db, organization.id, team.id, query);
   const spaces = await spaceCountsByRole(ctx.db, organization.id);
   ctx.body = presentList(page, ({ role, member }) => ({ organization: presentMember(member, spaces(member.role), ctx.urls), team: { role }, permissions: { view: true } }));
 }
 
-async function updateMembers(ctx: AppContext) {
+async function updateMembers(ctx: AppContext, { body }: { body: schemas.UpdateTeamMembersBody }) {
   const { organization } = organizationOf(ctx);
   const team = await teamOfPath(ctx);
-  await updateTeamMembers(ctx.db, organization.id, team.id, ctx.request.body as TeamMembershipChanges);
+  await updateTeamMembers(ctx.db, organization.id, team.id, body);
   ctx.status = 204;
 }
 
-async function addMember(ctx: AppContext) {
+async function addMember(ctx: AppContext, { body }: { body: schemas.AddTeamMemberBody }) {
   const { organization } = organizationOf(ctx);
   const team = await teamOfPath(ctx);
-  const { role } = ctx.request.body as { role?: TeamRole };
-  await addTeamMember(ctx.db, organization.id, team.id, ctx.params.userId ?? '', role);
+  await addTeamMember(ctx.db, organization.id, team.id, ctx.params.userId ?? '', body.role);
   ctx.status = 204;
 }
 

@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { pagination } from './common.js';
 
 const title = { type: 'string', minLength: 1, maxLength: 64 } as const;
@@ -45,3 +46,10 @@ export const updateTeamMembers = {
 } as const;
 
 export const listTeamMembers = { type: 'object', properties: { ...pagination }, additionalProperties: false } as const;
+
+export type ListTeamsQuery = FromSchema<typeof listTeams>;
+export type CreateTeamBody = FromSchema<typeof createTeam>;
+export type UpdateTeamBody = FromSchema<typeof updateTeam>;
+export type AddTeamMemberBody = FromSchema<typeof addTeamMember>;
+export type UpdateTeamMembersBody = FromSchema<typeof updateTeamMembers>;
+export type ListTeamMembersQuery = FromSchema<typeof listTeamMembers>;
