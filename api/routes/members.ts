@@ -1,9 +1,9 @@
-import { findMember, listInvitationsOfUser, listMembers, setMemberSso, shareAnOrganization, type MemberFilter } from '../../storage/members.js';
+import { findMember, listInvitationsOfUser, listMembers, setMemberSso, shareAnOrganization } from '../../storage/members.js';
 import { findOrganization } from '../../storage/organizations.js';
 import { listTeamsOfMember } from '../../storage/teams.js';
 import { findUser } from '../../storage/users.js';
 import { acceptInvitation, changeMemberRole, declineInvitation, removeMember } from '../commands/changeMembership.js';
-import { inviteUsers, type Invitation } from '../commands/inviteUsers.js';
+import { inviteUsers } from '../commands/inviteUsers.js';
 import { callerOf, organizationOf, type AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';
@@ -12,10 +12,9 @@ import { presentUser } from '../presenters/user.js';
 import { presentList } from '../presenters/list.js';
 import { presentMember } from '../presenters/member.js';
 import { presentTeam } from '../presenters/team.js';
-import type { PageQuery } from '../schemas/common.js';
 import * as schemas from '../schemas/members.js';
-import type { MemberRecord, MemberRole } from '../../storage/members.js';
-import { validate } from '../validate.js';
+import type { MemberRecord } from '../../storage/members.js';
+import { handle } from '../validate.js';
 import { organizationAccess, spaceCountsByRole } from '../commands/access.js';
 import { listReachableSpaces } from '../../storage/spaces.js';
 import { presentSpaceOf as presentSpaceFor } from '../presenters/spaceOf.js';
@@ -24,22 +23,21 @@ import { RouteTable } from './table.js';
 export const memberRoutes = new RouteTable();
 const routes = memberRoutes;
 
-routes.get('/orgs/:organizationId/members', 'listMembersInOrganizationById', inOrganization('read'), validate({ query: schemas.listMembers }), list);
-routes.get('/orgs/:organizationId/members/:userId', 'getMemberInOrganizationById', inOrganization('read', { orSelf: true }), get);
-routes.patch('/orgs/:organizationId/members/:userId', 'updateMemberInOrganizationById', inOrganization('admin'), validate({ body: schemas.updateMember }), update);
-routes.delete('/orgs/:organizationId/members/:userId', 'removeMemberFromOrganizationById', inOrganization('admin', { orSelf: true }), remove);
-routes.post('/orgs/:organizationId/members/:userId/sso', 'setUserAsSSOMemberForOrganization', inOrganization('admin'), setSso);
-routes.get('/orgs/:organizationId/members/:userId/spaces', 'listSpacesForOrganizationMember', inOrganization('admin', { orSelf: true }), validate({ query: schemas.listMemberSpaces }), listSpaces);
-routes.get('/orgs/:organizationId/members/:userId/teams', 'listTeamsForOrganizationMember', inOrganization('read', { orSelf: true }), validate({ query: schemas.listMemberTeams }), listTeams);
-routes.post('/orgs/:organizationId/invites', 'inviteUsersToOrganization', inOrganization('admin'), validate({ body: schemas.inviteUsers }), invite);
-routes.get('/users/:userId', 'getUserById', signedIn, getUser);
-routes.get('/user/invitations', 'quire:listInvitationsForAuthenticatedUser', signedIn, listInvitations);
-routes.post('/user/invitations/:organizationId', 'quire:acceptInvitation', signedIn, accept);
-routes.delete('/user/invitations/:organizationId', 'quire:declineInvitation', signedIn, decline);
+routes.get('/orgs/:organizationId/members', 'listMembersInOrganizationById', inOrganization('read'), handle({ query: schemas.listMembers }, list));
+routes.get('/orgs/:organizationId/members/:userId', 'getMemberInOrganizationById', inOrganization('read', { orSelf: true }), handle({}, get));
+routes.patch('/orgs/:organizationId/members/:userId', 'updateMemberInOrganizationById', inOrganization('admin'), handle({ body: schemas.updateMember }, update));
+routes.delete('/orgs/:organizationId/members/:userId', 'removeMemberFromOrganizationById', inOrganization('admin', { orSelf: true }), handle({}, remove));
+routes.post('/orgs/:organizationId/members/:userId/sso', 'setUserAsSSOMemberForOrganization', inOrganization('admin'), handle({}, setSso));
+routes.get('/orgs/:organizationId/members/:userId/spaces', 'listSpacesForOrganizationMember', inOrganization('admin', { orSelf: true }), handle({ query: schemas.listMemberSpaces }, listSpaces));
+routes.get('/orgs/:organizationId/members/:userId/teams', 'listTeamsForOrganizationMember', inOrganization('read', { orSelf: true }), handle({ query: schemas.listMemberTeams }, listTeams));
+routes.post('/orgs/:organizationId/invites', 'inviteUsersToOrganization', inOrganization('admin'), handle({ body: schemas.inviteUsers }, invite));
+routes.get('/users/:userId', 'getUserById', signedIn, handle({}, getUser));
+routes.get('/user/invitations', 'quire:listInvitationsForAuthenticatedUser', signedIn, handle({}, listInvitations));
+routes.post('/user/invitations/:organizationId', 'quire:acceptInvitation', signedIn, handle({}, accept));
+routes.delete('/user/invitations/:organizationId', 'quire:declineInvitation', signedIn, handle({}, decline));
 
-async function list(ctx: AppContext) {
+async function list(ctx: AppContext, { query }: { query: schemas.ListMembersQuery }) {
   const { organization } = organizationOf(ctx);
-  const query = ctx.state.query as unknown as PageQuery & MemberFilter & { order: 'asc' | 'desc' };
   const page = await listMembers(ctx.db, organization.id, query, query);
   const spaces = await spaceCountsByRole(ctx.db, organization.id);
   ctx.body = presentList(page, (member) => presentMember(member, spaces(member.role), ctx.urls));
@@ -60,9 +58,8 @@ async function get(ctx: AppContext) {
   ctx.body = await present(ctx, await memberOfPath(ctx));
 }
 
-async function update(ctx: AppContext) {
+async function update(ctx: AppContext, { body: { role } }: { body: schemas.UpdateMemberBody }) {
   const { organization } = organizationOf(ctx);
-  const { role } = ctx.request.body as { role?: MemberRole | null };
   const member = role === undefined ? await memberOfPath(ctx) : await changeMemberRole(ctx.db, organization.id, ctx.params.userId ?? '', role);
   ctx.body = await present(ctx, member);
 }
@@ -88,11 +85,10 @@ async function setSso(ctx: AppContext) {
 }
 
 /** The spaces the member reaches, with their effective role on each; newest first by default. */
-async function listSpaces(ctx: AppContext) {
+async function listSpaces(ctx: AppContext, { query }: { query: schemas.ListMemberSpacesQuery }) {
   const { organization } = organizationOf(ctx);
   const member = await memberOfPath(ctx);
   const access = await organizationAccess(ctx.db, organization.id, member.role);
-  const query = ctx.state.query as unknown as PageQuery & { order: 'asc' | 'desc' };
   const page = await listReachableSpaces(ctx.db, { organizationId: organization.id }, { ids: [...access.spaces.keys()] }, query);
   const callerAccess = await organizationAccess(ctx.db, organization.id, organizationOf(ctx).role);
   const items = await Promise.all(
@@ -101,10 +97,9 @@ async function listSpaces(ctx: AppContext) {
   ctx.body = presentList({ ...page, items }, (item) => item);
 }
 
-async function listTeams(ctx: AppContext) {
+async function listTeams(ctx: AppContext, { query }: { query: schemas.ListMemberTeamsQuery }) {
   const { organization, role } = organizationOf(ctx);
   const member = await memberOfPath(ctx);
-  const query = ctx.state.query as unknown as PageQuery & { title?: string };
   const page = await listTeamsOfMember(ctx.db, organization.id, member.user.id, query, query);
   ctx.body = presentList(page, ({ team, role: teamRole }) => ({
     team: presentTeam(team, { role, teamRole: member.user.id === ctx.state.caller?.id ? teamRole : undefined }),
@@ -112,9 +107,8 @@ async function listTeams(ctx: AppContext) {
   }));
 }
 
-async function invite(ctx: AppContext) {
+async function invite(ctx: AppContext, { body }: { body: schemas.InviteUsersBody }) {
   const { organization } = organizationOf(ctx);
-  const body = ctx.request.body as { emails: Invitation[]; role?: MemberRole | null; sso?: boolean };
   ctx.body = await inviteUsers(ctx.db, organization, { ...body, invitedBy: callerOf(ctx).id });
 }
 

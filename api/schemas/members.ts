@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { order, pagination, role, roleOrGuest } from './common.js';
 
 export const listMembers = {
@@ -55,3 +56,9 @@ export const inviteUsers = {
   },
   additionalProperties: false,
 } as const;
+
+export type ListMembersQuery = FromSchema<typeof listMembers>;
+export type UpdateMemberBody = FromSchema<typeof updateMember>;
+export type ListMemberSpacesQuery = FromSchema<typeof listMemberSpaces>;
+export type ListMemberTeamsQuery = FromSchema<typeof listMemberTeams>;
+export type InviteUsersBody = FromSchema<typeof inviteUsers>;
