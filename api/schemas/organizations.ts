@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { listQuery, roleOrGuest, uri } from './common.js';
 import type { DefaultContent, MergeRules } from '../../storage/organizations.js';
 import type { MemberRole } from '../../storage/members.js';
@@ -119,3 +120,7 @@ export const updateAgentInstructions = {
 } as const;
 
 export const emailDomainParam = domain;
+
+export type ListQuery = FromSchema<typeof listQuery>;
+export type CreateOrganizationBody = FromSchema<typeof createOrganization>;
+export type UpdateOrganizationRequest = FromSchema<typeof updateOrganization>;
