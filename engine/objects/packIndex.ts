@@ -1,3 +1,9 @@
+export class UnsupportedPackIndex extends Error {
+  constructor() {
+    super('not a version 2 pack index');
+  }
+}
+
 /**
  * A pack's `.idx` (version 2), kept in memory (about 30 bytes per object, where the pack holds the
  * objects themselves): finds an object's offset by binary search, and where the entry after it
@@ -14,7 +20,7 @@ export class PackIndex {
     private readonly idx: Buffer,
     private readonly packSize: number,
   ) {
-    if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) throw new Error('not a version 2 pack index');
+    if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) throw new UnsupportedPackIndex();
     this.count = idx.readUInt32BE(8 + 255 * 4);
     this.offsetsAt = this.namesAt + this.count * 24; // names (20 bytes each), then CRCs (4 bytes each)
     this.largeOffsetsAt = this.offsetsAt + this.count * 4;

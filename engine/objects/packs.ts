@@ -1,6 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Pack } from './pack.js';
+import { UnsupportedPackIndex } from './packIndex.js';
+
+const closeDelayMs = 30_000;
 
 interface Packs {
   list: Pack[];
@@ -44,11 +47,14 @@ async function scan(gitdir: string, previous: Packs): Promise<Packs> {
     names.map((name) => {
       const packPath = path.join(folder, `${name.slice(0, -4)}.pack`);
       // A pack `git repack -d` removed since the listing is skipped: its objects are in a newer one.
-      return keep.get(packPath) ?? Pack.open(packPath, path.join(folder, name)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error)));
+      // One with an index older than version 2 (git before 1.5) is left to isomorphic-git.
+      return keep.get(packPath) ?? Pack.open(packPath, path.join(folder, name)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error instanceof UnsupportedPackIndex ? null : Promise.reject(error)));
     }),
   );
   const list = opened.filter((pack): pack is Pack => pack !== null);
-  for (const pack of previous.list) if (!list.includes(pack)) void pack.close().catch(() => undefined);
+  // Reads under way may still use a pack git removed (its file stays readable while open): closed a little later.
+  const removed = previous.list.filter((pack) => !list.includes(pack));
+  if (removed.length > 0) setTimeout(() => removed.forEach((pack) => void pack.close().catch(() => undefined)), closeDelayMs).unref();
   return { list, names: list.map((pack) => pack.path).join('\n') };
 }
 
