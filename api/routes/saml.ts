@@ -1,7 +1,6 @@
 import { deleteSamlProvider, findSamlProvider, insertSamlProvider, listAllSamlProviders, listSamlProviders, updateSamlProvider, type SamlProviderFields, type SamlProviderRecord } from '../../storage/samlProviders.js';
 import { findTeam, type TeamRecord } from '../../storage/teams.js';
 import type { Queryable } from '../../storage/db.js';
-import type { MemberRole } from '../../storage/members.js';
 import { parseCertificate, providerIsUsable, ssoUrlProblem } from '../commands/samlProviderChecks.js';
 import { organizationOf, type AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
@@ -11,30 +10,21 @@ import { presentSamlProvider, presentSsoLogin } from '../presenters/samlProvider
 import type { PageQuery } from '../schemas/common.js';
 import { listQuery } from '../schemas/common.js';
 import * as schemas from '../schemas/saml.js';
-import { validate } from '../validate.js';
+import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
 
 export const samlRoutes = new RouteTable();
 const routes = samlRoutes;
 
-routes.get('/orgs/:organizationId/saml', 'listSAMLProvidersInOrganizationById', inOrganization('admin'), validate({ query: listQuery }), list);
-routes.post('/orgs/:organizationId/saml', 'createOrganizationSAMLProvider', inOrganization('admin'), validate({ body: schemas.createSamlProvider }), create);
-routes.get('/orgs/:organizationId/saml/:samlProviderId', 'getOrganizationSAMLProviderById', inOrganization('admin'), get);
-routes.patch('/orgs/:organizationId/saml/:samlProviderId', 'updateOrganizationSAMLProvider', inOrganization('admin'), validate({ body: schemas.updateSamlProvider }), update);
-routes.delete('/orgs/:organizationId/saml/:samlProviderId', 'deleteOrganizationSAMLProvider', inOrganization('admin'), remove);
-routes.get('/orgs/:organizationId/sso', 'listSSOProviderLoginsInOrganization', signedIn, listLogins);
-
-interface ProviderBody {
-  label?: string;
-  entityID?: string;
-  certificate?: string;
-  ssoURL?: string;
-  defaultTeam?: string;
-  defaultRole?: MemberRole | null;
-}
+routes.get('/orgs/:organizationId/saml', 'listSAMLProvidersInOrganizationById', inOrganization('admin'), handle({ query: listQuery }, list));
+routes.post('/orgs/:organizationId/saml', 'createOrganizationSAMLProvider', inOrganization('admin'), handle({ body: schemas.createSamlProvider }, create));
+routes.get('/orgs/:organizationId/saml/:samlProviderId', 'getOrganizationSAMLProviderById', inOrganization('admin'), handle({}, get));
+routes.patch('/orgs/:organizationId/saml/:samlProviderId', 'updateOrganizationSAMLProvider', inOrganization('admin'), handle({ body: schemas.updateSamlProvider }, update));
+routes.delete('/orgs/:organizationId/saml/:samlProviderId', 'deleteOrganizationSAMLProvider', inOrganization('admin'), handle({}, remove));
+routes.get('/orgs/:organizationId/sso', 'listSSOProviderLoginsInOrganization', signedIn, handle({}, listLogins));
 
 /** Body fields → stored fields, checking that a default team belongs to the organization. */
-async function fieldsOf(db: Queryable, organizationId: string, body: ProviderBody): Promise<SamlProviderFields> {
+async function fieldsOf(db: Queryable, organizationId: string, body: schemas.UpdateSamlProviderBody): Promise<SamlProviderFields> {
   if (body.defaultTeam !== undefined && !(await findTeam(db, organizationId, body.defaultTeam))) {
     throw badRequest(`"defaultTeam" ${body.defaultTeam} is not a team of the organization`);
   }
@@ -68,16 +58,15 @@ async function providerOfPath(ctx: AppContext) {
   return provider;
 }
 
-async function list(ctx: AppContext) {
+async function list(ctx: AppContext, { query }: { query: PageQuery }) {
   const { organization } = organizationOf(ctx);
-  const page = await listSamlProviders(ctx.db, organization.id, ctx.state.query as unknown as PageQuery);
+  const page = await listSamlProviders(ctx.db, organization.id, query);
   const items = await Promise.all(page.items.map((provider) => present(ctx, provider)));
   ctx.body = presentList({ ...page, items }, (item) => item);
 }
 
-async function create(ctx: AppContext) {
+async function create(ctx: AppContext, { body }: { body: schemas.CreateSamlProviderBody }) {
   const { organization } = organizationOf(ctx);
-  const body = ctx.request.body as ProviderBody & { label: string };
   const provider = await ctx.db.transaction(async (tx) =>
     insertSamlProvider(tx, organization.id, { ...(await fieldsOf(tx, organization.id, body)), label: body.label }),
   );
@@ -89,10 +78,9 @@ async function get(ctx: AppContext) {
   ctx.body = await present(ctx, await providerOfPath(ctx));
 }
 
-async function update(ctx: AppContext) {
+async function update(ctx: AppContext, { body }: { body: schemas.UpdateSamlProviderBody }) {
   const { organization } = organizationOf(ctx);
   const provider = await providerOfPath(ctx);
-  const body = ctx.request.body as ProviderBody;
   const updated = await ctx.db.transaction(async (tx) => updateSamlProvider(tx, organization.id, provider.id, await fieldsOf(tx, organization.id, body)));
   ctx.body = await present(ctx, updated);
 }

@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { roleOrGuest, uri } from './common.js';
 
 const fields = {
@@ -11,3 +12,6 @@ const fields = {
 
 export const createSamlProvider = { type: 'object', required: ['label'], properties: fields, additionalProperties: false } as const;
 export const updateSamlProvider = { type: 'object', properties: fields, additionalProperties: false } as const;
+
+export type CreateSamlProviderBody = FromSchema<typeof createSamlProvider>;
+export type UpdateSamlProviderBody = FromSchema<typeof updateSamlProvider>;
