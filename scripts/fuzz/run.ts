@@ -77,8 +77,8 @@ async function main(): Promise<number> {
     const summary = describe(findings);
     writeFileSync(path.join(outDir, 'summary.txt'), summary + '\n');
     console.log(summary);
-    console.log(tally(findings));
     log(`${failed(findings) ? 'FAILED' : 'passed'} in ${Math.round((Date.now() - started) / 1000)} s; reports in ${path.relative(root, outDir)}/`);
+    console.log(tally(findings));
     return failed(findings) ? 1 : 0;
   } finally {
     await server.stop();
