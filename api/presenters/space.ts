@@ -1,10 +1,11 @@
+import type { ChangeRequestCounts } from '../../storage/changeRequests.js';
 import type { MemberRole } from '../../storage/members.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import { spacePermissions } from '../policies/spaceRoles.js';
 import type { Urls } from '../urls.js';
 
 /** `revision`: the commit the space's primary branch points at. */
-export function presentSpace(space: SpaceRecord, revision: string, role: MemberRole | undefined, urls: Urls) {
+export function presentSpace(space: SpaceRecord, revision: string, role: MemberRole | undefined, urls: Urls, changeRequests: ChangeRequestCounts = { total: 0, open: 0, draft: 0 }) {
   return {
     object: 'space' as const,
     id: space.id,
@@ -22,11 +23,11 @@ export function presentSpace(space: SpaceRecord, revision: string, role: MemberR
     ...(space.language ? { language: space.language } : {}),
     revision,
     defaultLevel: space.defaultLevel,
-    // Comments and change requests arrive with their issues; until then a space has none.
+    // Comments arrive with their issue; until then a space has none.
     comments: 0,
-    changeRequests: 0,
-    changeRequestsOpen: 0,
-    changeRequestsDraft: 0,
+    changeRequests: changeRequests.total,
+    changeRequestsOpen: changeRequests.open,
+    changeRequestsDraft: changeRequests.draft,
     permissions: spacePermissions(role),
   };
 }

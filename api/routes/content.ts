@@ -2,6 +2,7 @@ import { findPageById, findPageByPath } from '../../engine/findPage.js';
 import type { RevisionFile } from '../../engine/readRevision.js';
 import { findTemplate } from '../../engine/templates.js';
 import { applyTemplate } from '../../domain/applyTemplate.js';
+import { applyTemplateToChangeRequestById } from '../../domain/changeRequests.js';
 import { readSpaceFile } from '../../domain/readSpaceFile.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
@@ -104,14 +105,14 @@ async function download(ctx: AppContext, { params }: { params: Partial<Record<st
 
 /**
  * Replaces the space's content with a built-in template's, as one new commit on the primary
- * branch (201). Change requests arrive with their own issue: until then none can be named.
+ * branch, or on the branch of the change request named (201).
  */
 async function applyTemplateRoute(ctx: AppContext, { body }: { body: schemas.ApplyTemplateBody }) {
   const { space } = spaceOf(ctx);
-  if (body.changeRequestId) throw notFound(`Change request ${body.changeRequestId} not found in space ${space.id}`);
   const template = findTemplate(body.id);
   if (!template) throw badRequest(`Unknown template "${body.id}"`);
-  await applyTemplate(contentDeps(ctx), { space, template, author: callerOf(ctx) });
+  if (body.changeRequestId) await applyTemplateToChangeRequestById(contentDeps(ctx), { space, changeRequestId: body.changeRequestId, template, author: callerOf(ctx) });
+  else await applyTemplate(contentDeps(ctx), { space, template, author: callerOf(ctx) });
   ctx.status = 201;
   ctx.body = ''; // no content, as upstream: Koa would otherwise write the status text
 }

@@ -10,8 +10,9 @@ import { contentRoutes } from './content.js';
 import { collectionRoutes } from './collections.js';
 import { searchRoutes } from './search.js';
 import { linkRoutes } from './links.js';
+import { changeRequestRoutes } from './changeRequests.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, changeRequestRoutes].flatMap(
   (table) => table.routes,
 );

@@ -1,0 +1,31 @@
+import type { ChangeRequestState } from '../../domain/changeRequests.js';
+import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
+import type { UserRecord } from '../../storage/users.js';
+import type { Urls } from '../urls.js';
+import { presentUser } from './user.js';
+
+export const changeRequestUrl = (urls: Urls, changeRequest: ChangeRequestRecord) => urls.api(`/spaces/${changeRequest.spaceId}/change-requests/${changeRequest.id}`);
+
+/** The upstream `ChangeRequest`: its row, what its branch says (`state`), and who created it. */
+export function presentChangeRequest(changeRequest: ChangeRequestRecord, state: ChangeRequestState, createdBy: UserRecord, urls: Urls) {
+  return {
+    object: 'change-request' as const,
+    id: changeRequest.id,
+    number: changeRequest.number,
+    status: changeRequest.status,
+    subject: changeRequest.subject,
+    ...(changeRequest.description !== undefined ? { description: changeRequest.description } : {}),
+    createdBy: presentUser(createdBy, urls),
+    createdAt: changeRequest.createdAt,
+    updatedAt: changeRequest.updatedAt,
+    space: changeRequest.spaceId,
+    revision: state.revision,
+    revisionInitial: changeRequest.revisionInitial,
+    ...(changeRequest.revisionMergedAncestor ? { revisionMergedAncestor: changeRequest.revisionMergedAncestor } : {}),
+    ...(changeRequest.revisionMerged ? { revisionMerged: changeRequest.revisionMerged } : {}),
+    // Comments arrive with their own work: until then a change request has none open.
+    comments: 0,
+    outdated: state.outdated,
+    urls: { location: changeRequestUrl(urls, changeRequest), app: urls.app(`/s/${changeRequest.spaceId}/~/changes/${changeRequest.number}`) },
+  };
+}

@@ -1,0 +1,16 @@
+import { changeRequestState } from '../../domain/changeRequests.js';
+import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
+import { findUser, type UserRecord } from '../../storage/users.js';
+import type { AppContext } from '../context.js';
+import { presentChangeRequest } from './changeRequest.js';
+
+/** A change request as the API shows it, its revision read from its branch and its creator loaded. */
+export async function presentChangeRequestOf(ctx: AppContext, changeRequest: ChangeRequestRecord) {
+  const [state, creator] = await Promise.all([changeRequestState(ctx.config, changeRequest), findUser(ctx.db, changeRequest.createdBy)]);
+  return presentChangeRequest(changeRequest, state, creator ?? formerUser(changeRequest.createdBy), ctx.urls);
+}
+
+/** A creator whose account is gone still has an id to show. */
+function formerUser(id: string): UserRecord {
+  return { id, displayName: 'Former user', email: '', emailVerified: false, photoURL: null, createdAt: '' };
+}
