@@ -5,7 +5,7 @@ import { spacePurges } from './004-space-purges.js';
 import { invitations } from './005-invitations.js';
 import { tokenExpiry } from './006-token-expiry.js';
 import { organizationDeletion } from './007-organization-deletion.js';
-import { changeRequests } from './011-change-requests.js';
+import { sites } from './010-sites.js';
 
 export interface Migration {
   version: number;
@@ -14,4 +14,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, changeRequests];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, sites];
