@@ -15,6 +15,8 @@ export const listMembers = {
 
 export const updateMember = {
   type: 'object',
+  // No field is required, but the body is, as upstream says (api/validate.ts reads `required` so).
+  required: [],
   properties: { role: roleOrGuest },
   additionalProperties: false,
 } as const;

@@ -60,6 +60,8 @@ export const createOrganization = {
 
 export const updateOrganization = {
   type: 'object',
+  // No field is required, but the body is, as upstream says (api/validate.ts reads `required` so).
+  required: [],
   properties: {
     title: { type: 'string', minLength: 2, maxLength: 255 },
     emailDomains: { type: 'array', items: domain, maxItems: 50, uniqueItems: true },

@@ -11,7 +11,8 @@ const fields = {
 } as const;
 
 export const createSamlProvider = { type: 'object', required: ['label'], properties: fields, additionalProperties: false } as const;
-export const updateSamlProvider = { type: 'object', properties: fields, additionalProperties: false } as const;
+// `required: []`: no field is required, but the body is, as upstream says (see api/validate.ts).
+export const updateSamlProvider = { type: 'object', required: [], properties: fields, additionalProperties: false } as const;
 
 export type CreateSamlProviderBody = FromSchema<typeof createSamlProvider>;
 export type UpdateSamlProviderBody = FromSchema<typeof updateSamlProvider>;

@@ -33,6 +33,8 @@ export const addTeamMember = {
 
 export const updateTeamMembers = {
   type: 'object',
+  // No field is required, but the body is, as upstream says (api/validate.ts reads `required` so).
+  required: [],
   properties: {
     add: userIds,
     remove: userIds,
