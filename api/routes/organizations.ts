@@ -53,10 +53,15 @@ async function update(ctx: AppContext, { body }: { body: schemas.UpdateOrganizat
   ctx.body = presentOrganization(updated, role, ctx.urls);
 }
 
-/** Joins when the caller's verified email domain is one the organization allows. */
+/** Joins when the caller's verified email domain is one the organization allows (upstream answers 400 otherwise). */
 async function join(ctx: AppContext) {
   const caller = callerOf(ctx);
   const organizationId = ctx.params.organizationId ?? '';
+  // A member has nothing to join, whatever their email domain.
+  if (await findMember(ctx.db, organizationId, caller.id)) {
+    ctx.status = 204;
+    return;
+  }
   const domain = caller.email.split('@')[1] ?? '';
   const candidates = await listOrganizationsWithEmailDomain(ctx.db, domain);
   const organization = candidates.find((candidate) => candidate.id === organizationId);
