@@ -1,7 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError, type OrganizationFixture } from '../helpers/fixtures.js';
+import { acceptInvitation, assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
+import { checkedBody } from '../helpers/upstream.js';
 import { withOrganization } from '../helpers/suite.js';
 
 const test = suite('space content');
@@ -31,8 +32,8 @@ test('GET content: the current revision with its page tree and files', async () 
   assert.is(revision.body.files.length, 1);
   assert.is(revision.body.files[0].contentType, 'image/png');
   assert.ok(revision.body.files[0].size > 0);
-  assertError(await t.call('GET', `${content}?metadata=maybe`, { token: fx.reader.token }), 400, '"metadata"');
-  assertError(await t.call('GET', content, { token: fx.guest.token }), 404, 'not found');
+  assertErrorIs(await t.call('GET', `${content}?metadata=maybe`, { token: fx.reader.token }), 400, 'Invalid query parameter: "metadata" must be boolean');
+  assertErrorIs(await t.call('GET', content, { token: fx.guest.token }), 404, `Space ${space.id} not found`);
 });
 
 test('GET a page by id as markdown or as a Document; by path; in a given revision', async () => {
@@ -53,9 +54,9 @@ test('GET a page by id as markdown or as a Document; by path; in a given revisio
   assert.is(byPath.body.id, configuration.id);
   const inRevision = await t.call('GET', `/v1/spaces/${space.id}/revisions/${space.revision}/page/${configuration.id}?format=markdown`, { token: fx.reader.token });
   assert.is(inRevision.body.id, configuration.id);
-  assertError(await t.call('GET', `${content}/page/nope`, { token: fx.reader.token }), 404, 'nope');
-  assertError(await t.call('GET', `${content}/path/${encodeURIComponent('no/such/page')}`, { token: fx.reader.token }), 404, 'no/such/page');
-  assertError(await t.call('GET', `${content}/page/${configuration.id}?format=html`, { token: fx.reader.token }), 400, '"format"');
+  assertErrorIs(await t.call('GET', `${content}/page/nope`, { token: fx.reader.token }), 404, `Page nope not found in revision ${space.revision}`);
+  assertErrorIs(await t.call('GET', `${content}/path/${encodeURIComponent('no/such/page')}`, { token: fx.reader.token }), 404, `Page at path "no/such/page" not found in revision ${space.revision}`);
+  assertErrorIs(await t.call('GET', `${content}/page/${configuration.id}?format=html`, { token: fx.reader.token }), 400, 'Invalid query parameter: "format" must be one of "document", "markdown"');
 });
 
 test('files: list, get, and download the bytes with their content type', async () => {
@@ -70,8 +71,11 @@ test('files: list, get, and download the bytes with their content type', async (
   const body = new Uint8Array(await bytes.arrayBuffer());
   assert.equal([...body.slice(1, 4)], [80, 78, 71], 'a PNG signature');
   assert.is(body.byteLength, file.size);
-  assertError(await t.call('GET', `${content}/files/nope`, { token: fx.reader.token }), 404, 'nope');
-  assertError(await t.call('GET', `${content}/files?limit=2000`, { token: fx.reader.token }), 400, '"limit"');
+  assertErrorIs(await t.call('GET', `${content}/files/nope`, { token: fx.reader.token }), 404, `File nope not found in revision ${space.revision}`);
+  const missingDownload = `/v1/spaces/${space.id}/revisions/${space.revision}/files/nope/download`;
+  const refused = await checkedBody('GET', missingDownload, await fetch(t.url + missingDownload, { headers: { authorization: `Bearer ${fx.reader.token}` } }));
+  assert.equal(refused, { error: { code: 404, message: `File nope not found in revision ${space.revision}` } });
+  assertErrorIs(await t.call('GET', `${content}/files?limit=2000`, { token: fx.reader.token }), 400, 'Invalid query parameter: "limit" must be <= 1000');
 });
 
 test('revisions: an older revision stays readable after new commits; unknown ids 404', async () => {
@@ -88,8 +92,20 @@ test('revisions: an older revision stays readable after new commits; unknown ids
   const oldFiles = await t.call('GET', `/v1/spaces/${space.id}/revisions/${space.revision}/files`, { token: fx.reader.token });
   assert.is(oldFiles.body.count, 1);
   assert.is((await t.call('GET', `/v1/spaces/${space.id}/revisions/${space.revision}/files/${oldFiles.body.items[0].id}`, { token: fx.reader.token })).status, 200);
-  assertError(await t.call('GET', `/v1/spaces/${space.id}/revisions/${'0'.repeat(40)}`, { token: fx.reader.token }), 404, 'not found');
-  assertError(await t.call('GET', `/v1/spaces/${space.id}/revisions/HEAD`, { token: fx.reader.token }), 404, 'not found');
+  assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/revisions/${'0'.repeat(40)}`, { token: fx.reader.token }), 404, `Revision ${'0'.repeat(40)} not found`);
+  assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/revisions/HEAD`, { token: fx.reader.token }), 404, 'Revision HEAD not found');
+});
+
+test('applying a template needs the edit role: a commenter (one below) and a reader get 403 and change nothing', async () => {
+  const commenter = await t.user();
+  await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: [{ email: commenter.email, role: 'comment' }] } });
+  await acceptInvitation(t, fx.org.id, commenter);
+  const before = (await t.call('GET', content, { token: fx.reader.token })).body.id;
+  const apply = (token: string) => t.call('POST', `/v1/spaces/${space.id}/content/template`, { token, body: { id: 'knowledge-base' } });
+  assertErrorIs(await apply(commenter.token), 403, 'This operation needs the edit role on the space; you have comment');
+  assertErrorIs(await apply(fx.reader.token), 403, 'This operation needs the edit role on the space; you have read');
+  assertErrorIs(await apply(fx.outsider.token), 404, `Space ${space.id} not found`);
+  assert.is((await t.call('GET', content, { token: fx.reader.token })).body.id, before, 'no new revision');
 });
 
 test.run();

@@ -1,7 +1,12 @@
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
 import { anyone, signedIn } from '../../api/policies/index.js';
 import { allRoutes } from '../../api/routes/index.js';
-import { assertError, type OrganizationFixture } from '../helpers/fixtures.js';
+import type { Route } from '../../api/routes/table.js';
+import { validation, type RequestSchemas } from '../../api/validate.js';
+import { assertErrorIs, messages, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
 
@@ -11,8 +16,13 @@ let t: TestServer;
 let fx: OrganizationFixture;
 let space: { id: string; revision: string };
 let collection: { id: string };
+let elsewhere: { id: string };
 withOrganization(test, (setup) => ({ t, fx } = setup));
 test.before(async () => {
+  // Transfers check their target organization before their body: the target must be real.
+  elsewhere = (await t.call('POST', '/v1/orgs', { token: fx.admin.token, body: { title: 'Also Acme' } })).body;
+  validBodies.transferSpace = { organization: elsewhere.id };
+  validBodies.transferCollection = { organization: elsewhere.id };
   space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Swept' } })).body;
   collection = (await t.call('POST', `/v1/orgs/${fx.org.id}/collections`, { token: fx.admin.token, body: { title: 'Swept' } })).body;
 });
@@ -28,30 +38,89 @@ const concrete = (path: string, organizationId: string) =>
     .replace(/[:*][A-Za-z]+/g, 'someId')
     .replace(/\/$/, '');
 const bodyFor = (method: string) => (method === 'GET' ? undefined : {});
+const schemasOf = (route: Route): RequestSchemas => (route.middleware.find((step) => validation in step) as unknown as Record<symbol, RequestSchemas | undefined>)[validation] ?? {};
+
+/**
+ * A valid body for each operation that takes one (checked below against the route's own schema),
+ * so that the unknown field added to it is the only thing wrong.
+ */
+const validBodies: Record<string, unknown> = {
+  'quire:createOrganization': { title: 'Acme' },
+  updateOrganizationById: { title: 'Acme' },
+  updateOrganizationAgentInstructions: { instructions: { object: 'document', nodes: [] } },
+  updateMemberInOrganizationById: { role: 'read' },
+  inviteUsersToOrganization: { emails: ['someone@example.com'] },
+  createOrganizationTeam: { title: 'Writers' },
+  updateTeamInOrganizationById: { title: 'Writers' },
+  updateMembersInOrganizationTeam: { add: ['someId'] },
+  addMemberToOrganizationTeamById: { role: 'member' },
+  createOrganizationSAMLProvider: { label: 'Okta' },
+  updateOrganizationSAMLProvider: { label: 'Okta' },
+  createOrganizationInvite: { role: 'read' },
+  updateOrganizationInviteById: { role: 'read' },
+  createSpace: { title: 'Docs' },
+  updateSpaceById: { title: 'Docs' },
+  moveSpace: { parent: null },
+  transferSpace: { organization: 'someId' },
+  applyTemplateToSpace: { id: 'knowledge-base' },
+  createChangeRequest: { subject: 'Fix' },
+  updateChangeRequestById: { subject: 'Fix' },
+  createCollection: { title: 'Guides' },
+  updateCollectionById: { title: 'Guides' },
+  moveCollection: { parent: null },
+  transferCollection: { organization: 'someId' },
+};
+/** A valid query for each operation that requires one. */
+const validQueries: Record<string, Record<string, string>> = {
+  searchSpaceContent: { query: 'setup' },
+  searchOrganizationContent: { query: 'setup' },
+};
+
+const ajv = addFormatsModule.default(new Ajv({ strict: false }), ['uri', 'email', 'date-time']);
+const accepts = (schema: unknown, value: unknown) => ajv.validate(schema as object, value);
+
+test('the valid bodies and queries below are valid for their routes, and every route that needs one has one', () => {
+  const needingBody = allRoutes.filter((route) => schemasOf(route).body).map((route) => route.operationId);
+  assert.equal(Object.keys(validBodies).sort(), [...needingBody].sort(), 'one valid body per route with a body schema');
+  for (const route of allRoutes) {
+    const schemas = schemasOf(route);
+    if (schemas.body) assert.ok(accepts(schemas.body, validBodies[route.operationId]), `${route.operationId}: ${ajv.errorsText()}`);
+    const required = (schemas.query as { required?: string[] } | undefined)?.required ?? [];
+    if (required.length) assert.ok(accepts(schemas.query, validQueries[route.operationId]), `${route.operationId} needs a valid query: ${ajv.errorsText()}`);
+  }
+});
 
 test('without a token every route but the API information answers 401', async () => {
   for (const route of allRoutes.filter((r) => r.policy !== anyone)) {
-    assertError(await t.call(route.method, concrete(route.path, fx.org.id), { body: bodyFor(route.method) }), 401, 'Authorization');
+    assertErrorIs(await t.call(route.method, concrete(route.path, fx.org.id), { body: bodyFor(route.method) }), 401, messages.noToken);
   }
 });
 
 test('a member of another organization gets 404 from every organization route', async () => {
   for (const route of allRoutes.filter((r) => r.policy !== anyone && r.policy !== signedIn)) {
-    assertError(await t.call(route.method, concrete(route.path, fx.org.id), { token: fx.outsider.token, body: bodyFor(route.method) }), 404, 'not found');
+    const path = concrete(route.path, fx.org.id);
+    assertErrorIs(await t.call(route.method, path, { token: fx.outsider.token, body: bodyFor(route.method) }), 404, messages.notFoundFor(path));
   }
 });
 
-test('an unknown query parameter is a 400 naming it, on every route', async () => {
+test('an unknown query parameter beside a valid query is a 400 naming it, on every route', async () => {
   for (const route of allRoutes) {
-    const response = await t.call(route.method, `${concrete(route.path, fx.org.id)}?surprise=1`, { token: fx.admin.token, body: bodyFor(route.method) });
-    assertError(response, 400, /"surprise" is not an accepted field|" is required/);
+    const query = new URLSearchParams({ ...validQueries[route.operationId], surprise: '1' });
+    const body = route.method === 'GET' ? undefined : validBodies[route.operationId] ?? {};
+    const response = await t.call(route.method, `${concrete(route.path, fx.org.id)}?${query}`, { token: fx.admin.token, body });
+    assertErrorIs(response, 400, 'Invalid query parameter: "surprise" is not an accepted field', `${route.method} ${route.path}`);
   }
 });
 
-test('a body field the operation doesn’t know is a 400, on every route that reads a body', async () => {
+test('a body field the operation doesn’t know, beside a valid body, is a 400 naming it, on every route that reads a body', async () => {
   for (const route of allRoutes.filter((r) => r.method !== 'GET')) {
-    const response = await t.call(route.method, concrete(route.path, fx.org.id), { token: fx.admin.token, body: { surprise: 1 } });
-    assertError(response, 400, /"surprise" is not an accepted field|takes no request body|" is required/);
+    const valid = validBodies[route.operationId];
+    const response = await t.call(route.method, `${concrete(route.path, fx.org.id)}?${new URLSearchParams(validQueries[route.operationId])}`, {
+      token: fx.admin.token,
+      body: { ...(valid as object), surprise: 1 },
+    });
+    const expected = valid === undefined ? 'This operation takes no request body' : 'Invalid request body: "surprise" is not an accepted field';
+    assertErrorIs(response, 400, expected, `${route.method} ${route.path}`);
   }
 });
 

@@ -1,13 +1,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError, type OrganizationFixture } from '../helpers/fixtures.js';
+import { assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
 
 const test = suite('links');
 let t: TestServer;
 let fx: OrganizationFixture;
-let space: { id: string };
+let space: { id: string; revision: string };
 withOrganization(test, async (setup) => ({ t, fx } = setup));
 test.before.each(async () => {
   space ??= (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Linked', template: { id: 'getting-started' } } })).body;
@@ -32,8 +32,8 @@ test('space links: every link classified against the revision, with stats and a 
   assert.equal(links.body.stats, { total: 6, broken: { total: 1, changeRequest: 0 } });
   const broken = await t.call('GET', `/v1/spaces/${space.id}/links?status=broken`, { token: fx.reader.token });
   assert.equal(broken.body.items.map(describe), ['broken url:setup.md from Configuration']);
-  assertError(await t.call('GET', `/v1/spaces/${space.id}/links?status=fine`, { token: fx.reader.token }), 400, '"status"');
-  assertError(await t.call('GET', `/v1/spaces/${space.id}/links`, { token: fx.guest.token }), 404, 'not found');
+  assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/links?status=fine`, { token: fx.reader.token }), 400, 'Invalid query parameter: "status" must be one of "ok", "broken", "in-app"');
+  assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/links`, { token: fx.guest.token }), 404, `Space ${space.id} not found`);
 });
 
 test('page links and file backlinks', async () => {
@@ -45,8 +45,8 @@ test('page links and file backlinks', async () => {
   const backlinks = await t.call('GET', `/v1/spaces/${space.id}/content/files/${files[0].id}/backlinks`, { token: fx.reader.token });
   assert.is(backlinks.status, 200);
   assert.equal(backlinks.body.items.map((item: { page: { title: string } }) => item.page.title), ['Introduction']);
-  assertError(await t.call('GET', `/v1/spaces/${space.id}/content/page/nope/links`, { token: fx.reader.token }), 404, 'nope');
-  assertError(await t.call('GET', `/v1/spaces/${space.id}/content/files/nope/backlinks`, { token: fx.reader.token }), 404, 'nope');
+  assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/content/page/nope/links`, { token: fx.reader.token }), 404, `Page nope not found in revision ${space.revision}`);
+  assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/content/files/nope/backlinks`, { token: fx.reader.token }), 404, `File nope not found in revision ${space.revision}`);
 });
 
 test.run();

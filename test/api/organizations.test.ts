@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError, assertGuarded, type OrganizationFixture } from '../helpers/fixtures.js';
+import { assertErrorIs, assertGuarded, messages, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
 
@@ -18,8 +18,8 @@ test('POST /orgs creates an organization whose creator is its admin', async () =
   assert.is(created.body.permissions.admin, true);
   const member = await t.call('GET', `/v1/orgs/${created.body.id}/members/${person.id}`, { token: person.token });
   assert.is(member.body.role, 'admin');
-  assertError(await t.call('POST', '/v1/orgs', { token: person.token, body: { title: 'x' } }), 400, '"title"');
-  assertError(await t.call('POST', '/v1/orgs', { body: { title: 'No token' } }), 401, 'Authorization');
+  assertErrorIs(await t.call('POST', '/v1/orgs', { token: person.token, body: { title: 'x' } }), 400, 'Invalid request body: "title" must NOT have fewer than 2 characters');
+  assertErrorIs(await t.call('POST', '/v1/orgs', { body: { title: 'No token' } }), 401, 'Authentication required: send an Authorization: Bearer <token> header');
 });
 
 test('GET /orgs lists the caller’s organizations with their own permissions', async () => {
@@ -30,8 +30,8 @@ test('GET /orgs lists the caller’s organizations with their own permissions', 
   assert.is(asReader.body.next, undefined);
   assert.is(asReader.body.items[0].permissions.admin, false);
   assert.is(asReader.body.items[0].permissions.listMembers, true);
-  assertError(await t.call('GET', '/v1/orgs?limit=1001', { token: fx.reader.token }), 400, '"limit"');
-  assertError(await t.call('GET', '/v1/orgs'), 401, 'Authorization');
+  assertErrorIs(await t.call('GET', '/v1/orgs?limit=1001', { token: fx.reader.token }), 400, 'Invalid query parameter: "limit" must be <= 1000');
+  assertErrorIs(await t.call('GET', '/v1/orgs'), 401, 'Authentication required: send an Authorization: Bearer <token> header');
 });
 
 test('GET /orgs/{id}: members see it, outsiders get 404, unknown ids 404', async () => {
@@ -41,8 +41,8 @@ test('GET /orgs/{id}: members see it, outsiders get 404, unknown ids 404', async
   assert.is(asGuest.body.permissions.view, true);
   assert.is(asGuest.body.permissions.listMembers, false);
   await assertGuarded(t, fx, 'GET', `/v1/orgs/${fx.org.id}`);
-  assertError(await t.call('GET', '/v1/orgs/doesNotExist', { token: fx.admin.token }), 404, 'doesNotExist');
-  assertError(await t.call('GET', `/v1/orgs/${fx.org.id}?bogus=1`, { token: fx.admin.token }), 400, '"bogus" is not an accepted field');
+  assertErrorIs(await t.call('GET', '/v1/orgs/doesNotExist', { token: fx.admin.token }), 404, 'Organization doesNotExist not found');
+  assertErrorIs(await t.call('GET', `/v1/orgs/${fx.org.id}?bogus=1`, { token: fx.admin.token }), 400, 'Invalid query parameter: "bogus" is not an accepted field');
 });
 
 test('PATCH /orgs/{id} updates fields and validates them', async () => {
@@ -71,25 +71,30 @@ test('PATCH /orgs/{id} updates fields and validates them', async () => {
   assert.is(patched.body.ai, true);
   assert.is(patched.body.inviteLinks, false);
   assert.equal(patched.body.mergeRules, { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [fx.editor.id] }] });
-  const reread = await t.call('GET', path, { token: fx.reader.token });
-  assert.is(reread.body.title, 'Acme Documentation');
+  const reread = await t.call('GET', path, { token: fx.admin.token });
+  assert.equal(
+    [reread.body.title, reread.body.emailDomains, reread.body.hostname, reread.body.defaultRole, reread.body.urls.logo, reread.body.sso, reread.body.ai, reread.body.inviteLinks, reread.body.mergeRules],
+    ['Acme Documentation', ['acme.example', 'docs.acme.example'], 'acme-docs', 'comment', 'https://acme.example/logo.png', true, true, false, { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [fx.editor.id] }] }],
+    'every patched field is stored',
+  );
+  assert.equal(reread.body, patched.body, 'the PATCH answers what a later GET reads');
 
-  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { title: 'A'.repeat(256) } }), 400, '"title"');
-  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { emailDomains: ['not a domain'] } }), 400, '"emailDomains[0]"');
-  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { defaultRole: 'owner' } }), 400, '"defaultRole"');
-  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { defaultContent: { type: 'site', site: 'nope' } } }), 400, 'Invalid default content');
-  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [fx.outsider.id] }] } } }), 400, 'not a member');
-  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'allow_bypass' }] } } }), 400, '"users"');
-  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { unknownField: 1 } }), 400, '"unknownField" is not an accepted field');
-  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'none', rules: [{ rule: 'allow_bypass', users: ['nobody'] }] } } }), 400, '"rules" goes only with type "rules"');
-  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules' } } }), 400, 'needs a "rules" list');
-  assertError(await t.call('PATCH', path, { token: fx.admin.token, raw: '{"title":', headers: { 'content-type': 'application/json' } }), 400, 'Malformed JSON');
-  await assertGuarded(t, fx, 'PATCH', path, { body: { title: 'Hacked' }, tooLow: fx.editor });
+  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { title: 'A'.repeat(256) } }), 400, 'Invalid request body: "title" must NOT have more than 255 characters');
+  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { emailDomains: ['not a domain'] } }), 400, 'Invalid request body: "emailDomains[0]" must match pattern "^(?=.{3,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}$"');
+  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { defaultRole: 'owner' } }), 400, 'Invalid request body: "defaultRole" must be one of "admin", "create", "review", "edit", "comment", "read", null');
+  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { defaultContent: { type: 'site', site: 'nope' } } }), 400, 'Invalid default content: site nope does not exist in this organization');
+  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [fx.outsider.id] }] } } }), 400, `Invalid mergeRules: ${fx.outsider.id} is not a member of the organization`);
+  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'allow_bypass' }] } } }), 400, 'Invalid mergeRules: rule "allow_bypass" needs a non-empty "users" list');
+  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { unknownField: 1 } }), 400, 'Invalid request body: "unknownField" is not an accepted field');
+  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'none', rules: [{ rule: 'allow_bypass', users: ['nobody'] }] } } }), 400, 'Invalid mergeRules: "rules" goes only with type "rules"');
+  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules' } } }), 400, 'Invalid mergeRules: type "rules" needs a "rules" list');
+  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, raw: '{"title":', headers: { 'content-type': 'application/json' } }), 400, 'Malformed JSON in request body: Unexpected end of JSON input');
+  await assertGuarded(t, fx, 'PATCH', path, { body: { title: 'Hacked' }, tooLow: { who: fx.creator, message: messages.needsOrgRole('admin', 'create') } });
 
   const other = await t.call('POST', '/v1/orgs', { token: fx.outsider.token, body: { title: 'Hostname Thief' } });
-  assertError(await t.call('PATCH', `/v1/orgs/${other.body.id}`, { token: fx.outsider.token, body: { hostname: 'acme-docs' } }), 409, 'acme-docs');
+  assertErrorIs(await t.call('PATCH', `/v1/orgs/${other.body.id}`, { token: fx.outsider.token, body: { hostname: 'acme-docs' } }), 409, 'Hostname "acme-docs" is already used by another organization');
   assert.is((await t.call('GET', path, { token: fx.admin.token })).body.title, 'Acme Documentation', 'failed patches changed nothing');
-  assertError(await t.call('PATCH', '/v1/orgs/doesNotExist', { token: fx.admin.token, body: { title: 'Nope' } }), 404, 'not found');
+  assertErrorIs(await t.call('PATCH', '/v1/orgs/doesNotExist', { token: fx.admin.token, body: { title: 'Nope' } }), 404, 'Organization doesNotExist not found');
 });
 
 test('POST /orgs/{id}/join admits a verified user of an accepted email domain', async () => {
@@ -102,10 +107,10 @@ test('POST /orgs/{id}/join admits a verified user of an accepted email domain', 
   assert.is((await t.call('POST', `/v1/orgs/${org.id}/join`, { token: colleague.token })).status, 204, 'joining twice is harmless');
 
   const unverified = await t.user('kim@joinable.example', { verified: false });
-  assertError(await t.call('POST', `/v1/orgs/${org.id}/join`, { token: unverified.token }), 400, 'not verified');
-  assertError(await t.call('POST', `/v1/orgs/${org.id}/join`, { token: fx.outsider.token }), 400, 'email domain');
-  assertError(await t.call('POST', `/v1/orgs/${org.id}/join`), 401, 'Authorization');
-  assertError(await t.call('POST', '/v1/orgs/doesNotExist/join', { token: colleague.token }), 400, 'doesNotExist');
+  assertErrorIs(await t.call('POST', `/v1/orgs/${org.id}/join`, { token: unverified.token }), 400, "Your email address kim@joinable.example is not verified, so its domain can't be used to join");
+  assertErrorIs(await t.call('POST', `/v1/orgs/${org.id}/join`, { token: fx.outsider.token }), 400, `Your email domain "example.com" is not one that organization ${org.id} accepts`);
+  assertErrorIs(await t.call('POST', `/v1/orgs/${org.id}/join`), 401, 'Authentication required: send an Authorization: Bearer <token> header');
+  assertErrorIs(await t.call('POST', '/v1/orgs/doesNotExist/join', { token: colleague.token }), 400, 'Your email domain "joinable.example" is not one that organization doesNotExist accepts');
 });
 
 test('GET /email-domains/{domain}/orgs lists organizations accepting the caller’s domain', async () => {
@@ -117,11 +122,11 @@ test('GET /email-domains/{domain}/orgs lists organizations accepting the caller�
   assert.equal(found.body.organizations.map((o: { id: string }) => o.id), [org.id]);
   assert.is(found.body.organizations[0].permissions.view, false, 'not a member yet');
   assert.equal((await t.call('GET', '/v1/email-domains/LOOKUP.example/orgs', { token: person.token })).body.organizations.length, 1);
-  assertError(await t.call('GET', '/v1/email-domains/lookup.example/orgs', { token: fx.reader.token }), 403, 'your own email domain');
+  assertErrorIs(await t.call('GET', '/v1/email-domains/lookup.example/orgs', { token: fx.reader.token }), 403, 'You can look up organizations only for your own email domain');
   const unverified = await t.user('pat@lookup.example', { verified: false });
-  assertError(await t.call('GET', '/v1/email-domains/lookup.example/orgs', { token: unverified.token }), 403, 'not verified');
-  assertError(await t.call('GET', '/v1/email-domains/not_a_domain/orgs', { token: person.token }), 400, 'not an email domain');
-  assertError(await t.call('GET', '/v1/email-domains/lookup.example/orgs'), 401, 'Authorization');
+  assertErrorIs(await t.call('GET', '/v1/email-domains/lookup.example/orgs', { token: unverified.token }), 403, "Your email address pat@lookup.example is not verified, so its domain can't be used");
+  assertErrorIs(await t.call('GET', '/v1/email-domains/not_a_domain/orgs', { token: person.token }), 400, '"not_a_domain" is not an email domain');
+  assertErrorIs(await t.call('GET', '/v1/email-domains/lookup.example/orgs'), 401, 'Authentication required: send an Authorization: Bearer <token> header');
 });
 
 test('agent instructions: empty until set, then the stored document', async () => {
@@ -140,22 +145,23 @@ test('agent instructions: empty until set, then the stored document', async () =
   assert.is(put.body.updatedBy, fx.admin.id);
   assert.equal((await t.call('GET', path, { token: fx.reader.token })).body.instructions, document);
 
-  assertError(await t.call('PUT', path, { token: fx.admin.token, body: { instructions: { object: 'paragraph' } } }), 400, '"instructions');
-  assertError(await t.call('PUT', path, { token: fx.admin.token, body: {} }), 400, '"instructions" is required');
-  await assertGuarded(t, fx, 'PUT', path, { body: { instructions: document }, tooLow: fx.editor });
-  await assertGuarded(t, fx, 'GET', path, { tooLow: fx.guest });
-  assertError(await t.call('GET', '/v1/orgs/doesNotExist/agent-instructions', { token: fx.admin.token }), 404, 'not found');
+  assertErrorIs(await t.call('PUT', path, { token: fx.admin.token, body: { instructions: { object: 'paragraph' } } }), 400, 'Invalid request body: "instructions.nodes" is required');
+  assertErrorIs(await t.call('PUT', path, { token: fx.admin.token, body: {} }), 400, 'Invalid request body: "instructions" is required');
+  await assertGuarded(t, fx, 'PUT', path, { body: { instructions: document }, tooLow: { who: fx.creator, message: messages.needsOrgRole('admin', 'create') } });
+  assert.equal((await t.call('GET', path, { token: fx.reader.token })).body.instructions, document, 'refused writes changed nothing');
+  await assertGuarded(t, fx, 'GET', path, { tooLow: { who: fx.guest, message: messages.needsOrgRole('read', 'guest') } });
+  assertErrorIs(await t.call('GET', '/v1/orgs/doesNotExist/agent-instructions', { token: fx.admin.token }), 404, 'Organization doesNotExist not found');
 });
 
 test('POST /orgs/{id}/ping records when the member was last seen', async () => {
   const path = `/v1/orgs/${fx.org.id}/ping`;
   const pinged = await t.call('POST', path, { token: fx.guest.token });
   assert.is(pinged.status, 200);
-  assertError(await t.call('POST', path, { token: fx.guest.token, body: { anything: 1 } }), 400, 'takes no request body');
+  assertErrorIs(await t.call('POST', path, { token: fx.guest.token, body: { anything: 1 } }), 400, 'This operation takes no request body');
   const member = await t.call('GET', `/v1/orgs/${fx.org.id}/members/${fx.guest.id}`, { token: fx.guest.token });
   assert.type(member.body.lastSeenAt, 'string');
   await assertGuarded(t, fx, 'POST', path);
-  assertError(await t.call('POST', '/v1/orgs/doesNotExist/ping', { token: fx.admin.token }), 404, 'not found');
+  assertErrorIs(await t.call('POST', '/v1/orgs/doesNotExist/ping', { token: fx.admin.token }), 404, 'Organization doesNotExist not found');
 });
 
 test.run();

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { acceptInvitation } from '../../api/commands/changeMembership.js';
-import { assertError } from '../helpers/fixtures.js';
+import { assertErrorIs } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 
@@ -63,18 +63,18 @@ test('limit defaults to 50; next is absent on the last page; count is the total'
 });
 
 test('limit above 1000, negative or not a number is a 400; a foreign cursor is a 400', async () => {
-  assertError(await t.call('GET', `${members}?limit=1001`, { token: admin.token }), 400, '"limit" must be <= 1000');
-  assertError(await t.call('GET', `${members}?limit=-5`, { token: admin.token }), 400, '"limit"');
-  assertError(await t.call('GET', `${members}?limit=ten`, { token: admin.token }), 400, '"limit"');
-  assertError(await t.call('GET', `${members}?page=garbage`, { token: admin.token }), 400, '"page"');
-  assertError(await t.call('GET', `${members}?page=${Buffer.from('[1]').toString('base64url')}`, { token: admin.token }), 400, '"page"');
+  assertErrorIs(await t.call('GET', `${members}?limit=1001`, { token: admin.token }), 400, 'Invalid query parameter: "limit" must be <= 1000');
+  assertErrorIs(await t.call('GET', `${members}?limit=-5`, { token: admin.token }), 400, 'Invalid query parameter: "limit" must be >= 0');
+  assertErrorIs(await t.call('GET', `${members}?limit=ten`, { token: admin.token }), 400, 'Invalid query parameter: "limit" must be a whole number written in decimal digits');
+  assertErrorIs(await t.call('GET', `${members}?page=garbage`, { token: admin.token }), 400, '"page" is not a cursor this list returned: "garbage"');
+  assertErrorIs(await t.call('GET', `${members}?page=${Buffer.from('[1]').toString('base64url')}`, { token: admin.token }), 400, '"page" is not a cursor this list returned: "WzFd"');
   const descending = await t.call('GET', `${members}?limit=10&order=desc`, { token: admin.token });
-  assertError(await t.call('GET', `${members}?limit=10&order=asc&page=${descending.body.next.page}`, { token: admin.token }), 400, '"page"');
-  assertError(await t.call('GET', `${members}?limit=10&role=read&page=${descending.body.next.page}`, { token: admin.token }), 400, '"page"');
+  assertErrorIs(await t.call('GET', `${members}?limit=10&order=asc&page=${descending.body.next.page}`, { token: admin.token }), 400, `"page" is not a cursor this list returned: "${descending.body.next.page}"`);
+  assertErrorIs(await t.call('GET', `${members}?limit=10&role=read&page=${descending.body.next.page}`, { token: admin.token }), 400, `"page" is not a cursor this list returned: "${descending.body.next.page}"`);
   await t.call('PUT', `/v1/orgs/${orgId}/teams`, { token: admin.token, body: { title: 'One' } });
   await t.call('PUT', `/v1/orgs/${orgId}/teams`, { token: admin.token, body: { title: 'Two' } });
   const teams = await t.call('GET', `/v1/orgs/${orgId}/teams?limit=1`, { token: admin.token });
-  assertError(await t.call('GET', `${members}?page=${teams.body.next.page}`, { token: admin.token }), 400, '"page"');
+  assertErrorIs(await t.call('GET', `${members}?page=${teams.body.next.page}`, { token: admin.token }), 400, `"page" is not a cursor this list returned: "${teams.body.next.page}"`);
 });
 
 test('cursors stay valid while members join: no repeats, no skips', async () => {

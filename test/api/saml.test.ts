@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError, assertGuarded, type OrganizationFixture } from '../helpers/fixtures.js';
+import { assertErrorIs, assertGuarded, messages, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
 import { validCertificate } from '../helpers/certificates.js';
@@ -36,27 +36,27 @@ test('POST saml creates a provider: pending until fully configured', async () =>
   assert.is(active.body.defaultRole, 'edit');
   assert.match(active.body.service.acsURL, /^http:\/\/localhost:\d+\/auth\/saml\//);
 
-  assertError(await t.call('POST', saml, { token: fx.admin.token, body: {} }), 400, '"label" is required');
-  assertError(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'x'.repeat(31) } }), 400, '"label"');
-  assertError(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', entityID: 'e'.repeat(1025) } }), 400, '"entityID"');
-  assertError(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', certificate: 'c'.repeat(10001) } }), 400, '"certificate"');
-  assertError(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', ssoURL: 'not a url' } }), 400, '"ssoURL"');
-  assertError(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', ssoURL: `https://a.example/${'p'.repeat(2048)}` } }), 400, '"ssoURL"');
-  assertError(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', defaultTeam: 'noTeam' } }), 400, '"defaultTeam"');
-  await assertGuarded(t, fx, 'POST', saml, { body: { label: 'X' }, tooLow: fx.editor });
+  assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: {} }), 400, 'Invalid request body: "label" is required');
+  assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'x'.repeat(31) } }), 400, 'Invalid request body: "label" must NOT have more than 30 characters');
+  assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', entityID: 'e'.repeat(1025) } }), 400, 'Invalid request body: "entityID" must NOT have more than 1024 characters');
+  assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', certificate: 'c'.repeat(10001) } }), 400, 'Invalid request body: "certificate" must NOT have more than 10000 characters');
+  assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', ssoURL: 'not a url' } }), 400, 'Invalid request body: "ssoURL" must match format "uri"');
+  assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', ssoURL: `https://a.example/${'p'.repeat(2048)}` } }), 400, 'Invalid request body: "ssoURL" must NOT have more than 2048 characters');
+  assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', defaultTeam: 'noTeam' } }), 400, '"defaultTeam" noTeam is not a team of the organization');
+  await assertGuarded(t, fx, 'POST', saml, { body: { label: 'X' }, tooLow: { who: fx.creator, message: messages.needsOrgRole('admin', 'create') } });
 });
 
 test('GET saml lists, GET one reads, unknown ids 404', async () => {
   const created = await t.call('POST', saml, { token: fx.admin.token, body: complete });
   const list = await t.call('GET', saml, { token: fx.admin.token });
   assert.is(list.status, 200);
-  assert.ok(list.body.items.some((p: { id: string }) => p.id === created.body.id));
+  assert.ok(list.body.items.some((p: { id: string }) => p.id === created.body.id), 'the new provider is listed');
   const one = await t.call('GET', `${saml}/${created.body.id}`, { token: fx.admin.token });
   assert.is(one.body.label, 'Okta');
-  assertError(await t.call('GET', `${saml}/unknown`, { token: fx.admin.token }), 404, 'unknown');
-  assertError(await t.call('GET', `${saml}?limit=abc`, { token: fx.admin.token }), 400, '"limit"');
-  await assertGuarded(t, fx, 'GET', saml, { tooLow: fx.editor });
-  await assertGuarded(t, fx, 'GET', `${saml}/${created.body.id}`, { tooLow: fx.reader });
+  assertErrorIs(await t.call('GET', `${saml}/unknown`, { token: fx.admin.token }), 404, `SAML provider unknown not found in organization ${fx.org.id}`);
+  assertErrorIs(await t.call('GET', `${saml}?limit=abc`, { token: fx.admin.token }), 400, 'Invalid query parameter: "limit" must be a whole number written in decimal digits');
+  await assertGuarded(t, fx, 'GET', saml, { tooLow: { who: fx.creator, message: messages.needsOrgRole('admin', 'create') } });
+  await assertGuarded(t, fx, 'GET', `${saml}/${created.body.id}`, { tooLow: { who: fx.creator, message: messages.needsOrgRole('admin', 'create') } });
 });
 
 test('PATCH and DELETE a provider', async () => {
@@ -66,13 +66,28 @@ test('PATCH and DELETE a provider', async () => {
   assert.is(patched.status, 200);
   assert.is(patched.body.status, 'active');
   assert.is(patched.body.label, 'Later');
-  assertError(await t.call('PATCH', path, { token: fx.admin.token, body: { label: '' } }), 400, '"label"');
-  assertError(await t.call('PATCH', `${saml}/unknown`, { token: fx.admin.token, body: { label: 'X' } }), 404, 'unknown');
-  await assertGuarded(t, fx, 'PATCH', path, { body: { label: 'X' }, tooLow: fx.editor });
-  await assertGuarded(t, fx, 'DELETE', path, { tooLow: fx.editor });
+  const reread = await t.call('GET', path, { token: fx.admin.token });
+  assert.equal([reread.body.ssoURL, reread.body.entityID, reread.body.certificate, reread.body.status], [complete.ssoURL, complete.entityID, complete.certificate, 'active'], 'every patched field is stored');
+  assert.equal(reread.body, patched.body, 'the PATCH answers what a later GET reads');
+  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { label: '' } }), 400, 'Invalid request body: "label" must NOT have fewer than 1 characters');
+  assertErrorIs(await t.call('PATCH', `${saml}/unknown`, { token: fx.admin.token, body: { label: 'X' } }), 404, `SAML provider unknown not found in organization ${fx.org.id}`);
+  await assertGuarded(t, fx, 'PATCH', path, { body: { label: 'X' }, tooLow: { who: fx.creator, message: messages.needsOrgRole('admin', 'create') } });
+  await assertGuarded(t, fx, 'DELETE', path, { tooLow: { who: fx.creator, message: messages.needsOrgRole('admin', 'create') } });
   assert.is((await t.call('DELETE', path, { token: fx.admin.token })).status, 205);
   assert.is((await t.call('DELETE', path, { token: fx.admin.token })).status, 204);
-  assertError(await t.call('GET', path, { token: fx.admin.token }), 404, created.body.id);
+  assertErrorIs(await t.call('GET', path, { token: fx.admin.token }), 404, `SAML provider ${created.body.id} not found in organization ${fx.org.id}`);
+});
+
+test('a SAML provider of another organization is not found under this organization’s path', async () => {
+  const theirs = `/v1/orgs/${fx.elsewhere.id}/saml`;
+  const foreign = await t.call('POST', theirs, { token: fx.outsider.token, body: { label: 'Theirs' } });
+  assert.is(foreign.status, 201);
+  const here = `${saml}/${foreign.body.id}`;
+  const notHere = `SAML provider ${foreign.body.id} not found in organization ${fx.org.id}`;
+  assertErrorIs(await t.call('GET', here, { token: fx.admin.token }), 404, notHere);
+  assertErrorIs(await t.call('PATCH', here, { token: fx.admin.token, body: { label: 'Mine now' } }), 404, notHere);
+  assert.is((await t.call('DELETE', here, { token: fx.admin.token })).status, 204, 'nothing of this organization to delete');
+  assert.is((await t.call('GET', `${theirs}/${foreign.body.id}`, { token: fx.outsider.token })).body.label, 'Theirs', 'the other organization’s provider is untouched');
 });
 
 test('GET sso lists the sign-in options of active providers to any signed-in user', async () => {
@@ -83,7 +98,7 @@ test('GET sso lists the sign-in options of active providers to any signed-in use
   assert.is(corporate.label, 'Corporate');
   assert.is(corporate.startURL, active.body.service.startURL);
   assert.ok(logins.body.items.every((item: { label: string }) => item.label !== 'Draft'), 'pending providers are not offered');
-  assertError(await t.call('GET', `/v1/orgs/${fx.org.id}/sso`), 401, 'Authorization');
+  assertErrorIs(await t.call('GET', `/v1/orgs/${fx.org.id}/sso`), 401, 'Authentication required: send an Authorization: Bearer <token> header');
   const unknown = await t.call('GET', '/v1/orgs/doesNotExist/sso', { token: fx.admin.token });
   assert.equal(unknown.body, { items: [] }, 'an unknown organization offers no sign-in, without saying whether it exists');
 });

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError, type OrganizationFixture } from '../helpers/fixtures.js';
+import { assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
 
@@ -25,9 +25,9 @@ test('space search finds pages by their words, grouped by page with sections and
   const faq = heading.body.items.find((item: { title: string }) => item.title === 'FAQ');
   assert.is(faq.sections[0].path, 'faq#where-do-i-start');
   assert.is((await t.call('GET', `/v1/spaces/${space.id}/search?query=${encodeURIComponent('"AND OR NOT*')}`, { token: fx.reader.token })).status, 200, 'FTS syntax is only words');
-  assertError(await t.call('GET', `/v1/spaces/${space.id}/search`, { token: fx.reader.token }), 400, '"query" is required');
-  assertError(await t.call('GET', `/v1/spaces/${space.id}/search?query=${'x'.repeat(513)}`, { token: fx.reader.token }), 400, '"query"');
-  assertError(await t.call('GET', `/v1/spaces/${space.id}/search?query=x`, { token: fx.guest.token }), 404, 'not found');
+  assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/search`, { token: fx.reader.token }), 400, 'Invalid query parameter: "query" is required');
+  assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/search?query=${'x'.repeat(513)}`, { token: fx.reader.token }), 400, 'Invalid query parameter: "query" must NOT have more than 512 characters');
+  assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/search?query=x`, { token: fx.guest.token }), 404, `Space ${space.id} not found`);
 });
 
 test('the index follows the newest revision: new words are found, removed ones are not', async () => {
@@ -54,8 +54,8 @@ test('organization search covers the spaces the caller reaches, and deleted spac
   await t.call('DELETE', `/v1/spaces/${visible.id}`, { token: fx.admin.token });
   const afterDelete = await t.call('GET', `/v1/orgs/${fx.org.id}/search?query=onboarding`, { token: fx.admin.token });
   assert.ok(!afterDelete.body.items.some((item: { id: string }) => item.id === visible.id), 'deleted spaces drop out');
-  assertError(await t.call('GET', `/v1/orgs/${fx.org.id}/search?query=x`, { token: fx.outsider.token }), 404, 'not found');
-  assertError(await t.call('GET', `/v1/orgs/${fx.org.id}/search`, { token: fx.reader.token }), 400, '"query" is required');
+  assertErrorIs(await t.call('GET', `/v1/orgs/${fx.org.id}/search?query=x`, { token: fx.outsider.token }), 404, `Organization ${fx.org.id} not found`);
+  assertErrorIs(await t.call('GET', `/v1/orgs/${fx.org.id}/search`, { token: fx.reader.token }), 400, 'Invalid query parameter: "query" is required');
 });
 
 test.run();
