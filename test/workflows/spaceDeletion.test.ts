@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
-import { ensureDeletionJobs } from '../../api/commands/spaceDeletion.js';
+import { ensureDeletionJobs, restoreSpace } from '../../domain/spaceDeletion.js';
 import { clearSpaceDeletion, findSpacePurge, markSpaceDeleted } from '../../storage/spaceDeletion.js';
 import { findSpace } from '../../storage/spaces.js';
 import { purgeDeletedSpace } from '../../workflows/activities/purgeDeletedSpace.js';
-import { assertError } from '../helpers/fixtures.js';
+import { assertErrorIs } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 import { inspectJobs } from '../helpers/temporal.js';
@@ -61,15 +61,15 @@ test('a deleted space is purged once the retention is over: repository, row and 
   for (let waited = 0; (await indexedPages(space.id)) === 0 && waited < 3000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
   assert.ok((await indexedPages(space.id))! > 0, 'indexed for search');
   assert.is((await del(space.id)).status, 205);
-  assertError(await get(space.id), 404, 'not found');
+  assertErrorIs(await get(space.id), 404, `Space ${space.id} not found`);
   assert.ok(existsSync(spaceGitdir(t.dataDir, space.id)), 'kept while it can be restored');
   const description = await jobs.handle(space.id).describe();
   assert.is(description.status.name, 'RUNNING');
 
   assert.is(await jobs.outcome(space.id), 'purged');
   assert.is(await assertWholeOrGone(space.id), 'purged');
-  assertError(await restore(space.id), 404, 'not found');
-  assertError(await del(space.id), 404, 'not found');
+  assertErrorIs(await restore(space.id), 404, `Space ${space.id} not found`);
+  assertErrorIs(await del(space.id), 404, `Space ${space.id} not found`);
 });
 
 test('restore inside the window ends the job without a purge, and the space outlives its retention', async () => {
@@ -79,7 +79,9 @@ test('restore inside the window ends the job without a purge, and the space outl
   assert.is(restored.status, 200);
   assert.is(restored.body.id, space.id);
   assert.is(await jobs.outcome(space.id), 'restored');
-  await new Promise((resolve) => setTimeout(resolve, retentionMs + 300));
+  // What the job would have run at the deadline: the purge of that deletion keeps the live space.
+  assert.not.ok((await findSpace(t.server.db, space.id, { includeDeleted: true }))!.deletedAt, 'out of the bin');
+  assert.is(await purgeDeletedSpace({ db: t.server.db, dataDir: t.dataDir })({ spaceId: space.id, deletedAt: new Date(Date.now() - retentionMs).toISOString() }), 'restored');
   assert.is(await assertWholeOrGone(space.id), 'live');
 });
 
@@ -91,7 +93,7 @@ test('deleting twice starts one job; restoring twice is harmless; deleting again
   assert.is((await jobs.handle(space.id).describe()).runId, first.runId, 'the same job, not a second one');
 
   assert.is((await restore(space.id)).status, 200);
-  assertError(await restore(space.id), 400, 'not deleted');
+  assertErrorIs(await restore(space.id), 400, `Space ${space.id} is not deleted`);
   assert.is(await jobs.outcome(space.id), 'restored');
 
   assert.is((await del(space.id)).status, 205);
@@ -101,47 +103,49 @@ test('deleting twice starts one job; restoring twice is harmless; deleting again
   assert.is(await assertWholeOrGone(space.id), 'purged');
 });
 
-test('restores just before and just after the deadline end whole or gone, never in between', async () => {
-  const offsetsMs = [-80, -40, -20, -10, 0, 10];
-  const spaces = await Promise.all(offsetsMs.map(() => newSpace()));
-  await Promise.all(
-    spaces.map(async (space, i) => {
-      const deletedAt = Date.now();
-      assert.is((await del(space.id)).status, 205);
-      const wait = deletedAt + retentionMs + offsetsMs[i]! - Date.now();
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
-      const answer = await restore(space.id);
-      assert.ok([200, 404].includes(answer.status), `restore answered ${answer.status}`);
-    }),
-  );
-  for (const space of spaces) {
-    const outcome = await jobs.outcome(space.id);
-    const end = await assertWholeOrGone(space.id);
-    assert.is(end === 'purged', outcome === 'purged', `job said ${outcome}, space is ${end}`);
-  }
+test('a restore inside the retention wins; one past it is refused, and the purge follows', async () => {
+  const inTime = await newSpace();
+  assert.is((await del(inTime.id)).status, 205);
+  assert.is((await restore(inTime.id)).status, 200);
+  assert.is(await jobs.outcome(inTime.id), 'restored');
+  assert.is(await assertWholeOrGone(inTime.id), 'live');
+
+  // Deleted one retention ago (as if the restore arrived just after the deadline): refused.
+  const late = await newSpace();
+  const deletedAt = new Date(Date.now() - retentionMs).toISOString();
+  assert.ok(await markSpaceDeleted(t.server.db, late.id, deletedAt));
+  assertErrorIs(await restore(late.id), 404, `Space ${late.id} not found: it was deleted too long ago to restore`);
+  assert.is(await ensureDeletionJobs({ db: t.server.db, jobs: t.server.jobs, retentionMs }), 1, 'the late space is the only one in the bin');
+  assert.is(await jobs.outcome(late.id), 'purged');
+  assert.is(await assertWholeOrGone(late.id), 'purged');
 });
 
-test('the purge activity and a restore arriving together: one wins, and the other sees it', async () => {
+test('a restore that reaches the database before the purge wins: the purge keeps the space', async () => {
   const purge = purgeDeletedSpace({ db: t.server.db, dataDir: t.dataDir });
-  const spaces = await Promise.all([1, 2, 3, 4, 5, 6].map(() => newSpace()));
-  for (const [i, space] of spaces.entries()) {
-    assert.is((await del(space.id)).status, 205);
-    const { deletedAt } = (await findSpace(t.server.db, space.id, { includeDeleted: true }))!;
-    // The restore goes out first; the purge follows a little later each time, so either may win.
-    const restoring = restore(space.id);
-    await new Promise((resolve) => setTimeout(resolve, i * 2));
-    const [purged, restored] = await Promise.all([purge({ spaceId: space.id, deletedAt: deletedAt! }), restoring]);
-    const end = await assertWholeOrGone(space.id);
-    if (end === 'live') {
-      assert.is(restored.status, 200);
-      assert.is(purged, 'restored', 'the purge found the space out of the bin and kept it');
-    } else {
-      assert.is(purged, 'purged');
-      assertError(restored, 404, 'purged');
-    }
-  }
-  const outcomes = await Promise.all(spaces.map((space) => jobs.outcome(space.id)));
-  for (const outcome of outcomes) assert.ok(['restored', 'already-purged'].includes(outcome), `the job ends without purging twice (${outcome})`);
+  const space = await newSpace();
+  assert.is((await del(space.id)).status, 205);
+  const { deletedAt } = (await findSpace(t.server.db, space.id, { includeDeleted: true }))!;
+  assert.is((await restore(space.id)).status, 200);
+  assert.is(await purge({ spaceId: space.id, deletedAt: deletedAt! }), 'restored', 'the purge found the space out of the bin and kept it');
+  assert.is(await assertWholeOrGone(space.id), 'live');
+  assert.is(await jobs.outcome(space.id), 'restored');
+});
+
+test('a purge that reaches the database first wins: a restore that had already read the space answers 404', async () => {
+  const purge = purgeDeletedSpace({ db: t.server.db, dataDir: t.dataDir });
+  const space = await newSpace();
+  assert.is((await del(space.id)).status, 205);
+  // The restore has read the space (as its request does before changing anything) when the purge runs.
+  const seenByRestore = (await findSpace(t.server.db, space.id, { includeDeleted: true }))!;
+  assert.is(await purge({ spaceId: space.id, deletedAt: seenByRestore.deletedAt! }), 'purged');
+  const refused = await restoreSpace({ db: t.server.db, jobs: t.server.jobs, retentionMs }, seenByRestore as typeof seenByRestore & { deletedAt: string }).then(
+    () => undefined,
+    (error: Error) => error.message,
+  );
+  assert.is(refused, `Space ${space.id} not found: it has been purged`);
+  assertErrorIs(await restore(space.id), 404, `Space ${space.id} not found`);
+  assert.is(await assertWholeOrGone(space.id), 'purged');
+  assert.is(await jobs.outcome(space.id), 'already-purged', 'the job ends without purging twice');
 });
 
 test('a restore\'s late word to the job does not end the job of a deletion that came after it', async () => {
@@ -166,7 +170,7 @@ test('a space in the bin without a job (its process stopped halfway) gets one at
   );
   assert.is(before, 'WorkflowNotFoundError', 'no job yet');
   const deps = { db: t.server.db, jobs: t.server.jobs, retentionMs };
-  assert.ok((await ensureDeletionJobs(deps)) >= 1);
+  assert.is(await ensureDeletionJobs(deps), 1, 'this space is the only one in the bin');
   const first = await jobs.handle(space.id).describe();
   await ensureDeletionJobs(deps);
   assert.is((await jobs.handle(space.id).describe()).runId, first.runId, 'a second pass keeps the job it finds');
