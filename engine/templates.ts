@@ -1,4 +1,4 @@
-import type { Change } from './commitChanges.js';
+import type { Change } from './change.js';
 import { newContentId } from './ids.js';
 import { renderPageFile } from './layout/pageFile.js';
 import { renderSummary, type SummaryGroup } from './layout/summary.js';
