@@ -15,6 +15,18 @@ export const spaceActions = {
   admin: 'admin',
 } as const satisfies Record<string, MemberRole>;
 
+/**
+ * Comments of a space and of its change requests: `post` comments, replies and reactions; authors
+ * edit, delete, resolve and reopen their own; `resolve` resolves and reopens anyone's; `moderate`
+ * edits and deletes anyone's.
+ */
+export const commentActions = {
+  view: spaceActions.view,
+  post: spaceActions.comment,
+  resolve: spaceActions.edit,
+  moderate: spaceActions.admin,
+} as const satisfies Record<string, MemberRole>;
+
 /** Fields of a space that are settings: changing them needs `spaceActions.admin`, not edit. */
 export const spaceSettings = ['editMode', 'defaultLevel', 'mergeRules', 'language'] as const;
 

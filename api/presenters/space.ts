@@ -4,8 +4,15 @@ import type { SpaceRecord } from '../../storage/spaces.js';
 import { spacePermissions } from '../policies/spaceRoles.js';
 import type { Urls } from '../urls.js';
 
-/** `revision`: the commit the space's primary branch points at. */
-export function presentSpace(space: SpaceRecord, revision: string, role: MemberRole | undefined, urls: Urls, changeRequests: ChangeRequestCounts = { total: 0, open: 0, draft: 0 }) {
+/** `revision`: the commit the space's primary branch points at; `openComments`: its open comments outside change requests. */
+export function presentSpace(
+  space: SpaceRecord,
+  revision: string,
+  role: MemberRole | undefined,
+  urls: Urls,
+  changeRequests: ChangeRequestCounts = { total: 0, open: 0, draft: 0 },
+  openComments = 0,
+) {
   return {
     object: 'space' as const,
     id: space.id,
@@ -23,8 +30,7 @@ export function presentSpace(space: SpaceRecord, revision: string, role: MemberR
     ...(space.language ? { language: space.language } : {}),
     revision,
     defaultLevel: space.defaultLevel,
-    // Comments arrive with their issue; until then a space has none.
-    comments: 0,
+    comments: openComments,
     changeRequests: changeRequests.total,
     changeRequestsOpen: changeRequests.open,
     changeRequestsDraft: changeRequests.draft,

@@ -10,9 +10,11 @@ import { contentRoutes } from './content.js';
 import { collectionRoutes } from './collections.js';
 import { searchRoutes } from './search.js';
 import { linkRoutes } from './links.js';
+import { commentRoutes } from './comments.js';
+import { commentReplyRoutes } from './commentReplies.js';
 import { changeRequestRoutes } from './changeRequests.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, changeRequestRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, changeRequestRoutes, commentRoutes, commentReplyRoutes].flatMap(
   (table) => table.routes,
 );

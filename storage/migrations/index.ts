@@ -6,6 +6,8 @@ import { invitations } from './005-invitations.js';
 import { tokenExpiry } from './006-token-expiry.js';
 import { organizationDeletion } from './007-organization-deletion.js';
 import { sites } from './010-sites.js';
+import { changeRequests } from './011-change-requests.js';
+import { comments } from './012-comments.js';
 
 export interface Migration {
   version: number;
@@ -14,4 +16,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, sites];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, sites, changeRequests, comments];

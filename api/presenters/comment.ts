@@ -1,0 +1,94 @@
+import type { CommentRights } from '../../domain/comments.js';
+import type { ReactionRecord } from '../../storage/commentReactions.js';
+import type { CommentReplyRecord, Replier } from '../../storage/commentReplies.js';
+import type { CommentBody, CommentRecord } from '../../storage/comments.js';
+import type { MemberRole } from '../../storage/members.js';
+import type { UserRecord } from '../../storage/users.js';
+import { commentActions } from '../policies/actions.js';
+import { atLeast } from '../policies/roles.js';
+import type { Urls } from '../urls.js';
+import { presentUser } from './user.js';
+
+export type BodyFormat = 'markdown' | 'document';
+
+/** What presenting comments needs beyond their rows: who asks, how, and the people and reactions they name. */
+export interface CommentView {
+  caller: { id: string; role: MemberRole };
+  format: BodyFormat;
+  urls: Urls;
+  user: (id: string) => UserRecord;
+  reactions: (id: string) => ReactionRecord[];
+}
+
+/** The path of a comment under its space, or under its change request. */
+export function commentPath(comment: Pick<CommentRecord, 'id' | 'spaceId' | 'changeRequestId'>): string {
+  const parent = comment.changeRequestId ? `/spaces/${comment.spaceId}/change-requests/${comment.changeRequestId}` : `/spaces/${comment.spaceId}`;
+  return `${parent}/comments/${comment.id}`;
+}
+
+export function presentComment(comment: CommentRecord, replies: { count: number; repliers: Replier[] }, view: CommentView) {
+  return {
+    object: 'comment' as const,
+    id: comment.id,
+    postedBy: presentUser(view.user(comment.postedBy), view.urls),
+    postedAt: comment.postedAt,
+    ...(comment.editedAt ? { editedAt: comment.editedAt } : {}),
+    reactions: presentReactions(view.reactions(comment.id), view),
+    replies: replies.count,
+    repliers: replies.repliers.map((replier) => ({ updatedAt: replier.updatedAt, count: replier.count, user: presentUser(view.user(replier.userId), view.urls) })),
+    body: presentBody(comment.body, view.format),
+    target: {
+      space: comment.spaceId,
+      revision: comment.revision,
+      ...(comment.changeRequestId ? { changeRequest: comment.changeRequestId } : {}),
+      ...(comment.pageId ? { page: { id: comment.pageId } } : {}),
+      ...(comment.nodeId ? { node: { id: comment.nodeId } } : {}),
+      ...(comment.tableCell ? { tableCell: { record: comment.tableCell.record, definition: comment.tableCell.definition } } : {}),
+    },
+    urls: { location: view.urls.api(commentPath(comment)) },
+    permissions: permissionsOn(comment.postedBy, view),
+    ...(comment.status === 'resolved' && comment.resolvedAt && comment.resolvedBy
+      ? { status: 'resolved' as const, resolvedAt: comment.resolvedAt, resolvedBy: presentUser(view.user(comment.resolvedBy), view.urls) }
+      : { status: 'open' as const }),
+  };
+}
+
+export function presentReply(reply: CommentReplyRecord, comment: CommentRecord, view: CommentView) {
+  return {
+    object: 'comment-reply' as const,
+    id: reply.id,
+    postedBy: presentUser(view.user(reply.postedBy), view.urls),
+    postedAt: reply.postedAt,
+    ...(reply.editedAt ? { editedAt: reply.editedAt } : {}),
+    reactions: presentReactions(view.reactions(reply.id), view),
+    body: presentBody(reply.body, view.format),
+    urls: { location: view.urls.api(`${commentPath(comment)}/replies/${reply.id}`) },
+    permissions: permissionsOn(reply.postedBy, view),
+  };
+}
+
+/** The rights the comment commands take beyond posting, from the caller's role on the space: the same actions the flags below show. */
+export function commentRights(role: MemberRole): CommentRights {
+  return { moderate: atLeast(role, commentActions.moderate), resolve: atLeast(role, commentActions.resolve) };
+}
+
+/** What the caller may do with a comment or reply, from the same actions the routes and commands enforce. */
+function permissionsOn(authorId: string, view: CommentView) {
+  const { id, role } = view.caller;
+  const poster = atLeast(role, commentActions.post);
+  const own = authorId === id && poster;
+  const moderator = atLeast(role, commentActions.moderate);
+  return { view: atLeast(role, commentActions.view), edit: own || moderator, reply: poster, delete: own || moderator };
+}
+
+function presentReactions(reactions: ReactionRecord[], view: CommentView) {
+  return reactions.map((reaction) => ({
+    emoji: reaction.emoji,
+    count: reaction.users.length,
+    users: reaction.users.map((entry) => ({ user: presentUser(view.user(entry.userId), view.urls), reactedAt: entry.reactedAt })),
+  }));
+}
+
+function presentBody(body: CommentBody, format: BodyFormat) {
+  return format === 'markdown' ? { markdown: body.markdown } : { document: JSON.parse(body.document) as unknown };
+}

@@ -1,0 +1,70 @@
+import { spaceCommentPlace } from '../../domain/commentPlaces.js';
+import { commentOf, postReply, removeReply, replyOf, updateReply, type CommentPlace } from '../../domain/comments.js';
+import { listReplies } from '../../storage/commentReplies.js';
+import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
+import { commentActions } from '../policies/actions.js';
+import { inSpace } from '../policies/index.js';
+import { presentRepliesOf, presentReplyOf } from '../presenters/commentOf.js';
+import { commentRights } from '../presenters/comment.js';
+import { presentList } from '../presenters/list.js';
+import * as schemas from '../schemas/comments.js';
+import { handle } from '../validate.js';
+import { RouteTable } from './table.js';
+
+export const commentReplyRoutes = new RouteTable();
+const routes = commentReplyRoutes;
+const { view, post } = commentActions;
+
+/** How a route finds the place its comments live in: the space of the path, or a change request of it. */
+type PlaceOf = (ctx: AppContext) => Promise<CommentPlace>;
+const inTheSpace: PlaceOf = async (ctx) => spaceCommentPlace(spaceOf(ctx).space.id);
+const replies = '/spaces/:spaceId/comments/:commentId/replies';
+
+routes.get(replies, 'listCommentRepliesInSpace', inSpace(view), handle({ query: schemas.listReplies }, list(inTheSpace)));
+routes.post(replies, 'postCommentReplyInSpace', inSpace(post), handle({ body: schemas.postReply }, create(inTheSpace)));
+routes.get(`${replies}/:commentReplyId`, 'getCommentReplyInSpace', inSpace(view), handle({ query: schemas.formatQuery }, get(inTheSpace)));
+routes.put(`${replies}/:commentReplyId`, 'updateCommentReplyInSpace', inSpace(post), handle({ body: schemas.updateReply }, update(inTheSpace)));
+routes.delete(`${replies}/:commentReplyId`, 'deleteCommentReplyInSpace', inSpace(post), handle({}, remove(inTheSpace)));
+
+const rightsOf = (ctx: AppContext) => commentRights(spaceOf(ctx).role);
+
+const idsOf = (ctx: AppContext) => ({ commentId: ctx.params.commentId ?? '', replyId: ctx.params.commentReplyId ?? '' });
+
+/** A comment's replies, oldest first: a conversation reads from the top. */
+function list(placeOf: PlaceOf) {
+  return async (ctx: AppContext, { query }: { query: schemas.ListRepliesQuery }) => {
+    const comment = await commentOf(ctx.db, await placeOf(ctx), ctx.params.commentId ?? '');
+    const page = await listReplies(ctx.db, comment.id, { page: query.page, limit: query.limit });
+    const items = await presentRepliesOf(ctx, comment, page.items, query.format);
+    ctx.body = presentList({ ...page, items }, (item) => item);
+  };
+}
+
+function create(placeOf: PlaceOf, options: { formatted?: boolean } = {}) {
+  return async (ctx: AppContext, { body, query }: { body: schemas.PostReplyBody; query: Partial<schemas.FormatQuery> }) => {
+    const { comment, reply } = await postReply(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), ctx.params.commentId ?? '', body);
+    ctx.body = await presentReplyOf(ctx, comment, reply, options.formatted ? query.format : undefined);
+  };
+}
+
+function get(placeOf: PlaceOf) {
+  return async (ctx: AppContext, { query }: { query: schemas.FormatQuery }) => {
+    const { comment, reply } = await replyOf(ctx.db, await placeOf(ctx), idsOf(ctx));
+    ctx.body = await presentReplyOf(ctx, comment, reply, query.format);
+  };
+}
+
+function update(placeOf: PlaceOf) {
+  return async (ctx: AppContext, { body }: { body: schemas.UpdateReplyBody }) => {
+    const { comment, reply } = await updateReply(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), rightsOf(ctx), idsOf(ctx), body);
+    ctx.body = await presentReplyOf(ctx, comment, reply);
+  };
+}
+
+/** 204 whether or not the reply was there, like a comment's delete. */
+function remove(placeOf: PlaceOf) {
+  return async (ctx: AppContext) => {
+    await removeReply(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), rightsOf(ctx), idsOf(ctx));
+    ctx.status = 204;
+  };
+}

@@ -1,0 +1,66 @@
+import { spaceCommentPlace } from '../../domain/commentPlaces.js';
+import { commentOf, deleteComment, postComment, updateComment, type CommentPlace } from '../../domain/comments.js';
+import { listComments } from '../../storage/comments.js';
+import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
+import { commentActions } from '../policies/actions.js';
+import { inSpace } from '../policies/index.js';
+import { presentCommentOf, presentCommentsOf } from '../presenters/commentOf.js';
+import { commentRights } from '../presenters/comment.js';
+import { presentList } from '../presenters/list.js';
+import * as schemas from '../schemas/comments.js';
+import { handle } from '../validate.js';
+import { RouteTable } from './table.js';
+
+export const commentRoutes = new RouteTable();
+const routes = commentRoutes;
+const { view, post } = commentActions;
+
+/** How a route finds the place its comments live in: the space of the path, or a change request of it. */
+type PlaceOf = (ctx: AppContext) => Promise<CommentPlace>;
+const inTheSpace: PlaceOf = async (ctx) => spaceCommentPlace(spaceOf(ctx).space.id);
+
+routes.get('/spaces/:spaceId/comments', 'listCommentsInSpace', inSpace(view), handle({ query: schemas.listComments }, list(inTheSpace)));
+routes.post('/spaces/:spaceId/comments', 'postCommentInSpace', inSpace(post), handle({ body: schemas.postComment }, create(inTheSpace)));
+routes.get('/spaces/:spaceId/comments/:commentId', 'getCommentInSpace', inSpace(view), handle({ query: schemas.formatQuery }, get(inTheSpace)));
+routes.put('/spaces/:spaceId/comments/:commentId', 'updateCommentInSpace', inSpace(post), handle({ body: schemas.updateComment }, update(inTheSpace)));
+routes.delete('/spaces/:spaceId/comments/:commentId', 'deleteCommentInSpace', inSpace(post), handle({}, remove(inTheSpace)));
+
+const rightsOf = (ctx: AppContext) => commentRights(spaceOf(ctx).role);
+
+function list(placeOf: PlaceOf) {
+  return async (ctx: AppContext, { query }: { query: schemas.ListCommentsQuery }) => {
+    const { page, limit, order, status, format, targetPage, authors } = query;
+    const filter = { status, pageId: targetPage, authors: authors === undefined ? undefined : typeof authors === 'string' ? [authors] : authors };
+    const comments = await listComments(ctx.db, await placeOf(ctx), filter, { page, limit, order });
+    const items = await presentCommentsOf(ctx, comments.items, format);
+    ctx.body = presentList({ ...comments, items }, (item) => item);
+  };
+}
+
+function create(placeOf: PlaceOf) {
+  return async (ctx: AppContext, { body }: { body: schemas.PostCommentBody }) => {
+    const comment = await postComment(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), body);
+    ctx.body = await presentCommentOf(ctx, comment);
+  };
+}
+
+function get(placeOf: PlaceOf) {
+  return async (ctx: AppContext, { query }: { query: schemas.FormatQuery }) => {
+    ctx.body = await presentCommentOf(ctx, await commentOf(ctx.db, await placeOf(ctx), ctx.params.commentId ?? ''), query.format);
+  };
+}
+
+function update(placeOf: PlaceOf) {
+  return async (ctx: AppContext, { body }: { body: schemas.UpdateCommentBody }) => {
+    const comment = await updateComment(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), rightsOf(ctx), ctx.params.commentId ?? '', body);
+    ctx.body = await presentCommentOf(ctx, comment);
+  };
+}
+
+/** 204 whether or not the comment was there, as the specification says. */
+function remove(placeOf: PlaceOf) {
+  return async (ctx: AppContext) => {
+    await deleteComment(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), rightsOf(ctx), ctx.params.commentId ?? '');
+    ctx.status = 204;
+  };
+}
