@@ -1,6 +1,6 @@
-import { commitChanges, type Change } from '../engine/commitChanges.js';
+import type { Change } from '../engine/commitChanges.js';
+import { commitOnHead } from '../engine/commitOnHead.js';
 import { RefConflictError } from '../engine/errors/index.js';
-import { readBranch } from '../engine/readBranch.js';
 import { primaryBranch, type Repository } from '../engine/repository.js';
 import { openSpaceRepository } from '../engine/spaceRepositories.js';
 import type { SpaceRecord } from '../storage/spaces.js';
@@ -33,9 +33,9 @@ export async function writeContent(deps: ContentDeps, write: ContentWrite): Prom
   const repo = openSpaceRepository(deps.dataDir, write.space.id);
   const branch = write.branch ?? primaryBranch;
   for (let attempt = 1; ; attempt++) {
-    const head = await readBranch(repo, branch);
     try {
-      const { commit } = await commitChanges({ repo, branch, base: head, changes: await write.changes(repo, head), message: write.message, author: authorOf(write.author) });
+      // The changes are worked out under the repository lock: concurrent writers queue, none retries.
+      const { commit } = await commitOnHead({ repo, branch, derive: (head) => write.changes(repo, head), message: write.message, author: authorOf(write.author) });
       if (branch === primaryBranch) void refreshSearchIndex(deps, write.space.id);
       return { commit };
     } catch (error) {

@@ -1,0 +1,88 @@
+import { findPageById, findPageByPath } from '../../engine/findPage.js';
+import { changeRequestOf } from '../../domain/changeRequests.js';
+import { updateChangeRequestContent, type ContentOperation } from '../../domain/changeRequestContent.js';
+import { paginateArray } from '../../storage/pagination.js';
+import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { spaceActions } from '../policies/actions.js';
+import { inSpace } from '../policies/index.js';
+import { presentChangeRequestOf } from '../presenters/changeRequestOf.js';
+import { presentContentUpdate } from '../presenters/changeRequestContent.js';
+import { changeRequestRevisionView } from '../presenters/changeRequestRevision.js';
+import { presentList } from '../presenters/list.js';
+import { presentFile, presentPage, presentPagesJson, presentRevisionJson } from '../presenters/revision.js';
+import * as schemas from '../schemas/changeRequestContent.js';
+import * as spaceSchemas from '../schemas/spaces.js';
+import { handle } from '../validate.js';
+import { RouteTable } from './table.js';
+
+export const changeRequestContentRoutes = new RouteTable();
+const routes = changeRequestContentRoutes;
+const read = inSpace(spaceActions.view);
+const base = '/spaces/:spaceId/change-requests/:changeRequestId';
+
+routes.post(`${base}/content`, 'updateChangeRequestContent', inSpace(spaceActions.edit), handle({ query: schemas.updateContentQuery, body: schemas.updateContent }, updateContent));
+routes.get(`${base}/content`, 'getRevisionOfChangeRequestById', read, handle({ query: spaceSchemas.contentQuery }, getRevision));
+routes.get(`${base}/content/pages`, 'listPagesInChangeRequest', read, handle({ query: spaceSchemas.contentQuery }, listPages));
+routes.get(`${base}/content/page/:pageId`, 'getPageInChangeRequestById', read, handle({ query: spaceSchemas.pageQuery }, getPage));
+routes.get(`${base}/content/path/*pagePath`, 'getPageInChangeRequestByPath', read, handle({ query: spaceSchemas.pageQuery }, getPageByPath));
+routes.get(`${base}/content/files`, 'listFilesInChangeRequestById', read, handle({ query: spaceSchemas.filesQuery }, listFiles));
+routes.get(`${base}/content/files/:fileId`, 'getFileInChangeRequestById', read, handle({ query: spaceSchemas.contentQuery }, getFile));
+
+type Params = Partial<Record<string, string>>;
+
+/** The change request of the path, and its branch head ready to present. */
+async function viewOf(ctx: AppContext, params: Params) {
+  const { space } = spaceOf(ctx);
+  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
+  return { changeRequest, view: await changeRequestRevisionView(ctx, changeRequest) };
+}
+
+/** A batch of 1–50 changes as one commit on the change request's branch; `compat=false` also lists what it touched. */
+async function updateContent(ctx: AppContext, { params, query, body }: { params: Params; query: schemas.UpdateContentQuery; body: schemas.UpdateContentBody }) {
+  const { space } = spaceOf(ctx);
+  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
+  const update = await updateChangeRequestContent(contentDeps(ctx), { space, changeRequest, operations: body.changes as ContentOperation[], author: callerOf(ctx) });
+  const presented = await presentChangeRequestOf(ctx, changeRequest);
+  ctx.body = query.compat ? presented : presentContentUpdate(presented, changeRequest, update, await changeRequestRevisionView(ctx, changeRequest, update.commit), ctx.urls);
+}
+
+async function getRevision(ctx: AppContext, { params }: { params: Params }) {
+  const { view } = await viewOf(ctx, params);
+  ctx.type = 'application/json';
+  ctx.body = presentRevisionJson(view, 'markdown');
+}
+
+async function listPages(ctx: AppContext, { params }: { params: Params }) {
+  const { view } = await viewOf(ctx, params);
+  ctx.type = 'application/json';
+  ctx.body = presentPagesJson(view, 'markdown');
+}
+
+async function getPage(ctx: AppContext, { params, query }: { params: Params; query: spaceSchemas.PageQuery }) {
+  const { view } = await viewOf(ctx, params);
+  const page = findPageById(view.revision, params.pageId ?? '');
+  if (!page) throw notFound(`Page ${params.pageId} not found in revision ${view.revision.commit}`);
+  ctx.body = presentPage(view, page, query.format);
+}
+
+async function getPageByPath(ctx: AppContext, { params, query }: { params: Params; query: spaceSchemas.PageQuery }) {
+  const { view } = await viewOf(ctx, params);
+  const wanted = (params.pagePath ?? '').replace(/^\/+|\/+$/g, '');
+  const page = findPageByPath(view.revision, wanted);
+  if (!page) throw notFound(`Page at path "${wanted}" not found in revision ${view.revision.commit}`);
+  ctx.body = presentPage(view, page, query.format);
+}
+
+async function listFiles(ctx: AppContext, { params, query }: { params: Params; query: spaceSchemas.FilesQuery }) {
+  const { view } = await viewOf(ctx, params);
+  const page = paginateArray(view.revision.files, (file) => [file.name, file.id], `files:${view.revision.commit}`, query);
+  ctx.body = presentList(page, (file) => presentFile(view, file));
+}
+
+async function getFile(ctx: AppContext, { params }: { params: Params }) {
+  const { view } = await viewOf(ctx, params);
+  const file = view.revision.files.find((candidate) => candidate.id === params.fileId);
+  if (!file) throw notFound(`File ${params.fileId} not found in revision ${view.revision.commit}`);
+  ctx.body = presentFile(view, file);
+}

@@ -1,0 +1,77 @@
+import type { Change } from './change.js';
+import { renderPageFile } from './layout/pageFile.js';
+import { renderSummary, type SummaryEntry, type SummaryGroup } from './layout/summary.js';
+import { everyPage, treeOf, type TreePage } from './pageTree.js';
+import type { Revision } from './readRevision.js';
+import { slugify } from './slugify.js';
+
+/** The folder a page's subpages' files go in: `guide.md` → `guide`, `guide/README.md` → `guide`, `README.md` → the root. */
+function folderOfFile(file: string): string {
+  if (file === 'README.md') return '';
+  if (file.endsWith('/README.md')) return file.slice(0, -'/README.md'.length);
+  return file.replace(/\.md$/, '');
+}
+
+/**
+ * The files of an edited page tree, as changes to the revision it was read from (Git Sync layout).
+ * A page keeps its file unless it or an ancestor was relocated; a page that needs one gets
+ * `<parent's folder>/<slug>.md` (with `-2`, `-3`… if taken). Only pages whose file or content
+ * changed are written, and SUMMARY.md only when the structure it holds changed, so an untouched
+ * page stays the same blob. Returns the changes and each document page's file.
+ */
+export function treeChanges(original: Pick<Revision, 'pages'>, pages: TreePage[]): { changes: Change[]; fileOf: Map<string, string> } {
+  const fileOf = new Map<string, string>();
+  const used = new Set<string>(['SUMMARY.md']);
+  const keeps = (page: TreePage, ancestorMoved: boolean) => page.kind === 'document' && !!page.file && !page.relocated && !ancestorMoved;
+  const keep = (list: TreePage[], ancestorMoved: boolean) => {
+    for (const page of list) {
+      if (keeps(page, ancestorMoved)) {
+        fileOf.set(page.id, page.file!);
+        used.add(page.file!);
+      }
+      keep(page.pages, ancestorMoved || !!page.relocated);
+    }
+  };
+  keep(pages, false);
+  const place = (list: TreePage[], folder: string) => {
+    for (const page of list) {
+      if (page.kind === 'document' && !fileOf.has(page.id)) {
+        const stem = `${folder ? `${folder}/` : ''}${page.slug || slugify(page.title) || 'untitled'}`;
+        let file = `${stem}.md`;
+        for (let copy = 2; used.has(file); copy += 1) file = `${stem}-${copy}.md`;
+        fileOf.set(page.id, file);
+        used.add(file);
+      }
+      const file = fileOf.get(page.id);
+      place(page.pages, file ? folderOfFile(file) : page.kind === 'group' ? slugify(page.title) || folder : folder);
+    }
+  };
+  place(pages, '');
+
+  const changes: Change[] = [];
+  const originalFiles = new Set(everyPage(treeOf(original)).flatMap((page) => (page.file ? [page.file] : [])));
+  const kept = new Set(fileOf.values());
+  for (const file of originalFiles) if (!kept.has(file)) changes.push({ path: file, remove: true });
+  for (const page of everyPage(pages)) {
+    const file = fileOf.get(page.id);
+    if (!file || (!page.dirty && file === page.file)) continue;
+    changes.push({ path: file, content: renderPageFile({ meta: { pageId: page.id, ...page.meta }, body: page.body ?? '' }) });
+  }
+  const before = summaryOf(treeOf(original), (page) => page.file);
+  const after = summaryOf(pages, (page) => fileOf.get(page.id));
+  if (JSON.stringify(before) !== JSON.stringify(after)) changes.push({ path: 'SUMMARY.md', content: renderSummary(after) });
+  return { changes, fileOf };
+}
+
+/** SUMMARY.md's groups for a page tree: the root pages first, untitled, then each group. */
+function summaryOf(pages: TreePage[], fileOf: (page: TreePage) => string | undefined): SummaryGroup[] {
+  const entries = (list: TreePage[]): SummaryEntry[] =>
+    list.flatMap((page): SummaryEntry[] => {
+      if (page.kind === 'link') return [{ title: page.title, target: page.href ?? '', id: page.id, children: [] }];
+      const file = fileOf(page);
+      return file ? [{ title: page.title, target: file, children: entries(page.pages) }] : entries(page.pages);
+    });
+  const groups: SummaryGroup[] = [{ title: null, entries: entries(pages.filter((page) => page.kind !== 'group')) }];
+  for (const group of pages.filter((page) => page.kind === 'group')) groups.push({ title: group.title, id: group.id, entries: entries(group.pages) });
+  return groups.filter((group, index) => index > 0 || group.entries.length > 0);
+}

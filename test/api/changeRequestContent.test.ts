@@ -1,0 +1,161 @@
+import { execFileSync } from 'node:child_process';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spaceGitdir } from '../../engine/spaceRepositories.js';
+import { assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+import { withOrganization } from '../helpers/suite.js';
+
+const test = suite('change request content');
+let t: TestServer;
+let fx: OrganizationFixture;
+withOrganization(test, (setup) => {
+  ({ t, fx } = setup);
+});
+
+interface Page {
+  id: string;
+  title: string;
+  path: string;
+  kind?: string;
+  type?: string;
+  pages: Page[];
+  markdown?: string;
+}
+
+async function changeRequestIn(title: string) {
+  const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title, template: { id: 'getting-started' } } })).body;
+  const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token, body: { subject: title } })).body;
+  const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`;
+  return { space, changeRequest, base, gitdir: spaceGitdir(t.dataDir, space.id) };
+}
+
+const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['-C', gitdir, ...args], { encoding: 'utf8' });
+const flat = (pages: Page[]): Page[] => pages.flatMap((page) => [page, ...flat(page.pages ?? [])]);
+
+test('a batch inserts, updates, moves and deletes pages as one commit by the caller on the branch', async () => {
+  const { space, changeRequest, base, gitdir } = await changeRequestIn('Batch');
+  const before = (await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages as Page[];
+  const faq = flat(before).find((page) => page.title === 'FAQ')!;
+  const quickStart = flat(before).find((page) => page.title === 'Quick start')!;
+  const configuration = flat(before).find((page) => page.title === 'Configuration')!;
+
+  const response = await t.call('POST', `${base}/content?compat=false`, {
+    token: fx.editor.token,
+    body: {
+      changes: [
+        { operation: 'insert_page', ref: 'deploy', into: quickStart.id, at: 0, document: { markdown: '---\ndescription: Ship it\n---\n# Deploying\n\nSee [the FAQ](/pages/' + faq.id + ') and ![the logo](./logo-ref).\n' } },
+        { operation: 'insert_files', files: [{ ref: 'logo-ref', name: 'new-logo.png', contentType: 'image/png', base64: Buffer.from('not really a png').toString('base64') }] },
+        { operation: 'update_page', page: faq.id, title: 'Questions', document: { markdown: 'Ask away. Or [deploy](./deploy.md).\n' } },
+        { operation: 'update_page', page: configuration.id, into: null, at: 0 },
+        { operation: 'insert_page', title: 'From JSON', document: { document: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Hello', marks: [{ object: 'mark', type: 'bold' }] }] }] }] } } },
+      ],
+    },
+  });
+  assert.is(response.status, 200, JSON.stringify(response.body));
+  const { changeRequest: updated, changes, insertedFiles } = response.body;
+  assert.is.not(updated.revision, changeRequest.revision);
+  assert.equal(
+    changes.map((change: { object: string }) => change.object),
+    ['created_page', 'updated_page', 'updated_page', 'created_page'],
+  );
+  assert.is(changes[0].ref, 'deploy');
+  assert.equal(insertedFiles.map((file: { name: string }) => file.name), ['new-logo.png']);
+
+  assert.is(git(gitdir, 'rev-parse', 'refs/heads/main').trim(), space.revision, 'the primary branch has not moved');
+  assert.is(git(gitdir, 'rev-parse', `${updated.revision}^`).trim(), changeRequest.revision, 'one commit on the branch');
+  assert.is(git(gitdir, 'log', '-1', '--format=%ae', updated.revision).trim(), fx.editor.email, 'authored by the caller');
+  execFileSync('git', ['-C', gitdir, 'fsck', '--strict']);
+
+  const pages = (await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages as Page[];
+  assert.is(pages[0]!.id, configuration.id, 'moved to the root, first');
+  const deploy = flat(pages).find((page) => page.title === 'Deploying')!;
+  assert.is(flat(pages).find((page) => page.id === quickStart.id)!.pages[0]!.id, deploy.id, 'inserted first under its parent');
+  assert.is(deploy.id, changes[0].page.id);
+  const stored = git(gitdir, 'show', `${updated.revision}:quick-start/deploying.md`);
+  assert.ok(stored.includes('description: Ship it'), stored);
+  assert.ok(stored.includes('[the FAQ](../faq.md)'), `a /pages/ link becomes the relative file link: ${stored}`);
+  assert.ok(stored.includes('![the logo](../.gitbook/assets/new-logo.png)'), `a file ref becomes the relative file link: ${stored}`);
+  assert.ok(git(gitdir, 'show', `${updated.revision}:faq.md`).includes('[deploy](quick-start/deploying.md)'));
+  assert.is(flat(pages).find((page) => page.id === faq.id)!.title, 'Questions');
+
+  const byPath = await t.call('GET', `${base}/content/path/quick-start%2Fdeploying?format=markdown`, { token: fx.reader.token });
+  assert.is(byPath.body.id, deploy.id);
+  const json = await t.call('GET', `${base}/content/page/${flat(pages).find((page) => page.title === 'From JSON')!.id}?format=markdown`, { token: fx.reader.token });
+  assert.is(json.body.markdown, '**Hello**\n');
+  const files = await t.call('GET', `${base}/content/files`, { token: fx.reader.token });
+  assert.ok(files.body.items.some((file: { name: string }) => file.name === 'new-logo.png'));
+  assert.is((await t.call('GET', `${base}/content/files/${insertedFiles[0].id}`, { token: fx.reader.token })).body.name, 'new-logo.png');
+  const revision = await t.call('GET', `${base}/content`, { token: fx.reader.token });
+  assert.is(revision.body.id, updated.revision);
+  assert.equal((await t.call('GET', `/v1/spaces/${space.id}/content`, { token: fx.reader.token })).body.id, space.revision, 'the space still reads its primary branch');
+
+  const removed = await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'delete_page', page: quickStart.id }] } });
+  assert.is(removed.status, 200);
+  assert.is(removed.body.object, 'change-request', 'compat=true (the default) answers the change request');
+  const left = flat((await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages);
+  assert.ok(!left.some((page) => page.id === quickStart.id || page.id === deploy.id), 'the page goes with its subpages');
+  assert.throws(() => git(gitdir, 'cat-file', '-e', `${removed.body.revision}:quick-start/deploying.md`));
+});
+
+test('a batch is all or nothing; bad changes say which and why', async () => {
+  const { changeRequest, base, gitdir } = await changeRequestIn('Atomic');
+  const pages = flat((await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages);
+  const faq = pages.find((page) => page.title === 'FAQ')!;
+  const refused = await t.call('POST', `${base}/content`, {
+    token: fx.editor.token,
+    body: { changes: [{ operation: 'update_page', page: faq.id, title: 'Changed' }, { operation: 'delete_page', page: 'missing' }] },
+  });
+  assertErrorIs(refused, 400, 'changes[1] (delete_page): page missing is not in the change request');
+  assert.is(git(gitdir, 'rev-parse', 'refs/heads/change-requests/1-atomic').trim(), changeRequest.revision, 'nothing was committed');
+  assertErrorIs(
+    await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'insert_files', files: [{ name: 'a.png', url: 'https://example.com/a.png' }] }] } }),
+    400,
+    'changes[0].files[0]: "url" sources are not fetched yet (Quire has no outbound-fetch guard): send the bytes as "base64"',
+  );
+  assertErrorIs(
+    await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: faq.id, into: faq.id }] } }),
+    400,
+    `changes[0] (update_page): page ${faq.id} can't move under itself or one of its subpages`,
+  );
+  assertErrorIs(await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [] } }), 400, 'Invalid request body: "changes" must NOT have fewer than 1 items');
+  assertErrorIs(
+    await t.call('POST', `${base}/content`, { token: fx.reader.token, body: { changes: [{ operation: 'delete_page', page: faq.id }] } }),
+    403,
+    'This operation needs the edit role on the space; you have read',
+  );
+  await t.call('PATCH', base, { token: fx.editor.token, body: { status: 'archived' } });
+  assertErrorIs(
+    await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'delete_page', page: faq.id }] } }),
+    409,
+    `Change request ${changeRequest.number} is archived: its content can no longer change`,
+  );
+});
+
+test('revert_page brings a page back as it is in the base', async () => {
+  const { base } = await changeRequestIn('Revert');
+  const pages = flat((await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages);
+  const faq = pages.find((page) => page.title === 'FAQ')!;
+  const original = (await t.call('GET', `${base}/content/page/${faq.id}?format=markdown`, { token: fx.reader.token })).body;
+  await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: faq.id, title: 'Gone soon', document: { markdown: 'Changed' } }] } });
+  await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'delete_page', page: faq.id }] } });
+  const reverted = await t.call('POST', `${base}/content?compat=false`, { token: fx.editor.token, body: { changes: [{ operation: 'revert_page', page: faq.id }] } });
+  assert.equal(reverted.body.changes.map((change: { object: string }) => change.object), ['created_page']);
+  const back = (await t.call('GET', `${base}/content/page/${faq.id}?format=markdown`, { token: fx.reader.token })).body;
+  assert.equal([back.title, back.markdown], [original.title, original.markdown]);
+});
+
+test('a hundred concurrent batches to one change request all land', async () => {
+  const { base, gitdir } = await changeRequestIn('Concurrent');
+  const answers = await Promise.all(
+    Array.from({ length: 100 }, (_, index) =>
+      t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'insert_page', title: `Page ${index}`, document: { markdown: `Body ${index}\n` } }] } }),
+    ),
+  );
+  assert.equal(answers.map((answer) => answer.status), Array(100).fill(200));
+  const titles = new Set(flat((await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages).map((page) => page.title));
+  for (let index = 0; index < 100; index += 1) assert.ok(titles.has(`Page ${index}`), `Page ${index} is there`);
+  execFileSync('git', ['-C', gitdir, 'fsck', '--strict']);
+});
+
+test.run();
