@@ -6,8 +6,8 @@ import { presentUser } from './user.js';
 
 export const changeRequestUrl = (urls: Urls, changeRequest: ChangeRequestRecord) => urls.api(`/spaces/${changeRequest.spaceId}/change-requests/${changeRequest.id}`);
 
-/** The upstream `ChangeRequest`: its row, what its branch says (`state`), and who created it. */
-export function presentChangeRequest(changeRequest: ChangeRequestRecord, state: ChangeRequestState, createdBy: UserRecord, urls: Urls) {
+/** The upstream `ChangeRequest`: its row, what its branch says (`state`), who created it, and its open comments. */
+export function presentChangeRequest(changeRequest: ChangeRequestRecord, state: ChangeRequestState, createdBy: UserRecord, urls: Urls, openComments: number) {
   return {
     object: 'change-request' as const,
     id: changeRequest.id,
@@ -23,8 +23,7 @@ export function presentChangeRequest(changeRequest: ChangeRequestRecord, state: 
     revisionInitial: changeRequest.revisionInitial,
     ...(changeRequest.revisionMergedAncestor ? { revisionMergedAncestor: changeRequest.revisionMergedAncestor } : {}),
     ...(changeRequest.revisionMerged ? { revisionMerged: changeRequest.revisionMerged } : {}),
-    // Comments arrive with their own work: until then a change request has none open.
-    comments: 0,
+    comments: openComments,
     outdated: state.outdated,
     urls: { location: changeRequestUrl(urls, changeRequest), app: urls.app(`/s/${changeRequest.spaceId}/~/changes/${changeRequest.number}`) },
   };

@@ -1,4 +1,4 @@
-import { spaceCommentPlace } from '../../domain/commentPlaces.js';
+import { changeRequestCommentPlace, spaceCommentPlace } from '../../domain/commentPlaces.js';
 import { commentOf, postReply, removeReply, replyOf, updateReply, type CommentPlace } from '../../domain/comments.js';
 import { listReplies } from '../../storage/commentReplies.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
@@ -18,6 +18,7 @@ const { view, post } = commentActions;
 /** How a route finds the place its comments live in: the space of the path, or a change request of it. */
 type PlaceOf = (ctx: AppContext) => Promise<CommentPlace>;
 const inTheSpace: PlaceOf = async (ctx) => spaceCommentPlace(spaceOf(ctx).space.id);
+const inTheChangeRequest: PlaceOf = (ctx) => changeRequestCommentPlace(ctx.db, spaceOf(ctx).space.id, ctx.params.changeRequestId ?? '');
 const replies = '/spaces/:spaceId/comments/:commentId/replies';
 
 routes.get(replies, 'listCommentRepliesInSpace', inSpace(view), handle({ query: schemas.listReplies }, list(inTheSpace)));
@@ -25,6 +26,14 @@ routes.post(replies, 'postCommentReplyInSpace', inSpace(post), handle({ body: sc
 routes.get(`${replies}/:commentReplyId`, 'getCommentReplyInSpace', inSpace(view), handle({ query: schemas.formatQuery }, get(inTheSpace)));
 routes.put(`${replies}/:commentReplyId`, 'updateCommentReplyInSpace', inSpace(post), handle({ body: schemas.updateReply }, update(inTheSpace)));
 routes.delete(`${replies}/:commentReplyId`, 'deleteCommentReplyInSpace', inSpace(post), handle({}, remove(inTheSpace)));
+
+// Upstream's reply post in a change request also takes `format`.
+const inChangeRequest = '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies';
+routes.get(inChangeRequest, 'listCommentRepliesInChangeRequest', inSpace(view), handle({ query: schemas.listReplies }, list(inTheChangeRequest)));
+routes.post(inChangeRequest, 'postCommentReplyInChangeRequest', inSpace(post), handle({ query: schemas.formatQuery, body: schemas.postReply }, create(inTheChangeRequest, { formatted: true })));
+routes.get(`${inChangeRequest}/:commentReplyId`, 'getCommentReplyInChangeRequest', inSpace(view), handle({ query: schemas.formatQuery }, get(inTheChangeRequest)));
+routes.put(`${inChangeRequest}/:commentReplyId`, 'updateCommentReplyInChangeRequest', inSpace(post), handle({ body: schemas.updateReply }, update(inTheChangeRequest)));
+routes.delete(`${inChangeRequest}/:commentReplyId`, 'deleteCommentReplyInChangeRequest', inSpace(post), handle({}, remove(inTheChangeRequest)));
 
 const rightsOf = (ctx: AppContext) => commentRights(spaceOf(ctx).role);
 

@@ -1,4 +1,4 @@
-import { spaceCommentPlace } from '../../domain/commentPlaces.js';
+import { changeRequestCommentPlace, spaceCommentPlace } from '../../domain/commentPlaces.js';
 import { commentOf, deleteComment, postComment, updateComment, type CommentPlace } from '../../domain/comments.js';
 import { listComments } from '../../storage/comments.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
@@ -18,12 +18,20 @@ const { view, post } = commentActions;
 /** How a route finds the place its comments live in: the space of the path, or a change request of it. */
 type PlaceOf = (ctx: AppContext) => Promise<CommentPlace>;
 const inTheSpace: PlaceOf = async (ctx) => spaceCommentPlace(spaceOf(ctx).space.id);
+const inTheChangeRequest: PlaceOf = (ctx) => changeRequestCommentPlace(ctx.db, spaceOf(ctx).space.id, ctx.params.changeRequestId ?? '');
 
 routes.get('/spaces/:spaceId/comments', 'listCommentsInSpace', inSpace(view), handle({ query: schemas.listComments }, list(inTheSpace)));
 routes.post('/spaces/:spaceId/comments', 'postCommentInSpace', inSpace(post), handle({ body: schemas.postComment }, create(inTheSpace)));
 routes.get('/spaces/:spaceId/comments/:commentId', 'getCommentInSpace', inSpace(view), handle({ query: schemas.formatQuery }, get(inTheSpace)));
 routes.put('/spaces/:spaceId/comments/:commentId', 'updateCommentInSpace', inSpace(post), handle({ body: schemas.updateComment }, update(inTheSpace)));
 routes.delete('/spaces/:spaceId/comments/:commentId', 'deleteCommentInSpace', inSpace(post), handle({}, remove(inTheSpace)));
+
+const inChangeRequest = '/spaces/:spaceId/change-requests/:changeRequestId/comments';
+routes.get(inChangeRequest, 'listCommentsInChangeRequest', inSpace(view), handle({ query: schemas.listComments }, list(inTheChangeRequest)));
+routes.post(inChangeRequest, 'postCommentInChangeRequest', inSpace(post), handle({ body: schemas.postComment }, create(inTheChangeRequest)));
+routes.get(`${inChangeRequest}/:commentId`, 'getCommentInChangeRequest', inSpace(view), handle({ query: schemas.formatQuery }, get(inTheChangeRequest)));
+routes.put(`${inChangeRequest}/:commentId`, 'updateCommentInChangeRequest', inSpace(post), handle({ body: schemas.updateComment }, update(inTheChangeRequest)));
+routes.delete(`${inChangeRequest}/:commentId`, 'deleteCommentInChangeRequest', inSpace(post), handle({}, remove(inTheChangeRequest)));
 
 const rightsOf = (ctx: AppContext) => commentRights(spaceOf(ctx).role);
 
