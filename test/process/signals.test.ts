@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePort } from '../../workflows/runtime/devServer.js';
 import { projectRoot } from '../helpers/processes.js';
+import { testTemporalSettings } from '../helpers/temporal.js';
 
 const test = suite('npm start stops the way operators stop it');
 const dirs: string[] = [];
@@ -156,6 +157,35 @@ test('SIGKILL to npm: Quire notices it is orphaned and shuts down, the dev serve
   kill(start.npm.pid!, 'SIGKILL');
   const ms = await goneWithin([start.quire, ...start.devServer]);
   assert.ok(ms !== null && ms < stopWithinMs, `stopped in ${ms} ms`);
+});
+
+test('npm run worker: SIGTERM to npm’s pid stops the worker within 5 s, the shutdown logged', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-signals-worker-'));
+  dirs.push(dataDir);
+  const { address, namespace, taskQueue } = await testTemporalSettings();
+  const env = { ...process.env, DATA_DIR: dataDir, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, QUIRE_TASK_QUEUE: taskQueue };
+  const npm = spawn('npm', ['run', 'worker'], { cwd: projectRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  leftovers.push(npm.pid!);
+  let output = '';
+  const ready = new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm run worker not ready in 120 s:\n${output}`)), 120_000);
+    const look = (chunk: Buffer) => {
+      output += chunk;
+      const line = output.split('\n').find((text) => text.includes('"message":"Quire worker is running"'));
+      if (!line) return;
+      clearTimeout(timer);
+      resolve((JSON.parse(line) as { pid: number }).pid);
+    };
+    npm.stdout!.on('data', look);
+    npm.stderr!.on('data', look);
+  });
+  const worker = await ready;
+  leftovers.push(worker);
+  kill(npm.pid!, 'SIGTERM');
+  const ms = await goneWithin([npm.pid!, worker]);
+  assert.ok(ms !== null && ms < stopWithinMs, `stopped in ${ms} ms`);
+  assert.match(output, /shutting down: (received SIGTERM|its parent process)/);
+  assert.match(output, /"message":"stopped"/);
 });
 
 test.run();
