@@ -60,6 +60,10 @@ test('POST comments on the space, a page and a block node; the target says where
   const markdownAsDocument = await t.call('GET', `${comments}/${onNode.body.id}?format=document`, { token: fx.reader.token });
   assert.is(markdownAsDocument.body.body.document.nodes[0].type, 'paragraph');
 
+  const rich = '# Steps\n\n- install\n- run `quire`\n\nThen **done**.';
+  const richAsDocument = (await t.call('GET', `${comments}/${(await post(commenter, { body: { markdown: rich } })).body.id}?format=document`, { token: commenter.token })).body.body;
+  assert.is((await post(commenter, { body: richAsDocument })).body.body.markdown, rich, 'a Document reads back as the markdown it came from');
+
   assertErrorIs(await post(commenter, { page: 'noSuchPage', body: { markdown: 'x' } }), 400, '"page" noSuchPage is not a page of the space');
   assertErrorIs(await post(commenter, { node: 'block-1', body: { markdown: 'x' } }), 400, 'A comment on a block node needs the "page" it is on');
   assertErrorIs(await post(commenter, { body: { markdown: '  \n' } }), 400, 'A comment needs some text: its body is empty');
