@@ -14,8 +14,9 @@ import { commentRoutes } from './comments.js';
 import { commentReplyRoutes } from './commentReplies.js';
 import { changeRequestRoutes } from './changeRequests.js';
 import { changeRequestContentRoutes } from './changeRequestContent.js';
+import { changeRequestLinkRoutes } from './changeRequestLinks.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, changeRequestRoutes, changeRequestContentRoutes, commentRoutes, commentReplyRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, commentRoutes, commentReplyRoutes].flatMap(
   (table) => table.routes,
 );

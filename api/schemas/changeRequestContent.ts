@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { document as jsonDocument } from './changeRequests.js';
+import { pagination } from './common.js';
 
 const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
 const ref = { type: 'string', minLength: 1, maxLength: 256 } as const;
@@ -88,3 +89,9 @@ export const updateContentQuery = { type: 'object', properties: { compat: { type
 export type UpdateContentBody = FromSchema<typeof updateContent>;
 export type UpdateContentQuery = FromSchema<typeof updateContentQuery>;
 export type ContentChange = UpdateContentBody['changes'][number];
+
+export const listQuery = { type: 'object', properties: { ...pagination }, additionalProperties: false } as const;
+export const changesQuery = { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 1000, default: 10 } }, additionalProperties: false } as const;
+
+export type ListQuery = FromSchema<typeof listQuery>;
+export type ChangesQuery = FromSchema<typeof changesQuery>;

@@ -145,6 +145,47 @@ test('revert_page brings a page back as it is in the base', async () => {
   assert.equal([back.title, back.markdown], [original.title, original.markdown]);
 });
 
+test('links, backlinks and the changes against the merge base', async () => {
+  const { base } = await changeRequestIn('Changes');
+  const pages = flat((await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages);
+  const faq = pages.find((page) => page.title === 'FAQ')!;
+  const intro = pages.find((page) => page.title === 'Introduction')!;
+  const configuration = pages.find((page) => page.title === 'Configuration')!;
+  assert.equal((await t.call('GET', `${base}/changes`, { token: fx.reader.token })).body, { changes: [] }, 'nothing changed yet');
+  const files = (await t.call('GET', `${base}/content/files`, { token: fx.reader.token })).body.items;
+  const logo = files.find((file: { name: string }) => file.name === 'logo.png');
+
+  const batch = await t.call('POST', `${base}/content?compat=false`, {
+    token: fx.editor.token,
+    body: {
+      changes: [
+        { operation: 'insert_page', title: 'Linking', document: { markdown: `# Linking\n\nTo [the FAQ](/pages/${faq.id}) and ![logo](/files/${logo.id}).\n` } },
+        { operation: 'update_page', page: faq.id, title: 'Questions' },
+        { operation: 'update_page', page: configuration.id, into: null },
+        { operation: 'delete_page', page: intro.id },
+      ],
+    },
+  });
+  const linking = batch.body.changes[0].page.id;
+  const links = await t.call('GET', `${base}/content/page/${linking}/links`, { token: fx.reader.token });
+  assert.is(links.body.count, 2);
+  assert.is(links.body.stats.broken.total, 0);
+  const backlinks = await t.call('GET', `${base}/content/page/${faq.id}/backlinks`, { token: fx.reader.token });
+  assert.ok(backlinks.body.items.some((item: { page?: { id: string } }) => item.page?.id === linking), JSON.stringify(backlinks.body));
+  const fileBacklinks = await t.call('GET', `${base}/content/files/${logo.id}/backlinks`, { token: fx.reader.token });
+  assert.ok(fileBacklinks.body.items.some((item: { page?: { id: string } }) => item.page?.id === linking), JSON.stringify(fileBacklinks.body));
+
+  const changes = (await t.call('GET', `${base}/changes?limit=50`, { token: fx.reader.token })).body.changes as Array<{ type: string; page?: { id: string }; attributes?: Record<string, unknown> }>;
+  const of = (type: string, id: string) => changes.find((change) => change.type === type && change.page?.id === id);
+  assert.ok(of('page_created', linking));
+  assert.equal(of('page_edited', faq.id)!.attributes!.title, { before: 'FAQ', after: 'Questions' });
+  assert.ok(of('page_moved', configuration.id));
+  assert.ok(of('page_deleted', intro.id));
+  const limited = (await t.call('GET', `${base}/changes?limit=1`, { token: fx.reader.token })).body;
+  assert.is(limited.changes.length, 1);
+  assert.is(limited.more, changes.length - 1);
+});
+
 test('a hundred concurrent batches to one change request all land', async () => {
   const { base, gitdir } = await changeRequestIn('Concurrent');
   const answers = await Promise.all(

@@ -108,9 +108,21 @@ const quireFields: Record<string, Record<string, unknown>> = {
   SiteSpace: { hidden: { type: 'boolean' } },
 };
 
+/**
+ * Upstream `oneOf`s whose branches overlap (no field tells them apart), so no body can match
+ * exactly one: checked as `anyOf`. A page edit's `attributes` (document, group, link) all accept
+ * `{title}`.
+ */
+const overlappingOneOf: Array<[string, string]> = [['RevisionSemanticChangePageEdited', 'attributes']];
+
 function strictSpec(document: unknown, addedFields = quireFields): unknown {
   resolving = document;
   const converted = convertNullable(document) as { components: { schemas: Record<string, Schema> } };
+  for (const [name, property] of overlappingOneOf) {
+    const node = (converted.components.schemas[name]?.properties as Record<string, Schema> | undefined)?.[property];
+    if (node?.oneOf) node.anyOf = node.oneOf;
+    if (node) delete node.oneOf;
+  }
   for (const [name, fields] of Object.entries(addedFields)) {
     const schema = converted.components.schemas[name];
     if (!schema || !isObject(schema.properties)) throw new Error(`upstream has no object schema ${name} to add Quire's fields to`);

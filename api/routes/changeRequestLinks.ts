@@ -1,0 +1,87 @@
+import { allPages } from '../../engine/allPages.js';
+import { revisionLinks } from '../../engine/pageLinks.js';
+import { revisionChanges } from '../../engine/revisionChanges.js';
+import { changeRequestOf } from '../../domain/changeRequests.js';
+import { paginateArray } from '../../storage/pagination.js';
+import { contentDeps, spaceOf, type AppContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { spaceActions } from '../policies/actions.js';
+import { inSpace } from '../policies/index.js';
+import { presentRevisionChanges } from '../presenters/changeRequestChanges.js';
+import { changeRequestRevisionView } from '../presenters/changeRequestRevision.js';
+import { pageLocation, presentUsages, type LocationContext } from '../presenters/links.js';
+import { presentList } from '../presenters/list.js';
+import { presentOrganization } from '../presenters/organization.js';
+import { presentSpaceOf } from '../presenters/spaceOf.js';
+import * as schemas from '../schemas/changeRequestContent.js';
+import { handle } from '../validate.js';
+import { RouteTable } from './table.js';
+
+export const changeRequestLinkRoutes = new RouteTable();
+const routes = changeRequestLinkRoutes;
+const read = inSpace(spaceActions.view);
+const base = '/spaces/:spaceId/change-requests/:changeRequestId';
+
+routes.get(`${base}/content/page/:pageId/links`, 'listPageLinksInChangeRequest', read, handle({ query: schemas.listQuery }, listPageLinks));
+routes.get(`${base}/content/page/:pageId/backlinks`, 'listChangeRequestPageBacklinks', read, handle({ query: schemas.listQuery }, listPageBacklinks));
+routes.get(`${base}/content/files/:fileId/backlinks`, 'listChangeRequestFileBacklinks', read, handle({ query: schemas.listQuery }, listFileBacklinks));
+routes.get(`${base}/changes`, 'getChangeRequestChanges', read, handle({ query: schemas.changesQuery }, getChanges));
+
+type Params = Partial<Record<string, string>>;
+
+async function locationContext(ctx: AppContext, params: Params): Promise<LocationContext> {
+  const { space, role, organizationRole } = spaceOf(ctx);
+  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
+  return {
+    view: await changeRequestRevisionView(ctx, changeRequest),
+    space: await presentSpaceOf(ctx, space, role),
+    organization: presentOrganization(ctx.state.organization!, organizationRole, ctx.urls),
+    appPrefix: ctx.urls.app(''),
+  };
+}
+
+/** The links written in a page of the change request, one usage per target. */
+async function listPageLinks(ctx: AppContext, { params, query }: { params: Params; query: schemas.ListQuery }) {
+  const context = await locationContext(ctx, params);
+  const page = allPages(context.view.revision.pages).find((candidate) => candidate.id === params.pageId);
+  if (!page) throw notFound(`Page ${params.pageId} not found in revision ${context.view.revision.commit}`);
+  const usages = presentUsages(
+    context,
+    revisionLinks(context.view.revision).filter((use) => use.from.id === page.id),
+  );
+  const listed = paginateArray(usages, (usage) => [usage.rank, usage.key], `cr-page-links:${context.view.revision.commit}:${page.id}`, query);
+  ctx.body = {
+    ...presentList(listed, (usage) => usage.usage),
+    stats: { total: usages.length, broken: { total: usages.filter((usage) => usage.status === 'broken').length, changeRequest: 0 } },
+  };
+}
+
+/** The pages of the change request that link to a page (to it or to one of its anchors). */
+async function listPageBacklinks(ctx: AppContext, { params, query }: { params: Params; query: schemas.ListQuery }) {
+  const context = await locationContext(ctx, params);
+  const page = allPages(context.view.revision.pages).find((candidate) => candidate.id === params.pageId);
+  if (!page) throw notFound(`Page ${params.pageId} not found in revision ${context.view.revision.commit}`);
+  const linking = revisionLinks(context.view.revision).filter((use) => (use.ref.kind === 'page' || use.ref.kind === 'anchor') && 'page' in use.ref && use.ref.page === page.id);
+  const pages = [...new Map(linking.map((use) => [use.from.id, use.from])).values()];
+  const listed = paginateArray(pages, (item) => [item.path, item.id], `cr-backlinks:${context.view.revision.commit}:${page.id}`, query);
+  ctx.body = presentList(listed, (item) => pageLocation(context, item));
+}
+
+async function listFileBacklinks(ctx: AppContext, { params, query }: { params: Params; query: schemas.ListQuery }) {
+  const context = await locationContext(ctx, params);
+  const file = context.view.revision.files.find((candidate) => candidate.id === params.fileId);
+  if (!file) throw notFound(`File ${params.fileId} not found in revision ${context.view.revision.commit}`);
+  const linking = revisionLinks(context.view.revision).filter((use) => use.ref.kind === 'file' && use.ref.file === file.id);
+  const pages = [...new Map(linking.map((use) => [use.from.id, use.from])).values()];
+  const listed = paginateArray(pages, (item) => [item.path, item.id], `cr-file-backlinks:${context.view.revision.commit}:${file.id}`, query);
+  ctx.body = presentList(listed, (item) => pageLocation(context, item));
+}
+
+/** Pages and files added, edited, moved or removed on the branch since its merge base. */
+async function getChanges(ctx: AppContext, { params, query }: { params: Params; query: schemas.ChangesQuery }) {
+  const { space } = spaceOf(ctx);
+  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
+  const mergeBase = changeRequest.revisionMergedAncestor ?? changeRequest.revisionInitial;
+  const [baseView, headView] = await Promise.all([changeRequestRevisionView(ctx, changeRequest, mergeBase), changeRequestRevisionView(ctx, changeRequest)]);
+  ctx.body = presentRevisionChanges(revisionChanges(baseView.revision, headView.revision), { base: baseView, head: headView }, query.limit);
+}
