@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,30 @@ import { freePort, startDevServer, type DevServer } from '../workflows/runtime/d
 import { ensureTemporalCli } from '../workflows/runtime/temporalCli.js';
 
 export const root = fileURLToPath(new URL('../', import.meta.url));
-export const tempDataDir = () => mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
+const tempDirs: string[] = [];
+/** A data directory of the benchmark's own, removed when the benchmark process exits. */
+export const tempDataDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
+  tempDirs.push(dir);
+  return dir;
+};
+process.once('exit', () => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * Drops the OS page cache (root only: `echo 1 > /proc/sys/vm/drop_caches`, after a sync), so a
+ * read after a restart comes from disk. Says what it could do, for the figure's label.
+ */
+export function dropPageCache(): 'dropped' | 'not permitted' {
+  try {
+    execFileSync('sync');
+    writeFileSync('/proc/sys/vm/drop_caches', '1');
+    return 'dropped';
+  } catch {
+    return 'not permitted';
+  }
+}
 
 export interface Spawned {
   child: ChildProcess;
@@ -16,19 +39,24 @@ export interface Spawned {
   stop(): Promise<void>;
 }
 
-/** Starts a server process and waits for the line announcing its port (or URL). */
+/**
+ * Starts a server process and waits for the line announcing its port (or URL), on either stream:
+ * Quire's logger writes information to stdout, the bare servers write to stderr.
+ */
 export function spawnServer(args: string[], env: Record<string, string> = {}): Promise<Spawned> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
   return new Promise((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${err}`)));
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
     const onData = (chunk: Buffer) => {
-      err += chunk;
-      const port = /ready (\d+)/.exec(err)?.[1];
-      const url = /"url":"([^"]+)"/.exec(err)?.[1] ?? (port && `http://127.0.0.1:${port}`);
+      output += chunk;
+      const port = /ready (\d+)/.exec(output)?.[1];
+      const url = /"url":"([^"]+)"/.exec(output)?.[1] ?? (port && `http://127.0.0.1:${port}`);
       if (!url) return;
-      child.stderr!.off('data', onData);
-      child.stderr!.resume();
+      for (const stream of [child.stdout!, child.stderr!]) {
+        stream.off('data', onData);
+        stream.resume(); // drained, not kept: the access log would fill memory
+      }
       child.removeAllListeners('exit');
       resolve({
         child,
@@ -40,6 +68,7 @@ export function spawnServer(args: string[], env: Record<string, string> = {}): P
           }),
       });
     };
+    child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
   });
 }
@@ -85,3 +114,5 @@ export async function sharedTemporalAddress(): Promise<string> {
 }
 
 export const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
+/** Median with the smallest and largest sample: `12.3 (10.1–15.8, n=5)`. */
+export const spread = (samples: number[], digits = 1) => `${fmt(median(samples), digits)} (${fmt(Math.min(...samples), digits)}–${fmt(Math.max(...samples), digits)}, n=${samples.length})`;

@@ -161,7 +161,8 @@ const operationsOf = (source: Spec, schemaId: string): Operation[] => Object.ent
     .map(([method, op]) => ({
       method: method.toUpperCase(),
       template,
-      pattern: new RegExp('^' + template.replace(/\{[^}]+\}/g, '[^/]+').replace(/\/$/, '') + '/?$'),
+      // A page path ({pagePath}) spans segments; every other parameter is one segment.
+      pattern: new RegExp('^' + template.replace(/\{[A-Za-z]*Path\}/g, '.+').replace(/\{[^}]+\}/g, '[^/]+').replace(/\/$/, '') + '/?$'),
       literals: template.split('/').filter((part) => part && !part.startsWith('{')).length,
       operationId: op.operationId as string,
       spec: source,

@@ -7,6 +7,7 @@ import { clearSpaceDeletion, findSpacePurge, markSpaceDeleted } from '../../stor
 import { findSpace } from '../../storage/spaces.js';
 import { purgeDeletedSpace } from '../../workflows/activities/purgeDeletedSpace.js';
 import { assertErrorIs } from '../helpers/fixtures.js';
+import { until } from '../helpers/poll.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 import { inspectJobs } from '../helpers/temporal.js';
@@ -58,8 +59,7 @@ async function assertWholeOrGone(id: string): Promise<'live' | 'purged'> {
 test('a deleted space is purged once the retention is over: repository, row and search index', async () => {
   const space = await newSpace();
   await t.server.jobs.isUp();
-  for (let waited = 0; (await indexedPages(space.id)) === 0 && waited < 3000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.ok((await indexedPages(space.id))! > 0, 'indexed for search');
+  await until('the new space to be indexed for search', async () => (await indexedPages(space.id))! > 0);
   assert.is((await del(space.id)).status, 205);
   assertErrorIs(await get(space.id), 404, `Space ${space.id} not found`);
   assert.ok(existsSync(spaceGitdir(t.dataDir, space.id)), 'kept while it can be restored');
