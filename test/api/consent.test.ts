@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { configFromEnv } from '../../api/config.js';
 import { assertError, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { assertErrorBody, checkedBody } from '../helpers/upstream.js';
 import { reportingErrors } from '../helpers/suite.js';
 
 const test = suite('consent: joining organizations and seeing users');
@@ -21,7 +22,9 @@ test.after(async () => t.close());
 async function quire(method: string, path: string, token: string) {
   const response = await fetch(`${t.url}/v1${path}`, { method, headers: { authorization: `Bearer ${token}` } });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  const body = text ? JSON.parse(text) : undefined;
+  if (response.status >= 400) assertErrorBody(response.status, body, `${method} ${path}`);
+  return { status: response.status, body, headers: response.headers };
 }
 
 test('an admin of their own organization cannot pull a user in through the SSO route, nor learn whether the id exists', async () => {
@@ -91,7 +94,10 @@ test('GET /users/{id}: themselves and people they share an organization with, em
   assert.is(colleague.body.email, fx.editor.email);
   assert.is(new URL(colleague.body.urls.location).pathname, `/v1/users/${fx.editor.id}`, 'urls.location is this route');
   const member = await t.call('GET', `/v1/orgs/${fx.org.id}/members/${fx.editor.id}`, { token: fx.reader.token });
-  assert.is((await fetch(member.body.user.urls.location.replace(/^https?:\/\/[^/]+/, t.url), { headers: { authorization: `Bearer ${fx.reader.token}` } })).status, 200);
+  const location = new URL(member.body.user.urls.location).pathname;
+  const viaLocation = await fetch(t.url + location, { headers: { authorization: `Bearer ${fx.reader.token}` } });
+  assert.is(viaLocation.status, 200);
+  assert.is(((await checkedBody('GET', location, viaLocation)) as { id: string }).id, fx.editor.id);
   const stranger = await t.call('GET', `/v1/users/${fx.editor.id}`, { token: fx.outsider.token });
   const nobody = await t.call('GET', '/v1/users/notAUser0000', { token: fx.outsider.token });
   assertError(stranger, 404, 'not found');
