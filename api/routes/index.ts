@@ -15,8 +15,9 @@ import { commentReplyRoutes } from './commentReplies.js';
 import { changeRequestRoutes } from './changeRequests.js';
 import { changeRequestContentRoutes } from './changeRequestContent.js';
 import { changeRequestLinkRoutes } from './changeRequestLinks.js';
+import { changeRequestMergeRoutes } from './changeRequestMerge.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, commentRoutes, commentReplyRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, commentRoutes, commentReplyRoutes].flatMap(
   (table) => table.routes,
 );
