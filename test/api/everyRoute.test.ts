@@ -65,6 +65,8 @@ const validBodies: Record<string, unknown> = {
   applyTemplateToSpace: { id: 'knowledge-base' },
   createChangeRequest: { subject: 'Fix' },
   updateChangeRequestById: { subject: 'Fix' },
+  updateChangeRequestContent: { changes: [{ operation: 'delete_page', page: 'someId' }] },
+  updateChangeRequest: { resolve: {} },
   postCommentInSpace: { body: { markdown: 'Looks good' } },
   updateCommentInSpace: { resolved: true },
   postCommentReplyInSpace: { body: { markdown: 'Thanks' } },

@@ -115,9 +115,29 @@ const quireFields: Record<string, Record<string, unknown>> = {
  */
 const overlappingOneOf: Array<[string, string]> = [['RevisionSemanticChangePageEdited', 'attributes']];
 
+/** docs/decisions.md, "Change requests": a merge or update that meets conflicts lists them. */
+const conflictsField = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: { kind: { enum: ['page', 'file'] }, page: { type: 'string' }, title: { type: 'string' }, path: { type: 'string' }, reason: { type: 'string' } },
+    required: ['kind', 'reason'],
+    additionalProperties: false,
+  },
+};
+const quireResponseFields: Array<[string, Record<string, unknown>]> = [
+  ['/spaces/{spaceId}/change-requests/{changeRequestId}/merge', { conflicts: conflictsField }],
+  ['/spaces/{spaceId}/change-requests/{changeRequestId}/update', { conflicts: conflictsField }],
+];
+
 function strictSpec(document: unknown, addedFields = quireFields): unknown {
   resolving = document;
-  const converted = convertNullable(document) as { components: { schemas: Record<string, Schema> } };
+  const converted = convertNullable(document) as { components: { schemas: Record<string, Schema> }; paths: Spec['paths'] };
+  for (const [template, fields] of document === spec ? quireResponseFields : []) {
+    const schema = converted.paths[template]?.post?.responses?.['200']?.content?.['application/json']?.schema as Schema | undefined;
+    if (!schema || !isObject(schema.properties)) throw new Error(`upstream has no object response for POST ${template} to add Quire's fields to`);
+    schema.properties = { ...schema.properties, ...fields };
+  }
   for (const [name, property] of overlappingOneOf) {
     const node = (converted.components.schemas[name]?.properties as Record<string, Schema> | undefined)?.[property];
     if (node?.oneOf) node.anyOf = node.oneOf;
@@ -175,7 +195,8 @@ const newerOperations = operationsOf(newerSpec, 'openapi-0.202.json');
 export function findOperation(method: string, path: string): Operation | undefined {
   const bare = path.replace(/^\/v1/, '').split('?')[0] || '/';
   const best = (list: Operation[]) => list.filter((op) => op.method === method && op.pattern.test(bare)).sort((a, b) => b.literals - a.literals)[0];
-  return best(operations) ?? best(newerOperations);
+  // Quire's own operations (`extensions`) stay Quire's, even where a newer upstream added one.
+  return best(operations) ?? (extensions[`${method} ${bare}`] ? undefined : best(newerOperations));
 }
 
 const pointer = (part: string) => encodeURIComponent(part.replace(/~/g, '~0').replace(/\//g, '~1'));

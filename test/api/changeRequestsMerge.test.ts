@@ -1,0 +1,175 @@
+import { execFileSync } from 'node:child_process';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spaceGitdir } from '../../engine/spaceRepositories.js';
+import { assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+import { withOrganization } from '../helpers/suite.js';
+
+const test = suite('change request merges');
+let t: TestServer;
+let fx: OrganizationFixture;
+withOrganization(test, (setup) => {
+  ({ t, fx } = setup);
+});
+
+interface Page {
+  id: string;
+  title: string;
+  pages: Page[];
+}
+type Change = Record<string, unknown>;
+
+const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['-C', gitdir, ...args], { encoding: 'utf8' });
+const flat = (pages: Page[]): Page[] => pages.flatMap((page) => [page, ...flat(page.pages ?? [])]);
+const long = Array.from({ length: 12 }, (_, index) => `Line ${index + 1}.`).join('\n\n');
+
+async function spaceWithPages() {
+  const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Merged', template: { id: 'getting-started' } } })).body;
+  const gitdir = spaceGitdir(t.dataDir, space.id);
+  const pagesOf = async (path: string) => flat((await t.call('GET', `${path}/pages`, { token: fx.reader.token })).body.pages);
+  // One long page, so that edits to its different parts are far apart.
+  const setup = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Setup' } })).body;
+  await t.call('POST', `/v1/spaces/${space.id}/change-requests/${setup.id}/content`, {
+    token: fx.editor.token,
+    body: { changes: [{ operation: 'update_page', page: (await pagesOf(`/v1/spaces/${space.id}/content`)).find((page) => page.title === 'FAQ')!.id, document: { markdown: `# FAQ\n\n${long}\n` } }] },
+  });
+  assert.is((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${setup.id}/merge`, { token: fx.editor.token })).body.result, 'merge');
+  const pages = await pagesOf(`/v1/spaces/${space.id}/content`);
+  const byTitle = (title: string) => pages.find((page) => page.title === title)!.id;
+  return { space, gitdir, pagesOf, ids: { faq: byTitle('FAQ'), intro: byTitle('Introduction'), quickStart: byTitle('Quick start'), configuration: byTitle('Configuration') } };
+}
+
+async function changeRequestWith(spaceId: string, subject: string, changes: Change[]) {
+  const created = (await t.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: fx.editor.token, body: { subject } })).body;
+  const written = await t.call('POST', `/v1/spaces/${spaceId}/change-requests/${created.id}/content`, { token: fx.editor.token, body: { changes } });
+  assert.is(written.status, 200, JSON.stringify(written.body));
+  return { id: created.id as string, url: `/v1/spaces/${spaceId}/change-requests/${created.id}` };
+}
+
+/** Merges, and checks the merge commit: both parents, a clean fsck, and (where asked) git merge-tree's own tree. */
+async function mergeChecked(gitdir: string, url: string, options: { sameAsGit?: boolean } = {}) {
+  const before = git(gitdir, 'rev-parse', 'refs/heads/main').trim();
+  const head = (await t.call('GET', url, { token: fx.reader.token })).body.revision;
+  const gitTree = options.sameAsGit ? git(gitdir, 'merge-tree', '--write-tree', before, head).split('\n')[0] : undefined;
+  const merged = await t.call('POST', `${url}/merge`, { token: fx.editor.token });
+  assert.is(merged.status, 200);
+  assert.is(merged.body.result, 'merge', JSON.stringify(merged.body));
+  const commit = merged.body.revision;
+  assert.is(git(gitdir, 'rev-parse', 'refs/heads/main').trim(), commit);
+  assert.equal(git(gitdir, 'log', '-1', '--format=%P', commit).trim().split(' '), [before, head], 'a merge commit with both parents');
+  assert.ok(git(gitdir, 'log', '--graph', '--oneline', '-3', 'main').split('\n')[0]!.startsWith('*   '), 'git log --graph shows the merge');
+  execFileSync('git', ['-C', gitdir, 'fsck', '--strict', '--no-dangling']);
+  if (gitTree) assert.is(git(gitdir, 'rev-parse', `${commit}^{tree}`).trim(), gitTree, 'the same tree as git merge-tree --write-tree');
+  const changeRequest = (await t.call('GET', url, { token: fx.reader.token })).body;
+  assert.equal([changeRequest.status, changeRequest.revisionMerged], ['merged', commit]);
+  return commit;
+}
+
+const markdownOf = async (spaceId: string, pageId: string) => (await t.call('GET', `/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`, { token: fx.reader.token })).body.markdown as string;
+
+for (const order of ['first', 'second'] as const) {
+  const pair = <T>(a: T, b: T): [T, T] => (order === 'first' ? [a, b] : [b, a]);
+
+  test(`edits to different pages both land (${order} order), as git merge-tree merges them`, async () => {
+    const { space, gitdir, ids } = await spaceWithPages();
+    const a = await changeRequestWith(space.id, 'A', [{ operation: 'update_page', page: ids.intro, document: { markdown: '# Introduction\n\nRewritten by A.\n' } }]);
+    const b = await changeRequestWith(space.id, 'B', [{ operation: 'update_page', page: ids.configuration, document: { markdown: '# Configuration\n\nRewritten by B.\n' } }]);
+    for (const changeRequest of pair(a, b)) await mergeChecked(gitdir, changeRequest.url, { sameAsGit: true });
+    assert.ok((await markdownOf(space.id, ids.intro)).includes('Rewritten by A.'));
+    assert.ok((await markdownOf(space.id, ids.configuration)).includes('Rewritten by B.'));
+  });
+
+  test(`edits to different parts of one page both land (${order} order)`, async () => {
+    const { space, gitdir, ids } = await spaceWithPages();
+    const a = await changeRequestWith(space.id, 'A', [{ operation: 'update_page', page: ids.faq, document: { markdown: `# FAQ\n\n${long.replace('Line 2.', 'Line two, by A.')}\n` } }]);
+    const b = await changeRequestWith(space.id, 'B', [{ operation: 'update_page', page: ids.faq, document: { markdown: `# FAQ\n\n${long.replace('Line 11.', 'Line eleven, by B.')}\n` } }]);
+    for (const changeRequest of pair(a, b)) await mergeChecked(gitdir, changeRequest.url, { sameAsGit: true });
+    const merged = await markdownOf(space.id, ids.faq);
+    assert.ok(merged.includes('Line two, by A.') && merged.includes('Line eleven, by B.'), merged);
+  });
+
+  test(`both add a page under the same parent; retitles and moves of different pages (${order} order)`, async () => {
+    const { space, gitdir, ids, pagesOf } = await spaceWithPages();
+    const a = await changeRequestWith(space.id, 'A', [
+      { operation: 'insert_page', into: ids.quickStart, title: 'Added by A', document: { markdown: 'A\n' } },
+      { operation: 'update_page', page: ids.faq, title: 'Questions' },
+    ]);
+    const b = await changeRequestWith(space.id, 'B', [
+      { operation: 'insert_page', into: ids.quickStart, title: 'Added by B', document: { markdown: 'B\n' } },
+      { operation: 'update_page', page: ids.configuration, into: null },
+    ]);
+    for (const changeRequest of pair(a, b)) await mergeChecked(gitdir, changeRequest.url);
+    const pages = await pagesOf(`/v1/spaces/${space.id}/content`);
+    const quickStart = pages.find((page) => page.id === ids.quickStart)!;
+    assert.equal(quickStart.pages.map((page) => page.title).sort(), ['Added by A', 'Added by B']);
+    assert.is(pages.find((page) => page.id === ids.faq)!.title, 'Questions');
+    assert.ok(!quickStart.pages.some((page) => page.id === ids.configuration), 'moved out of its parent');
+    assert.ok(pages.some((page) => page.id === ids.configuration));
+  });
+
+  test(`a move against an edit keeps both (${order} order)`, async () => {
+    const { space, gitdir, ids, pagesOf } = await spaceWithPages();
+    const a = await changeRequestWith(space.id, 'A', [{ operation: 'update_page', page: ids.configuration, into: ids.faq }]);
+    const b = await changeRequestWith(space.id, 'B', [{ operation: 'update_page', page: ids.configuration, document: { markdown: '# Configuration\n\nEdited by B.\n' } }]);
+    for (const changeRequest of pair(a, b)) await mergeChecked(gitdir, changeRequest.url);
+    const faq = (await pagesOf(`/v1/spaces/${space.id}/content`)).find((page) => page.id === ids.faq)!;
+    assert.equal(faq.pages.map((page) => page.id), [ids.configuration]);
+    assert.ok((await markdownOf(space.id, ids.configuration)).includes('Edited by B.'));
+  });
+
+  test(`a delete against an edit is a conflict that moves nothing (${order} order)`, async () => {
+    const { space, gitdir, ids } = await spaceWithPages();
+    const a = await changeRequestWith(space.id, 'A', [{ operation: 'delete_page', page: ids.faq }]);
+    const b = await changeRequestWith(space.id, 'B', [{ operation: 'update_page', page: ids.faq, document: { markdown: '# FAQ\n\nEdited.\n' } }]);
+    const [first, second] = pair(a, b);
+    await mergeChecked(gitdir, first.url);
+    const main = git(gitdir, 'rev-parse', 'refs/heads/main').trim();
+    const refused = await t.call('POST', `${second.url}/merge`, { token: fx.editor.token });
+    assert.equal(refused.body, { revision: main, result: 'conflicts', conflicts: [{ kind: 'page', page: ids.faq, title: 'FAQ', reason: 'edited-and-deleted' }] });
+    assert.is(git(gitdir, 'rev-parse', 'refs/heads/main').trim(), main, 'no branch moved');
+    assert.is((await t.call('GET', second.url, { token: fx.reader.token })).body.status, 'open');
+  });
+}
+
+test('the same lines edited apart conflict; update with a side resolves it, then the merge lands', async () => {
+  const { space, gitdir, ids } = await spaceWithPages();
+  const a = await changeRequestWith(space.id, 'A', [{ operation: 'update_page', page: ids.faq, document: { markdown: `# FAQ\n\n${long.replace('Line 5.', 'Line five by A.')}\n` } }]);
+  const b = await changeRequestWith(space.id, 'B', [{ operation: 'update_page', page: ids.faq, document: { markdown: `# FAQ\n\n${long.replace('Line 5.', 'Line five by B.')}\n` } }]);
+  await mergeChecked(gitdir, a.url);
+  const main = git(gitdir, 'rev-parse', 'refs/heads/main').trim();
+  const bHead = (await t.call('GET', b.url, { token: fx.reader.token })).body.revision;
+  const conflicted = await t.call('POST', `${b.url}/merge`, { token: fx.editor.token });
+  assert.equal(conflicted.body, { revision: main, result: 'conflicts', conflicts: [{ kind: 'page', page: ids.faq, title: 'FAQ', reason: 'content' }] });
+  assert.is((await t.call('GET', b.url, { token: fx.reader.token })).body.outdated, true);
+  const stillConflicted = await t.call('POST', `${b.url}/update`, { token: fx.editor.token });
+  assert.is(stillConflicted.body.result, 'conflicts');
+  assert.is((await t.call('GET', b.url, { token: fx.reader.token })).body.revision, bHead, 'the branch has not moved');
+
+  const updated = await t.call('POST', `${b.url}/update`, { token: fx.editor.token, body: { resolve: { [ids.faq]: 'change-request' } } });
+  assert.is(updated.body.result, 'update');
+  assert.equal(git(gitdir, 'log', '-1', '--format=%P', updated.body.revision).trim().split(' '), [bHead, main], 'the update is a merge commit on the branch');
+  const afterUpdate = (await t.call('GET', b.url, { token: fx.reader.token })).body;
+  assert.equal([afterUpdate.outdated, afterUpdate.revisionMergedAncestor], [false, main]);
+  await mergeChecked(gitdir, b.url);
+  assert.ok((await markdownOf(space.id, ids.faq)).includes('Line five by B.'));
+  assertErrorIs(await t.call('POST', `${b.url}/merge`, { token: fx.editor.token }), 409, `Change request ${afterUpdate.number} is merged: its content can no longer change`);
+});
+
+test('update then merge: the change request takes the primary branch, then lands on it', async () => {
+  const { space, gitdir, ids } = await spaceWithPages();
+  const a = await changeRequestWith(space.id, 'A', [{ operation: 'update_page', page: ids.intro, document: { markdown: '# Introduction\n\nBy A.\n' } }]);
+  const b = await changeRequestWith(space.id, 'B', [{ operation: 'update_page', page: ids.faq, document: { markdown: `# FAQ\n\n${long.replace('Line 1.', 'Line one by B.')}\n` } }]);
+  await mergeChecked(gitdir, a.url);
+  const updated = await t.call('POST', `${b.url}/update`, { token: fx.editor.token });
+  assert.is(updated.body.result, 'update');
+  const onBranch = await t.call('GET', `${b.url}/content/page/${ids.intro}?format=markdown`, { token: fx.reader.token });
+  assert.ok(onBranch.body.markdown.includes('By A.'), 'the branch has the primary branch’s change');
+  assert.equal(await t.call('POST', `${b.url}/update`, { token: fx.editor.token }).then((response) => response.body), { revision: updated.body.revision, result: 'update' }, 'nothing new: nothing to do');
+  await mergeChecked(gitdir, b.url, { sameAsGit: true });
+  assert.ok((await markdownOf(space.id, ids.faq)).includes('Line one by B.'));
+  assert.ok((await markdownOf(space.id, ids.intro)).includes('By A.'));
+  assertErrorIs(await t.call('POST', `${b.url}/merge`, { token: fx.reader.token }), 403, 'This operation needs the edit role on the space; you have read');
+});
+
+test.run();
