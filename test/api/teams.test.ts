@@ -83,6 +83,7 @@ test('team members: add, list, change role, remove; owners manage their team', a
   const roles = Object.fromEntries(listed.body.items.map((item: { organization: { id: string }; team: { role: string } }) => [item.organization.id, item.team.role]));
   assert.equal(roles, { [fx.editor.id]: 'owner', [fx.reader.id]: 'member' });
   assert.is((await t.call('PATCH', `${teams}/${team.id}`, { token: fx.editor.token, body: { title: 'Owned' } })).status, 200);
+  assert.is((await t.call('GET', `${teams}/${team.id}`, { token: fx.reader.token })).body.title, 'Owned', 'the owner’s rename is stored');
 
   assertErrorIs(await t.call('PUT', `${path}/${fx.outsider.id}`, { token: fx.admin.token }), 400, `Not members of the organization: ${fx.outsider.id}`);
   assertErrorIs(await t.call('PUT', `${path}/${fx.reader.id}`, { token: fx.admin.token, body: { role: 'boss' } }), 400, 'Invalid request body: "role" must be one of "owner", "member"');
