@@ -1,0 +1,75 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spaceGitdir } from '../../engine/spaceRepositories.js';
+import { startService, type ServiceProcess } from '../helpers/processes.js';
+import { sharedDevServer } from '../helpers/temporal.js';
+import { checkedBody } from '../helpers/upstream.js';
+
+const test = suite('change requests and a killed server');
+const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-crash-'));
+const token = `bootstrap-${randomUUID()}`;
+const running: ServiceProcess[] = [];
+test.after(async () => {
+  await Promise.all(running.filter((service) => service.child.exitCode === null && service.child.signalCode === null).map((service) => service.stop('SIGKILL')));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function start() {
+  const service = await startService({ DATA_DIR: dataDir, QUIRE_BOOTSTRAP_TOKEN: token, TEMPORAL_ADDRESS: (await sharedDevServer()).address, QUIRE_TASK_QUEUE: `test-${randomUUID()}` });
+  running.push(service);
+  return service;
+}
+
+async function call(service: ServiceProcess, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${service.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await checkedBody(method, path, response)) as Record<string, any> };
+}
+
+interface Page {
+  title: string;
+  pages: Page[];
+}
+const titles = (pages: Page[]): string[] => pages.flatMap((page) => [page.title, ...titles(page.pages ?? [])]);
+
+test('SIGKILL during 50 concurrent batches: every batch answered 2xx is there after a restart, and git fsck is clean', async () => {
+  const first = await start();
+  const organization = (await call(first, 'GET', '/v1/orgs')).body.items[0].id;
+  const space = (await call(first, 'POST', `/v1/orgs/${organization}/spaces`, { title: 'Crash', template: { id: 'blank' } })).body;
+  const changeRequest = (await call(first, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Crash' })).body;
+  const content = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`;
+
+  const answered: string[] = [];
+  const batches = Array.from({ length: 50 }, (_, index) =>
+    call(first, 'POST', content, { changes: [{ operation: 'insert_page', title: `Batch ${index}`, document: { markdown: `Written by batch ${index}.\n` } }] }).then(
+      (response) => {
+        if (response.status === 200) answered.push(`Batch ${index}`);
+      },
+      () => undefined, // the connection died with the server: this batch may or may not have landed
+    ),
+  );
+  // Kill it while the batches are under way: after the first one lands, before the last.
+  for (let waited = 0; answered.length === 0 && waited < 20_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+  await first.stop('SIGKILL');
+  await Promise.all(batches);
+  assert.ok(answered.length > 0 && answered.length < 50, `killed mid-way: ${answered.length} of 50 answered`);
+
+  const second = await start();
+  const pages = (await call(second, 'GET', `${content}/pages`)).body.pages as Page[];
+  const present = new Set(titles(pages));
+  for (const title of answered) assert.ok(present.has(title), `${title} was answered 200 and is there`);
+  execFileSync('git', ['-C', spaceGitdir(dataDir, space.id), 'fsck', '--strict']);
+  const after = await call(second, 'POST', content, { changes: [{ operation: 'insert_page', title: 'After the restart', document: { markdown: 'Still writable.\n' } }] });
+  assert.is(after.status, 200, 'the repository lock a killed writer held is taken over');
+  await second.stop('SIGTERM');
+});
+
+test.run();
