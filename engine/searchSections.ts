@@ -56,7 +56,7 @@ function readSections(page: RevisionPage): PageSection[] {
           titleSeen = true; // the page title
           continue;
         }
-        const title = plainText(heading[2]!.replace(/[ \t#]+$/, ''));
+        const title = plainText(trimEnd(heading[2]!, ' \t#'));
         sections.push({ id: slugify(title), title, body: '' });
         bodies.push([]);
         continue;
@@ -70,16 +70,24 @@ function readSections(page: RevisionPage): PageSection[] {
     .filter((section, index) => index === 0 || section.body || section.title);
 }
 
+/** `text` without the trailing characters in `characters`: a loop, where a `[…]+$` pattern is quadratic on long runs. */
+function trimEnd(text: string, characters: string): string {
+  let end = text.length;
+  while (end > 0 && characters.includes(text[end - 1]!)) end -= 1;
+  return text.slice(0, end);
+}
+
+// Every pattern here stops at the next opening character as well as the closing one, so a long
+// line of `[`, `<` or `](` costs linear time, never quadratic.
 function plainText(line: string): string {
-  return line
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, ' ')
+  const text = line
+    .replace(/!\[([^[\]]*)\]\([^()]*\)/g, '$1')
+    .replace(/\[([^[\]]*)\]\([^()]*\)/g, '$1')
+    .replace(/<[^<>]+>/g, ' ')
     .replace(/^\s{0,3}(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/, '')
     .replace(/^\s{0,3}>\s?/, '')
-    .replace(/(\*\*|__|\*|_|~~|`)/g, '')
-    .replace(/\s*\|\s*/g, ' ')
-    .trim();
+    .replace(/(\*\*|__|\*|_|~~|`)/g, '');
+  return (text.includes('|') ? text.split('|').map((cell) => cell.trim()).join(' ') : text).trim();
 }
 
 /** Every document page of a revision with its sections and its ancestors' titles. */
