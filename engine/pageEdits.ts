@@ -31,8 +31,12 @@ const refuse = (message: string) => new InvalidChangeError('', message);
 /** The `# ` heading that opens a page's body, if any. */
 function leadingHeading(body: string): string | undefined {
   const first = body.replace(/^\s+/, '').split('\n', 1)[0] ?? '';
-  const match = /^#[ \t]+(.+?)[ \t#]*$/.exec(first);
-  return match?.[1] || undefined;
+  // `(.+)` then a trim loop: a lazy `(.+?)[ \t#]*$` is quadratic on a long run of spaces.
+  const match = /^#[ \t]+(.+)$/.exec(first);
+  if (!match) return undefined;
+  let end = match[1]!.length;
+  while (end > 0 && ' \t#'.includes(match[1]![end - 1]!)) end -= 1;
+  return match[1]!.slice(0, end) || undefined;
 }
 
 /** Sets fields and content on a page: frontmatter and the leading heading win over `fields.title`, as Git Sync reads them. */

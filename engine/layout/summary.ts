@@ -15,7 +15,8 @@ export interface SummaryGroup {
 }
 
 const idComment = /<!--\s*id:\s*([A-Za-z0-9_-]+)\s*-->/;
-const headingLine = /^(#{1,6})\s+(.*?)\s*$/;
+// `(.*)` then trimEnd: a lazy `(.*?)\s*$` is quadratic on a long run of spaces.
+const headingLine = /^(#{1,6})\s+(.*)$/;
 const itemLine = /^(\s*)[*+-]\s+\[((?:\\.|[^\]\\])*)\]\(\s*(?:<([^>]*)>|([^)\s]*))(?:\s+"[^"]*")?\s*\)(.*)$/;
 const fenceLine = /^\s*(`{3,}|~{3,})/;
 
@@ -46,7 +47,7 @@ export function parseSummary(markdown: string): SummaryGroup[] {
     if (heading) {
       if (heading[1]!.length >= 2) {
         const id = idComment.exec(heading[2]!)?.[1];
-        const title = unescape(heading[2]!.replace(idComment, '').replace(/<[^>]*>/g, '').trim());
+        const title = unescape(heading[2]!.replace(idComment, '').replace(/<[^<>]*>/g, '').trim());
         groups.push({ title, ...(id ? { id } : {}), entries: [] });
         stack = [];
       }
