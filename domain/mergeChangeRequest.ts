@@ -6,6 +6,7 @@ import { openSpaceRepository } from '../engine/spaceRepositories.js';
 import { updateChangeRequest, type ChangeRequestRecord } from '../storage/changeRequests.js';
 import type { SpaceRecord } from '../storage/spaces.js';
 import type { UserRecord } from '../storage/users.js';
+import { assertMergeRules } from './changeRequestMergeRules.js';
 import { assertWritable } from './changeRequests.js';
 import type { ContentDeps } from './deps.js';
 import { spaceLocked } from './errors.js';
@@ -29,6 +30,8 @@ export async function mergeChangeRequest(deps: ContentDeps, input: { space: Spac
   if (space.editMode === 'locked') throw spaceLocked(space.id);
   const repo = openSpaceRepository(deps.dataDir, space.id);
   const head = await resolveRevision(repo, changeRequest.branch);
+  const outdated = (await readBranch(repo, primaryBranch)) !== mergeBaseOf(changeRequest);
+  await assertMergeRules(deps.db, { space, changeRequest, head, outdated, actorId: input.author.id });
   const merged = await mergeBranch({
     repo,
     into: primaryBranch,

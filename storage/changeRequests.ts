@@ -191,8 +191,8 @@ export async function updateChangeRequest(db: Queryable, id: string, changes: Ch
 export async function addContributor(db: Queryable, changeRequestId: string, userId: string): Promise<void> {
   const at = now();
   await db.run(
-    `INSERT INTO change_request_contributors (change_request_id, user_id, first_at, last_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (change_request_id, user_id) DO UPDATE SET last_at = excluded.last_at`,
+    `INSERT INTO change_request_contributors (change_request_id, user_id, first_at, last_at, count) VALUES (?, ?, ?, ?, 1)
+     ON CONFLICT (change_request_id, user_id) DO UPDATE SET last_at = excluded.last_at, count = count + 1`,
     [changeRequestId, userId, at, at],
   );
 }

@@ -16,8 +16,9 @@ import { changeRequestRoutes } from './changeRequests.js';
 import { changeRequestContentRoutes } from './changeRequestContent.js';
 import { changeRequestLinkRoutes } from './changeRequestLinks.js';
 import { changeRequestMergeRoutes } from './changeRequestMerge.js';
+import { changeRequestReviewRoutes } from './changeRequestReviews.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, commentRoutes, commentReplyRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, commentRoutes, commentReplyRoutes].flatMap(
   (table) => table.routes,
 );

@@ -34,6 +34,8 @@ CREATE TABLE change_request_contributors (
   user_id TEXT NOT NULL,
   first_at TEXT NOT NULL,
   last_at TEXT NOT NULL,
+  -- how many writes (batches, templates) they made
+  count INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (change_request_id, user_id)
 );
 CREATE INDEX change_request_contributors_by_user ON change_request_contributors(user_id);
@@ -43,6 +45,8 @@ CREATE TABLE change_request_requested_reviewers (
   user_id TEXT NOT NULL,
   requested_by TEXT NOT NULL,
   requested_at TEXT NOT NULL,
+  -- the branch head when the review was requested
+  revision TEXT NOT NULL,
   PRIMARY KEY (change_request_id, user_id)
 );
 CREATE INDEX change_request_requested_reviewers_by_user ON change_request_requested_reviewers(user_id);
@@ -55,6 +59,8 @@ CREATE TABLE change_request_reviews (
   requested_by TEXT,
   status TEXT NOT NULL,
   revision TEXT NOT NULL,
+  -- the change request comment posted with the review, if any
+  comment_id TEXT,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );

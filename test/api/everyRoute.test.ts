@@ -67,6 +67,8 @@ const validBodies: Record<string, unknown> = {
   updateChangeRequestById: { subject: 'Fix' },
   updateChangeRequestContent: { changes: [{ operation: 'delete_page', page: 'someId' }] },
   updateChangeRequest: { resolve: {} },
+  submitChangeRequestReview: { status: 'approved' },
+  requestReviewersForChangeRequest: { users: ['someId'] },
   postCommentInSpace: { body: { markdown: 'Looks good' } },
   updateCommentInSpace: { resolved: true },
   postCommentReplyInSpace: { body: { markdown: 'Thanks' } },
