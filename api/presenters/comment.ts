@@ -29,14 +29,9 @@ export function commentPath(comment: Pick<CommentRecord, 'id' | 'spaceId' | 'cha
 export function presentComment(comment: CommentRecord, replies: { count: number; repliers: Replier[] }, view: CommentView) {
   return {
     object: 'comment' as const,
-    id: comment.id,
-    postedBy: presentUser(view.user(comment.postedBy), view.urls),
-    postedAt: comment.postedAt,
-    ...(comment.editedAt ? { editedAt: comment.editedAt } : {}),
-    reactions: presentReactions(view.reactions(comment.id), view),
+    ...presentPost(comment, view),
     replies: replies.count,
     repliers: replies.repliers.map((replier) => ({ updatedAt: replier.updatedAt, count: replier.count, user: presentUser(view.user(replier.userId), view.urls) })),
-    body: presentBody(comment.body, view.format),
     target: {
       space: comment.spaceId,
       revision: comment.revision,
@@ -46,7 +41,6 @@ export function presentComment(comment: CommentRecord, replies: { count: number;
       ...(comment.tableCell ? { tableCell: { record: comment.tableCell.record, definition: comment.tableCell.definition } } : {}),
     },
     urls: { location: view.urls.api(commentPath(comment)) },
-    permissions: permissionsOn(comment.postedBy, view),
     ...(comment.status === 'resolved' && comment.resolvedAt && comment.resolvedBy
       ? { status: 'resolved' as const, resolvedAt: comment.resolvedAt, resolvedBy: presentUser(view.user(comment.resolvedBy), view.urls) }
       : { status: 'open' as const }),
@@ -56,14 +50,21 @@ export function presentComment(comment: CommentRecord, replies: { count: number;
 export function presentReply(reply: CommentReplyRecord, comment: CommentRecord, view: CommentView) {
   return {
     object: 'comment-reply' as const,
-    id: reply.id,
-    postedBy: presentUser(view.user(reply.postedBy), view.urls),
-    postedAt: reply.postedAt,
-    ...(reply.editedAt ? { editedAt: reply.editedAt } : {}),
-    reactions: presentReactions(view.reactions(reply.id), view),
-    body: presentBody(reply.body, view.format),
+    ...presentPost(reply, view),
     urls: { location: view.urls.api(`${commentPath(comment)}/replies/${reply.id}`) },
-    permissions: permissionsOn(reply.postedBy, view),
+  };
+}
+
+/** What comments and replies share: who posted, when, the body, the reactions, and what the caller may do. */
+function presentPost(post: { id: string; postedBy: string; postedAt: string; editedAt: string | null; body: CommentBody }, view: CommentView) {
+  return {
+    id: post.id,
+    postedBy: presentUser(view.user(post.postedBy), view.urls),
+    postedAt: post.postedAt,
+    ...(post.editedAt ? { editedAt: post.editedAt } : {}),
+    reactions: presentReactions(view.reactions(post.id), view),
+    body: presentBody(post.body, view.format),
+    permissions: permissionsOn(post.postedBy, view),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { document } from './changeRequests.js';
 import { order, pagination } from './common.js';
 
 const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
@@ -9,19 +10,7 @@ const reactions = { type: 'array', maxItems: 20, items: { type: 'string', minLen
 /** The body of a comment or reply: `{markdown}` or `{document}` (the upstream JSON Document, checked at its top level). */
 const body = {
   type: 'object',
-  properties: {
-    markdown,
-    document: {
-      type: 'object',
-      required: ['object', 'nodes'],
-      properties: {
-        object: { const: 'document' },
-        data: { type: 'object' },
-        nodes: { type: 'array', maxItems: 10_000, items: { type: 'object', required: ['object'], properties: { object: { type: 'string' } } } },
-      },
-      additionalProperties: false,
-    },
-  },
+  properties: { markdown, document },
   minProperties: 1,
   maxProperties: 1,
   additionalProperties: false,
