@@ -224,6 +224,26 @@ test('replies: post, read, list oldest first, edit, react, delete; the comment c
   );
 });
 
+test('concurrent reactions and replies are all counted', async () => {
+  const comment = (await post(commenter, { body: { markdown: 'Popular' } })).body;
+  const people = [commenter, fx.editor, fx.admin, fx.creator];
+  await Promise.all(
+    people.flatMap((who) => [
+      t.call('PUT', `${comments}/${comment.id}`, { token: who.token, body: { addedReactions: ['🔥'] } }),
+      t.call('POST', `${comments}/${comment.id}/replies`, { token: who.token, body: { body: { markdown: 'Yes' } } }),
+      t.call('POST', `${comments}/${comment.id}/replies`, { token: who.token, body: { body: { markdown: 'Indeed' } } }),
+    ]),
+  );
+  const read = (await t.call('GET', `${comments}/${comment.id}`, { token: fx.reader.token })).body;
+  assert.is(read.reactions[0].count, 4);
+  assert.equal(read.reactions[0].users.map((entry: { user: { id: string } }) => entry.user.id).sort(), people.map((who) => who.id).sort());
+  assert.is(read.replies, 8);
+  assert.equal(
+    read.repliers.map((replier: { count: number }) => replier.count),
+    [2, 2, 2, 2],
+  );
+});
+
 test('DELETE answers 204 whether or not the comment was there; only its author or an admin deletes it, replies with it', async () => {
   const comment = (await post(commenter, { body: { markdown: 'Short-lived' } })).body;
   await t.call('POST', `${comments}/${comment.id}/replies`, { token: fx.editor.token, body: { body: { markdown: 'Reply' } } });
