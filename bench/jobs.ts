@@ -1,10 +1,11 @@
 // The Temporal issue's figures: how much starting a job adds to a request, and `npm start` to
 // ready with the local dev server (the CLI already built). Runs the built server, as `npm start` does.
 import { randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { JobClient } from '../workflows/client.js';
 import { freePort } from '../workflows/runtime/devServer.js';
-import { buildQuire, fmt, median, root, sharedTemporalAddress, spawnServer, tempDataDir } from './lib.js';
+import { buildQuire, fmt, median, root, sharedTemporalAddress, spawnServer, spread, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
 
 const mainScript = path.join(root, 'dist/api/main.js');
@@ -72,5 +73,30 @@ export async function benchJobs(): Promise<Record<string, string>> {
   }
   figures['npm start to ready, launching the local dev server: median ms (target ≤ 10000)'] = fmt(median(ready), 0);
   figures['… slowest of 5: ms'] = fmt(Math.max(...ready), 0);
+
+  // Temporal unreachable (a port held here that drops every connection): how soon a delete gives
+  // up with its 503 — the first waits out the tries, later ones know Temporal just failed.
+  const refusing = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+  const downDir = tempDataDir();
+  const down = await seedOrganization(downDir, 1);
+  const downHeaders = { authorization: `Bearer ${down.token}`, 'content-type': 'application/json' };
+  const cut = await spawnServer([mainScript], { DATA_DIR: downDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: `127.0.0.1:${(refusing.address() as AddressInfo).port}` });
+  try {
+    const refusals: number[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      const space = (await (await fetch(`${cut.url}/v1/orgs/${down.organizationId}/spaces`, { method: 'POST', headers: downHeaders, body: JSON.stringify({ title: `Stays ${i}` }) })).json()) as { id: string };
+      const started = process.hrtime.bigint();
+      const response = await fetch(`${cut.url}/v1/spaces/${space.id}`, { method: 'DELETE', headers: downHeaders });
+      await response.arrayBuffer();
+      if (response.status !== 503) throw new Error(`DELETE with Temporal unreachable answered ${response.status}`);
+      refusals.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    figures['DELETE with Temporal unreachable, until its 503: first ms'] = fmt(refusals[0]!, 0);
+    figures['… the next 9: median (min–max) ms'] = spread(refusals.slice(1));
+  } finally {
+    await cut.stop();
+    await new Promise((resolve) => refusing.close(resolve));
+  }
   return figures;
 }
