@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 /** What one Schemathesis run found, read from its NDJSON event stream (`--report ndjson`). */
 export interface RunFindings {
@@ -10,6 +10,8 @@ export interface RunFindings {
   failuresByOperation: Map<string, Map<string, number>>;
   /** One failing request per operation and check, to reproduce by hand. */
   samples: Sample[];
+  /** The operation of the last scenario that finished, to name where a hung run stopped. */
+  lastOperation?: string;
   /** Errors that kept Schemathesis from testing (an unsatisfiable schema, a network error, a crash). */
   errors: string[];
 }
@@ -43,9 +45,15 @@ function curlOf(request: Json): string {
 export function readFindings(ndjsonPath: string): RunFindings {
   const findings: RunFindings = { cases: 0, failingCases: 0, failuresByCheck: new Map(), failuresByOperation: new Map(), samples: [], errors: [] };
   const sampled = new Set<string>();
+  if (!existsSync(ndjsonPath)) return findings;
   for (const line of readFileSync(ndjsonPath, 'utf8').split('\n')) {
     if (!line.trim()) continue;
-    const event = JSON.parse(line) as Record<string, Json>;
+    let event: Record<string, Json>;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      continue; // the last line of a run that was stopped can be cut short
+    }
     const [kind, value] = Object.entries(event)[0]!;
     if (kind === 'NonFatalError' || kind === 'FatalError') {
       findings.errors.push(`${value.label ?? 'engine'}: ${value.info?.title ?? value.info?.message ?? JSON.stringify(value).slice(0, 500)}`);
@@ -54,6 +62,7 @@ export function readFindings(ndjsonPath: string): RunFindings {
     if (kind !== 'ScenarioFinished') continue;
     const recorder = value.recorder;
     const operation: string = recorder.label;
+    findings.lastOperation = `${operation} (${value.phase} phase)`;
     for (const [caseId, checks] of Object.entries<Json[]>(recorder.checks ?? {})) {
       findings.cases += 1;
       if (checks.some((check) => check.status === 'failure')) findings.failingCases += 1;

@@ -1,13 +1,13 @@
 // `npm run fuzz [-- --short]`: Schemathesis against a fresh Quire, over the upstream operations Quire
 // implements. Exit code 1 when any check fails or Schemathesis can't test something.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiClient, createFixtures, operatorToken, type Fixtures } from './fixtures.js';
 import { describe, failed, readFindings, tally, type RunFindings } from './report.js';
 import { startFuzzedServer } from './server.js';
-import { filteredSpec } from './spec.js';
+import { filteredSpec, recursiveBodyOperations } from './spec.js';
 import { ensureSchemathesis, schemathesisModule } from './venv.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -16,6 +16,7 @@ const short = process.argv.includes('--short');
 const examples = Number(process.env.QUIRE_FUZZ_EXAMPLES ?? (short ? 3 : 200));
 const seed = process.env.QUIRE_FUZZ_SEED ?? '20261122';
 const outDir = path.join(root, '.cache/fuzz', short ? 'short' : 'full');
+const configFile = path.join(outDir, 'schemathesis.toml');
 const log = (line: string) => console.error(`fuzz: ${line}`);
 
 const fixtureVariables = (fixtures: Fixtures): Record<string, string> => ({
@@ -33,18 +34,35 @@ const fixtureVariables = (fixtures: Fixtures): Record<string, string> => ({
   QUIRE_FUZZ_EMAIL_DOMAIN: fixtures.emailDomain,
 });
 
-function schemathesis(command: string, args: string[], env: NodeJS.ProcessEnv, outputFile: string): Promise<number> {
+/** How long one Schemathesis run may take before it counts as hung (a phase that never finishes). */
+const runTimeoutMs = (short ? 5 : 40) * 60_000;
+
+function schemathesis(command: string, args: string[], env: NodeJS.ProcessEnv, outputFile: string): Promise<number | 'timeout'> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, [...schemathesisModule, '--config-file', path.join(root, 'scripts/fuzz/schemathesis.toml'), 'run', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, [...schemathesisModule, '--config-file', configFile, 'run', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, runTimeoutMs);
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.once('error', reject);
     child.once('exit', (code) => {
+      clearTimeout(timer);
       writeFileSync(outputFile, Buffer.concat(chunks));
-      resolve(code ?? 1);
+      resolve(timedOut ? 'timeout' : (code ?? 1));
     });
   });
+}
+
+/** scripts/fuzz/schemathesis.toml, plus the coverage and examples phases turned off where they take minutes or never finish. */
+function writeConfig(spec: ReturnType<typeof filteredSpec>): void {
+  const blocks = recursiveBodyOperations(spec).map(
+    (operationId) => `\n[[operations]]\ninclude-operation-id = ${JSON.stringify(operationId)}\nphases.coverage.enabled = false\nphases.examples.enabled = false\n`,
+  );
+  writeFileSync(configFile, readFileSync(path.join(root, 'scripts/fuzz/schemathesis.toml'), 'utf8') + blocks.join(''));
 }
 
 async function main(): Promise<number> {
@@ -53,7 +71,9 @@ async function main(): Promise<number> {
   mkdirSync(outDir, { recursive: true });
   const { command, env } = ensureSchemathesis(root, log);
   const specFile = path.join(outDir, 'openapi.json');
-  writeFileSync(specFile, JSON.stringify(filteredSpec(), null, 1));
+  const spec = filteredSpec();
+  writeFileSync(specFile, JSON.stringify(spec, null, 1));
+  writeConfig(spec);
 
   const server = await startFuzzedServer(root, path.join(outDir, 'server.log'));
   try {
@@ -71,7 +91,8 @@ async function main(): Promise<number> {
       log(`${name === 'delete' ? 'DELETE' : 'non-DELETE'} operations, ${examples} examples each…`);
       const code = await schemathesis(command, [...common, ...filter, '--report-ndjson-path', ndjson], runEnv, path.join(outDir, `${name}.txt`));
       const run = readFindings(ndjson);
-      if (code !== 0 && !run.failuresByCheck.size && !run.errors.length) run.errors.push(`schemathesis exited with ${code}: see ${path.join(outDir, `${name}.txt`)}`);
+      if (code === 'timeout') run.errors.push(`schemathesis did not finish within ${runTimeoutMs / 60_000} minutes${run.lastOperation ? `; the last operation to finish was ${run.lastOperation}` : ''}`);
+      else if (code !== 0 && !run.failuresByCheck.size && !run.errors.length) run.errors.push(`schemathesis exited with ${code}: see ${path.join(outDir, `${name}.txt`)}`);
       findings.push(run);
     }
     const summary = describe(findings);

@@ -16,6 +16,7 @@ const methods = new Set(['get', 'put', 'post', 'patch', 'delete', 'head', 'optio
 const require = createRequire(import.meta.url);
 
 export const upstreamSpecPath = require.resolve('@gitbook/api/spec/openapi.json');
+const newerSpecPath = require.resolve('@gitbook/api-0.202/spec/openapi.json');
 
 export interface ImplementedOperation {
   method: string;
@@ -37,27 +38,69 @@ export function implementedOperations(): ImplementedOperation[] {
 export function filteredSpec(operations: ImplementedOperation[] = implementedOperations()): OpenApi {
   const spec = JSON.parse(readFileSync(upstreamSpecPath, 'utf8')) as OpenApi;
   const wanted = new Set(operations.map((operation) => operation.operationId));
-  const paths: OpenApi['paths'] = {};
-  const found = new Set<string>();
-  for (const [template, item] of Object.entries(spec.paths)) {
-    const kept = Object.fromEntries(
-      Object.entries(item).filter(([key, value]) => {
-        if (!methods.has(key)) return true;
-        const operationId = (value as Operation).operationId;
-        if (!operationId || !wanted.has(operationId)) return false;
-        found.add(operationId);
-        return true;
-      }),
-    );
-    if (Object.keys(kept).some((key) => methods.has(key))) paths[template] = kept;
-  }
-  const missing = [...wanted].filter((operationId) => !found.has(operationId));
-  if (missing.length) throw new Error(`operations the routes name but the upstream spec lacks: ${missing.join(', ')}`);
+  const paths = keepOperations(spec, wanted);
+  const newer = JSON.parse(readFileSync(newerSpecPath, 'utf8')) as OpenApi;
+  const missing = [...wanted].filter((operationId) => !found(paths, operationId));
+  if (missing.length) addNewerOperations(spec, paths, newer, new Set(missing));
+  const unknown = missing.filter((operationId) => !found(paths, operationId));
+  if (unknown.length) throw new Error(`operations the routes name but neither upstream spec has: ${unknown.join(', ')}`);
   documentClientErrors(paths);
   const filtered: OpenApi = { ...spec, paths, components: reachableComponents(spec, paths) };
   makeDiscriminatorsExplicit(filtered);
   applyDivergences(filtered);
   return filtered;
+}
+
+function keepOperations(spec: OpenApi, wanted: Set<string>): OpenApi['paths'] {
+  const paths: OpenApi['paths'] = {};
+  for (const [template, item] of Object.entries(spec.paths)) {
+    const kept = Object.fromEntries(Object.entries(item).filter(([key, value]) => !methods.has(key) || wanted.has((value as Operation).operationId ?? '')));
+    if (Object.keys(kept).some((key) => methods.has(key))) paths[template] = kept;
+  }
+  return paths;
+}
+
+const found = (paths: OpenApi['paths'], operationId: string) =>
+  Object.values(paths).some((item) => Object.entries(item).some(([key, value]) => methods.has(key) && (value as Operation).operationId === operationId));
+
+/**
+ * Operations 0.146.0 lacks come from 0.202.0's spec, with the components they reach. A component
+ * that 0.202.0 changed keeps both shapes: the newer one under `<name>_0202`, so each operation is
+ * checked against the spec it comes from.
+ */
+function addNewerOperations(spec: OpenApi, paths: OpenApi['paths'], newer: OpenApi, wanted: Set<string>): void {
+  const newerPaths = keepOperations(newer, wanted);
+  const reached = reachableComponents(newer, newerPaths);
+  const renamed = new Set<string>();
+  for (const [kind, entries] of Object.entries(reached)) {
+    for (const [name, value] of Object.entries(entries)) {
+      const base = spec.components[kind]?.[name];
+      if (base !== undefined && JSON.stringify(base) !== JSON.stringify(value)) renamed.add(`${kind}/${name}`);
+    }
+  }
+  const rewrite = (node: Json): Json => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (!node || typeof node !== 'object') return node;
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) => {
+        if (key !== '$ref' || typeof value !== 'string') return [key, rewrite(value)];
+        const match = /^#\/components\/([^/]+)\/(.+)$/.exec(value);
+        return [key, match && renamed.has(`${match[1]}/${match[2]}`) ? `${value}_0202` : value];
+      }),
+    );
+  };
+  for (const [kind, entries] of Object.entries(reached)) {
+    spec.components[kind] ??= {};
+    for (const [name, value] of Object.entries(entries)) {
+      const target = renamed.has(`${kind}/${name}`) ? `${name}_0202` : name;
+      spec.components[kind]![target] ??= rewrite(value);
+    }
+  }
+  for (const [template, item] of Object.entries(newerPaths)) {
+    const merged = { ...(paths[template] ?? {}) };
+    for (const [key, value] of Object.entries(item)) if (!(key in merged)) merged[key] = rewrite(value as Json);
+    paths[template] = merged;
+  }
 }
 
 /**
@@ -148,4 +191,32 @@ function discriminatorValues(schema: Json, property: string, resolve: (node: Jso
   }
   const parts = (schema.allOf as Json[] | undefined) ?? [];
   return parts.flatMap((part) => discriminatorValues(resolve(part), property, resolve));
+}
+
+/**
+ * Operations whose request body reaches a recursive schema (a Document): Schemathesis' coverage
+ * phase never finishes on those (it grew past 9 GB on agent instructions) and its examples phase
+ * takes half a minute each, so run.ts turns both off for them; the fuzzing phase still sends them
+ * generated documents.
+ */
+export function recursiveBodyOperations(spec: OpenApi): string[] {
+  const schemas = spec.components.schemas ?? {};
+  const recursive = (node: Json, path: string[]): boolean => {
+    if (Array.isArray(node)) return node.some((item) => recursive(item, path));
+    if (!node || typeof node !== 'object') return false;
+    if (typeof node.$ref === 'string') {
+      const name = node.$ref.split('/').pop()!;
+      return path.includes(name) || recursive(schemas[name] ?? null, [...path, name]);
+    }
+    return Object.values(node).some((value) => recursive(value, path));
+  };
+  const found: string[] = [];
+  for (const item of Object.values(spec.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!methods.has(method)) continue;
+      const { operationId, requestBody } = operation as { operationId: string; requestBody?: Json };
+      if (requestBody && recursive(requestBody, [])) found.push(operationId);
+    }
+  }
+  return found;
 }
