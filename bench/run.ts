@@ -1,13 +1,14 @@
 // `npm run bench`: every benchmark the issues ask for, with the machine's load beside the figures.
 import { loadavg, cpus } from 'node:os';
 import { benchComments } from './comments.js';
+import { benchChangeRequests } from './changeRequests.js';
 import { benchContent } from './content.js';
 import { benchCrossProcess } from './crossProcess.js';
 import { benchFoundation } from './foundation.js';
 import { benchJobs } from './jobs.js';
 import { benchPacked } from './packed.js';
 
-const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments };
+const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments, 'change-requests': benchChangeRequests };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 
 const before = loadavg();

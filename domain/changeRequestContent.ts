@@ -5,7 +5,7 @@ import { InvalidChangeError } from '../engine/errors/index.js';
 import { documentToMarkdown, type JsonDocument } from '../engine/markdown/fromDocument.js';
 import { PageEdits, type PageContent, type PageFields } from '../engine/pageEdits.js';
 import { everyPage } from '../engine/pageTree.js';
-import { treeChanges } from '../engine/pageTreeFiles.js';
+import { assignFiles, treeChanges } from '../engine/pageTreeFiles.js';
 import { assetsFolder, readRevision, type Revision } from '../engine/readRevision.js';
 import { resolveRevision } from '../engine/resolveRevision.js';
 import { addContributor, type ChangeRequestRecord } from '../storage/changeRequests.js';
@@ -180,7 +180,7 @@ async function applyBatch(
     }
   }
   // Links between the batch's pages and files resolve once every page has its file.
-  const { fileOf } = treeChanges(revision, edits.pages);
+  const fileOf = assignFiles(edits.pages);
   const fileById = new Map(revision.files.map((file) => [file.id, file.path]));
   for (const page of everyPage(edits.pages)) {
     const own = fileOf.get(page.id);
@@ -208,6 +208,6 @@ async function applyBatch(
         return resolved === undefined ? whole : `${head}"${resolved}"`;
       });
   }
-  const { changes } = treeChanges(revision, edits.pages);
+  const { changes } = treeChanges(revision, edits.pages, fileOf);
   return { changes: [...changes, ...assetChanges], outcomes: [...outcomes.values()], insertedFiles: assetChanges.map((change) => change.path) };
 }

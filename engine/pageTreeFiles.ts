@@ -17,9 +17,38 @@ function folderOfFile(file: string): string {
  * A page keeps its file unless it or an ancestor was relocated; a page that needs one gets
  * `<parent's folder>/<slug>.md` (with `-2`, `-3`… if taken). Only pages whose file or content
  * changed are written, and SUMMARY.md only when the structure it holds changed, so an untouched
- * page stays the same blob. Returns the changes and each document page's file.
+ * page stays the same blob. Returns the changes and each document page's file (`fileOf`, from
+ * assignFiles unless given).
  */
-export function treeChanges(original: Pick<Revision, 'pages'>, pages: TreePage[]): { changes: Change[]; fileOf: Map<string, string> } {
+export function treeChanges(original: Pick<Revision, 'pages'>, pages: TreePage[], fileOf = assignFiles(pages)): { changes: Change[]; fileOf: Map<string, string> } {
+  const changes: Change[] = [];
+  const { files: originalFiles, summary: before } = originalLayout(original);
+  const kept = new Set(fileOf.values());
+  for (const file of originalFiles) if (!kept.has(file)) changes.push({ path: file, remove: true });
+  for (const page of everyPage(pages)) {
+    const file = fileOf.get(page.id);
+    if (!file || (!page.dirty && file === page.file)) continue;
+    changes.push({ path: file, content: renderPageFile({ meta: { pageId: page.id, ...page.meta }, body: page.body ?? '' }) });
+  }
+  const after = summaryOf(pages, (page) => fileOf.get(page.id));
+  if (before !== JSON.stringify(after)) changes.push({ path: 'SUMMARY.md', content: renderSummary(after) });
+  return { changes, fileOf };
+}
+
+// What a revision's layout was, kept per revision object (readRevision caches them): each batch on a head reads it once.
+const layouts = new WeakMap<object, { files: Set<string>; summary: string }>();
+function originalLayout(original: Pick<Revision, 'pages'>) {
+  let layout = layouts.get(original);
+  if (!layout) {
+    const tree = treeOf(original);
+    layout = { files: new Set(everyPage(tree).flatMap((page) => (page.file ? [page.file] : []))), summary: JSON.stringify(summaryOf(tree, (page) => page.file)) };
+    layouts.set(original, layout);
+  }
+  return layout;
+}
+
+/** Each document page's file: where it was, or where it now belongs (see treeChanges). */
+export function assignFiles(pages: TreePage[]): Map<string, string> {
   const fileOf = new Map<string, string>();
   const used = new Set<string>(['SUMMARY.md']);
   const keeps = (page: TreePage, ancestorMoved: boolean) => page.kind === 'document' && !!page.file && !page.relocated && !ancestorMoved;
@@ -47,20 +76,7 @@ export function treeChanges(original: Pick<Revision, 'pages'>, pages: TreePage[]
     }
   };
   place(pages, '');
-
-  const changes: Change[] = [];
-  const originalFiles = new Set(everyPage(treeOf(original)).flatMap((page) => (page.file ? [page.file] : [])));
-  const kept = new Set(fileOf.values());
-  for (const file of originalFiles) if (!kept.has(file)) changes.push({ path: file, remove: true });
-  for (const page of everyPage(pages)) {
-    const file = fileOf.get(page.id);
-    if (!file || (!page.dirty && file === page.file)) continue;
-    changes.push({ path: file, content: renderPageFile({ meta: { pageId: page.id, ...page.meta }, body: page.body ?? '' }) });
-  }
-  const before = summaryOf(treeOf(original), (page) => page.file);
-  const after = summaryOf(pages, (page) => fileOf.get(page.id));
-  if (JSON.stringify(before) !== JSON.stringify(after)) changes.push({ path: 'SUMMARY.md', content: renderSummary(after) });
-  return { changes, fileOf };
+  return fileOf;
 }
 
 /** SUMMARY.md's groups for a page tree: the root pages first, untitled, then each group. */
