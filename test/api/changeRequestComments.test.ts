@@ -58,6 +58,27 @@ test('comments of a change request: by its id or number, against its branch, apa
   assert.is(await spaceCount(), 1);
 });
 
+test('a page that exists only in the change request takes comments there, not on the space', async () => {
+  const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`;
+  const batch = await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'insert_page', title: 'Draft', document: { markdown: 'Not live yet\n' } }] } });
+  assert.is(batch.status, 200, JSON.stringify(batch.body));
+  type Page = { id: string; title: string; pages?: Page[] };
+  const flat = (pages: Page[]): Page[] => pages.flatMap((one) => [one, ...flat(one.pages ?? [])]);
+  const branchPages = (await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages as Page[];
+  const draft = flat(branchPages).find((one) => one.title === 'Draft')?.id ?? '';
+  assert.ok(draft, 'the page is on the branch');
+  const head = (await t.call('GET', base, { token: fx.reader.token })).body.revision;
+  const posted = await t.call('POST', byId(), { token: fx.editor.token, body: { page: draft, body: { markdown: 'Is this ready?' } } });
+  assert.is(posted.status, 200);
+  assert.is(posted.body.target.revision, head, 'posted against the branch head');
+  assert.is.not(head, changeRequest.revision);
+  assertErrorIs(
+    await t.call('POST', `/v1/spaces/${space.id}/comments`, { token: fx.editor.token, body: { page: draft, body: { markdown: 'x' } } }),
+    400,
+    `"page" ${draft} is not a page of the space`,
+  );
+});
+
 test('replies in a change request: post (with format), list, get, update, delete; delete answers 204 even when missing', async () => {
   const comment = (await t.call('POST', byId(), { token: fx.editor.token, body: { body: { markdown: 'Thread' } } })).body;
   const replies = `${byNumber()}/${comment.id}/replies`;
