@@ -1,5 +1,6 @@
 import type { Author } from './change.js';
 import { commitTreeHoldingLock } from './commitTree.js';
+import { syncWrittenFolders } from './gitFs.js';
 import { withRepositoryLock } from './lock.js';
 import { mergePages, type PageConflictReason } from './mergePages.js';
 import { mergeTrees, type PathConflictReason } from './mergeTrees.js';
@@ -41,16 +42,25 @@ export function mergeBranch(input: MergeBranchInput): Promise<MergeBranchResult>
     const head = await readBranch(repo, input.into);
     if (!head) throw new RevisionNotFoundError(input.into);
     const [base, ours, theirs] = await Promise.all([readCommit(repo, input.base), readCommit(repo, head), readCommit(repo, input.from)]);
-    const files = await mergeTrees(repo, base.tree, ours.tree, theirs.tree, { isStructural: structural });
-    const fileConflicts: MergeConflict[] = files.conflicts.map((conflict) => ({ kind: 'file', ...conflict }));
-    let tree = files.tree;
-    if (files.structural.length || input.resolve?.size) {
-      const pages = await mergePages({ repo, base: input.base, ours: head, theirs: input.from, filesTree: files.tree, resolve: (id) => input.resolve?.get(id) });
-      if ('conflicts' in pages) return { merged: false, head, conflicts: [...pages.conflicts.map((conflict): MergeConflict => ({ kind: 'page', ...conflict })), ...fileConflicts] };
-      tree = pages.tree;
-    }
-    if (fileConflicts.length) return { merged: false, head, conflicts: fileConflicts };
-    const commit = await commitTreeHoldingLock({ repo, branch: input.into, expected: head, tree, parents: [head, input.from], message: input.message, author: input.author });
-    return { merged: true, ...commit };
+    const result = await mergeOnHead(input, head, base.tree, ours.tree, theirs.tree);
+    // Objects written for a merge that meets conflicts are synced too: a folder left pending would
+    // fail the next commit of any repository if this one were deleted meanwhile.
+    if (!result.merged) await syncWrittenFolders();
+    return result;
   });
+}
+
+async function mergeOnHead(input: MergeBranchInput, head: string, baseTree: string, oursTree: string, theirsTree: string): Promise<MergeBranchResult> {
+  const { repo } = input;
+  const files = await mergeTrees(repo, baseTree, oursTree, theirsTree, { isStructural: structural });
+  const fileConflicts: MergeConflict[] = files.conflicts.map((conflict) => ({ kind: 'file', ...conflict }));
+  let tree = files.tree;
+  if (files.structural.length || input.resolve?.size) {
+    const pages = await mergePages({ repo, base: input.base, ours: head, theirs: input.from, filesTree: files.tree, resolve: (id) => input.resolve?.get(id) });
+    if ('conflicts' in pages) return { merged: false, head, conflicts: [...pages.conflicts.map((conflict): MergeConflict => ({ kind: 'page', ...conflict })), ...fileConflicts] };
+    tree = pages.tree;
+  }
+  if (fileConflicts.length) return { merged: false, head, conflicts: fileConflicts };
+  const commit = await commitTreeHoldingLock({ repo, branch: input.into, expected: head, tree, parents: [head, input.from], message: input.message, author: input.author });
+  return { merged: true, ...commit };
 }

@@ -124,6 +124,14 @@ test('a batch is all or nothing; bad changes say which and why', async () => {
     403,
     'This operation needs the edit role on the space; you have read',
   );
+  const spaceId = base.split('/')[3]!;
+  await t.call('PATCH', `/v1/spaces/${spaceId}`, { token: fx.admin.token, body: { editMode: 'locked' } });
+  assertErrorIs(
+    await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'delete_page', page: faq.id }] } }),
+    423,
+    `Space ${spaceId} is locked: unlock it (editMode "live") to change its content`,
+  );
+  await t.call('PATCH', `/v1/spaces/${spaceId}`, { token: fx.admin.token, body: { editMode: 'live' } });
   await t.call('PATCH', base, { token: fx.editor.token, body: { status: 'archived' } });
   assertErrorIs(
     await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'delete_page', page: faq.id }] } }),
