@@ -6,6 +6,7 @@ import { jsonBody } from './middleware/jsonBody.js';
 import { recheckPolicyInWrites } from './middleware/recheckPolicy.js';
 import { requestContext } from './middleware/requestContext.js';
 import { requestTarget } from './middleware/requestTarget.js';
+import { publishedSitePlaceholder } from './middleware/publishedSites.js';
 import { allRoutes } from './routes/index.js';
 
 export function createApp(services: AppServices) {
@@ -28,6 +29,7 @@ export function createApp(services: AppServices) {
 
   app.use(requestContext({ accessLog: services.config.accessLog }) as never);
   app.use(requestTarget as never);
+  app.use(publishedSitePlaceholder as never);
   app.use(router.routes());
   app.use(async (ctx) => {
     // Reached only when no route answered: a known path with another method is a 405.

@@ -43,7 +43,8 @@ interface SiteRow {
   site_space_count: number;
 }
 
-const siteColumns = `sites.*, (SELECT COUNT(*) FROM site_spaces WHERE site_spaces.site_id = sites.id) AS site_space_count`;
+/** Site spaces whose space is in the bin are left out until it is restored (docs/decisions.md, *Docs sites*). */
+const siteColumns = `sites.*, (SELECT COUNT(*) FROM site_spaces JOIN spaces ON spaces.id = site_spaces.space_id WHERE site_spaces.site_id = sites.id AND spaces.deleted_at IS NULL) AS site_space_count`;
 
 function toSite(row: SiteRow): SiteRecord {
   return {

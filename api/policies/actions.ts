@@ -40,3 +40,14 @@ export const organizationActions = {
   create: 'create',
   admin: 'admin',
 } as const satisfies Record<string, MemberRole>;
+
+/**
+ * Docs sites are the organization's: members who read see them, creators build their structure
+ * (sections, groups, site spaces) and create sites, admins change settings, publish, delete, and
+ * hold the share links and the adaptive schema.
+ */
+export const siteActions = {
+  view: 'read',
+  edit: 'create',
+  admin: 'admin',
+} as const satisfies Record<string, MemberRole>;

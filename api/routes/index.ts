@@ -10,6 +10,8 @@ import { contentRoutes } from './content.js';
 import { collectionRoutes } from './collections.js';
 import { searchRoutes } from './search.js';
 import { linkRoutes } from './links.js';
+import { siteRoutes } from './sites.js';
+import { siteStructureRoutes } from './siteStructure.js';
 import { commentRoutes } from './comments.js';
 import { commentReplyRoutes } from './commentReplies.js';
 import { changeRequestRoutes } from './changeRequests.js';
@@ -19,6 +21,6 @@ import { changeRequestMergeRoutes } from './changeRequestMerge.js';
 import { changeRequestReviewRoutes } from './changeRequestReviews.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, commentRoutes, commentReplyRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, commentRoutes, commentReplyRoutes].flatMap(
   (table) => table.routes,
 );

@@ -81,6 +81,21 @@ const validBodies: Record<string, unknown> = {
   updateCollectionById: { title: 'Guides' },
   moveCollection: { parent: null },
   transferCollection: { organization: 'someId' },
+  createSite: { title: 'Docs' },
+  updateSiteById: { title: 'Docs' },
+  updateSiteAdaptiveSchema: { jsonSchema: { type: 'object', properties: {}, additionalProperties: false } },
+  createSiteShareLink: { name: 'Partners' },
+  updateSiteShareLinkById: { active: false },
+  addSectionToSite: { spaceId: 'someId' },
+  updateSiteSectionById: { title: 'Guides' },
+  moveSiteSection: {},
+  addSpaceToSite: { spaceId: 'someId' },
+  updateSiteSpaceById: { hidden: true },
+  moveSiteSpace: {},
+  addSectionGroupToSite: { title: 'Products' },
+  updateSiteSectionGroupById: { title: 'Products' },
+  addSectionToGroup: { sectionId: 'someId' },
+  moveSiteSectionGroup: {},
 };
 /** A valid query for each operation that requires one. */
 const validQueries: Record<string, Record<string, string>> = {

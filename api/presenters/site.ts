@@ -1,0 +1,56 @@
+import type { AdaptiveSchemaRecord, ShareLinkRecord, SiteRecord } from '../../storage/sites.js';
+import type { Urls } from '../urls.js';
+
+/** Where the published site lives on this server (served as a clear 404 page until rendering arrives). */
+export const publishedSiteUrl = (urls: Urls, siteId: string) => `${urls.base}/sites/${siteId}/`;
+
+/**
+ * The URL of a published site, section or site space: absent while the site is unpublished, and
+ * for a share-link site unless the request carried an active key of one of its links.
+ */
+export function publishedUrl(urls: Urls, site: SiteRecord, shareKey: string | undefined, segments: string[]): string | undefined {
+  if (!site.published) return undefined;
+  if (site.visibility === 'share-link' && !shareKey) return undefined;
+  const url = publishedSiteUrl(urls, site.id) + segments.map((segment) => `${encodeURIComponent(segment)}/`).join('');
+  return site.visibility === 'share-link' && shareKey ? `${url}?share=${encodeURIComponent(shareKey)}` : url;
+}
+
+export function presentSite(site: SiteRecord, urls: Urls) {
+  const siteUrl = publishedSiteUrl(urls, site.id);
+  return {
+    object: 'site' as const,
+    id: site.id,
+    type: site.type,
+    title: site.title,
+    ...(site.hostname ? { hostname: site.hostname } : {}),
+    ...(site.basename ? { basename: site.basename } : {}),
+    ...(site.proxyOrigin ? { proxy: { origin: site.proxyOrigin, target: siteUrl } } : {}),
+    visibility: site.visibility,
+    published: site.published,
+    siteSpaces: site.siteSpaceCount,
+    createdAt: site.createdAt,
+    adaptiveContent: { enabled: site.adaptiveContent },
+    agentsContext: site.agentsContext,
+    features: [],
+    urls: {
+      location: urls.api(`/orgs/${site.organizationId}/sites/${site.id}`),
+      app: urls.app(`/o/${site.organizationId}/sites/${site.id}`),
+      ...(site.published ? { published: siteUrl } : {}),
+    },
+  };
+}
+
+export function presentShareLink(site: SiteRecord, link: ShareLinkRecord, urls: Urls) {
+  return {
+    object: 'share-link' as const,
+    id: link.id,
+    createdAt: link.createdAt,
+    ...(link.name !== null ? { name: link.name } : {}),
+    active: link.active,
+    urls: { published: `${publishedSiteUrl(urls, site.id)}?share=${encodeURIComponent(link.key)}` },
+  };
+}
+
+export function presentAdaptiveSchema(schema: AdaptiveSchemaRecord) {
+  return { object: 'site-adaptive-schema' as const, jsonSchema: schema.jsonSchema, updatedAt: schema.updatedAt };
+}

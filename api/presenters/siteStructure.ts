@@ -1,0 +1,173 @@
+import { spaceRevision } from '../../domain/spaces.js';
+import { sectionSiblings } from '../../domain/siteStructure.js';
+import type { MemberRole } from '../../storage/members.js';
+import type { SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord, SiteStructure } from '../../storage/siteStructure.js';
+import type { SiteRecord } from '../../storage/sites.js';
+import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
+import { organizationAccess } from '../commands/access.js';
+import type { AppContext } from '../context.js';
+import { presentSite, publishedUrl } from './site.js';
+import { presentSpace } from './space.js';
+
+/** A site with its structure and the spaces it shows, read once for every presenter below. */
+export interface SiteView {
+  ctx: AppContext;
+  site: SiteRecord;
+  structure: SiteStructure;
+  /** Only an active key of one of the site's links. */
+  shareKey: string | undefined;
+  spaces: Map<string, { space: SpaceRecord; role: MemberRole | undefined; revision: string }>;
+}
+
+/**
+ * Reads the spaces the site shows, with the caller's role on each and their revision. A space in
+ * the bin is left out (its site spaces with it) until it is restored.
+ */
+export async function siteView(ctx: AppContext, site: SiteRecord, structure: SiteStructure, organizationRole: MemberRole | null, shareKey?: string): Promise<SiteView> {
+  const ids = [...new Set(structure.siteSpaces.map((siteSpace) => siteSpace.spaceId))];
+  const access = ids.length ? await organizationAccess(ctx.db, site.organizationId, organizationRole) : undefined;
+  const spaces: SiteView['spaces'] = new Map();
+  await Promise.all(
+    ids.map(async (id) => {
+      const reachable = access?.spaces.get(id);
+      const space = reachable?.space ?? (await findSpace(ctx.db, id));
+      if (!space) return;
+      spaces.set(id, { space, role: reachable?.role, revision: await spaceRevision(ctx.config.dataDir, id) });
+    }),
+  );
+  const shown = { ...structure, siteSpaces: structure.siteSpaces.filter((siteSpace) => spaces.has(siteSpace.spaceId)) };
+  return { ctx, site, structure: shown, shareKey, spaces };
+}
+
+function sectionSegments(view: SiteView, section: SiteSectionRecord | undefined): string[] {
+  return section && !section.isDefault ? [section.path] : [];
+}
+
+export function presentSiteSpace(view: SiteView, siteSpace: SiteSpaceRecord) {
+  const shown = view.spaces.get(siteSpace.spaceId)!;
+  const section = siteSpace.sectionId ? view.structure.sections.find((candidate) => candidate.id === siteSpace.sectionId) : undefined;
+  const published = publishedUrl(view.ctx.urls, view.site, view.shareKey, [...sectionSegments(view, section), ...(siteSpace.isDefault ? [] : [siteSpace.path])]);
+  return {
+    object: 'site-space' as const,
+    id: siteSpace.id,
+    path: siteSpace.path,
+    ...(siteSpace.sectionId ? { section: siteSpace.sectionId } : {}),
+    space: presentSpace(shown.space, shown.revision, shown.role, view.ctx.urls),
+    title: shown.space.title,
+    default: siteSpace.isDefault,
+    ...(siteSpace.condition !== null ? { condition: siteSpace.condition } : {}),
+    hasAdvancedCustomizationFeature: false,
+    urls: published ? { published } : {},
+    hidden: siteSpace.hidden,
+  };
+}
+
+export function presentSection(view: SiteView, section: SiteSectionRecord) {
+  const published = publishedUrl(view.ctx.urls, view.site, view.shareKey, sectionSegments(view, section));
+  return {
+    object: 'site-section' as const,
+    id: section.id,
+    title: section.title,
+    ...(section.description !== null ? { description: section.description } : {}),
+    default: section.isDefault,
+    path: section.path,
+    ...(section.condition !== null ? { condition: section.condition } : {}),
+    ...(section.groupId ? { sectionGroup: section.groupId } : {}),
+    siteSpaces: view.structure.siteSpaces.filter((siteSpace) => siteSpace.sectionId === section.id).map((siteSpace) => presentSiteSpace(view, siteSpace)),
+    urls: published ? { published } : {},
+    ...(section.icon !== null ? { icon: section.icon } : {}),
+  };
+}
+
+type PresentedSection = ReturnType<typeof presentSection>;
+interface PresentedGroup {
+  object: 'site-section-group';
+  id: string;
+  title: string;
+  sections: PresentedSection[];
+  sectionGroup?: string;
+  children: Array<PresentedSection | PresentedGroup>;
+  icon?: string;
+}
+
+/** Sections and groups under a group (null: the root), in order, presented. */
+function presentChildren(view: SiteView, groupId: string | null, depth: number): Array<PresentedSection | PresentedGroup> {
+  return sectionSiblings(view.structure, groupId).flatMap((sibling): Array<PresentedSection | PresentedGroup> => {
+    if (sibling.kind === 'site-section') return [presentSection(view, view.structure.sections.find((section) => section.id === sibling.id)!)];
+    return depth < 32 ? [presentGroup(view, view.structure.groups.find((group) => group.id === sibling.id)!, depth + 1)] : [];
+  });
+}
+
+export function presentGroup(view: SiteView, group: SiteSectionGroupRecord, depth = 0): PresentedGroup {
+  const children = presentChildren(view, group.id, depth);
+  return {
+    object: 'site-section-group',
+    id: group.id,
+    title: group.title,
+    sections: children.filter((child): child is PresentedSection => child.object === 'site-section'),
+    ...(group.parentId ? { sectionGroup: group.parentId } : {}),
+    children,
+    ...(group.icon !== null ? { icon: group.icon } : {}),
+  };
+}
+
+/** Sections (with their groups) when the site has any; otherwise its root site spaces. */
+export function presentStructure(view: SiteView) {
+  if (view.structure.sections.length > 0) return { type: 'sections' as const, structure: presentChildren(view, null, 0) };
+  return { type: 'siteSpaces' as const, structure: view.structure.siteSpaces.filter((siteSpace) => siteSpace.sectionId === null).map((siteSpace) => presentSiteSpace(view, siteSpace)) };
+}
+
+/** Upstream's default customization: what a site shows before anyone customizes it. */
+function defaultCustomization(title: string) {
+  const color = (light: string, dark: string) => ({ light, dark });
+  return {
+    ...(title.length >= 2 ? { title: title.slice(0, 128) } : {}),
+    styling: {
+      theme: 'clean',
+      primaryColor: color('#346DDB', '#346DDB'),
+      infoColor: color('#787878', '#787878'),
+      successColor: color('#00C950', '#00C950'),
+      warningColor: color('#FE9A00', '#FE9A00'),
+      dangerColor: color('#FB2C36', '#FB2C36'),
+      corners: 'rounded',
+      depth: 'subtle',
+      links: 'default',
+      font: 'Inter',
+      monospaceFont: 'IBMPlexMono',
+      background: 'plain',
+      icons: 'regular',
+      sidebar: { background: 'default', list: 'default' },
+      search: 'subtle',
+    },
+    internationalization: { locale: 'en' },
+    favicon: {},
+    header: { preset: 'default', links: [] },
+    footer: { groups: [] },
+    themes: { default: 'light', toggeable: true },
+    pdf: { enabled: true },
+    feedback: { enabled: false },
+    ai: { mode: 'search' },
+    advancedCustomization: { enabled: true },
+    trademark: { enabled: true },
+    externalLinks: { target: 'self' },
+    pagination: { enabled: true },
+    pageActions: { externalAI: true, markdown: true, mcp: true },
+    git: { showEditLink: false },
+    privacyPolicy: {},
+    socialPreview: {},
+    insights: { trackingCookie: true },
+  };
+}
+
+export function presentPublishedSite(view: SiteView) {
+  return {
+    object: 'published-content-site' as const,
+    site: presentSite(view.site, view.ctx.urls),
+    structure: presentStructure(view),
+    customizations: {
+      site: defaultCustomization(view.site.title),
+      siteSpaces: Object.fromEntries(view.structure.siteSpaces.map((siteSpace) => [siteSpace.id, defaultCustomization(view.spaces.get(siteSpace.spaceId)!.space.title)])),
+    },
+    scripts: [],
+  };
+}

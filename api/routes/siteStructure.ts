@@ -1,0 +1,214 @@
+import {
+  addGroup,
+  addSection,
+  addSectionToGroup,
+  addSiteSpace,
+  moveGroup,
+  moveSection,
+  moveSiteSpace,
+  orderedSections,
+  removeGroup,
+  removeSection,
+  removeSectionFromGroup,
+  removeSiteSpace,
+  sectionSiblings,
+  updateGroupSettings,
+  updateSectionSettings,
+  updateSiteSpaceSettings,
+  type MovePosition,
+  type Ref,
+} from '../../domain/siteStructure.js';
+import { siteOf } from '../../domain/sites.js';
+import { paginateArray } from '../../storage/pagination.js';
+import { loadSiteStructure } from '../../storage/siteStructure.js';
+import { isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
+import { organizationOf, type AppContext } from '../context.js';
+import { inOrganization } from '../policies/index.js';
+import { siteActions } from '../policies/actions.js';
+import { presentList } from '../presenters/list.js';
+import { presentGroup, presentSection, presentSiteSpace, siteView, type SiteView } from '../presenters/siteStructure.js';
+import * as schemas from '../schemas/siteStructure.js';
+import { handle } from '../validate.js';
+import { RouteTable } from './table.js';
+
+export const siteStructureRoutes = new RouteTable();
+const routes = siteStructureRoutes;
+const { view, edit } = siteActions;
+const site = '/orgs/:organizationId/sites/:siteId';
+const section = `${site}/sections/:siteSectionId`;
+const siteSpace = `${site}/site-spaces/:siteSpaceId`;
+const group = `${site}/section-groups/:siteSectionGroupId`;
+
+routes.get(`${site}/sections`, 'listSiteSections', inOrganization(view), handle({ query: schemas.listWithShareKey }, listSections));
+routes.post(`${site}/sections`, 'addSectionToSite', inOrganization(edit), handle({ body: schemas.addSection }, createSection));
+routes.patch(section, 'updateSiteSectionById', inOrganization(edit), handle({ body: schemas.updateSection }, patchSection));
+routes.delete(section, 'deleteSiteSectionById', inOrganization(edit), handle({}, deleteSection));
+routes.post(`${section}/move`, 'moveSiteSection', inOrganization(edit), handle({ body: schemas.moveSection }, moveTheSection));
+
+routes.get(`${site}/site-spaces`, 'listSiteSpaces', inOrganization(view), handle({ query: schemas.listSiteSpaces }, listSiteSpaces));
+routes.post(`${site}/site-spaces`, 'addSpaceToSite', inOrganization(edit), handle({ body: schemas.addSiteSpace }, createSiteSpace));
+routes.patch(siteSpace, 'updateSiteSpaceById', inOrganization(edit), handle({ body: schemas.updateSiteSpace }, patchSiteSpace));
+routes.delete(siteSpace, 'deleteSiteSpaceById', inOrganization(edit), handle({}, deleteSiteSpace));
+routes.post(`${siteSpace}/move`, 'moveSiteSpace', inOrganization(edit), handle({ body: schemas.moveSiteSpace }, moveTheSiteSpace));
+
+routes.get(`${site}/section-groups`, 'listSiteSectionGroups', inOrganization(view), handle({ query: schemas.listGroups }, listGroups));
+routes.post(`${site}/section-groups`, 'addSectionGroupToSite', inOrganization(edit), handle({ body: schemas.addGroup }, createGroup));
+routes.patch(group, 'updateSiteSectionGroupById', inOrganization(edit), handle({ body: schemas.updateGroup }, patchGroup));
+routes.delete(group, 'deleteSiteSectionGroupById', inOrganization(edit), handle({}, deleteGroup));
+routes.post(`${group}/sections`, 'addSectionToGroup', inOrganization(edit), handle({ body: schemas.addSectionToGroup }, addToGroup));
+routes.delete(`${group}/sections/:siteSectionId`, 'removeSectionFromGroup', inOrganization(edit), handle({}, removeFromGroup));
+routes.post(`${group}/move`, 'moveSiteSectionGroup', inOrganization(edit), handle({ body: schemas.moveGroup }, moveTheGroup));
+
+const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organization.id, ctx.params.siteId ?? '');
+
+/** The site as read now, for presenting; `shareKey` counts only when it is an active key of this site's links. */
+async function viewOf(ctx: AppContext, found: SiteRecord, shareKey?: string): Promise<SiteView> {
+  const [structure, valid] = await Promise.all([loadSiteStructure(ctx.db, found.id), shareKey !== undefined ? isActiveShareKey(ctx.db, found.id, shareKey) : false]);
+  return siteView(ctx, found, structure, organizationOf(ctx).role, valid ? shareKey : undefined);
+}
+
+const pick = <T extends { id: string }>(items: T[], id: string): T => items.find((item) => item.id === id)!;
+/** Position refs as the domain names them: the kind, and the id under the key the endpoint uses. */
+type Pointer = { type: Ref['kind']; [key: string]: string | undefined };
+const refsOf = (position: { before?: Pointer; after?: Pointer } | undefined, key: string): MovePosition | undefined => {
+  const ref = (pointer?: Pointer): Ref | undefined => pointer && { kind: pointer.type, id: pointer[key] ?? '' };
+  return position && { before: ref(position.before), after: ref(position.after) };
+};
+
+/** In the site's reading order: sections depth first through their groups. */
+async function listSections(ctx: AppContext, { query }: { query: schemas.ListWithShareKeyQuery }) {
+  const found = await theSite(ctx);
+  const { shareKey, ...page } = query;
+  const shown = await viewOf(ctx, found, shareKey);
+  const ordered = orderedSections(shown.structure).map((item, index) => ({ item, index }));
+  ctx.body = presentList(paginateArray(ordered, (entry) => [entry.index, entry.item.id], `sections:${found.id}`, page), (entry) => presentSection(shown, entry.item));
+}
+
+async function createSection(ctx: AppContext, { body }: { body: schemas.AddSectionBody }) {
+  const found = await theSite(ctx);
+  const id = await addSection(ctx.db, found, body);
+  const shown = await viewOf(ctx, await theSite(ctx));
+  ctx.status = 201;
+  ctx.set('Location', ctx.urls.api(`/orgs/${found.organizationId}/sites/${found.id}/sections/${id}`));
+  ctx.body = presentSection(shown, pick(shown.structure.sections, id));
+}
+
+async function patchSection(ctx: AppContext, { body }: { body: schemas.UpdateSectionBody }) {
+  const found = await theSite(ctx);
+  const id = ctx.params.siteSectionId ?? '';
+  await updateSectionSettings(ctx.db, found, id, body);
+  const shown = await viewOf(ctx, found);
+  ctx.body = presentSection(shown, pick(shown.structure.sections, id));
+}
+
+async function deleteSection(ctx: AppContext) {
+  ctx.status = (await removeSection(ctx.db, await theSite(ctx), ctx.params.siteSectionId ?? '')) ? 205 : 204;
+}
+
+async function moveTheSection(ctx: AppContext, { body }: { body: schemas.MoveSectionBody }) {
+  const found = await theSite(ctx);
+  const id = ctx.params.siteSectionId ?? '';
+  await moveSection(ctx.db, found, id, refsOf(body.position, 'siteSection'));
+  const shown = await viewOf(ctx, found);
+  ctx.body = presentSection(shown, pick(shown.structure.sections, id));
+}
+
+/** Root site spaces first, then each section's, in the site's reading order; `default` filters on the default flag. */
+async function listSiteSpaces(ctx: AppContext, { query }: { query: schemas.ListSiteSpacesQuery }) {
+  const found = await theSite(ctx);
+  const { shareKey, default: onlyDefault, ...page } = query;
+  const shown = await viewOf(ctx, found, shareKey);
+  const containers = [null, ...orderedSections(shown.structure).map((item) => item.id)];
+  const ordered = containers
+    .flatMap((sectionId) => shown.structure.siteSpaces.filter((item) => item.sectionId === sectionId))
+    .filter((item) => onlyDefault === undefined || item.isDefault === onlyDefault)
+    .map((item, index) => ({ item, index }));
+  ctx.body = presentList(paginateArray(ordered, (entry) => [entry.index, entry.item.id], `site-spaces:${found.id}:${String(onlyDefault)}`, page), (entry) => presentSiteSpace(shown, entry.item));
+}
+
+async function createSiteSpace(ctx: AppContext, { body }: { body: schemas.AddSiteSpaceBody }) {
+  const found = await theSite(ctx);
+  const id = await addSiteSpace(ctx.db, found, body);
+  const shown = await viewOf(ctx, found);
+  ctx.status = 201;
+  ctx.set('Location', ctx.urls.api(`/orgs/${found.organizationId}/sites/${found.id}/site-spaces/${id}`));
+  ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, id));
+}
+
+async function patchSiteSpace(ctx: AppContext, { body }: { body: schemas.UpdateSiteSpaceBody }) {
+  const found = await theSite(ctx);
+  const id = ctx.params.siteSpaceId ?? '';
+  await updateSiteSpaceSettings(ctx.db, found, id, body);
+  const shown = await viewOf(ctx, found);
+  ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, id));
+}
+
+async function deleteSiteSpace(ctx: AppContext) {
+  ctx.status = (await removeSiteSpace(ctx.db, await theSite(ctx), ctx.params.siteSpaceId ?? '')) ? 205 : 204;
+}
+
+async function moveTheSiteSpace(ctx: AppContext, { body }: { body: schemas.MoveSiteSpaceBody }) {
+  const found = await theSite(ctx);
+  const id = ctx.params.siteSpaceId ?? '';
+  await moveSiteSpace(ctx.db, found, id, refsOf(body.position, 'siteSpace'));
+  const shown = await viewOf(ctx, found);
+  ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, id));
+}
+
+/** Every group of the site, outer ones before the groups they hold, each in its order. */
+async function listGroups(ctx: AppContext, { query }: { query: schemas.ListGroupsQuery }) {
+  const found = await theSite(ctx);
+  const shown = await viewOf(ctx, found);
+  const ordered: Array<{ item: SiteView['structure']['groups'][number]; index: number }> = [];
+  const visit = (parentId: string | null) => {
+    for (const sibling of sectionSiblings(shown.structure, parentId).filter((candidate) => candidate.kind === 'site-section-group')) {
+      ordered.push({ item: pick(shown.structure.groups, sibling.id), index: ordered.length });
+      if (ordered.length < 10_000) visit(sibling.id);
+    }
+  };
+  visit(null);
+  ctx.body = presentList(paginateArray(ordered, (entry) => [entry.index, entry.item.id], `groups:${found.id}`, query), (entry) => presentGroup(shown, entry.item));
+}
+
+async function presentedGroup(ctx: AppContext, found: SiteRecord, id: string) {
+  const shown = await viewOf(ctx, found);
+  return presentGroup(shown, pick(shown.structure.groups, id));
+}
+
+async function createGroup(ctx: AppContext, { body }: { body: schemas.AddGroupBody }) {
+  const found = await theSite(ctx);
+  const id = await addGroup(ctx.db, found, body);
+  ctx.status = 201;
+  ctx.set('Location', ctx.urls.api(`/orgs/${found.organizationId}/sites/${found.id}/section-groups/${id}`));
+  ctx.body = await presentedGroup(ctx, found, id);
+}
+
+async function patchGroup(ctx: AppContext, { body }: { body: schemas.UpdateGroupBody }) {
+  const found = await theSite(ctx);
+  const id = ctx.params.siteSectionGroupId ?? '';
+  await updateGroupSettings(ctx.db, found, id, body);
+  ctx.body = await presentedGroup(ctx, found, id);
+}
+
+async function deleteGroup(ctx: AppContext) {
+  ctx.status = (await removeGroup(ctx.db, await theSite(ctx), ctx.params.siteSectionGroupId ?? '')) ? 205 : 204;
+}
+
+async function addToGroup(ctx: AppContext, { body }: { body: schemas.AddSectionToGroupBody }) {
+  const found = await theSite(ctx);
+  const id = ctx.params.siteSectionGroupId ?? '';
+  await addSectionToGroup(ctx.db, found, id, body.sectionId);
+  ctx.status = 201;
+  ctx.body = await presentedGroup(ctx, found, id);
+}
+
+async function removeFromGroup(ctx: AppContext) {
+  ctx.status = (await removeSectionFromGroup(ctx.db, await theSite(ctx), ctx.params.siteSectionGroupId ?? '', ctx.params.siteSectionId ?? '')) ? 205 : 204;
+}
+
+async function moveTheGroup(ctx: AppContext, { body }: { body: schemas.MoveGroupBody }) {
+  const found = await theSite(ctx);
+  const id = ctx.params.siteSectionGroupId ?? '';
+  await moveGroup(ctx.db, found, id, refsOf(body.position, 'id'));
+  ctx.body = await presentedGroup(ctx, found, id);
+}

@@ -1,0 +1,152 @@
+import { assertAdaptiveSchema, templateConditions } from '../../domain/siteAdaptiveSchema.js';
+import { createSite, siteOf, updateSiteSettings } from '../../domain/sites.js';
+import { loadSiteStructure } from '../../storage/siteStructure.js';
+import {
+  deleteShareLink,
+  deleteSite,
+  findAdaptiveSchema,
+  findShareLink,
+  insertShareLink,
+  isActiveShareKey,
+  listShareLinks,
+  listSites,
+  setAdaptiveSchema,
+  updateShareLink,
+  updateSite,
+} from '../../storage/sites.js';
+import { organizationOf, type AppContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { inOrganization } from '../policies/index.js';
+import { siteActions } from '../policies/actions.js';
+import { presentList } from '../presenters/list.js';
+import { presentAdaptiveSchema, presentShareLink, presentSite } from '../presenters/site.js';
+import { presentPublishedSite, siteView } from '../presenters/siteStructure.js';
+import * as schemas from '../schemas/sites.js';
+import { handle } from '../validate.js';
+import { RouteTable } from './table.js';
+
+export const siteRoutes = new RouteTable();
+const routes = siteRoutes;
+const { view, edit, admin } = siteActions;
+const site = '/orgs/:organizationId/sites/:siteId';
+
+routes.get('/orgs/:organizationId/sites', 'listSites', inOrganization(view), handle({ query: schemas.listSites }, list));
+routes.post('/orgs/:organizationId/sites', 'createSite', inOrganization(edit), handle({ body: schemas.createSite }, create));
+routes.get(site, 'getSiteById', inOrganization(view), handle({}, get));
+routes.patch(site, 'updateSiteById', inOrganization(admin), handle({ body: schemas.updateSite }, update));
+routes.delete(site, 'deleteSiteById', inOrganization(admin), handle({}, remove));
+routes.post(`${site}/publish`, 'publishSite', inOrganization(admin), handle({}, publish));
+routes.post(`${site}/unpublish`, 'unpublishSite', inOrganization(admin), handle({}, unpublish));
+routes.get(`${site}/published`, 'getPublishedContentSite', inOrganization(view), handle({ query: schemas.shareKeyQuery }, published));
+routes.get(`${site}/adaptive-schema`, 'getSiteAdaptiveSchema', inOrganization(view), handle({}, getAdaptiveSchema));
+routes.put(`${site}/adaptive-schema`, 'updateSiteAdaptiveSchema', inOrganization(admin), handle({ body: schemas.updateAdaptiveSchema }, putAdaptiveSchema));
+routes.get(`${site}/adaptive-schema/template-conditions`, 'listSiteAdaptiveTemplateConditions', inOrganization(view), handle({}, listTemplateConditions));
+routes.get(`${site}/share-links`, 'listSiteShareLinks', inOrganization(admin), handle({ query: schemas.listShareLinks }, listLinks));
+routes.post(`${site}/share-links`, 'createSiteShareLink', inOrganization(admin), handle({ body: schemas.createShareLink }, createLink));
+routes.patch(`${site}/share-links/:shareLinkId`, 'updateSiteShareLinkById', inOrganization(admin), handle({ body: schemas.updateShareLink }, updateLink));
+routes.delete(`${site}/share-links/:shareLinkId`, 'deleteSiteShareLinkById', inOrganization(admin), handle({}, removeLink));
+
+/** The path's site, or 404. */
+async function theSite(ctx: AppContext) {
+  return siteOf(ctx.db, organizationOf(ctx).organization.id, ctx.params.siteId ?? '');
+}
+
+/** Oldest first; `type` may be given once or repeated. */
+async function list(ctx: AppContext, { query }: { query: schemas.ListSitesQuery }) {
+  const { organization } = organizationOf(ctx);
+  const { space, title, published, type, ...page } = query;
+  const types = type === undefined ? undefined : Array.isArray(type) ? type : [type];
+  ctx.body = presentList(await listSites(ctx.db, organization.id, { space, title, published, type: types }, page), (item) => presentSite(item, ctx.urls));
+}
+
+async function create(ctx: AppContext, { body }: { body: schemas.CreateSiteBody }) {
+  const { organization } = organizationOf(ctx);
+  const id = await createSite(ctx.db, { organizationId: organization.id, type: body.type ?? 'basic', title: body.title ?? 'Untitled site', visibility: body.visibility ?? 'public', spaceIds: body.spaces ?? [] });
+  const created = await siteOf(ctx.db, organization.id, id);
+  ctx.status = 201;
+  ctx.set('Location', presentSite(created, ctx.urls).urls.location);
+  ctx.body = presentSite(created, ctx.urls);
+}
+
+async function get(ctx: AppContext) {
+  ctx.body = presentSite(await theSite(ctx), ctx.urls);
+}
+
+async function update(ctx: AppContext, { body }: { body: schemas.UpdateSiteBody }) {
+  const before = await theSite(ctx);
+  await updateSiteSettings(ctx.db, before, body);
+  ctx.body = presentSite(await theSite(ctx), ctx.urls);
+}
+
+/** 205 when the site was deleted, 204 when there was none (as upstream). */
+async function remove(ctx: AppContext) {
+  const { organization } = organizationOf(ctx);
+  ctx.status = (await deleteSite(ctx.db, organization.id, ctx.params.siteId ?? '')) ? 205 : 204;
+}
+
+async function publish(ctx: AppContext) {
+  await updateSite(ctx.db, (await theSite(ctx)).id, { published: true });
+  ctx.body = presentSite(await theSite(ctx), ctx.urls);
+}
+
+async function unpublish(ctx: AppContext) {
+  await updateSite(ctx.db, (await theSite(ctx)).id, { published: false });
+  ctx.body = presentSite(await theSite(ctx), ctx.urls);
+}
+
+/** The key counts only when it is an active key of this site's own links. */
+async function validShareKey(ctx: AppContext, siteId: string, shareKey: string | undefined): Promise<string | undefined> {
+  return shareKey !== undefined && (await isActiveShareKey(ctx.db, siteId, shareKey)) ? shareKey : undefined;
+}
+
+async function published(ctx: AppContext, { query }: { query: schemas.ShareKeyQuery }) {
+  const found = await theSite(ctx);
+  const [structure, shareKey] = await Promise.all([loadSiteStructure(ctx.db, found.id), validShareKey(ctx, found.id, query.shareKey)]);
+  ctx.body = presentPublishedSite(await siteView(ctx, found, structure, organizationOf(ctx).role, shareKey));
+}
+
+async function getAdaptiveSchema(ctx: AppContext) {
+  const found = await theSite(ctx);
+  const schema = await findAdaptiveSchema(ctx.db, found.id);
+  if (!schema) throw notFound(`Site ${found.id} has no adaptive schema`);
+  ctx.body = presentAdaptiveSchema(schema);
+}
+
+async function putAdaptiveSchema(ctx: AppContext, { body }: { body: schemas.UpdateAdaptiveSchemaBody }) {
+  const found = await theSite(ctx);
+  assertAdaptiveSchema(body.jsonSchema);
+  ctx.body = presentAdaptiveSchema(await setAdaptiveSchema(ctx.db, found.id, body.jsonSchema));
+}
+
+/** One suggestion per claim of the schema; none without a schema. */
+async function listTemplateConditions(ctx: AppContext) {
+  const schema = await findAdaptiveSchema(ctx.db, (await theSite(ctx)).id);
+  ctx.body = { items: schema ? templateConditions(schema.jsonSchema) : [] };
+}
+
+async function listLinks(ctx: AppContext, { query }: { query: schemas.ListShareLinksQuery }) {
+  const found = await theSite(ctx);
+  ctx.body = presentList(await listShareLinks(ctx.db, found.id, query), (link) => presentShareLink(found, link, ctx.urls));
+}
+
+async function createLink(ctx: AppContext, { body }: { body: schemas.CreateShareLinkBody }) {
+  const found = await theSite(ctx);
+  const link = await insertShareLink(ctx.db, found.id, body.name);
+  ctx.status = 201;
+  ctx.set('Location', ctx.urls.api(`/orgs/${found.organizationId}/sites/${found.id}/share-links/${link.id}`));
+  ctx.body = presentShareLink(found, link, ctx.urls);
+}
+
+async function updateLink(ctx: AppContext, { body }: { body: schemas.UpdateShareLinkBody }) {
+  const found = await theSite(ctx);
+  const shareLinkId = ctx.params.shareLinkId ?? '';
+  if (!(await findShareLink(ctx.db, found.id, shareLinkId))) throw notFound(`Share link ${shareLinkId} not found`);
+  ctx.body = presentShareLink(found, await updateShareLink(ctx.db, found.id, shareLinkId, body), ctx.urls);
+}
+
+/** 204 whether or not the link existed (API.md). */
+async function removeLink(ctx: AppContext) {
+  const found = await theSite(ctx);
+  await deleteShareLink(ctx.db, found.id, ctx.params.shareLinkId ?? '');
+  ctx.status = 204;
+}
