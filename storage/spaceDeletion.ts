@@ -1,6 +1,7 @@
 import type { Database, Queryable } from './db.js';
 import { now } from './ids.js';
 import { removeSpaceIndex } from './search.js';
+import { removeSiteSpacesOfSpace } from './siteStructure.js';
 
 /**
  * Moves a live space into the bin at `deletedAt`. False when it was already there (or is gone):
@@ -38,6 +39,8 @@ export function purgeDeletedSpaceRows(db: Database, spaceId: string, deletedAt: 
     if (!space) return 'already-purged';
     if (space.deleted_at !== deletedAt) return 'restored';
     await removeSpaceIndex(tx, spaceId);
+    // Its site spaces go too, each default handed to a neighbour.
+    await removeSiteSpacesOfSpace(tx, spaceId);
     await tx.run('DELETE FROM spaces WHERE id = ?', [spaceId]);
     await tx.run('INSERT INTO space_purges (space_id, organization_id, title, deleted_at, purged_at) VALUES (?, ?, ?, ?, ?)', [
       spaceId,
