@@ -3,7 +3,9 @@ import type { ChangeRequestRecord } from '../storage/changeRequests.js';
 import type { Queryable } from '../storage/db.js';
 import { getOrganization } from '../storage/organizations.js';
 import type { SpaceRecord } from '../storage/spaces.js';
-import { findUser } from '../storage/users.js';
+import { findUser, type UserRecord } from '../storage/users.js';
+import { ConditionError } from './conditions.js';
+import { evaluateMergeExpression, type MergeRuleContext } from './mergeRuleExpression.js';
 import { notAllowed } from './errors.js';
 
 type Rule = Record<string, unknown> & { rule?: unknown };
@@ -17,6 +19,32 @@ async function rulesOf(db: Queryable, space: SpaceRecord): Promise<Rule[]> {
 
 const usersIn = (rule: Rule) => (Array.isArray(rule.users) ? rule.users.filter((user): user is string => typeof user === 'string') : []);
 
+const person = (user: UserRecord | undefined, id: string) => ({ id, displayName: user?.displayName ?? 'Former user', email: user?.email ?? '' });
+
+/** What a custom rule's expression reads. */
+async function contextOf(
+  db: Queryable,
+  input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; outdated: boolean; actorId: string },
+  reviews: ReviewRecord[],
+): Promise<MergeRuleContext> {
+  const people = new Map<string, UserRecord | undefined>();
+  for (const id of new Set([input.actorId, input.changeRequest.createdBy, ...reviews.map((review) => review.reviewerId)])) people.set(id, await findUser(db, id));
+  const { space, changeRequest } = input;
+  return {
+    space: { id: space.id, title: space.title, visibility: space.visibility, editMode: space.editMode },
+    changeRequest: {
+      id: changeRequest.id,
+      number: changeRequest.number,
+      subject: changeRequest.subject,
+      status: changeRequest.status,
+      outdated: input.outdated,
+      createdBy: person(people.get(changeRequest.createdBy), changeRequest.createdBy),
+    },
+    reviews: reviews.map((review) => ({ status: review.status, outdated: review.outdated, revision: review.revision, reviewer: person(people.get(review.reviewerId), review.reviewerId) })),
+    actor: person(people.get(input.actorId), input.actorId),
+  };
+}
+
 async function names(db: Queryable, ids: string[]): Promise<string> {
   const found = await Promise.all(ids.map(async (id) => (await findUser(db, id))?.displayName ?? id));
   return found.join(', ');
@@ -25,7 +53,7 @@ async function names(db: Queryable, ids: string[]): Promise<string> {
 /**
  * Refuses the merge (403, naming the rule and who is missing) unless every merge rule holds for
  * the change request's head or the actor may bypass them. Approvals count on the current head
- * only, from each reviewer's latest review.
+ * only, from each reviewer's latest review. A `custom` rule holds when its expression is true.
  */
 export async function assertMergeRules(
   db: Queryable,
@@ -70,10 +98,19 @@ export async function assertMergeRules(
         break;
       case 'require_agent_review':
         throw blocked('Quire has no review agent to satisfy it');
+      case 'custom': {
+        let holds: boolean;
+        try {
+          holds = evaluateMergeExpression(String(rule.expression ?? ''), await contextOf(db, input, reviews));
+        } catch (error) {
+          if (!(error instanceof ConditionError)) throw error;
+          throw blocked(`its expression can't be evaluated: ${error.message}`);
+        }
+        if (!holds) throw blocked(`${JSON.stringify(rule.expression)} is false`);
+        break;
+      }
       default:
-        // `custom` expressions need the conditions evaluator to read a merge's context (space,
-        // change request, reviews, actor); until it does, such a rule can't be met.
-        throw blocked('custom merge rules are not evaluated yet');
+        throw blocked('Quire doesn\'t know this rule');
     }
   }
 }

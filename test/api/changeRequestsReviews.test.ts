@@ -122,4 +122,26 @@ test('merge rules: named approvals on the current head, one of, at least one, up
   assert.is((await t.call('POST', `${inherited.url}/merge`, { token: fx.editor.token })).body.result, 'merge');
 });
 
+test('a custom merge rule is an expression over the space, the change request, its reviews and the actor', async () => {
+  const expression = 'changeRequest.subject.startsWith("[docs]") && (reviews.length > 0 || actor.email.endsWith("@example.com"))';
+  const { url } = await changeRequestIn('Custom', { type: 'rules', rules: [{ rule: 'custom', expression }] });
+  await edit(url, 'Custom page');
+  assertErrorIs(await t.call('POST', `${url}/merge`, { token: fx.editor.token }), 403, `The merge is blocked by the rule custom: ${JSON.stringify(expression)} is false`);
+  await t.call('PATCH', url, { token: fx.editor.token, body: { subject: '[docs] Custom' } });
+  assert.is((await t.call('POST', `${url}/merge`, { token: fx.editor.token })).body.result, 'merge');
+
+  const broken = await changeRequestIn('Broken', { type: 'rules', rules: [{ rule: 'custom', expression: 'process.exit(1)' }] });
+  assertErrorIs(
+    await t.call('POST', `${broken.url}/merge`, { token: fx.editor.token }),
+    403,
+    `The merge is blocked by the rule custom: its expression can't be evaluated: only the methods includes, startsWith, endsWith can be called`,
+  );
+  const unknown = await changeRequestIn('Unknown', { type: 'rules', rules: [{ rule: 'custom', expression: 'visitor.claims.x' }] });
+  assertErrorIs(
+    await t.call('POST', `${unknown.url}/merge`, { token: fx.editor.token }),
+    403,
+    `The merge is blocked by the rule custom: its expression can't be evaluated: unknown name "visitor": merge rules read space, changeRequest, reviews, actor`,
+  );
+});
+
 test.run();
