@@ -64,6 +64,8 @@ export interface CommentUpdate {
 
 /** Edits (author or moderator), resolves or reopens (author or resolver) and reacts (anyone who may post), in one transaction. */
 export async function updateComment(deps: ContentDeps, place: CommentPlace, caller: Caller, rights: CommentRights, commentId: string, update: CommentUpdate): Promise<CommentRecord> {
+  // A missing comment is a 404 whatever the request holds; the body is converted outside the write lock.
+  await commentOf(deps.db, place, commentId);
   const body = update.body && commentBody(update.body, 'A comment');
   const reactions = reactionChange(update);
   return deps.db.transaction(async (tx) => {
@@ -96,6 +98,7 @@ export interface ReplyInComment {
 }
 
 export async function postReply(deps: ContentDeps, place: CommentPlace, caller: Caller, commentId: string, input: { body: CommentBodyInput }): Promise<ReplyInComment> {
+  await commentOf(deps.db, place, commentId);
   const body = commentBody(input.body, 'A reply');
   return deps.db.transaction(async (tx) => {
     const comment = await commentOf(tx, place, commentId);
@@ -111,6 +114,7 @@ export async function updateReply(
   ids: { commentId: string; replyId: string },
   update: Omit<CommentUpdate, 'resolved'>,
 ): Promise<ReplyInComment> {
+  await replyOf(deps.db, place, ids);
   const body = update.body && commentBody(update.body, 'A reply');
   const reactions = reactionChange(update);
   return deps.db.transaction(async (tx) => {

@@ -5,7 +5,8 @@ import { order, pagination } from './common.js';
 const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
 /** Markdown bodies are comments, not pages: 64 KB of text is plenty. */
 const markdown = { type: 'string', maxLength: 65_536 } as const;
-const reactions = { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 50 } } as const;
+/** Emojis; repeats count once, so the body limit is the only bound a list needs. */
+const reactions = { type: 'array', items: { type: 'string', minLength: 1, maxLength: 50 } } as const;
 
 /** The body of a comment or reply: `{markdown}` or `{document}` (the upstream JSON Document, checked at its top level). */
 const body = {

@@ -159,7 +159,7 @@ test('PUT edits the body (author or admin), resolves and reopens, and keeps reac
   assertErrorIs(await t.call('PUT', path, { token: commenter.token, body: { addedReactions: ['thumbs'] } }), 400, 'Reaction "thumbs" is not an emoji');
   assertErrorIs(await t.call('PUT', path, { token: commenter.token, body: { addedReactions: ['👍'], removedReactions: ['👍'] } }), 400, 'Reaction 👍 is both added and removed');
   assertErrorIs(await t.call('PUT', path, { token: fx.reader.token, body: { addedReactions: ['👍'] } }), 403, 'This operation needs the comment role on the space; you have read');
-  assertErrorIs(await t.call('PUT', `${comments}/nope`, { token: fx.admin.token, body: {} }), 404, 'Comment nope not found in the space');
+  assertErrorIs(await t.call('PUT', `${comments}/nope`, { token: fx.admin.token, body: { addedReactions: ['thumbs'] } }), 404, 'Comment nope not found in the space', 'missing before invalid');
 });
 
 test('permissions follow the caller: authors edit and delete their own, admins any, readers only view', async () => {
@@ -210,7 +210,8 @@ test('replies: post, read, list oldest first, edit, react, delete; the comment c
   assertErrorIs(await t.call('PUT', `${replies}/${third.id}`, { token: commenter.token, body: { body: { markdown: 'no' } } }), 403, 'Only its author or an admin of the space may edit a reply');
   assertErrorIs(await t.call('DELETE', `${replies}/${third.id}`, { token: commenter.token }), 403, 'Only its author or an admin of the space may delete a reply');
   assertErrorIs(await t.call('POST', replies, { token: fx.reader.token, body: { body: { markdown: 'x' } } }), 403, 'This operation needs the comment role on the space; you have read');
-  assertErrorIs(await t.call('POST', `${comments}/nope/replies`, { token: commenter.token, body: { body: { markdown: 'x' } } }), 404, 'Comment nope not found in the space');
+  assertErrorIs(await t.call('POST', `${comments}/nope/replies`, { token: commenter.token, body: { body: { markdown: ' ' } } }), 404, 'Comment nope not found in the space');
+  assertErrorIs(await t.call('PUT', `${replies}/nope`, { token: commenter.token, body: { removedReactions: ['x'] } }), 404, `Reply nope not found in comment ${comment.id}`);
   assertErrorIs(await t.call('GET', `${replies}/nope`, { token: commenter.token }), 404, `Reply nope not found in comment ${comment.id}`);
 
   assert.is((await t.call('DELETE', `${replies}/${first.body.id}`, { token: commenter.token })).status, 204);
