@@ -7,7 +7,11 @@
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Identifier and cursor fields: an empty string can name nothing, so Quire answers 400 rather than search for it. */
-const identifierFields = new Set(['parent', 'collection', 'space', 'organization', 'defaultTeam', 'id', 'members', 'page', 'team', 'user', 'site']);
+const identifierFields = new Set([
+  'parent', 'collection', 'space', 'spaces', 'organization', 'defaultTeam', 'id', 'members', 'page', 'team', 'user', 'site',
+  'siteSection', 'siteSpace', 'defaultSiteSection', 'defaultSiteSpace', 'node',
+]);
+const isIdentifier = (field: string) => identifierFields.has(field) || /[a-z]Id$/.test(field);
 
 /**
  * DEFECT, not a divergence: these operations accept a missing body as an empty change (200/204)
@@ -19,9 +23,13 @@ const bodyOptionalUntilFixed = new Set([
   'updateSpaceById',
   'updateCollectionById',
   'updateOrganizationById',
-  'updateMemberInOrganizationById',
   'updateOrganizationSAMLProvider',
   'updateMembersInOrganizationTeam',
+  'updateSiteById',
+  'updateSiteSectionById',
+  'updateSiteSpaceById',
+  'updateSiteSectionGroupById',
+  'createChangeRequest',
 ]);
 
 export function applyDivergences(spec: Json): void {
@@ -31,8 +39,14 @@ export function applyDivergences(spec: Json): void {
       if (!operation || typeof operation !== 'object' || !operation.responses) continue;
       // `page` takes only a cursor Quire handed out (`next.page`); anything else is a 400, so the fuzzer
       // can't generate one (test/api/pagination.test.ts covers forged and foreign cursors).
-      operation.parameters = (operation.parameters ?? []).filter((parameter: Json) => resolve(spec, parameter)?.name !== 'page');
-      for (const parameter of operation.parameters) tightenQueryParameter(resolve(spec, parameter));
+      // Parameters are copied in place of their `$ref`: one shared parameter is tightened differently
+      // for different operations.
+      operation.parameters = (operation.parameters ?? []).map((parameter: Json) => structuredClone(resolve(spec, parameter)));
+      operation.parameters = operation.parameters.filter((parameter: Json) => parameter?.name !== 'page');
+      for (const parameter of operation.parameters) {
+        tightenQueryParameter(parameter, operation.operationId);
+        tightenPathParameter(parameter);
+      }
       if (bodyOptionalUntilFixed.has(operation.operationId)) operation.requestBody.required = false;
       const media = operation.requestBody?.content?.['application/json'];
       if (media?.schema) {
@@ -44,19 +58,33 @@ export function applyDivergences(spec: Json): void {
       }
     }
   }
-  for (const parameter of Object.values<Json>(spec.components.parameters ?? {})) tightenQueryParameter(parameter);
 }
 
 function resolve(spec: Json, node: Json): Json {
   return node?.$ref ? spec.components.parameters[node.$ref.split('/').pop()] : node;
 }
 
-function tightenQueryParameter(parameter: Json): void {
+/** Path segments with control characters (C0, DEL, C1) are a 400: no id or page path holds one. */
+function tightenPathParameter(parameter: Json): void {
+  if (parameter?.in !== 'path' || parameter.schema?.type !== 'string' || parameter.schema.pattern || parameter.schema.enum) return;
+  parameter.schema = { ...parameter.schema, pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]+$' };
+}
+
+/** Where an empty value means "no filter" and is accepted (an operation's own, or every operation's). */
+const emptyAccepted = new Set(['search', 'listTeamsInOrganizationById title', 'listTeamsForOrganizationMember title', 'getSpaceById shareKey']);
+
+
+function tightenQueryParameter(parameter: Json, operationId: string): void {
   if (parameter?.in !== 'query' || !parameter.schema) return;
   // Numbers in queries are plain decimal integers (issue 10, defect 6): `limit=1e3` or `2.5` is a 400.
   if (parameter.schema.type === 'number') parameter.schema.type = 'integer';
-  // An empty cursor or search query is a client mistake, not a request for the first page or for everything.
-  if (['query', 'owner'].includes(parameter.name) && parameter.schema.type === 'string') parameter.schema.minLength ??= 1;
+  // An empty id, filter or search (`owner=`, `creator=`, `space=`, `shareKey=`, `query=`) is a client
+  // mistake, not a request for everything: Quire answers 400 (a few free-text filters accept it).
+  const strings = parameter.schema.type === 'string' ? [parameter.schema] : parameter.schema.type === 'array' ? [parameter.schema.items] : [];
+  const free = emptyAccepted.has(parameter.name) || emptyAccepted.has(`${operationId} ${parameter.name}`);
+  for (const schema of strings) if (!free && schema?.type === 'string' && !schema.enum) schema.minLength ??= 1;
+  // Lists take at most 1000 items a page, whatever an operation's spec says (see Lists).
+  if (parameter.name === 'limit') parameter.schema.maximum = Math.min(parameter.schema.maximum ?? 1000, 1000);
 }
 
 /**
@@ -103,7 +131,7 @@ function flattenAllOf(schema: Json): Json {
 /** Unknown fields are refused (a typo must not pass silently), and identifiers can't be empty. */
 function tightenBody(schema: Json, field?: string): void {
   if (!schema || typeof schema !== 'object' || schema.$ref) return;
-  if (schema.type === 'string' && field && identifierFields.has(field)) schema.minLength ??= 1;
+  if (schema.type === 'string' && field && isIdentifier(field)) schema.minLength ??= 1;
   // Addresses, domains and the organization's hostname are checked as such (upstream says only "string"): an invite to "x" or a
   // domain "-" can never match a user, so Quire refuses them.
   if (schema.type === 'string' && (field === 'email' || field === 'emails')) schema.format = 'email';
