@@ -57,6 +57,7 @@ export async function updateChangeRequestFromPrimary(
 ): Promise<MergeOutcome> {
   const { space, changeRequest } = input;
   assertWritable(changeRequest);
+  if (space.editMode === 'locked') throw spaceLocked(space.id);
   const repo = openSpaceRepository(deps.dataDir, space.id);
   const primary = await readBranch(repo, primaryBranch);
   const base = mergeBaseOf(changeRequest);

@@ -161,6 +161,11 @@ test('update then merge: the change request takes the primary branch, then lands
   const a = await changeRequestWith(space.id, 'A', [{ operation: 'update_page', page: ids.intro, document: { markdown: '# Introduction\n\nBy A.\n' } }]);
   const b = await changeRequestWith(space.id, 'B', [{ operation: 'update_page', page: ids.faq, document: { markdown: `# FAQ\n\n${long.replace('Line 1.', 'Line one by B.')}\n` } }]);
   await mergeChecked(gitdir, a.url);
+  await t.call('PATCH', `/v1/spaces/${space.id}`, { token: fx.admin.token, body: { editMode: 'locked' } });
+  const locked = `Space ${space.id} is locked: unlock it (editMode "live") to change its content`;
+  assertErrorIs(await t.call('POST', `${b.url}/update`, { token: fx.editor.token }), 423, locked);
+  assertErrorIs(await t.call('POST', `${b.url}/merge`, { token: fx.editor.token }), 423, locked);
+  await t.call('PATCH', `/v1/spaces/${space.id}`, { token: fx.admin.token, body: { editMode: 'live' } });
   const updated = await t.call('POST', `${b.url}/update`, { token: fx.editor.token });
   assert.is(updated.body.result, 'update');
   const onBranch = await t.call('GET', `${b.url}/content/page/${ids.intro}?format=markdown`, { token: fx.reader.token });
