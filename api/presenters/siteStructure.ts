@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { spaceRevision } from '../../domain/spaces.js';
 import { sectionSiblings } from '../../domain/siteStructure.js';
 import type { MemberRole } from '../../storage/members.js';
@@ -37,6 +38,16 @@ export async function siteView(ctx: AppContext, site: SiteRecord, structure: Sit
   );
   const shown = { ...structure, siteSpaces: structure.siteSpaces.filter((siteSpace) => spaces.has(siteSpace.spaceId)) };
   return { ctx, site, structure: shown, shareKey, spaces };
+}
+
+/**
+ * What a presentation of the view depends on, hashed: the site, its structure, each space with
+ * its revision and the caller's role on it, the share key and the public URL. Equal keys present
+ * equally, so a presented profile can be kept under its key.
+ */
+export function siteViewKey(view: SiteView): string {
+  const spaces = [...view.spaces.values()].map((shown) => [shown.space, shown.revision, shown.role ?? null]);
+  return createHash('sha256').update(JSON.stringify([view.site, view.structure, spaces, view.shareKey ?? null, view.ctx.urls.base])).digest('base64url');
 }
 
 function sectionSegments(view: SiteView, section: SiteSectionRecord | undefined): string[] {

@@ -16,11 +16,12 @@ import {
 } from '../../storage/sites.js';
 import { organizationOf, type AppContext } from '../context.js';
 import { notFound } from '../errors.js';
+import { JsonCache } from '../jsonCache.js';
 import { inOrganization } from '../policies/index.js';
 import { siteActions } from '../policies/actions.js';
 import { presentList } from '../presenters/list.js';
 import { presentAdaptiveSchema, presentShareLink, presentSite } from '../presenters/site.js';
-import { presentPublishedSite, siteView } from '../presenters/siteStructure.js';
+import { presentPublishedSite, siteView, siteViewKey } from '../presenters/siteStructure.js';
 import * as schemas from '../schemas/sites.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
@@ -99,10 +100,15 @@ async function validShareKey(ctx: AppContext, siteId: string, shareKey: string |
   return shareKey !== undefined && (await isActiveShareKey(ctx.db, siteId, shareKey)) ? shareKey : undefined;
 }
 
+// A published profile is kept under the hash of everything it is made of (siteViewKey), within the cache budget.
+const publishedProfiles = new JsonCache();
+
 async function published(ctx: AppContext, { query }: { query: schemas.ShareKeyQuery }) {
   const found = await theSite(ctx);
   const [structure, shareKey] = await Promise.all([loadSiteStructure(ctx.db, found.id), validShareKey(ctx, found.id, query.shareKey)]);
-  ctx.body = presentPublishedSite(await siteView(ctx, found, structure, organizationOf(ctx).role, shareKey));
+  const view = await siteView(ctx, found, structure, organizationOf(ctx).role, shareKey);
+  ctx.type = 'application/json';
+  ctx.body = publishedProfiles.get(`${found.id}:${siteViewKey(view)}`, () => presentPublishedSite(view));
 }
 
 async function getAdaptiveSchema(ctx: AppContext) {

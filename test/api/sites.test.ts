@@ -213,6 +213,11 @@ test('published profile: the site, its structure, customizations per site space,
   const sectioned = (await t.call('GET', `${sites}/${site.id}/published`, { token: fx.reader.token })).body;
   assert.is(sectioned.structure.type, 'sections');
   assert.equal(sectioned.structure.structure.map((section: { title: string }) => section.title), ['Alpha', 'Beta'], 'the root spaces were gathered into a first section');
+  await t.call('PATCH', `/v1/spaces/${a.id}`, { token: fx.admin.token, body: { title: 'Alpha renamed' } });
+  const renamed = (await t.call('GET', `${sites}/${site.id}/published`, { token: fx.reader.token })).body;
+  assert.is(renamed.structure.structure[0].siteSpaces[0].space.title, 'Alpha renamed', 'a kept profile is never stale: its key holds the spaces too');
+  const asAdmin = (await t.call('GET', `${sites}/${site.id}/published`, { token: fx.admin.token })).body;
+  assert.equal([renamed.structure.structure[0].siteSpaces[0].space.permissions.admin, asAdmin.structure.structure[0].siteSpaces[0].space.permissions.admin], [false, true], 'nor shared between roles');
 });
 
 test.run();
