@@ -3,7 +3,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { findSpacePurge } from '../../storage/spaceDeletion.js';
-import { assertError, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
+import { assertErrorIs, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
+import { until } from '../helpers/poll.js';
 import { runAdmin } from '../helpers/processes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
@@ -38,14 +39,13 @@ test('deletes the organization at once and purges its spaces through their delet
   assert.is(deleted.code, 0, deleted.stderr);
   assert.match(deleted.stdout, new RegExp(`deleted ${fx.org.id} \\(Acme Docs\\): 2 spaces in the bin`));
 
-  assertError(await t.call('GET', `/v1/orgs/${fx.org.id}`, { token: fx.admin.token }), 404, 'not found');
+  assertErrorIs(await t.call('GET', `/v1/orgs/${fx.org.id}`, { token: fx.admin.token }), 404, `Organization ${fx.org.id} not found`);
   assert.is((await t.call('GET', '/v1/orgs', { token: fx.editor.token })).body.count, 0, 'gone from its members’ lists');
-  for (const id of spaces) assertError(await t.call('GET', `/v1/spaces/${id}`, { token: fx.admin.token }), 404, 'not found');
+  for (const id of spaces) assertErrorIs(await t.call('GET', `/v1/spaces/${id}`, { token: fx.admin.token }), 404, `Space ${id} not found`);
   assert.not.match((await admin(['org', 'list'])).stdout, fx.org.id);
 
   const purged = () => spaces.every((id) => !existsSync(spaceGitdir(t.dataDir, id)));
-  for (let waited = 0; !purged() && waited < 20_000; waited += 200) await new Promise((resolve) => setTimeout(resolve, 200));
-  assert.ok(purged(), 'each space was purged by its job once the retention passed');
+  await until('each space to be purged by its job once the retention passed', purged, 20_000);
   for (const id of spaces) assert.ok(await findSpacePurge(t.server.db, id), 'with its purge record');
   assert.is((await t.call('GET', `/v1/spaces/${kept.body.id}`, { token: fx.outsider.token })).status, 200, 'other organizations keep theirs');
 
