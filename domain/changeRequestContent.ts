@@ -14,6 +14,7 @@ import type { UserRecord } from '../storage/users.js';
 import { assertWritable } from './changeRequests.js';
 import type { ContentDeps } from './deps.js';
 import { invalidInput } from './errors.js';
+import { OutboundFetchError, outboundFetch } from './outboundFetch.js';
 import { writeContent } from './writeContent.js';
 
 /** A page's document as the API takes it: markdown, the JSON Document, or nothing (`{}`). */
@@ -49,28 +50,43 @@ interface NewFile {
   bytes: Buffer;
 }
 
-/** The files of the batch, decoded and checked before anything is written. */
-function decodeFiles(operations: ContentOperation[]): Map<number, NewFile[]> {
-  const decoded = new Map<number, NewFile[]>();
-  operations.forEach((operation, index) => {
-    if (operation.operation !== 'insert_files') return;
-    decoded.set(
-      index,
-      operation.files.map((file, fileIndex) => {
-        const where = `changes[${index}].files[${fileIndex}]`;
-        if (file.url !== undefined && file.base64 !== undefined) throw invalidInput(`${where}: give "url" or "base64", not both`);
-        if (file.url !== undefined) throw invalidInput(`${where}: "url" sources are not fetched yet (Quire has no outbound-fetch guard): send the bytes as "base64"`);
-        if (file.base64 === undefined) throw invalidInput(`${where}: give the file's bytes as "base64"`);
-        if (file.contentType === undefined) throw invalidInput(`${where}: "contentType" is required with "base64"`);
-        if (!fileName.test(file.name) || file.name === '.' || file.name === '..') throw invalidInput(`${where}: "name" must be a file name, without "/" or "\\"`);
-        if (!/^[A-Za-z0-9+/]*={0,2}$/.test(file.base64) || file.base64.length % 4 === 1) throw invalidInput(`${where}: "base64" is not base64`);
-        const bytes = Buffer.from(file.base64, 'base64');
-        if (bytes.length > maxFileBytes) throw invalidInput(`${where}: the file is ${bytes.length} bytes; the limit is ${maxFileBytes}`);
-        return { ...(file.ref !== undefined ? { ref: file.ref } : {}), name: file.name, bytes };
-      }),
-    );
-  });
-  return decoded;
+/** The largest file a `url` source may bring (a `base64` one: `maxFileBytes`). */
+const maxFetchedBytes = 10 * 1024 * 1024;
+
+/**
+ * The files of the batch, decoded (base64) or fetched (url, through the outbound-fetch guard) and
+ * checked before anything is written: a file that can't be had refuses the whole batch.
+ */
+async function loadFiles(operations: ContentOperation[]): Promise<Map<number, NewFile[]>> {
+  const loaded = new Map<number, NewFile[]>();
+  for (const [index, operation] of operations.entries()) {
+    if (operation.operation !== 'insert_files') continue;
+    const files: NewFile[] = [];
+    for (const [fileIndex, file] of operation.files.entries()) {
+      const where = `changes[${index}].files[${fileIndex}]`;
+      if (!fileName.test(file.name) || file.name === '.' || file.name === '..') throw invalidInput(`${where}: "name" must be a file name, without "/" or "\\"`);
+      if ((file.url === undefined) === (file.base64 === undefined)) throw invalidInput(`${where}: give the file's bytes as "base64" or its "url", one of the two`);
+      const ref = file.ref !== undefined ? { ref: file.ref } : {};
+      if (file.url !== undefined) {
+        try {
+          const fetched = await outboundFetch(file.url, { maxBytes: maxFetchedBytes });
+          files.push({ ...ref, name: file.name, bytes: fetched.body });
+        } catch (error) {
+          if (error instanceof OutboundFetchError) throw invalidInput(`${where}: ${error.message}`);
+          throw error;
+        }
+        continue;
+      }
+      const base64 = file.base64!;
+      if (file.contentType === undefined) throw invalidInput(`${where}: "contentType" is required with "base64"`);
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 === 1) throw invalidInput(`${where}: "base64" is not base64`);
+      const bytes = Buffer.from(base64, 'base64');
+      if (bytes.length > maxFileBytes) throw invalidInput(`${where}: the file is ${bytes.length} bytes; the limit is ${maxFileBytes}`);
+      files.push({ ...ref, name: file.name, bytes });
+    }
+    loaded.set(index, files);
+  }
+  return loaded;
 }
 
 const blobId = (bytes: Buffer) => createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
@@ -85,7 +101,7 @@ export async function updateChangeRequestContent(
   input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; operations: ContentOperation[]; author: UserRecord },
 ): Promise<ContentUpdate> {
   assertWritable(input.changeRequest);
-  const files = decodeFiles(input.operations);
+  const files = await loadFiles(input.operations);
   const refs = new Set<string>();
   for (const operation of input.operations) {
     const batchRefs = operation.operation === 'insert_page' ? [operation.ref] : operation.operation === 'insert_files' ? operation.files.map((file) => file.ref) : [];

@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
@@ -109,11 +111,6 @@ test('a batch is all or nothing; bad changes say which and why', async () => {
   assertErrorIs(refused, 400, 'changes[1] (delete_page): page missing is not in the change request');
   assert.is(git(gitdir, 'rev-parse', 'refs/heads/change-requests/1-atomic').trim(), changeRequest.revision, 'nothing was committed');
   assertErrorIs(
-    await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'insert_files', files: [{ name: 'a.png', url: 'https://example.com/a.png' }] }] } }),
-    400,
-    'changes[0].files[0]: "url" sources are not fetched yet (Quire has no outbound-fetch guard): send the bytes as "base64"',
-  );
-  assertErrorIs(
     await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: faq.id, into: faq.id }] } }),
     400,
     `changes[0] (update_page): page ${faq.id} can't move under itself or one of its subpages`,
@@ -138,6 +135,30 @@ test('a batch is all or nothing; bad changes say which and why', async () => {
     409,
     `Change request ${changeRequest.number} is archived: its content can no longer change`,
   );
+});
+
+test('insert_files fetches url sources through the outbound-fetch guard: public addresses only, unless allowed', async () => {
+  const { base, gitdir } = await changeRequestIn('Fetched');
+  const bytes = Buffer.from('a picture, fetched');
+  const server = http.createServer((_, response) => response.end(bytes));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/picture.png`;
+  try {
+    const insert = { changes: [{ operation: 'insert_files', files: [{ name: 'picture.png', url }] }] };
+    assertErrorIs(
+      await t.call('POST', `${base}/content`, { token: fx.editor.token, body: insert }),
+      400,
+      `changes[0].files[0]: 127.0.0.1:${(server.address() as AddressInfo).port} resolves to 127.0.0.1, a loopback, private, link-local or otherwise non-public address: refused (QUIRE_ALLOW_PRIVATE_FETCH=1 lifts this)`,
+    );
+    process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
+    const fetched = await t.call('POST', `${base}/content?compat=false`, { token: fx.editor.token, body: insert });
+    assert.is(fetched.status, 200, JSON.stringify(fetched.body));
+    assert.is(fetched.body.insertedFiles[0].name, 'picture.png');
+    assert.is(git(gitdir, 'show', `${fetched.body.changeRequest.revision}:.gitbook/assets/picture.png`), bytes.toString());
+  } finally {
+    delete process.env.QUIRE_ALLOW_PRIVATE_FETCH;
+    server.close();
+  }
 });
 
 test('revert_page brings a page back as it is in the base', async () => {
