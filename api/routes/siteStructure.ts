@@ -20,7 +20,7 @@ import {
 } from '../../domain/siteStructure.js';
 import { siteOf } from '../../domain/sites.js';
 import { paginateArray } from '../../storage/pagination.js';
-import { loadSiteStructure } from '../../storage/siteStructure.js';
+import { loadSiteStructure, type SiteSpaceRecord } from '../../storage/siteStructure.js';
 import { isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
 import { organizationOf, type AppContext } from '../context.js';
 import { inOrganization } from '../policies/index.js';
@@ -62,10 +62,13 @@ routes.post(`${group}/move`, 'moveSiteSectionGroup', inOrganization(edit), handl
 const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organization.id, ctx.params.siteId ?? '');
 
 /** The site as read now, for presenting; `shareKey` counts only when it is an active key of this site's links. */
-async function viewOf(ctx: AppContext, found: SiteRecord, shareKey?: string): Promise<SiteView> {
+async function viewOf(ctx: AppContext, found: SiteRecord, shareKey?: string, wanted?: (siteSpace: SiteSpaceRecord) => boolean): Promise<SiteView> {
   const [structure, valid] = await Promise.all([loadSiteStructure(ctx.db, found.id), shareKey !== undefined ? isActiveShareKey(ctx.db, found.id, shareKey) : false]);
-  return siteView(ctx, found, structure, organizationOf(ctx).role, valid ? shareKey : undefined);
+  return siteView(ctx, found, structure, organizationOf(ctx).role, valid ? shareKey : undefined, wanted);
 }
+/** What presenting one section or one site space needs read: its own site spaces only. */
+const inSection = (sectionId: string) => (siteSpace: SiteSpaceRecord) => siteSpace.sectionId === sectionId;
+const only = (siteSpaceId: string) => (siteSpace: SiteSpaceRecord) => siteSpace.id === siteSpaceId;
 
 const pick = <T extends { id: string }>(items: T[], id: string): T => items.find((item) => item.id === id)!;
 /** Position refs as the domain names them: the kind, and the id under the key the endpoint uses. */
@@ -87,7 +90,7 @@ async function listSections(ctx: AppContext, { query }: { query: schemas.ListWit
 async function createSection(ctx: AppContext, { body }: { body: schemas.AddSectionBody }) {
   const found = await theSite(ctx);
   const id = await addSection(ctx.db, found, body);
-  const shown = await viewOf(ctx, await theSite(ctx));
+  const shown = await viewOf(ctx, await theSite(ctx), undefined, inSection(id));
   ctx.status = 201;
   ctx.set('Location', ctx.urls.api(`/orgs/${found.organizationId}/sites/${found.id}/sections/${id}`));
   ctx.body = presentSection(shown, pick(shown.structure.sections, id));
@@ -97,7 +100,7 @@ async function patchSection(ctx: AppContext, { body }: { body: schemas.UpdateSec
   const found = await theSite(ctx);
   const id = ctx.params.siteSectionId ?? '';
   await updateSectionSettings(ctx.db, found, id, body);
-  const shown = await viewOf(ctx, found);
+  const shown = await viewOf(ctx, found, undefined, inSection(id));
   ctx.body = presentSection(shown, pick(shown.structure.sections, id));
 }
 
@@ -109,7 +112,7 @@ async function moveTheSection(ctx: AppContext, { body }: { body: schemas.MoveSec
   const found = await theSite(ctx);
   const id = ctx.params.siteSectionId ?? '';
   await moveSection(ctx.db, found, id, refsOf(body.position, 'siteSection'));
-  const shown = await viewOf(ctx, found);
+  const shown = await viewOf(ctx, found, undefined, inSection(id));
   ctx.body = presentSection(shown, pick(shown.structure.sections, id));
 }
 
@@ -129,7 +132,7 @@ async function listSiteSpaces(ctx: AppContext, { query }: { query: schemas.ListS
 async function createSiteSpace(ctx: AppContext, { body }: { body: schemas.AddSiteSpaceBody }) {
   const found = await theSite(ctx);
   const id = await addSiteSpace(ctx.db, found, body);
-  const shown = await viewOf(ctx, found);
+  const shown = await viewOf(ctx, found, undefined, only(id));
   ctx.status = 201;
   ctx.set('Location', ctx.urls.api(`/orgs/${found.organizationId}/sites/${found.id}/site-spaces/${id}`));
   ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, id));
@@ -139,7 +142,7 @@ async function patchSiteSpace(ctx: AppContext, { body }: { body: schemas.UpdateS
   const found = await theSite(ctx);
   const id = ctx.params.siteSpaceId ?? '';
   await updateSiteSpaceSettings(ctx.db, found, id, body);
-  const shown = await viewOf(ctx, found);
+  const shown = await viewOf(ctx, found, undefined, only(id));
   ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, id));
 }
 
@@ -151,7 +154,7 @@ async function moveTheSiteSpace(ctx: AppContext, { body }: { body: schemas.MoveS
   const found = await theSite(ctx);
   const id = ctx.params.siteSpaceId ?? '';
   await moveSiteSpace(ctx.db, found, id, refsOf(body.position, 'siteSpace'));
-  const shown = await viewOf(ctx, found);
+  const shown = await viewOf(ctx, found, undefined, only(id));
   ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, id));
 }
 
