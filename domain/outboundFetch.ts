@@ -62,7 +62,9 @@ export function isPublicAddress(address: string): boolean {
 
 /** GET `url` under the guard; a 2xx answer's body, or an OutboundFetchError saying why not. */
 export async function outboundFetch(url: string, options: OutboundFetchOptions = {}): Promise<OutboundResponse> {
-  const settings = { ...outboundDefaults, ...options, allowPrivate: options.allowPrivate ?? privateFetchAllowed() };
+  const configured = Number(process.env.QUIRE_FETCH_TIMEOUT_MS);
+  const totalTimeoutMs = configured > 0 ? configured : outboundDefaults.totalTimeoutMs;
+  const settings = { ...outboundDefaults, totalTimeoutMs, ...options, allowPrivate: options.allowPrivate ?? privateFetchAllowed() };
   const deadline = Date.now() + settings.totalTimeoutMs;
   let current = parseUrl(url);
   for (let hop = 0; ; hop++) {

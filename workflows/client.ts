@@ -2,6 +2,7 @@ import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, 
 import type { TemporalSettings } from './settings.js';
 import { spaceRestored } from './signals.js';
 import type { SpaceDeletionInput, spaceDeletion } from './spaceDeletion.workflow.js';
+import { openAPISourceChanged, type openapiProcessing } from './openapiProcessing.workflow.js';
 
 /** The job service can't be reached: the API answers 503 and changes nothing. */
 export class JobsUnavailableError extends Error {
@@ -9,6 +10,7 @@ export class JobsUnavailableError extends Error {
 }
 
 export const spaceDeletionJobId = (spaceId: string) => `space-deletion:${spaceId}`;
+export const openAPIJobId = (organizationId: string, slug: string) => `openapi:${organizationId}:${slug}`;
 
 /** How long a request waits on Temporal before it gives up with a 503. */
 const callTimeoutMs = 5000;
@@ -75,6 +77,22 @@ export class JobClient {
         if (!(error instanceof WorkflowNotFoundError)) throw error;
       }
     });
+  }
+
+  /**
+   * Processes an OpenAPI specification's source. A running job for the spec is joined and told the
+   * source changed (one more round), so there is never a second job for one spec.
+   */
+  async startOpenAPIProcessing(organizationId: string, slug: string): Promise<void> {
+    await this.call(`start processing OpenAPI specification ${slug}`, () =>
+      this.client.workflow.signalWithStart<typeof openapiProcessing>('openapiProcessing', {
+        taskQueue: this.settings.taskQueue,
+        workflowId: openAPIJobId(organizationId, slug),
+        args: [{ organizationId, slug }],
+        signal: openAPISourceChanged,
+        signalArgs: [],
+      }),
+    );
   }
 
   private startDeletionWorkflow(input: SpaceDeletionInput) {

@@ -51,3 +51,13 @@ export const siteActions = {
   edit: 'create',
   admin: 'admin',
 } as const satisfies Record<string, MemberRole>;
+
+/**
+ * OpenAPI specifications are the organization's: members who read see them and their versions,
+ * creators add them and change their source, admins change their visibility and delete them.
+ */
+export const openAPIActions = {
+  view: 'read',
+  edit: 'create',
+  admin: 'admin',
+} as const satisfies Record<string, MemberRole>;

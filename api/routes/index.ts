@@ -19,8 +19,9 @@ import { changeRequestContentRoutes } from './changeRequestContent.js';
 import { changeRequestLinkRoutes } from './changeRequestLinks.js';
 import { changeRequestMergeRoutes } from './changeRequestMerge.js';
 import { changeRequestReviewRoutes } from './changeRequestReviews.js';
+import { openAPIRoutes } from './openapi.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, commentRoutes, commentReplyRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, commentRoutes, commentReplyRoutes, openAPIRoutes].flatMap(
   (table) => table.routes,
 );

@@ -8,6 +8,7 @@ import { organizationDeletion } from './007-organization-deletion.js';
 import { sites } from './010-sites.js';
 import { changeRequests } from './011-change-requests.js';
 import { comments } from './012-comments.js';
+import { openapi } from './013-openapi.js';
 
 export interface Migration {
   version: number;
@@ -16,4 +17,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, sites, changeRequests, comments];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, sites, changeRequests, comments, openapi];

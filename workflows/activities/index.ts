@@ -1,5 +1,6 @@
 import type { Database } from '../../storage/db.js';
 import { heartbeating } from './heartbeat.js';
+import { finishFailedOpenAPISpec, processOpenAPISpec } from './processOpenAPISpec.js';
 import { purgeDeletedSpace } from './purgeDeletedSpace.js';
 
 export interface ActivityDependencies {
@@ -11,6 +12,8 @@ export interface ActivityDependencies {
 export function createActivities(deps: ActivityDependencies) {
   return {
     purgeDeletedSpace: heartbeating(purgeDeletedSpace(deps)),
+    processOpenAPISpec: heartbeating(processOpenAPISpec(deps)),
+    finishFailedOpenAPISpec: finishFailedOpenAPISpec(deps),
   };
 }
 

@@ -1,0 +1,45 @@
+import type { MemberRole } from '../../storage/members.js';
+import type { OpenAPISpecRecord, OpenAPIVersionRecord } from '../../storage/openapi.js';
+import { openAPIActions } from '../policies/actions.js';
+import { atLeast } from '../policies/roles.js';
+import type { Urls } from '../urls.js';
+
+const specPath = (spec: { organizationId: string; slug: string }) => `/orgs/${spec.organizationId}/openapi/${encodeURIComponent(spec.slug)}`;
+
+export function presentOpenAPISpec(spec: OpenAPISpecRecord, role: MemberRole | null, urls: Urls) {
+  return {
+    object: 'openapi-spec' as const,
+    id: spec.id,
+    createdAt: spec.createdAt,
+    updatedAt: spec.updatedAt,
+    slug: spec.slug,
+    ...(spec.sourceUrl !== null ? { sourceURL: spec.sourceUrl } : {}),
+    processingState: spec.processingState,
+    visibility: spec.visibility,
+    ...(spec.lastVersionId !== null ? { lastVersion: spec.lastVersionId } : {}),
+    ...(spec.lastProcessedAt !== null ? { lastProcessedAt: spec.lastProcessedAt } : {}),
+    ...(spec.lastErrorCode !== null ? { lastProcessErrorCode: spec.lastErrorCode } : {}),
+    ...(spec.lastErrors !== null ? { lastProcessedErrors: spec.lastErrors.map((problem) => ({ message: problem.message, ...(problem.code ? { code: problem.code } : {}) })) } : {}),
+    permissions: { view: atLeast(role, openAPIActions.view), edit: atLeast(role, openAPIActions.edit) },
+    urls: { location: urls.api(specPath(spec)), app: urls.app(`/o/${spec.organizationId}/openapi/${encodeURIComponent(spec.slug)}`) },
+  };
+}
+
+/** Where a version's specification can be read: its source URL, or for uploaded text its content in the API. */
+export function openAPIVersionUrl(spec: OpenAPISpecRecord, version: OpenAPIVersionRecord, urls: Urls): string {
+  return version.sourceUrl ?? urls.api(`${specPath(spec)}/versions/${version.id}/content`);
+}
+
+export function presentOpenAPIVersion(spec: OpenAPISpecRecord, version: OpenAPIVersionRecord, urls: Urls) {
+  return {
+    object: 'openapi-spec-version' as const,
+    id: version.id,
+    createdAt: version.createdAt,
+    url: openAPIVersionUrl(spec, version, urls),
+    urls: { location: urls.api(`${specPath(spec)}/versions/${version.id}`) },
+  };
+}
+
+export function presentOpenAPIContent(spec: OpenAPISpecRecord, version: OpenAPIVersionRecord, filesystem: Record<string, unknown>, urls: Urls) {
+  return { filesystem, url: openAPIVersionUrl(spec, version, urls) };
+}

@@ -1,0 +1,98 @@
+import { createOpenAPISpec, normalizeSlug, putOpenAPISpec, removeOpenAPISpec } from '../../domain/openapi.js';
+import { getOpenAPISpec, getOpenAPIVersion, listOpenAPISpecs, listOpenAPIVersions, readOpenAPIFilesystem, setOpenAPIVisibility, type OpenAPISpecRecord } from '../../storage/openapi.js';
+import { jobDeps, organizationOf, type AppContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { openAPIActions } from '../policies/actions.js';
+import { inOrganization } from '../policies/index.js';
+import { presentList } from '../presenters/list.js';
+import { presentOpenAPIContent, presentOpenAPISpec, presentOpenAPIVersion } from '../presenters/openapi.js';
+import * as schemas from '../schemas/openapi.js';
+import { handle } from '../validate.js';
+import { RouteTable } from './table.js';
+
+export const openAPIRoutes = new RouteTable();
+const routes = openAPIRoutes;
+const { view, edit, admin } = openAPIActions;
+const spec = '/orgs/:organizationId/openapi/:specSlug';
+
+routes.get('/orgs/:organizationId/openapi', 'listOpenAPISpecs', inOrganization(view), handle({ query: schemas.listSpecs }, list));
+routes.post('/orgs/:organizationId/openapi', 'createOpenAPISpec', inOrganization(edit), handle({ body: schemas.createSpec }, create));
+routes.get(spec, 'getOpenAPISpecBySlug', inOrganization(view), handle({}, get));
+routes.put(spec, 'createOrUpdateOpenAPISpecBySlug', inOrganization(edit), handle({ params: schemas.specParams, body: schemas.putSpec }, put));
+routes.patch(spec, 'updateOpenAPISpecBySlug', inOrganization(admin), handle({ body: schemas.updateSpec }, update));
+routes.delete(spec, 'deleteOpenAPISpecBySlug', inOrganization(admin), handle({}, remove));
+routes.get(`${spec}/versions`, 'listOpenAPISpecVersions', inOrganization(view), handle({ query: schemas.listVersions }, listVersions));
+routes.get(`${spec}/versions/latest`, 'getLatestOpenAPISpecVersion', inOrganization(view), handle({}, latest));
+routes.get(`${spec}/versions/latest/content`, 'getLatestOpenAPISpecVersionContent', inOrganization(view), handle({}, latestContent));
+routes.get(`${spec}/versions/:versionId`, 'getOpenAPISpecVersionById', inOrganization(view), handle({}, version));
+routes.get(`${spec}/versions/:versionId/content`, 'getOpenAPISpecVersionContentById', inOrganization(view), handle({}, versionContent));
+
+const specOf = (ctx: AppContext): Promise<OpenAPISpecRecord> => getOpenAPISpec(ctx.db, organizationOf(ctx).organization.id, normalizeSlug(ctx.params.specSlug ?? ''));
+
+async function list(ctx: AppContext, { query }: { query: schemas.ListSpecsQuery }) {
+  const { organization, role } = organizationOf(ctx);
+  ctx.body = presentList(await listOpenAPISpecs(ctx.db, organization.id, query), (item) => presentOpenAPISpec(item, role, ctx.urls));
+}
+
+/** 201 with the spec `pending`: processing runs as a job (see docs/decisions.md). */
+async function create(ctx: AppContext, { body }: { body: schemas.CreateSpecBody }) {
+  const { organization, role } = organizationOf(ctx);
+  const created = await createOpenAPISpec(jobDeps(ctx), organization.id, body.slug, body.source);
+  ctx.status = 201;
+  ctx.body = presentOpenAPISpec(created, role, ctx.urls);
+}
+
+async function get(ctx: AppContext) {
+  ctx.body = presentOpenAPISpec(await specOf(ctx), organizationOf(ctx).role, ctx.urls);
+}
+
+/** 201 when the slug was new, 200 when its source was replaced; processed again either way. */
+async function put(ctx: AppContext, { params, body }: { params: schemas.SpecParams; body: schemas.PutSpecBody }) {
+  const { organization, role } = organizationOf(ctx);
+  const { spec: saved, created } = await putOpenAPISpec(jobDeps(ctx), organization.id, params.specSlug, body.source);
+  ctx.status = created ? 201 : 200;
+  ctx.body = presentOpenAPISpec(saved, role, ctx.urls);
+}
+
+async function update(ctx: AppContext, { body }: { body: schemas.UpdateSpecBody }) {
+  const current = await specOf(ctx);
+  await setOpenAPIVisibility(ctx.db, current.id, body.visibility);
+  ctx.body = presentOpenAPISpec(await specOf(ctx), organizationOf(ctx).role, ctx.urls);
+}
+
+async function remove(ctx: AppContext) {
+  await removeOpenAPISpec(ctx, await specOf(ctx));
+  ctx.status = 204;
+}
+
+async function listVersions(ctx: AppContext, { query }: { query: schemas.ListVersionsQuery }) {
+  const current = await specOf(ctx);
+  ctx.body = presentList(await listOpenAPIVersions(ctx.db, current.id, query), (item) => presentOpenAPIVersion(current, item, ctx.urls));
+}
+
+async function latestOf(ctx: AppContext) {
+  const current = await specOf(ctx);
+  if (current.lastVersionId === null) throw notFound(`OpenAPI specification "${current.slug}" has no version yet (processingState: ${current.processingState})`);
+  return { current, found: await getOpenAPIVersion(ctx.db, current.id, current.lastVersionId) };
+}
+
+async function latest(ctx: AppContext) {
+  const { current, found } = await latestOf(ctx);
+  ctx.body = presentOpenAPIVersion(current, found, ctx.urls);
+}
+
+async function latestContent(ctx: AppContext) {
+  const { current, found } = await latestOf(ctx);
+  ctx.body = presentOpenAPIContent(current, found, await readOpenAPIFilesystem(ctx.db, found.id), ctx.urls);
+}
+
+async function version(ctx: AppContext) {
+  const current = await specOf(ctx);
+  ctx.body = presentOpenAPIVersion(current, await getOpenAPIVersion(ctx.db, current.id, ctx.params.versionId ?? ''), ctx.urls);
+}
+
+async function versionContent(ctx: AppContext) {
+  const current = await specOf(ctx);
+  const found = await getOpenAPIVersion(ctx.db, current.id, ctx.params.versionId ?? '');
+  ctx.body = presentOpenAPIContent(current, found, await readOpenAPIFilesystem(ctx.db, found.id), ctx.urls);
+}

@@ -1,0 +1,214 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { assertErrorIs, messages, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
+import { until } from '../helpers/poll.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { reportingErrors } from '../helpers/suite.js';
+
+const test = suite('OpenAPI specifications');
+let t: TestServer;
+let fx: OrganizationFixture;
+let specs: string;
+let source: Server;
+let sourceUrl: string;
+/** What the loopback source server answers, by path; a function for special behaviours. */
+const files = new Map<string, string | 'slow' | 404>();
+const hits = new Map<string, number>();
+
+const petsV1 = `openapi: 3.0.3
+info: { title: Pets, version: '1' }
+paths:
+  /pets:
+    get:
+      responses:
+        '200':
+          description: The pets
+          content:
+            application/json:
+              schema: { $ref: 'schemas.yaml#/Pet' }
+`;
+const schemasYaml = `Pet:
+  type: object
+  properties:
+    name: { type: string }
+`;
+
+test.before(
+  reportingErrors(async () => {
+    process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
+    process.env.QUIRE_FETCH_TIMEOUT_MS = '400';
+    source = createServer((req, res) => {
+      const path = req.url ?? '/';
+      hits.set(path, (hits.get(path) ?? 0) + 1);
+      const file = files.get(path);
+      if (file === 'slow') return void res.writeHead(200).write('openapi: ');
+      if (file === undefined || file === 404) return void res.writeHead(404).end('not here');
+      res.writeHead(200, { 'content-type': path.endsWith('.json') ? 'application/json' : 'application/yaml' }).end(file);
+    });
+    await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+    sourceUrl = `http://127.0.0.1:${(source.address() as AddressInfo).port}`;
+    t = await startTestServer({}, { worker: true });
+    fx = await organizationWithMembers(t);
+    specs = `/v1/orgs/${fx.org.id}/openapi`;
+  }),
+);
+test.after(async () => {
+  await t?.close();
+  source?.closeAllConnections();
+  source?.close();
+  delete process.env.QUIRE_ALLOW_PRIVATE_FETCH;
+  delete process.env.QUIRE_FETCH_TIMEOUT_MS;
+});
+
+const get = (slug: string) => t.call('GET', `${specs}/${slug}`, { token: fx.reader.token });
+/** Waits for the job to finish: `complete`, and processed after `since`. */
+const processed = (slug: string, since: string) =>
+  until(`${slug} to be processed`, async () => {
+    const spec = (await get(slug)).body;
+    return spec.processingState === 'complete' && spec.lastProcessedAt > since ? spec : undefined;
+  }, 20_000);
+const versions = async (slug: string) => (await t.call('GET', `${specs}/${slug}/versions`, { token: fx.reader.token })).body;
+
+test('create by URL: pending at once, then a complete version bundling the multi-file $refs, served back', async () => {
+  files.set('/pets/openapi.yaml', petsV1);
+  files.set('/pets/schemas.yaml', schemasYaml);
+  const before = new Date().toISOString();
+  const created = await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'pets', source: { url: `${sourceUrl}/pets/openapi.yaml` } } });
+  assert.is(created.status, 201);
+  assert.is(created.body.slug, 'pets');
+  assert.is(created.body.sourceURL, `${sourceUrl}/pets/openapi.yaml`);
+  assert.ok(['pending', 'progress'].includes(created.body.processingState));
+  assert.equal(created.body.permissions, { view: true, edit: true });
+  assert.is(created.body.urls.location, `${fx.org.urls && (fx.org.urls as { location: string }).location}/openapi/pets`);
+
+  const done = await processed('pets', before);
+  assert.ok(done.lastVersion);
+  assert.is(done.lastProcessErrorCode, undefined);
+  assert.equal((await get('pets')).body.permissions, { view: true, edit: false });
+  const list = await versions('pets');
+  assert.is(list.count, 1);
+  assert.is(list.items[0].id, done.lastVersion);
+  assert.is(list.items[0].url, `${sourceUrl}/pets/openapi.yaml`);
+  const latest = await t.call('GET', `${specs}/pets/versions/latest`, { token: fx.reader.token });
+  assert.equal(latest.body, list.items[0]);
+  const byId = await t.call('GET', `${specs}/pets/versions/${done.lastVersion}`, { token: fx.reader.token });
+  assert.equal(byId.body, latest.body);
+  for (const path of ['latest/content', `${done.lastVersion}/content`]) {
+    const content = await t.call('GET', `${specs}/pets/versions/${path}`, { token: fx.reader.token });
+    assert.is(content.status, 200);
+    assert.is(content.body.url, `${sourceUrl}/pets/openapi.yaml`);
+    const bundled = content.body.filesystem['openapi.json'];
+    assert.is(bundled.info.title, 'Pets');
+    // The external file's schema is inside the one bundled document now.
+    assert.equal(bundled.paths['/pets'].get.responses['200'].content['application/json'].schema, { type: 'object', properties: { name: { type: 'string' } } });
+  }
+  assert.equal((await t.call('GET', specs, { token: fx.reader.token })).body.items.map((item: { slug: string }) => item.slug), ['pets']);
+});
+
+test('PUT: re-processing unchanged content makes no version; new content makes one; an invalid spec keeps the last good one', async () => {
+  let since = new Date().toISOString();
+  const again = await t.call('PUT', `${specs}/pets`, { token: fx.creator.token, body: { source: { url: `${sourceUrl}/pets/openapi.yaml` } } });
+  assert.is(again.status, 200);
+  const first = (await processed('pets', since)).lastVersion;
+  assert.is((await versions('pets')).count, 1, 'unchanged content, no new version');
+
+  files.set('/pets/schemas.yaml', schemasYaml + '    age: { type: integer }\n');
+  since = new Date().toISOString();
+  await t.call('PUT', `${specs}/pets`, { token: fx.creator.token, body: { source: { url: `${sourceUrl}/pets/openapi.yaml` } } });
+  const second = (await processed('pets', since)).lastVersion;
+  assert.is.not(second, first);
+  const list = await versions('pets');
+  assert.is(list.count, 2);
+  assert.equal(list.items.map((item: { id: string }) => item.id), [second, first], 'newest first');
+
+  since = new Date().toISOString();
+  const broken = `openapi: 3.0.3\ninfo: { title: Pets }\npaths:\n  /pets:\n    get: {}\n`;
+  await t.call('PUT', `${specs}/pets`, { token: fx.creator.token, body: { source: { text: broken } } });
+  const failed = await processed('pets', since);
+  assert.is(failed.lastProcessErrorCode, 'PARSE_ERROR');
+  assert.is(failed.lastVersion, second, 'the last good version stays');
+  assert.is(failed.sourceURL, undefined);
+  const problems = failed.lastProcessedErrors.map((problem: { message: string }) => problem.message);
+  assert.ok(problems.includes('at /info: must have required property \'version\' {"missingProperty":"version"}'), JSON.stringify(problems));
+  assert.ok(problems.includes('at /paths/~1pets/get: must have required property \'responses\' {"missingProperty":"responses"}'), JSON.stringify(problems));
+  assert.is((await versions('pets')).count, 2);
+
+  since = new Date().toISOString();
+  await t.call('PUT', `${specs}/pets`, { token: fx.creator.token, body: { source: { text: 'openapi: [3.0\n  :' } } });
+  const unparsable = await processed('pets', since);
+  assert.is(unparsable.lastProcessErrorCode, 'PARSE_ERROR');
+  assert.match(unparsable.lastProcessedErrors[0].message, /^line \d+, column \d+: /);
+});
+
+test('uploaded text: Swagger 2.0 and OpenAPI 3.1; PUT on a new slug creates (201); content url is the API', async () => {
+  const swagger = JSON.stringify({ swagger: '2.0', info: { title: 'Old', version: '1' }, paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } } });
+  const v31 = `openapi: 3.1.0\ninfo: { title: New, version: '2' }\npaths:\n  /b:\n    get:\n      responses:\n        '200': { description: ok }\n`;
+  for (const [slug, text, title] of [['old-api', swagger, 'Old'], ['new-api', v31, 'New']] as const) {
+    const since = new Date().toISOString();
+    // Slugs are case-insensitive, kept in lower case.
+    const put = await t.call('PUT', `${specs}/${slug === 'new-api' ? 'New-API' : slug}`, { token: fx.creator.token, body: { source: { text } } });
+    assert.is(put.status, 201);
+    assert.is(put.body.slug, slug);
+    const done = await processed(slug, since);
+    assert.is(done.lastProcessErrorCode, undefined, JSON.stringify(done.lastProcessedErrors));
+    const content = await t.call('GET', `${specs}/${slug}/versions/latest/content`, { token: fx.reader.token });
+    assert.is(content.body.filesystem['openapi.json'].info.title, title);
+    assert.is(content.body.url, `${done.urls.location}/versions/${done.lastVersion}/content`);
+  }
+});
+
+test('a slow server: FETCH_TIMEOUT; a 404: FETCH_ERROR without retries; no version', async () => {
+  files.set('/slow.yaml', 'slow');
+  files.set('/gone.yaml', 404);
+  let since = new Date().toISOString();
+  await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'slow', source: { url: `${sourceUrl}/slow.yaml` } } });
+  const slow = await until('the timeout to be recorded', async () => ((await get('slow')).body.lastProcessErrorCode ? (await get('slow')).body : undefined));
+  assert.is(slow.lastProcessErrorCode, 'FETCH_TIMEOUT');
+  assert.equal(slow.lastProcessedErrors, [{ message: `Fetching ${sourceUrl}/slow.yaml took more than 400 ms`, code: 'timeout' }]);
+  const finished = await processed('slow', since);
+  assert.is(finished.lastVersion, undefined);
+  assert.is(hits.get('/slow.yaml'), 3, 'a timeout is transient: three attempts');
+  assertErrorIs(await t.call('GET', `${specs}/slow/versions/latest`, { token: fx.reader.token }), 404, 'OpenAPI specification "slow" has no version yet (processingState: complete)');
+
+  since = new Date().toISOString();
+  await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'gone', source: { url: `${sourceUrl}/gone.yaml` } } });
+  const gone = await processed('gone', since);
+  assert.is(gone.lastProcessErrorCode, 'FETCH_ERROR');
+  assert.equal(gone.lastProcessedErrors, [{ message: `${sourceUrl}/gone.yaml answered HTTP 404`, code: 'status' }]);
+  assert.is(hits.get('/gone.yaml'), 1, 'a 404 is permanent: one attempt');
+});
+
+test('without QUIRE_ALLOW_PRIVATE_FETCH a loopback source is refused', async () => {
+  delete process.env.QUIRE_ALLOW_PRIVATE_FETCH;
+  try {
+    const since = new Date().toISOString();
+    await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'private', source: { url: `${sourceUrl}/pets/openapi.yaml` } } });
+    const refused = await processed('private', since);
+    assert.is(refused.lastProcessErrorCode, 'FETCH_ERROR');
+    assert.equal(refused.lastProcessedErrors, [
+      { message: `${new URL(sourceUrl).host} resolves to 127.0.0.1, a loopback, private, link-local or otherwise non-public address: refused (QUIRE_ALLOW_PRIVATE_FETCH=1 lifts this)`, code: 'address' },
+    ]);
+  } finally {
+    process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
+  }
+});
+
+test('validation, conflicts, visibility, delete and roles', async () => {
+  assertErrorIs(await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'bad slug', source: { text: 'x' } } }), 400, 'Invalid request body: "slug" must match pattern "^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$"');
+  assertErrorIs(await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'a'.repeat(101), source: { text: 'x' } } }), 400, 'Invalid request body: "slug" must NOT have more than 100 characters');
+  assertErrorIs(await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'pets', source: { text: 'x' } } }), 409, `An OpenAPI specification with the slug "pets" already exists in organization ${fx.org.id}`);
+  assertErrorIs(await t.call('POST', specs, { token: fx.reader.token, body: { slug: 'mine', source: { text: 'x' } } }), 403, messages.needsOrgRole('create', 'read'));
+  assertErrorIs(await t.call('PATCH', `${specs}/pets`, { token: fx.creator.token, body: { visibility: 'public' } }), 403, messages.needsOrgRole('admin', 'create'));
+  const patched = await t.call('PATCH', `${specs}/pets`, { token: fx.admin.token, body: { visibility: 'public' } });
+  assert.is(patched.body.visibility, 'public');
+  assertErrorIs(await get('nothing'), 404, 'OpenAPI specification "nothing" not found');
+  assertErrorIs(await t.call('GET', specs, { token: fx.outsider.token }), 404, messages.notFoundFor(specs));
+  const version = (await get('pets')).body.lastVersion;
+  assert.is((await t.call('DELETE', `${specs}/pets`, { token: fx.admin.token })).status, 204);
+  assertErrorIs(await get('pets'), 404, 'OpenAPI specification "pets" not found');
+  assertErrorIs(await t.call('GET', `${specs}/pets/versions/${version}`, { token: fx.reader.token }), 404, 'OpenAPI specification "pets" not found');
+});
+
+test.run();

@@ -1,0 +1,41 @@
+import { ActivityFailure, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { Activities } from './activities/index.js';
+import type { OpenAPIJobInput } from './activities/processOpenAPISpec.js';
+
+/** Sent to `openapi:<orgId>:<slug>` when the source changed while the job runs: one more round. */
+export const openAPISourceChanged = defineSignal('openAPISourceChanged');
+
+const { processOpenAPISpec } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '5 seconds',
+  // Transient failures (timeouts, network, 5xx) are retried with backoff; permanent ones are
+  // non-retryable failures or a 'failed' outcome.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 3 },
+});
+const { finishFailedOpenAPISpec } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', maximumInterval: '10 seconds' } });
+
+/** Processes a specification's source until what was processed is its latest source. */
+export async function openapiProcessing(input: OpenAPIJobInput): Promise<string> {
+  let changed = false;
+  setHandler(openAPISourceChanged, () => {
+    changed = true;
+  });
+  let last = 'gone';
+  for (let round = 0; round < 20; round++) {
+    changed = false;
+    let again = false;
+    try {
+      const result = await processOpenAPISpec(input);
+      last = result.outcome;
+      if (result.outcome === 'gone') return last;
+      again = result.again;
+      if (result.outcome === 'failed') await finishFailedOpenAPISpec(input);
+    } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
+      last = 'failed';
+      await finishFailedOpenAPISpec(input);
+    }
+    if (!changed && !again) return last;
+  }
+  return last;
+}
