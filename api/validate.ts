@@ -37,6 +37,13 @@ const pathParameter = { type: 'string', minLength: 1, maxLength: 1024, pattern: 
 /** Marks the middleware `validate` and `handle` return, so the route table can tell a route that has one. */
 export const validation = Symbol('validation');
 
+/** On `handle`'s middleware: its two steps, so the route table can run a policy's own rules between them. */
+export const steps = Symbol('steps');
+export interface HandlerSteps {
+  validateRequest(ctx: AppContext): void;
+  run(ctx: AppContext): Promise<void>;
+}
+
 /**
  * A route's validation and handler in one step: the path parameters, query string and JSON body
  * are checked against the schemas (a route that gives none accepts no query and no body), a
@@ -44,11 +51,13 @@ export const validation = Symbol('validation');
  */
 export function handle<const S extends RequestSchemas>(schemas: S, handler: (ctx: AppContext, request: ValidRequest<S>) => Promise<void>): AppMiddleware {
   const check = validator(schemas);
+  const run = (ctx: AppContext) => handler(ctx, { params: ctx.params, query: ctx.state.query, body: ctx.request.body } as ValidRequest<S>);
   const middleware = async (ctx: AppContext) => {
     check(ctx);
-    await handler(ctx, { params: ctx.params, query: ctx.state.query, body: ctx.request.body } as ValidRequest<S>);
+    await run(ctx);
   };
-  return Object.assign(middleware, { [validation]: schemas });
+  const split: HandlerSteps = { validateRequest: check, run };
+  return Object.assign(middleware, { [validation]: schemas, [steps]: split });
 }
 
 /** Validation alone, for routes whose handler reads the request from the context. */

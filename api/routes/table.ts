@@ -1,7 +1,7 @@
-import type { AppMiddleware } from '../context.js';
+import type { AppContext, AppMiddleware } from '../context.js';
 import type { Policy } from '../policies/index.js';
 import type { Requirement } from '../policies/requirements.js';
-import { validate, validation } from '../validate.js';
+import { steps, validate, validation, type HandlerSteps, type RequestSchemas } from '../validate.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -35,17 +35,36 @@ export class RouteTable {
     }
     // A route that declares no validation still refuses stray query parameters and bodies.
     const validated = middleware.some((step) => validation in step);
-    const steps = validated ? middleware : [validate({}), ...middleware];
-    // The policy's own rules may read the body, which is read once the caller is accepted.
+    let chain = validated ? middleware : [validate({}), ...middleware];
+    // The policy's own rules read the body: they run once it is read and valid, before the handler.
     const requirements = policy.scope?.also ?? [];
-    if (requirements.length > 0) steps.unshift(checkRequirements(requirements));
-    this.routes.push({ method, path, operationId, policy, middleware: steps });
+    if (requirements.length > 0) {
+      const split = chain.findIndex((step) => steps in step);
+      if (split < 0) chain = [checkRequirements(requirements), ...chain];
+      else chain = chain.map((step, index) => (index === split ? withRequirementsBetween(step as AppMiddleware & HandlerMarks, requirements) : step));
+    }
+    this.routes.push({ method, path, operationId, policy, middleware: chain });
   }
 }
 
 /** `/orgs/:organizationId` (or a `*rest` wildcard) → `/v1/orgs/{organizationId}`: the spec's notation. */
 export function specPath(path: string): string {
   return ('/v1' + path).replace(/[:*]([A-Za-z_]\w*)/g, '{$1}');
+}
+
+type HandlerMarks = { [validation]: RequestSchemas; [steps]: HandlerSteps };
+
+/** `handle`'s middleware with the requirements run between its validation and its handler; still marked with its schemas. */
+function withRequirementsBetween(handler: AppMiddleware & HandlerMarks, requirements: readonly Requirement[]): AppMiddleware {
+  const { validateRequest, run } = handler[steps];
+  return Object.assign(
+    async (ctx: AppContext) => {
+      validateRequest(ctx);
+      for (const requirement of requirements) await requirement.check(ctx);
+      await run(ctx);
+    },
+    { [validation]: handler[validation], [steps]: handler[steps] },
+  );
 }
 
 function checkRequirements(requirements: readonly Requirement[]): AppMiddleware {
