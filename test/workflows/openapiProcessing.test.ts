@@ -1,0 +1,81 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openAPIJobId } from '../../workflows/client.js';
+import { until } from '../helpers/poll.js';
+import { startWorkerProcess, type ServiceProcess } from '../helpers/processes.js';
+import { startTestServer } from '../helpers/server.js';
+import { inspectJobs, testTemporalSettings } from '../helpers/temporal.js';
+
+const test = suite('OpenAPI processing as a Temporal job');
+const cleanups: Array<() => Promise<unknown>> = [];
+test.after(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+});
+
+const spec = JSON.stringify({ openapi: '3.0.3', info: { title: 'Killed', version: '1' }, paths: { '/x': { get: { responses: { 200: { description: 'ok' } } } } } });
+
+test('a worker killed in the middle of processing: a new worker finishes the job, with one version', async () => {
+  // The source server holds the first request open: the activity is then in the middle of its fetch.
+  let requests = 0;
+  let held: ServerResponse | undefined;
+  const source = createServer((_req, res) => {
+    requests += 1;
+    if (requests === 1) held = res;
+    else res.writeHead(200, { 'content-type': 'application/json' }).end(spec);
+  });
+  await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+  cleanups.push(async () => (source.closeAllConnections(), new Promise((resolve) => source.close(resolve))));
+  const url = `http://127.0.0.1:${(source.address() as AddressInfo).port}/openapi.json`;
+
+  const temporal = await testTemporalSettings();
+  const t = await startTestServer({ temporal });
+  cleanups.push(() => t.close());
+  const env = { DATA_DIR: t.dataDir, TEMPORAL_ADDRESS: temporal.address, QUIRE_TASK_QUEUE: temporal.taskQueue, QUIRE_ALLOW_PRIVATE_FETCH: '1' };
+  const workers: ServiceProcess[] = [];
+  cleanups.push(() => Promise.all(workers.map((worker) => worker.stop('SIGKILL'))));
+  workers.push(await startWorkerProcess(env));
+  const jobs = await inspectJobs(temporal);
+  cleanups.push(() => jobs.close());
+
+  const admin = await t.user();
+  const org = (await t.call('POST', '/v1/orgs', { token: admin.token, body: { title: 'Specs' } })).body;
+  const specs = `/v1/orgs/${org.id}/openapi`;
+  assert.is((await t.call('POST', specs, { token: admin.token, body: { slug: 'killed', source: { url } } })).status, 201);
+  await until('the first worker to be fetching the source', () => held !== undefined, 20_000);
+  assert.is((await t.call('GET', `${specs}/killed`, { token: admin.token })).body.processingState, 'progress');
+  await workers[0]!.stop('SIGKILL');
+
+  workers.push(await startWorkerProcess(env));
+  const done = await until(
+    'the job to complete on the new worker',
+    async () => {
+      const body = (await t.call('GET', `${specs}/killed`, { token: admin.token })).body;
+      return body.processingState === 'complete' ? body : undefined;
+    },
+    30_000,
+  );
+  assert.ok(done.lastVersion);
+  assert.is(done.lastProcessErrorCode, undefined);
+  const versions = (await t.call('GET', `${specs}/killed/versions`, { token: admin.token })).body;
+  assert.is(versions.count, 1, 'one version');
+  assert.is((await t.call('GET', `${specs}/killed/versions/latest/content`, { token: admin.token })).body.filesystem['openapi.json'].info.title, 'Killed');
+
+  const handle = jobs.client.workflow.getHandle(openAPIJobId(org.id, 'killed'));
+  assert.is(await handle.result(), 'stored');
+  const events = (await handle.fetchHistory()).events ?? [];
+  const processing = events.filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'processOpenAPISpec');
+  assert.is(processing.length, 1, 'one processing scheduled');
+  assert.is(events.find((event) => event.activityTaskStartedEventAttributes)?.activityTaskStartedEventAttributes?.attempt, 2, 'completed by its second attempt');
+  assert.is(requests, 2);
+
+  // A repeated PUT once the job is over starts a new round, which stores nothing new.
+  const again = await t.call('PUT', `${specs}/killed`, { token: admin.token, body: { source: { url } } });
+  assert.is(again.status, 200);
+  await until('the second job to end', async () => (await jobs.client.workflow.getHandle(openAPIJobId(org.id, 'killed')).describe()).status.name === 'COMPLETED');
+  assert.is(await jobs.client.workflow.getHandle(openAPIJobId(org.id, 'killed')).result(), 'unchanged');
+  assert.is((await t.call('GET', `${specs}/killed/versions`, { token: admin.token })).body.count, 1);
+});
+
+test.run();
