@@ -21,11 +21,19 @@ const itemLine = /^(\s*)[*+-]\s+\[((?:\\.|[^\]\\])*)\]\(\s*(?:<([^>]*)>|([^)\s]*
 const fenceLine = /^\s*(`{3,}|~{3,})/;
 
 const unescape = (text: string) => text.replace(/\\([\\[\]*_`#])/g, '$1');
-const safeDecode = (target: string) => {
+const isUrl = (target: string) => /^[a-z][a-z0-9+.-]*:/i.test(target);
+
+/**
+ * A link target as SUMMARY.md holds it → what the entry points at: a URL as written; a file's
+ * path without its `#fragment`, percent-decoded whole (so `c%23.md` is the file `c#.md`).
+ */
+const readTarget = (target: string) => {
+  if (isUrl(target)) return target;
+  const file = target.split('#', 1)[0]!;
   try {
-    return decodeURI(target);
+    return decodeURIComponent(file);
   } catch {
-    return target;
+    return file;
   }
 };
 
@@ -57,7 +65,7 @@ export function parseSummary(markdown: string): SummaryGroup[] {
     if (!item) continue;
     const indent = item[1]!.length;
     const id = idComment.exec(item[5] ?? '')?.[1];
-    const entry: SummaryEntry = { title: unescape(item[2]!).trim(), target: safeDecode(item[3] ?? item[4] ?? ''), ...(id ? { id } : {}), children: [] };
+    const entry: SummaryEntry = { title: unescape(item[2]!).trim(), target: readTarget(item[3] ?? item[4] ?? ''), ...(id ? { id } : {}), children: [] };
     while (stack.length && stack[stack.length - 1]!.indent >= indent) stack.pop();
     const parent = stack[stack.length - 1];
     (parent ? parent.entry.children : groups[groups.length - 1]!.entries).push(entry);
@@ -67,7 +75,8 @@ export function parseSummary(markdown: string): SummaryGroup[] {
 }
 
 const escapeTitle = (title: string) => title.replace(/([[\]\\])/g, '\\$1');
-const encodeTarget = (target: string) => (/^[a-z]+:/i.test(target) ? target : encodeURI(target));
+/** A file's path as a link target: `#` and `?` encoded too, or they would read as a fragment and a query. */
+const encodeTarget = (target: string) => (isUrl(target) ? target : encodeURI(target).replace(/#/g, '%23').replace(/\?/g, '%3F'));
 
 function renderEntries(entries: SummaryEntry[], depth: number): string[] {
   return entries.flatMap((entry) => [

@@ -46,7 +46,7 @@ export class PageBuilder {
       const slug = slugify(entry.title);
       return { id: this.uniqueId(entry.id, `link:${entry.target}:${entry.title}`, 'page'), kind: 'link', title: entry.title, path: slug, slug, href: entry.target, meta: {}, pages: [] };
     }
-    const file = entry.target.replace(/^(\.\/|\/)+/, '').split('#')[0]!;
+    const file = entry.target.replace(/^(\.\/|\/)+/, ''); // the summary reader has dropped any #fragment
     const item = this.listing.get(file);
     if (!item || item.type !== 'blob') return undefined; // an entry whose file is missing shows no page (its children move up)
     const parsed = await readPageFile(this.repo, item.oid);
