@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../storage/db.js';
-import { loadSiteStructure, setDefaultSection, setDefaultSiteSpace, insertSiteSpace } from '../storage/siteStructure.js';
-import { findAdaptiveSchema, findSite, insertSite, updateSite, type AgentsContext, type SiteRecord, type SiteType, type SiteVisibility } from '../storage/sites.js';
+import { insertSiteSpace, listPublishedPlacesOfSpace, loadSiteStructure, setDefaultSection, setDefaultSiteSpace } from '../storage/siteStructure.js';
+import { findAdaptiveSchema, findSite, insertSite, isActiveShareKey, updateSite, type AgentsContext, type SiteRecord, type SiteType, type SiteVisibility } from '../storage/sites.js';
 import { findSpace, type SpaceRecord } from '../storage/spaces.js';
 import { ConditionError, parseCondition } from './conditions.js';
 import { invalidInput, missing } from './errors.js';
@@ -124,4 +124,18 @@ export function updateSiteSettings(db: Database, site: SiteRecord, update: SiteU
       agentsContext: update.agentsContext,
     });
   });
+}
+
+/**
+ * Where a space is published: its first place on a published site that the caller may link to
+ * (a share-link site only with an active key of that site's own links). The path segments below
+ * the site's URL, and the key to carry; undefined when nowhere.
+ */
+export async function publishedPlaceOfSpace(db: Queryable, spaceId: string, shareKey: string | undefined): Promise<{ siteId: string; segments: string[]; shareKey?: string } | undefined> {
+  for (const place of await listPublishedPlacesOfSpace(db, spaceId)) {
+    const segments = [...(place.sectionPath !== null && !place.sectionIsDefault ? [place.sectionPath] : []), ...(place.siteSpaceIsDefault ? [] : [place.siteSpacePath])];
+    if (place.visibility !== 'share-link') return { siteId: place.siteId, segments };
+    if (shareKey !== undefined && (await isActiveShareKey(db, place.siteId, shareKey))) return { siteId: place.siteId, segments, shareKey };
+  }
+  return undefined;
 }

@@ -220,3 +220,30 @@ export async function removeSiteSpacesOfSpace(db: Queryable, spaceId: string): P
     );
   }
 }
+
+export interface PublishedPlace {
+  siteId: string;
+  visibility: string;
+  siteSpacePath: string;
+  siteSpaceIsDefault: boolean;
+  sectionPath: string | null;
+  sectionIsDefault: boolean;
+}
+
+/** Where the space is shown on published sites, oldest site first. */
+export async function listPublishedPlacesOfSpace(db: Queryable, spaceId: string): Promise<PublishedPlace[]> {
+  const rows = await db.all<{ site_id: string; visibility: string; path: string; is_default: number; section_path: string | null; section_default: number | null }>(
+    `SELECT sites.id AS site_id, sites.visibility, site_spaces.path, site_spaces.is_default, site_sections.path AS section_path, site_sections.is_default AS section_default
+     FROM site_spaces JOIN sites ON sites.id = site_spaces.site_id LEFT JOIN site_sections ON site_sections.id = site_spaces.section_id
+     WHERE site_spaces.space_id = ? AND sites.published = 1 ORDER BY sites.created_at, sites.id, site_spaces.position`,
+    [spaceId],
+  );
+  return rows.map((row) => ({
+    siteId: row.site_id,
+    visibility: row.visibility,
+    siteSpacePath: row.path,
+    siteSpaceIsDefault: row.is_default === 1,
+    sectionPath: row.section_path,
+    sectionIsDefault: row.section_default === 1,
+  }));
+}

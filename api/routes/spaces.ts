@@ -1,6 +1,7 @@
 import { findTemplate } from '../../engine/templates.js';
 import { deleteSpace, restoreSpace } from '../../domain/spaceDeletion.js';
 import { createSpace, duplicateSpace } from '../../domain/spaces.js';
+import { publishedPlaceOfSpace } from '../../domain/sites.js';
 import { toMergeRules } from '../../domain/mergeRules.js';
 import { moveItem } from '../../domain/moveItem.js';
 import { transferItem } from '../../domain/transferItem.js';
@@ -12,6 +13,7 @@ import { inOrganization, inSpace } from '../policies/index.js';
 import { organizationActions, spaceActions, spaceSettings } from '../policies/actions.js';
 import { adminOfTargetOrganization, createWhereItLands, fieldsNeed, organizationRole } from '../policies/requirements.js';
 import { presentList } from '../presenters/list.js';
+import { spacePublishedUrl } from '../presenters/site.js';
 import { presentSpaceOf } from '../presenters/spaceOf.js';
 import * as schemas from '../schemas/spaces.js';
 import { handle } from '../validate.js';
@@ -60,9 +62,11 @@ async function create(ctx: AppContext, { body }: { body: schemas.CreateSpaceBody
   ctx.body = await presentSpaceOf(ctx, space, await roleOnSpace(ctx.db, role, space));
 }
 
-async function get(ctx: AppContext) {
+/** `shareKey`: an active key of a share-link site showing the space resolves `urls.published` (docs/decisions.md, *Docs sites*). */
+async function get(ctx: AppContext, { query }: { query: { shareKey?: string } }) {
   const { space, role } = spaceOf(ctx);
-  ctx.body = await presentSpaceOf(ctx, space, role);
+  const [presented, place] = await Promise.all([presentSpaceOf(ctx, space, role), publishedPlaceOfSpace(ctx.db, space.id, query.shareKey)]);
+  ctx.body = place ? { ...presented, urls: { ...presented.urls, published: spacePublishedUrl(ctx.urls, place) } } : presented;
 }
 
 /** Title and emoji need edit; the space's settings need admin (the route's field rule). */

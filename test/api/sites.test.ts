@@ -76,11 +76,14 @@ test('create (type basic by default, with spaces), get, list with filters, patch
 });
 
 test('publish and unpublish: published URL on this server, which answers a clear 404 page until sites are served', async () => {
-  const site = await createSite({ title: 'Public docs', spaces: [(await space('Welcome')).id] });
+  const welcome = await space('Welcome');
+  const site = await createSite({ title: 'Public docs', spaces: [welcome.id] });
+  assert.is((await t.call('GET', `/v1/spaces/${welcome.id}`, { token: fx.admin.token })).body.urls.published, undefined, 'not published yet');
   const published = await t.call('POST', `${sites}/${site.id}/publish`, { token: fx.admin.token });
   assert.is(published.status, 200);
   assert.is(published.body.published, true);
   assert.is(published.body.urls.published, `${base}/sites/${site.id}/`);
+  assert.is((await t.call('GET', `/v1/spaces/${welcome.id}`, { token: fx.admin.token })).body.urls.published, `${base}/sites/${site.id}/`, 'the space’s published URL: its site’s');
   const listed = await t.call('GET', `${sites}?published=true`, { token: fx.admin.token });
   assert.ok(listed.body.items.some((item: { id: string }) => item.id === site.id));
   const page = await fetch(published.body.urls.published);
@@ -116,12 +119,18 @@ test('share links: create, list, patch, delete; shareKey resolves published URLs
   assert.is(await siteSpaceUrl(), undefined, 'no key: no URL for a share-link site');
   assert.is(await siteSpaceUrl(key), `${base}/sites/${site.id}/?share=${key}`, 'an active key of the site');
   assert.is(await profileUrl(key), `${base}/sites/${site.id}/?share=${key}`);
+  const spaceUrl = async (shareKey?: string) =>
+    (await t.call('GET', `/v1/spaces/${content.id}${shareKey ? `?shareKey=${encodeURIComponent(shareKey)}` : ''}`, { token: fx.admin.token })).body.urls.published as string | undefined;
+  assert.is(await spaceUrl(key), `${base}/sites/${site.id}/?share=${key}`, 'GET /v1/spaces/{id} resolves it too');
+  assert.is(await spaceUrl(), undefined);
+  assert.is(await spaceUrl(foreignKey), undefined, 'the other site showing the space is unpublished');
   assert.is(await siteSpaceUrl(foreignKey), undefined, 'a key of another site');
   assert.is(await siteSpaceUrl('made-up'), undefined, 'an unknown key');
 
   const deactivated = await t.call('PATCH', `${links}/${created.body.id}`, { token: fx.admin.token, body: { active: false } });
   assert.equal([deactivated.status, deactivated.body.active, deactivated.body.name], [200, false, 'Partners']);
   assert.is(await siteSpaceUrl(key), undefined, 'an inactive key');
+  assert.is(await spaceUrl(key), undefined, 'an inactive key, on the space too');
   assert.is(await profileUrl(key), undefined);
   const renamed = await t.call('PATCH', `${links}/${created.body.id}`, { token: fx.admin.token, body: { name: 'Partners 2026', active: true } });
   assert.equal([renamed.body.name, renamed.body.active], ['Partners 2026', true]);
