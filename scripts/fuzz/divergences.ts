@@ -83,8 +83,12 @@ function tightenQueryParameter(parameter: Json, operationId: string): void {
   const strings = parameter.schema.type === 'string' ? [parameter.schema] : parameter.schema.type === 'array' ? [parameter.schema.items] : [];
   const free = emptyAccepted.has(parameter.name) || emptyAccepted.has(`${operationId} ${parameter.name}`);
   for (const schema of strings) if (!free && schema?.type === 'string' && !schema.enum) schema.minLength ??= 1;
-  // Lists take at most 1000 items a page, whatever an operation's spec says (see Lists).
-  if (parameter.name === 'limit') parameter.schema.maximum = Math.min(parameter.schema.maximum ?? 1000, 1000);
+  // Lists take at most 1000 items a page, whatever an operation's spec says (see Lists), and at least
+  // 1 where the spec sets no lower bound.
+  if (parameter.name === 'limit') {
+    parameter.schema.maximum = Math.min(parameter.schema.maximum ?? 1000, 1000);
+    parameter.schema.minimum ??= 1;
+  }
 }
 
 /**

@@ -78,3 +78,46 @@ export async function createFixtures(call: Call, memberCall: Call): Promise<Fixt
     emailDomain: 'example.com',
   };
 }
+
+/**
+ * Objects of the newer areas (change requests, comments, sites), each made if it can be: a path
+ * parameter whose object couldn't be made stays unbound (the fuzzer then meets 404s there), and
+ * the reason is logged.
+ */
+export async function createNewerFixtures(call: Call, fixtures: Fixtures, log: (line: string) => void): Promise<Record<string, string>> {
+  const bound: Record<string, string> = {};
+  const attempt = async (names: string, make: () => Promise<void>) => {
+    try {
+      await make();
+    } catch (error) {
+      log(`no ${names} to fuzz with: ${(error as Error).message}`);
+    }
+  };
+  const space = `/spaces/${fixtures.spaceId}`;
+  await attempt('changeRequestId', async () => {
+    bound.changeRequestId = (await call<{ id: string }>('POST', `${space}/change-requests`, { subject: 'Fuzzed change' })).id;
+  });
+  await attempt('commentId, commentReplyId', async () => {
+    bound.commentId = (await call<{ id: string }>('POST', `${space}/comments`, { body: { markdown: 'Fuzzed comment' } })).id;
+    bound.commentReplyId = (await call<{ id: string }>('POST', `${space}/comments/${bound.commentId}/replies`, { body: { markdown: 'Fuzzed reply' } })).id;
+  });
+  const sites = `/orgs/${fixtures.organizationId}/sites`;
+  await attempt('siteId', async () => {
+    bound.siteId = (await call<{ id: string }>('POST', sites, { title: 'Fuzzed site', spaces: [fixtures.spaceId] })).id;
+  });
+  if (!bound.siteId) return bound;
+  const site = `${sites}/${bound.siteId}`;
+  await attempt('siteSpaceId', async () => {
+    bound.siteSpaceId = (await call<{ items: { id: string }[] }>('GET', `${site}/site-spaces`)).items[0]!.id;
+  });
+  await attempt('siteSectionId', async () => {
+    bound.siteSectionId = (await call<{ id: string }>('POST', `${site}/sections`, { spaceId: fixtures.spaceId, title: 'Fuzzed section' })).id;
+  });
+  await attempt('siteSectionGroupId', async () => {
+    bound.siteSectionGroupId = (await call<{ id: string }>('POST', `${site}/section-groups`, { title: 'Fuzzed group' })).id;
+  });
+  await attempt('shareLinkId', async () => {
+    bound.shareLinkId = (await call<{ id: string }>('POST', `${site}/share-links`, { name: 'Fuzzed link' })).id;
+  });
+  return bound;
+}

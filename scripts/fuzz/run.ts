@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiClient, createFixtures, operatorToken, type Fixtures } from './fixtures.js';
+import { apiClient, createFixtures, createNewerFixtures, operatorToken, type Fixtures } from './fixtures.js';
 import { describe, failed, readFindings, tally, type RunFindings } from './report.js';
 import { startFuzzedServer } from './server.js';
 import { filteredSpec, recursiveBodyOperations } from './spec.js';
@@ -19,19 +19,21 @@ const outDir = path.join(root, '.cache/fuzz', short ? 'short' : 'full');
 const configFile = path.join(outDir, 'schemathesis.toml');
 const log = (line: string) => console.error(`fuzz: ${line}`);
 
-const fixtureVariables = (fixtures: Fixtures): Record<string, string> => ({
-  QUIRE_FUZZ_ORGANIZATION: fixtures.organizationId,
-  QUIRE_FUZZ_MEMBER: fixtures.memberId,
-  QUIRE_FUZZ_TEAM: fixtures.teamId,
-  QUIRE_FUZZ_SAML_PROVIDER: fixtures.samlProviderId,
-  QUIRE_FUZZ_INVITE: fixtures.inviteId,
-  QUIRE_FUZZ_COLLECTION: fixtures.collectionId,
-  QUIRE_FUZZ_SPACE: fixtures.spaceId,
-  QUIRE_FUZZ_REVISION: fixtures.revisionId,
-  QUIRE_FUZZ_PAGE: fixtures.pageId,
-  QUIRE_FUZZ_PAGE_PATH: fixtures.pagePath,
-  QUIRE_FUZZ_FILE: fixtures.fileId,
-  QUIRE_FUZZ_EMAIL_DOMAIN: fixtures.emailDomain,
+/** Path parameters bound to the fixtures, by name, for every operation that has them. */
+const pathParameters = (fixtures: Fixtures, newer: Record<string, string>): Record<string, string> => ({
+  organizationId: fixtures.organizationId,
+  userId: fixtures.memberId,
+  teamId: fixtures.teamId,
+  samlProviderId: fixtures.samlProviderId,
+  inviteId: fixtures.inviteId,
+  collectionId: fixtures.collectionId,
+  spaceId: fixtures.spaceId,
+  revisionId: fixtures.revisionId,
+  pageId: fixtures.pageId,
+  pagePath: fixtures.pagePath,
+  fileId: fixtures.fileId,
+  emailDomain: fixtures.emailDomain,
+  ...newer,
 });
 
 /** How long one Schemathesis run may take before it counts as hung (a phase that never finishes). */
@@ -57,12 +59,17 @@ function schemathesis(command: string, args: string[], env: NodeJS.ProcessEnv, o
   });
 }
 
-/** scripts/fuzz/schemathesis.toml, plus the coverage and examples phases turned off where they take minutes or never finish. */
-function writeConfig(spec: ReturnType<typeof filteredSpec>): void {
+/**
+ * scripts/fuzz/schemathesis.toml, plus the path parameters bound to the fixtures, and the coverage
+ * and examples phases turned off where they take minutes or never finish.
+ */
+function writeConfig(spec: ReturnType<typeof filteredSpec>, parameters: Record<string, string>): void {
   const blocks = recursiveBodyOperations(spec).map(
     (operationId) => `\n[[operations]]\ninclude-operation-id = ${JSON.stringify(operationId)}\nphases.coverage.enabled = false\nphases.examples.enabled = false\n`,
   );
-  writeFileSync(configFile, readFileSync(path.join(root, 'scripts/fuzz/schemathesis.toml'), 'utf8') + blocks.join(''));
+  const bound = Object.entries(parameters).map(([name, value]) => `${JSON.stringify(`path.${name}`)} = ${JSON.stringify(value)}\n`);
+  const template = readFileSync(path.join(root, 'scripts/fuzz/schemathesis.toml'), 'utf8');
+  writeFileSync(configFile, template + blocks.join('') + '\n[parameters]\n' + bound.join(''));
 }
 
 async function main(): Promise<number> {
@@ -73,13 +80,14 @@ async function main(): Promise<number> {
   const specFile = path.join(outDir, 'openapi.json');
   const spec = filteredSpec();
   writeFileSync(specFile, JSON.stringify(spec, null, 1));
-  writeConfig(spec);
 
   const server = await startFuzzedServer(root, path.join(outDir, 'server.log'));
   try {
     const memberToken = operatorToken(root, server.dataDir, 'fuzz-member@example.com');
-    const fixtures = await createFixtures(apiClient(server.base, server.token), apiClient(server.base, memberToken));
-    const runEnv = { ...env, ...fixtureVariables(fixtures), QUIRE_FUZZ_TOKEN: server.token };
+    const admin = apiClient(server.base, server.token);
+    const fixtures = await createFixtures(admin, apiClient(server.base, memberToken));
+    writeConfig(spec, pathParameters(fixtures, await createNewerFixtures(admin, fixtures, log)));
+    const runEnv = { ...env, QUIRE_FUZZ_TOKEN: server.token };
     const common = [specFile, '--url', server.base, '--max-examples', String(examples), '--seed', seed, '--workers', '1', '--no-color', '--report', 'ndjson'];
     const findings: RunFindings[] = [];
     // DELETEs last, so that every other operation meets its fixtures whole.
