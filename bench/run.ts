@@ -6,10 +6,11 @@ import { benchContent } from './content.js';
 import { benchCrossProcess } from './crossProcess.js';
 import { benchFoundation } from './foundation.js';
 import { benchJobs } from './jobs.js';
+import { benchOpenAPI } from './openapi.js';
 import { benchPacked } from './packed.js';
 import { benchSites } from './sites.js';
 
-const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments, 'change-requests': benchChangeRequests, sites: benchSites };
+const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments, 'change-requests': benchChangeRequests, sites: benchSites, openapi: benchOpenAPI };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 
 const before = loadavg();
