@@ -202,6 +202,20 @@ test('a space in the bin leaves its sites until restored; purged, its site space
   assert.is((await t.server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM site_spaces WHERE space_id = ?', [gone.id]))?.n, 0);
 });
 
+test('many moves into one gap keep a clear order (the siblings are renumbered only when the gap wears out)', async () => {
+  const site = await newSite('Worn gap');
+  const base = `${sites}/${site.id}`;
+  const ids: string[] = [];
+  for (const title of ['Anchor', 'Mover A', 'Mover B']) ids.push((await call('POST', `${base}/sections`, { spaceId: (await space(title)).id, title })).body.id);
+  const [anchor, a, b] = ids as [string, string, string];
+  for (let i = 0; i < 70; i += 1) {
+    const mover = i % 2 ? b : a;
+    assert.is((await call('POST', `${base}/sections/${mover}/move`, { position: { before: { type: 'site-section', siteSection: anchor } } })).status, 200);
+    const order = (await call('GET', `${base}/sections`)).body.items.map((item: { id: string }) => item.id);
+    assert.equal(order, i === 0 ? [a, anchor, b] : [i % 2 ? a : b, mover, anchor], `after move ${i + 1}`);
+  }
+});
+
 const outlineOf = async (siteId: string) => (await call('GET', `${sites}/${siteId}/published`)).body.structure.structure as Array<{ hidden: boolean }>;
 
 test.run();
