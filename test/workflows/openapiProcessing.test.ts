@@ -78,4 +78,39 @@ test('a worker killed in the middle of processing: a new worker finishes the job
   assert.is((await t.call('GET', `${specs}/killed/versions`, { token: admin.token })).body.count, 1);
 });
 
+test('a request while the job runs joins it: one run, one more round for the newer source', async () => {
+  let held: ServerResponse | undefined;
+  const source = createServer((_req, res) => {
+    held = res;
+  });
+  await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+  cleanups.push(async () => (source.closeAllConnections(), new Promise((resolve) => source.close(resolve))));
+  const url = `http://127.0.0.1:${(source.address() as AddressInfo).port}/openapi.json`;
+  process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
+  cleanups.push(async () => delete process.env.QUIRE_ALLOW_PRIVATE_FETCH);
+  const t = await startTestServer({}, { worker: true });
+  cleanups.push(() => t.close());
+  const jobs = await inspectJobs(t.server.jobs.settings);
+  cleanups.push(() => jobs.close());
+  const admin = await t.user();
+  const org = (await t.call('POST', '/v1/orgs', { token: admin.token, body: { title: 'Joined' } })).body;
+  const specs = `/v1/orgs/${org.id}/openapi`;
+
+  assert.is((await t.call('PUT', `${specs}/joined`, { token: admin.token, body: { source: { url } } })).status, 201);
+  await until('the job to be fetching the URL', () => held !== undefined);
+  const handle = jobs.client.workflow.getHandle(openAPIJobId(org.id, 'joined'));
+  const firstRun = (await handle.describe()).runId;
+  const text = JSON.stringify({ openapi: '3.0.3', info: { title: 'Newer', version: '2' }, paths: {} });
+  assert.is((await t.call('PUT', `${specs}/joined`, { token: admin.token, body: { source: { text } } })).status, 200);
+  held!.writeHead(200, { 'content-type': 'application/json' }).end(spec);
+
+  assert.is(await handle.result(), 'stored');
+  assert.is((await handle.describe()).runId, firstRun, 'the second request joined the running job');
+  const done = (await t.call('GET', `${specs}/joined`, { token: admin.token })).body;
+  assert.is(done.processingState, 'complete');
+  assert.is(done.sourceURL, undefined);
+  assert.is((await t.call('GET', `${specs}/joined/versions/latest/content`, { token: admin.token })).body.filesystem['openapi.json'].info.title, 'Newer');
+  assert.is((await t.call('GET', `${specs}/joined/versions`, { token: admin.token })).body.count, 2, 'the URL source processed, then the text');
+});
+
 test.run();
