@@ -22,7 +22,11 @@ const syncing = new Set<Promise<unknown>>();
 export async function syncWrittenFolders(): Promise<void> {
   const folders = [...unsyncedFolders];
   unsyncedFolders.clear();
-  const started = Promise.all(folders.map(syncDirectory));
+  // The set is the process's: a folder gone since (its repository deleted, or emptied by `git gc`)
+  // has nothing left to make durable, and must not fail another repository's commit.
+  const started = Promise.all(folders.map((folder) => syncDirectory(folder).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  })));
   syncing.add(started);
   try {
     await Promise.all([...syncing]);
