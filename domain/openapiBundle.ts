@@ -30,6 +30,9 @@ export async function bundleOpenAPI(source: OpenAPISource, fetchOptions: Outboun
   const base = 'url' in source ? source.url : 'https://openapi.invalid/openapi.json';
   const text = 'url' in source ? await fetchText(source.url, fetchOptions) : source.text;
   const root = parseDocument(text, base);
+  // swagger-parser wraps what a resolver throws in its own error: the first one is kept here, so
+  // the spec records why a referenced file could not be had (and whether a retry may help).
+  let refFailure: OpenAPIProcessingError | undefined;
   const options: SwaggerParser.Options = {
     resolve: {
       file: false,
@@ -37,8 +40,13 @@ export async function bundleOpenAPI(source: OpenAPISource, fetchOptions: Outboun
         order: 1,
         canRead: /^https?:\/\//i,
         read: async (file: { url: string }) => {
-          if ('text' in source) throw new OpenAPIProcessingError('PARSE_ERROR', [{ message: `An uploaded specification can't refer to other files ($ref ${file.url})`, code: 'external_ref' }], false);
-          return fetchText(file.url, fetchOptions);
+          try {
+            if ('text' in source) throw new OpenAPIProcessingError('PARSE_ERROR', [{ message: `An uploaded specification can't refer to other files ($ref to ${file.url})`, code: 'external_ref' }], false);
+            return await fetchText(file.url, fetchOptions);
+          } catch (error) {
+            if (error instanceof OpenAPIProcessingError) refFailure ??= error;
+            throw error;
+          }
         },
       },
     },
@@ -47,7 +55,7 @@ export async function bundleOpenAPI(source: OpenAPISource, fetchOptions: Outboun
   try {
     bundled = await SwaggerParser.bundle(base, root as never, options);
   } catch (error) {
-    throw asProcessingError(error);
+    throw refFailure ?? asProcessingError(error);
   }
   try {
     await SwaggerParser.validate(structuredClone(bundled) as never, { ...options, resolve: { external: false } } as SwaggerParser.Options);

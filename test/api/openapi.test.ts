@@ -195,6 +195,27 @@ test('without QUIRE_ALLOW_PRIVATE_FETCH a loopback source is refused', async () 
   }
 });
 
+test('referenced files: fetched through the guard; a missing one is a FETCH_ERROR naming it; local files are never read', async () => {
+  files.set('/refs/openapi.yaml', petsV1.replace('schemas.yaml#/Pet', 'missing.yaml#/Pet'));
+  let since = new Date().toISOString();
+  await t.call('PUT', `${specs}/refs`, { token: fx.creator.token, body: { source: { url: `${sourceUrl}/refs/openapi.yaml` } } });
+  const missing = await processed('refs', since);
+  assert.is(missing.lastProcessErrorCode, 'FETCH_ERROR');
+  assert.equal(missing.lastProcessedErrors, [{ message: `${sourceUrl}/refs/missing.yaml answered HTTP 404`, code: 'status' }]);
+
+  for (const [ref, message, code] of [
+    ['file:///etc/passwd', 'Unable to resolve $ref pointer "file:///etc/passwd"', 'invalid'],
+    ['other.yaml#/Pet', "An uploaded specification can't refer to other files ($ref to https://openapi.invalid/other.yaml)", 'external_ref'],
+  ] as const) {
+    since = new Date().toISOString();
+    await t.call('PUT', `${specs}/refs`, { token: fx.creator.token, body: { source: { text: petsV1.replace('schemas.yaml#/Pet', ref) } } });
+    const refused = await processed('refs', since);
+    assert.is(refused.lastProcessErrorCode, 'PARSE_ERROR');
+    assert.equal(refused.lastProcessedErrors, [{ message, code }]);
+    assert.is(refused.lastVersion, undefined);
+  }
+});
+
 test('validation, conflicts, visibility, delete and roles', async () => {
   assertErrorIs(await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'bad slug', source: { text: 'x' } } }), 400, 'Invalid request body: "slug" must match pattern "^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$"');
   assertErrorIs(await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'a'.repeat(101), source: { text: 'x' } } }), 400, 'Invalid request body: "slug" must NOT have more than 100 characters');
