@@ -161,9 +161,10 @@ export async function touchMemberLastSeen(db: Queryable, organizationId: string,
   await db.run('UPDATE memberships SET last_seen_at = ? WHERE organization_id = ? AND user_id = ?', [now(), organizationId, userId]);
 }
 
-/** Removes the membership and the member's places in the organization's teams; true if there was one. */
+/** Removes the membership, the member's places in the organization's teams and their grants there; true if there was one. */
 export async function removeMembership(db: Transaction, organizationId: string, userId: string): Promise<boolean> {
   await db.run('DELETE FROM team_members WHERE user_id = ? AND team_id IN (SELECT id FROM teams WHERE organization_id = ?)', [userId, organizationId]);
+  await db.run('DELETE FROM content_grants WHERE organization_id = ? AND user_id = ?', [organizationId, userId]);
   const { changes } = await db.run('DELETE FROM memberships WHERE organization_id = ? AND user_id = ?', [organizationId, userId]);
   return changes > 0;
 }

@@ -3,6 +3,7 @@ import type { Database } from '../../storage/db.js';
 import type { MemberRole } from '../../storage/members.js';
 import { listAllSpacesOfOrganization, type SpaceRecord } from '../../storage/spaces.js';
 import { effectiveRole, levelsOf } from '../policies/spaceRoles.js';
+import { grantedRole, higherRole, type Grants } from '../../storage/contentGrants.js';
 
 export interface OrganizationAccess {
   spaces: Map<string, { space: SpaceRecord; role: MemberRole }>;
@@ -29,22 +30,29 @@ async function loadContent(db: Database, organizationId: string): Promise<Organi
   };
 }
 
-function accessIn(content: OrganizationContent, organizationRole: MemberRole | null): OrganizationAccess {
+function accessIn(content: OrganizationContent, organizationRole: MemberRole | null, grants: Grants = noGrants): OrganizationAccess {
   const access: OrganizationAccess = { spaces: new Map(), collections: new Map() };
   for (const space of content.spaces) {
-    const role = effectiveRole(organizationRole, levelsOf(space, content.chainOf(space.collectionId)));
+    const chain = content.chainOf(space.collectionId);
+    const role = higherRole(effectiveRole(organizationRole, levelsOf(space, chain)), grantedRole(grants, space.id, chain));
     if (role) access.spaces.set(space.id, { space, role });
   }
   for (const collection of content.collections) {
-    const role = effectiveRole(organizationRole, content.chainOf(collection.id).map((c) => c.defaultLevel));
+    const chain = content.chainOf(collection.id);
+    const role = higherRole(effectiveRole(organizationRole, chain.map((c) => c.defaultLevel)), grantedRole(grants, undefined, chain));
     if (role) access.collections.set(collection.id, { collection, role });
   }
   return access;
 }
 
-/** Every space and collection of the organization a member reaches, with their role on each. */
-export async function organizationAccess(db: Database, organizationId: string, organizationRole: MemberRole | null): Promise<OrganizationAccess> {
-  return accessIn(await loadContent(db, organizationId), organizationRole);
+const noGrants: Grants = new Map();
+
+/**
+ * Every space and collection of the organization a member reaches, with their role on each;
+ * `grants`: the member's own (storage/contentGrants, findContentGrantsCached), from invite links.
+ */
+export async function organizationAccess(db: Database, organizationId: string, organizationRole: MemberRole | null, grants: Grants = noGrants): Promise<OrganizationAccess> {
+  return accessIn(await loadContent(db, organizationId), organizationRole, grants);
 }
 
 /**
@@ -68,12 +76,14 @@ export async function spaceCountsByRole(db: Database, organizationId: string): P
  * What a member may do in a place where spaces and collections go: a collection (their effective
  * role there), or the organization's top level (their organization role; guests nothing).
  */
-export async function roleWhere(db: Database, organizationRole: MemberRole | null, collectionId: string | null): Promise<MemberRole | undefined> {
+export async function roleWhere(db: Database, organizationRole: MemberRole | null, collectionId: string | null, grants: Grants = noGrants): Promise<MemberRole | undefined> {
   if (!collectionId) return organizationRole ?? undefined;
-  return effectiveRole(organizationRole, (await collectionChain(db, collectionId)).map((collection) => collection.defaultLevel));
+  const chain = await collectionChain(db, collectionId);
+  return higherRole(effectiveRole(organizationRole, chain.map((collection) => collection.defaultLevel)), grantedRole(grants, undefined, chain));
 }
 
 /** The caller's effective role on a space, from its default level and its collections'. */
-export async function roleOnSpace(db: Database, organizationRole: MemberRole | null, space: SpaceRecord): Promise<MemberRole | undefined> {
-  return effectiveRole(organizationRole, levelsOf(space, await collectionChain(db, space.collectionId)));
+export async function roleOnSpace(db: Database, organizationRole: MemberRole | null, space: SpaceRecord, grants: Grants = noGrants): Promise<MemberRole | undefined> {
+  const chain = await collectionChain(db, space.collectionId);
+  return higherRole(effectiveRole(organizationRole, levelsOf(space, chain)), grantedRole(grants, space.id, chain));
 }

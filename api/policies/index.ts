@@ -4,6 +4,7 @@ import { findOrganizationCached } from '../../storage/organizations.js';
 import { findTeamRole } from '../../storage/teams.js';
 import { collectionChainCached } from '../../storage/collections.js';
 import { findSpaceCached } from '../../storage/spaces.js';
+import { findContentGrantsCached, grantedRole, higherRole } from '../../storage/contentGrants.js';
 import type { MemberRole } from '../../storage/members.js';
 import { effectiveRole, levelsOf } from './spaceRoles.js';
 import { findUserByToken } from '../../storage/tokens.js';
@@ -103,8 +104,12 @@ function spacePolicy(role: MemberRole, options: { deleted?: boolean }): Policy {
       const spaceId = ctx.params.spaceId ?? '';
       const space = await findSpaceCached(ctx.db, spaceId, { includeDeleted: options.deleted });
       const membership = space && (await findMembershipRole(ctx.db, space.organizationId, caller.id));
+      const chain = space && membership && !membership.disabled ? await collectionChainCached(ctx.db, space.collectionId) : [];
+      // Grants (an invite link to the space or a collection above it) raise the role, never lower it.
       const effective =
-        space && membership && !membership.disabled ? effectiveRole(membership.role, levelsOf(space, await collectionChainCached(ctx.db, space.collectionId))) : undefined;
+        space && membership && !membership.disabled
+          ? higherRole(effectiveRole(membership.role, levelsOf(space, chain)), grantedRole(await findContentGrantsCached(ctx.db, caller.id), space.id, chain))
+          : undefined;
       if (!space || !membership || !effective) throw notFound(`Space ${spaceId} not found`);
       ctx.state.space = space;
       ctx.state.spaceRole = effective;
@@ -130,7 +135,10 @@ function collectionPolicy(role: MemberRole): Policy {
       const chain = await collectionChainCached(ctx.db, collectionId);
       const collection = chain[0];
       const membership = collection && (await findMembershipRole(ctx.db, collection.organizationId, caller.id));
-      const effective = membership && !membership.disabled ? effectiveRole(membership.role, chain.map((c) => c.defaultLevel)) : undefined;
+      const effective =
+        membership && !membership.disabled
+          ? higherRole(effectiveRole(membership.role, chain.map((c) => c.defaultLevel)), grantedRole(await findContentGrantsCached(ctx.db, caller.id), undefined, chain))
+          : undefined;
       if (!collection || !effective) throw notFound(`Collection ${collectionId} not found`);
       ctx.state.collection = collection;
       ctx.state.collectionRole = effective;

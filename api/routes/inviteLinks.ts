@@ -1,4 +1,8 @@
-import { deleteInviteLink, findInviteLink, insertInviteLink, listInviteLinks, updateInviteLinkRole } from '../../storage/inviteLinks.js';
+import { findCollection } from '../../storage/collections.js';
+import { grantContentRole, type GrantTarget } from '../../storage/contentGrants.js';
+import type { Queryable } from '../../storage/db.js';
+import { deleteInviteLink, findInviteLink, insertInviteLink, listInviteLinks, updateInviteLinkRole, type InviteTarget } from '../../storage/inviteLinks.js';
+import { findSpace } from '../../storage/spaces.js';
 import { ensureMembership, type MemberRole } from '../../storage/members.js';
 import { findOrganization } from '../../storage/organizations.js';
 import { callerOf, organizationOf, type AppContext } from '../context.js';
@@ -8,20 +12,18 @@ import { presentInviteLink } from '../presenters/inviteLink.js';
 import { presentList } from '../presenters/list.js';
 import { listQuery, type PageQuery } from '../schemas/common.js';
 import * as schemas from '../schemas/inviteLinks.js';
-import { validate } from '../validate.js';
+import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
 
 export const inviteLinkRoutes = new RouteTable();
 const routes = inviteLinkRoutes;
 
-routes.get('/orgs/:organizationId/link-invites', 'listOrganizationInviteLinks', inOrganization('admin'), validate({ query: listQuery }), list);
-routes.post('/orgs/:organizationId/link-invites', 'createOrganizationInvite', inOrganization('admin'), validate({ body: schemas.createInviteLink }), create);
-routes.get('/orgs/:organizationId/link-invites/:inviteId', 'getOrganizationInviteLink', inOrganization('admin'), get);
-routes.patch('/orgs/:organizationId/link-invites/:inviteId', 'updateOrganizationInviteById', inOrganization('admin'), validate({ body: schemas.updateInviteLink }), update);
-routes.delete('/orgs/:organizationId/link-invites/:inviteId', 'deleteOrganizationInviteById', inOrganization('admin'), remove);
-routes.post('/orgs/:organizationId/invites/:inviteId', 'joinOrganizationWithInvite', signedIn, join);
-
-type InviteBody = { role?: MemberRole | null; level?: MemberRole | null; space?: string; collection?: string };
+routes.get('/orgs/:organizationId/link-invites', 'listOrganizationInviteLinks', inOrganization('admin'), handle({ query: listQuery }, list));
+routes.post('/orgs/:organizationId/link-invites', 'createOrganizationInvite', inOrganization('admin'), handle({ body: schemas.createInviteLink }, create));
+routes.get('/orgs/:organizationId/link-invites/:inviteId', 'getOrganizationInviteLink', inOrganization('admin'), handle({}, get));
+routes.patch('/orgs/:organizationId/link-invites/:inviteId', 'updateOrganizationInviteById', inOrganization('admin'), handle({ body: schemas.updateInviteLink }, update));
+routes.delete('/orgs/:organizationId/link-invites/:inviteId', 'deleteOrganizationInviteById', inOrganization('admin'), handle({}, remove));
+routes.post('/orgs/:organizationId/invites/:inviteId', 'joinOrganizationWithInvite', signedIn, handle({}, join));
 
 async function inviteOfPath(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
@@ -30,26 +32,38 @@ async function inviteOfPath(ctx: AppContext) {
   return invite;
 }
 
-async function list(ctx: AppContext) {
+async function list(ctx: AppContext, { query }: { query: PageQuery }) {
   const { organization } = organizationOf(ctx);
-  const page = await listInviteLinks(ctx.db, organization.id, ctx.state.query as unknown as PageQuery);
+  const page = await listInviteLinks(ctx.db, organization.id, query);
   ctx.body = presentList(page, (invite) => presentInviteLink(invite, organization));
 }
 
-async function create(ctx: AppContext) {
+async function create(ctx: AppContext, { body }: { body: schemas.CreateInviteLinkBody }) {
   const { organization } = organizationOf(ctx);
-  const body = ctx.request.body as InviteBody;
+  let target: InviteTarget = { kind: 'organization' };
+  let role: MemberRole | null;
   if (body.space !== undefined || body.collection !== undefined) {
+    if (body.space !== undefined && body.collection !== undefined) throw badRequest('An invite goes to a space or to a collection, not both');
     if (body.role !== undefined) throw badRequest('An invite to a space or collection takes "level", not "role"');
     if (body.level === undefined) throw badRequest('"level" is required with "space" or "collection"');
-    // Spaces and collections arrive with the content-engine issue; until then none can be found.
-    throw badRequest(body.space !== undefined ? `Space ${body.space} not found in this organization` : `Collection ${body.collection} not found in this organization`);
+    if (body.level === null) throw badRequest('"level" must be a role for an invite to a space or collection: it is what the link grants there');
+    target = await contentTarget(ctx.db, organization.id, body.space !== undefined ? { kind: 'space', id: body.space } : { kind: 'collection', id: body.collection! });
+    role = body.level;
+  } else {
+    if (body.level !== undefined) throw badRequest('"level" goes with "space" or "collection"; an organization invite takes "role"');
+    if (body.role === undefined) throw badRequest('"role" is required');
+    role = body.role;
   }
-  if (body.level !== undefined) throw badRequest('"level" goes with "space" or "collection"; an organization invite takes "role"');
-  if (body.role === undefined) throw badRequest('"role" is required');
-  const invite = await insertInviteLink(ctx.db, { organizationId: organization.id, target: { kind: 'organization' }, role: body.role, createdBy: callerOf(ctx).id });
+  const invite = await insertInviteLink(ctx.db, { organizationId: organization.id, target, role, createdBy: callerOf(ctx).id });
   ctx.status = 201;
   ctx.body = presentInviteLink(invite, organization);
+}
+
+/** The space or collection an invite names, if it is a live one of the organization (400 otherwise). */
+async function contentTarget(db: Queryable, organizationId: string, target: GrantTarget): Promise<GrantTarget> {
+  const found = target.kind === 'space' ? await findSpace(db, target.id) : await findCollection(db, target.id);
+  if (!found || found.organizationId !== organizationId) throw badRequest(`${target.kind === 'space' ? 'Space' : 'Collection'} ${target.id} not found in this organization`);
+  return target;
 }
 
 async function get(ctx: AppContext) {
@@ -57,13 +71,13 @@ async function get(ctx: AppContext) {
   ctx.body = presentInviteLink(await inviteOfPath(ctx), organization);
 }
 
-async function update(ctx: AppContext) {
+async function update(ctx: AppContext, { body }: { body: schemas.UpdateInviteLinkBody }) {
   const { organization } = organizationOf(ctx);
   const invite = await inviteOfPath(ctx);
-  const body = ctx.request.body as InviteBody;
   const key = invite.target.kind === 'organization' ? 'role' : 'level';
   const value = body[key];
   if (value === undefined) throw badRequest(`"${key}" is required for this invite`);
+  if (key === 'level' && value === null) throw badRequest('"level" must be a role for an invite to a space or collection: it is what the link grants there');
   ctx.body = presentInviteLink(await updateInviteLinkRole(ctx.db, organization.id, invite.id, value), organization);
 }
 
@@ -72,7 +86,12 @@ async function remove(ctx: AppContext) {
   ctx.status = (await deleteInviteLink(ctx.db, organization.id, ctx.params.inviteId ?? '')) ? 205 : 204;
 }
 
-/** Accepts an invite link: the caller joins with the link's role, unless already a member. */
+/**
+ * Accepts an invite link. To the organization: the caller joins with the link's role, unless
+ * already a member. To a space or collection: the caller gets the link's level there (a grant,
+ * which never lowers a role), joining the organization as a guest if they weren't a member, so
+ * that the link opens that space or collection and nothing else.
+ */
 async function join(ctx: AppContext) {
   const caller = callerOf(ctx);
   const organizationId = ctx.params.organizationId ?? '';
@@ -80,6 +99,16 @@ async function join(ctx: AppContext) {
   const invite = organization && (await findInviteLink(ctx.db, organization.id, ctx.params.inviteId ?? ''));
   if (!organization || !invite) throw notFound(`Invite ${ctx.params.inviteId} not found`);
   if (!organization.inviteLinks) throw forbidden('This organization has turned invite links off');
-  await ensureMembership(ctx.db, { organizationId: organization.id, userId: caller.id, role: invite.role });
+  const { target } = invite;
+  if (target.kind === 'organization') {
+    await ensureMembership(ctx.db, { organizationId: organization.id, userId: caller.id, role: invite.role });
+  } else {
+    await ctx.db.transaction(async (tx) => {
+      const found = target.kind === 'space' ? await findSpace(tx, target.id) : await findCollection(tx, target.id);
+      if (!found || found.organizationId !== organization.id) throw notFound(`The ${target.kind} of invite ${invite.id} no longer exists`);
+      await ensureMembership(tx, { organizationId: organization.id, userId: caller.id, role: null });
+      await grantContentRole(tx, { organizationId: organization.id, target, userId: caller.id, role: invite.role ?? 'read' });
+    });
+  }
   ctx.body = {};
 }

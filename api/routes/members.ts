@@ -1,5 +1,6 @@
 import { findMember, listInvitationsOfUser, listMembers, setMemberSso, shareAnOrganization } from '../../storage/members.js';
 import { findOrganization } from '../../storage/organizations.js';
+import { findContentGrants, findContentGrantsCached } from '../../storage/contentGrants.js';
 import { listTeamsOfMember } from '../../storage/teams.js';
 import { findUser } from '../../storage/users.js';
 import { acceptInvitation, changeMemberRole, declineInvitation, removeMember } from '../commands/changeMembership.js';
@@ -88,9 +89,9 @@ async function setSso(ctx: AppContext) {
 async function listSpaces(ctx: AppContext, { query }: { query: schemas.ListMemberSpacesQuery }) {
   const { organization } = organizationOf(ctx);
   const member = await memberOfPath(ctx);
-  const access = await organizationAccess(ctx.db, organization.id, member.role);
+  const access = await organizationAccess(ctx.db, organization.id, member.role, await findContentGrants(ctx.db, member.user.id));
   const page = await listReachableSpaces(ctx.db, { organizationId: organization.id }, { ids: [...access.spaces.keys()] }, query);
-  const callerAccess = await organizationAccess(ctx.db, organization.id, organizationOf(ctx).role);
+  const callerAccess = await organizationAccess(ctx.db, organization.id, organizationOf(ctx).role, await findContentGrantsCached(ctx.db, callerOf(ctx).id));
   const items = await Promise.all(
     page.items.map(async (space) => ({ permission: access.spaces.get(space.id)!.role, space: await presentSpaceFor(ctx, space, callerAccess.spaces.get(space.id)?.role) })),
   );

@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { roleOrGuest } from './common.js';
 
 const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
@@ -14,3 +15,6 @@ export const updateInviteLink = {
   properties: { role: roleOrGuest, level: roleOrGuest },
   additionalProperties: false,
 } as const;
+
+export type CreateInviteLinkBody = FromSchema<typeof createInviteLink>;
+export type UpdateInviteLinkBody = FromSchema<typeof updateInviteLink>;

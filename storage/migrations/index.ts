@@ -5,6 +5,7 @@ import { spacePurges } from './004-space-purges.js';
 import { invitations } from './005-invitations.js';
 import { tokenExpiry } from './006-token-expiry.js';
 import { organizationDeletion } from './007-organization-deletion.js';
+import { contentGrants } from './008-content-grants.js';
 import { sites } from './010-sites.js';
 import { changeRequests } from './011-change-requests.js';
 import { comments } from './012-comments.js';
@@ -17,4 +18,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, sites, changeRequests, comments, openapi];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi];
