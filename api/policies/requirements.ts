@@ -29,11 +29,11 @@ function resourceRole(ctx: AppContext): { role: MemberRole; what: string } {
   throw new Error('a field rule needs a space or collection policy');
 }
 
-/** Changing these body fields needs `role` on the resource. */
-export function fieldsNeed(role: MemberRole, fields: readonly string[]): Requirement {
+/** Changing these body fields needs `role` on the resource; `example`: a valid body that changes one of them. */
+export function fieldsNeed(role: MemberRole, fields: readonly string[], example: Record<string, unknown>): Requirement {
   return {
     rule: `${role} for ${fields.map((field) => `\`${field}\``).join(', ')}`,
-    needs: { role, of: 'resource', body: { [fields[0]!]: null } },
+    needs: { role, of: 'resource', body: example },
     check: async (ctx) => {
       const body = bodyOf(ctx);
       const changed = fields.filter((field) => body[field] !== undefined);

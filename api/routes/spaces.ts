@@ -26,7 +26,7 @@ const { view, edit, admin } = spaceActions;
 routes.get('/orgs/:organizationId/spaces', 'listSpacesInOrganizationById', inOrganization(null), handle({ query: schemas.listSpaces }, list));
 routes.post('/orgs/:organizationId/spaces', 'createSpace', inOrganization(organizationActions.create, { also: [createWhereItLands('Creating a space', 'stays')] }), handle({ body: schemas.createSpace }, create));
 routes.get('/spaces/:spaceId', 'getSpaceById', inSpace(view), handle({ query: schemas.getSpace }, get));
-routes.patch('/spaces/:spaceId', 'updateSpaceById', inSpace(edit, { also: [fieldsNeed(admin, spaceSettings)] }), handle({ body: schemas.updateSpace }, update));
+routes.patch('/spaces/:spaceId', 'updateSpaceById', inSpace(edit, { also: [fieldsNeed(admin, spaceSettings, { editMode: 'live' })] }), handle({ body: schemas.updateSpace }, update));
 routes.delete('/spaces/:spaceId', 'deleteSpaceById', inSpace(admin, { deleted: true }), handle({}, remove));
 routes.post('/spaces/:spaceId/restore', 'restoreSpace', inSpace(admin, { deleted: true }), handle({}, restore));
 routes.post('/spaces/:spaceId/duplicate', 'duplicateSpace', inSpace(view, { also: [organizationRole(organizationActions.create, 'Duplicating a space'), createWhereItLands('Duplicating a space', 'stays')] }), handle({}, duplicate));
