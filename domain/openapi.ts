@@ -1,4 +1,4 @@
-import { deleteOpenAPISpec, findOpenAPISpec, getOpenAPISpec, insertOpenAPISpec, replaceOpenAPISource, type OpenAPISource, type OpenAPISpecRecord } from '../storage/openapi.js';
+import { deleteOpenAPISpec, findOpenAPISpec, getOpenAPISpec, insertOpenAPISpec, replaceOpenAPISource, restoreOpenAPISource, type OpenAPISource, type OpenAPISpecRecord } from '../storage/openapi.js';
 import type { JobDeps } from './deps.js';
 import { alreadyThere } from './errors.js';
 
@@ -24,20 +24,29 @@ export async function createOpenAPISpec(deps: Deps, organizationId: string, give
 
 /**
  * Creates the spec under `slug` or gives it a new source; either way it is processed again (this
- * is also how a URL source is refreshed). Unchanged content makes no new version.
+ * is also how a URL source is refreshed). Unchanged content makes no new version. When the job
+ * can't be started, the spec is removed again or its previous source put back, and the caller
+ * gets the job service's 503.
  */
 export async function putOpenAPISpec(deps: Deps, organizationId: string, givenSlug: string, source: OpenAPISource): Promise<{ spec: OpenAPISpecRecord; created: boolean }> {
   const slug = normalizeSlug(givenSlug);
   const outcome = await deps.db.transaction(async (tx) => {
     const inserted = await insertOpenAPISpec(tx, { organizationId, slug, source });
-    if (inserted) return { spec: inserted, created: true };
-    const existing = await getOpenAPISpec(tx, organizationId, slug);
-    await replaceOpenAPISource(tx, existing.id, source);
-    return { spec: await getOpenAPISpec(tx, organizationId, slug), created: false };
+    if (inserted) return { spec: inserted, created: true, previous: undefined };
+    const previous = await getOpenAPISpec(tx, organizationId, slug);
+    await replaceOpenAPISource(tx, previous.id, source);
+    return { spec: await getOpenAPISpec(tx, organizationId, slug), created: false, previous };
   });
   if (outcome.created) await startOrUndo(deps, outcome.spec);
-  else await deps.jobs.startOpenAPIProcessing(organizationId, slug);
-  return outcome;
+  else {
+    try {
+      await deps.jobs.startOpenAPIProcessing(organizationId, slug);
+    } catch (error) {
+      await restoreOpenAPISource(deps.db, outcome.previous!, outcome.spec.generation);
+      throw error;
+    }
+  }
+  return { spec: outcome.spec, created: outcome.created };
 }
 
 /** Removes the spec and its versions; a job still running for it finds it gone and stops. */

@@ -108,6 +108,21 @@ export async function replaceOpenAPISource(tx: Transaction, specId: string, sour
   );
 }
 
+/**
+ * Puts back the source `previous` had, if the spec is still at `generation` (nothing replaced it
+ * since): a new source whose job could not be started is undone.
+ */
+export async function restoreOpenAPISource(db: Queryable, previous: OpenAPISpecRecord, generation: number): Promise<void> {
+  await db.run('UPDATE openapi_specs SET source_url = ?, source_text = ?, processing_state = ?, updated_at = ? WHERE id = ? AND generation = ?', [
+    previous.sourceUrl,
+    previous.sourceText,
+    previous.processingState,
+    previous.updatedAt,
+    previous.id,
+    generation,
+  ]);
+}
+
 export async function setOpenAPIVisibility(db: Queryable, specId: string, visibility: OpenAPIVisibility): Promise<void> {
   await db.run('UPDATE openapi_specs SET visibility = ?, updated_at = ? WHERE id = ?', [visibility, now(), specId]);
 }

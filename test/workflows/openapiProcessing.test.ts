@@ -1,8 +1,10 @@
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { insertOpenAPISpec } from '../../storage/openapi.js';
 import { openAPIJobId } from '../../workflows/client.js';
+import { assertErrorIs } from '../helpers/fixtures.js';
 import { until } from '../helpers/poll.js';
 import { startWorkerProcess, type ServiceProcess } from '../helpers/processes.js';
 import { startTestServer } from '../helpers/server.js';
@@ -111,6 +113,32 @@ test('a request while the job runs joins it: one run, one more round for the new
   assert.is(done.sourceURL, undefined);
   assert.is((await t.call('GET', `${specs}/joined/versions/latest/content`, { token: admin.token })).body.filesystem['openapi.json'].info.title, 'Newer');
   assert.is((await t.call('GET', `${specs}/joined/versions`, { token: admin.token })).body.count, 2, 'the URL source processed, then the text');
+});
+
+test('Temporal unreachable: a create or a new source answers 503 and changes nothing', async () => {
+  const refusing = createTcpServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => refusing.close(resolve)));
+  const address = `127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+  const t = await startTestServer({ temporal: { address, namespace: 'default', taskQueue: 'nowhere' } });
+  cleanups.push(() => t.close());
+  const admin = await t.user();
+  const org = (await t.call('POST', '/v1/orgs', { token: admin.token, body: { title: 'No jobs' } })).body;
+  const specs = `/v1/orgs/${org.id}/openapi`;
+  const down = (slug: string) =>
+    new RegExp(`^Could not start processing OpenAPI specification ${slug}: the job service \\(Temporal at ${address.replace(/\./g, '\\.')}\\) is unavailable \\(.+\\)\\. Nothing was changed; try again later\\.$`);
+
+  assertErrorIs(await t.call('POST', specs, { token: admin.token, body: { slug: 'fresh', source: { text: spec } } }), 503, down('fresh'));
+  assertErrorIs(await t.call('GET', `${specs}/fresh`, { token: admin.token }), 404, 'OpenAPI specification "fresh" not found');
+  assertErrorIs(await t.call('PUT', `${specs}/fresh`, { token: admin.token, body: { source: { text: spec } } }), 503, down('fresh'));
+  assertErrorIs(await t.call('GET', `${specs}/fresh`, { token: admin.token }), 404, 'OpenAPI specification "fresh" not found');
+
+  // A spec made while Temporal was up keeps its source when a new one can't be processed.
+  await t.server.db.transaction((tx) => insertOpenAPISpec(tx, { organizationId: org.id, slug: 'kept', source: { url: 'https://example.com/openapi.yaml' } }));
+  const before = (await t.call('GET', `${specs}/kept`, { token: admin.token })).body;
+  await new Promise((resolve) => setTimeout(resolve, 1100)); // past the client's fail-fast second, so the 503 is Temporal's own
+  assertErrorIs(await t.call('PUT', `${specs}/kept`, { token: admin.token, body: { source: { text: spec } } }), 503, down('kept'));
+  assert.equal((await t.call('GET', `${specs}/kept`, { token: admin.token })).body, before);
 });
 
 test.run();
