@@ -1,4 +1,4 @@
-import { ActivityFailure, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from './activities/index.js';
 import type { OpenAPIJobInput } from './activities/processOpenAPISpec.js';
 
@@ -8,8 +8,8 @@ export const openAPISourceChanged = defineSignal('openAPISourceChanged');
 const { processOpenAPISpec } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '5 seconds',
-  // Transient failures (timeouts, network, 5xx) are retried with backoff; permanent ones are
-  // non-retryable failures or a 'failed' outcome.
+  // Transient failures (timeouts, network, 5xx) are retried with backoff; permanent ones (a 4xx,
+  // a refused address, a parse or validation error) are non-retryable failures.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 3 },
 });
 const { finishFailedOpenAPISpec } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', maximumInterval: '10 seconds' } });
@@ -29,13 +29,14 @@ export async function openapiProcessing(input: OpenAPIJobInput): Promise<string>
       last = result.outcome;
       if (result.outcome === 'gone') return last;
       again = result.again;
-      if (result.outcome === 'failed') await finishFailedOpenAPISpec(input);
     } catch (error) {
       if (!(error instanceof ActivityFailure)) throw error;
+      // The failure is on the spec already (recorded by the activity); the round is over.
       last = 'failed';
       await finishFailedOpenAPISpec(input);
     }
     if (!changed && !again) return last;
   }
-  return last;
+  // A source changed over and over: a fresh run (and history) takes the latest one from here.
+  return continueAsNew<typeof openapiProcessing>(input);
 }

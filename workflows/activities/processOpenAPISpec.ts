@@ -8,7 +8,7 @@ export interface OpenAPIJobInput {
   slug: string;
 }
 
-export type OpenAPIRoundOutcome = { outcome: 'gone' } | { outcome: 'stored' | 'unchanged'; versionId: string; again: boolean } | { outcome: 'failed'; again: boolean };
+export type OpenAPIRoundOutcome = { outcome: 'gone' } | { outcome: 'stored' | 'unchanged'; versionId: string; again: boolean };
 
 /**
  * One round of processing: takes the spec's current source, marks it `progress`, fetches, parses,
@@ -34,7 +34,7 @@ export function processOpenAPISpec(deps: { db: Database }) {
       if (!(error instanceof OpenAPIProcessingError)) throw error;
       await recordOpenAPIFailure(deps.db, spec.id, error.code, error.problems);
       if (error.transient) throw ApplicationFailure.retryable(error.message, error.code);
-      return { outcome: 'failed', again: await changedSince(deps.db, spec) };
+      throw ApplicationFailure.nonRetryable(error.message, error.code);
     }
   };
 }
