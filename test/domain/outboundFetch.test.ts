@@ -1,5 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isPublicAddress, outboundFetch, OutboundFetchError } from '../../domain/outboundFetch.js';
@@ -123,6 +123,23 @@ test('a non-http scheme is refused, as is a non-2xx answer', async () => {
   assert.is(error.code, 'status');
   assert.is(error.status, 404);
   assert.is(error.message, `${base}/missing answered HTTP 404`);
+});
+
+test('a connection that never gets going (TLS never answered) hits the connect timeout, not the total one', async () => {
+  const sockets: Socket[] = [];
+  const silent = createTcpServer((socket) => void sockets.push(socket));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}/spec.yaml`;
+  try {
+    const started = Date.now();
+    const error = await refusal(outboundFetch(url, { allowPrivate: true, connectTimeoutMs: 200, totalTimeoutMs: 10_000 }));
+    assert.is(error.code, 'timeout');
+    assert.is(error.message, `Connecting to ${new URL(url).host} took more than 200 ms`);
+    assert.ok(Date.now() - started < 2000);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  }
 });
 
 test.run();
