@@ -191,13 +191,13 @@ export async function updateOrganization(db: Transaction, id: string, changes: O
 /**
  * Deletes the organization (an operator's command): its row stays as a tombstone with `deleted_at`,
  * which no read returns; its members, invitations, teams, collections, links, SAML providers,
- * email domains, agent instructions and grants on its content go. Its spaces must be in the bin already, each with its
+ * email domains, agent instructions, grants on its content and docs sites (with their share links) go. Its spaces must be in the bin already, each with its
  * purge job (the purge removes them). False when there was no such live organization.
  */
 export async function markOrganizationDeleted(db: Transaction, id: string): Promise<boolean> {
   const { changes } = await db.run('UPDATE organizations SET deleted_at = ?, hostname = NULL WHERE id = ? AND deleted_at IS NULL', [now(), id]);
   if (changes === 0) return false;
-  for (const table of ['memberships', 'invitations', 'teams', 'invite_links', 'saml_providers', 'organization_email_domains', 'agent_instructions', 'collections', 'content_grants']) {
+  for (const table of ['memberships', 'invitations', 'teams', 'invite_links', 'saml_providers', 'organization_email_domains', 'agent_instructions', 'collections', 'content_grants', 'sites']) {
     await db.run(`DELETE FROM ${table} WHERE organization_id = ?`, [id]);
   }
   return true;

@@ -32,6 +32,8 @@ test('deletes the organization at once and purges its spaces through their delet
     ['Handbook', 'API'].map(async (title) => (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title } })).body.id as string),
   );
   await t.call('PUT', `/v1/orgs/${fx.org.id}/teams`, { token: fx.admin.token, body: { title: 'Writers', members: [fx.editor.id] } });
+  const site = await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Docs' } });
+  assert.is(site.status, 201, JSON.stringify(site.body));
   const elsewhere = (await t.call('GET', '/v1/orgs', { token: fx.outsider.token })).body.items[0].id;
   const kept = await t.call('POST', `/v1/orgs/${elsewhere}/spaces`, { token: fx.outsider.token, body: { title: 'Elsewhere' } });
 
@@ -43,6 +45,7 @@ test('deletes the organization at once and purges its spaces through their delet
   assert.is((await t.call('GET', '/v1/orgs', { token: fx.editor.token })).body.count, 0, 'gone from its members’ lists');
   for (const id of spaces) assertErrorIs(await t.call('GET', `/v1/spaces/${id}`, { token: fx.admin.token }), 404, `Space ${id} not found`);
   assert.not.match((await admin(['org', 'list'])).stdout, fx.org.id);
+  assert.is((await t.server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM sites WHERE organization_id = ?', [fx.org.id]))?.n, 0, 'its docs sites went too');
 
   const purged = () => spaces.every((id) => !existsSync(spaceGitdir(t.dataDir, id)));
   await until('each space to be purged by its job once the retention passed', purged, 20_000);
