@@ -27,8 +27,8 @@ export async function openapiProcessing(input: OpenAPIJobInput): Promise<string>
     try {
       const result = await processOpenAPISpec(input);
       last = result.outcome;
-      if (result.outcome === 'gone') return last;
-      again = result.again;
+      // Gone: deleted meanwhile; a spec made again under the slug has signalled (`changed`).
+      again = result.outcome !== 'gone' && result.again;
     } catch (error) {
       if (!(error instanceof ActivityFailure)) throw error;
       // The failure is on the spec already (recorded by the activity); the round is over.
