@@ -7,6 +7,7 @@ import type { UserRecord } from '../storage/users.js';
 import type { SpaceRecord } from '../storage/spaces.js';
 import type { CollectionRecord } from '../storage/collections.js';
 import type { ContentDeps, JobDeps } from '../domain/deps.js';
+import { findContentGrantsCached, type Grants } from '../storage/contentGrants.js';
 import type { Config } from './config.js';
 import type { Urls } from './urls.js';
 import type { JobClient } from '../workflows/client.js';
@@ -69,4 +70,9 @@ export function contentDeps(ctx: AppContext): ContentDeps {
 /** The same, with the job client and the retention, for commands that start or signal jobs. */
 export function jobDeps(ctx: AppContext): JobDeps {
   return { db: ctx.db, dataDir: ctx.config.dataDir, jobs: ctx.jobs, retentionMs: ctx.config.spaceRetentionMs };
+}
+
+/** The caller's own grants on spaces and collections (from invite links), which can only raise a role. */
+export function grantsOf(ctx: AppContext): Promise<Grants> {
+  return findContentGrantsCached(ctx.db, callerOf(ctx).id);
 }

@@ -1,3 +1,4 @@
+import { findContentGrantsCached } from '../../storage/contentGrants.js';
 import { findMembershipRole, type MemberRole } from '../../storage/members.js';
 import { assertCollectionIn } from '../../domain/spaces.js';
 import { roleWhere } from '../commands/access.js';
@@ -73,7 +74,7 @@ export function createWhereItLands(action: string, current: 'stays' | 'skip'): R
       const parent = named === undefined ? here : named;
       if (current === 'skip' && parent === here) return;
       await assertCollectionIn(ctx.db, organizationId, parent, 'parent');
-      const role = await roleWhere(ctx.db, ctx.state.role ?? null, parent);
+      const role = await roleWhere(ctx.db, ctx.state.role ?? null, parent, ctx.state.caller ? await findContentGrantsCached(ctx.db, ctx.state.caller.id) : undefined);
       if (!role || !atLeast(role, 'create')) throw forbidden(`${action} ${parent ? `in collection ${parent}` : 'at the top of the organization'} needs the create role there`);
     },
   };

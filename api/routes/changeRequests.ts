@@ -2,7 +2,7 @@ import { findTemplate } from '../../engine/templates.js';
 import { changeRequestOf, createChangeRequest, editChangeRequest } from '../../domain/changeRequests.js';
 import { listChangeRequests } from '../../storage/changeRequests.js';
 import { organizationAccess } from '../commands/access.js';
-import { callerOf, contentDeps, organizationOf, spaceOf, type AppContext } from '../context.js';
+import { callerOf, contentDeps, organizationOf, spaceOf, type AppContext, grantsOf } from '../context.js';
 import { badRequest } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inOrganization, inSpace } from '../policies/index.js';
@@ -34,7 +34,7 @@ async function listInSpace(ctx: AppContext, { query }: { query: schemas.ListChan
 /** Those of the spaces the caller can reach, newest first. */
 async function listInOrganization(ctx: AppContext, { query }: { query: schemas.ListChangeRequestsQuery }) {
   const { organization, role } = organizationOf(ctx);
-  const reachable = (await organizationAccess(ctx.db, organization.id, role)).spaces;
+  const reachable = (await organizationAccess(ctx.db, organization.id, role, await grantsOf(ctx))).spaces;
   const { page, limit, status, ...filter } = query;
   const found = await listChangeRequests(ctx.db, { spaceIds: [...reachable.keys()] }, { status, ...filter }, { page, limit, order: 'desc' });
   ctx.body = presentList({ ...found, items: await Promise.all(found.items.map((item) => presentChangeRequestOf(ctx, item))) }, (item) => item);

@@ -3,7 +3,7 @@ import { transferItem } from '../../domain/transferItem.js';
 import { deleteCollection, insertCollection, listCollectionsOfOrganization, updateCollection } from '../../storage/collections.js';
 import { listReachableSpaces } from '../../storage/spaces.js';
 import { organizationAccess, roleWhere } from '../commands/access.js';
-import { collectionOf, organizationOf, type AppContext } from '../context.js';
+import { collectionOf, organizationOf, type AppContext, grantsOf } from '../context.js';
 import { inCollection, inOrganization } from '../policies/index.js';
 import { collectionActions, organizationActions } from '../policies/actions.js';
 import { adminOfTargetOrganization, createWhereItLands, organizationRole } from '../policies/requirements.js';
@@ -30,7 +30,7 @@ routes.post('/collections/:collectionId/transfer', 'transferCollection', inColle
 /** `nested` (default true): every collection the caller reaches; false: only top-level ones. */
 async function list(ctx: AppContext, { query }: { query: schemas.ListCollectionsQuery }) {
   const { organization, role } = organizationOf(ctx);
-  const access = await organizationAccess(ctx.db, organization.id, role);
+  const access = await organizationAccess(ctx.db, organization.id, role, await grantsOf(ctx));
   const page = await listCollectionsOfOrganization(ctx.db, organization.id, { nested: query.nested, ids: [...access.collections.keys()] }, query);
   ctx.body = presentList(page, (collection) => presentCollection(collection, access.collections.get(collection.id)?.role, role, ctx.urls));
 }
@@ -39,7 +39,7 @@ async function create(ctx: AppContext, { body }: { body: schemas.CreateCollectio
   const { organization, role } = organizationOf(ctx);
   const collection = await ctx.db.transaction((tx) => insertCollection(tx, { organizationId: organization.id, parentId: body.parent ?? null, title: body.title ?? '' }));
   ctx.status = 201;
-  ctx.body = presentCollection(collection, await roleWhere(ctx.db, role, collection.id), role, ctx.urls);
+  ctx.body = presentCollection(collection, await roleWhere(ctx.db, role, collection.id, await grantsOf(ctx)), role, ctx.urls);
 }
 
 async function get(ctx: AppContext) {
@@ -60,7 +60,7 @@ async function remove(ctx: AppContext) {
 
 async function listSpaces(ctx: AppContext, { query }: { query: schemas.ListCollectionSpacesQuery }) {
   const { collection, organizationRole } = collectionOf(ctx);
-  const access = await organizationAccess(ctx.db, collection.organizationId, organizationRole);
+  const access = await organizationAccess(ctx.db, collection.organizationId, organizationRole, await grantsOf(ctx));
   const page = await listReachableSpaces(ctx.db, { collectionId: collection.id }, { ids: [...access.spaces.keys()] }, query);
   const items = await Promise.all(page.items.map((space) => presentSpaceOf(ctx, space, access.spaces.get(space.id)?.role)));
   ctx.body = presentList({ ...page, items }, (item) => item);

@@ -2,7 +2,7 @@ import { refreshSearchIndex } from '../../domain/searchIndex.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { searchSections } from '../../storage/search.js';
 import { organizationAccess } from '../commands/access.js';
-import { contentDeps, organizationOf, spaceOf, type AppContext } from '../context.js';
+import { contentDeps, organizationOf, spaceOf, type AppContext, grantsOf } from '../context.js';
 import { inOrganization, inSpace } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
 import { groupByPage, presentPageHits } from '../presenters/search.js';
@@ -31,7 +31,7 @@ async function searchSpace(ctx: AppContext, { query }: { query: schemas.SearchQu
 /** The same across the spaces of the organization the caller reaches, grouped by space. */
 async function searchOrganization(ctx: AppContext, { query }: { query: schemas.SearchQuery }) {
   const { organization, role } = organizationOf(ctx);
-  const access = await organizationAccess(ctx.db, organization.id, role);
+  const access = await organizationAccess(ctx.db, organization.id, role, await grantsOf(ctx));
   const spaceIds = [...access.spaces.keys()];
   await Promise.all(spaceIds.map((spaceId) => refreshSearchIndex(contentDeps(ctx), spaceId)));
   const pages = groupByPage(await searchSections(ctx.db, spaceIds, query.query, sectionLimit));

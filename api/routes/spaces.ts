@@ -7,7 +7,7 @@ import { moveItem } from '../../domain/moveItem.js';
 import { transferItem } from '../../domain/transferItem.js';
 import { listReachableSpaces, updateSpace } from '../../storage/spaces.js';
 import { organizationAccess, roleOnSpace } from '../commands/access.js';
-import { callerOf, contentDeps, jobDeps, organizationOf, spaceOf, type AppContext } from '../context.js';
+import { callerOf, contentDeps, jobDeps, organizationOf, spaceOf, type AppContext, grantsOf } from '../context.js';
 import { badRequest } from '../errors.js';
 import { inOrganization, inSpace } from '../policies/index.js';
 import { organizationActions, spaceActions, spaceSettings } from '../policies/actions.js';
@@ -36,7 +36,7 @@ routes.post('/spaces/:spaceId/transfer', 'transferSpace', inSpace(admin, { also:
 /** The spaces the caller can reach, oldest first. */
 async function list(ctx: AppContext, { query }: { query: schemas.ListSpacesQuery }) {
   const { organization, role } = organizationOf(ctx);
-  const reachable = (await organizationAccess(ctx.db, organization.id, role)).spaces;
+  const reachable = (await organizationAccess(ctx.db, organization.id, role, await grantsOf(ctx))).spaces;
   const page = await listReachableSpaces(ctx.db, { organizationId: organization.id }, { ids: [...reachable.keys()] }, query);
   const items = await Promise.all(page.items.map((space) => presentSpaceOf(ctx, space, reachable.get(space.id)?.role)));
   ctx.body = presentList({ ...page, items }, (item) => item);
@@ -59,7 +59,7 @@ async function create(ctx: AppContext, { body }: { body: schemas.CreateSpaceBody
     template,
   });
   ctx.status = 201;
-  ctx.body = await presentSpaceOf(ctx, space, await roleOnSpace(ctx.db, role, space));
+  ctx.body = await presentSpaceOf(ctx, space, await roleOnSpace(ctx.db, role, space, await grantsOf(ctx)));
 }
 
 /** `shareKey`: an active key of a share-link site showing the space resolves `urls.published` (docs/decisions.md, *Docs sites*). */
@@ -100,7 +100,7 @@ async function duplicate(ctx: AppContext) {
   const { space, organizationRole } = spaceOf(ctx);
   const copy = await duplicateSpace(contentDeps(ctx), space, callerOf(ctx));
   ctx.status = 201;
-  ctx.body = await presentSpaceOf(ctx, copy, await roleOnSpace(ctx.db, organizationRole, copy));
+  ctx.body = await presentSpaceOf(ctx, copy, await roleOnSpace(ctx.db, organizationRole, copy, await grantsOf(ctx)));
 }
 
 async function move(ctx: AppContext, { body }: { body: schemas.MoveBody }) {

@@ -75,6 +75,9 @@ test('joining with a space link: that level on that space only, as a guest of th
     [[space, 'edit']],
     'the member’s spaces: that one, with its level',
   );
+  const ownList = await t.call('GET', `/v1/orgs/${fx.org.id}/spaces`, { token: joiner.token });
+  assert.equal(ownList.body.items.map((item: { id: string }) => item.id), [space], 'the organization’s spaces, as the joiner sees them: that one');
+  assert.is(ownList.body.items[0].permissions.edit, true);
 });
 
 test('a collection link reaches the collection and what is inside it; a grant never lowers a role', async () => {
