@@ -106,8 +106,6 @@ const quireFields: Record<string, Record<string, unknown>> = {
   SearchPageResult: { ancestors: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'], additionalProperties: false } } },
   // API.md lists SiteSpace `hidden` (navigation only, issue 13); 0.146.0's schema lacks it (docs/decisions.md, *Docs sites*).
   SiteSpace: { hidden: { type: 'boolean' } },
-  // API.md lists SiteSpace `hidden` (navigation only, issue 13); 0.146.0's schema lacks it (docs/decisions.md, *Docs sites*).
-  SiteSpace: { hidden: { type: 'boolean' } },
 };
 
 /**
