@@ -9,7 +9,7 @@ import { assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js'
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
 
-// Page paths as people name files: accents, emoji, `?`, the same title twice; pushed with
+// Page paths as people name files: accents, emoji, `#` and `?`, the same title twice; pushed with
 // the system git as a Git Sync user would, read back through the API.
 const test = suite('page paths and titles beyond ASCII');
 let t: TestServer;
@@ -23,6 +23,7 @@ const summary = `# Table of contents
 * [Café & Crème 🚀](café.md)
 * [Schrödinger's 猫](schrödinger/README.md)
   * [What? Why?](schrödinger/what?.md)
+  * [C# basics](schrödinger/c%23.md)
 * [Setup](guides/setup.md)
 * [Setup](admin/setup.md)
 
@@ -37,6 +38,7 @@ const files: Record<string, string> = {
   'café.md': '# Café & Crème 🚀\n\nDu café.\n',
   'schrödinger/README.md': "# Schrödinger's 猫\n\nBoth.\n",
   'schrödinger/what?.md': '# What? Why?\n\nQuestions.\n',
+  'schrödinger/c#.md': '# C# basics\n\nSharp.\n',
   'guides/setup.md': '# Setup\n\nFor users.\n',
   'admin/setup.md': '# Setup\n\nFor admins.\n',
   'reference/glossary.md': '# Glossary\n\nWords.\n',
@@ -82,10 +84,18 @@ test('paths with accents, percent-encoded or not, find their page; a slash may c
   assertErrorIs(await byPath(encodeURIComponent('cafe')), 404, /Page at path "cafe" not found in revision [0-9a-f]{40}/);
 });
 
-test('`?` in a file name is part of the page path, encoded in the request', async () => {
+test('`?` and `#` in a file name are part of the page path, encoded in the request', async () => {
   const pages = flatten((await t.call('GET', `${content}/pages`, { token: fx.reader.token })).body.pages);
-  assert.equal(pages.filter((page) => page.path.startsWith('schrödinger/')).map((page) => [page.path, page.title]), [['schrödinger/what?', 'What? Why?']]);
+  assert.equal(
+    pages.filter((page) => page.path.startsWith('schrödinger/')).map((page) => [page.path, page.title]),
+    [
+      ['schrödinger/what?', 'What? Why?'],
+      ['schrödinger/c#', 'C# basics'],
+    ],
+  );
   assert.is((await byPath(`${encodeURIComponent('schrödinger')}/what%3F`)).body.title, 'What? Why?');
+  assert.is((await byPath(`${encodeURIComponent('schrödinger')}/c%23`)).body.title, 'C# basics');
+  assert.is((await byPath(encodeURIComponent('schrödinger/c#'))).body.title, 'C# basics');
 });
 
 test('the same title twice: each page keeps its own id and path; two groups of one title are two groups', async () => {
