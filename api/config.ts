@@ -12,6 +12,8 @@ export interface Config {
   accessLog: boolean;
   /** How long a deleted space stays restorable before it is purged (QUIRE_SPACE_RETENTION). */
   spaceRetentionMs: number;
+  /** Signed download URLs are valid for one to two of these windows (QUIRE_DOWNLOAD_URL_WINDOW). */
+  downloadUrlWindowMs: number;
   /**
    * The Temporal server jobs run on. With TEMPORAL_ADDRESS unset, `npm start` launches a local dev
    * server and fills this in (see `localTemporal`).
@@ -65,6 +67,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes,
     accessLog: env.QUIRE_ACCESS_LOG !== 'off',
     spaceRetentionMs: parseDuration(env.QUIRE_SPACE_RETENTION ?? '7d', 'QUIRE_SPACE_RETENTION'),
+    downloadUrlWindowMs: parseDuration(env.QUIRE_DOWNLOAD_URL_WINDOW ?? '12h', 'QUIRE_DOWNLOAD_URL_WINDOW'),
     organizationCreation,
     runWorker: env.QUIRE_WORKER !== 'off',
     ...temporalFromEnv(env),

@@ -7,6 +7,7 @@ import { createApp } from './app.js';
 import { bootstrapInstance } from './commands/bootstrap.js';
 import { settleSearchRefreshes } from '../domain/searchIndex.js';
 import type { Config } from './config.js';
+import { DownloadSigner, downloadSigningKey } from './downloadSigner.js';
 import { Urls } from './urls.js';
 import { JobClient } from '../workflows/client.js';
 
@@ -24,7 +25,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const db = await openDatabase(path.join(config.dataDir, 'quire.sqlite'));
   if (config.bootstrap) await bootstrapInstance(db, config.bootstrap);
 
-  const urls = new Urls(config.publicUrl ?? `http://localhost:${config.port}`);
+  const urls = new Urls(config.publicUrl ?? `http://localhost:${config.port}`, new DownloadSigner(downloadSigningKey(config.dataDir), config.downloadUrlWindowMs));
   const jobs = new JobClient(config.temporal);
   const app = createApp({ db, config, urls, jobs });
   const server = http.createServer(app.callback());

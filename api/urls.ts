@@ -1,6 +1,11 @@
+import type { DownloadSigner } from './downloadSigner.js';
+
 /** Absolute URLs of resources, for the `urls` objects of API shapes. */
 export class Urls {
-  constructor(readonly base: string) {}
+  constructor(
+    readonly base: string,
+    readonly downloads?: DownloadSigner,
+  ) {}
   api = (path: string) => `${this.base}/v1${path}`;
   app = (path: string) => `${this.base}/app${path}`;
   user = (userId: string) => this.api(`/users/${userId}`);
@@ -15,7 +20,11 @@ export class Urls {
   spaceApp = (spaceId: string) => this.app(`/s/${spaceId}`);
   pageApp = (spaceId: string, pageId: string) => this.app(`/s/${spaceId}/p/${pageId}`);
   revisionApp = (spaceId: string, revisionId: string) => this.app(`/s/${spaceId}/r/${revisionId}`);
-  fileDownload = (spaceId: string, revisionId: string, fileId: string) => this.api(`/spaces/${spaceId}/revisions/${revisionId}/files/${fileId}/download`);
+  /** A file's bytes, by a signed URL that needs no token (see DownloadSigner). */
+  fileDownload = (spaceId: string, revisionId: string, fileId: string) => {
+    const apiPath = `/v1/spaces/${spaceId}/revisions/${revisionId}/files/${fileId}/download`;
+    return `${this.base}${apiPath}${this.downloads ? `?${this.downloads.sign(apiPath)}` : ''}`;
+  };
   collection = (collectionId: string) => this.api(`/collections/${collectionId}`);
   collectionApp = (collectionId: string) => this.app(`/c/${collectionId}`);
 }

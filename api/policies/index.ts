@@ -121,6 +121,34 @@ function spacePolicy(role: MemberRole, options: { deleted?: boolean }): Policy {
   };
 }
 
+/**
+ * `inSpace(role)`, or a download URL this server signed (api/downloadSigner.ts): what an
+ * `<img src>` or a PDF renderer fetches, without an Authorization header. A link whose signature
+ * doesn't match, or that has expired, is a 403 saying which.
+ */
+export function inSpaceOrSignedDownload(role: MemberRole): Policy {
+  const members = inSpace(role);
+  return {
+    rule: `${members.rule}; or no token, with a signed download URL`,
+    scope: members.scope,
+    check: async (ctx, next) => {
+      const { expires, signature } = ctx.query;
+      if (expires === undefined && signature === undefined) return members.check(ctx, next);
+      if (typeof expires !== 'string' || typeof signature !== 'string' || !ctx.urls.downloads) throw forbidden('The download link is not valid: it needs one "expires" and one "signature"');
+      const verdict = ctx.urls.downloads.verify(ctx.path, expires, signature);
+      if (verdict === 'invalid') throw forbidden('The download link is not valid: its signature doesn’t match');
+      if (verdict === 'expired') throw forbidden('The download link has expired: read the file from the API again for a new one');
+      const space = await findSpaceCached(ctx.db, ctx.params.spaceId ?? '');
+      if (!space) throw notFound(`Space ${ctx.params.spaceId} not found`);
+      ctx.state.space = space;
+      ctx.state.spaceRole = 'read';
+      ctx.state.role = null;
+      ctx.state.organization = await findOrganizationCached(ctx.db, space.organizationId);
+      return next();
+    },
+  };
+}
+
 /** The same for a collection: effective role from its own default level and its parents'. */
 export function inCollection(role: MemberRole, options: { also?: readonly Requirement[] } = {}): Policy {
   return withRequirements(collectionPolicy(role), 'collection', role, options.also ?? []);

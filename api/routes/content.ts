@@ -9,7 +9,7 @@ import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { JsonCache } from '../jsonCache.js';
 import { spaceActions } from '../policies/actions.js';
-import { inSpace } from '../policies/index.js';
+import { inSpace, inSpaceOrSignedDownload } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
 import { presentFile, presentPage, presentPagesJson, presentRevisionJson, type RevisionView } from '../presenters/revision.js';
 import { revisionOfPath } from '../presenters/revisionOf.js';
@@ -32,16 +32,17 @@ routes.get('/spaces/:spaceId/revisions/:revisionId/pages', 'listPagesInRevisionB
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId', 'getPageInRevisionById', read, handle({ query: schemas.pageQuery }, getPage));
 routes.get('/spaces/:spaceId/revisions/:revisionId/files', 'listFilesInRevisionById', read, handle({ query: schemas.filesQuery }, listFiles));
 routes.get('/spaces/:spaceId/revisions/:revisionId/files/:fileId', 'getFileInRevisionById', read, handle({ query: schemas.contentQuery }, getFile));
-routes.get('/spaces/:spaceId/revisions/:revisionId/files/:fileId/download', 'quire:downloadFile', read, handle({}, download));
+routes.get('/spaces/:spaceId/revisions/:revisionId/files/:fileId/download', 'quire:downloadFile', inSpaceOrSignedDownload(spaceActions.view), handle({ query: schemas.downloadQuery }, download));
 routes.post('/spaces/:spaceId/content/template', 'applyTemplateToSpace', inSpace(spaceActions.edit), handle({ body: schemas.applyTemplate }, applyTemplateRoute));
 
-// What is presented from a commit never changes: its JSON is kept, within the cache budget.
+// What is presented from a commit never changes (but for its signed download URLs, the same for
+// a whole signing window): its JSON is kept, within the cache budget.
 const presented = new JsonCache();
 
-/** Answers with JSON built once per commit (and `what`), then served from the cache. */
+/** Answers with JSON built once per commit (and `what`) and signing window, then served from the cache. */
 function sendPresented(ctx: AppContext, view: RevisionView, what: string, build: () => unknown) {
   ctx.type = 'application/json';
-  ctx.body = presented.get(`${view.spaceId}:${view.revision.commit}:${what}`, build);
+  ctx.body = presented.get(`${view.spaceId}:${view.revision.commit}:${what}:${ctx.urls.downloads?.window() ?? 0}`, build);
 }
 
 async function getRevision(ctx: AppContext) {

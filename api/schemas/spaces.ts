@@ -98,6 +98,13 @@ export const applyTemplate = {
   additionalProperties: false,
 } as const;
 
+/** A signed download URL's query (api/downloadSigner.ts); a caller with a token needs neither. */
+export const downloadQuery = {
+  type: 'object',
+  properties: { expires: { type: 'string', pattern: '^[0-9]{1,12}$' }, signature: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' } },
+  additionalProperties: false,
+} as const;
+
 export type ListSpacesQuery = FromSchema<typeof listSpaces>;
 export type CreateSpaceBody = FromSchema<typeof createSpace>;
 export type UpdateSpaceBody = FromSchema<typeof updateSpace>;
