@@ -1,4 +1,4 @@
-import type { BlockContent, ListItem, PhrasingContent, Root, RootContent } from 'mdast';
+import type { AlignType, BlockContent, ListItem, PhrasingContent, Root, RootContent, Table, TableRow } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
@@ -150,12 +150,51 @@ function block(node: Node): Array<RootContent & BlockContent> {
       ];
     case 'image':
       return [{ type: 'paragraph', children: [{ type: 'image', url: refTarget(data.ref), alt: str(data.alt) || null }] }];
+    case 'table':
+      return table(node);
     default: {
       // A block Quire doesn't model: its text, paragraph by paragraph, rather than nothing.
       const text = plain(node).trim();
       return text ? [{ type: 'paragraph', children: [{ type: 'text', value: text }] }] : [];
     }
   }
+}
+
+// Left is where GFM puts a cell anyway: written without a marker, so a table keeps its plain `---`.
+const alignments = new Set(['center', 'right']);
+
+/**
+ * The upstream table block as a GFM table: its view's columns in order (titles as the header,
+ * each column's text alignment), its records by `orderIndex`; a cell is the fragment its value
+ * names, or the value itself (numbers, booleans, lists, content references) as text.
+ */
+function table(node: Node): Table[] {
+  const data = dataOf(node);
+  const definition = (data.definition && typeof data.definition === 'object' ? data.definition : {}) as Record<string, Node>;
+  const view = dataOf({ data: data.view } as Node);
+  const columns = (Array.isArray(view.columns) ? (view.columns as unknown[]).filter((id): id is string => typeof id === 'string' && id in definition) : Object.keys(definition));
+  if (columns.length === 0) return [];
+  const fragments = new Map((Array.isArray(node.fragments) ? (node.fragments as Node[]) : []).map((fragment) => [str(fragment.fragment), fragment]));
+  const cell = (value: unknown): PhrasingContent[] => {
+    const fragment = typeof value === 'string' ? fragments.get(value) : undefined;
+    if (fragment) {
+      return nodesOf(fragment).flatMap((child, index): PhrasingContent[] => [...(index > 0 ? [{ type: 'text' as const, value: ' ' }] : []), ...inlines(child.object === 'block' ? nodesOf(child) : [child])]);
+    }
+    if (value === null || value === undefined) return [];
+    const textOf = Array.isArray(value) ? value.map(String).join(', ') : typeof value === 'object' ? refTarget(value) : String(value);
+    return textOf ? [{ type: 'text', value: textOf }] : [];
+  };
+  const records = Object.values((data.records && typeof data.records === 'object' ? data.records : {}) as Record<string, Node>).sort((a, b) =>
+    str(a.orderIndex) < str(b.orderIndex) ? -1 : str(a.orderIndex) > str(b.orderIndex) ? 1 : 0,
+  );
+  const row = (cells: PhrasingContent[][]): TableRow => ({ type: 'tableRow', children: cells.map((children) => ({ type: 'tableCell', children })) });
+  const header = row(columns.map((id) => [{ type: 'text', value: str(definition[id]!.title) }]));
+  const body = records.map((record) => {
+    const values = dataOf({ data: record.values } as Node);
+    return row(columns.map((id) => cell(values[id])));
+  });
+  const align = columns.map((id): AlignType => (alignments.has(str(definition[id]!.textAlignment)) ? (str(definition[id]!.textAlignment) as AlignType) : null));
+  return [{ type: 'table', align, children: [header, ...body] }];
 }
 
 const wrappers: Record<string, (child: PhrasingContent) => PhrasingContent> = {

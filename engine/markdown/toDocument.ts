@@ -1,4 +1,4 @@
-import type { BlockContent, Code, Heading, Image, List, ListItem, PhrasingContent, Root, RootContent } from 'mdast';
+import type { BlockContent, Code, Heading, Image, List, ListItem, PhrasingContent, Root, RootContent, Table } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
@@ -105,11 +105,38 @@ class Converter {
       case 'html':
         return node.value.trim() ? [block('paragraph', [text(node.value)])] : [];
       case 'table':
-        // Tables keep their cells' text, one paragraph per row, until the table block is modelled.
-        return node.children.map((row) => block('paragraph', [text(row.children.map((cell) => this.plain(cell.children)).join(' | '))]));
+        return [this.table(node as Table)];
       default:
         return [];
     }
+  }
+
+  /**
+   * A GFM table as the upstream table block: the header row names text columns (`c0`, `c1`, …,
+   * aligned as the table says), each further row is a record (`r0`, …, in order), and each cell's
+   * rich text is a fragment of the block that the record's value names.
+   */
+  private table(table: Table): DocumentNode {
+    const [header, ...rows] = table.children;
+    const columns = (header?.children ?? []).map((_, index) => `c${index}`);
+    const definition = Object.fromEntries(
+      columns.map((id, index) => [id, { id, title: this.plain(header!.children[index]!.children), type: 'text', textAlignment: table.align?.[index] ?? 'left' }]),
+    );
+    const fragments: DocumentNode[] = [];
+    const records = Object.fromEntries(
+      rows.map((row, index) => {
+        const record = `r${index}`;
+        const values = Object.fromEntries(
+          columns.map((column, cell) => {
+            const fragment = `${record}-${column}`;
+            fragments.push({ object: 'fragment', fragment, nodes: [block('paragraph', this.inlines(row.children[cell]?.children ?? []))] });
+            return [column, fragment];
+          }),
+        );
+        return [record, { orderIndex: index.toString(36).padStart(6, '0'), values }];
+      }),
+    );
+    return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader: false }, records, definition }, fragments };
   }
 
   private list(list: List): DocumentNode {

@@ -84,8 +84,7 @@ test('a page becomes a Document the upstream schema accepts', () => {
     'images',
     'embed',
     'content-ref',
-    'paragraph',
-    'paragraph',
+    'table',
   ]);
   const paragraph = document.nodes[1]!;
   const link = (paragraph.nodes as DocumentNode[]).find((node) => node.type === 'link');
