@@ -8,7 +8,7 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Identifier and cursor fields: an empty string can name nothing, so Quire answers 400 rather than search for it. */
 const identifierFields = new Set([
-  'parent', 'collection', 'space', 'spaces', 'organization', 'defaultTeam', 'id', 'members', 'page', 'team', 'user', 'site',
+  'parent', 'collection', 'space', 'spaces', 'organization', 'defaultTeam', 'id', 'members', 'page', 'team', 'user', 'users', 'site',
   'siteSection', 'siteSpace', 'defaultSiteSection', 'defaultSiteSpace', 'node',
 ]);
 const isIdentifier = (field: string) => identifierFields.has(field) || /[a-z]Id$/.test(field);
@@ -54,7 +54,9 @@ export function applyDivergences(spec: Json): void {
         media.schema = structuredClone(media.schema.$ref ? schemas[media.schema.$ref.split('/').pop()] : media.schema);
         media.schema = flattenAllOf(inlineReferences(media.schema, schemas, 3));
         tightenBody(media.schema);
+        // Inviting no one, or asking no one for a review, is a mistake worth a 400.
         if (operation.operationId === 'inviteUsersToOrganization') media.schema.properties.emails.minItems = 1;
+        if (operation.operationId === 'requestReviewersForChangeRequest') media.schema.properties.users.minItems = 1;
       }
     }
   }
@@ -67,7 +69,9 @@ function resolve(spec: Json, node: Json): Json {
 /** Path segments with control characters (C0, DEL, C1) are a 400: no id or page path holds one. */
 function tightenPathParameter(parameter: Json): void {
   if (parameter?.in !== 'path' || parameter.schema?.type !== 'string' || parameter.schema.pattern || parameter.schema.enum) return;
-  parameter.schema = { ...parameter.schema, pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]+$' };
+  // An OpenAPI specification's slug is letters and digits in dash-separated words, as when it is made.
+  const pattern = parameter.name === 'specSlug' ? '^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$' : '^[^\\u0000-\\u001f\\u007f-\\u009f]+$';
+  parameter.schema = { ...parameter.schema, pattern };
 }
 
 /** Where an empty value means "no filter" and is accepted (an operation's own, or every operation's). */
