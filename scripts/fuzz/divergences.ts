@@ -22,9 +22,6 @@ const isIdentifier = (field: string) => identifierFields.has(field) || /[a-z]Id$
 const bodyOptionalUntilFixed = new Set([
   'updateSpaceById',
   'updateCollectionById',
-  'updateOrganizationById',
-  'updateOrganizationSAMLProvider',
-  'updateMembersInOrganizationTeam',
   'updateSiteById',
   'updateSiteSectionById',
   'updateSiteSpaceById',
