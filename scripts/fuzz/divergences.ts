@@ -66,9 +66,9 @@ function resolve(spec: Json, node: Json): Json {
 /** Path segments with control characters (C0, DEL, C1) are a 400: no id or page path holds one. */
 function tightenPathParameter(parameter: Json): void {
   if (parameter?.in !== 'path' || parameter.schema?.type !== 'string' || parameter.schema.pattern || parameter.schema.enum) return;
-  // An OpenAPI specification's slug is letters and digits in dash-separated words, as when it is made.
+  // An OpenAPI specification's slug is letters and digits in dash-separated words, 100 at most, as when it is made.
   const pattern = parameter.name === 'specSlug' ? '^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$' : '^[^\\u0000-\\u001f\\u007f-\\u009f]+$';
-  parameter.schema = { ...parameter.schema, pattern };
+  parameter.schema = { ...parameter.schema, pattern, ...(parameter.name === 'specSlug' && { maxLength: 100 }) };
 }
 
 /** Where an empty value means "no filter" and is accepted (an operation's own, or every operation's). */
