@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError } from '../helpers/fixtures.js';
+import { assertError, assertErrorIs } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 
@@ -79,6 +79,14 @@ test('downloads are never sniffed, and what a browser would run comes as an atta
     assert.is(response.headers.get('x-content-type-options'), 'nosniff', name);
     assert.is(response.headers.get('content-disposition'), disposition, name);
   }
+});
+
+test('a space’s merge rules carry what each rule needs: users for the reviewer rules, an expression for custom', async () => {
+  const space = (await t.call('POST', `/v1/orgs/${organizationId}/spaces`, { token: admin.token, body: { title: 'Rules' } })).body;
+  const patch = (rules: unknown[]) => t.call('PATCH', `/v1/spaces/${space.id}`, { token: admin.token, body: { mergeRules: { type: 'rules', rules } } });
+  assertErrorIs(await patch([{ rule: 'require_specific_reviewers' }]), 400, 'Invalid mergeRules: rule "require_specific_reviewers" needs a non-empty "users" list');
+  assertErrorIs(await patch([{ rule: 'custom' }]), 400, 'Invalid mergeRules: rule "custom" needs an "expression"');
+  assert.equal((await t.call('GET', `/v1/spaces/${space.id}`, { token: admin.token })).body.mergeRules, { type: 'inherit' }, 'nothing stored');
 });
 
 test.run();
