@@ -8,7 +8,7 @@ import { transferItem } from '../../domain/transferItem.js';
 import { listReachableSpaces, updateSpace } from '../../storage/spaces.js';
 import { organizationAccess, roleOnSpace } from '../commands/access.js';
 import { callerOf, contentDeps, jobDeps, organizationOf, spaceOf, type AppContext, grantsOf } from '../context.js';
-import { badRequest } from '../errors.js';
+import { badRequest, conflict } from '../errors.js';
 import { inOrganization, inSpace } from '../policies/index.js';
 import { organizationActions, spaceActions, spaceSettings } from '../policies/actions.js';
 import { adminOfTargetOrganization, createWhereItLands, fieldsNeed, organizationRole } from '../policies/requirements.js';
@@ -92,7 +92,7 @@ async function remove(ctx: AppContext) {
 /** Inside the retention window only: after it the space is as good as gone (404), purged or not. */
 async function restore(ctx: AppContext) {
   const { space, role } = spaceOf(ctx);
-  if (!space.deletedAt) throw badRequest(`Space ${space.id} is not deleted`);
+  if (!space.deletedAt) throw conflict(`Space ${space.id} is not deleted`);
   ctx.body = await presentSpaceOf(ctx, await restoreSpace(jobDeps(ctx), { ...space, deletedAt: space.deletedAt }), role);
 }
 

@@ -106,7 +106,7 @@ test('DELETE puts a space in the bin; restore brings it back', async () => {
   const reread = await t.call('GET', path, { token: fx.admin.token });
   assert.is(reread.status, 200, 'the restore is stored');
   assert.ok((await t.call('GET', spaces, { token: fx.admin.token })).body.items.some((item: { id: string }) => item.id === space.id), 'listed again');
-  assertErrorIs(await t.call('POST', `${path}/restore`, { token: fx.admin.token }), 400, `Space ${space.id} is not deleted`);
+  assertErrorIs(await t.call('POST', `${path}/restore`, { token: fx.admin.token }), 409, `Space ${space.id} is not deleted`);
 });
 
 test('duplicate copies the history; move orders siblings; transfer changes organization', async () => {

@@ -93,7 +93,7 @@ test('deleting twice starts one job; restoring twice is harmless; deleting again
   assert.is((await jobs.handle(space.id).describe()).runId, first.runId, 'the same job, not a second one');
 
   assert.is((await restore(space.id)).status, 200);
-  assertErrorIs(await restore(space.id), 400, `Space ${space.id} is not deleted`);
+  assertErrorIs(await restore(space.id), 409, `Space ${space.id} is not deleted`);
   assert.is(await jobs.outcome(space.id), 'restored');
 
   assert.is((await del(space.id)).status, 205);
