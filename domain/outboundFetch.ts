@@ -22,6 +22,9 @@ export interface OutboundFetchOptions {
   /** Single addresses let through despite the rule (a test's own loopback server, for one). */
   allowAddress?: (address: string) => boolean;
   headers?: Record<string, string>;
+  /** POST sends `body` and follows no redirect (a 3xx is an answer like any other non-2xx). */
+  method?: 'GET' | 'POST';
+  body?: string | Buffer;
 }
 
 export interface OutboundResponse {
@@ -60,7 +63,7 @@ export function isPublicAddress(address: string): boolean {
   return ipaddr.process(address).range() === 'unicast';
 }
 
-/** GET `url` under the guard; a 2xx answer's body, or an OutboundFetchError saying why not. */
+/** GET (or POST) `url` under the guard; a 2xx answer's body, or an OutboundFetchError saying why not. */
 export async function outboundFetch(url: string, options: OutboundFetchOptions = {}): Promise<OutboundResponse> {
   const configured = Number(process.env.QUIRE_FETCH_TIMEOUT_MS);
   const totalTimeoutMs = configured > 0 ? configured : outboundDefaults.totalTimeoutMs;
@@ -86,7 +89,7 @@ function parseUrl(text: string): URL {
   return url;
 }
 
-type Settings = typeof outboundDefaults & { allowPrivate: boolean; allowAddress?: (address: string) => boolean; headers?: Record<string, string> };
+type Settings = typeof outboundDefaults & { allowPrivate: boolean; allowAddress?: (address: string) => boolean; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string | Buffer };
 
 const permitted = (settings: Settings, address: string) => settings.allowPrivate || isPublicAddress(address) || settings.allowAddress?.(address) === true;
 
@@ -116,7 +119,9 @@ function fetchOnce(url: URL, settings: Settings, deadline: number): Promise<{ re
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(timeoutError(url, settings.totalTimeoutMs));
     const transport = url.protocol === 'https:' ? https : http;
-    const request = transport.get(url, { lookup: guardedLookup(url, settings), headers: { 'user-agent': 'Quire', ...settings.headers }, agent: false });
+    const method = settings.method ?? 'GET';
+    const request = transport.request(url, { method, lookup: guardedLookup(url, settings), headers: { 'user-agent': 'Quire', ...settings.headers }, agent: false });
+    request.end(method === 'POST' ? settings.body : undefined);
     let settled = false;
     const fail = (error: Error) => {
       if (settled) return;
@@ -137,7 +142,7 @@ function fetchOnce(url: URL, settings: Settings, deadline: number): Promise<{ re
       clearTimeout(connect);
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
-      if (status >= 300 && status < 400 && location) {
+      if (status >= 300 && status < 400 && location && method === 'GET') {
         response.resume();
         settled = true;
         clearTimeout(total);

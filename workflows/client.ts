@@ -3,6 +3,7 @@ import type { TemporalSettings } from './settings.js';
 import { spaceRestored } from './signals.js';
 import type { SpaceDeletionInput, spaceDeletion } from './spaceDeletion.workflow.js';
 import { openAPISourceChanged, type openapiProcessing } from './openapiProcessing.workflow.js';
+import type { translationRun } from './translationRun.workflow.js';
 
 /** The job service can't be reached: the API answers 503 and changes nothing. */
 export class JobsUnavailableError extends Error {
@@ -11,6 +12,7 @@ export class JobsUnavailableError extends Error {
 
 export const spaceDeletionJobId = (spaceId: string) => `space-deletion:${spaceId}`;
 export const openAPIJobId = (organizationId: string, slug: string) => `openapi:${organizationId}:${slug}`;
+export const translationJobId = (translationId: string, run: number) => `translation:${translationId}:${run}`;
 
 /** How long a request waits on Temporal before it gives up with a 503. */
 const callTimeoutMs = 5000;
@@ -91,6 +93,18 @@ export class JobClient {
         args: [{ organizationId, slug }],
         signal: openAPISourceChanged,
         signalArgs: [],
+      }),
+    );
+  }
+
+  /** Runs a translation's run `run`; a job already under that id (the same run asked twice) is joined. */
+  async startTranslationRun(translationId: string, run: number): Promise<void> {
+    await this.call(`start run ${run} of translation ${translationId}`, () =>
+      this.client.workflow.start<typeof translationRun>('translationRun', {
+        taskQueue: this.settings.taskQueue,
+        workflowId: translationJobId(translationId, run),
+        args: [{ translationId, run }],
+        workflowIdConflictPolicy: 'USE_EXISTING',
       }),
     );
   }

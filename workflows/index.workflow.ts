@@ -1,3 +1,4 @@
 // Every workflow the worker runs: the entry point of the workflow bundle.
 export { spaceDeletion } from './spaceDeletion.workflow.js';
 export { openapiProcessing } from './openapiProcessing.workflow.js';
+export { translationRun } from './translationRun.workflow.js';

@@ -61,3 +61,13 @@ export const openAPIActions = {
   edit: 'create',
   admin: 'admin',
 } as const satisfies Record<string, MemberRole>;
+
+/**
+ * Translations are the organization's: members who read see them; creators (who can make the
+ * target space a run creates) add them, change their instructions and run them; admins delete them.
+ */
+export const translationActions = {
+  view: 'read',
+  edit: 'create',
+  admin: 'admin',
+} as const satisfies Record<string, MemberRole>;

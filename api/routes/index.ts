@@ -20,8 +20,9 @@ import { changeRequestLinkRoutes } from './changeRequestLinks.js';
 import { changeRequestMergeRoutes } from './changeRequestMerge.js';
 import { changeRequestReviewRoutes } from './changeRequestReviews.js';
 import { openAPIRoutes } from './openapi.js';
+import { translationRoutes } from './translations.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, commentRoutes, commentReplyRoutes, openAPIRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, commentRoutes, commentReplyRoutes, openAPIRoutes, translationRoutes].flatMap(
   (table) => table.routes,
 );

@@ -10,6 +10,7 @@ import { sites } from './010-sites.js';
 import { changeRequests } from './011-change-requests.js';
 import { comments } from './012-comments.js';
 import { openapi } from './013-openapi.js';
+import { translations } from './014-translations.js';
 
 export interface Migration {
   version: number;
@@ -18,4 +19,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations];

@@ -81,6 +81,8 @@ const validBodies: Record<string, unknown> = {
   createOpenAPISpec: { slug: 'swept', source: { text: 'openapi: 3.0.0' } },
   createOrUpdateOpenAPISpecBySlug: { source: { url: 'https://example.com/openapi.yaml' } },
   updateOpenAPISpecBySlug: { visibility: 'public' },
+  createTranslation: { language: 'fr', source: { space: 'someId', language: 'en' } },
+  updateTranslation: { instructions: { object: 'document', nodes: [] } },
   updateCollectionById: { title: 'Guides' },
   moveCollection: { parent: null },
   transferCollection: { organization: 'someId' },

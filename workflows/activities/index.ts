@@ -2,6 +2,7 @@ import type { Database } from '../../storage/db.js';
 import { heartbeating } from './heartbeat.js';
 import { finishFailedOpenAPISpec, processOpenAPISpec } from './processOpenAPISpec.js';
 import { purgeDeletedSpace } from './purgeDeletedSpace.js';
+import { failTranslation, runTranslation } from './runTranslation.js';
 
 export interface ActivityDependencies {
   db: Database;
@@ -14,6 +15,8 @@ export function createActivities(deps: ActivityDependencies) {
     purgeDeletedSpace: heartbeating(purgeDeletedSpace(deps)),
     processOpenAPISpec: heartbeating(processOpenAPISpec(deps)),
     finishFailedOpenAPISpec: finishFailedOpenAPISpec(deps),
+    runTranslation: heartbeating(runTranslation(deps)),
+    failTranslation: failTranslation(deps),
   };
 }
 
