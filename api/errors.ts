@@ -19,6 +19,8 @@ export const unauthorized = (message: string) => new HttpError(401, message);
 export const forbidden = (message: string) => new HttpError(403, message);
 export const notFound = (message: string) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
+export const unprocessable = (message: string) => new HttpError(422, message);
+export const unavailable = (message: string) => new HttpError(503, message);
 
 const statusOfStorageCode: Record<StorageError['code'], number> = {
   not_found: 404,

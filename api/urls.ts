@@ -21,8 +21,10 @@ export class Urls {
   pageApp = (spaceId: string, pageId: string) => this.app(`/s/${spaceId}/p/${pageId}`);
   revisionApp = (spaceId: string, revisionId: string) => this.app(`/s/${spaceId}/r/${revisionId}`);
   /** A file's bytes, by a signed URL that needs no token (see DownloadSigner). */
-  fileDownload = (spaceId: string, revisionId: string, fileId: string) => {
-    const apiPath = `/v1/spaces/${spaceId}/revisions/${revisionId}/files/${fileId}/download`;
+  fileDownload = (spaceId: string, revisionId: string, fileId: string) => this.signedApi(`/spaces/${spaceId}/revisions/${revisionId}/files/${fileId}/download`);
+  /** An API path that answers without a token: signed (see DownloadSigner). */
+  signedApi = (path: string) => {
+    const apiPath = `/v1${path}`;
     return `${this.base}${apiPath}${this.downloads ? `?${this.downloads.sign(apiPath)}` : ''}`;
   };
   collection = (collectionId: string) => this.api(`/collections/${collectionId}`);

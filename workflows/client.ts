@@ -4,6 +4,8 @@ import { spaceRestored } from './signals.js';
 import type { SpaceDeletionInput, spaceDeletion } from './spaceDeletion.workflow.js';
 import { openAPISourceChanged, type openapiProcessing } from './openapiProcessing.workflow.js';
 import type { translationRun } from './translationRun.workflow.js';
+import type { pdfExport } from './pdfExport.workflow.js';
+import { pdfOptions, type PdfExportInput } from '../domain/pdfExports.js';
 
 /** The job service can't be reached: the API answers 503 and changes nothing. */
 export class JobsUnavailableError extends Error {
@@ -12,6 +14,7 @@ export class JobsUnavailableError extends Error {
 
 export const spaceDeletionJobId = (spaceId: string) => `space-deletion:${spaceId}`;
 export const openAPIJobId = (organizationId: string, slug: string) => `openapi:${organizationId}:${slug}`;
+export const pdfJobId = (input: PdfExportInput) => `pdf:${input.spaceId}:${input.changeRequestId}:${input.revision}:${pdfOptions(input)}`;
 export const translationJobId = (translationId: string, run: number) => `translation:${translationId}:${run}`;
 
 /** How long a request waits on Temporal before it gives up with a 503. */
@@ -104,6 +107,18 @@ export class JobClient {
         taskQueue: this.settings.taskQueue,
         workflowId: translationJobId(translationId, run),
         args: [{ translationId, run }],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      }),
+    );
+  }
+
+  /** Renders a change request's PDF; the same revision and options asked again join the job under way. */
+  async startPdfExport(input: PdfExportInput): Promise<void> {
+    await this.call(`start the PDF export of change request ${input.changeRequestId}`, () =>
+      this.client.workflow.start<typeof pdfExport>('pdfExport', {
+        taskQueue: this.settings.taskQueue,
+        workflowId: pdfJobId(input),
+        args: [input],
         workflowIdConflictPolicy: 'USE_EXISTING',
       }),
     );

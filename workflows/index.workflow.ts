@@ -2,3 +2,4 @@
 export { spaceDeletion } from './spaceDeletion.workflow.js';
 export { openapiProcessing } from './openapiProcessing.workflow.js';
 export { translationRun } from './translationRun.workflow.js';
+export { pdfExport } from './pdfExport.workflow.js';

@@ -21,8 +21,9 @@ import { changeRequestMergeRoutes } from './changeRequestMerge.js';
 import { changeRequestReviewRoutes } from './changeRequestReviews.js';
 import { openAPIRoutes } from './openapi.js';
 import { translationRoutes } from './translations.js';
+import { changeRequestPdfRoutes } from './changeRequestPdf.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, commentRoutes, commentReplyRoutes, openAPIRoutes, translationRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, changeRequestPdfRoutes, commentRoutes, commentReplyRoutes, openAPIRoutes, translationRoutes].flatMap(
   (table) => table.routes,
 );

@@ -3,6 +3,7 @@ import { heartbeating } from './heartbeat.js';
 import { finishFailedOpenAPISpec, processOpenAPISpec } from './processOpenAPISpec.js';
 import { purgeDeletedSpace } from './purgeDeletedSpace.js';
 import { failTranslation, runTranslation } from './runTranslation.js';
+import { failPdfExportActivity, renderPdfExport } from './renderPdfExport.js';
 
 export interface ActivityDependencies {
   db: Database;
@@ -17,6 +18,8 @@ export function createActivities(deps: ActivityDependencies) {
     finishFailedOpenAPISpec: finishFailedOpenAPISpec(deps),
     runTranslation: heartbeating(runTranslation(deps)),
     failTranslation: failTranslation(deps),
+    renderPdfExport: heartbeating(renderPdfExport(deps)),
+    failPdfExport: failPdfExportActivity(deps),
   };
 }
 

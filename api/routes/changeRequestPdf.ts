@@ -1,0 +1,43 @@
+import { createReadStream } from 'node:fs';
+import { changeRequestOf } from '../../domain/changeRequests.js';
+import { pdfExportState, requestChangeRequestPdf } from '../../domain/pdfExports.js';
+import { jobDeps, spaceOf, type AppContext } from '../context.js';
+import { notFound, unprocessable, unavailable } from '../errors.js';
+import { spaceActions } from '../policies/actions.js';
+import { inSpace, inSpaceOrSignedDownload } from '../policies/index.js';
+import * as schemas from '../schemas/changeRequestPdf.js';
+import { handle } from '../validate.js';
+import { RouteTable } from './table.js';
+
+export const changeRequestPdfRoutes = new RouteTable();
+const routes = changeRequestPdfRoutes;
+const changeRequest = '/spaces/:spaceId/change-requests/:changeRequestId';
+
+routes.get(`${changeRequest}/pdf`, 'getChangeRequestPDF', inSpace(spaceActions.view), handle({ query: schemas.pdfQuery }, requestPdf));
+routes.get(`${changeRequest}/pdf/:exportId`, 'quire:downloadChangeRequestPDF', inSpaceOrSignedDownload(spaceActions.view), handle({ query: schemas.pdfDownloadQuery }, download));
+
+/** How long a client is told to wait before asking for a PDF still being rendered. */
+const retryAfterSeconds = 2;
+
+/** `{url}` at once: the URL serves the PDF once its job has rendered it (see docs/decisions.md). */
+async function requestPdf(ctx: AppContext, { query }: { query: schemas.PdfQuery }) {
+  const { space } = spaceOf(ctx);
+  const found = await changeRequestOf(ctx, space, ctx.params.changeRequestId ?? '');
+  const { exportId } = await requestChangeRequestPdf(jobDeps(ctx), space, found, { only: query.only, page: query.page });
+  ctx.body = { url: ctx.urls.signedApi(`/spaces/${space.id}/change-requests/${ctx.params.changeRequestId}/pdf/${exportId}`) };
+}
+
+async function download(ctx: AppContext) {
+  const { space } = spaceOf(ctx);
+  const exported = pdfExportState(ctx.config.dataDir, space.id, ctx.params.exportId ?? '');
+  if (exported.state === 'unknown') throw notFound(`PDF ${ctx.params.exportId} not found in space ${space.id}`);
+  if (exported.state === 'failed') throw unprocessable(`The PDF could not be rendered: ${exported.reason}`);
+  if (exported.state === 'pending') {
+    ctx.set('Retry-After', String(retryAfterSeconds));
+    throw unavailable(`The PDF is not ready yet: it is being rendered. Try again in ${retryAfterSeconds} seconds.`);
+  }
+  ctx.set('Cache-Control', 'private, max-age=31536000, immutable');
+  ctx.set('Content-Disposition', `inline; filename="${space.id}-${ctx.params.changeRequestId}.pdf"`);
+  ctx.type = 'application/pdf';
+  ctx.body = createReadStream(exported.file);
+}

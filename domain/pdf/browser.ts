@@ -1,0 +1,41 @@
+import puppeteer, { type Browser } from 'puppeteer';
+import { log } from '../log.js';
+
+let browser: Promise<Browser> | undefined;
+
+/** Debian's Chromium, or the one PUPPETEER_EXECUTABLE_PATH names: Quire never downloads a browser. */
+export const chromiumPath = () => process.env.PUPPETEER_EXECUTABLE_PATH ?? '/usr/bin/chromium';
+
+/**
+ * The process's one browser, launched on first use and reused; a browser that crashed or was
+ * closed is launched again on the next call.
+ */
+export function sharedBrowser(): Promise<Browser> {
+  browser ??= puppeteer
+    .launch({
+      executablePath: chromiumPath(),
+      headless: true,
+      // Quire runs as root in containers, where Chromium's sandbox can't start; the page it renders
+      // is the server's own sanitized HTML with JavaScript off and the network closed.
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-extensions'],
+    })
+    .then((launched) => {
+      launched.once('disconnected', () => {
+        log.warn('the PDF browser went away; the next export launches another');
+        browser = undefined;
+      });
+      return launched;
+    })
+    .catch((error) => {
+      browser = undefined;
+      throw error;
+    });
+  return browser;
+}
+
+/** Closes the browser if one runs (a worker stopping). */
+export async function closeSharedBrowser(): Promise<void> {
+  const running = browser;
+  browser = undefined;
+  if (running) await (await running.catch(() => undefined))?.close().catch(() => undefined);
+}

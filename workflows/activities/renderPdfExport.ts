@@ -1,0 +1,12 @@
+import { failPdfExport, renderChangeRequestPdf, type PdfExportInput } from '../../domain/pdfExports.js';
+import type { Database } from '../../storage/db.js';
+
+/** Renders and stores a change request's PDF (nothing when it is stored already). */
+export function renderPdfExport(deps: { db: Database; dataDir: string }) {
+  return (input: PdfExportInput) => renderChangeRequestPdf(deps, input);
+}
+
+/** Marks an export failed for good, with the reason its URL then gives. */
+export function failPdfExportActivity(deps: { dataDir: string }) {
+  return async (input: PdfExportInput & { reason: string }) => failPdfExport(deps.dataDir, input, input.reason);
+}
