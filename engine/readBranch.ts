@@ -17,7 +17,7 @@ const commitId = /^[0-9a-f]{40}$/;
  */
 export async function readBranch(repo: Repository, branch: string): Promise<string | null> {
   const ref = branchRef(branch);
-  const file = path.join(repo.gitdir, ref);
+  const file = `${repo.gitdir}/${ref}`; // a ref name needs none of path.join's normalizing
   const stat = statIfExists(file);
   if (stat) {
     const known = heads.get(file);
@@ -49,7 +49,7 @@ const sameFile = (known: { ino: number; size: number; ctimeMs: number; mtimeMs: 
 
 /** Whether the branch's head is now answered from `heads` (for tests: a value is kept only once its file is old enough). */
 export function isHeadKept(repo: Repository, branch: string): boolean {
-  return heads.get(path.join(repo.gitdir, branchRef(branch))) !== undefined;
+  return heads.get(`${repo.gitdir}/${branchRef(branch)}`) !== undefined;
 }
 
 function statIfExists(file: string): Stats | undefined {
