@@ -8,6 +8,8 @@ import { requestContext } from './middleware/requestContext.js';
 import { requestTarget } from './middleware/requestTarget.js';
 import { publishedSitePlaceholder } from './middleware/publishedSites.js';
 import { allRoutes } from './routes/index.js';
+import type { Route } from './routes/table.js';
+import { routeBuckets } from './routeBuckets.js';
 
 export function createApp(services: AppServices) {
   const app = new Koa<AppState, AppServices>({ proxy: false });
@@ -17,20 +19,22 @@ export function createApp(services: AppServices) {
   app.context.jobs = services.jobs;
   app.silent = true;
 
-  const router = new Router<AppState, AppServices>({ prefix: '/v1' });
   // The body is read after the policy has accepted the caller, and only where a method has one.
   const readBody = jsonBody({ limitBytes: services.config.bodyLimitBytes });
-  for (const route of allRoutes) {
+  const register = (into: Router<AppState, AppServices>, route: Route) => {
     // Writes under an organization re-run the policy inside their transaction (roles can change meanwhile).
     const writes = route.method === 'GET' ? [] : [readBody, ...(route.path.startsWith('/orgs/:organizationId') ? [recheckPolicyInWrites(route.policy)] : [])];
     const chain = [route.policy.check, ...writes, ...route.middleware];
-    router.register(route.path, [route.method], chain as never, { name: route.operationId });
-  }
+    into.register(route.path, [route.method], chain as never, { name: route.operationId });
+  };
+  // Every route in one router, for telling a 405 from a 404; requests are routed by `routeBuckets`.
+  const router = new Router<AppState, AppServices>({ prefix: '/v1' });
+  for (const route of allRoutes) register(router, route);
 
   app.use(requestContext({ accessLog: services.config.accessLog }) as never);
   app.use(requestTarget as never);
   app.use(publishedSitePlaceholder as never);
-  app.use(router.routes());
+  app.use(routeBuckets('/v1', allRoutes, register));
   app.use(async (ctx) => {
     // Reached only when no route answered: a known path with another method is a 405.
     if (router.match(ctx.path, ctx.method).path.length > 0) {

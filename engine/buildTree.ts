@@ -1,8 +1,7 @@
-import git from 'isomorphic-git';
 import type { Change } from './change.js';
 import { InvalidChangeError } from './errors/index.js';
-import { gitFs as fs } from './gitFs.js';
 import { objectId, treeContent } from './objects/hashObject.js';
+import { writeLooseObject } from './objects/loose.js';
 import { readTree, type TreeEntry } from './objects/readTree.js';
 import type { Repository } from './repository.js';
 
@@ -27,7 +26,7 @@ export async function buildTree(repo: Repository, baseTree: string | null, chang
     return oid;
   };
   const tree = (await applyChanges(repo, baseTree, changes.map(splitPath), stage)) ?? stage('tree', treeContent([]));
-  await Promise.all([...objects].map(([oid, { type, content }]) => git.writeObject({ fs, gitdir: repo.gitdir, type, object: content, format: 'content', oid })));
+  await Promise.all([...objects].map(([oid, { type, content }]) => writeLooseObject(repo.gitdir, oid, type, content)));
   return tree;
 }
 

@@ -46,12 +46,15 @@ async function writeFileAtomically(file: string, data: string | Uint8Array, opti
   const temporary = path.join(path.dirname(file), `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`);
   try {
     const mode = typeof options === 'object' && options?.mode ? options.mode : 0o644;
-    // A concurrent `git gc` removes object folders it emptied (prune-packed): made again if so.
-    const handle = await fs.open(temporary, 'w', mode).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      return fs.open(temporary, 'w', mode);
-    });
+    // A concurrent `git gc` removes object folders it emptied (prune-packed): made again if so,
+    // as many times as it takes (it may empty the folder again between the mkdir and the open).
+    const open = (attempt: number): Promise<fs.FileHandle> =>
+      fs.open(temporary, 'w', mode).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT' || attempt === 10) throw error;
+        await fs.mkdir(path.dirname(file), { recursive: true });
+        return open(attempt + 1);
+      });
+    const handle = await open(1);
     try {
       await handle.writeFile(data, typeof options === 'string' ? options : options?.encoding ?? undefined);
       await handle.sync();

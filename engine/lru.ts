@@ -1,6 +1,8 @@
 /** A map that keeps at most `limit` entries, dropping the least recently used. */
 export class Lru<K, V> {
   private readonly entries = new Map<K, V>();
+  /** The most recently used key: asked for again (a hot path's repository), it is already last in the order. */
+  private newest: K | undefined;
   constructor(
     private readonly limit: number,
     private readonly onEvict?: (key: K, value: V) => void,
@@ -8,9 +10,10 @@ export class Lru<K, V> {
 
   get(key: K): V | undefined {
     const value = this.entries.get(key);
-    if (value !== undefined) {
+    if (value !== undefined && key !== this.newest) {
       this.entries.delete(key);
       this.entries.set(key, value);
+      this.newest = key;
     }
     return value;
   }
@@ -18,6 +21,7 @@ export class Lru<K, V> {
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);
+    this.newest = key;
     if (this.entries.size > this.limit) {
       const [oldest, evicted] = this.entries.entries().next().value as [K, V];
       this.entries.delete(oldest);
@@ -27,5 +31,6 @@ export class Lru<K, V> {
 
   delete(key: K): void {
     this.entries.delete(key);
+    if (key === this.newest) this.newest = undefined;
   }
 }

@@ -1,7 +1,8 @@
 import type { Change } from './change.js';
 import { renderPageFile } from './layout/pageFile.js';
 import { renderSummary, type SummaryEntry, type SummaryGroup } from './layout/summary.js';
-import { everyPage, treeOf, type TreePage } from './pageTree.js';
+import { allPages } from './allPages.js';
+import { everyPage, type TreePage } from './pageTree.js';
 import type { Revision } from './readRevision.js';
 import { slugify } from './slugify.js';
 
@@ -40,8 +41,10 @@ const layouts = new WeakMap<object, { files: Set<string>; summary: string }>();
 function originalLayout(original: Pick<Revision, 'pages'>) {
   let layout = layouts.get(original);
   if (!layout) {
-    const tree = treeOf(original);
-    layout = { files: new Set(everyPage(tree).flatMap((page) => (page.file ? [page.file] : []))), summary: JSON.stringify(summaryOf(tree, (page) => page.file)) };
+    // Read from the revision's own pages: summaryOf only reads, so they need no editable copy.
+    const files = new Set<string>();
+    for (const page of allPages(original.pages)) if (page.file) files.add(page.file);
+    layout = { files, summary: JSON.stringify(summaryOf(original.pages, (page) => page.file)) };
     layouts.set(original, layout);
   }
   return layout;
@@ -79,15 +82,25 @@ export function assignFiles(pages: TreePage[]): Map<string, string> {
   return fileOf;
 }
 
+/** What summaryOf reads of a page: an edited tree's (TreePage) or a revision's (RevisionPage). */
+interface SummaryPage {
+  id: string;
+  kind: TreePage['kind'];
+  title: string;
+  href?: string;
+  file?: string;
+  pages: SummaryPage[];
+}
+
 /** SUMMARY.md's groups for a page tree: the root pages first, untitled, then each group. */
-function summaryOf(pages: TreePage[], fileOf: (page: TreePage) => string | undefined): SummaryGroup[] {
-  const entries = (list: TreePage[]): SummaryEntry[] =>
+function summaryOf<Page extends SummaryPage>(pages: Page[], fileOf: (page: Page) => string | undefined): SummaryGroup[] {
+  const entries = (list: Page[]): SummaryEntry[] =>
     list.flatMap((page): SummaryEntry[] => {
       if (page.kind === 'link') return [{ title: page.title, target: page.href ?? '', id: page.id, children: [] }];
       const file = fileOf(page);
-      return file ? [{ title: page.title, target: file, children: entries(page.pages) }] : entries(page.pages);
+      return file ? [{ title: page.title, target: file, children: entries(page.pages as Page[]) }] : entries(page.pages as Page[]);
     });
   const groups: SummaryGroup[] = [{ title: null, entries: entries(pages.filter((page) => page.kind !== 'group')) }];
-  for (const group of pages.filter((page) => page.kind === 'group')) groups.push({ title: group.title, id: group.id, entries: entries(group.pages) });
+  for (const group of pages.filter((page) => page.kind === 'group')) groups.push({ title: group.title, id: group.id, entries: entries(group.pages as Page[]) });
   return groups.filter((group, index) => index > 0 || group.entries.length > 0);
 }

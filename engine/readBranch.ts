@@ -1,26 +1,64 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { gitFs as fs } from './gitFs.js';
+import { Lru } from './lru.js';
 import { branchRef, type Repository } from './repository.js';
 
 const commitId = /^[0-9a-f]{40}$/;
 
 /**
  * The commit a branch points at, or null when the branch doesn't exist. Read on the path of every
- * content request, so synchronously: the loose ref (41 bytes), else its line in `packed-refs`
- * (where `git gc` and `git pack-refs` move refs), as git itself resolves them. A symbolic ref
- * is left to isomorphic-git.
+ * content request, so synchronously and mostly without reading: a loose ref's value is kept with
+ * the identity of its file (inode, size, change and modification times), and one `stat` tells
+ * whether it is still the file read (see `heads`). Else the loose ref (41 bytes), else its line in
+ * `packed-refs` (where `git gc` and `git pack-refs` move refs), as git itself resolves them. A
+ * symbolic ref is left to isomorphic-git.
  */
 export async function readBranch(repo: Repository, branch: string): Promise<string | null> {
   const ref = branchRef(branch);
-  const loose = readIfExists(path.join(repo.gitdir, ref));
+  const file = `${repo.gitdir}/${ref}`; // a ref name needs none of path.join's normalizing
+  const stat = statIfExists(file);
+  if (stat) {
+    const known = heads.get(file);
+    if (known && sameFile(known, stat)) return known.head;
+  }
+  const loose = stat ? readIfExists(file) : null;
   if (loose !== null) {
     const value = loose.trim();
-    if (commitId.test(value)) return value;
-    return git.resolveRef({ fs, gitdir: repo.gitdir, ref });
+    if (!commitId.test(value)) return git.resolveRef({ fs, gitdir: repo.gitdir, ref });
+    // The stat was taken before the read: if the file was replaced in between, the next stat differs.
+    if (stat && stat.ctimeMs < Date.now() - racyMarginMs) heads.set(file, { ino: stat.ino, size: stat.size, ctimeMs: stat.ctimeMs, mtimeMs: stat.mtimeMs, head: value });
+    return value;
   }
   return packedRef(readIfExists(path.join(repo.gitdir, 'packed-refs')), ref);
+}
+
+/**
+ * Loose refs read, by file. Every writer (Quire in any process, git itself) replaces a ref by
+ * renaming a new file over it, so a new value comes with a new change time, and mostly a new
+ * inode. File times have a clock tick's resolution, and a freed inode can come back: a value is
+ * kept only once its file is older than `racyMarginMs` (git's "racily clean" rule), so any later
+ * write has a later change time than the one kept and can't be mistaken for it.
+ */
+const heads = new Lru<string, { ino: number; size: number; ctimeMs: number; mtimeMs: number; head: string }>(10_000);
+const racyMarginMs = 1000;
+
+const sameFile = (known: { ino: number; size: number; ctimeMs: number; mtimeMs: number }, stat: Stats) =>
+  known.ino === stat.ino && known.size === stat.size && known.ctimeMs === stat.ctimeMs && known.mtimeMs === stat.mtimeMs;
+
+/** Whether the branch's head is now answered from `heads` (for tests: a value is kept only once its file is old enough). */
+export function isHeadKept(repo: Repository, branch: string): boolean {
+  return heads.get(`${repo.gitdir}/${branchRef(branch)}`) !== undefined;
+}
+
+function statIfExists(file: string): Stats | undefined {
+  try {
+    return statSync(file, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw error;
+  }
 }
 
 function readIfExists(file: string): string | null {

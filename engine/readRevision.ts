@@ -7,7 +7,7 @@ import { readBlob } from './objects/readBlob.js';
 import { readCommit } from './objects/readCommit.js';
 import type { Repository } from './repository.js';
 import { PageBuilder } from './revision/pageBuilder.js';
-import { preloadPageFiles } from './revision/pageFiles.js';
+import { loadPageFiles } from './revision/pageFiles.js';
 import { summaryFromFiles } from './revision/summaryFromFiles.js';
 
 export type PageKind = 'document' | 'group' | 'link';
@@ -65,6 +65,19 @@ export function readRevision(repo: Repository, commit: string): Promise<Revision
   return revisions.through(`${repo.gitdir}:${commit}`, () => loadRevision(repo, commit));
 }
 
+/**
+ * The document pages of a commit's first parent by file, when its revision is in the cache: a
+ * commit that changes a few pages (an edit, a change request's batch) then reuses the others as
+ * they are instead of building a thousand equal ones again.
+ */
+function documentsOfParent(repo: Repository, parents: string[]): Map<string, RevisionPage> | undefined {
+  const parent = parents[0] === undefined ? undefined : revisions.get(`${repo.gitdir}:${parents[0]}`);
+  if (!parent) return undefined;
+  const documents = new Map<string, RevisionPage>();
+  for (const page of allPages(parent.pages)) if (page.kind === 'document' && page.file !== undefined && !documents.has(page.file)) documents.set(page.file, page);
+  return documents;
+}
+
 async function loadRevision(repo: Repository, commit: string): Promise<Revision> {
   const object = await readCommit(repo, commit);
   const listing = await listTree(repo, object.tree);
@@ -72,14 +85,14 @@ async function loadRevision(repo: Repository, commit: string): Promise<Revision>
   const groups = summary
     ? await summaries.through(summary.oid, async () => parseSummary((await readBlob(repo, summary.oid)).toString('utf8')))
     : summaryFromFiles(listing);
-  await preloadPageFiles(
+  const pageFiles = await loadPageFiles(
     repo,
     [...listing.entries()].filter(([path, item]) => path.endsWith('.md') && item.type === 'blob').map(([, item]) => item.oid),
   );
-  const builder = new PageBuilder(repo, listing);
+  const builder = new PageBuilder(listing, pageFiles, documentsOfParent(repo, object.parents));
   const pages: RevisionPage[] = [];
   for (const group of groups) {
-    const entries = await builder.entries(group.entries);
+    const entries = builder.entries(group.entries);
     if (group.title === null) pages.push(...entries);
     else pages.push(builder.group(group, entries));
   }

@@ -102,23 +102,30 @@ function spacePolicy(role: MemberRole, options: { deleted?: boolean }): Policy {
     check: async (ctx, next) => {
       const caller = await authenticate(ctx);
       const spaceId = ctx.params.spaceId ?? '';
-      const space = await findSpaceCached(ctx.db, spaceId, { includeDeleted: options.deleted });
-      const membership = space && (await findMembershipRole(ctx.db, space.organizationId, caller.id));
-      const chain = space && membership && !membership.disabled ? await collectionChainCached(ctx.db, space.collectionId) : [];
-      // Grants (an invite link to the space or a collection above it) raise the role, never lower it.
-      const effective =
-        space && membership && !membership.disabled
-          ? higherRole(effectiveRole(membership.role, levelsOf(space, chain)), grantedRole(await findContentGrantsCached(ctx.db, caller.id), space.id, chain))
-          : undefined;
-      if (!space || !membership || !effective) throw notFound(`Space ${spaceId} not found`);
-      ctx.state.space = space;
-      ctx.state.spaceRole = effective;
-      ctx.state.role = membership.role;
-      ctx.state.organization = await findOrganizationCached(ctx.db, space.organizationId);
-      if (!atLeast(effective, role)) throw forbidden(`This operation needs the ${role} role on the space; you have ${effective}`);
+      // Read on every request to a space: its parts through the read cache, and the whole of it
+      // too, cleared with them by any write (db.cached).
+      const access = await ctx.db.cached(`space-access:${caller.id}:${spaceId}:${options.deleted ? 'all' : 'live'}`, () => spaceAccess(ctx.db, caller.id, spaceId, options));
+      if (!access) throw notFound(`Space ${spaceId} not found`);
+      ctx.state.space = access.space;
+      ctx.state.spaceRole = access.effective;
+      ctx.state.role = access.role;
+      ctx.state.organization = access.organization;
+      if (!atLeast(access.effective, role)) throw forbidden(`This operation needs the ${role} role on the space; you have ${access.effective}`);
       return next();
     },
   };
+}
+
+/** The caller's effective role on the space, with what the policy puts on the context; undefined when the space doesn't exist for them. */
+async function spaceAccess(db: AppContext['db'], callerId: string, spaceId: string, options: { deleted?: boolean }) {
+  const space = await findSpaceCached(db, spaceId, { includeDeleted: options.deleted });
+  const membership = space && (await findMembershipRole(db, space.organizationId, callerId));
+  if (!space || !membership || membership.disabled) return undefined;
+  const chain = await collectionChainCached(db, space.collectionId);
+  // Grants (an invite link to the space or a collection above it) raise the role, never lower it.
+  const effective = higherRole(effectiveRole(membership.role, levelsOf(space, chain)), grantedRole(await findContentGrantsCached(db, callerId), space.id, chain));
+  if (!effective) return undefined;
+  return { space, effective, role: membership.role, organization: await findOrganizationCached(db, space.organizationId) };
 }
 
 /**

@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { constants, inflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { constants, deflate, deflateSync, inflateSync } from 'node:zlib';
+import { gitFs } from '../gitFs.js';
 import { parseLooseObject, type GitObject } from './gitObject.js';
 
 const loosePath = (gitdir: string, oid: string) => path.join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
@@ -34,4 +36,27 @@ export async function looseObjectSize(gitdir: string, oid: string): Promise<numb
   } finally {
     await handle.close();
   }
+}
+
+const deflateAsync = promisify(deflate);
+/** Objects up to this size are compressed on the spot (tens of microseconds); larger ones off the event loop. */
+const deflateInlineBytes = 64 * 1024;
+
+/**
+ * Writes an object whose id the caller computed (objects/hashObject) as a loose object, unless
+ * the repository has that file already (git never rewrites an object): compressed with Node's
+ * native zlib and written through gitFs (a temporary file, synced, renamed into place), as
+ * isomorphic-git would, without its hashing the object again and compressing it through web streams.
+ */
+export async function writeLooseObject(gitdir: string, oid: string, type: 'blob' | 'tree' | 'commit', content: Uint8Array): Promise<void> {
+  const file = loosePath(gitdir, oid);
+  try {
+    await fs.access(file);
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const wrapped = Buffer.concat([Buffer.from(`${type} ${content.length}\0`, 'latin1'), content]);
+  const deflated = wrapped.length <= deflateInlineBytes ? deflateSync(wrapped) : await deflateAsync(wrapped);
+  await gitFs.promises.writeFile(file, deflated);
 }

@@ -11,8 +11,21 @@ export async function readPageFile(repo: Repository, oid: string): Promise<PageF
   return pageFiles.through(oid, async () => parsePageFile((await readBlob(repo, oid)).toString('utf8')));
 }
 
-/** Reads the markdown files not in the cache yet, many at once: a cold read waits on the disk once, not once per page. */
-export async function preloadPageFiles(repo: Repository, oids: string[]): Promise<void> {
-  const missing = oids.filter((oid) => pageFiles.get(oid) === undefined);
-  for (let start = 0; start < missing.length; start += 64) await Promise.all(missing.slice(start, start + 64).map((oid) => readPageFile(repo, oid)));
+/**
+ * The markdown files, parsed, by blob id: those not in the cache yet read many at once (a cold
+ * read waits on the disk once, not once per page). The pages are then built without waiting.
+ */
+export async function loadPageFiles(repo: Repository, oids: string[]): Promise<Map<string, PageFile>> {
+  const loaded = new Map<string, PageFile>();
+  const missing: string[] = [];
+  for (const oid of oids) {
+    const cached = pageFiles.get(oid);
+    if (cached === undefined) missing.push(oid);
+    else loaded.set(oid, cached);
+  }
+  for (let start = 0; start < missing.length; start += 64) {
+    const batch = missing.slice(start, start + 64);
+    (await Promise.all(batch.map((oid) => readPageFile(repo, oid)))).forEach((file, index) => loaded.set(batch[index]!, file));
+  }
+  return loaded;
 }

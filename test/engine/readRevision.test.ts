@@ -176,4 +176,36 @@ test('without SUMMARY.md, pages come from the files: README first, folders under
   ]);
 });
 
+test('a commit changing a few pages reuses its parent revision\'s other pages, and rebuilds the changed ones and their parents', async () => {
+  const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
+  const page = (pageId: string, body: string) => renderPageFile({ meta: { pageId }, body });
+  const tree = (title: string) => `# Table of contents\n\n* [Home](README.md)\n* [${title}](guide.md)\n  * [Install](guide/install.md)\n* [Other](other.md)\n`;
+  const first = await commit(repo, null, [
+    { path: 'SUMMARY.md', content: tree('Guide') },
+    { path: 'README.md', content: page('home', '# Home\n') },
+    { path: 'guide.md', content: page('guide', '# Guide\n') },
+    { path: 'guide/install.md', content: page('install', '# Install\n\nOld steps.\n') },
+    { path: 'other.md', content: page('other', '# Other\n') },
+  ]);
+  const before = await readRevision(repo, first);
+  const second = await commit(repo, first, [{ path: 'guide/install.md', content: page('install', '# Install\n\nNew steps.\n') }]);
+  const after = await readRevision(repo, second);
+  const [home, guide, other] = after.pages;
+  assert.is(home, before.pages[0], 'an unchanged page is the same object');
+  assert.is(other, before.pages[2]);
+  assert.is.not(guide, before.pages[1], 'the parent of a changed page is built again');
+  assert.ok(guide!.pages[0]!.markdown!.includes('New steps.'));
+  assert.ok(before.pages[1]!.pages[0]!.markdown!.includes('Old steps.'), 'the parent revision is left as it was');
+  // A title changed in SUMMARY.md for an unchanged file: that page is new, with the new title.
+  const third = await commit(repo, second, [{ path: 'SUMMARY.md', content: tree('Handbook') }]);
+  const renamed = await readRevision(repo, third);
+  assert.is(renamed.pages[1]!.title, 'Handbook');
+  assert.is(renamed.pages[1]!.pages[0], guide!.pages[0]);
+  assert.equal(outline(renamed.pages), [
+    ['document', 'Home', ''],
+    ['document', 'Handbook', 'guide', [['document', 'Install', 'guide/install']]],
+    ['document', 'Other', 'other'],
+  ]);
+});
+
 test.run();

@@ -1,0 +1,51 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { commitChanges } from '../../engine/commitChanges.js';
+import { isHeadKept, readBranch } from '../../engine/readBranch.js';
+import { createRepository, primaryBranch } from '../../engine/repository.js';
+import { until } from '../helpers/poll.js';
+
+const test = suite('engine: readBranch keeps heads it read, never a stale one');
+const author = { name: 'Ada', email: 'ada@example.com' };
+let dir: string;
+test.before(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'quire-read-branch-'));
+});
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['-C', gitdir, ...args], { encoding: 'utf8' }).trim();
+
+test('a head kept is replaced at once when another process moves the branch, however fast the writes come', async () => {
+  const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
+  const commits: string[] = [];
+  let base: string | null = null;
+  for (let i = 0; i < 3; i += 1) {
+    base = (await commitChanges({ repo, branch: primaryBranch, base, changes: [{ path: 'a.md', content: `v${i}` }], message: `v${i}`, author })).commit;
+    commits.push(base);
+  }
+  assert.not.ok(isHeadKept(repo, primaryBranch), 'a ref just written is read again until it is old enough to tell apart from the next write');
+  await until('the head to be kept', async () => (await readBranch(repo, primaryBranch)) === commits[2] && isHeadKept(repo, primaryBranch));
+  // Real git, in another process, moves the branch back and forth: writes within one clock tick,
+  // of the same size, whose new files may reuse a freed inode.
+  for (let i = 0; i < 20; i += 1) {
+    const expected = commits[i % 3]!;
+    git(repo.gitdir, 'update-ref', 'refs/heads/main', expected);
+    assert.is(await readBranch(repo, primaryBranch), expected, `write ${i}`);
+  }
+});
+
+test('a branch packed by git (its loose ref gone) or deleted is read from packed-refs, or is null', async () => {
+  const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
+  const { commit } = await commitChanges({ repo, branch: 'topic', base: null, changes: [{ path: 'a.md', content: 'a' }], message: 'one', author });
+  await until('the head to be kept', async () => (await readBranch(repo, 'topic')) === commit && isHeadKept(repo, 'topic'));
+  git(repo.gitdir, 'pack-refs', '--all');
+  assert.is(await readBranch(repo, 'topic'), commit);
+  git(repo.gitdir, 'update-ref', '-d', 'refs/heads/topic');
+  assert.is(await readBranch(repo, 'topic'), null);
+});
+
+test.run();
