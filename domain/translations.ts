@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Change } from '../engine/change.js';
 import { listFiles } from '../engine/listFiles.js';
+import { objectId } from '../engine/objects/hashObject.js';
 import { documentToMarkdown, type JsonDocument } from '../engine/markdown/fromDocument.js';
 import { readFileBytes } from '../engine/readFileBytes.js';
 import { primaryBranch } from '../engine/repository.js';
@@ -147,14 +147,11 @@ async function targetSpace(deps: ContentDeps, translation: TranslationRecord, so
     creator: author,
     createdBy: author.id,
   });
-  await setTranslationTarget(deps.db, translation.id, made.id);
-  return (await findSpace(deps.db, (await findTranslation(deps.db, translation.id))?.targetSpaceId ?? made.id)) ?? made;
+  if (await setTranslationTarget(deps.db, translation.id, translation.targetSpaceId, made.id)) return made;
+  // Another attempt of the run recorded its own target meanwhile: that one is the target.
+  const recorded = (await findTranslation(deps.db, translation.id))?.targetSpaceId;
+  return (recorded && (await findSpace(deps.db, recorded))) || made;
 }
-
-const blobId = (content: string | Uint8Array) => {
-  const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
-};
 
 /**
  * Commits the changes the target doesn't hold yet (none: no commit). A run retried after its
@@ -164,9 +161,10 @@ async function writeUnlessThere(deps: ContentDeps, space: SpaceRecord, changes: 
   const repo = openSpaceRepository(deps.dataDir, space.id);
   const needed = async (head: string | null) => {
     const there = head ? await listFiles(repo, head) : new Map<string, string>();
-    return changes.filter((change) => ('remove' in change ? there.has(change.path) : there.get(change.path) !== blobId(change.content)));
+    return changes.filter((change) => ('remove' in change ? there.has(change.path) : there.get(change.path) !== objectId('blob', typeof change.content === 'string' ? Buffer.from(change.content) : change.content)));
   };
-  if (!(await needed(await resolveRevision(repo, primaryBranch))).length) return resolveRevision(repo, primaryBranch);
+  const head = await resolveRevision(repo, primaryBranch);
+  if (!(await needed(head)).length) return head;
   return (await writeContent(deps, { space, message, author, changes: (_repo, head) => needed(head) })).commit;
 }
 

@@ -147,8 +147,10 @@ export async function setTranslationRunning(db: Queryable, translationId: string
   await db.run(`UPDATE translations SET status = 'running', updated_at = ? WHERE id = ? AND runs = ?`, [now(), translationId, run]);
 }
 
-export async function setTranslationTarget(db: Queryable, translationId: string, targetSpaceId: string): Promise<void> {
-  await db.run('UPDATE translations SET target_space_id = ?, updated_at = ? WHERE id = ? AND target_space_id IS NULL', [targetSpaceId, now(), translationId]);
+/** Records the target space, if the target is still `expected` (the one the run read); whether it did. */
+export async function setTranslationTarget(db: Queryable, translationId: string, expected: string | null, targetSpaceId: string): Promise<boolean> {
+  const { changes } = await db.run('UPDATE translations SET target_space_id = ?, updated_at = ? WHERE id = ? AND target_space_id IS ?', [targetSpaceId, now(), translationId, expected]);
+  return changes > 0;
 }
 
 /** Each source file's blob as the last completed run translated it (path → blob id). */

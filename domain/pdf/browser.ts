@@ -1,4 +1,4 @@
-import puppeteer, { type Browser } from 'puppeteer';
+import type { Browser } from 'puppeteer';
 import { log } from '../log.js';
 
 let browser: Promise<Browser> | undefined;
@@ -11,14 +11,17 @@ export const chromiumPath = () => process.env.PUPPETEER_EXECUTABLE_PATH ?? '/usr
  * closed is launched again on the next call.
  */
 export function sharedBrowser(): Promise<Browser> {
-  browser ??= puppeteer
-    .launch({
+  // Puppeteer is loaded on first use: the API and workers that never export a PDF don't pay for it.
+  browser ??= import('puppeteer')
+    .then(({ default: puppeteer }) =>
+      puppeteer.launch({
       executablePath: chromiumPath(),
       headless: true,
       // Quire runs as root in containers, where Chromium's sandbox can't start; the page it renders
       // is the server's own sanitized HTML with JavaScript off and the network closed.
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-extensions'],
-    })
+      }),
+    )
     .then((launched) => {
       launched.once('disconnected', () => {
         log.warn('the PDF browser went away; the next export launches another');
