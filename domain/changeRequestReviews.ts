@@ -64,7 +64,7 @@ export async function requestReviews(
     if (!membership || membership.disabled) throw invalidInput(`"users": ${user} is not a member of the organization`);
   }
   if (input.subject !== undefined || input.description !== undefined) {
-    await editChangeRequest(deps, input.changeRequest, { subject: input.subject, description: input.description });
+    await editChangeRequest(deps, input.changeRequest, { subject: input.subject, description: input.description }, input.space.organizationId);
   }
   const revision = await headOf(deps, input.changeRequest);
   return deps.db.transaction((tx) => requestReviewers(tx, input.changeRequest.id, { users: [...new Set(input.users)], requestedBy: input.requester.id, revision }));

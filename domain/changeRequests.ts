@@ -14,6 +14,7 @@ import {
   type ChangeRequestRecord,
   type ChangeRequestStatus,
 } from '../storage/changeRequests.js';
+import { findIssueCluster } from '../storage/issueClusters.js';
 import type { SpaceRecord } from '../storage/spaces.js';
 import type { UserRecord } from '../storage/users.js';
 import { applyTemplate } from './applyTemplate.js';
@@ -50,8 +51,9 @@ export function assertWritable(changeRequest: ChangeRequestRecord): void {
  */
 export async function createChangeRequest(
   deps: ContentDeps,
-  input: { space: SpaceRecord; subject: string; template: Template | null; creator: UserRecord },
+  input: { space: SpaceRecord; subject: string; template: Template | null; creator: UserRecord; conversationsIssuesCluster?: string },
 ): Promise<ChangeRequestRecord> {
+  if (input.conversationsIssuesCluster !== undefined) await assertClusterOf(deps.db, input.space.organizationId, input.conversationsIssuesCluster);
   const repo = openSpaceRepository(deps.dataDir, input.space.id);
   const head = await resolveRevision(repo, primaryBranch);
   const changeRequest = await deps.db.transaction((tx) =>
@@ -60,6 +62,7 @@ export async function createChangeRequest(
       subject: input.subject,
       createdBy: input.creator.id,
       revisionInitial: head,
+      conversationsIssuesCluster: input.conversationsIssuesCluster,
       branchOf: (number) => changeRequestBranch(number, input.subject),
     }),
   );
@@ -93,6 +96,13 @@ export async function applyTemplateToChangeRequestById(
   return applyTemplateToChangeRequest(deps, { ...input, changeRequest });
 }
 
+/** A change request can point only at a cluster of its own organization. */
+async function assertClusterOf(db: ContentDeps['db'], organizationId: string, clusterId: string): Promise<void> {
+  if (!(await findIssueCluster(db, organizationId, clusterId))) {
+    throw invalidInput(`"conversationsIssuesCluster" ${clusterId} is not a conversations issues cluster of organization ${organizationId}`);
+  }
+}
+
 /** The statuses a caller may set, from each status: nothing leaves `merged`, which only a merge sets. */
 const transitions: Record<ChangeRequestStatus, readonly ChangeRequestStatus[]> = {
   draft: ['draft', 'open', 'archived'],
@@ -105,8 +115,10 @@ const transitions: Record<ChangeRequestStatus, readonly ChangeRequestStatus[]> =
 export async function editChangeRequest(
   deps: Pick<ContentDeps, 'db'>,
   changeRequest: ChangeRequestRecord,
-  changes: { subject?: string; description?: unknown; status?: ChangeRequestStatus },
+  changes: { subject?: string; description?: unknown; status?: ChangeRequestStatus; conversationsIssuesCluster?: string | null },
+  organizationId: string,
 ): Promise<ChangeRequestRecord> {
+  if (typeof changes.conversationsIssuesCluster === 'string') await assertClusterOf(deps.db, organizationId, changes.conversationsIssuesCluster);
   if (changeRequest.status === 'merged') throw alreadyThere(`Change request ${changeRequest.number} is merged: it can no longer change`);
   if (changes.status !== undefined && !transitions[changeRequest.status].includes(changes.status)) {
     throw invalidInput(`A ${changeRequest.status} change request can't become ${changes.status}`);

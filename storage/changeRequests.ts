@@ -22,6 +22,8 @@ export interface ChangeRequestRecord {
   revisionInitial: string;
   revisionMergedAncestor: string | null;
   revisionMerged: string | null;
+  /** The conversations issues cluster it addresses, if any (a Quire extension). */
+  conversationsIssuesCluster: string | null;
 }
 
 interface ChangeRequestRow {
@@ -38,6 +40,7 @@ interface ChangeRequestRow {
   revision_initial: string;
   revision_merged_ancestor: string | null;
   revision_merged: string | null;
+  conversations_issues_cluster: string | null;
 }
 
 function toChangeRequest(row: ChangeRequestRow): ChangeRequestRecord {
@@ -55,6 +58,7 @@ function toChangeRequest(row: ChangeRequestRow): ChangeRequestRecord {
     revisionInitial: row.revision_initial,
     revisionMergedAncestor: row.revision_merged_ancestor,
     revisionMerged: row.revision_merged,
+    conversationsIssuesCluster: row.conversations_issues_cluster,
   };
 }
 
@@ -63,6 +67,7 @@ export interface NewChangeRequest {
   subject: string;
   createdBy: string;
   revisionInitial: string;
+  conversationsIssuesCluster?: string;
   /** The branch's name from the change request's number (the number is only known here). */
   branchOf: (number: number) => string;
 }
@@ -74,9 +79,9 @@ export async function insertChangeRequest(db: Queryable, input: NewChangeRequest
   const top = await db.get<{ top: number | null }>('SELECT MAX(number) AS top FROM change_requests WHERE space_id = ?', [input.spaceId]);
   const number = (top?.top ?? 0) + 1;
   await db.run(
-    `INSERT INTO change_requests (id, space_id, number, branch, status, subject, created_by, created_at, updated_at, revision_initial)
-     VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?, ?)`,
-    [id, input.spaceId, number, input.branchOf(number), input.subject, input.createdBy, at, at, input.revisionInitial],
+    `INSERT INTO change_requests (id, space_id, number, branch, status, subject, created_by, created_at, updated_at, revision_initial, conversations_issues_cluster)
+     VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?)`,
+    [id, input.spaceId, number, input.branchOf(number), input.subject, input.createdBy, at, at, input.revisionInitial, input.conversationsIssuesCluster ?? null],
   );
   return getChangeRequest(db, input.spaceId, id);
 }
@@ -128,8 +133,10 @@ export async function listChangeRequests(
     where.push('id IN (SELECT change_request_id FROM change_request_requested_reviewers WHERE user_id = ?)');
     params.push(filter.requestedReviewer);
   }
-  // Quire has no conversations issues clusters: no change request belongs to one.
-  if (filter.conversationsIssuesCluster !== undefined) where.push('0');
+  if (filter.conversationsIssuesCluster !== undefined) {
+    where.push('conversations_issues_cluster = ?');
+    params.push(filter.conversationsIssuesCluster);
+  }
   const page = await paginate<ChangeRequestRow>(
     db,
     { select: '*', from: 'change_requests', where: where.join(' AND '), params, sort: ['created_at', 'id'], key: (row) => [row.created_at, row.id] },
@@ -159,6 +166,8 @@ export interface ChangeRequestChanges {
   status?: ChangeRequestStatus;
   revisionMergedAncestor?: string;
   revisionMerged?: string;
+  /** null unlinks the cluster. */
+  conversationsIssuesCluster?: string | null;
 }
 
 /**
@@ -174,6 +183,7 @@ export async function updateChangeRequest(db: Queryable, id: string, changes: Ch
     ['status', 'status', (value: string) => value],
     ['revisionMergedAncestor', 'revision_merged_ancestor', (value: string) => value],
     ['revisionMerged', 'revision_merged', (value: string) => value],
+    ['conversationsIssuesCluster', 'conversations_issues_cluster', (value: string | null) => value],
   ];
   for (const [field, column, toColumn] of columns) {
     if (changes[field] === undefined) continue;

@@ -1,10 +1,11 @@
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalSettings } from './settings.js';
 import { spaceRestored } from './signals.js';
 import type { SpaceDeletionInput, spaceDeletion } from './spaceDeletion.workflow.js';
 import { openAPISourceChanged, type openapiProcessing } from './openapiProcessing.workflow.js';
 import type { translationRun } from './translationRun.workflow.js';
 import type { pdfExport } from './pdfExport.workflow.js';
+import { conversationsIngested, type conversationProcessing } from './conversationProcessing.workflow.js';
 import { pdfOptions, type PdfExportInput } from '../domain/pdfExports.js';
 
 /** The job service can't be reached: the API answers 503 and changes nothing. */
@@ -15,6 +16,8 @@ export class JobsUnavailableError extends Error {
 export const spaceDeletionJobId = (spaceId: string) => `space-deletion:${spaceId}`;
 export const openAPIJobId = (organizationId: string, slug: string) => `openapi:${organizationId}:${slug}`;
 export const pdfJobId = (input: PdfExportInput) => `pdf:${input.spaceId}:${input.changeRequestId}:${input.revision}:${pdfOptions(input)}`;
+export const conversationsJobId = (organizationId: string) => `conversations:${organizationId}`;
+export const consolidationScheduleId = (taskQueue: string) => `conversations-consolidation:${taskQueue}`;
 export const translationJobId = (translationId: string, run: number) => `translation:${translationId}:${run}`;
 
 /** How long a request waits on Temporal before it gives up with a 503. */
@@ -34,6 +37,7 @@ export class JobClient {
   private failedAt = 0;
   private known: { up: boolean; at: number } | undefined;
   private checking: Promise<boolean> | undefined;
+  private consolidationScheduled: Promise<void> | undefined;
 
   constructor(readonly settings: TemporalSettings) {
     this.connection = Connection.lazy({
@@ -122,6 +126,41 @@ export class JobClient {
         workflowIdConflictPolicy: 'USE_EXISTING',
       }),
     );
+  }
+
+  /**
+   * Tells the organization's conversation job that posts are waiting (starting it if it isn't
+   * running), and makes sure the periodic consolidation schedule exists (once per process).
+   */
+  async signalConversationsIngested(organizationId: string): Promise<void> {
+    await this.call(`start processing the conversations of organization ${organizationId}`, async () => {
+      await this.client.workflow.signalWithStart<typeof conversationProcessing>('conversationProcessing', {
+        taskQueue: this.settings.taskQueue,
+        workflowId: conversationsJobId(organizationId),
+        args: [{ organizationId }],
+        signal: conversationsIngested,
+        signalArgs: [],
+      });
+      this.consolidationScheduled ??= this.scheduleConsolidation().catch((error: unknown) => {
+        this.consolidationScheduled = undefined;
+        throw error;
+      });
+      await this.consolidationScheduled;
+    });
+  }
+
+  /** The schedule that consolidates issue clusters; an existing one is kept as it is. */
+  private async scheduleConsolidation(): Promise<void> {
+    try {
+      await this.client.schedule.create({
+        scheduleId: consolidationScheduleId(this.settings.taskQueue),
+        spec: { intervals: [{ every: this.settings.consolidationEveryMs ?? 3_600_000 }] },
+        action: { type: 'startWorkflow', workflowType: 'conversationsConsolidation', taskQueue: this.settings.taskQueue, args: [] },
+        policies: { overlap: ScheduleOverlapPolicy.SKIP },
+      });
+    } catch (error) {
+      if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    }
   }
 
   private startDeletionWorkflow(input: SpaceDeletionInput) {

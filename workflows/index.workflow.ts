@@ -3,3 +3,5 @@ export { spaceDeletion } from './spaceDeletion.workflow.js';
 export { openapiProcessing } from './openapiProcessing.workflow.js';
 export { translationRun } from './translationRun.workflow.js';
 export { pdfExport } from './pdfExport.workflow.js';
+export { conversationProcessing } from './conversationProcessing.workflow.js';
+export { conversationsConsolidation } from './conversationsConsolidation.workflow.js';

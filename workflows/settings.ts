@@ -4,12 +4,20 @@ export interface TemporalSettings {
   namespace: string;
   /** The task queue this deployment's workers poll; one per deployment sharing a Temporal server. */
   taskQueue: string;
+  /** How often the conversations consolidation schedule runs (QUIRE_CONSOLIDATION_MINUTES, default 60). */
+  consolidationEveryMs?: number;
 }
 
 function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const port = Number(env[name] ?? fallback);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name} must be a port number, got ${env[name]}`);
   return port;
+}
+
+function minutesFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const minutes = Number(env[name] ?? fallback);
+  if (!Number.isFinite(minutes) || minutes < 1) throw new Error(`${name} must be a number of minutes (at least 1), got ${env[name]}`);
+  return minutes;
 }
 
 /**
@@ -23,6 +31,7 @@ export function temporalFromEnv(env: NodeJS.ProcessEnv): { temporal: TemporalSet
       address: env.TEMPORAL_ADDRESS ?? `127.0.0.1:${local!.port}`,
       namespace: env.TEMPORAL_NAMESPACE ?? 'default',
       taskQueue: env.QUIRE_TASK_QUEUE ?? 'quire',
+      consolidationEveryMs: minutesFrom(env, 'QUIRE_CONSOLIDATION_MINUTES', 60) * 60_000,
     },
     localTemporal: local,
   };

@@ -71,3 +71,13 @@ export const translationActions = {
   edit: 'create',
   admin: 'admin',
 } as const satisfies Record<string, MemberRole>;
+
+/**
+ * Support conversations and what Quire derives from them: admins post them (upstream's
+ * `ingestConversations` permission); members who edit content read them, issues and clusters,
+ * to see what the documentation lacks.
+ */
+export const conversationActions = {
+  view: 'edit',
+  ingest: 'admin',
+} as const satisfies Record<string, MemberRole>;

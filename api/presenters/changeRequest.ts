@@ -25,6 +25,7 @@ export function presentChangeRequest(changeRequest: ChangeRequestRecord, state: 
     ...(changeRequest.revisionMerged ? { revisionMerged: changeRequest.revisionMerged } : {}),
     comments: openComments,
     outdated: state.outdated,
+    ...(changeRequest.conversationsIssuesCluster ? { conversationsIssuesCluster: changeRequest.conversationsIssuesCluster } : {}),
     urls: { location: changeRequestUrl(urls, changeRequest), app: urls.app(`/s/${changeRequest.spaceId}/~/changes/${changeRequest.number}`) },
   };
 }

@@ -44,7 +44,7 @@ async function create(ctx: AppContext, { body }: { body: schemas.CreateChangeReq
   const { space } = spaceOf(ctx);
   const template = body.template ? findTemplate(body.template.id) : null;
   if (template === undefined) throw badRequest(`Unknown template "${body.template?.id}"`);
-  const changeRequest = await createChangeRequest(contentDeps(ctx), { space, subject: body.subject ?? '', template, creator: callerOf(ctx) });
+  const changeRequest = await createChangeRequest(contentDeps(ctx), { space, subject: body.subject ?? '', template, creator: callerOf(ctx), conversationsIssuesCluster: body.conversationsIssuesCluster });
   ctx.status = 201;
   ctx.set('Location', changeRequestUrl(ctx.urls, changeRequest));
   ctx.body = await presentChangeRequestOf(ctx, changeRequest);
@@ -58,5 +58,5 @@ async function get(ctx: AppContext, { params }: { params: Partial<Record<string,
 async function update(ctx: AppContext, { params, body }: { params: Partial<Record<string, string>>; body: schemas.UpdateChangeRequestBody }) {
   const { space } = spaceOf(ctx);
   const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
-  ctx.body = await presentChangeRequestOf(ctx, await editChangeRequest(contentDeps(ctx), changeRequest, body));
+  ctx.body = await presentChangeRequestOf(ctx, await editChangeRequest(contentDeps(ctx), changeRequest, body, space.organizationId));
 }

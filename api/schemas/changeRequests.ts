@@ -42,13 +42,15 @@ export const createChangeRequest = {
       additionalProperties: false,
     },
     agentTaskId: id,
+    // A Quire extension (docs/decisions.md): the issue cluster the change request addresses.
+    conversationsIssuesCluster: id,
   },
   additionalProperties: false,
 } as const;
 
 export const updateChangeRequest = {
   type: 'object',
-  properties: { subject, description: document, status: { enum: ['draft', 'open', 'archived'] } },
+  properties: { subject, description: document, status: { enum: ['draft', 'open', 'archived'] }, conversationsIssuesCluster: { anyOf: [id, { type: 'null' }] } },
   additionalProperties: false,
 } as const;
 

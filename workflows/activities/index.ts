@@ -4,6 +4,7 @@ import { finishFailedOpenAPISpec, processOpenAPISpec } from './processOpenAPISpe
 import { purgeDeletedSpace } from './purgeDeletedSpace.js';
 import { failTranslation, runTranslation } from './runTranslation.js';
 import { failPdfExportActivity, renderPdfExport } from './renderPdfExport.js';
+import { consolidateConversations, processConversations } from './processConversations.js';
 
 export interface ActivityDependencies {
   db: Database;
@@ -20,6 +21,8 @@ export function createActivities(deps: ActivityDependencies) {
     failTranslation: failTranslation(deps),
     renderPdfExport: heartbeating(renderPdfExport(deps)),
     failPdfExport: failPdfExportActivity(deps),
+    processConversations: heartbeating(processConversations(deps)),
+    consolidateConversations: heartbeating(consolidateConversations(deps)),
   };
 }
 

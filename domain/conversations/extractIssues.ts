@@ -1,0 +1,55 @@
+import { plainText } from './plainText.js';
+import { sentencesOf, type Sentence } from './language.js';
+
+export interface ConversationText {
+  subject: string | null;
+  parts: Array<{ type: string; role: string; body: string }>;
+}
+
+export interface ExtractedIssue {
+  title: string;
+  summary: string;
+}
+
+/** The user says the problem went away on its own: nothing left to document. */
+const selfResolved = /\b(never ?mind|figured it out|solved it myself|sorted it out myself|found it|ignore (?:this|my (?:last )?message)|no longer needed)\b/i;
+const spamCues = /\b(seo|backlinks?|casino|crypto|investment opportunity|click here|buy now|limited time|claim your|guaranteed|unsubscribe|dear friend|earn \d+%?)\b/gi;
+/** Words that mark a sentence as a problem or a request, besides questions and negations. */
+const problemCues = new Set(
+  'error errors fail fails failed failing broken missing stuck unable expired wrong confusing unclear timeout conflict locked cut greyed unauthorized forbidden charged refund crash crashes bug limit limits 401 403 404 429 500 mismatch pending ignores disappear still unverified'.split(' '),
+);
+const requestStarts = /^(how|where|what|which|why|when|is there|is it possible|can (?:i|we|you|one)|could (?:i|we|you)|do (?:i|we|you)|does|should|will|are there|would it|please)\b/i;
+const pleasantry = /^(hi|hello|hey|dear|thanks|thank you|cheers|regards|best|good (?:morning|afternoon|evening))\b[\s,!.]*/i;
+
+function isProblem(sentence: Sentence): boolean {
+  const text = sentence.text.replace(pleasantry, '');
+  if (!text) return false;
+  if (sentence.question || requestStarts.test(text)) return true;
+  if (sentence.negated) return true;
+  return sentence.words.some((word) => problemCues.has(word));
+}
+
+/** A sentence that is only courtesy: greetings, thanks, sign-offs. */
+const courtesy = /^(?:(?:hi|hello|hey|dear|thanks|thank you|many thanks|cheers|regards|best(?: regards)?|good (?:morning|afternoon|evening)|please help)\b[^.!?]{0,30}[.!?,]*\s*)+$/i;
+const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, text.lastIndexOf(' ', max - 1) > max / 2 ? text.lastIndexOf(' ', max - 1) : max - 1)}…`);
+const withoutGreeting = (text: string) => text.replace(/^(?:(?:hi|hello|hey|dear)\b[^,.!?\n]{0,30}[,.!]+\s*)+/i, '').trim();
+
+/**
+ * The documentation issue in a conversation, found without a language model: the user's sentences
+ * that ask how to do something or say what failed. At most one issue per conversation, quoted from
+ * the user's own words: the title is their first question (or first problem), the summary what
+ * they said, courtesies left out. None when no sentence asks or complains, or when the user only
+ * thanks, advertises, or solved it alone.
+ */
+export function extractIssuesLocally(conversation: ConversationText): ExtractedIssue[] {
+  const userTexts = conversation.parts.filter((part) => part.type === 'message' && part.role === 'user').map((part) => plainText(part.body));
+  const all = userTexts.join('\n');
+  if (!all.trim() || selfResolved.test(all)) return [];
+  if ((all.match(spamCues) ?? []).length >= 2) return [];
+  const sentences = userTexts.flatMap((text) => sentencesOf(text));
+  const problems = sentences.filter(isProblem);
+  if (!problems.length) return [];
+  const lead = problems.find((sentence) => sentence.question) ?? problems[0]!;
+  const said = sentences.map((sentence) => withoutGreeting(sentence.text)).filter((text) => text && !courtesy.test(text));
+  return [{ title: clip(withoutGreeting(lead.text), 140), summary: clip(said.join(' '), 1000) }];
+}

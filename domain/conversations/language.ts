@@ -1,0 +1,59 @@
+import winkNLP, { type ItemSentence, type ItemToken, type WinkMethods } from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
+
+let loaded: WinkMethods | undefined;
+/** wink-nlp with its English model, loaded on first use (about 20 ms; a few MB). */
+const nlp = () => (loaded ??= winkNLP(model));
+
+export interface Sentence {
+  text: string;
+  negated: boolean;
+  question: boolean;
+  /** Lower-case word forms, for matching cue words. */
+  words: string[];
+}
+
+export function sentencesOf(text: string): Sentence[] {
+  const its = nlp().its;
+  const sentences: Sentence[] = [];
+  nlp()
+    .readDoc(text)
+    .sentences()
+    .each((sentence: ItemSentence) => {
+      const words = sentence.tokens().out(its.normal) as string[];
+      const raw = sentence.out().trim();
+      sentences.push({ text: raw, negated: Boolean(sentence.out(its.negationFlag)), question: raw.endsWith('?'), words });
+    });
+  return sentences;
+}
+
+/** Words that say nothing about the topic of a support request, beyond the model's stop words. */
+const generic = new Set(
+  'hi hello hey thank thanks pleas help team question issu problem way doc document documentat know want need tri use work get make see look find like would could also just still anyon someon someth thing one set seem now day week yesterday today ago again sure ok okay email phone card token'.split(' '),
+);
+
+export interface Terms {
+  /** Stem → occurrences. */
+  counts: Record<string, number>;
+  /** Stem → the word it was first seen as, for labels people can read. */
+  surface: Record<string, string>;
+}
+
+/** The content words of a text as stems, with the word each stem stands for. */
+export function termsOf(text: string): Terms {
+  const its = nlp().its;
+  const doc = nlp().readDoc(text);
+  const counts: Record<string, number> = {};
+  const surface: Record<string, string> = {};
+  doc.tokens().each((token: ItemToken) => {
+    if (token.out(its.type) !== 'word' || token.out(its.stopWordFlag)) return;
+    const normal = token.out(its.normal) as string;
+    if (normal.length < 2 || /^\d/.test(normal)) return;
+    // wink types its.stem as needing model add-ons; the model passed to winkNLP carries them.
+    const stem = token.out(its.stem as unknown as typeof its.normal);
+    if (generic.has(stem) || generic.has(normal)) return;
+    counts[stem] = (counts[stem] ?? 0) + 1;
+    surface[stem] ??= normal;
+  });
+  return { counts, surface };
+}

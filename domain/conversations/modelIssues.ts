@@ -1,0 +1,68 @@
+import { Ajv } from 'ajv';
+import { outboundFetch } from '../outboundFetch.js';
+import type { ConversationText, ExtractedIssue } from './extractIssues.js';
+import { termsOf } from './language.js';
+import { plainText } from './plainText.js';
+
+/** The endpoint the environment configures (the QUIRE_OPENAI_* settings translations use), if any. */
+export function configuredModel(env: NodeJS.ProcessEnv = process.env): { url: string; key?: string; model: string } | undefined {
+  if (!env.QUIRE_OPENAI_URL) return undefined;
+  return { url: env.QUIRE_OPENAI_URL, key: env.QUIRE_OPENAI_KEY, model: env.QUIRE_OPENAI_MODEL ?? 'gpt-4o-mini' };
+}
+
+const answerSchema = {
+  type: 'object',
+  properties: {
+    issues: {
+      type: 'array',
+      maxItems: 5,
+      items: {
+        type: 'object',
+        properties: { title: { type: 'string', minLength: 3, maxLength: 200 }, summary: { type: 'string', minLength: 3, maxLength: 1500 } },
+        required: ['title', 'summary'],
+      },
+    },
+  },
+  required: ['issues'],
+} as const;
+const validAnswer = new Ajv().compile<{ issues: ExtractedIssue[] }>(answerSchema);
+
+const instructions = [
+  'You read a customer support conversation and list the documentation issues it shows:',
+  'what the user could not find or could not do, that better documentation would answer.',
+  'Answer with only JSON: {"issues": [{"title": "...", "summary": "..."}]}. A title is one short sentence;',
+  'a summary says what the user tried and what was missing, using only facts from the conversation.',
+  'Answer {"issues": []} for thanks, spam, or a problem the user solved alone.',
+].join(' ');
+
+/**
+ * The issues a chat model finds in the conversation, or an error when the endpoint fails or
+ * answers something else than the asked shape (the caller then extracts locally).
+ */
+export async function extractIssuesWithModel(conversation: ConversationText, endpoint: { url: string; key?: string; model: string }): Promise<ExtractedIssue[]> {
+  const transcript = [
+    conversation.subject ? `Subject: ${conversation.subject}` : '',
+    ...conversation.parts.map((part) => `${part.role}: ${plainText(part.body)}`),
+  ]
+    .filter(Boolean)
+    .join('\n');
+  const url = new URL('chat/completions', endpoint.url.endsWith('/') ? endpoint.url : `${endpoint.url}/`).toString();
+  const response = await outboundFetch(url, {
+    method: 'POST',
+    body: JSON.stringify({ model: endpoint.model, temperature: 0, messages: [{ role: 'system', content: instructions }, { role: 'user', content: transcript }] }),
+    headers: { 'content-type': 'application/json', ...(endpoint.key ? { authorization: `Bearer ${endpoint.key}` } : {}) },
+    allowPrivate: true,
+    totalTimeoutMs: 30_000,
+  });
+  const content = (JSON.parse(response.body.toString('utf8')) as { choices?: Array<{ message?: { content?: unknown } }> }).choices?.[0]?.message?.content;
+  const answer: unknown = typeof content === 'string' ? JSON.parse(content.replace(/^```(?:json)?\s*|\s*```$/g, '')) : undefined;
+  if (!validAnswer(answer)) throw new Error(`The chat model's answer is not {"issues": [{title, summary}]}`);
+  // Grounded or dropped: most of an issue's words must be the conversation's own.
+  const said = new Set(Object.keys(termsOf(transcript).counts));
+  return answer.issues
+    .map((issue) => ({ title: issue.title.trim(), summary: issue.summary.trim() }))
+    .filter((issue) => {
+      const words = Object.keys(termsOf(`${issue.title}\n${issue.summary}`).counts);
+      return words.length > 0 && words.filter((word) => said.has(word)).length / words.length >= 0.5;
+    });
+}

@@ -1,0 +1,23 @@
+import { configuredExtractor, consolidateClusters, processPendingConversations } from '../../domain/conversations.js';
+import type { Database } from '../../storage/db.js';
+import { organizationsWithPendingConversations } from '../../storage/conversations.js';
+import { organizationsToConsolidate } from '../../storage/issueClusters.js';
+import type { ConversationProcessingInput } from '../conversationProcessing.workflow.js';
+
+/** One batch of the organization's pending conversations. */
+export function processConversations(deps: { db: Database; dataDir: string }) {
+  return async (input: ConversationProcessingInput) => processPendingConversations(deps, input.organizationId, configuredExtractor());
+}
+
+/** Sweeps conversations left pending, then consolidates the clusters of every organization whose issues changed. */
+export function consolidateConversations(deps: { db: Database; dataDir: string }) {
+  return async () => {
+    const extractor = configuredExtractor();
+    for (const organizationId of await organizationsWithPendingConversations(deps.db)) {
+      while ((await processPendingConversations(deps, organizationId, extractor)).remaining);
+    }
+    const organizations = await organizationsToConsolidate(deps.db);
+    for (const organizationId of organizations) await consolidateClusters(deps, organizationId);
+    return { organizations: organizations.length };
+  };
+}
