@@ -212,8 +212,8 @@ async function planConsolidation(db: ContentDeps['db'] | Transaction, organizati
     clusterId: issue.clusterId,
     title: issue.title,
     vector: termVector(issue.terms),
-    // Issues are visited in an order given by their content, never by their arrival.
-    key: createHash('sha1').update(JSON.stringify(Object.entries(issue.terms).sort())).update(issue.id).digest('hex'),
+    // Issues are visited in an order given by their content (never their arrival, nor their ids).
+    key: createHash('sha1').update(JSON.stringify([Object.entries(issue.terms).sort(), issue.conversationId, issue.title])).digest('hex'),
   }));
   issues.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const idf = idfOf({ documents: corpus.issues, documentFrequency: (term) => corpus.documents.get(term) ?? 0 });
