@@ -41,7 +41,7 @@ const conversationInput = {
  */
 export const ingestConversation = {
   if: { type: 'array' },
-  then: { type: 'array', minItems: 1, maxItems: 100, items: conversationInput },
+  then: { type: 'array', maxItems: 100, items: conversationInput },
   else: conversationInput,
 } as const;
 

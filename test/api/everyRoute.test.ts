@@ -82,6 +82,7 @@ const validBodies: Record<string, unknown> = {
   createOrUpdateOpenAPISpecBySlug: { source: { url: 'https://example.com/openapi.yaml' } },
   updateOpenAPISpecBySlug: { visibility: 'public' },
   createTranslation: { language: 'fr', source: { space: 'someId', language: 'en' } },
+  ingestConversation: { id: 'ticket-1', parts: [{ type: 'message', role: 'user', body: 'How do I export a PDF?' }] },
   updateTranslation: { instructions: { object: 'document', nodes: [] } },
   updateCollectionById: { title: 'Guides' },
   moveCollection: { parent: null },
