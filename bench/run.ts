@@ -3,6 +3,7 @@ import { loadavg, cpus } from 'node:os';
 import { benchComments } from './comments.js';
 import { benchChangeRequests } from './changeRequests.js';
 import { benchContent } from './content.js';
+import { benchConversations } from './conversations.js';
 import { benchCrossProcess } from './crossProcess.js';
 import { benchFoundation } from './foundation.js';
 import { benchJobs } from './jobs.js';
@@ -10,7 +11,7 @@ import { benchOpenAPI } from './openapi.js';
 import { benchPacked } from './packed.js';
 import { benchSites } from './sites.js';
 
-const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments, 'change-requests': benchChangeRequests, sites: benchSites, openapi: benchOpenAPI };
+const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments, 'change-requests': benchChangeRequests, sites: benchSites, openapi: benchOpenAPI, conversations: benchConversations };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 
 const before = loadavg();
