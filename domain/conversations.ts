@@ -25,6 +25,7 @@ import {
   markCorpusConsolidated,
   organizationClusterIds,
   recountIssueCluster,
+  adjustIssueClusterCounts,
   replaceCentroid,
   setIssueClusterLabel,
   type IssueClusterRecord,
@@ -125,11 +126,13 @@ async function processConversation(deps: ContentDeps, conversation: Conversation
   return deps.db.transaction(async (tx) => {
     const current = await findConversation(tx, organizationId, conversation.id);
     if (!current || current.revision !== conversation.revision || current.processedRevision >= conversation.revision) return false;
-    const touched = new Set<string>();
+    // Per cluster, how its counts move: issues one by one, the conversation once per cluster.
+    const before = new Map<string, number>();
+    const after = new Map<string, number>();
     for (const old of await issuesOfConversation(tx, organizationId, conversation.id)) {
       if (old.clusterId) {
         await addToCentroid(tx, organizationId, old.clusterId, termVector(old.terms), -1);
-        touched.add(old.clusterId);
+        before.set(old.clusterId, (before.get(old.clusterId) ?? 0) + 1);
       }
       await countIssueInCorpus(tx, organizationId, Object.fromEntries(Object.keys(old.terms).map((term) => [term, term])), -1);
       await deleteConversationIssue(tx, old.id);
@@ -139,10 +142,12 @@ async function processConversation(deps: ContentDeps, conversation: Conversation
       const clusterId = (await nearestCluster(tx, organizationId, issue.vector)) ?? (await insertIssueCluster(tx, organizationId));
       await insertConversationIssue(tx, { organizationId, conversationId: conversation.id, title: issue.title, summary: issue.summary, terms: issue.counts, clusterId, createdAt: conversation.createdAt });
       await addToCentroid(tx, organizationId, clusterId, issue.vector, 1);
-      touched.add(clusterId);
+      after.set(clusterId, (after.get(clusterId) ?? 0) + 1);
     }
-    for (const clusterId of touched) {
-      const cluster = await recountIssueCluster(tx, clusterId);
+    for (const clusterId of new Set([...before.keys(), ...after.keys()])) {
+      const issues = (after.get(clusterId) ?? 0) - (before.get(clusterId) ?? 0);
+      const conversations = (after.has(clusterId) ? 1 : 0) - (before.has(clusterId) ? 1 : 0);
+      const cluster = await adjustIssueClusterCounts(tx, clusterId, { issues, conversations });
       // Labels are made again as a cluster doubles: often while it is small, rarely once it is large.
       if (cluster && cluster.issues >= 2 * cluster.labelledAtSize) await relabel(tx, cluster);
     }
@@ -152,6 +157,8 @@ async function processConversation(deps: ContentDeps, conversation: Conversation
 
 /** Clusters compared exactly with a new issue: the best few by shared rare terms. */
 const candidateCount = 8;
+/** A candidate's heaviest terms compared: the tail of a large centroid weighs next to nothing. */
+const centroidTerms = 200;
 /** The issue's terms that pick the candidates: its rarest, so common words don't fetch every cluster. */
 const lookupTerms = 12;
 
@@ -164,7 +171,7 @@ async function nearestCluster(tx: Transaction, organizationId: string, vector: T
     .slice(0, lookupTerms);
   const candidates = await clustersSharingTerms(tx, organizationId, lookup, candidateCount);
   if (!candidates.length) return undefined;
-  const centroids = await clusterCentroids(tx, candidates);
+  const centroids = await clusterCentroids(tx, candidates, centroidTerms);
   const terms = new Set(Object.keys(vector));
   for (const centroid of centroids.values()) for (const term of Object.keys(centroid)) terms.add(term);
   const corpus = await corpusCounts(tx, organizationId, [...terms]);

@@ -107,18 +107,41 @@ export async function recountIssueCluster(tx: Transaction, clusterId: string): P
   return row && toCluster(row);
 }
 
+/**
+ * Moves the cluster's counts by what a conversation's processing changed; a cluster left without
+ * issues is deleted. The record, if it stays.
+ */
+export async function adjustIssueClusterCounts(tx: Transaction, clusterId: string, delta: { issues: number; conversations: number }): Promise<IssueClusterRecord | undefined> {
+  await tx.run('UPDATE issue_clusters SET issues = issues + ?, conversations = conversations + ?, updated_at = ? WHERE id = ?', [delta.issues, delta.conversations, now(), clusterId]);
+  const row = await tx.get<ClusterRow>('SELECT * FROM issue_clusters WHERE id = ?', [clusterId]);
+  if (row && row.issues <= 0) {
+    await deleteIssueCluster(tx, clusterId);
+    return undefined;
+  }
+  return row && toCluster(row);
+}
+
 export async function setIssueClusterLabel(tx: Transaction, clusterId: string, label: { label: string; summary: string; icon: string; size: number }): Promise<void> {
   await tx.run('UPDATE issue_clusters SET label = ?, summary = ?, icon = ?, labelled_at_size = ? WHERE id = ?', [label.label, label.summary, label.icon, label.size, clusterId]);
 }
 
-/** Centroids (sum of member vectors) of the given clusters. */
-export async function clusterCentroids(db: Queryable, clusterIds: string[]): Promise<Map<string, Record<string, number>>> {
+/**
+ * Centroids (sum of member vectors) of the given clusters; with `top`, only each one's heaviest
+ * terms: enough to compare with an issue, and a cost that stops growing with the cluster.
+ */
+export async function clusterCentroids(db: Queryable, clusterIds: string[], top?: number): Promise<Map<string, Record<string, number>>> {
   const centroids = new Map<string, Record<string, number>>(clusterIds.map((id) => [id, {}]));
   if (!clusterIds.length) return centroids;
-  const rows = await db.all<{ cluster_id: string; term: string; weight: number }>(
-    'SELECT cluster_id, term, weight FROM issue_cluster_terms WHERE cluster_id IN (SELECT value FROM json_each(?))',
-    [JSON.stringify(clusterIds)],
-  );
+  const rows = top
+    ? await db.all<{ cluster_id: string; term: string; weight: number }>(
+        `SELECT c.value AS cluster_id, t.term, t.weight FROM json_each(?) c
+         JOIN issue_cluster_terms t ON t.rowid IN (SELECT rowid FROM issue_cluster_terms WHERE cluster_id = c.value ORDER BY weight DESC LIMIT ?)`,
+        [JSON.stringify(clusterIds), top],
+      )
+    : await db.all<{ cluster_id: string; term: string; weight: number }>(
+        'SELECT cluster_id, term, weight FROM issue_cluster_terms WHERE cluster_id IN (SELECT value FROM json_each(?))',
+        [JSON.stringify(clusterIds)],
+      );
   for (const row of rows) centroids.get(row.cluster_id)![row.term] = row.weight;
   return centroids;
 }
@@ -131,8 +154,10 @@ export async function clusterCentroids(db: Queryable, clusterIds: string[]): Pro
 export async function clustersSharingTerms(db: Queryable, organizationId: string, terms: Array<{ term: string; weight: number }>, limit: number): Promise<string[]> {
   if (!terms.length) return [];
   const rows = await db.all<{ cluster_id: string }>(
-    `SELECT t.cluster_id FROM issue_cluster_terms t JOIN json_each(?) q ON q.value ->> 'term' = t.term
-     WHERE t.organization_id = ? GROUP BY t.cluster_id ORDER BY SUM(t.weight * (q.value ->> 'weight')) DESC, t.cluster_id LIMIT ?`,
+    // CROSS JOIN keeps the few query terms as the outer loop, each looked up in the term index.
+    `SELECT t.cluster_id FROM (SELECT value ->> 'term' AS term, value ->> 'weight' AS weight FROM json_each(?)) q
+     CROSS JOIN issue_cluster_terms t ON t.organization_id = ? AND t.term = q.term
+     GROUP BY t.cluster_id ORDER BY SUM(t.weight * q.weight) DESC, t.cluster_id LIMIT ?`,
     [JSON.stringify(terms), organizationId, limit],
   );
   return rows.map((row) => row.cluster_id);
@@ -147,7 +172,9 @@ export async function addToCentroid(tx: Transaction, organizationId: string, clu
       [clusterId, organizationId, term, sign * weight],
     );
   }
-  await tx.run('DELETE FROM issue_cluster_terms WHERE cluster_id = ? AND ABS(weight) < 1e-9', [clusterId]);
+  if (sign < 0) {
+    await tx.run('DELETE FROM issue_cluster_terms WHERE cluster_id = ? AND term IN (SELECT value FROM json_each(?)) AND ABS(weight) < 1e-9', [clusterId, JSON.stringify(Object.keys(vector))]);
+  }
 }
 
 export async function replaceCentroid(tx: Transaction, organizationId: string, clusterId: string, centroid: Record<string, number>): Promise<void> {
@@ -195,7 +222,9 @@ export async function countIssueInCorpus(tx: Transaction, organizationId: string
       [organizationId, term, sign, word],
     );
   }
-  if (sign < 0) await tx.run('DELETE FROM conversation_terms WHERE organization_id = ? AND documents <= 0', [organizationId]);
+  if (sign < 0) {
+    await tx.run('DELETE FROM conversation_terms WHERE organization_id = ? AND term IN (SELECT value FROM json_each(?)) AND documents <= 0', [organizationId, JSON.stringify(Object.keys(surface))]);
+  }
 }
 
 export async function bumpCorpusVersion(tx: Transaction, organizationId: string): Promise<void> {

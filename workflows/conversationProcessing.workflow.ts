@@ -14,15 +14,19 @@ export interface ConversationProcessingInput {
   organizationId: string;
 }
 
-/** How long the job waits for more posts before it ends: a steady stream keeps one job busy. */
+/**
+ * How long the job waits for more posts before it ends: a steady stream keeps one job busy, and a
+ * post arriving as the job would end doesn't fail its completion (and the worker's cached copy).
+ */
 const idle = '10 seconds';
 /** Batches before the job continues as new, so its history stays short. */
 const batchesPerRun = 200;
 
 /**
  * The organization's conversation processing (job id `conversations:<organization>`, started or
- * signalled by each post): processes pending conversations in batches until none is left. The
- * work is in the database, so a batch lost with its worker is simply done again.
+ * signalled by each post): processes pending conversations in batches until none is left, and
+ * ends after `idle` without posts. The work is in the database, so a batch lost with its worker
+ * is simply done again.
  */
 export async function conversationProcessing(input: ConversationProcessingInput): Promise<void> {
   let pending = true;

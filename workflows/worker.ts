@@ -69,9 +69,11 @@ export async function startWorker(settings: TemporalSettings, deps: ActivityDepe
           workflowBundle: workflows,
           activities,
           shutdownGraceTime: '3s',
-          // Our workflows sleep for days and replay from a handful of events: caching them buys nothing,
-          // and without a cache there is no sticky queue to time out after a worker restarts.
-          maxCachedWorkflows: 0,
+          // Cached workflows don't replay their history on each task: the conversation job, signalled
+          // by every post, would otherwise replay a longer history for each. A killed worker's cached
+          // workflows go back to the shared queue after the sticky timeout, kept short for that.
+          maxCachedWorkflows: 200,
+          stickyQueueScheduleToStartTimeout: '1 second',
         });
         ready();
         failures = 0;

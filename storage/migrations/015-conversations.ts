@@ -50,6 +50,7 @@ CREATE TABLE issue_cluster_terms (
   PRIMARY KEY (cluster_id, term)
 );
 CREATE INDEX issue_cluster_terms_by_term ON issue_cluster_terms (organization_id, term);
+CREATE INDEX issue_cluster_terms_by_weight ON issue_cluster_terms (cluster_id, weight);
 
 -- Documentation issues found in conversations; "terms" is the stem vector clustering uses.
 CREATE TABLE conversation_issues (
