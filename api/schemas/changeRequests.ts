@@ -33,6 +33,8 @@ export const listChangeRequests = {
 /** Upstream's `agentTaskId` is accepted and ignored (Quire has no agents); other fields are refused as everywhere. */
 export const createChangeRequest = {
   type: 'object',
+  // No field is required, but upstream requires the body (see api/validate.ts).
+  required: [],
   properties: {
     subject,
     template: {

@@ -18,6 +18,8 @@ export const createCollection = {
 
 export const updateCollection = {
   type: 'object',
+  // No field is required, but upstream requires the body (see api/validate.ts).
+  required: [],
   properties: { title: { type: 'string', maxLength: 50 }, description: { type: 'string', maxLength: 100 }, defaultLevel },
   additionalProperties: false,
 } as const;

@@ -25,6 +25,8 @@ export const addSection = {
 
 export const updateSection = {
   type: 'object',
+  // No field is required, but upstream requires the body (see api/validate.ts).
+  required: [],
   properties: {
     title: sectionTitle,
     path,
@@ -48,6 +50,8 @@ export const moveGroup = movePosition(pointer('id', ['site-section', 'site-secti
 export const addSiteSpace = { type: 'object', properties: { spaceId: id, sectionId: id }, required: ['spaceId'], additionalProperties: false } as const;
 export const updateSiteSpace = {
   type: 'object',
+  // No field is required, but upstream requires the body (see api/validate.ts).
+  required: [],
   properties: { path, condition, spaceId: id, hidden: { type: 'boolean' } },
   additionalProperties: false,
 } as const;
@@ -58,7 +62,7 @@ export const addGroup = {
   required: ['title'],
   additionalProperties: false,
 } as const;
-export const updateGroup = { type: 'object', properties: { title: groupTitle, icon: nullable(icon) }, additionalProperties: false } as const;
+export const updateGroup = { type: 'object', required: [], properties: { title: groupTitle, icon: nullable(icon) }, additionalProperties: false } as const;
 export const listGroups = listQuery;
 export const addSectionToGroup = { type: 'object', properties: { sectionId: id }, required: ['sectionId'], additionalProperties: false } as const;
 

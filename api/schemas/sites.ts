@@ -30,6 +30,8 @@ export const createSite = {
 
 export const updateSite = {
   type: 'object',
+  // No field is required, but upstream requires the body (see api/validate.ts).
+  required: [],
   properties: {
     title: siteTitle,
     visibility,

@@ -33,6 +33,8 @@ export const getSpace = { type: 'object', properties: { shareKey: { type: 'strin
 
 export const updateSpace = {
   type: 'object',
+  // No field is required, but upstream requires the body (see api/validate.ts).
+  required: [],
   properties: {
     title,
     emoji: { anyOf: [emoji, { type: 'null' }] },

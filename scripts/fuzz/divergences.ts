@@ -13,22 +13,6 @@ const identifierFields = new Set([
 ]);
 const isIdentifier = (field: string) => identifierFields.has(field) || /[a-z]Id$/.test(field);
 
-/**
- * DEFECT, not a divergence: these operations accept a missing body as an empty change (200/204)
- * though upstream requires one (`curl -X PATCH -H "$A" $B/spaces/$SPACE` → 200). Until that is
- * fixed the fuzzer's copy marks their body optional, so the negative tests of what a body holds
- * still run; remove an operation from this list once it answers 400 to a missing body.
- */
-const bodyOptionalUntilFixed = new Set([
-  'updateSpaceById',
-  'updateCollectionById',
-  'updateSiteById',
-  'updateSiteSectionById',
-  'updateSiteSpaceById',
-  'updateSiteSectionGroupById',
-  'createChangeRequest',
-]);
-
 export function applyDivergences(spec: Json): void {
   const schemas = spec.components.schemas ?? {};
   for (const item of Object.values<Json>(spec.paths)) {
@@ -44,7 +28,6 @@ export function applyDivergences(spec: Json): void {
         tightenQueryParameter(parameter, operation.operationId);
         tightenPathParameter(parameter);
       }
-      if (bodyOptionalUntilFixed.has(operation.operationId)) operation.requestBody.required = false;
       const media = operation.requestBody?.content?.['application/json'];
       if (media?.schema) {
         // A copy, so response schemas sharing the component keep upstream's openness.
