@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { configFromEnv } from '../../api/config.js';
-import { assertError, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
+import { assertErrorIs, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { assertErrorBody, checkedBody } from '../helpers/upstream.js';
 import { reportingErrors } from '../helpers/suite.js';
@@ -32,11 +32,11 @@ test('an admin of their own organization cannot pull a user in through the SSO r
   const mine = await t.call('POST', '/v1/orgs', { token: fx.outsider.token, body: { title: 'Grabby' } });
   const grabbed = await t.call('POST', `/v1/orgs/${mine.body.id}/members/${stranger.id}/sso`, { token: fx.outsider.token });
   const unknown = await t.call('POST', `/v1/orgs/${mine.body.id}/members/notAUser0000/sso`, { token: fx.outsider.token });
-  assertError(grabbed, 404, 'not found');
-  assertError(unknown, 404, 'not found');
+  assertErrorIs(grabbed, 404, `Member ${stranger.id} not found in organization ${mine.body.id}`);
+  assertErrorIs(unknown, 404, `Member notAUser0000 not found in organization ${mine.body.id}`);
   assert.not.ok(JSON.stringify(grabbed.body).includes(stranger.email), 'no email in the answer');
   assert.is(grabbed.body.error.message.replace(stranger.id, 'ID'), unknown.body.error.message.replace('notAUser0000', 'ID'), 'the same answer for both');
-  assertError(await t.call('GET', `/v1/orgs/${mine.body.id}`, { token: stranger.token }), 404, 'not found');
+  assertErrorIs(await t.call('GET', `/v1/orgs/${mine.body.id}`, { token: stranger.token }), 404, `Organization ${mine.body.id} not found`);
 });
 
 test('an invitation waits for its user: they list it, accept it, and only then are a member', async () => {
@@ -44,8 +44,8 @@ test('an invitation waits for its user: they list it, accept it, and only then a
   const invited = await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: [invitee.email], role: 'edit' } });
   assert.is(invited.status, 200);
   assert.is(invited.body.invited, 1);
-  assertError(await t.call('GET', `/v1/orgs/${fx.org.id}`, { token: invitee.token }), 404, 'not found');
-  assertError(await t.call('GET', `/v1/orgs/${fx.org.id}/members/${invitee.id}`, { token: fx.admin.token }), 404, 'not found');
+  assertErrorIs(await t.call('GET', `/v1/orgs/${fx.org.id}`, { token: invitee.token }), 404, `Organization ${fx.org.id} not found`);
+  assertErrorIs(await t.call('GET', `/v1/orgs/${fx.org.id}/members/${invitee.id}`, { token: fx.admin.token }), 404, `Member ${invitee.id} not found in organization ${fx.org.id}`);
 
   const pending = await quire('GET', '/user/invitations', invitee.token);
   assert.is(pending.status, 200);
@@ -53,7 +53,7 @@ test('an invitation waits for its user: they list it, accept it, and only then a
   assert.is(pending.body.items[0].organization.id, fx.org.id);
   assert.is(pending.body.items[0].role, 'edit');
   assert.is((await quire('GET', '/user/invitations', fx.reader.token)).body.count, 0, 'nobody else sees it');
-  assertError(await quire('POST', `/user/invitations/${fx.org.id}`, fx.outsider.token), 404, 'No invitation');
+  assertErrorIs(await quire('POST', `/user/invitations/${fx.org.id}`, fx.outsider.token), 404, `No invitation to organization ${fx.org.id} is waiting for you`);
 
   const accepted = await quire('POST', `/user/invitations/${fx.org.id}`, invitee.token);
   assert.is(accepted.status, 200, JSON.stringify(accepted.body));
@@ -61,7 +61,7 @@ test('an invitation waits for its user: they list it, accept it, and only then a
   assert.is(accepted.body.role, 'edit');
   assert.is((await t.call('GET', `/v1/orgs/${fx.org.id}`, { token: invitee.token })).status, 200);
   assert.is((await quire('GET', '/user/invitations', invitee.token)).body.count, 0);
-  assertError(await quire('POST', `/user/invitations/${fx.org.id}`, invitee.token), 404, 'No invitation');
+  assertErrorIs(await quire('POST', `/user/invitations/${fx.org.id}`, invitee.token), 404, `No invitation to organization ${fx.org.id} is waiting for you`);
 });
 
 test('a declined invitation is gone and made no member', async () => {
@@ -69,9 +69,9 @@ test('a declined invitation is gone and made no member', async () => {
   await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: [invitee.email] } });
   assert.is((await quire('DELETE', `/user/invitations/${fx.org.id}`, invitee.token)).status, 205);
   assert.is((await quire('DELETE', `/user/invitations/${fx.org.id}`, invitee.token)).status, 204);
-  assertError(await quire('POST', `/user/invitations/${fx.org.id}`, invitee.token), 404, 'No invitation');
-  assertError(await t.call('GET', `/v1/orgs/${fx.org.id}`, { token: invitee.token }), 404, 'not found');
-  assertError(await quire('GET', '/user/invitations', 'qr_forged'), 401, 'not valid');
+  assertErrorIs(await quire('POST', `/user/invitations/${fx.org.id}`, invitee.token), 404, `No invitation to organization ${fx.org.id} is waiting for you`);
+  assertErrorIs(await t.call('GET', `/v1/orgs/${fx.org.id}`, { token: invitee.token }), 404, `Organization ${fx.org.id} not found`);
+  assertErrorIs(await quire('GET', '/user/invitations', 'qr_forged'), 401, 'The bearer token is not valid');
 });
 
 test('a user whose verified email domain the organization lists joins at once when invited', async () => {
@@ -81,7 +81,7 @@ test('a user whose verified email domain the organization lists joins at once wh
   const invited = await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: [verified.email, unverified.email] } });
   assert.is(invited.body.invited, 2);
   assert.is((await t.call('GET', `/v1/orgs/${fx.org.id}/members/${verified.id}`, { token: fx.admin.token })).status, 200);
-  assertError(await t.call('GET', `/v1/orgs/${fx.org.id}/members/${unverified.id}`, { token: fx.admin.token }), 404, 'not found');
+  assertErrorIs(await t.call('GET', `/v1/orgs/${fx.org.id}/members/${unverified.id}`, { token: fx.admin.token }), 404, `Member ${unverified.id} not found in organization ${fx.org.id}`);
   await t.call('PATCH', `/v1/orgs/${fx.org.id}`, { token: fx.admin.token, body: { emailDomains: [] } });
 });
 
@@ -100,10 +100,10 @@ test('GET /users/{id}: themselves and people they share an organization with, em
   assert.is(((await checkedBody('GET', location, viaLocation)) as { id: string }).id, fx.editor.id);
   const stranger = await t.call('GET', `/v1/users/${fx.editor.id}`, { token: fx.outsider.token });
   const nobody = await t.call('GET', '/v1/users/notAUser0000', { token: fx.outsider.token });
-  assertError(stranger, 404, 'not found');
-  assertError(nobody, 404, 'not found');
+  assertErrorIs(stranger, 404, `User ${fx.editor.id} not found`);
+  assertErrorIs(nobody, 404, 'User notAUser0000 not found');
   assert.not.ok(JSON.stringify(stranger.body).includes(fx.editor.email));
-  assertError(await t.call('GET', `/v1/users/${fx.editor.id}`), 401, 'Authorization');
+  assertErrorIs(await t.call('GET', `/v1/users/${fx.editor.id}`), 401, 'Authentication required: send an Authorization: Bearer <token> header');
 });
 
 test('QUIRE_ORG_CREATION=operators: POST /orgs is a 403 that says who can; the default is anyone', async () => {
@@ -113,7 +113,7 @@ test('QUIRE_ORG_CREATION=operators: POST /orgs is a 403 that says who can; the d
   const locked = await startTestServer({ organizationCreation: 'operators' });
   try {
     const user = await locked.user();
-    assertError(await locked.call('POST', '/v1/orgs', { token: user.token, body: { title: 'Mine' } }), 403, 'QUIRE_ORG_CREATION=operators');
+    assertErrorIs(await locked.call('POST', '/v1/orgs', { token: user.token, body: { title: 'Mine' } }), 403, 'On this instance only operators create organizations (QUIRE_ORG_CREATION=operators): ask one to run `npm run admin -- org create`');
     assert.is((await locked.call('GET', '/v1/orgs', { token: user.token })).body.count, 0);
   } finally {
     await locked.close();

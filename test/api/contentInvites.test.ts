@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError, type OrganizationFixture } from '../helpers/fixtures.js';
+import { assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
 
@@ -42,17 +42,17 @@ test('create, read and PATCH links to a space and to a collection', async () => 
   assert.is(patched.status, 200);
   assert.is(patched.body.role, 'comment');
   assert.is((await t.call('GET', `${links}/${toSpace.body.id}`, { token: fx.admin.token })).body.role, 'comment');
-  assertError(await t.call('PATCH', `${links}/${toSpace.body.id}`, { token: fx.admin.token, body: { role: 'edit' } }), 400, '"level" is required');
-  assertError(await t.call('PATCH', `${links}/${toSpace.body.id}`, { token: fx.admin.token, body: { level: null } }), 400, '"level" must be a role');
+  assertErrorIs(await t.call('PATCH', `${links}/${toSpace.body.id}`, { token: fx.admin.token, body: { role: 'edit' } }), 400, '"level" is required for this invite');
+  assertErrorIs(await t.call('PATCH', `${links}/${toSpace.body.id}`, { token: fx.admin.token, body: { level: null } }), 400, '"level" must be a role for an invite to a space or collection: it is what the link grants there');
 
-  assertError(await t.call('POST', links, { token: fx.admin.token, body: { level: 'read', space: 'noSpace' } }), 400, 'Space noSpace not found in this organization');
-  assertError(await t.call('POST', links, { token: fx.admin.token, body: { level: 'read', collection: 'noCollection' } }), 400, 'Collection noCollection not found');
-  assertError(await t.call('POST', links, { token: fx.admin.token, body: { role: 'read', space } }), 400, 'takes "level"');
-  assertError(await t.call('POST', links, { token: fx.admin.token, body: { space } }), 400, '"level" is required');
-  assertError(await t.call('POST', links, { token: fx.admin.token, body: { level: 'read', space, collection } }), 400, 'not both');
+  assertErrorIs(await t.call('POST', links, { token: fx.admin.token, body: { level: 'read', space: 'noSpace' } }), 400, 'Space noSpace not found in this organization');
+  assertErrorIs(await t.call('POST', links, { token: fx.admin.token, body: { level: 'read', collection: 'noCollection' } }), 400, 'Collection noCollection not found in this organization');
+  assertErrorIs(await t.call('POST', links, { token: fx.admin.token, body: { role: 'read', space } }), 400, 'An invite to a space or collection takes "level", not "role"');
+  assertErrorIs(await t.call('POST', links, { token: fx.admin.token, body: { space } }), 400, '"level" is required with "space" or "collection"');
+  assertErrorIs(await t.call('POST', links, { token: fx.admin.token, body: { level: 'read', space, collection } }), 400, 'An invite goes to a space or to a collection, not both');
   const elsewhere = (await t.call('GET', '/v1/orgs', { token: fx.outsider.token })).body.items[0].id;
   const foreign = await t.call('POST', `/v1/orgs/${elsewhere}/spaces`, { token: fx.outsider.token, body: { title: 'Foreign' } });
-  assertError(await t.call('POST', links, { token: fx.admin.token, body: { level: 'read', space: foreign.body.id } }), 400, 'not found in this organization');
+  assertErrorIs(await t.call('POST', links, { token: fx.admin.token, body: { level: 'read', space: foreign.body.id } }), 400, `Space ${foreign.body.id} not found in this organization`);
 });
 
 test('joining with a space link: that level on that space only, as a guest of the organization', async () => {
@@ -67,8 +67,8 @@ test('joining with a space link: that level on that space only, as a guest of th
   assert.is(shared.body.permissions.admin, false);
   const renamed = await t.call('PATCH', `/v1/spaces/${space}`, { token: joiner.token, body: { title: 'Shared, edited' } });
   assert.is(renamed.status, 200, 'edit on that space');
-  assertError(await t.call('GET', `/v1/spaces/${other}`, { token: joiner.token }), 404, 'not found');
-  assertError(await t.call('GET', `/v1/spaces/${inCollection}`, { token: joiner.token }), 404, 'not found');
+  assertErrorIs(await t.call('GET', `/v1/spaces/${other}`, { token: joiner.token }), 404, `Space ${other} not found`);
+  assertErrorIs(await t.call('GET', `/v1/spaces/${inCollection}`, { token: joiner.token }), 404, `Space ${inCollection} not found`);
   const listed = await t.call('GET', `/v1/orgs/${fx.org.id}/members/${joiner.id}/spaces`, { token: fx.admin.token });
   assert.equal(
     listed.body.items.map((item: { permission: string; space: { id: string } }) => [item.space.id, item.permission]),
@@ -88,7 +88,7 @@ test('a collection link reaches the collection and what is inside it; a grant ne
   const inside = await t.call('GET', `/v1/spaces/${inCollection}`, { token: joiner.token });
   assert.is(inside.status, 200);
   assert.is(inside.body.permissions.edit, false, 'read only');
-  assertError(await t.call('GET', `/v1/spaces/${other}`, { token: joiner.token }), 404, 'not found');
+  assertErrorIs(await t.call('GET', `/v1/spaces/${other}`, { token: joiner.token }), 404, `Space ${other} not found`);
 
   assert.is((await join(link.body.id, fx.editor.token)).status, 200);
   assert.is((await t.call('GET', `/v1/orgs/${fx.org.id}/members/${fx.editor.id}`, { token: fx.admin.token })).body.role, 'edit', 'a member keeps their role');
@@ -103,10 +103,10 @@ test('leaving the organization drops the grants; a link to a deleted space answe
   assert.is((await t.call('DELETE', `/v1/orgs/${fx.org.id}/members/${joiner.id}`, { token: joiner.token })).status, 205);
   const asGuest = await t.call('POST', links, { token: fx.admin.token, body: { role: null } });
   await join(asGuest.body.id, joiner.token);
-  assertError(await t.call('GET', `/v1/spaces/${other}`, { token: joiner.token }), 404, 'not found');
+  assertErrorIs(await t.call('GET', `/v1/spaces/${other}`, { token: joiner.token }), 404, `Space ${other} not found`);
 
   assert.is((await t.call('DELETE', `/v1/spaces/${other}`, { token: fx.admin.token })).status, 205);
-  assertError(await join(link.body.id, (await t.user()).token), 404, 'no longer exists');
+  assertErrorIs(await join(link.body.id, (await t.user()).token), 404, `The space of invite ${link.body.id} no longer exists`);
 });
 
 test.run();

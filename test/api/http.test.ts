@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError } from '../helpers/fixtures.js';
+import { assertErrorIs } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 
@@ -28,11 +28,11 @@ test('GET /v1/user is the caller; without a valid token 401', async () => {
   assert.is(me.status, 200);
   assert.is(me.body.email, 'http@example.com');
   const missing = await t.call('GET', '/v1/user');
-  assertError(missing, 401, 'Authorization: Bearer');
+  assertErrorIs(missing, 401, 'Authentication required: send an Authorization: Bearer <token> header');
   assert.is(missing.headers.get('www-authenticate'), 'Bearer');
-  assertError(await t.call('GET', '/v1/user', { headers: { authorization: `Basic ${token}` } }), 401, 'Bearer <token>');
-  assertError(await t.call('GET', '/v1/user', { token: 'qr_forged' }), 401, 'not valid');
-  assertError(await t.call('GET', '/v1/user', { token: 'x'.repeat(5000) }), 401, 'not valid');
+  assertErrorIs(await t.call('GET', '/v1/user', { headers: { authorization: `Basic ${token}` } }), 401, 'The Authorization header must be "Bearer <token>"');
+  assertErrorIs(await t.call('GET', '/v1/user', { token: 'qr_forged' }), 401, 'The bearer token is not valid');
+  assertErrorIs(await t.call('GET', '/v1/user', { token: 'x'.repeat(5000) }), 401, 'The bearer token is not valid');
 });
 
 test('each request has an id, echoed or generated', async () => {
@@ -43,18 +43,18 @@ test('each request has an id, echoed or generated', async () => {
 });
 
 test('unknown routes 404, wrong methods 405, in the upstream error body', async () => {
-  assertError(await t.call('GET', '/v1/nowhere', { token }), 404, 'No route for GET /v1/nowhere');
-  assertError(await t.call('GET', '/elsewhere'), 404, 'No route');
-  assertError(await t.call('DELETE', '/v1/orgs', { token }), 405, 'not allowed');
+  assertErrorIs(await t.call('GET', '/v1/nowhere', { token }), 404, 'No route for GET /v1/nowhere');
+  assertErrorIs(await t.call('GET', '/elsewhere'), 404, 'No route for GET /elsewhere');
+  assertErrorIs(await t.call('DELETE', '/v1/orgs', { token }), 405, 'DELETE is not allowed on /v1/orgs');
 });
 
 test('bodies: malformed JSON 400, not JSON 415, too large 413', async () => {
   const headers = { 'content-type': 'application/json' };
-  assertError(await t.call('POST', '/v1/orgs', { token, raw: '{"title": "x",', headers }), 400, 'Malformed JSON');
-  assertError(await t.call('POST', '/v1/orgs', { token, raw: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'JSON');
-  assertError(await t.call('POST', '/v1/orgs', { token, raw: JSON.stringify({ title: 'x'.repeat(70 * 1024) }), headers }), 413, 'limit');
-  assertError(await t.call('POST', '/v1/orgs', { token }), 400, 'body is required');
-  assertError(await t.call('POST', '/v1/orgs', { token, body: [1, 2] }), 400, 'must be object');
+  assertErrorIs(await t.call('POST', '/v1/orgs', { token, raw: '{"title": "x",', headers }), 400, 'Malformed JSON in request body: Expected double-quoted property name in JSON at position 14');
+  assertErrorIs(await t.call('POST', '/v1/orgs', { token, raw: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'Request bodies must be JSON (Content-Type: application/json), got application/x-www-form-urlencoded');
+  assertErrorIs(await t.call('POST', '/v1/orgs', { token, raw: JSON.stringify({ title: 'x'.repeat(70 * 1024) }), headers }), 413, 'Request body is larger than the limit of 65536 bytes');
+  assertErrorIs(await t.call('POST', '/v1/orgs', { token }), 400, 'A JSON request body is required');
+  assertErrorIs(await t.call('POST', '/v1/orgs', { token, body: [1, 2] }), 400, 'Invalid request body: the body must be object');
   assert.is((await t.call('GET', '/v1/orgs', { token })).body.count, 0, 'no failed request created anything');
 });
 
@@ -63,7 +63,7 @@ test('an unexpected failure answers 500 with the error body and the request id',
   const user = await broken.user();
   await broken.server.db.close(); // every query now fails inside the handler
   const response = await broken.call('GET', '/v1/user', { token: user.token, headers: { 'x-request-id': 'req-500' } });
-  assertError(response, 500, 'req-500');
+  assertErrorIs(response, 500, 'Internal server error (request req-500)');
   assert.is((await broken.call('GET', '/v1/')).status, 200, 'the server itself keeps answering');
   await broken.close();
 });

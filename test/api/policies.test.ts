@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { allRoutes } from '../../api/routes/index.js';
 import type { Route } from '../../api/routes/table.js';
 import { memberRoles, type MemberRole } from '../../storage/members.js';
-import { acceptInvitation, assertError, type Person } from '../helpers/fixtures.js';
+import { acceptInvitation, assertErrorIs, type Person } from '../helpers/fixtures.js';
 import { concretePath } from '../helpers/routePaths.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
@@ -56,7 +56,7 @@ test('a caller one role below a route’s role gets 403 naming the role', async 
     const response = await t.call(route.method, concrete(route), { token: oneBelow(role).token, body: route.method === 'GET' ? undefined : {} });
     const below = memberRoles[memberRoles.indexOf(role) + 1];
     const where = { organization: 'in the organization', space: 'on the space', collection: 'on the collection' }[route.policy.scope!.kind];
-    assertError(response, 403, new RegExp(`^This operation needs the ${role} role ${where}( \\(or being [^)]+\\))?; you (are|have) ${below}$`));
+    assertErrorIs(response, 403, new RegExp(`This operation needs the ${role} role ${where}( \\(or being [^)]+\\))?; you (are|have) ${below}`));
   }
 });
 
@@ -72,7 +72,8 @@ test('a caller with the route’s role but one role below each of its added rule
       // Only where the caller still passes the route's own role: then the added rule is what refuses.
       if (scope!.role !== null && memberRoles.indexOf(callerRole) > memberRoles.indexOf(scope!.role)) continue;
       const response = await t.call(route.method, concrete(route), { token: caller.token, body: requirement.needs.body ?? {} });
-      assertError(response, 403, `needs the ${needed} role`);
+      // What the rule is about varies ("Changing editMode", "Duplicating a space"); the rest is exact.
+      assertErrorIs(response, 403, new RegExp(`[A-Z][a-zA-Z ]+ needs the ${needed} role (on the (space|collection)|in (its|the) organization); you (are|have) ${callerRole}`));
       checked++;
     }
   }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError, assertErrorIs } from '../helpers/fixtures.js';
+import { assertErrorIs } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 
@@ -27,14 +27,12 @@ test('a move names where to: an empty body or none is a 400, for spaces and coll
   const space = (await t.call('POST', `/v1/orgs/${organizationId}/spaces`, { token: admin.token, body: { title: 'Stay' } })).body;
   const collection = (await t.call('POST', `/v1/orgs/${organizationId}/collections`, { token: admin.token, body: { title: 'Stay' } })).body;
   for (const item of [`/v1/spaces/${space.id}`, `/v1/collections/${collection.id}`]) {
-    assertError(await t.call('POST', `${item}/move`, { token: admin.token, body: {} }), 400, 'Invalid request body: the body must have at least 1 field');
-    assertError(await t.call('POST', `${item}/move`, { token: admin.token }), 400, 'A JSON request body is required');
+    assertErrorIs(await t.call('POST', `${item}/move`, { token: admin.token, body: {} }), 400, 'Invalid request body: the body must have at least 1 field');
+    assertErrorIs(await t.call('POST', `${item}/move`, { token: admin.token }), 400, 'A JSON request body is required');
   }
-  assertError(
+  assertErrorIs(
     await t.call('POST', `/v1/spaces/${space.id}/move`, { token: admin.token, body: { position: { before: { type: 'collection' } } } }),
-    400,
-    'Invalid position: a collection sibling needs its id in "collection"',
-  );
+    400, 'Invalid position: a collection sibling needs its id in "collection"');
   const listed = (await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: admin.token })).body.items.map((item: { id: string }) => item.id);
   assert.equal(listed, [space.id], 'nothing moved');
 });
@@ -42,10 +40,10 @@ test('a move names where to: an empty body or none is a 400, for spaces and coll
 test('numbers in the query are plain decimal digits', async () => {
   const spaces = `/v1/orgs/${organizationId}/spaces`;
   for (const loose of ['%20', '1e3', '0x10', '+5', '']) {
-    assertError(await t.call('GET', `${spaces}?limit=${loose}`, { token: admin.token }), 400, 'Invalid query parameter: "limit" must be a whole number written in decimal digits');
+    assertErrorIs(await t.call('GET', `${spaces}?limit=${loose}`, { token: admin.token }), 400, 'Invalid query parameter: "limit" must be a whole number written in decimal digits');
   }
   assert.is((await t.call('GET', `${spaces}?limit=5`, { token: admin.token })).status, 200);
-  assertError(await t.call('GET', `${spaces}?limit=-1`, { token: admin.token }), 400, 'Invalid query parameter: "limit" must be >= 0');
+  assertErrorIs(await t.call('GET', `${spaces}?limit=-1`, { token: admin.token }), 400, 'Invalid query parameter: "limit" must be >= 0');
 });
 
 test('downloads are never sniffed, and what a browser would run comes as an attachment', async () => {

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assertError } from '../helpers/fixtures.js';
+import { assertErrorIs } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 
@@ -19,9 +19,9 @@ test.before(
 test.after(async () => t.close());
 
 test('a query string with NUL or invalid UTF-8 is a 400, not a search for something else', async () => {
-  assertError(await t.call('GET', `${members}?search=%00`, { token }), 400, 'The query string holds a NUL character');
+  assertErrorIs(await t.call('GET', `${members}?search=%00`, { token }), 400, 'The query string holds a NUL character (%00)');
   for (const bad of ['%ED%A0%80', '%FF', '%E2%82', '100%']) {
-    assertError(await t.call('GET', `${members}?search=${bad}`, { token }), 400, 'The query string is not valid percent-encoded UTF-8');
+    assertErrorIs(await t.call('GET', `${members}?search=${bad}`, { token }), 400, 'The query string is not valid percent-encoded UTF-8');
   }
   const found = await t.call('GET', `${members}?search=${encodeURIComponent('target')}`, { token });
   assert.is(found.status, 200);
@@ -31,10 +31,10 @@ test('a query string with NUL or invalid UTF-8 is a 400, not a search for someth
 });
 
 test('a path with NUL or invalid UTF-8 is a 400', async () => {
-  assertError(await t.call('GET', '/v1/orgs/%00', { token }), 400, 'The path holds a NUL character');
-  assertError(await t.call('GET', '/v1/orgs/%ED%A0%80', { token }), 400, 'The path is not valid percent-encoded UTF-8');
-  assertError(await t.call('GET', '/v1/orgs/%FF', { token }), 400, 'not valid percent-encoded UTF-8');
-  assertError(await t.call('GET', '/v1/orgs/%C3%A9t%C3%A9', { token }), 404, 'Organization été not found');
+  assertErrorIs(await t.call('GET', '/v1/orgs/%00', { token }), 400, 'The path holds a NUL character (%00)');
+  assertErrorIs(await t.call('GET', '/v1/orgs/%ED%A0%80', { token }), 400, 'The path is not valid percent-encoded UTF-8');
+  assertErrorIs(await t.call('GET', '/v1/orgs/%FF', { token }), 400, 'The path is not valid percent-encoded UTF-8');
+  assertErrorIs(await t.call('GET', '/v1/orgs/%C3%A9t%C3%A9', { token }), 404, 'Organization été not found');
 });
 
 test.run();

@@ -79,20 +79,6 @@ export function assertErrorIs(response: Response, status: number, message: strin
 }
 
 /**
- * Asserts the upstream error body with this status and a message containing `messagePart`.
- * @deprecated a fragment can match the wrong message: use assertErrorIs (kept for test/api/http.test.ts
- * and test/api/bodies.test.ts until they move).
- */
-export function assertError(response: Response, status: number, messagePart: string | RegExp): void {
-  assert.is(response.status, status, `expected ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
-  assert.type(response.body?.error, 'object', `error body: ${JSON.stringify(response.body)}`);
-  assert.is(response.body.error.code, status);
-  assert.type(response.body.error.message, 'string');
-  if (typeof messagePart === 'string') assert.ok(response.body.error.message.includes(messagePart), `message "${response.body.error.message}" lacks "${messagePart}"`);
-  else assert.match(response.body.error.message, messagePart);
-}
-
-/**
  * The checks every operation gets: no token → 401, a member of another organization → 404,
  * and, when given, a member whose role is one too low → 403 with exactly this message.
  */
