@@ -9,9 +9,11 @@ import { benchFoundation } from './foundation.js';
 import { benchJobs } from './jobs.js';
 import { benchOpenAPI } from './openapi.js';
 import { benchPacked } from './packed.js';
+import { benchPdf } from './pdf.js';
+import { benchTranslations } from './translations.js';
 import { benchSites } from './sites.js';
 
-const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments, 'change-requests': benchChangeRequests, sites: benchSites, openapi: benchOpenAPI, conversations: benchConversations };
+const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments, 'change-requests': benchChangeRequests, sites: benchSites, openapi: benchOpenAPI, conversations: benchConversations, translations: benchTranslations, pdf: benchPdf };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 
 const before = loadavg();
