@@ -34,6 +34,8 @@ const statusOfEngineCode: Record<EngineErrorCode, number> = {
   InvalidChange: 400,
   RevisionNotFound: 404,
   MergeConflict: 409,
+  // Written content is checked (400 through InvalidChange); what fails on read came through git.
+  MarkdownTooDeep: 422,
 };
 
 const statusOfDomainCode: Record<DomainError['code'], number> = {

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Change } from '../engine/change.js';
-import { InvalidChangeError } from '../engine/errors/index.js';
+import { InvalidChangeError, MarkdownTooDeepError } from '../engine/errors/index.js';
 import { documentToMarkdown, type JsonDocument } from '../engine/markdown/fromDocument.js';
+import { assertMarkdownDepth } from '../engine/markdown/toDocument.js';
 import { PageEdits, type PageContent, type PageFields } from '../engine/pageEdits.js';
 import { everyPage } from '../engine/pageTree.js';
 import { assignFiles, treeChanges } from '../engine/pageTreeFiles.js';
@@ -149,7 +150,15 @@ async function applyBatch(
   const usedAssets = new Map(revision.files.map((file) => [file.path, file.oid]));
   const content = (document: PageDocument | undefined, where: string): PageContent | undefined => {
     if (!document || !('markdown' in document || 'document' in document)) return document ? { markdown: '' } : undefined;
-    if ('markdown' in document) return { markdown: document.markdown };
+    if ('markdown' in document) {
+      try {
+        assertMarkdownDepth(document.markdown);
+      } catch (error) {
+        if (error instanceof MarkdownTooDeepError) throw new InvalidChangeError('', `${where}: ${error.message}`);
+        throw error;
+      }
+      return { markdown: document.markdown };
+    }
     try {
       return { markdown: documentToMarkdown(document.document) };
     } catch (error) {

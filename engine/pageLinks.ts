@@ -1,3 +1,4 @@
+import { parseWithinDepth } from './markdown/depth.js';
 import type { Definition, Image, Link, Root } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
@@ -27,7 +28,9 @@ export function linkTargets(markdown: string): string[] {
   const targets: string[] = [];
   const visitSegments = (segments: Segment[]) => {
     for (const segment of segments) {
-      if (segment.kind === 'markdown') visitTree(parser.parse(segment.text) as Root);
+      if (segment.kind === 'markdown') {
+        visitTree(parseWithinDepth(segment.text, (text) => parser.parse(text) as Root));
+      }
       else {
         const { url, src } = segment.attributes;
         if (segment.name === 'content-ref' && url) targets.push(url);

@@ -2,6 +2,8 @@ import type { Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { MarkdownTooDeepError } from '../../engine/errors/index.js';
+import { parseWithinDepth } from '../../engine/markdown/depth.js';
 
 const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
 
@@ -15,10 +17,21 @@ export function plainText(body: string): string {
     .replace(/<br\s*\/?>|<\/(p|div|li|h\d)>/gi, '\n')
     .replace(/<[^>]*>/g, ' ')
     .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, name: string) => entities[name]!);
-  const tree = unified().use(remarkParse).parse(withoutTags) as Root;
+  const tree = parsedWithinDepth(withoutTags);
+  // Nesting no help desk writes (quotes in quotes, a hundred deep): read as it was sent.
+  if (!tree) return withoutTags.replace(/[ \t]+/g, ' ').trim();
   return tree.children
     .map((block) => toString(block, { includeHtml: false }))
     .join('\n')
     .replace(/[ \t]+/g, ' ')
     .trim();
+}
+
+function parsedWithinDepth(text: string): Root | undefined {
+  try {
+    return parseWithinDepth(text, (markdown) => unified().use(remarkParse).parse(markdown) as Root);
+  } catch (error) {
+    if (error instanceof MarkdownTooDeepError) return undefined;
+    throw error;
+  }
 }

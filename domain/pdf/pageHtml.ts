@@ -1,3 +1,4 @@
+import { parseWithinDepth } from '../../engine/markdown/depth.js';
 import type { Element, Root as HastRoot, RootContent as HastContent } from 'hast';
 import type { Heading, Root } from 'mdast';
 import rehypeSanitize from 'rehype-sanitize';
@@ -56,7 +57,8 @@ const processor = unified()
   .use(rehypeStringify);
 
 function markdownHtml(markdown: string, resolveImage: ResolveImage): string {
-  const tree = processor.runSync(processor.parse(markdown)) as HastRoot;
+  const parsed = parseWithinDepth(markdown, (text) => processor.parse(text));
+  const tree = processor.runSync(parsed) as HastRoot;
   replaceImages(tree, resolveImage);
   return processor.stringify(tree);
 }

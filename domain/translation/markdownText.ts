@@ -1,3 +1,4 @@
+import { parseWithinDepth } from '../../engine/markdown/depth.js';
 import type { Nodes, Parents, Root } from 'mdast';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
@@ -40,7 +41,7 @@ export function textSegments(markdown: string): TextSegment[] {
     }
     if ('children' in node) for (const child of node.children) visit(child as Nodes, node);
   };
-  visit(parser.parse(markdown) as Root, undefined);
+  visit(parseWithinDepth(markdown, (text) => parser.parse(text) as Root), undefined);
   return segments;
 }
 

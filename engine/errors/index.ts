@@ -1,5 +1,6 @@
 export { EngineError, type EngineErrorCode } from './EngineError.js';
 export { InvalidChangeError } from './InvalidChangeError.js';
+export { MarkdownTooDeepError } from './MarkdownTooDeepError.js';
 export { MergeConflictError } from './MergeConflictError.js';
 export { RefConflictError } from './RefConflictError.js';
 export { RepositoryBusyError } from './RepositoryBusyError.js';

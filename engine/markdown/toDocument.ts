@@ -2,6 +2,7 @@ import type { BlockContent, Code, Heading, Image, List, ListItem, PhrasingConten
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { assertTreeDepth, parseWithinDepth } from './depth.js';
 import { splitBlocks, type Segment } from './blocks.js';
 
 /** JSON shapes of the upstream Document (see `JSONDocument` in the API spec). */
@@ -19,10 +20,18 @@ const defaultResolve: ResolveRef = (target) => (target.startsWith('#') ? { kind:
 
 const parser = unified().use(remarkParse).use(remarkGfm);
 
-/** A page's markdown (GitBook flavour: GFM plus `{% … %}` blocks) as a Document. */
+/** A page's markdown (GitBook flavour: GFM plus `{% … %}` blocks) as a Document; MarkdownTooDeepError past the limit. */
 export function markdownToDocument(markdown: string, resolve: ResolveRef = defaultResolve): Document {
-  return { object: 'document', data: {}, nodes: new Converter(resolve).segments(splitBlocks(markdown)) };
+  const segments = splitBlocks(markdown);
+  assertTreeDepth({ children: segments });
+  return { object: 'document', data: {}, nodes: new Converter(resolve).segments(segments) };
 }
+
+/** Throws MarkdownTooDeepError when the markdown nests deeper than the limit; measured without recursion. */
+export function assertMarkdownDepth(markdown: string): void {
+  markdownToDocument(markdown, defaultResolve);
+}
+
 
 const block = (type: string, nodes: DocumentNode[], data: Record<string, unknown> = {}): DocumentNode => ({ object: 'block', type, data, nodes });
 const voidBlock = (type: string, data: Record<string, unknown>): DocumentNode => ({ object: 'block', type, data, isVoid: true });
@@ -42,7 +51,8 @@ class Converter {
 
   private markdown(source: string): DocumentNode[] {
     if (!source.trim()) return [];
-    return (parser.parse(source) as Root).children.flatMap((node) => this.block(node));
+    const tree = parseWithinDepth(source, (text) => parser.parse(text) as Root);
+    return tree.children.flatMap((node) => this.block(node));
   }
 
   private gitbookBlock(segment: Extract<Segment, { kind: 'block' }>): DocumentNode[] {

@@ -1,0 +1,64 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spaceGitdir } from '../../engine/spaceRepositories.js';
+import { assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+import { withOrganization } from '../helpers/suite.js';
+
+/** Markdown nested past what a recursive converter survives: refused when written, a 422 (not a crash) when read. */
+const test = suite('deeply nested markdown');
+let t: TestServer;
+let fx: OrganizationFixture;
+withOrganization(test, (setup) => ({ t, fx } = setup));
+
+const limit = 'The markdown nests blocks or marks deeper than the limit of 64 levels';
+const deep = {
+  quotes: `${'> '.repeat(20_000)}deep`,
+  lists: Array.from({ length: 200 }, (_, i) => `${'  '.repeat(i)}- item`).join('\n'),
+  emphasis: `${'*'.repeat(30_000)}deep${'*'.repeat(30_000)}`,
+  marks: `${'*a'.repeat(1_500)}${'a*'.repeat(1_500)}`,
+  hints: `${'{% hint style="info" %}\n'.repeat(500)}deep\n${'{% endhint %}\n'.repeat(500)}`,
+};
+
+test('a page written with nesting past 64 levels is refused, naming the limit; 62 quotes (text at level 64) are fine', async () => {
+  const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Deep' } })).body;
+  const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.admin.token, body: {} })).body;
+  const content = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`;
+  for (const [name, markdown] of Object.entries(deep)) {
+    const refused = await t.call('POST', content, { token: fx.admin.token, body: { changes: [{ operation: 'insert_page', title: name, document: { markdown } }] } });
+    assertErrorIs(refused, 400, `changes[0] (insert_page): ${limit}`, name);
+  }
+  const fine = await t.call('POST', content, { token: fx.admin.token, body: { changes: [{ operation: 'insert_page', title: 'Fine', document: { markdown: `${'> '.repeat(62)}fine` } }] } });
+  assert.is(fine.status, 200);
+  const comment = await t.call('POST', `/v1/spaces/${space.id}/comments`, { token: fx.admin.token, body: { body: { markdown: deep.quotes } } });
+  assertErrorIs(comment, 400, `A comment: ${limit}`);
+});
+
+test('a page pushed through git nesting past the limit reads as markdown, and as a Document answers 422', async () => {
+  const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Pushed', template: { id: 'getting-started' } } })).body;
+  const work = mkdtempSync(path.join(tmpdir(), 'quire-deep-'));
+  try {
+    const git = (...args: string[]) => execFileSync('git', ['-C', work, '-c', 'user.name=Pusher', '-c', 'user.email=pusher@example.com', ...args], { encoding: 'utf8' });
+    execFileSync('git', ['clone', '-q', spaceGitdir(t.dataDir, space.id), work]);
+    writeFileSync(path.join(work, 'deep.md'), `# Deep\n\n${deep.quotes}\n`);
+    writeFileSync(path.join(work, 'SUMMARY.md'), `${readFileSync(path.join(work, 'SUMMARY.md'), 'utf8').trimEnd()}\n* [Deep](deep.md)\n`);
+    git('add', '-A');
+    git('commit', '-q', '-m', 'A deep page');
+    git('push', '-q', 'origin', 'HEAD:main');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const pages = (await t.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: fx.reader.token })).body.pages as Array<{ id: string; title: string }>;
+  const page = pages.find((item) => item.title === 'Deep')!;
+  const markdown = await t.call('GET', `/v1/spaces/${space.id}/content/page/${page.id}?format=markdown`, { token: fx.reader.token });
+  assert.is(markdown.status, 200);
+  assert.ok(markdown.body.markdown.includes('> > > deep') || markdown.body.markdown.includes('deep'));
+  assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/content/page/${page.id}?format=document`, { token: fx.reader.token }), 422, limit);
+  assert.is((await t.call('GET', `/v1/spaces/${space.id}/content/page/${pages[0]!.id}?format=document`, { token: fx.reader.token })).status, 200, 'the other pages read as ever');
+});
+
+test.run();
