@@ -61,6 +61,7 @@ export async function benchJobs(): Promise<Record<string, string>> {
 
   // `npm start` to ready: the built server launching its own dev server over a fresh DATA_DIR.
   const ready: number[] = [];
+  const stops: number[] = [];
   for (let i = 0; i < 5; i += 1) {
     const started = Date.now();
     const env = { DATA_DIR: tempDataDir(), PORT: '0', HOST: '127.0.0.1', QUIRE_TEMPORAL_PORT: String(await freePort()), QUIRE_TEMPORAL_UI_PORT: String(await freePort()) };
@@ -69,10 +70,13 @@ export async function benchJobs(): Promise<Record<string, string>> {
     const body = (await response.json()) as { jobs: { status: string } };
     if (body.jobs.status !== 'up') throw new Error('ready, but the job service is not up');
     ready.push(Date.now() - started);
+    const stopping = Date.now();
     await service.stop();
+    stops.push(Date.now() - stopping);
   }
   figures['npm start to ready, launching the local dev server: median ms (target ≤ 10000)'] = fmt(median(ready), 0);
   figures['… slowest of 5: ms'] = fmt(Math.max(...ready), 0);
+  figures['SIGTERM to exit (API, worker and its dev server stopped): median ms (target ≤ 5000)'] = spread(stops, 0);
 
   // Temporal unreachable (a port held here that drops every connection): how soon a delete gives
   // up with its 503 — the first waits out the tries, later ones know Temporal just failed.

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { until } from '../helpers/poll.js';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { startService, type ServiceProcess } from '../helpers/processes.js';
 import { sharedDevServer } from '../helpers/temporal.js';
@@ -57,7 +58,7 @@ test('SIGKILL during 50 concurrent batches: every batch answered 2xx is there af
     ),
   );
   // Kill it while the batches are under way: after the first one lands, before the last.
-  for (let waited = 0; answered.length === 0 && waited < 20_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+  await until('the first batch to be answered', () => answered.length > 0, 20_000, 5);
   await first.stop('SIGKILL');
   await Promise.all(batches);
   assert.ok(answered.length > 0 && answered.length < 50, `killed mid-way: ${answered.length} of 50 answered`);

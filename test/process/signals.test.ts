@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { until } from '../helpers/poll.js';
 import { freePort } from '../../workflows/runtime/devServer.js';
 import { projectRoot } from '../helpers/processes.js';
 import { testTemporalSettings } from '../helpers/temporal.js';
@@ -17,7 +18,6 @@ test.after(() => {
 });
 
 const token = 'signals-token-0123456789abcdef';
-const stopWithinMs = 5000;
 
 function alive(pid: number): boolean {
   try {
@@ -98,14 +98,12 @@ async function npmStart(): Promise<NpmStart> {
   return { npm, quire: ready.pid, url: ready.url, devServer, output: () => output };
 }
 
-/** How long until none of the pids is alive (or `null` after 10 s). */
-async function goneWithin(pids: number[]): Promise<number | null> {
-  const started = Date.now();
-  while (Date.now() - started < 10_000) {
-    if (!pids.some(alive)) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return null;
+/**
+ * Waits until none of the pids is alive. How soon they go is a benchmark's figure
+ * (`npm run bench jobs`); the deadline only bounds the wait for an exit that must happen.
+ */
+async function allGone(pids: number[], what: string): Promise<void> {
+  await until(`${what}: processes ${pids.join(', ')} to exit`, () => !pids.some(alive), 10_000, 50);
 }
 
 async function served(start: NpmStart) {
@@ -133,8 +131,7 @@ for (const [name, send, reason] of [
     const start = await npmStart();
     await served(start);
     send(start);
-    const ms = await goneWithin([start.npm.pid!, start.quire, ...start.devServer]);
-    assert.ok(ms !== null && ms < stopWithinMs, `all stopped in ${ms} ms; alive: ${[start.npm.pid!, start.quire, ...start.devServer].filter(alive).join(', ')}`);
+    await allGone([start.npm.pid!, start.quire, ...start.devServer], 'npm, Quire and the dev server');
     assertCleanShutdown(start, reason);
     await fetch(`${start.url}/v1/`).then(
       () => assert.unreachable('the API still answers'),
@@ -146,8 +143,7 @@ for (const [name, send, reason] of [
 test('SIGKILL to Quire: the dev server can’t outlive it', async () => {
   const start = await npmStart();
   kill(start.quire, 'SIGKILL');
-  const ms = await goneWithin(start.devServer);
-  assert.ok(ms !== null && ms < stopWithinMs, `the dev server stopped ${ms} ms after Quire was killed`);
+  await allGone(start.devServer, 'the dev server, once Quire was killed');
   kill(-start.npm.pid!, 'SIGKILL');
 });
 
@@ -155,8 +151,7 @@ test('SIGKILL to npm: Quire notices it is orphaned and shuts down, the dev serve
   const start = await npmStart();
   await served(start);
   kill(start.npm.pid!, 'SIGKILL');
-  const ms = await goneWithin([start.quire, ...start.devServer]);
-  assert.ok(ms !== null && ms < stopWithinMs, `stopped in ${ms} ms`);
+  await allGone([start.quire, ...start.devServer], 'Quire and the dev server');
 });
 
 test('npm run worker: SIGTERM to npm’s pid stops the worker within 5 s, the shutdown logged', async () => {
@@ -182,8 +177,7 @@ test('npm run worker: SIGTERM to npm’s pid stops the worker within 5 s, the sh
   const worker = await ready;
   leftovers.push(worker);
   kill(npm.pid!, 'SIGTERM');
-  const ms = await goneWithin([npm.pid!, worker]);
-  assert.ok(ms !== null && ms < stopWithinMs, `stopped in ${ms} ms`);
+  await allGone([npm.pid!, worker], 'npm and the worker');
   assert.match(output, /shutting down: (received SIGTERM|its parent process)/);
   assert.match(output, /"message":"stopped"/);
 });
