@@ -55,11 +55,14 @@ export async function createSpace(
   }
 }
 
-/** A copy with the same history, placed after the original. */
+/**
+ * A copy with the same history of its content, placed after the original. The change requests
+ * stay with the original: the copy has its primary branch only, and no change request.
+ */
 export async function duplicateSpace(deps: ContentDeps, space: SpaceRecord, creator: UserRecord): Promise<SpaceRecord> {
   const id = newId();
   try {
-    await copySpaceRepository(deps.dataDir, space.id, id);
+    await copySpaceRepository(deps.dataDir, space.id, id, { branches: [primaryBranch] });
     const copy = await deps.db.transaction(async (tx) => {
       const inserted = await insertSpace(tx, {
       id,

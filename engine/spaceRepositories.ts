@@ -15,12 +15,42 @@ export async function createSpaceRepository(root: string, spaceId: string): Prom
 
 export const openSpaceRepository = (root: string, spaceId: string): Repository => openRepository(spaceGitdir(root, spaceId));
 
-/** A new repository with the same history and branches, copied while no one writes the source. */
-export async function copySpaceRepository(root: string, fromSpaceId: string, toSpaceId: string): Promise<Repository> {
+/**
+ * A new repository with the same history, copied while no one writes the source. With `branches`,
+ * the copy keeps only those branches (loose and packed); the objects stay, and the next `git gc`
+ * drops what no branch reaches.
+ */
+export async function copySpaceRepository(root: string, fromSpaceId: string, toSpaceId: string, options: { branches?: string[] } = {}): Promise<Repository> {
   const from = spaceGitdir(root, fromSpaceId);
   const to = spaceGitdir(root, toSpaceId);
   await withRepositoryLock(from, () => fs.cp(from, to, { recursive: true, errorOnExist: true, force: false }));
+  if (options.branches) await keepOnlyBranches(to, new Set(options.branches.map((branch) => `refs/heads/${branch}`)));
   return openRepository(to);
+}
+
+async function keepOnlyBranches(gitdir: string, kept: Set<string>): Promise<void> {
+  const heads = path.join(gitdir, 'refs', 'heads');
+  for (const entry of await fs.readdir(heads, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const ref = path.relative(gitdir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+    if (!kept.has(ref)) await fs.rm(path.join(gitdir, ref));
+  }
+  const packed = path.join(gitdir, 'packed-refs');
+  const lines = await fs.readFile(packed, 'utf8').then((text) => text.split('\n'), () => undefined);
+  if (!lines) return;
+  const out: string[] = [];
+  let dropping = false;
+  for (const line of lines) {
+    // A `^<oid>` line peels the tag above it: it goes with that line.
+    if (line.startsWith('^')) {
+      if (!dropping) out.push(line);
+      continue;
+    }
+    const ref = line.split(' ')[1];
+    dropping = ref !== undefined && ref.startsWith('refs/heads/') && !kept.has(ref);
+    if (!dropping) out.push(line);
+  }
+  await fs.writeFile(packed, out.join('\n'));
 }
 
 export async function removeSpaceRepository(root: string, spaceId: string): Promise<void> {

@@ -109,6 +109,20 @@ test('DELETE puts a space in the bin; restore brings it back', async () => {
   assertErrorIs(await t.call('POST', `${path}/restore`, { token: fx.admin.token }), 409, `Space ${space.id} is not deleted`);
 });
 
+test('a duplicate has the primary branch only: the change requests stay with the original (loose and packed refs)', async () => {
+  const original = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'With drafts', template: { id: 'getting-started' } } })).body;
+  const packed = (await t.call('POST', `/v1/spaces/${original.id}/change-requests`, { token: fx.admin.token, body: { subject: 'Packed draft' } })).body;
+  execFileSync('git', ['-C', spaceGitdir(t.dataDir, original.id), 'pack-refs', '--all']);
+  const loose = (await t.call('POST', `/v1/spaces/${original.id}/change-requests`, { token: fx.admin.token, body: { subject: 'Loose draft' } })).body;
+  const copy = (await t.call('POST', `/v1/spaces/${original.id}/duplicate`, { token: fx.admin.token })).body;
+  const branches = (spaceId: string) => execFileSync('git', ['-C', spaceGitdir(t.dataDir, spaceId), 'for-each-ref', '--format=%(refname)', 'refs/heads'], { encoding: 'utf8' }).trim().split('\n');
+  assert.equal(branches(copy.id), ['refs/heads/main']);
+  assert.equal(branches(original.id).sort(), ['refs/heads/change-requests/1-packed-draft', 'refs/heads/change-requests/2-loose-draft', 'refs/heads/main']);
+  assert.is((await t.call('GET', `/v1/spaces/${copy.id}/change-requests`, { token: fx.admin.token })).body.count, 0);
+  assert.equal((await t.call('GET', `/v1/spaces/${original.id}/change-requests`, { token: fx.admin.token })).body.items.map((item: { id: string }) => item.id).sort(), [packed.id, loose.id].sort());
+  execFileSync('git', ['-C', spaceGitdir(t.dataDir, copy.id), 'fsck', '--strict', '--no-dangling']);
+});
+
 test('duplicate copies the history; move orders siblings; transfer changes organization', async () => {
   const original = (await create({ title: 'Original', template: { id: 'getting-started' } })).body;
   const copy = await t.call('POST', `/v1/spaces/${original.id}/duplicate`, { token: fx.admin.token });
