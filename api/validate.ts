@@ -4,11 +4,14 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type Koa from 'koa';
 import type { AppContext, AppMiddleware } from './context.js';
 import { badRequest } from './errors.js';
+import { upstreamDocument } from './schemas/upstreamDocument.js';
 
 // ajv-formats is CommonJS: its plugin is the module's `default` property.
 const addFormats = addFormatsModule.default;
 
 const bodies = addFormats(new Ajv({ allErrors: false, strict: true, useDefaults: false }), ['uri', 'email', 'date-time']);
+// Document blocks are checked against upstream's own schemas (api/schemas/upstreamDocument.ts).
+bodies.addSchema(upstreamDocument);
 const queries = addFormats(new Ajv({ allErrors: false, strict: true, coerceTypes: true, useDefaults: true }), ['uri', 'email', 'date-time']);
 
 /** The schemas of one operation's request: path parameters, query string, JSON body. */
@@ -128,7 +131,22 @@ function explainParameter(check: ValidateFunction): string {
 function describe(where: string, check: ValidateFunction): string {
   const error = check.errors?.[0];
   if (!error) return `Invalid ${where}`;
+  const documentNode = deepestDocumentMismatch(check.errors!);
+  if (documentNode) return `Invalid ${where}: ${documentNode}`;
   return `Invalid ${where}: ${explain(error)}`;
+}
+
+/**
+ * In a Document, the first error is that of the first shape tried (a paragraph, say), which is
+ * rarely the one meant: the deepest node that matches none of upstream's shapes says where it is.
+ */
+function deepestDocumentMismatch(errors: ErrorObject[]): string | undefined {
+  const mismatches = errors.filter((error) => error.keyword === 'oneOf' && /\/nodes\/\d+/.test(error.instancePath));
+  if (!mismatches.length) return undefined;
+  const deepest = mismatches.reduce((a, b) => (b.instancePath.split('/').length > a.instancePath.split('/').length ? b : a));
+  const list = deepest.instancePath.split('/').filter((part) => !/^\d+$/.test(part)).pop();
+  const kind = { nodes: 'node', leaves: 'leaf', marks: 'mark' }[list ?? ''] ?? 'value';
+  return `"${fieldName(deepest)}" is not a Document ${kind} of any type upstream defines (check its "type", "object" and fields)`;
 }
 
 function fieldName(error: ErrorObject): string {

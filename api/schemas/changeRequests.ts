@@ -5,14 +5,17 @@ const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
 const subject = { type: 'string', maxLength: 100 } as const;
 const status = { enum: ['draft', 'open', 'archived', 'merged'] } as const;
 
-/** The upstream JSON Document, checked at its top level: its blocks are kept as they come. */
+/**
+ * The upstream JSON Document: each block checked against upstream's block schemas (unknown block,
+ * inline or mark types and misshapen nodes are refused); `data` may be left out.
+ */
 export const document = {
   type: 'object',
   required: ['object', 'nodes'],
   properties: {
     object: { const: 'document' },
     data: { type: 'object' },
-    nodes: { type: 'array', maxItems: 10_000, items: { type: 'object', required: ['object'], properties: { object: { type: 'string' } } } },
+    nodes: { type: 'array', maxItems: 10_000, items: { $ref: 'upstream-document.json#/definitions/DocumentBlocksTopLevels' } },
   },
   additionalProperties: false,
 } as const;

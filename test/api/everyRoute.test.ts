@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { anyone, signedIn } from '../../api/policies/index.js';
 import { allRoutes } from '../../api/routes/index.js';
 import type { Route } from '../../api/routes/table.js';
+import { upstreamDocument } from '../../api/schemas/upstreamDocument.js';
 import { validation, type RequestSchemas } from '../../api/validate.js';
 import { assertErrorIs, messages, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
@@ -109,7 +110,7 @@ const validQueries: Record<string, Record<string, string>> = {
   searchOrganizationContent: { query: 'setup' },
 };
 
-const ajv = addFormatsModule.default(new Ajv({ strict: false }), ['uri', 'email', 'date-time']);
+const ajv = addFormatsModule.default(new Ajv({ strict: false }), ['uri', 'email', 'date-time']).addSchema(upstreamDocument);
 const accepts = (schema: unknown, value: unknown) => ajv.validate(schema as object, value);
 
 test('the valid bodies and queries below are valid for their routes, and every route that needs one has one', () => {
