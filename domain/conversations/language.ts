@@ -1,9 +1,15 @@
-import winkNLP, { type ItemSentence, type ItemToken, type WinkMethods } from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import { createRequire } from 'node:module';
+import type winkNLP from 'wink-nlp';
+import type { ItemSentence, ItemToken, WinkMethods, Model } from 'wink-nlp';
 
+const require = createRequire(import.meta.url);
 let loaded: WinkMethods | undefined;
-/** wink-nlp with its English model, loaded on first use (about 20 ms; a few MB). */
-const nlp = () => (loaded ??= winkNLP(model));
+/**
+ * wink-nlp with its English model, loaded on first use (about 20 ms): the model takes about 26 MB
+ * once loaded, which a process that never reads a conversation (most API processes) shouldn't pay.
+ */
+// Both are CommonJS: `require` returns what their type declarations call the default export.
+const nlp = () => (loaded ??= (require('wink-nlp') as typeof winkNLP)(require('wink-eng-lite-web-model') as Model));
 
 export interface Sentence {
   text: string;

@@ -1,4 +1,10 @@
-import { findPhoneNumbersInText } from 'libphonenumber-js/max';
+import { createRequire } from 'node:module';
+
+// libphonenumber's full metadata takes about 12 MB once loaded: loaded on the first redaction.
+const require = createRequire(import.meta.url);
+let phoneNumbers: typeof import('libphonenumber-js/max') | undefined;
+const findPhoneNumbersInText: typeof import('libphonenumber-js/max').findPhoneNumbersInText = (...args) =>
+  (phoneNumbers ??= require('libphonenumber-js/max') as typeof import('libphonenumber-js/max')).findPhoneNumbersInText(...args);
 
 /** What personal data was found, by kind: the test and the logs say what went, never what it was. */
 export type RedactedKind = 'email' | 'phone' | 'card' | 'token';
