@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { RefConflictError, RepositoryBusyError } from './errors/index.js';
 import { syncDirectory } from './gitFs.js';
-import { readBranch } from './readBranch.js';
+import { forgetRefStat, readBranch } from './readBranch.js';
 import { branchRef, type Repository } from './repository.js';
 
 /** How long to wait for git itself to finish with a ref it has locked (it holds one for milliseconds). */
@@ -36,6 +36,7 @@ export async function compareAndSwapBranch(repo: Repository, branch: string, exp
       const actual = await readBranch(repo, branch);
       if (actual !== expected) throw new RefConflictError(ref, expected, actual);
       await fs.rename(gitLock, refPath);
+      forgetRefStat(repo, branch);
     } catch (error) {
       await fs.rm(gitLock, { force: true });
       throw error;

@@ -7,6 +7,14 @@ import { branchRef, type Repository } from './repository.js';
 
 const commitId = /^[0-9a-f]{40}$/;
 
+export interface ReadBranchOptions {
+  /**
+   * A `stat` of the ref taken earlier in this turn of the event loop will do (see `statThisTurn`):
+   * for reads that answer requests, never for a writer deciding what to commit on.
+   */
+  sameTurn?: boolean;
+}
+
 /**
  * The commit a branch points at, or null when the branch doesn't exist. Read on the path of every
  * content request, so synchronously and mostly without reading: a loose ref's value is kept with
@@ -15,10 +23,10 @@ const commitId = /^[0-9a-f]{40}$/;
  * `packed-refs` (where `git gc` and `git pack-refs` move refs), as git itself resolves them. A
  * symbolic ref is left to isomorphic-git.
  */
-export async function readBranch(repo: Repository, branch: string): Promise<string | null> {
+export async function readBranch(repo: Repository, branch: string, options: ReadBranchOptions = {}): Promise<string | null> {
   const ref = branchRef(branch);
   const file = `${repo.gitdir}/${ref}`; // a ref name needs none of path.join's normalizing
-  const stat = statIfExists(file);
+  const stat = options.sameTurn ? statThisTurn(file) : statIfExists(file);
   if (stat) {
     const known = heads.get(file);
     if (known && sameFile(known, stat)) return known.head;
@@ -50,6 +58,35 @@ const sameFile = (known: { ino: number; size: number; ctimeMs: number; mtimeMs: 
 /** Whether the branch's head is now answered from `heads` (for tests: a value is kept only once its file is old enough). */
 export function isHeadKept(repo: Repository, branch: string): boolean {
   return heads.get(`${repo.gitdir}/${branchRef(branch)}`) !== undefined;
+}
+
+/**
+ * Ref files' stats taken in this turn of the event loop, cleared in its check phase. The requests
+ * handled in one poll phase arrived before its poll returned, so before any stat taken while
+ * handling them: for each of them, a stat from earlier in the turn is as fresh as its own would
+ * be. This process's own ref writes drop their file's entry (`forgetRefStat`); another process's
+ * write shows from the next turn on. Under load one `stat` then serves a turn's requests, not each.
+ */
+const statsThisTurn = new Map<string, Stats | undefined>();
+let clearing = false;
+
+function statThisTurn(file: string): Stats | undefined {
+  if (statsThisTurn.has(file)) return statsThisTurn.get(file);
+  const stat = statIfExists(file);
+  statsThisTurn.set(file, stat);
+  if (!clearing) {
+    clearing = true;
+    setImmediate(() => {
+      statsThisTurn.clear();
+      clearing = false;
+    });
+  }
+  return stat;
+}
+
+/** After this process moves a branch: the next read stats its ref again, even within this turn. */
+export function forgetRefStat(repo: Repository, branch: string): void {
+  statsThisTurn.delete(`${repo.gitdir}/${branchRef(branch)}`);
 }
 
 function statIfExists(file: string): Stats | undefined {

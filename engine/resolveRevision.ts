@@ -1,7 +1,7 @@
 import { BudgetedCache } from './cacheBudget.js';
 import { RevisionNotFoundError } from './errors/index.js';
 import { hasObject } from './objects/readObject.js';
-import { readBranch } from './readBranch.js';
+import { readBranch, type ReadBranchOptions } from './readBranch.js';
 import type { Repository } from './repository.js';
 
 const commitId = /^[0-9a-f]{40}$/;
@@ -15,7 +15,7 @@ const knownCommits = new BudgetedCache<string, true>((_, key) => key.length * 2 
  * The commit a revision reference names: a 40-hex commit id of this repository, or a branch
  * (`main`, a change request's branch) at its head. Throws RevisionNotFoundError otherwise.
  */
-export async function resolveRevision(repo: Repository, ref: string): Promise<string> {
+export async function resolveRevision(repo: Repository, ref: string, options: ReadBranchOptions = {}): Promise<string> {
   if (commitId.test(ref)) {
     const key = `${repo.gitdir}:${ref}`;
     if (knownCommits.get(key) || (await hasObject(repo, ref, 'commit'))) {
@@ -24,7 +24,7 @@ export async function resolveRevision(repo: Repository, ref: string): Promise<st
     }
     throw new RevisionNotFoundError(ref);
   }
-  const head = branchName.test(ref) ? await readBranch(repo, ref) : null;
+  const head = branchName.test(ref) ? await readBranch(repo, ref, options) : null;
   if (head === null) throw new RevisionNotFoundError(ref);
   return head;
 }
