@@ -5,8 +5,15 @@ import { closeRepository, createRepository, openRepository, type Repository } fr
 
 /** Where a space's bare repository lives under the data directory. */
 export function spaceGitdir(root: string, spaceId: string): string {
-  return path.join(root, 'spaces', `${spaceId}.git`);
+  // On every request: an id of plain characters is appended to the folder, joined once per root.
+  if (!plainId.test(spaceId)) return path.join(root, 'spaces', `${spaceId}.git`);
+  let folder = spacesFolders.get(root);
+  if (folder === undefined) spacesFolders.set(root, (folder = path.join(root, 'spaces')));
+  return `${folder}/${spaceId}.git`;
 }
+
+const plainId = /^[A-Za-z0-9_-]+$/;
+const spacesFolders = new Map<string, string>();
 
 export async function createSpaceRepository(root: string, spaceId: string): Promise<Repository> {
   await fs.mkdir(path.join(root, 'spaces'), { recursive: true });

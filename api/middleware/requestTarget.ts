@@ -11,11 +11,13 @@ export async function requestTarget(ctx: AppContext, next: Koa.Next) {
     ['path', ctx.path],
     ['query string', ctx.querystring.replace(/\+/g, ' ')],
   ] as const) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(text);
-    } catch {
-      throw badRequest(`The ${where} is not valid percent-encoded UTF-8`);
+    let decoded = text; // without a `%`, there is nothing to decode (and nothing to fail)
+    if (text.includes('%')) {
+      try {
+        decoded = decodeURIComponent(text);
+      } catch {
+        throw badRequest(`The ${where} is not valid percent-encoded UTF-8`);
+      }
     }
     if (decoded.includes('\u0000')) throw badRequest(`The ${where} holds a NUL character (%00)`);
   }
