@@ -38,6 +38,27 @@ test('a head kept is replaced at once when another process moves the branch, how
   }
 });
 
+test('a read for a request may use a stat from earlier in the turn; this process’s own writes show at once, another’s from the next turn', async () => {
+  const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
+  const first = (await commitChanges({ repo, branch: primaryBranch, base: null, changes: [{ path: 'a.md', content: 'one' }], message: 'one', author })).commit;
+  await until('the head to be kept', async () => (await readBranch(repo, primaryBranch)) === first && isHeadKept(repo, primaryBranch));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.is(await readBranch(repo, primaryBranch, { sameTurn: true }), first);
+  // Written by this process in the same turn: seen at once.
+  const second = (await commitChanges({ repo, branch: primaryBranch, base: first, changes: [{ path: 'a.md', content: 'two' }], message: 'two', author })).commit;
+  assert.is(await readBranch(repo, primaryBranch, { sameTurn: true }), second);
+  await until('the head to be kept', async () => (await readBranch(repo, primaryBranch)) === second && isHeadKept(repo, primaryBranch));
+  // Another process’s write in the middle of a turn: a request handled in that turn may be answered
+  // from the turn's stat (it arrived before the write), the next turn reads the new head; a writer never waits.
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.is(await readBranch(repo, primaryBranch, { sameTurn: true }), second);
+  git(repo.gitdir, 'update-ref', 'refs/heads/main', first);
+  assert.is(await readBranch(repo, primaryBranch), first, 'a writer reads the ref now');
+  assert.is(await readBranch(repo, primaryBranch, { sameTurn: true }), second, 'a request of this turn came before the write');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.is(await readBranch(repo, primaryBranch, { sameTurn: true }), first, 'the next turn reads the new head');
+});
+
 test('a branch packed by git (its loose ref gone) or deleted is read from packed-refs, or is null', async () => {
   const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
   const { commit } = await commitChanges({ repo, branch: 'topic', base: null, changes: [{ path: 'a.md', content: 'a' }], message: 'one', author });
