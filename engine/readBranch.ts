@@ -26,7 +26,8 @@ export interface ReadBranchOptions {
 export async function readBranch(repo: Repository, branch: string, options: ReadBranchOptions = {}): Promise<string | null> {
   const ref = branchRef(branch);
   const file = `${repo.gitdir}/${ref}`; // a ref name needs none of path.join's normalizing
-  const stat = options.sameTurn ? statThisTurn(file) : statIfExists(file);
+  const taken = options.sameTurn ? statThisTurn(file) : { stat: statIfExists(file), now: true };
+  const stat = taken.stat;
   if (stat) {
     const known = heads.get(file);
     if (known && sameFile(known, stat)) return known.head;
@@ -35,8 +36,9 @@ export async function readBranch(repo: Repository, branch: string, options: Read
   if (loose !== null) {
     const value = loose.trim();
     if (!commitId.test(value)) return git.resolveRef({ fs, gitdir: repo.gitdir, ref });
-    // The stat was taken before the read: if the file was replaced in between, the next stat differs.
-    if (stat && stat.ctimeMs < Date.now() - racyMarginMs) heads.set(file, { ino: stat.ino, size: stat.size, ctimeMs: stat.ctimeMs, mtimeMs: stat.mtimeMs, head: value });
+    // The stat was taken just before the read: if the file was replaced in between, the next stat
+    // differs. (One from earlier in the turn may be older than what was read: not kept.)
+    if (stat && taken.now && stat.ctimeMs < Date.now() - racyMarginMs) heads.set(file, { ino: stat.ino, size: stat.size, ctimeMs: stat.ctimeMs, mtimeMs: stat.mtimeMs, head: value });
     return value;
   }
   return packedRef(readIfExists(path.join(repo.gitdir, 'packed-refs')), ref);
@@ -55,9 +57,10 @@ const racyMarginMs = 1000;
 const sameFile = (known: { ino: number; size: number; ctimeMs: number; mtimeMs: number }, stat: Stats) =>
   known.ino === stat.ino && known.size === stat.size && known.ctimeMs === stat.ctimeMs && known.mtimeMs === stat.mtimeMs;
 
-/** Whether the branch's head is now answered from `heads` (for tests: a value is kept only once its file is old enough). */
-export function isHeadKept(repo: Repository, branch: string): boolean {
-  return heads.get(`${repo.gitdir}/${branchRef(branch)}`) !== undefined;
+/** Whether a head of the branch (`head`, if given) is kept in `heads` (for tests: a value is kept only once its file is old enough). */
+export function isHeadKept(repo: Repository, branch: string, head?: string): boolean {
+  const kept = heads.get(`${repo.gitdir}/${branchRef(branch)}`);
+  return kept !== undefined && (head === undefined || kept.head === head);
 }
 
 /**
@@ -70,8 +73,8 @@ export function isHeadKept(repo: Repository, branch: string): boolean {
 const statsThisTurn = new Map<string, Stats | undefined>();
 let clearing = false;
 
-function statThisTurn(file: string): Stats | undefined {
-  if (statsThisTurn.has(file)) return statsThisTurn.get(file);
+function statThisTurn(file: string): { stat: Stats | undefined; now: boolean } {
+  if (statsThisTurn.has(file)) return { stat: statsThisTurn.get(file), now: false };
   const stat = statIfExists(file);
   statsThisTurn.set(file, stat);
   if (!clearing) {
@@ -81,7 +84,7 @@ function statThisTurn(file: string): Stats | undefined {
       clearing = false;
     });
   }
-  return stat;
+  return { stat, now: true };
 }
 
 /** After this process moves a branch: the next read stats its ref again, even within this turn. */

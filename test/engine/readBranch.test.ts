@@ -41,13 +41,13 @@ test('a head kept is replaced at once when another process moves the branch, how
 test('a read for a request may use a stat from earlier in the turn; this process’s own writes show at once, another’s from the next turn', async () => {
   const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
   const first = (await commitChanges({ repo, branch: primaryBranch, base: null, changes: [{ path: 'a.md', content: 'one' }], message: 'one', author })).commit;
-  await until('the head to be kept', async () => (await readBranch(repo, primaryBranch)) === first && isHeadKept(repo, primaryBranch));
+  await until('the head to be kept', async () => (await readBranch(repo, primaryBranch)) === first && isHeadKept(repo, primaryBranch, first));
   await new Promise((resolve) => setImmediate(resolve));
   assert.is(await readBranch(repo, primaryBranch, { sameTurn: true }), first);
   // Written by this process in the same turn: seen at once.
   const second = (await commitChanges({ repo, branch: primaryBranch, base: first, changes: [{ path: 'a.md', content: 'two' }], message: 'two', author })).commit;
   assert.is(await readBranch(repo, primaryBranch, { sameTurn: true }), second);
-  await until('the head to be kept', async () => (await readBranch(repo, primaryBranch)) === second && isHeadKept(repo, primaryBranch));
+  await until('the new head to be kept', async () => (await readBranch(repo, primaryBranch)) === second && isHeadKept(repo, primaryBranch, second));
   // Another process’s write in the middle of a turn: a request handled in that turn may be answered
   // from the turn's stat (it arrived before the write), the next turn reads the new head; a writer never waits.
   await new Promise((resolve) => setImmediate(resolve));
