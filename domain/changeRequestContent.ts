@@ -185,9 +185,9 @@ async function applyBatch(
         touch(operation.page, 'deleted');
         break;
       case 'revert_page': {
-        if (operation.block !== undefined) throw invalidInput(`${where}: reverting listed blocks is not supported (Quire's documents carry no block keys): revert the whole page`);
         const base = await readAt(operation.revision ?? changeRequest.revisionMergedAncestor ?? changeRequest.revisionInitial);
-        touch(operation.page, edits.revert(operation.page, base, where));
+        if (operation.block !== undefined) touch(operation.page, edits.revertBlocks(operation.page, base, operation.block, where));
+        else touch(operation.page, edits.revert(operation.page, base, where));
         break;
       }
       case 'insert_files':

@@ -1,6 +1,8 @@
 import { InvalidChangeError } from './errors/index.js';
 import { newContentId } from './ids.js';
 import { parsePageFile } from './layout/pageFile.js';
+import { revertBlocks } from './markdown/revertBlocks.js';
+import { splitTitleHeading } from './markdown/titleHeading.js';
 import { locate, subtree, treeOf, type TreePage } from './pageTree.js';
 import type { Revision } from './readRevision.js';
 import { slugify } from './slugify.js';
@@ -167,6 +169,25 @@ export class PageEdits {
     const siblings = parent ? parent.page.pages : this.pages;
     siblings.splice(Math.min(before.index, siblings.length), 0, restore(before.page));
     return 'created';
+  }
+
+  /**
+   * Reverts the listed blocks of the page's document to `base` (see `revertBlocks`), leaving its
+   * other blocks, its title and its metadata as they are. A page not in `base` has every block
+   * added since.
+   */
+  revertBlocks(id: string, base: Pick<Revision, 'pages'>, keys: readonly string[], where: string): 'updated' {
+    const now = locate(this.pages, id);
+    if (!now) throw refuse(`${where}: page ${id} is not in the change request: revert the whole page to restore it`);
+    if (now.page.kind !== 'document') throw refuse(`${where}: page ${id} is a ${now.page.kind}, which has no document blocks`);
+    const before = locate(treeOf(base), id)?.page;
+    const { heading, text } = splitTitleHeading(now.page.body ?? '');
+    const reverted = revertBlocks(text, before?.kind === 'document' ? splitTitleHeading(before.body ?? '').text : '', keys);
+    if (reverted.unknown.length > 0) {
+      throw refuse(`${where}: page ${id} has no block ${reverted.unknown.map((key) => `"${key}"`).join(', ')}, in the change request or in the revision reverted to`);
+    }
+    if (reverted.markdown !== text) Object.assign(now.page, { body: heading + reverted.markdown, dirty: true });
+    return 'updated';
   }
 
   private freeSlug(siblings: TreePage[], wanted: string): string {

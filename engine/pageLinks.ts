@@ -1,10 +1,7 @@
-import { parseWithinDepth } from './markdown/depth.js';
-import type { Definition, Image, Link, Root } from 'mdast';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
+import type { Definition, Image, Link } from 'mdast';
 import { BudgetedCache, stringBytes } from './cacheBudget.js';
 import { splitBlocks, type Segment } from './markdown/blocks.js';
+import { parseMarkdown } from './markdown/parse.js';
 import { allPages } from './allPages.js';
 import type { Revision, RevisionPage } from './readRevision.js';
 import { pagesByFile, resolveLink, type ContentRef } from './resolveLink.js';
@@ -17,7 +14,6 @@ export interface LinkUse {
   broken: boolean;
 }
 
-const parser = unified().use(remarkParse).use(remarkGfm);
 const targetsByMarkdown = new BudgetedCache<string, string[]>((targets, markdown) => stringBytes(markdown) + targets.reduce((bytes, target) => bytes + stringBytes(target), 100));
 const linksByRevision = new WeakMap<Revision, LinkUse[]>();
 
@@ -29,7 +25,7 @@ export function linkTargets(markdown: string): string[] {
   const visitSegments = (segments: Segment[]) => {
     for (const segment of segments) {
       if (segment.kind === 'markdown') {
-        visitTree(parseWithinDepth(segment.text, (text) => parser.parse(text) as Root));
+        visitTree(parseMarkdown(segment.text));
       }
       else {
         const { url, src } = segment.attributes;

@@ -1,5 +1,6 @@
 import mime from 'mime-types';
 import { markdownToDocument } from '../../engine/markdown/toDocument.js';
+import { splitTitleHeading } from '../../engine/markdown/titleHeading.js';
 import type { Revision, RevisionFile, RevisionPage } from '../../engine/readRevision.js';
 import { pagesByFile, resolveLink } from '../../engine/resolveLink.js';
 import type { Urls } from '../urls.js';
@@ -34,9 +35,7 @@ export function revisionView(spaceId: string, revision: Revision, urls: Urls, si
 }
 
 /** The page's markdown without its `# Title` line, which is the page title. */
-function bodyOf(page: RevisionPage): string {
-  return (page.markdown ?? '').replace(/^\s*#\s+.*\n+/, '');
-}
+const bodyOf = (page: RevisionPage): string => splitTitleHeading(page.markdown ?? '').text;
 
 export function presentPage(view: RevisionView, page: RevisionPage, format: PageFormat): Record<string, unknown> {
   const base = {

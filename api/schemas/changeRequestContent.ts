@@ -46,7 +46,7 @@ const deletePage = { type: 'object', required: ['operation', 'page'], properties
 const revertPage = {
   type: 'object',
   required: ['operation', 'page'],
-  properties: { operation: { const: 'revert_page' }, page: id, revision: { type: 'string', minLength: 1, maxLength: 64 }, block: { type: 'array', items: { type: 'string' } } },
+  properties: { operation: { const: 'revert_page' }, page: id, revision: { type: 'string', minLength: 1, maxLength: 64 }, block: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', minLength: 1, maxLength: 64 } } },
   additionalProperties: false,
 } as const;
 

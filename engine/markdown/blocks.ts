@@ -3,7 +3,17 @@
  * void tags such as `{% embed url="…" %}`. This splits a page's markdown into markdown runs and
  * those blocks (nested), leaving code fences alone so a tag shown inside code stays text.
  */
-export type Segment = { kind: 'markdown'; text: string } | { kind: 'block'; name: string; attributes: Record<string, string>; children: Segment[] };
+export type Segment =
+  | { kind: 'markdown'; text: string; /** Where the text starts in the page's markdown. */ start: number }
+  | {
+      kind: 'block';
+      name: string;
+      attributes: Record<string, string>;
+      children: Segment[];
+      /** Where the block's opening tag starts and its closing tag's line ends (the page's end, if never closed). */
+      start: number;
+      end: number;
+    };
 
 const tagLine = /^\s*\{%\s*([a-z][a-z-]*)((?:\s+[a-zA-Z][\w-]*=(?:"[^"]*"|'[^']*'|[^\s%]+))*)\s*%\}\s*$/;
 const attribute = /([a-zA-Z][\w-]*)=(?:"([^"]*)"|'([^']*)'|([^\s%]+))/g;
@@ -22,14 +32,19 @@ export function splitBlocks(markdown: string): Segment[] {
   const root: Segment[] = [];
   const stack: Array<{ name: string; segment: Extract<Segment, { kind: 'block' }>; openedAt: number }> = [];
   let buffer: string[] = [];
+  let bufferStart = 0;
   let inFence: string | null = null;
   const target = () => (stack.length ? stack[stack.length - 1]!.segment.children : root);
   const flush = () => {
-    if (buffer.length) target().push({ kind: 'markdown', text: buffer.join('\n') });
+    if (buffer.length) target().push({ kind: 'markdown', text: buffer.join('\n'), start: bufferStart });
     buffer = [];
   };
   const lines = markdown.split('\n');
+  let offset = 0;
   for (const line of lines) {
+    const lineStart = offset;
+    offset += line.length + 1;
+    if (buffer.length === 0) bufferStart = lineStart;
     const fenceMatch = fence.exec(line);
     if (fenceMatch) {
       if (inFence === null) inFence = fenceMatch[1]![0]!;
@@ -45,14 +60,16 @@ export function splitBlocks(markdown: string): Segment[] {
     const name = tag[1]!;
     if (name.startsWith('end') && stack.length && stack[stack.length - 1]!.name === name.slice(3)) {
       flush();
-      stack.pop();
+      stack.pop()!.segment.end = lineStart + line.length;
       continue;
     }
     flush();
-    const segment: Extract<Segment, { kind: 'block' }> = { kind: 'block', name, attributes: parseAttributes(tag[2] ?? ''), children: [] };
+    const end = lineStart + line.length; // a void tag is its line; a container's end moves to its end tag's
+    const segment: Extract<Segment, { kind: 'block' }> = { kind: 'block', name, attributes: parseAttributes(tag[2] ?? ''), children: [], start: lineStart, end };
     target().push(segment);
     if (containerTags.has(name)) stack.push({ name, segment, openedAt: root.length });
   }
   flush();
+  for (const open of stack) open.segment.end = markdown.length;
   return root;
 }

@@ -1,9 +1,8 @@
-import type { BlockContent, Code, Heading, Image, List, ListItem, PhrasingContent, Root, RootContent, Table } from 'mdast';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
-import { assertTreeDepth, parseWithinDepth } from './depth.js';
+import type { BlockContent, Code, Heading, Image, List, ListItem, PhrasingContent, RootContent, Table } from 'mdast';
+import { assertTreeDepth } from './depth.js';
 import { splitBlocks, type Segment } from './blocks.js';
+import { parseMarkdown } from './parse.js';
+import { topBlocks, type BlockSegment } from './topBlocks.js';
 
 /** JSON shapes of the upstream Document (see `JSONDocument` in the API spec). */
 export type DocumentNode = Record<string, unknown> & { object: string };
@@ -18,13 +17,20 @@ export type ResolveRef = (target: string) => Record<string, unknown>;
 
 const defaultResolve: ResolveRef = (target) => (target.startsWith('#') ? { kind: 'anchor', anchor: target.slice(1) } : { kind: 'url', url: target });
 
-const parser = unified().use(remarkParse).use(remarkGfm);
-
-/** A page's markdown (GitBook flavour: GFM plus `{% … %}` blocks) as a Document; MarkdownTooDeepError past the limit. */
+/**
+ * A page's markdown (GitBook flavour: GFM plus `{% … %}` blocks) as a Document; MarkdownTooDeepError
+ * past the limit. Each top-level node has the key of the block it comes from (see `topBlocks`;
+ * `<key>.2`, `<key>.3`… when one block makes several nodes), which `revert_page` takes.
+ */
 export function markdownToDocument(markdown: string, resolve: ResolveRef = defaultResolve): Document {
   const segments = splitBlocks(markdown);
   assertTreeDepth({ children: segments });
-  return { object: 'document', data: {}, nodes: new Converter(resolve).segments(segments) };
+  const converter = new Converter(resolve);
+  const nodes = topBlocks(markdown, segments).flatMap(({ key, source }) => {
+    const made = 'node' in source ? converter.block(source.node) : converter.gitbookBlock(source.segment);
+    return made.map((node, index) => ({ ...node, key: index === 0 ? key : `${key}.${index + 1}` }));
+  });
+  return { object: 'document', data: {}, nodes };
 }
 
 /** Throws MarkdownTooDeepError when the markdown nests deeper than the limit; measured without recursion. */
@@ -51,11 +57,10 @@ class Converter {
 
   private markdown(source: string): DocumentNode[] {
     if (!source.trim()) return [];
-    const tree = parseWithinDepth(source, (text) => parser.parse(text) as Root);
-    return tree.children.flatMap((node) => this.block(node));
+    return parseMarkdown(source).children.flatMap((node) => this.block(node));
   }
 
-  private gitbookBlock(segment: Extract<Segment, { kind: 'block' }>): DocumentNode[] {
+  gitbookBlock(segment: BlockSegment): DocumentNode[] {
     const { name, attributes } = segment;
     switch (name) {
       case 'hint': {
@@ -93,7 +98,7 @@ class Converter {
     }
   }
 
-  private block(node: RootContent | BlockContent): DocumentNode[] {
+  block(node: RootContent | BlockContent): DocumentNode[] {
     switch (node.type) {
       case 'paragraph': {
         const images = node.children.filter((child): child is Image => child.type === 'image');

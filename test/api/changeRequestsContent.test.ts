@@ -174,6 +174,43 @@ test('revert_page brings a page back as it is in the base', async () => {
   assert.equal([back.title, back.markdown], [original.title, original.markdown]);
 });
 
+test('revert_page with block keys reverts those blocks only, keys read from either revision', async () => {
+  const { space, base } = await changeRequestIn('Revert blocks');
+  const faq = flat((await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages).find((page) => page.title === 'FAQ')!;
+  const write = async (markdown: string) => {
+    const written = await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: faq.id, document: { markdown } }] } });
+    assert.is(written.status, 200, JSON.stringify(written.body));
+    return written.body.revision as string;
+  };
+  type Node = { key: string; type: string; nodes?: Array<{ leaves?: Array<{ text: string }> }> };
+  const keysByText = (document: { nodes: Node[] }) =>
+    Object.fromEntries(document.nodes.map((node) => [node.nodes?.[0]?.leaves?.[0]?.text ?? node.type, node.key]));
+  const earlier = await write('# FAQ\n\nAlpha one.\n\nBravo two.\n\nCharlie three.\n\n- delta\n- echo\n');
+  await write('# FAQ\n\nAlpha one, edited.\n\nCharlie three.\n\n- delta\n- echo\n\nFoxtrot new.\n');
+  const then = keysByText((await t.call('GET', `/v1/spaces/${space.id}/revisions/${earlier}/page/${faq.id}?format=document`, { token: fx.reader.token })).body.document);
+  const now = keysByText((await t.call('GET', `${base}/content/page/${faq.id}?format=document`, { token: fx.reader.token })).body.document);
+  assert.is(now['Charlie three.'], then['Charlie three.'], 'an unchanged block keeps its key');
+  assert.is.not(now['Alpha one, edited.'], then['Alpha one.'], 'a changed block has a new key');
+  assert.is(new Set(Object.values(now)).size, Object.values(now).length, 'keys are unique in a document');
+
+  // The changed block (by its current key) and the deleted one (by its key in the earlier revision).
+  const reverted = await t.call('POST', `${base}/content`, {
+    token: fx.editor.token,
+    body: { changes: [{ operation: 'revert_page', page: faq.id, revision: earlier, block: [now['Alpha one, edited.'], then['Bravo two.']] }] },
+  });
+  assert.is(reverted.status, 200, JSON.stringify(reverted.body));
+  const markdownNow = async () => (await t.call('GET', `${base}/content/page/${faq.id}?format=markdown`, { token: fx.reader.token })).body;
+  const page = await markdownNow();
+  assert.equal([page.title, page.markdown], ['FAQ', 'Alpha one.\n\nBravo two.\n\nCharlie three.\n\n- delta\n- echo\n\nFoxtrot new.\n']);
+
+  // A block added since goes; then a key in neither revision is refused, naming it, and nothing changes.
+  await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'revert_page', page: faq.id, revision: earlier, block: [now['Foxtrot new.']] }] } });
+  assert.is((await markdownNow()).markdown, 'Alpha one.\n\nBravo two.\n\nCharlie three.\n\n- delta\n- echo\n');
+  const unknown = await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'revert_page', page: faq.id, block: ['0123456789ab'] }] } });
+  assertErrorIs(unknown, 400, `changes[0] (revert_page): page ${faq.id} has no block "0123456789ab", in the change request or in the revision reverted to`);
+  assert.is((await markdownNow()).markdown, 'Alpha one.\n\nBravo two.\n\nCharlie three.\n\n- delta\n- echo\n');
+});
+
 test('links, backlinks and the changes against the merge base', async () => {
   const { base } = await changeRequestIn('Changes');
   const pages = flat((await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages);
