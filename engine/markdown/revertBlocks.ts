@@ -1,5 +1,5 @@
 import { diffIndices } from 'node-diff3';
-import { topBlocks, type TopBlock } from './topBlocks.js';
+import { keyedBlocks, type KeyedBlock } from './toDocument.js';
 
 /** A Document node's key names its block: `<key>.2` is the second node made from block `<key>`. */
 const blockKeyOf = (nodeKey: string) => nodeKey.replace(/\.\d+$/, '');
@@ -8,18 +8,18 @@ const blockKeyOf = (nodeKey: string) => nodeKey.replace(/\.\d+$/, '');
  * Reverts the listed blocks of a page's markdown (`current`) to another revision's (`base`), as
  * upstream's `revert_page` with `block` does: a block added since is removed, one deleted since
  * comes back where it was, one changed since gets its old text. Keys are those of the Document
- * nodes (`topBlocks`), read from either revision: a deleted block's key is only in the base's.
+ * nodes (`keyedBlocks`), read from either revision: a deleted block's key is only in the base's.
  *
- * Blocks are matched on their text's hash by a longest-common-subsequence diff. Within a changed
+ * Blocks are matched on their content's hash by a longest-common-subsequence diff. Within a changed
  * region, blocks pair up in order as "changed"; those left over were added (current side) or
- * deleted (base side). A moved block is a deletion and an addition of the same text, and so of
- * the same key: reverting that key removes it where it is now and puts it back where it was.
+ * deleted (base side). A moved block is a deletion and an addition of the same content, and so
+ * of the same key: reverting that key removes it where it is now and puts it back where it was.
  * Everything else of the current text, the spacing between blocks included, stays as it is.
  * Returns the keys matching no block of either revision, or the new markdown.
  */
 export function revertBlocks(current: string, base: string, keys: readonly string[]): { markdown: string; unknown: string[] } {
-  const now = topBlocks(current);
-  const before = topBlocks(base);
+  const now = keyedBlocks(current);
+  const before = keyedBlocks(base);
   const wanted = new Set(keys.map(blockKeyOf));
   const known = new Set([...now, ...before].map((block) => block.key));
   const unknown = [...new Set(keys)].filter((key) => !known.has(blockKeyOf(key)));
@@ -27,7 +27,7 @@ export function revertBlocks(current: string, base: string, keys: readonly strin
 
   /** What goes where each current block was: its own text, the base's text, nothing; and base blocks restored before it. */
   const replaced = new Map<number, string | null>();
-  const restoredBefore = new Map<number, TopBlock[]>();
+  const restoredBefore = new Map<number, KeyedBlock[]>();
   for (const hunk of diffIndices(
     before.map((block) => block.hash),
     now.map((block) => block.hash),

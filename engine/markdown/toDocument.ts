@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { BlockContent, Code, Heading, Image, List, ListItem, PhrasingContent, RootContent, Table } from 'mdast';
 import { assertTreeDepth } from './depth.js';
 import { splitBlocks, type Segment } from './blocks.js';
 import { parseMarkdown } from './parse.js';
-import { topBlocks, type BlockSegment } from './topBlocks.js';
+import { topBlocks, type BlockSegment, type TopBlock } from './topBlocks.js';
 
 /** JSON shapes of the upstream Document (see `JSONDocument` in the API spec). */
 export type DocumentNode = Record<string, unknown> & { object: string };
@@ -17,19 +18,46 @@ export type ResolveRef = (target: string) => Record<string, unknown>;
 
 const defaultResolve: ResolveRef = (target) => (target.startsWith('#') ? { kind: 'anchor', anchor: target.slice(1) } : { kind: 'url', url: target });
 
+/** A top-level block of a page with its key and its Document nodes (links as written: see `defaultResolve`). */
+export interface KeyedBlock extends TopBlock {
+  /**
+   * The block's key in the page's Document: a hash of its nodes, then `-2`, `-3`… for later blocks
+   * of the same content in the page. It stays while the block's content does, whatever changes
+   * around it or in its markdown's spelling, so a key read from one revision finds the block in another.
+   */
+  key: string;
+  /** The hash of the block's content alone: what blocks of two revisions are matched on. */
+  hash: string;
+  nodes: DocumentNode[];
+}
+
+/** The page's top-level blocks, keyed; MarkdownTooDeepError past the nesting limit. */
+export function keyedBlocks(markdown: string, segments: Segment[] = splitBlocks(markdown)): KeyedBlock[] {
+  assertTreeDepth({ children: segments });
+  const converter = new Converter(defaultResolve);
+  const seen = new Map<string, number>();
+  return topBlocks(markdown, segments).map((block) => {
+    const nodes = converter.top(block);
+    // A block that makes no node (a link definition, an empty HTML block) is told apart by its text.
+    const content = nodes.length > 0 ? JSON.stringify(nodes) : `\0${markdown.slice(block.start, block.end)}`;
+    const hash = createHash('sha1').update(content).digest('hex').slice(0, 12);
+    const count = (seen.get(hash) ?? 0) + 1;
+    seen.set(hash, count);
+    return { ...block, nodes, hash, key: count === 1 ? hash : `${hash}-${count}` };
+  });
+}
+
 /**
  * A page's markdown (GitBook flavour: GFM plus `{% … %}` blocks) as a Document; MarkdownTooDeepError
- * past the limit. Each top-level node has the key of the block it comes from (see `topBlocks`;
+ * past the limit. Each top-level node has the key of the block it comes from (see `keyedBlocks`;
  * `<key>.2`, `<key>.3`… when one block makes several nodes), which `revert_page` takes.
  */
 export function markdownToDocument(markdown: string, resolve: ResolveRef = defaultResolve): Document {
-  const segments = splitBlocks(markdown);
-  assertTreeDepth({ children: segments });
-  const converter = new Converter(resolve);
-  const nodes = topBlocks(markdown, segments).flatMap(({ key, source }) => {
-    const made = 'node' in source ? converter.block(source.node) : converter.gitbookBlock(source.segment);
-    return made.map((node, index) => ({ ...node, key: index === 0 ? key : `${key}.${index + 1}` }));
-  });
+  const blocks = keyedBlocks(markdown);
+  const converter = resolve === defaultResolve ? undefined : new Converter(resolve);
+  const nodes = blocks.flatMap((block) =>
+    (converter ? converter.top(block) : block.nodes).map((node, index) => ({ ...node, key: index === 0 ? block.key : `${block.key}.${index + 1}` })),
+  );
   return { object: 'document', data: {}, nodes };
 }
 
@@ -50,6 +78,11 @@ const essentials = new Set(['paragraph', 'heading-1', 'heading-2', 'heading-3', 
 
 class Converter {
   constructor(private readonly resolve: ResolveRef) {}
+
+  /** A top-level block's nodes. */
+  top(block: TopBlock): DocumentNode[] {
+    return 'node' in block.source ? this.block(block.source.node) : this.gitbookBlock(block.source.segment);
+  }
 
   segments(segments: Segment[]): DocumentNode[] {
     return segments.flatMap((segment) => (segment.kind === 'markdown' ? this.markdown(segment.text) : this.gitbookBlock(segment)));
