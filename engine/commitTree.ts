@@ -1,7 +1,9 @@
-import git from 'isomorphic-git';
 import type { Author } from './change.js';
 import { compareAndSwapBranch } from './compareAndSwapBranch.js';
-import { gitFs as fs, syncWrittenFolders } from './gitFs.js';
+import { syncWrittenFolders } from './gitFs.js';
+import { commitContent } from './objects/commitObject.js';
+import { objectId } from './objects/hashObject.js';
+import { writeLooseObject } from './objects/loose.js';
 import { withRepositoryLock } from './lock.js';
 import type { Repository } from './repository.js';
 
@@ -31,20 +33,11 @@ export function commitTree(input: CommitTreeInput): Promise<{ commit: string; tr
 export async function commitTreeHoldingLock(input: CommitTreeInput): Promise<{ commit: string; tree: string }> {
   const when = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
   const person = { name: input.author.name, email: input.author.email, ...when };
-  const commit = await git.writeCommit({
-    fs,
-    gitdir: input.repo.gitdir,
-    commit: {
-      message: input.message.endsWith('\n') ? input.message : `${input.message}\n`,
-      tree: input.tree,
-      parent: input.parents,
-      author: person,
-      committer: person,
-    },
-  });
-  // Objects are in place (and their names durable) before the branch moves: a crash before the
-  // swap leaves only unreachable objects.
-  await syncWrittenFolders();
-  await compareAndSwapBranch(input.repo, input.branch, input.expected, commit);
+  const content = commitContent({ tree: input.tree, parents: input.parents, author: person, committer: person, message: input.message });
+  const commit = objectId('commit', content);
+  await writeLooseObject(input.repo.gitdir, commit, 'commit', content);
+  // Objects are in place, and their names durable, before the branch moves: a crash before the
+  // swap leaves only unreachable objects. The folders are synced while the new ref is written.
+  await compareAndSwapBranch(input.repo, input.branch, input.expected, commit, { after: syncWrittenFolders() });
   return { commit, tree: input.tree };
 }

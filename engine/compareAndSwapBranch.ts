@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
+import { linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { RefConflictError, RepositoryBusyError } from './errors/index.js';
-import { syncDirectory } from './gitFs.js';
+import { syncDirectory, writeSynced } from './gitFs.js';
 import { forgetRefStat, readBranch } from './readBranch.js';
 import { branchRef, type Repository } from './repository.js';
 
@@ -19,41 +19,35 @@ const gitLockWaitMs = 2_000;
  * fails if git holds it: then wait, then RepositoryBusyError, never delete git's lock), compared
  * with the branch while holding it, and renamed over the loose ref. A crash leaves the old or the
  * new commit; a `<ref>.lock` left by a crashed Quire writer is recognised as the same file as its
- * own temporary one and cleared.
+ * own temporary one and cleared. With `after`, the branch moves only once it has settled (and
+ * not if it fails): what must be durable first is waited for while the new value is written.
  */
-export async function compareAndSwapBranch(repo: Repository, branch: string, expected: string | null, next: string): Promise<void> {
+export async function compareAndSwapBranch(repo: Repository, branch: string, expected: string | null, next: string, options: { after?: Promise<unknown> } = {}): Promise<void> {
   const ref = branchRef(branch);
   const refPath = path.join(repo.gitdir, ref);
   const gitLock = `${refPath}.lock`;
   const ours = path.join(repo.gitdir, 'quire-tmp', `${ref.replaceAll('/', '%')}.${randomBytes(4).toString('hex')}`);
-  await fs.mkdir(path.dirname(refPath), { recursive: true });
-  await fs.mkdir(path.dirname(ours), { recursive: true });
-  await clearCrashedWrites(path.dirname(ours), ref.replaceAll('/', '%'), gitLock);
-  await writeDurably(ours, `${next}\n`);
+  options.after?.catch(() => undefined); // awaited below; a failure before then isn't left unhandled
+  // The metadata steps are inline, the syncs off the event loop (see gitFs).
+  mkdirSync(path.dirname(refPath), { recursive: true });
+  mkdirSync(path.dirname(ours), { recursive: true });
+  clearCrashedWrites(path.dirname(ours), ref.replaceAll('/', '%'), gitLock);
   try {
+    // The new value is written while `after` (the new objects' folders being synced) finishes.
+    await Promise.all([writeSynced(ours, Buffer.from(`${next}\n`), 'wx'), options.after]);
     await takeGitLock(ours, gitLock, ref);
     try {
       const actual = await readBranch(repo, branch);
       if (actual !== expected) throw new RefConflictError(ref, expected, actual);
-      await fs.rename(gitLock, refPath);
+      renameSync(gitLock, refPath);
       forgetRefStat(repo, branch);
     } catch (error) {
-      await fs.rm(gitLock, { force: true });
+      rmSync(gitLock, { force: true });
       throw error;
     }
     await syncDirectory(path.dirname(refPath));
   } finally {
-    await fs.rm(ours, { force: true });
-  }
-}
-
-async function writeDurably(file: string, content: string): Promise<void> {
-  const handle = await fs.open(file, 'wx');
-  try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    rmSync(ours, { force: true });
   }
 }
 
@@ -61,7 +55,7 @@ async function takeGitLock(ours: string, gitLock: string, ref: string): Promise<
   const deadline = Date.now() + gitLockWaitMs;
   for (;;) {
     try {
-      await fs.link(ours, gitLock);
+      linkSync(ours, gitLock);
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -76,14 +70,14 @@ async function takeGitLock(ours: string, gitLock: string, ref: string): Promise<
  * the same file (inode) as one of ours, so it is ours to clear. We hold the repository lock, so no
  * other Quire writer is using these files; a `<ref>.lock` that is no file of ours is git's.
  */
-async function clearCrashedWrites(folder: string, prefix: string, gitLock: string): Promise<void> {
-  const leftovers = (await fs.readdir(folder)).filter((name) => name.startsWith(`${prefix}.`));
+function clearCrashedWrites(folder: string, prefix: string, gitLock: string): void {
+  const leftovers = readdirSync(folder).filter((name) => name.startsWith(`${prefix}.`));
   if (leftovers.length === 0) return;
-  const lock = await fs.stat(gitLock).catch(() => null);
+  const lock = statSync(gitLock, { throwIfNoEntry: false });
   for (const name of leftovers) {
     const file = path.join(folder, name);
-    const stat = await fs.stat(file).catch(() => null);
-    if (lock && stat && stat.ino === lock.ino && stat.dev === lock.dev) await fs.rm(gitLock, { force: true });
-    await fs.rm(file, { force: true });
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (lock && stat && stat.ino === lock.ino && stat.dev === lock.dev) rmSync(gitLock, { force: true });
+    rmSync(file, { force: true });
   }
 }

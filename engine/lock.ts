@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -60,8 +61,9 @@ async function acquire(lock: string, token: string): Promise<void> {
   const deadline = Date.now() + waitLimitMs;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      await fs.mkdir(lock);
-      await fs.writeFile(path.join(lock, 'owner'), `${hostname()} ${process.pid} ${token}\n`);
+      // Inline, not through the thread pool: creating a folder and a small file take microseconds.
+      mkdirSync(lock);
+      writeFileSync(path.join(lock, 'owner'), `${hostname()} ${process.pid} ${token}\n`);
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -115,8 +117,13 @@ async function takeOver(lock: string): Promise<void> {
 }
 
 async function release(lock: string, token: string): Promise<void> {
-  const owner = await fs.readFile(path.join(lock, 'owner'), 'utf8').catch(() => '');
-  if (owner.trim().endsWith(` ${token}`)) await fs.rm(lock, { recursive: true, force: true });
+  let owner = '';
+  try {
+    owner = readFileSync(path.join(lock, 'owner'), 'utf8');
+  } catch {
+    return; // taken over meanwhile: not ours to remove
+  }
+  if (owner.trim().endsWith(` ${token}`)) rmSync(lock, { recursive: true, force: true });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -5,6 +5,7 @@ import type { GitObject } from './gitObject.js';
 import { looseObjectSize, readLooseObject } from './loose.js';
 import type { Pack } from './pack.js';
 import { packsOf, rescanPacks } from './packs.js';
+import { recentObject } from './recentObjects.js';
 
 /**
  * Any object of the repository, loose or packed, read by the engine itself: loose objects
@@ -12,6 +13,8 @@ import { packsOf, rescanPacks } from './packs.js';
  * neither finds (alternates, an old index format) is left to isomorphic-git.
  */
 export async function readObject(repo: Repository, oid: string): Promise<GitObject> {
+  const written = recentObject(repo.gitdir, oid);
+  if (written) return written;
   const packed = await findPacked(repo.gitdir, oid);
   if (packed) return packed.pack.read(packed.offset, (base) => readObject(repo, base));
   const loose = await readLooseObject(repo.gitdir, oid);
