@@ -63,7 +63,14 @@ export function markdownToDocument(markdown: string, resolve: ResolveRef = defau
 
 /** Throws MarkdownTooDeepError when the markdown nests deeper than the limit; measured without recursion. */
 export function assertMarkdownDepth(markdown: string): void {
-  markdownToDocument(markdown, defaultResolve);
+  const segments = splitBlocks(markdown);
+  assertTreeDepth({ children: segments });
+  // Every markdown run parsed within the limit, those inside `{% … %}` blocks too: what converting would parse.
+  const pending = [...segments];
+  for (let segment = pending.pop(); segment; segment = pending.pop()) {
+    if (segment.kind === 'block') pending.push(...segment.children);
+    else if (segment.text.trim()) parseMarkdown(segment.text);
+  }
 }
 
 
