@@ -10,7 +10,7 @@ import { assertMergeRules } from './changeRequestMergeRules.js';
 import { assertWritable } from './changeRequests.js';
 import type { ContentDeps } from './deps.js';
 import { spaceLocked } from './errors.js';
-import { refreshSearchIndex } from './searchIndex.js';
+import { scheduleSearchRefresh } from './searchIndex.js';
 import { authorOf } from './spaces.js';
 
 export type MergeOutcome =
@@ -41,7 +41,7 @@ export async function mergeChangeRequest(deps: ContentDeps, input: { space: Spac
     author: authorOf(input.author),
   });
   if (!merged.merged) return { result: 'conflicts', revision: merged.head, conflicts: merged.conflicts, changeRequest };
-  void refreshSearchIndex(deps, space.id);
+  scheduleSearchRefresh(deps, space.id);
   const updated = await updateChangeRequest(deps.db, changeRequest.id, { status: 'merged', revisionMerged: merged.commit }, changeRequest.status);
   return { result: 'merge', revision: merged.commit, changeRequest: updated };
 }

@@ -64,7 +64,29 @@ async function refresh(deps: { db: Database; dataDir: string }, spaceId: string)
   indexedHeads.set(spaceId, head);
 }
 
-/** Resolves once the refreshes under way have finished: a clean shutdown waits for them. */
+const scheduled = new Map<string, NodeJS.Timeout>();
+/** How long after a write its space's index is refreshed: after the write's own answer has gone. */
+const refreshDelayMs = 50;
+
+/**
+ * Refreshes a space's search index shortly after a write, off the write's own path: a refresh of a
+ * large space is tens of milliseconds of work that would otherwise delay the write's answer. Writes
+ * within the delay share one refresh. A search refreshes the index itself first, so it never waits
+ * for this, nor reads an index behind the branch.
+ */
+export function scheduleSearchRefresh(deps: { db: Database; dataDir: string }, spaceId: string): void {
+  if (scheduled.has(spaceId)) return;
+  const timer = setTimeout(() => {
+    scheduled.delete(spaceId);
+    void refreshSearchIndex(deps, spaceId);
+  }, refreshDelayMs);
+  timer.unref();
+  scheduled.set(spaceId, timer);
+}
+
+/** Resolves once the refreshes under way have finished; those not started yet are dropped (a search makes its own): a clean shutdown waits for this. */
 export async function settleSearchRefreshes(): Promise<void> {
+  for (const timer of scheduled.values()) clearTimeout(timer);
+  scheduled.clear();
   await Promise.all(running.values());
 }

@@ -11,7 +11,7 @@ import { copySpaceIndex } from '../storage/search.js';
 import { insertSpace, type NewSpace, type SpaceRecord } from '../storage/spaces.js';
 import type { UserRecord } from '../storage/users.js';
 import { invalidInput } from './errors.js';
-import { refreshSearchIndex } from './searchIndex.js';
+import { scheduleSearchRefresh } from './searchIndex.js';
 
 export const authorOf = (user: UserRecord): Author => ({ name: user.displayName, email: user.email });
 
@@ -47,7 +47,7 @@ export async function createSpace(
       author: authorOf(input.creator),
     });
     const space = await deps.db.transaction((tx) => insertSpace(tx, { ...input, id }));
-    void refreshSearchIndex(deps, id);
+    scheduleSearchRefresh(deps, id);
     return space;
   } catch (error) {
     await removeSpaceRepository(deps.dataDir, id).catch(() => undefined);
@@ -81,7 +81,7 @@ export async function duplicateSpace(deps: ContentDeps, space: SpaceRecord, crea
       await copySpaceIndex(tx, space.id, id);
       return inserted;
     });
-    void refreshSearchIndex(deps, id);
+    scheduleSearchRefresh(deps, id);
     return copy;
   } catch (error) {
     await removeSpaceRepository(deps.dataDir, id).catch(() => undefined);
