@@ -6,10 +6,9 @@ import { openDatabase } from '../storage/db.js';
 import { addMembership } from '../storage/members.js';
 import { createToken } from '../storage/tokens.js';
 import { createUser } from '../storage/users.js';
-import { buildQuire, fmt, latency, root, sharedTemporalAddress, spawnServer, tempDataDir } from './lib.js';
+import { buildQuire, fmt, latency, sharedTemporalAddress, spawnServer, tempDataDir, serverArgs } from './lib.js';
 import { seedOrganization } from './seed.js';
 
-const mainScript = path.join(root, 'dist/api/main.js');
 
 /** Ten members who may comment, each with a token. */
 async function seedCommenters(dataDir: string, organizationId: string): Promise<string[]> {
@@ -34,7 +33,7 @@ export async function benchComments(): Promise<Record<string, string>> {
   const dataDir = tempDataDir();
   const { organizationId, token } = await seedOrganization(dataDir, 1);
   const tokens = await seedCommenters(dataDir, organizationId);
-  const server = await spawnServer([mainScript], { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS });
+  const server = await spawnServer(serverArgs, { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS });
   const call = async (method: string, url: string, who: string, body?: unknown) => {
     const response = await fetch(`${server.url}/v1${url}`, {
       method,

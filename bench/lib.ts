@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,19 @@ import { ensureTemporalCli } from '../workflows/runtime/temporalCli.js';
 export const root = fileURLToPath(new URL('../', import.meta.url));
 const tempDirs: string[] = [];
 /** A data directory of the benchmark's own, removed when the benchmark process exits. */
+/**
+ * How `npm start` runs the server: package.json's start script (`exec node [flags] dist/api/main.js`)
+ * read here, so the benchmarks run the very process a deployment runs, V8 flags included.
+ */
+function startedServer(): string[] {
+  const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const flags = /exec node ((?:--\S+\s+)*)dist\/api\/main\.js/.exec(scripts.start ?? '')?.[1];
+  if (flags === undefined) throw new Error('package.json\'s start script no longer reads "exec node [flags] dist/api/main.js"');
+  return [...flags.split(/\s+/).filter(Boolean), path.join(root, 'dist/api/main.js')];
+}
+/** The node arguments that start the built server as `npm start` does. */
+export const serverArgs = startedServer();
+
 export const tempDataDir = () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
   tempDirs.push(dir);
