@@ -11,7 +11,7 @@ import { renderSummary, type SummaryEntry } from '../engine/layout/summary.js';
 import { mergeBranch } from '../engine/mergeBranch.js';
 import { openRepository, primaryBranch } from '../engine/repository.js';
 import { openSpaceRepository, spaceGitdir } from '../engine/spaceRepositories.js';
-import { fmt, median, root, sharedTemporalAddress, spawnServer, spread, tempDataDir } from './lib.js';
+import { buildQuire, fmt, median, serverArgs, sharedTemporalAddress, spawnServer, spread, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
 
 const author = { name: 'Bench', email: 'bench@example.com' };
@@ -79,7 +79,8 @@ export async function benchChangeRequests(): Promise<Record<string, string>> {
   const dataDir = tempDataDir();
   const { organizationId, token } = await seedOrganization(dataDir, 1);
   const auth = { authorization: `Bearer ${token}` };
-  const server = await spawnServer(['--import', 'tsx', path.join(root, 'api/main.ts')], { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: await sharedTemporalAddress() });
+  buildQuire();
+  const server = await spawnServer(serverArgs, { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: await sharedTemporalAddress() });
   const api = (suffix: string) => `${server.url}/v1${suffix}`;
   try {
     const newSpace = async (pages: number) => {
