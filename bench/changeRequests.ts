@@ -11,7 +11,7 @@ import { renderSummary, type SummaryEntry } from '../engine/layout/summary.js';
 import { mergeBranch } from '../engine/mergeBranch.js';
 import { openRepository, primaryBranch } from '../engine/repository.js';
 import { openSpaceRepository, spaceGitdir } from '../engine/spaceRepositories.js';
-import { buildQuire, fmt, median, serverArgs, sharedTemporalAddress, spawnServer, spread, tempDataDir } from './lib.js';
+import { buildQuire, fmt, median, sharedTemporalAddress, spawnQuire, spread, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
 
 const author = { name: 'Bench', email: 'bench@example.com' };
@@ -80,7 +80,7 @@ export async function benchChangeRequests(): Promise<Record<string, string>> {
   const { organizationId, token } = await seedOrganization(dataDir, 1);
   const auth = { authorization: `Bearer ${token}` };
   buildQuire();
-  const server = await spawnServer(serverArgs, { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: await sharedTemporalAddress() });
+  const server = await spawnQuire({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: await sharedTemporalAddress() });
   const api = (suffix: string) => `${server.url}/v1${suffix}`;
   try {
     const newSpace = async (pages: number) => {

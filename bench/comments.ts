@@ -6,7 +6,7 @@ import { openDatabase } from '../storage/db.js';
 import { addMembership } from '../storage/members.js';
 import { createToken } from '../storage/tokens.js';
 import { createUser } from '../storage/users.js';
-import { buildQuire, fmt, latency, sharedTemporalAddress, spawnServer, tempDataDir, serverArgs } from './lib.js';
+import { buildQuire, fmt, latency, sharedTemporalAddress, spawnQuire, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
 
 
@@ -33,7 +33,7 @@ export async function benchComments(): Promise<Record<string, string>> {
   const dataDir = tempDataDir();
   const { organizationId, token } = await seedOrganization(dataDir, 1);
   const tokens = await seedCommenters(dataDir, organizationId);
-  const server = await spawnServer(serverArgs, { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS });
+  const server = await spawnQuire({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS });
   const call = async (method: string, url: string, who: string, body?: unknown) => {
     const response = await fetch(`${server.url}/v1${url}`, {
       method,

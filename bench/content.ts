@@ -9,7 +9,7 @@ import { renderPageFile } from '../engine/layout/pageFile.js';
 import { renderSummary, type SummaryEntry } from '../engine/layout/summary.js';
 import { primaryBranch } from '../engine/repository.js';
 import { openSpaceRepository } from '../engine/spaceRepositories.js';
-import { buildQuire, dropPageCache, fmt, latency, median, root, sharedTemporalAddress, spawnServer, spread, tempDataDir, throughput, type Spawned, serverArgs } from './lib.js';
+import { buildQuire, dropPageCache, fmt, latency, median, root, sharedTemporalAddress, type Spawned, spawnQuire, spawnServer, spread, tempDataDir, throughput } from './lib.js';
 import { seedOrganization } from './seed.js';
 
 // A vocabulary of 4,000 made-up words, used with a skewed frequency: text whose word counts look
@@ -94,7 +94,7 @@ export async function benchContent(): Promise<Record<string, string>> {
   const { organizationId, token } = await seedOrganization(dataDir, 1);
   const auth = { authorization: `Bearer ${token}` };
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS };
-  let server: Spawned = await spawnServer(serverArgs, env);
+  let server: Spawned = await spawnQuire(env);
 
   const spaceIds: string[] = [];
   for (let i = 0; i < 10; i += 1) {
@@ -115,7 +115,7 @@ export async function benchContent(): Promise<Record<string, string>> {
   for (let i = 0; i < 5; i += 1) {
     await server.stop();
     cache.add(dropPageCache());
-    server = await spawnServer(serverArgs, env);
+    server = await spawnQuire(env);
     firstReads.push(await timed(() => get(`${server.url}/v1/spaces/${spaceIds[i % spaceIds.length]}/content`, auth)));
   }
   figures[`GET content (1,000 pages), first after a restart, page cache ${[...cache].join('/')}: median (min–max) ms (target ≤ 300)`] = spread(firstReads);
@@ -171,7 +171,7 @@ export async function benchContent(): Promise<Record<string, string>> {
     ['a new server after reading all 10 spaces, worker in the process: RSS MB (target ≤ 300)', 'on'],
     ['… the same with QUIRE_WORKER=off (API only): RSS MB', 'off'],
   ] as const) {
-    const fresh = await spawnServer(serverArgs, { ...env, QUIRE_WORKER: worker });
+    const fresh = await spawnQuire({ ...env, QUIRE_WORKER: worker });
     for (const spaceId of spaceIds) await get(`${fresh.url}/v1/spaces/${spaceId}/content`, auth);
     figures[label] = fmt(rssMb(fresh.child.pid!), 0);
     await fresh.stop();

@@ -8,7 +8,7 @@ import { configuredExtractor, processPendingConversations } from '../domain/conv
 import { upsertConversation } from '../storage/conversations.js';
 import { openDatabase } from '../storage/db.js';
 import { organizationClusterIds } from '../storage/issueClusters.js';
-import { buildQuire, fmt, median, root, sharedTemporalAddress, spawnServer, tempDataDir, serverArgs } from './lib.js';
+import { buildQuire, fmt, median, root, sharedTemporalAddress, spawnQuire, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
 
 interface Labelled {
@@ -42,7 +42,7 @@ export async function throughServer(figures: Record<string, string>) {
   const dataDir = tempDataDir();
   const { organizationId, token } = await seedOrganization(dataDir, 1);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const server = await spawnServer(serverArgs, { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: await sharedTemporalAddress(), QUIRE_TASK_QUEUE: `bench-${randomUUID()}` });
+  const server = await spawnQuire({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: await sharedTemporalAddress(), QUIRE_TASK_QUEUE: `bench-${randomUUID()}` });
   const base = `${server.url}/v1/orgs/${organizationId}`;
   const processedAt = async (id: string) => ((await (await fetch(`${base}/conversations/${id}`, { headers })).json()) as { conversation: { processedAt?: string } }).conversation.processedAt;
   try {

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { openDatabase } from '../storage/db.js';
 import { createToken, revokeToken } from '../storage/tokens.js';
-import { buildQuire, fmt, sharedTemporalAddress, spawnServer, spread, tempDataDir, serverArgs } from './lib.js';
+import { buildQuire, fmt, sharedTemporalAddress, spawnQuire, spread, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
 
 const trials = 20;
@@ -31,7 +31,7 @@ export async function benchCrossProcess(): Promise<Record<string, string>> {
   const dataDir = tempDataDir();
   const { organizationId, token } = await seedOrganization(dataDir, 1);
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS, QUIRE_WORKER: 'off' };
-  const [first, second] = [await spawnServer(serverArgs, env), await spawnServer(serverArgs, env)];
+  const [first, second] = [await spawnQuire(env), await spawnQuire(env)];
   const db = await openDatabase(path.join(dataDir, 'quire.sqlite'));
   const figures: Record<string, string> = {};
   try {

@@ -2,7 +2,7 @@
 // Koa, and cold start. Runs the built server (dist/) as its own process, as `npm start` does.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildQuire, fmt, latency, root, sharedTemporalAddress, spawnServer, tempDataDir, throughput, serverArgs } from './lib.js';
+import { buildQuire, fmt, latency, root, sharedTemporalAddress, spawnQuire, spawnServer, tempDataDir, throughput } from './lib.js';
 import { seedOrganization } from './seed.js';
 
 
@@ -13,7 +13,7 @@ export async function benchFoundation(): Promise<Record<string, string>> {
 
   const dataDir = tempDataDir();
   const { organizationId, token } = await seedOrganization(dataDir, 10_000);
-  const quire = await spawnServer(serverArgs, { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS });
+  const quire = await spawnQuire({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS });
   const auth = { authorization: `Bearer ${token}` };
   // The baseline answers with the very document Quire answers, so both write the same bytes.
   const organizationBody = path.join(dataDir, 'organization.json');
@@ -42,7 +42,7 @@ export async function benchFoundation(): Promise<Record<string, string>> {
   const starts: number[] = [];
   for (let i = 0; i < 5; i += 1) {
     const started = Date.now();
-    const server = await spawnServer(serverArgs, { DATA_DIR: tempDataDir(), PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS });
+    const server = await spawnQuire({ DATA_DIR: tempDataDir(), PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS });
     const response = await fetch(`${server.url}/v1/`);
     if (!response.ok) throw new Error(`cold start: GET /v1/ answered ${response.status}`);
     starts.push(Date.now() - started);

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { JobClient } from '../workflows/client.js';
 import { freePort } from '../workflows/runtime/devServer.js';
-import { buildQuire, fmt, median, sharedTemporalAddress, spawnServer, spread, tempDataDir, serverArgs } from './lib.js';
+import { buildQuire, fmt, median, sharedTemporalAddress, spawnQuire, spread, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
 
 const spaces = 150;
@@ -24,7 +24,7 @@ export async function benchJobs(): Promise<Record<string, string>> {
   const dataDir = tempDataDir();
   const { organizationId, token } = await seedOrganization(dataDir, 1);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const server = await spawnServer(serverArgs, { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS, QUIRE_TASK_QUEUE: `bench-${randomUUID()}` });
+  const server = await spawnQuire({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS, QUIRE_TASK_QUEUE: `bench-${randomUUID()}` });
   try {
     const ids: string[] = [];
     for (let i = 0; i < spaces; i += 1) {
@@ -63,7 +63,7 @@ export async function benchJobs(): Promise<Record<string, string>> {
   for (let i = 0; i < 5; i += 1) {
     const started = Date.now();
     const env = { DATA_DIR: tempDataDir(), PORT: '0', HOST: '127.0.0.1', QUIRE_TEMPORAL_PORT: String(await freePort()), QUIRE_TEMPORAL_UI_PORT: String(await freePort()) };
-    const service = await spawnServer(serverArgs, env);
+    const service = await spawnQuire(env);
     const response = await fetch(`${service.url}/v1/`);
     const body = (await response.json()) as { jobs: { status: string } };
     if (body.jobs.status !== 'up') throw new Error('ready, but the job service is not up');
@@ -83,7 +83,7 @@ export async function benchJobs(): Promise<Record<string, string>> {
   const downDir = tempDataDir();
   const down = await seedOrganization(downDir, 1);
   const downHeaders = { authorization: `Bearer ${down.token}`, 'content-type': 'application/json' };
-  const cut = await spawnServer(serverArgs, { DATA_DIR: downDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: `127.0.0.1:${(refusing.address() as AddressInfo).port}` });
+  const cut = await spawnQuire({ DATA_DIR: downDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: `127.0.0.1:${(refusing.address() as AddressInfo).port}` });
   try {
     const refusals: number[] = [];
     for (let i = 0; i < 10; i += 1) {

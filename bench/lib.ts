@@ -11,17 +11,24 @@ export const root = fileURLToPath(new URL('../', import.meta.url));
 const tempDirs: string[] = [];
 /** A data directory of the benchmark's own, removed when the benchmark process exits. */
 /**
- * How `npm start` runs the server: package.json's start script (`exec node [flags] dist/api/main.js`)
- * read here, so the benchmarks run the very process a deployment runs, V8 flags included.
+ * How `npm start` runs the server: package.json's start script (`[NAME=value …] exec node [flags]
+ * dist/api/main.js`) read here, so the benchmarks run the very process a deployment runs, its
+ * environment settings and V8 flags included.
  */
-function startedServer(): string[] {
+function startedServer(): { args: string[]; env: Record<string, string> } {
   const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const flags = /exec node ((?:--\S+\s+)*)dist\/api\/main\.js/.exec(scripts.start ?? '')?.[1];
-  if (flags === undefined) throw new Error('package.json\'s start script no longer reads "exec node [flags] dist/api/main.js"');
-  return [...flags.split(/\s+/).filter(Boolean), path.join(root, 'dist/api/main.js')];
+  const started = /((?:[A-Z_]+=\S+\s+)*)exec node ((?:--\S+\s+)*)dist\/api\/main\.js/.exec(scripts.start ?? '');
+  if (!started) throw new Error('package.json\'s start script no longer reads "[NAME=value …] exec node [flags] dist/api/main.js"');
+  const words = (text = '') => text.split(/\s+/).filter(Boolean);
+  return {
+    env: Object.fromEntries(words(started[1]).map((setting) => [setting.slice(0, setting.indexOf('=')), setting.slice(setting.indexOf('=') + 1)])),
+    args: [...words(started[2]), path.join(root, 'dist/api/main.js')],
+  };
 }
-/** The node arguments that start the built server as `npm start` does. */
-export const serverArgs = startedServer();
+const quireServer = startedServer();
+
+/** Starts the built server as `npm start` does, with `env` besides (its data directory, port, Temporal). */
+export const spawnQuire = (env: Record<string, string>) => spawnServer(quireServer.args, { ...quireServer.env, ...env });
 
 export const tempDataDir = () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));

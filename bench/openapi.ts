@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { buildQuire, fmt, root, sharedTemporalAddress, spawnServer, spread, tempDataDir, serverArgs } from './lib.js';
+import { buildQuire, fmt, root, sharedTemporalAddress, spawnQuire, spread, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
 
 const specFile = path.join(root, 'node_modules/@gitbook/api/spec/openapi.json');
@@ -23,7 +23,7 @@ export async function benchOpenAPI(): Promise<Record<string, string>> {
   const dataDir = tempDataDir();
   const { organizationId, token } = await seedOrganization(dataDir, 1);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const server = await spawnServer(serverArgs, { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS, QUIRE_TASK_QUEUE: `bench-${randomUUID()}`, QUIRE_ALLOW_PRIVATE_FETCH: '1' });
+  const server = await spawnQuire({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS, QUIRE_TASK_QUEUE: `bench-${randomUUID()}`, QUIRE_ALLOW_PRIVATE_FETCH: '1' });
   const specs = `${server.url}/v1/orgs/${organizationId}/openapi`;
 
   /** Milliseconds from the PUT to `complete` with a version processed after it. */

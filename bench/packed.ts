@@ -7,7 +7,7 @@ import path from 'node:path';
 import { renderPageFile } from '../engine/layout/pageFile.js';
 import { renderSummary, type SummaryEntry } from '../engine/layout/summary.js';
 import { spaceGitdir } from '../engine/spaceRepositories.js';
-import { buildQuire, fmt, median, sharedTemporalAddress, spawnServer, tempDataDir, type Spawned, serverArgs } from './lib.js';
+import { buildQuire, fmt, median, sharedTemporalAddress, type Spawned, spawnQuire, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
 
 const spacesPerKind = 10;
@@ -78,7 +78,7 @@ export async function benchPacked(): Promise<Record<string, string>> {
   const { organizationId, token } = await seedOrganization(dataDir, 1);
   const auth = { authorization: `Bearer ${token}` };
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS };
-  let server: Spawned = await spawnServer(serverArgs, env);
+  let server: Spawned = await spawnQuire(env);
   const create = async (title: string) => {
     const response = await fetch(`${server.url}/v1/orgs/${organizationId}/spaces`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ title, empty: true }) });
     if (response.status !== 201) throw new Error(`creating a space answered ${response.status}`);
@@ -97,7 +97,7 @@ export async function benchPacked(): Promise<Record<string, string>> {
 
   // A new process that already serves another space, then each space's first read, the kinds alternating.
   await server.stop();
-  server = await spawnServer(serverArgs, env);
+  server = await spawnQuire(env);
   await timedGet(`${server.url}/v1/spaces/${warmup}/content`, auth);
   const first = { packed: [] as number[], loose: [] as number[] };
   for (let i = 0; i < spacesPerKind; i += 1) {
@@ -109,7 +109,7 @@ export async function benchPacked(): Promise<Record<string, string>> {
 
   for (const kind of ['packed', 'loose'] as const) {
     for (const worker of ['on', 'off']) {
-      server = await spawnServer(serverArgs, { ...env, QUIRE_WORKER: worker });
+      server = await spawnQuire({ ...env, QUIRE_WORKER: worker });
       for (const id of spaces[kind]) await timedGet(`${server.url}/v1/spaces/${id}/content`, auth);
       figures[`server RSS after reading the 10 ${kind} spaces, worker ${worker}: MB${worker === 'on' ? ' (target ≤ 300)' : ''}`] = fmt(rssMb(server.child.pid!), 0);
       await server.stop();

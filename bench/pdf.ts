@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { call, writePages, type Api } from './jobSpaces.js';
-import { buildQuire, fmt, sharedTemporalAddress, spawnServer, tempDataDir, serverArgs } from './lib.js';
+import { buildQuire, fmt, sharedTemporalAddress, spawnQuire, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -42,7 +42,7 @@ export async function benchPdf(): Promise<Record<string, string>> {
   const figures: Record<string, string> = {};
   const dataDir = tempDataDir();
   const { organizationId, token } = await seedOrganization(dataDir, 1);
-  const server = await spawnServer(serverArgs, { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: await sharedTemporalAddress(), QUIRE_TASK_QUEUE: `bench-${randomUUID()}` });
+  const server = await spawnQuire({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: await sharedTemporalAddress(), QUIRE_TASK_QUEUE: `bench-${randomUUID()}` });
   const api: Api = { url: server.url, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } };
   try {
     const idle = rssMb(server.child.pid!);

@@ -1,7 +1,7 @@
 // The docs-sites figures of issue 13: the published profile of a site of 20 sections × 10 site
 // spaces, and moving a section among 200 siblings. Runs the built server (dist/) as its own
 // process; the site is built through the API.
-import { buildQuire, fmt, latency, median, sharedTemporalAddress, spawnServer, tempDataDir, serverArgs } from './lib.js';
+import { buildQuire, fmt, latency, median, sharedTemporalAddress, spawnQuire, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
 
 
@@ -11,7 +11,7 @@ export async function benchSites(): Promise<Record<string, string>> {
   const figures: Record<string, string> = {};
   const dataDir = tempDataDir();
   const { organizationId, token } = await seedOrganization(dataDir, 1);
-  const server = await spawnServer(serverArgs, { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS, QUIRE_ACCESS_LOG: 'off' });
+  const server = await spawnQuire({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS, QUIRE_ACCESS_LOG: 'off' });
   const headers = { authorization: `Bearer ${token}` };
   const call = async (method: string, url: string, body?: unknown) => {
     const response = await fetch(`${server.url}/v1${url}`, { method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });

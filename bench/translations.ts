@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { call, pageMarkdown, spaceWithPages, type Api } from './jobSpaces.js';
-import { buildQuire, fmt, sharedTemporalAddress, spawnServer, tempDataDir, serverArgs } from './lib.js';
+import { buildQuire, fmt, sharedTemporalAddress, spawnQuire, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
 
 interface Translation {
@@ -29,7 +29,7 @@ export async function benchTranslations(): Promise<Record<string, string>> {
   await new Promise<void>((resolve) => translator.listen(0, '127.0.0.1', resolve));
   const dataDir = tempDataDir();
   const { organizationId, token } = await seedOrganization(dataDir, 1);
-  const server = await spawnServer(serverArgs, {
+  const server = await spawnQuire({
     DATA_DIR: dataDir,
     PORT: '0',
     HOST: '127.0.0.1',
