@@ -17,6 +17,9 @@ export function sharedBrowser(): Promise<Browser> {
       puppeteer.launch({
       executablePath: chromiumPath(),
       headless: true,
+      // DevTools over a pipe, not a socket: when this process dies, even killed, the pipe closes
+      // and Chromium quits instead of living on as an orphan.
+      pipe: true,
       // Quire runs as root in containers, where Chromium's sandbox can't start; the page it renders
       // is the server's own sanitized HTML with JavaScript off and the network closed.
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-extensions'],
