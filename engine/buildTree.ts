@@ -14,11 +14,20 @@ interface PathChange {
  * Writes the tree of `baseTree` (null: an empty one) with the changes applied, and its new blobs
  * and subtrees, as objects only (no index, no working tree, no ref moves); returns its id.
  * Unchanged subtrees are reused as they are; folders left empty disappear.
- *
- * Ids are computed first, then every new object is written at once: each write syncs its file,
- * and syncs made side by side cost about one, where made one after the other they cost each.
  */
 export async function buildTree(repo: Repository, baseTree: string | null, changes: Change[]): Promise<string> {
+  const { tree, written } = await stageTree(repo, baseTree, changes);
+  await written;
+  return tree;
+}
+
+/**
+ * buildTree, answering with the tree's id as soon as it is known, with `written`, the writes of
+ * its new objects under way: a commit of the tree can be written alongside them. Ids are computed
+ * first, then every new object is written at once: each write syncs its file, and syncs made side
+ * by side cost about one, where made one after the other they cost each.
+ */
+export async function stageTree(repo: Repository, baseTree: string | null, changes: Change[]): Promise<{ tree: string; written: Promise<void> }> {
   const objects = new Map<string, { type: 'blob' | 'tree'; content: Uint8Array }>();
   const stage = (type: 'blob' | 'tree', content: Uint8Array) => {
     const oid = objectId(type, content);
@@ -26,8 +35,8 @@ export async function buildTree(repo: Repository, baseTree: string | null, chang
     return oid;
   };
   const tree = (await applyChanges(repo, baseTree, changes.map(splitPath), stage)) ?? stage('tree', treeContent([]));
-  await Promise.all([...objects].map(([oid, { type, content }]) => writeLooseObject(repo.gitdir, oid, type, content)));
-  return tree;
+  const written = Promise.all([...objects].map(([oid, { type, content }]) => writeLooseObject(repo.gitdir, oid, type, content))).then(() => undefined);
+  return { tree, written };
 }
 
 type Stage = (type: 'blob' | 'tree', content: Uint8Array) => string;

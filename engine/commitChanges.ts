@@ -1,4 +1,4 @@
-import { buildTree } from './buildTree.js';
+import { stageTree } from './buildTree.js';
 import type { Author, Change } from './change.js';
 import { commitTreeHoldingLock } from './commitTree.js';
 import { RefConflictError } from './errors/index.js';
@@ -47,6 +47,6 @@ export function commitToBranchHead(input: Omit<CommitChangesInput, 'base'>): Pro
 
 async function commitOnBase(input: CommitChangesInput): Promise<{ commit: string; tree: string }> {
   const baseTree = input.base ? (await readCommit(input.repo, input.base)).tree : null;
-  const tree = await buildTree(input.repo, baseTree, input.changes);
-  return commitTreeHoldingLock({ ...input, expected: input.base, tree, parents: input.base ? [input.base] : [] });
+  const { tree, written } = await stageTree(input.repo, baseTree, input.changes);
+  return commitTreeHoldingLock({ ...input, expected: input.base, tree, parents: input.base ? [input.base] : [], objectsWritten: written });
 }

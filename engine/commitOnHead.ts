@@ -1,4 +1,4 @@
-import { buildTree } from './buildTree.js';
+import { stageTree } from './buildTree.js';
 import type { Author, Change } from './change.js';
 import { commitTreeHoldingLock } from './commitTree.js';
 import { withRepositoryLock } from './lock.js';
@@ -26,7 +26,7 @@ export function commitOnHead(input: CommitOnHeadInput): Promise<{ commit: string
     const head = await readBranch(input.repo, input.branch);
     const changes = await input.derive(head);
     const baseTree = head ? (await readCommit(input.repo, head)).tree : null;
-    const tree = await buildTree(input.repo, baseTree, changes);
-    return commitTreeHoldingLock({ ...input, expected: head, tree, parents: head ? [head] : [] });
+    const { tree, written } = await stageTree(input.repo, baseTree, changes);
+    return commitTreeHoldingLock({ ...input, expected: head, tree, parents: head ? [head] : [], objectsWritten: written });
   });
 }
