@@ -100,7 +100,7 @@ class Converter {
     return parseMarkdown(source).children.flatMap((node) => this.block(node));
   }
 
-  gitbookBlock(segment: BlockSegment): DocumentNode[] {
+  private gitbookBlock(segment: BlockSegment): DocumentNode[] {
     const { name, attributes } = segment;
     switch (name) {
       case 'hint': {
@@ -138,7 +138,7 @@ class Converter {
     }
   }
 
-  block(node: RootContent | BlockContent): DocumentNode[] {
+  private block(node: RootContent | BlockContent): DocumentNode[] {
     switch (node.type) {
       case 'paragraph': {
         const images = node.children.filter((child): child is Image => child.type === 'image');
