@@ -25,7 +25,9 @@ const sectionCache = new BudgetedCache<string, PageSection[]>(
 
 /** A page's text cut at its headings: what search finds and shows. */
 export function pageSections(page: RevisionPage): PageSection[] {
-  const key = `${page.title}\n${page.markdown ?? ''}`;
+  // A document page's markdown is its blob's (after the frontmatter): the blob's id stands for it,
+  // so the key is short, not a second copy of the text counted against the cache budget.
+  const key = page.oid !== undefined ? `${page.oid}\n${page.title}` : `${page.title}\n${page.markdown ?? ''}`;
   const cached = sectionCache.get(key);
   if (cached) return cached;
   const sections = readSections(page);
@@ -90,13 +92,33 @@ function plainText(line: string): string {
   return (text.includes('|') ? text.split('|').map((cell) => cell.trim()).join(' ') : text).trim();
 }
 
+/**
+ * Each page's entry, by page object, with the ancestors' titles it was made under: a revision
+ * shares the page objects its parent's had for unchanged pages, so a commit touching a few pages of
+ * a large space hashes those few again, not every page. (Pages are never mutated.)
+ */
+const entries = new WeakMap<RevisionPage, { under: string; entry: SearchablePage }>();
+
 /** Every document page of a revision with its sections and its ancestors' titles. */
 export function searchablePages(pages: RevisionPage[], ancestors: string[] = []): SearchablePage[] {
-  return pages.flatMap((page) => {
-    const below = searchablePages(page.pages, [...ancestors, page.title]);
-    if (page.kind !== 'document') return below;
-    const sections = pageSections(page);
-    const contentHash = createHash('sha256').update(JSON.stringify([page.title, page.path, ancestors, sections])).digest('base64url');
-    return [{ page, ancestors, sections, contentHash }, ...below];
-  });
+  const found: SearchablePage[] = [];
+  const visit = (level: RevisionPage[], above: string[]) => {
+    const under = above.join('\0');
+    for (const page of level) {
+      if (page.kind === 'document') found.push(entryOf(page, above, under));
+      visit(page.pages, [...above, page.title]);
+    }
+  };
+  visit(pages, ancestors);
+  return found;
+}
+
+function entryOf(page: RevisionPage, ancestors: string[], under: string): SearchablePage {
+  const known = entries.get(page);
+  if (known && known.under === under) return known.entry;
+  const sections = pageSections(page);
+  const contentHash = createHash('sha256').update(JSON.stringify([page.title, page.path, ancestors, sections])).digest('base64url');
+  const entry = { page, ancestors, sections, contentHash };
+  entries.set(page, { under, entry });
+  return entry;
 }

@@ -159,6 +159,24 @@ test('headings and lines made to make regular expressions backtrack are read as 
   assert.equal(section.body.split('\n\n').map((paragraph) => paragraph.length), [run, run, 3 * run, 2 * run - 1]);
 });
 
+test('a commit touching one page re-indexes that page only: the others keep their search entries', async () => {
+  const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
+  const base = await commit(repo, null, [
+    { path: 'SUMMARY.md', content: '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide.md)\n  * [Step](guide/step.md)\n' },
+    { path: 'README.md', content: '# Home\n\nWelcome.\n' },
+    { path: 'guide.md', content: '# Guide\n\nRead this.\n' },
+    { path: 'guide/step.md', content: '# Step\n\nDo that.\n' },
+  ]);
+  const before = searchablePages((await readRevision(repo, base)).pages);
+  const head = await commit(repo, base, [{ path: 'guide/step.md', content: '# Step\n\nDo that, then this.\n' }]);
+  const after = searchablePages((await readRevision(repo, head)).pages);
+  assert.equal(after.map((entry) => [entry.page.title, entry.ancestors]), [['Home', []], ['Guide', []], ['Step', ['Guide']]]);
+  assert.ok(after[0] === before[0], 'an unchanged page: the very same entry');
+  assert.is(after[1]!.contentHash, before[1]!.contentHash, 'the changed page’s parent is rebuilt, its indexed content the same');
+  assert.is.not(after[2]!.contentHash, before[2]!.contentHash);
+  assert.is(after[2]!.sections[0]!.body, 'Do that, then this.');
+});
+
 test('without SUMMARY.md, pages come from the files: README first, folders under their README', async () => {
   const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
   const head = await commit(repo, null, [
