@@ -17,6 +17,59 @@ export function assertTreeDepth(root: { children?: unknown[] }, limit = maxMarkd
   }
 }
 
+/**
+ * A bound on how deep a markdown run can parse, found in one pass without parsing: every level
+ * of an mdast tree but a few needs a character of its own to open it. A blockquote needs a `>`,
+ * emphasis and strong a `*` or `_`, a strike a `~`, a link a `[` or `<`, and a list with its
+ * item (two levels) a marker, which only ever stands in a line's leading run of spaces, quote
+ * and list markers (`-`, `+`, `*`, or digits and `.` or `)`), as block starts can follow nothing
+ * else on their line. What opens without such a character is at most six levels on any path:
+ * a paragraph or heading, one table with its row and cell (tables don't nest, and one needs no
+ * `|`), a literal autolink (links don't nest) and its text. So a run nests at most 6 + 3 × its
+ * openers. Footnote definitions (`[^…]:`) can start blocks mid-line: a run holding `[^` gets no bound.
+ */
+export function nestingBound(text: string): number {
+  if (text.includes('[^')) return Infinity;
+  let openers = 0;
+  let inLeadingRun = true;
+  let afterDigit = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    switch (char) {
+      case '\n':
+        inLeadingRun = true;
+        afterDigit = false;
+        continue;
+      case '*':
+      case '>':
+        openers += 1;
+        break;
+      case '_':
+      case '~':
+      case '[':
+      case '<':
+        openers += 1;
+        inLeadingRun = false;
+        break;
+      case '-':
+      case '+':
+        if (inLeadingRun) openers += 1;
+        break;
+      case '.':
+      case ')':
+        if (inLeadingRun && afterDigit) openers += 1;
+        break;
+      case ' ':
+      case '\t':
+        break;
+      default:
+        if (char! < '0' || char! > '9') inLeadingRun = false;
+    }
+    afterDigit = char! >= '0' && char! <= '9';
+  }
+  return 6 + 3 * openers;
+}
+
 /** Emphasis and strike markers one paragraph may hold: the parser pairs them in quadratic time. */
 const maxMarkersPerParagraph = 2000;
 

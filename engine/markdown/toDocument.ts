@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BlockContent, Code, Heading, Image, List, ListItem, PhrasingContent, RootContent, Table } from 'mdast';
-import { assertTreeDepth } from './depth.js';
+import { assertTreeDepth, maxMarkdownDepth, nestingBound } from './depth.js';
 import { splitBlocks, type Segment } from './blocks.js';
 import { parseMarkdown } from './parse.js';
 import { topBlocks, type BlockSegment, type TopBlock } from './topBlocks.js';
@@ -65,11 +65,12 @@ export function markdownToDocument(markdown: string, resolve: ResolveRef = defau
 export function assertMarkdownDepth(markdown: string): void {
   const segments = splitBlocks(markdown);
   assertTreeDepth({ children: segments });
-  // Every markdown run parsed within the limit, those inside `{% … %}` blocks too: what converting would parse.
+  // Every markdown run parsed within the limit, those inside `{% … %}` blocks too: what converting
+  // would parse. A run whose openers can't reach the limit (most prose) needs no parse.
   const pending = [...segments];
   for (let segment = pending.pop(); segment; segment = pending.pop()) {
     if (segment.kind === 'block') pending.push(...segment.children);
-    else if (segment.text.trim()) parseMarkdown(segment.text);
+    else if (segment.text.trim() && nestingBound(segment.text) > maxMarkdownDepth) parseMarkdown(segment.text);
   }
 }
 
