@@ -56,10 +56,14 @@ export function locate(pages: TreePage[], id: string, parent: TreePage | null = 
 
 /** The page and every page under it. */
 export function subtree(page: TreePage): TreePage[] {
-  return [page, ...page.pages.flatMap(subtree)];
+  return everyPage([page]);
 }
 
 /** Every page of the tree, depth first. */
-export function everyPage(pages: TreePage[]): TreePage[] {
-  return pages.flatMap(subtree);
+export function everyPage(pages: TreePage[], into: TreePage[] = []): TreePage[] {
+  for (const page of pages) {
+    into.push(page);
+    everyPage(page.pages, into);
+  }
+  return into;
 }

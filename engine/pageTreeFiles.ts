@@ -3,7 +3,7 @@ import { renderPageFile } from './layout/pageFile.js';
 import { renderSummary, type SummaryEntry, type SummaryGroup } from './layout/summary.js';
 import { allPages } from './allPages.js';
 import { everyPage, type TreePage } from './pageTree.js';
-import type { Revision } from './readRevision.js';
+import type { Revision, RevisionPage } from './readRevision.js';
 import { slugify } from './slugify.js';
 
 /** The folder a page's subpages' files go in: `guide.md` → `guide`, `guide/README.md` → `guide`, `README.md` → the root. */
@@ -23,7 +23,7 @@ function folderOfFile(file: string): string {
  */
 export function treeChanges(original: Pick<Revision, 'pages'>, pages: TreePage[], fileOf = assignFiles(pages)): { changes: Change[]; fileOf: Map<string, string> } {
   const changes: Change[] = [];
-  const { files: originalFiles, summary: before } = originalLayout(original);
+  const { files: originalFiles, summaryText } = originalLayout(original);
   const kept = new Set(fileOf.values());
   for (const file of originalFiles) if (!kept.has(file)) changes.push({ path: file, remove: true });
   for (const page of everyPage(pages)) {
@@ -31,20 +31,40 @@ export function treeChanges(original: Pick<Revision, 'pages'>, pages: TreePage[]
     if (!file || (!page.dirty && file === page.file)) continue;
     changes.push({ path: file, content: renderPageFile({ meta: { pageId: page.id, ...page.meta }, body: page.body ?? '' }) });
   }
-  const after = summaryOf(pages, (page) => fileOf.get(page.id));
-  if (before !== JSON.stringify(after)) changes.push({ path: 'SUMMARY.md', content: renderSummary(after) });
+  if (!sameOutline(original.pages, pages, fileOf)) {
+    const after = summaryOf(pages, (page) => fileOf.get(page.id));
+    if (summaryText() !== JSON.stringify(after)) changes.push({ path: 'SUMMARY.md', content: renderSummary(after) });
+  }
   return { changes, fileOf };
 }
 
+/**
+ * Whether the edited tree has the revision's outline: what SUMMARY.md is made of (kinds, titles,
+ * links, group and link ids, files, order), page by page. The same outline makes the same summary;
+ * a different one is compared as summaries (moving a page without a file changes no entry).
+ */
+function sameOutline(original: RevisionPage[], pages: TreePage[], fileOf: Map<string, string>): boolean {
+  if (original.length !== pages.length) return false;
+  for (let index = 0; index < pages.length; index += 1) {
+    const before = original[index]!;
+    const after = pages[index]!;
+    if (before.kind !== after.kind || before.title !== after.title || before.id !== after.id || before.href !== after.href) return false;
+    if (before.file !== (after.kind === 'document' ? fileOf.get(after.id) : undefined)) return false;
+    if (!sameOutline(before.pages, after.pages, fileOf)) return false;
+  }
+  return true;
+}
+
 // What a revision's layout was, kept per revision object (readRevision caches them): each batch on a head reads it once.
-const layouts = new WeakMap<object, { files: Set<string>; summary: string }>();
+const layouts = new WeakMap<object, { files: Set<string>; summaryText: () => string }>();
 function originalLayout(original: Pick<Revision, 'pages'>) {
   let layout = layouts.get(original);
   if (!layout) {
     // Read from the revision's own pages: summaryOf only reads, so they need no editable copy.
     const files = new Set<string>();
     for (const page of allPages(original.pages)) if (page.file) files.add(page.file);
-    layout = { files, summary: JSON.stringify(summaryOf(original.pages, (page) => page.file)) };
+    let summary: string | undefined;
+    layout = { files, summaryText: () => (summary ??= JSON.stringify(summaryOf(original.pages, (page) => page.file))) };
     layouts.set(original, layout);
   }
   return layout;
