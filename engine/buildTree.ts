@@ -1,7 +1,7 @@
 import type { Change } from './change.js';
 import { InvalidChangeError } from './errors/index.js';
 import { objectId, treeContent } from './objects/hashObject.js';
-import { writeLooseObject } from './objects/loose.js';
+import { writeLooseObjects, type NewObject } from './objects/loose.js';
 import { readTree, type TreeEntry } from './objects/readTree.js';
 import type { Repository } from './repository.js';
 
@@ -16,27 +16,25 @@ interface PathChange {
  * Unchanged subtrees are reused as they are; folders left empty disappear.
  */
 export async function buildTree(repo: Repository, baseTree: string | null, changes: Change[]): Promise<string> {
-  const { tree, written } = await stageTree(repo, baseTree, changes);
-  await written;
+  const { tree, objects } = await stageTree(repo, baseTree, changes);
+  await writeLooseObjects(repo.gitdir, objects);
   return tree;
 }
 
 /**
- * buildTree, answering with the tree's id as soon as it is known, with `written`, the writes of
- * its new objects under way: a commit of the tree can be written alongside them. Ids are computed
- * first, then every new object is written at once: each write syncs its file, and syncs made side
- * by side cost about one, where made one after the other they cost each.
+ * buildTree without the writing: the tree's id and its new objects (blobs and subtrees), ids
+ * computed, for the caller to write, a commit of the tree can be written in the same group
+ * (writeLooseObjects: created together, synced side by side, which costs about one sync).
  */
-export async function stageTree(repo: Repository, baseTree: string | null, changes: Change[]): Promise<{ tree: string; written: Promise<void> }> {
-  const objects = new Map<string, { type: 'blob' | 'tree'; content: Uint8Array }>();
+export async function stageTree(repo: Repository, baseTree: string | null, changes: Change[]): Promise<{ tree: string; objects: NewObject[] }> {
+  const objects = new Map<string, NewObject>();
   const stage = (type: 'blob' | 'tree', content: Uint8Array) => {
     const oid = objectId(type, content);
-    objects.set(oid, { type, content });
+    objects.set(oid, { oid, type, content });
     return oid;
   };
   const tree = (await applyChanges(repo, baseTree, changes.map(splitPath), stage)) ?? stage('tree', treeContent([]));
-  const written = Promise.all([...objects].map(([oid, { type, content }]) => writeLooseObject(repo.gitdir, oid, type, content))).then(() => undefined);
-  return { tree, written };
+  return { tree, objects: [...objects.values()] };
 }
 
 type Stage = (type: 'blob' | 'tree', content: Uint8Array) => string;

@@ -47,6 +47,6 @@ export function commitToBranchHead(input: Omit<CommitChangesInput, 'base'>): Pro
 
 async function commitOnBase(input: CommitChangesInput): Promise<{ commit: string; tree: string }> {
   const baseTree = input.base ? (await readCommit(input.repo, input.base)).tree : null;
-  const { tree, written } = await stageTree(input.repo, baseTree, input.changes);
-  return commitTreeHoldingLock({ ...input, expected: input.base, tree, parents: input.base ? [input.base] : [], objectsWritten: written });
+  const { tree, objects } = await stageTree(input.repo, baseTree, input.changes);
+  return commitTreeHoldingLock({ ...input, expected: input.base, tree, parents: input.base ? [input.base] : [], newObjects: objects });
 }

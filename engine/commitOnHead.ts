@@ -26,7 +26,7 @@ export function commitOnHead(input: CommitOnHeadInput): Promise<{ commit: string
     const head = await readBranch(input.repo, input.branch);
     const changes = await input.derive(head);
     const baseTree = head ? (await readCommit(input.repo, head)).tree : null;
-    const { tree, written } = await stageTree(input.repo, baseTree, changes);
-    return commitTreeHoldingLock({ ...input, expected: head, tree, parents: head ? [head] : [], objectsWritten: written });
+    const { tree, objects } = await stageTree(input.repo, baseTree, changes);
+    return commitTreeHoldingLock({ ...input, expected: head, tree, parents: head ? [head] : [], newObjects: objects });
   });
 }

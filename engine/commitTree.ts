@@ -3,7 +3,7 @@ import { compareAndSwapBranch } from './compareAndSwapBranch.js';
 import { syncWrittenFolders } from './gitFs.js';
 import { commitContent } from './objects/commitObject.js';
 import { objectId } from './objects/hashObject.js';
-import { writeLooseObject } from './objects/loose.js';
+import { writeLooseObjects, type NewObject } from './objects/loose.js';
 import { withRepositoryLock } from './lock.js';
 import type { Repository } from './repository.js';
 
@@ -17,8 +17,8 @@ export interface CommitTreeInput {
   parents: string[];
   message: string;
   author: Author;
-  /** The tree's new objects, if still being written (stageTree): the commit object is written alongside them. */
-  objectsWritten?: Promise<unknown>;
+  /** The tree's new objects, not yet written (stageTree): written in one group with the commit object. */
+  newObjects?: NewObject[];
 }
 
 /**
@@ -37,7 +37,7 @@ export async function commitTreeHoldingLock(input: CommitTreeInput): Promise<{ c
   const person = { name: input.author.name, email: input.author.email, ...when };
   const content = commitContent({ tree: input.tree, parents: input.parents, author: person, committer: person, message: input.message });
   const commit = objectId('commit', content);
-  await Promise.all([writeLooseObject(input.repo.gitdir, commit, 'commit', content), input.objectsWritten]);
+  await writeLooseObjects(input.repo.gitdir, [...(input.newObjects ?? []), { oid: commit, type: 'commit', content }]);
   // Objects are in place, and their names durable, before the branch moves: a crash before the
   // swap leaves only unreachable objects. The folders are synced while the new ref is written.
   await compareAndSwapBranch(input.repo, input.branch, input.expected, commit, { after: syncWrittenFolders() });

@@ -63,36 +63,85 @@ export async function syncWrittenFolders(): Promise<void> {
   }
 }
 
+/** A file to write atomically (see writeFilesAtomically). */
+export interface FileWrite {
+  file: string;
+  data: Uint8Array;
+  mode?: number;
+}
+
+/** Files created and written before the group's syncs start, at most: each holds a descriptor until it is synced. */
+const filesPerGroup = 256;
+
 /**
- * The file system isomorphic-git writes through: node's, except that every file is written to a
- * temporary name, synced and renamed into place. isomorphic-git writes objects in place and skips
- * any object file that exists, so a crash mid-write would otherwise leave a torn object that later
- * commits reuse.
+ * Writes each file to a temporary name, syncs it and renames it into place, so a crash never
+ * leaves a torn file under the real name; `git fsck` and `git gc` know the temporary names
+ * (`tmp_obj_…`) and prune one left by a crash. The files are written as a group: every one is
+ * created and written, then all are synced side by side, then all renamed. On ext4 a sync commits
+ * the journal, and a file created while a commit is under way waits for it: files created one
+ * after the other's sync began made a queue of commits.
  */
-async function writeFileAtomically(file: string, data: string | Uint8Array, options?: Parameters<typeof fs.writeFile>[2]): Promise<void> {
-  // git's own name for an object being written: `git fsck` and `git gc` know to ignore (and prune) one left by a crash.
-  const temporary = path.join(path.dirname(file), `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`);
-  const mode = typeof options === 'object' && options?.mode ? Number(options.mode) : 0o644;
-  const encoding = (typeof options === 'string' ? options : options?.encoding) ?? 'utf8';
-  const bytes = typeof data === 'string' ? Buffer.from(data, encoding) : data;
+export async function writeFilesAtomically(writes: FileWrite[]): Promise<void> {
+  for (let start = 0; start < writes.length; start += filesPerGroup) await writeGroup(writes.slice(start, start + filesPerGroup));
+}
+
+async function writeGroup(writes: FileWrite[]): Promise<void> {
+  const open: Array<{ write: FileWrite; temporary: string; fd: number | undefined }> = [];
   try {
-    // A concurrent `git gc` removes object folders it emptied (prune-packed): made again if so,
-    // as many times as it takes (it may empty the folder again between the mkdir and the open).
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await writeSynced(temporary, bytes, 'w', mode);
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 10) throw error;
-        mkdirSync(path.dirname(file), { recursive: true });
+    for (const write of writes) {
+      const temporary = path.join(path.dirname(write.file), `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`);
+      const entry = { write, temporary, fd: undefined as number | undefined };
+      open.push(entry);
+      entry.fd = openCreating(temporary, write.mode ?? 0o644);
+      for (let written = 0; written < write.data.length; ) {
+        const rest = write.data.subarray(written);
+        written += rest.length <= inlineWriteBytes ? writeSync(entry.fd, rest) : (await writeAsync(entry.fd, rest)).bytesWritten;
       }
     }
-    renameSync(temporary, file);
-    unsyncedFolders.add(path.dirname(file));
+    // Every sync settles before anything is closed: a descriptor closed while its sync runs could be reused.
+    const synced = await Promise.allSettled(open.map(({ fd }) => fsyncAsync(fd!)));
+    const failed = synced.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    for (const entry of open) {
+      closeSync(entry.fd!);
+      entry.fd = undefined;
+      renameSync(entry.temporary, entry.write.file);
+      unsyncedFolders.add(path.dirname(entry.write.file));
+    }
   } catch (error) {
-    rmSync(temporary, { force: true });
+    for (const { fd, temporary } of open) {
+      if (fd !== undefined) closeSync(fd);
+      rmSync(temporary, { force: true });
+    }
     throw error;
   }
 }
 
-export const gitFs = { promises: { ...fs, writeFile: writeFileAtomically } };
+/**
+ * Creates a temporary file beside where it belongs. A concurrent `git gc` removes object folders
+ * it emptied (prune-packed): the folder is made again if so, as many times as it takes (it may
+ * empty it again between the mkdir and the open).
+ */
+function openCreating(file: string, mode: number): number {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return openSync(file, 'w', mode);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 10) throw error;
+      mkdirSync(path.dirname(file), { recursive: true });
+    }
+  }
+}
+
+/**
+ * The file system isomorphic-git writes through: node's, except that every file is written
+ * atomically (writeFilesAtomically). isomorphic-git writes objects in place and skips any object
+ * file that exists, so a crash mid-write would otherwise leave a torn object that later commits reuse.
+ */
+async function writeFile(file: string, data: string | Uint8Array, options?: Parameters<typeof fs.writeFile>[2]): Promise<void> {
+  const mode = typeof options === 'object' && options?.mode ? Number(options.mode) : 0o644;
+  const encoding = (typeof options === 'string' ? options : options?.encoding) ?? 'utf8';
+  await writeFilesAtomically([{ file, data: typeof data === 'string' ? Buffer.from(data, encoding) : data, mode }]);
+}
+
+export const gitFs = { promises: { ...fs, writeFile } };

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { constants, deflate, deflateSync, inflateSync } from 'node:zlib';
-import { gitFs } from '../gitFs.js';
+import { writeFilesAtomically } from '../gitFs.js';
 import { parseLooseObject, type GitObject } from './gitObject.js';
 import { rememberObject } from './recentObjects.js';
 
@@ -46,17 +46,31 @@ const deflateInlineBytes = 64 * 1024;
 /** Objects up to this size are kept in memory once written, for their next reader (see recentObjects). */
 const rememberedBytes = 1024 * 1024;
 
+/** An object to write, its id computed by the caller (objects/hashObject). */
+export interface NewObject {
+  oid: string;
+  type: 'blob' | 'tree' | 'commit';
+  content: Uint8Array;
+}
+
 /**
- * Writes an object whose id the caller computed (objects/hashObject) as a loose object, unless
- * the repository has that file already (git never rewrites an object): compressed with Node's
- * native zlib and written through gitFs (a temporary file, synced, renamed into place), as
- * isomorphic-git would, without its hashing the object again and compressing it through web streams.
+ * Writes objects whose ids the caller computed as loose objects, skipping those the repository
+ * has as files already (git never rewrites an object): compressed with Node's native zlib and
+ * written as one group through gitFs (temporary files, synced together, renamed into place), as
+ * isomorphic-git would, without its hashing each object again and compressing it through web streams.
  */
-export async function writeLooseObject(gitdir: string, oid: string, type: 'blob' | 'tree' | 'commit', content: Uint8Array): Promise<void> {
-  const file = loosePath(gitdir, oid);
-  if (existsSync(file)) return; // inline: a stat takes microseconds, a trip through the thread pool far more
-  const wrapped = Buffer.concat([Buffer.from(`${type} ${content.length}\0`, 'latin1'), content]);
-  const deflated = wrapped.length <= deflateInlineBytes ? deflateSync(wrapped) : await deflateAsync(wrapped);
-  await gitFs.promises.writeFile(file, deflated);
-  if (content.byteLength <= rememberedBytes) rememberObject(gitdir, oid, { type, data: Buffer.from(content) });
+export async function writeLooseObjects(gitdir: string, objects: NewObject[]): Promise<void> {
+  const writes: Array<{ file: string; data: Uint8Array }> = [];
+  const written: NewObject[] = [];
+  const seen = new Set<string>();
+  for (const object of objects) {
+    const file = loosePath(gitdir, object.oid);
+    if (seen.has(object.oid) || existsSync(file)) continue; // inline: a stat takes microseconds, a trip through the thread pool far more
+    seen.add(object.oid);
+    const wrapped = Buffer.concat([Buffer.from(`${object.type} ${object.content.length}\0`, 'latin1'), object.content]);
+    writes.push({ file, data: wrapped.length <= deflateInlineBytes ? deflateSync(wrapped) : await deflateAsync(wrapped) });
+    written.push(object);
+  }
+  await writeFilesAtomically(writes);
+  for (const { oid, type, content } of written) if (content.byteLength <= rememberedBytes) rememberObject(gitdir, oid, { type, data: Buffer.from(content) });
 }
