@@ -1,6 +1,7 @@
 import type { Change } from '../engine/commitChanges.js';
 import { commitOnHead } from '../engine/commitOnHead.js';
 import { RefConflictError } from '../engine/errors/index.js';
+import { readRevision } from '../engine/readRevision.js';
 import { primaryBranch, type Repository } from '../engine/repository.js';
 import { openSpaceRepository } from '../engine/spaceRepositories.js';
 import type { SpaceRecord } from '../storage/spaces.js';
@@ -20,6 +21,12 @@ export interface ContentWrite {
   author: UserRecord;
 }
 
+/**
+ * The new commit's revision is derived while its branch move syncs: the next batch on the branch,
+ * the read after the write and the search refresh all start from it. A failure is left to them.
+ */
+const deriveAhead = (repo: Repository) => (commit: string) => void readRevision(repo, commit).catch(() => undefined);
+
 /** Other writers moving the branch meanwhile: worked out again from the new head, a few times at most. */
 const attempts = 5;
 
@@ -35,7 +42,7 @@ export async function writeContent(deps: ContentDeps, write: ContentWrite): Prom
   for (let attempt = 1; ; attempt++) {
     try {
       // The changes are worked out under the repository lock: concurrent writers queue, none retries.
-      const { commit } = await commitOnHead({ repo, branch, derive: (head) => write.changes(repo, head), message: write.message, author: authorOf(write.author) });
+      const { commit } = await commitOnHead({ repo, branch, derive: (head) => write.changes(repo, head), message: write.message, author: authorOf(write.author), whileLanding: deriveAhead(repo) });
       if (branch === primaryBranch) scheduleSearchRefresh(deps, write.space.id);
       return { commit };
     } catch (error) {

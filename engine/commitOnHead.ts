@@ -13,6 +13,7 @@ export interface CommitOnHeadInput {
   derive: (head: string | null) => Promise<Change[]> | Change[];
   message: string;
   author: Author;
+  whileLanding?: (commit: string) => void;
 }
 
 /**

@@ -19,6 +19,11 @@ export interface CommitTreeInput {
   author: Author;
   /** The tree's new objects, not yet written (stageTree): written in one group with the commit object. */
   newObjects?: NewObject[];
+  /**
+   * Called once the commit's objects are written, while the branch's move is made durable: work
+   * on the new commit (deriving its revision for the next reader) runs while the disk syncs.
+   */
+  whileLanding?: (commit: string) => void;
 }
 
 /**
@@ -40,6 +45,8 @@ export async function commitTreeHoldingLock(input: CommitTreeInput): Promise<{ c
   await writeLooseObjects(input.repo.gitdir, [...(input.newObjects ?? []), { oid: commit, type: 'commit', content }]);
   // Objects are in place, and their names durable, before the branch moves: a crash before the
   // swap leaves only unreachable objects. The folders are synced while the new ref is written.
-  await compareAndSwapBranch(input.repo, input.branch, input.expected, commit, { after: syncWrittenFolders() });
+  const landed = compareAndSwapBranch(input.repo, input.branch, input.expected, commit, { after: syncWrittenFolders() });
+  input.whileLanding?.(commit);
+  await landed;
   return { commit, tree: input.tree };
 }
