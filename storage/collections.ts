@@ -106,10 +106,13 @@ export async function collectionChain(db: Queryable, id: string | null): Promise
   return rows.map(toCollection);
 }
 
+/** The tables collectionChain reads. */
+export const collectionReads = ['collections'] as const;
+
 /** collectionChain through the database's read cache (an empty chain is cached too). */
 export async function collectionChainCached(db: Database, id: string | null): Promise<CollectionRecord[]> {
   if (!id) return [];
-  return (await db.cached(`collection-chain:${id}`, () => collectionChain(db, id))) ?? [];
+  return (await db.cached(`collection-chain:${id}`, collectionReads, () => collectionChain(db, id))) ?? [];
 }
 
 export interface CollectionChanges {

@@ -38,9 +38,12 @@ export async function findContentGrants(db: Queryable, userId: string): Promise<
   return new Map(rows.map((row) => [`${row.target_kind}:${row.target_id}`, row.role]));
 }
 
+/** The tables findContentGrants reads. */
+export const grantReads = ['content_grants'] as const;
+
 /** findContentGrants through the database's read cache: the access check of a space reads it. */
 export async function findContentGrantsCached(db: Database, userId: string): Promise<Grants> {
-  return (await db.cached(`grants:${userId}`, () => findContentGrants(db, userId))) ?? new Map();
+  return (await db.cached(`grants:${userId}`, grantReads, () => findContentGrants(db, userId))) ?? new Map();
 }
 
 /**

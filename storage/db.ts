@@ -1,5 +1,6 @@
 import sqlite3 from 'sqlite3';
 import { migrate } from './migrate.js';
+import { ReadCache, tableReach, writtenTable } from './readCache.js';
 
 export type Row = Record<string, unknown>;
 export type Params = unknown[] | Record<string, unknown>;
@@ -27,12 +28,13 @@ export interface Transaction extends Queryable {
 export interface Database extends Queryable {
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
-   * Reads through a cache that every committed write clears: at once for writes made through this
-   * handle, within `changePollMs` for writes by other processes (the admin CLI, workers, other
-   * API processes). For the reads on every request's path: token, organization, membership.
+   * Reads through a cache, `reads` naming the tables the value comes from. A write through this
+   * handle drops at once the values read from a table it wrote (or one its foreign keys cascade
+   * to); a write by another process (the admin CLI, workers, other API processes) drops them all
+   * within `changePollMs`. For the reads on every request's path: token, organization, membership.
    * Only found values are kept, so unknown keys (a guessed token) can't fill the memory.
    */
-  cached<T>(key: string, load: () => Promise<T | undefined>): Promise<T | undefined>;
+  cached<T>(key: string, reads: readonly string[], load: () => Promise<T | undefined>): Promise<T | undefined>;
   close(): Promise<void>;
 }
 
@@ -42,7 +44,6 @@ export interface Database extends Queryable {
  * (at 100 ms, the worst of 40 measured was 110 ms).
  */
 const changePollMs = 50;
-const cacheLimit = 20_000;
 
 export async function openDatabase(file: string): Promise<Database> {
   const writer = await openConnection(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE);
@@ -57,53 +58,51 @@ export async function openDatabase(file: string): Promise<Database> {
   const tx: Transaction = { ...write, inTransaction: true };
   let closing: Promise<void> | undefined;
 
-  const cache = new Map<string, Promise<unknown>>();
-  const invalidate = () => cache.clear();
-  let dataVersion = (await read.get<{ data_version: number }>('PRAGMA data_version'))?.data_version;
+  const cache = new ReadCache(await tableReachOf(read));
+  // Polled on the write connection: its data_version moves with other connections' commits only,
+  // so this process's own writes (already handled table by table) don't drop the whole cache.
+  let dataVersion = (await write.get<{ data_version: number }>('PRAGMA data_version'))?.data_version;
   const poll = setInterval(() => {
-    read.get<{ data_version: number }>('PRAGMA data_version').then(
+    writes.push(() => write.get<{ data_version: number }>('PRAGMA data_version')).then(
       (row) => {
         if (row?.data_version !== dataVersion) {
           dataVersion = row?.data_version;
-          invalidate();
+          cache.clear();
         }
       },
-      () => invalidate(),
+      () => cache.clear(),
     );
   }, changePollMs);
   poll.unref();
-  const afterWrite = <T>(result: Promise<T>) => result.finally(invalidate);
 
   return {
     get: read.get,
     all: read.all,
-    cached: <T>(key: string, load: () => Promise<T | undefined>) => {
-      const hit = cache.get(key) as Promise<T | undefined> | undefined;
-      if (hit) return hit;
-      // The promise itself is cached, so concurrent misses share one query. A write that ends
-      // while it loads clears the cache, this entry with it, so a stale value is never kept.
-      const loading = load();
-      if (cache.size >= cacheLimit) cache.clear();
-      cache.set(key, loading);
-      const forget = () => {
-        if (cache.get(key) === loading) cache.delete(key);
+    cached: (key, reads, load) => cache.get(key, reads, load),
+    run: (sql, params) => writes.push(() => write.run(sql, params)).finally(() => cache.written(tablesOf([sql]))),
+    transaction: (work) => {
+      // The transaction's statements, so the cache drops what they wrote once it ends (committed or not).
+      const statements: string[] = [];
+      const recording: Transaction = {
+        get: <T>(sql: string, params?: Params) => (statements.push(sql), tx.get<T>(sql, params)),
+        all: <T>(sql: string, params?: Params) => (statements.push(sql), tx.all<T>(sql, params)),
+        run: (sql, params) => (statements.push(sql), tx.run(sql, params)),
+        inTransaction: true,
       };
-      loading.then((value) => value === undefined && forget(), forget);
-      return loading;
+      return writes
+        .push(async () => {
+          await exec(writer, 'BEGIN IMMEDIATE');
+          try {
+            const result = await work(recording);
+            await exec(writer, 'COMMIT');
+            return result;
+          } catch (error) {
+            await exec(writer, 'ROLLBACK');
+            throw error;
+          }
+        })
+        .finally(() => cache.written(tablesOf(statements)));
     },
-    run: (sql, params) => afterWrite(writes.push(() => write.run(sql, params))),
-    transaction: (work) =>
-      afterWrite(writes.push(async () => {
-        await exec(writer, 'BEGIN IMMEDIATE');
-        try {
-          const result = await work(tx);
-          await exec(writer, 'COMMIT');
-          return result;
-        } catch (error) {
-          await exec(writer, 'ROLLBACK');
-          throw error;
-        }
-      })),
     close: () => {
       clearInterval(poll);
       closing ??= writes.push(async () => undefined).then(async () => {
@@ -151,4 +150,28 @@ function connectionQueryable(db: sqlite3.Database): Queryable {
         }),
       ),
   };
+}
+
+/** The tables statements wrote; 'all' when one of them can't be told. */
+function tablesOf(statements: string[]): Set<string> | 'all' {
+  const tables = new Set<string>();
+  for (const sql of statements) {
+    const table = writtenTable(sql);
+    if (table === 'all') return 'all';
+    if (table) tables.add(table);
+  }
+  return tables;
+}
+
+/** The schema's foreign keys and triggers, as tableReach takes them. */
+async function tableReachOf(db: Queryable) {
+  const names = await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'");
+  const triggers = new Set((await db.all<{ tbl_name: string }>("SELECT tbl_name FROM sqlite_master WHERE type = 'trigger'")).map((row) => row.tbl_name.toLowerCase()));
+  const acting = new Set(['CASCADE', 'SET NULL', 'SET DEFAULT']);
+  const tables = [];
+  for (const { name } of names) {
+    const keys = await db.all<{ table: string; on_update: string; on_delete: string }>(`SELECT "table", on_update, on_delete FROM pragma_foreign_key_list(?)`, [name]);
+    tables.push({ name, references: keys.map((key) => ({ parent: key.table, acts: acting.has(key.on_update) || acting.has(key.on_delete) })), hasTrigger: triggers.has(name.toLowerCase()) });
+  }
+  return tableReach(tables);
 }

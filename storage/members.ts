@@ -88,6 +88,9 @@ export async function getMember(db: Queryable, organizationId: string, userId: s
   return member;
 }
 
+/** The tables findMembershipRole reads. */
+export const membershipReads = ['memberships'] as const;
+
 /**
  * The caller's role in one organization, or undefined when they are not a member, through the
  * database's read cache: the access check of every request reads it.
@@ -97,7 +100,7 @@ export function findMembershipRole(
   organizationId: string,
   userId: string,
 ): Promise<{ role: MemberRole | null; disabled: boolean } | undefined> {
-  return db.cached(`membership:${organizationId}:${userId}`, async () => {
+  return db.cached(`membership:${organizationId}:${userId}`, membershipReads, async () => {
     const row = await db.get<{ role: MemberRole | null; disabled: number }>('SELECT role, disabled FROM memberships WHERE organization_id = ? AND user_id = ?', [
       organizationId,
       userId,

@@ -90,9 +90,12 @@ export async function findOrganization(db: Queryable, id: string): Promise<Organ
   return row && toOrganization(row);
 }
 
+/** The tables findOrganization reads. */
+export const organizationReads = ['organizations', 'organization_email_domains'] as const;
+
 /** findOrganization through the database's read cache, for the access check of every request. */
 export function findOrganizationCached(db: Database, id: string): Promise<OrganizationRecord | undefined> {
-  return db.cached(`organization:${id}`, () => findOrganization(db, id));
+  return db.cached(`organization:${id}`, organizationReads, () => findOrganization(db, id));
 }
 
 export async function getOrganization(db: Queryable, id: string): Promise<OrganizationRecord> {

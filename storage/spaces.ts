@@ -122,9 +122,12 @@ export async function findSpace(db: Queryable, id: string, options: { includeDel
   return row && toSpace(row);
 }
 
+/** The tables findSpace reads. */
+export const spaceReads = ['spaces'] as const;
+
 /** findSpace through the database's read cache, for the access check of every space request. */
 export function findSpaceCached(db: Database, id: string, options: { includeDeleted?: boolean } = {}): Promise<SpaceRecord | undefined> {
-  return db.cached(`space:${id}:${options.includeDeleted ? 'all' : 'live'}`, () => findSpace(db, id, options));
+  return db.cached(`space:${id}:${options.includeDeleted ? 'all' : 'live'}`, spaceReads, () => findSpace(db, id, options));
 }
 
 export async function getSpace(db: Queryable, id: string, options: { includeDeleted?: boolean } = {}): Promise<SpaceRecord> {

@@ -71,7 +71,7 @@ const lastRecorded = new Map<string, number>();
 export async function findUserByToken(db: Database, token: string): Promise<UserRecord | undefined> {
   if (token.length > maxTokenLength) return undefined;
   // Keyed by the token itself (memory only), so a cache hit costs no hashing.
-  const found = await db.cached(`token:${token}`, async () => {
+  const found = await db.cached(`token:${token}`, ['tokens', 'users'], async () => {
     const row = await db.get<Parameters<typeof toUser>[0] & { token_id: string; expires_at: string | null }>(
       `SELECT ${userColumns}, tokens.id AS token_id, tokens.expires_at FROM tokens JOIN users ON users.id = tokens.user_id WHERE tokens.token_hash = ?`,
       [hashToken(token)],

@@ -1,10 +1,10 @@
 import type Koa from 'koa';
-import { findMembershipRole } from '../../storage/members.js';
-import { findOrganizationCached } from '../../storage/organizations.js';
+import { findMembershipRole, membershipReads } from '../../storage/members.js';
+import { findOrganizationCached, organizationReads } from '../../storage/organizations.js';
 import { findTeamRole } from '../../storage/teams.js';
-import { collectionChainCached } from '../../storage/collections.js';
-import { findSpaceCached } from '../../storage/spaces.js';
-import { findContentGrantsCached, grantedRole, higherRole } from '../../storage/contentGrants.js';
+import { collectionChainCached, collectionReads } from '../../storage/collections.js';
+import { findSpaceCached, spaceReads } from '../../storage/spaces.js';
+import { findContentGrantsCached, grantReads, grantedRole, higherRole } from '../../storage/contentGrants.js';
 import type { MemberRole } from '../../storage/members.js';
 import { effectiveRole, levelsOf } from './spaceRoles.js';
 import { findUserByToken } from '../../storage/tokens.js';
@@ -104,7 +104,7 @@ function spacePolicy(role: MemberRole, options: { deleted?: boolean }): Policy {
       const spaceId = ctx.params.spaceId ?? '';
       // Read on every request to a space: its parts through the read cache, and the whole of it
       // too, cleared with them by any write (db.cached).
-      const access = await ctx.db.cached(`space-access:${caller.id}:${spaceId}:${options.deleted ? 'all' : 'live'}`, () => spaceAccess(ctx.db, caller.id, spaceId, options));
+      const access = await ctx.db.cached(`space-access:${caller.id}:${spaceId}:${options.deleted ? 'all' : 'live'}`, spaceAccessReads, () => spaceAccess(ctx.db, caller.id, spaceId, options));
       if (!access) throw notFound(`Space ${spaceId} not found`);
       ctx.state.space = access.space;
       ctx.state.spaceRole = access.effective;
@@ -115,6 +115,9 @@ function spacePolicy(role: MemberRole, options: { deleted?: boolean }): Policy {
     },
   };
 }
+
+/** What spaceAccess reads: its parts' tables, all of them. */
+const spaceAccessReads = [...spaceReads, ...membershipReads, ...collectionReads, ...grantReads, ...organizationReads];
 
 /** The caller's effective role on the space, with what the policy puts on the context; undefined when the space doesn't exist for them. */
 async function spaceAccess(db: AppContext['db'], callerId: string, spaceId: string, options: { deleted?: boolean }) {
