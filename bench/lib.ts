@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,3 +136,31 @@ export async function sharedTemporalAddress(): Promise<string> {
 export const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
 /** Median with the smallest and largest sample: `12.3 (10.1–15.8, n=5)`. */
 export const spread = (samples: number[], digits = 1) => `${fmt(median(samples), digits)} (${fmt(Math.min(...samples), digits)}–${fmt(Math.max(...samples), digits)}, n=${samples.length})`;
+
+/**
+ * The disk's latency for one durable small write as the engine makes it (a new file written and
+ * synced, renamed, its folder synced): median of 20, in the folder the benchmarks' data lives in.
+ * Write figures move with it (it varied 0.5–2.4 ms within one session on the development VM).
+ */
+export function durableWriteMs(): number {
+  const dir = mkdtempSync(path.join(tmpdir(), 'quire-disk-'));
+  try {
+    const times: number[] = [];
+    for (let round = 0; round < 20; round += 1) {
+      const started = process.hrtime.bigint();
+      const temporary = path.join(dir, `tmp-${round}`);
+      const fd = openSync(temporary, 'w');
+      writeSync(fd, Buffer.alloc(1024, round));
+      fsyncSync(fd);
+      closeSync(fd);
+      renameSync(temporary, path.join(dir, `file-${round}`));
+      const folder = openSync(dir, 'r');
+      fsyncSync(folder);
+      closeSync(folder);
+      times.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    return median(times);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -11,12 +11,14 @@ import { benchOpenAPI } from './openapi.js';
 import { benchPacked } from './packed.js';
 import { benchPdf } from './pdf.js';
 import { benchTranslations } from './translations.js';
+import { durableWriteMs, fmt } from './lib.js';
 import { benchSites } from './sites.js';
 
 const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments, 'change-requests': benchChangeRequests, sites: benchSites, openapi: benchOpenAPI, conversations: benchConversations, translations: benchTranslations, pdf: benchPdf };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 
 const before = loadavg();
+const diskBefore = durableWriteMs();
 for (const name of chosen) {
   const bench = benches[name];
   if (!bench) throw new Error(`unknown benchmark ${name}; choose from ${Object.keys(benches).join(', ')}`);
@@ -25,4 +27,5 @@ for (const name of chosen) {
   for (const [label, value] of Object.entries(figures)) console.log(`${label.padEnd(66)} ${value}`);
 }
 console.log(`\nmachine: ${cpus().length} cores; load average before ${before.map((n) => n.toFixed(2)).join(' ')}, after ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+console.log(`disk: a durable small write (new file written, synced, renamed, folder synced) ${fmt(diskBefore)} ms before, ${fmt(durableWriteMs())} ms after (median of 20)`);
 process.exit(0); // the benchmarks' Temporal dev server is stopped on exit
