@@ -45,7 +45,7 @@ export async function commitTreeHoldingLock(input: CommitTreeInput): Promise<{ c
   await writeLooseObjects(input.repo.gitdir, [...(input.newObjects ?? []), { oid: commit, type: 'commit', content }]);
   // Objects are in place, and their names durable, before the branch moves: a crash before the
   // swap leaves only unreachable objects. The folders are synced while the new ref is written.
-  const landed = compareAndSwapBranch(input.repo, input.branch, input.expected, commit, { after: syncWrittenFolders });
+  const landed = compareAndSwapBranch(input.repo, input.branch, input.expected, commit, { after: syncWrittenFolders() });
   input.whileLanding?.(commit);
   await landed;
   return { commit, tree: input.tree };

@@ -19,27 +19,22 @@ const gitLockWaitMs = 2_000;
  * fails if git holds it: then wait, then RepositoryBusyError, never delete git's lock), compared
  * with the branch while holding it, and renamed over the loose ref. A crash leaves the old or the
  * new commit; a `<ref>.lock` left by a crashed Quire writer is recognised as the same file as its
- * own temporary one and cleared. With `after`, the branch moves only once what it starts has
- * settled (and not if it fails): what must be durable first (the new objects' folders) is synced
- * beside the new value. It is started once that value's file is created: on ext4 a file created
- * while a sync commits the journal waits for the commit, and the two syncs then share one.
+ * own temporary one and cleared. With `after`, the branch moves only once it has settled (and
+ * not if it fails): what must be durable first is waited for while the new value is written.
  */
-export async function compareAndSwapBranch(repo: Repository, branch: string, expected: string | null, next: string, options: { after?: () => Promise<unknown> } = {}): Promise<void> {
+export async function compareAndSwapBranch(repo: Repository, branch: string, expected: string | null, next: string, options: { after?: Promise<unknown> } = {}): Promise<void> {
   const ref = branchRef(branch);
   const refPath = path.join(repo.gitdir, ref);
   const gitLock = `${refPath}.lock`;
   const ours = path.join(repo.gitdir, 'quire-tmp', `${ref.replaceAll('/', '%')}.${randomBytes(4).toString('hex')}`);
+  options.after?.catch(() => undefined); // awaited below; a failure before then isn't left unhandled
   // The metadata steps are inline, the syncs off the event loop (see gitFs).
   mkdirSync(path.dirname(refPath), { recursive: true });
   mkdirSync(path.dirname(ours), { recursive: true });
   clearCrashedWrites(path.dirname(ours), ref.replaceAll('/', '%'), gitLock);
   try {
-    // writeSynced creates and writes the file before its first wait, then syncs it beside `after`.
-    const written = writeSynced(ours, Buffer.from(`${next}\n`), 'wx');
-    const after = options.after?.();
-    written.catch(() => undefined); // both are awaited below; neither's failure is left unhandled meanwhile
-    after?.catch(() => undefined);
-    await Promise.all([written, after]);
+    // The new value is written while `after` (the new objects' folders being synced) finishes.
+    await Promise.all([writeSynced(ours, Buffer.from(`${next}\n`), 'wx'), options.after]);
     await takeGitLock(ours, gitLock, ref);
     try {
       const actual = await readBranch(repo, branch);
