@@ -13,6 +13,7 @@ export interface CommitOnHeadInput {
   derive: (head: string | null) => Promise<Change[]> | Change[];
   message: string;
   author: Author;
+  /** See CommitTreeInput: called with the new commit while the branch move syncs. */
   whileLanding?: (commit: string) => void;
 }
 

@@ -30,13 +30,18 @@ export async function syncDirectory(folder: string): Promise<void> {
 export async function writeSynced(file: string, data: Uint8Array, flags: 'w' | 'wx' = 'w', mode = 0o644): Promise<void> {
   const fd = openSync(file, flags, mode);
   try {
-    for (let written = 0; written < data.length; ) {
-      const rest = data.subarray(written);
-      written += rest.length <= inlineWriteBytes ? writeSync(fd, rest) : (await writeAsync(fd, rest)).bytesWritten;
-    }
+    await writeAll(fd, data);
     await fsyncAsync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Writes all of `data` at the file's position: inline up to `inlineWriteBytes`, larger off the event loop. */
+async function writeAll(fd: number, data: Uint8Array): Promise<void> {
+  for (let written = 0; written < data.length; ) {
+    const rest = data.subarray(written);
+    written += rest.length <= inlineWriteBytes ? writeSync(fd, rest) : (await writeAsync(fd, rest)).bytesWritten;
   }
 }
 
@@ -93,10 +98,7 @@ async function writeGroup(writes: FileWrite[]): Promise<void> {
       const entry = { write, temporary, fd: undefined as number | undefined };
       open.push(entry);
       entry.fd = openCreating(temporary, write.mode ?? 0o644);
-      for (let written = 0; written < write.data.length; ) {
-        const rest = write.data.subarray(written);
-        written += rest.length <= inlineWriteBytes ? writeSync(entry.fd, rest) : (await writeAsync(entry.fd, rest)).bytesWritten;
-      }
+      await writeAll(entry.fd, write.data);
     }
     // Every sync settles before anything is closed: a descriptor closed while its sync runs could be reused.
     const synced = await Promise.allSettled(open.map(({ fd }) => fsyncAsync(fd!)));

@@ -103,7 +103,7 @@ function spacePolicy(role: MemberRole, options: { deleted?: boolean }): Policy {
       const caller = await authenticate(ctx);
       const spaceId = ctx.params.spaceId ?? '';
       // Read on every request to a space: its parts through the read cache, and the whole of it
-      // too, cleared with them by any write (db.cached).
+      // too, dropped with them by a write to any of their tables (db.cached).
       const access = await ctx.db.cached(`space-access:${caller.id}:${spaceId}:${options.deleted ? 'all' : 'live'}`, spaceAccessReads, () => spaceAccess(ctx.db, caller.id, spaceId, options));
       if (!access) throw notFound(`Space ${spaceId} not found`);
       ctx.state.space = access.space;
