@@ -49,7 +49,7 @@ export default tseslint.config(
             { group: ['./*', '!./table.js', '!./specification.js'], message: 'route files don’t import each other: shared reads belong in presenters, domain or storage' },
             {
               group: ['**/engine/commitChanges*', '**/engine/commitTree*', '**/engine/buildTree*', '**/engine/compareAndSwapBranch*', '**/engine/spaceRepositories*', '**/engine/repository*', '**/engine/lock*'],
-              message: 'routes write content through domain commands (domain/writeContent.ts), never through the engine',
+              message: 'routes write content through domain commands (domain/spaces: writeContent), never through the engine',
             },
             { group: ['**/workflows/worker*', '**/workflows/activities/**', '**/workflows/runtime/**', '**/*.workflow.js'], message: 'the API reaches Temporal through workflows/client.ts' },
           ],

@@ -6,7 +6,7 @@ import type { OrganizationRecord } from '../storage/organizations.js';
 import type { UserRecord } from '../storage/users.js';
 import type { SpaceRecord } from '../storage/spaces.js';
 import type { CollectionRecord } from '../storage/collections.js';
-import type { ContentDeps, JobDeps } from '../domain/deps.js';
+import type { ContentDeps, JobDeps } from '../domain/shared/deps.js';
 import { findContentGrantsCached, type Grants } from '../storage/contentGrants.js';
 import type { Config } from './config.js';
 import type { Urls } from './urls.js';

@@ -1,8 +1,8 @@
 import { startWorker } from '../workflows/worker.js';
 import { startLocalTemporal } from '../workflows/runtime/localTemporal.js';
 import { stopOnSignals } from '../workflows/runtime/stopOnSignals.js';
-import { ensureDeletionJobs } from '../domain/spaceDeletion.js';
-import { errorFields, log } from '../domain/log.js';
+import { ensureDeletionJobs } from '../domain/spaces/index.js';
+import { errorFields, log } from '../domain/shared/log.js';
 import { configFromEnv } from './config.js';
 import { startServer } from './server.js';
 

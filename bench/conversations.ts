@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { configuredExtractor, processPendingConversations } from '../domain/conversations.js';
+import { configuredExtractor, processPendingConversations } from '../domain/conversations/index.js';
 import { upsertConversation } from '../storage/conversations.js';
 import { openDatabase } from '../storage/db.js';
 import { organizationClusterIds } from '../storage/issueClusters.js';

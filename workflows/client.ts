@@ -6,7 +6,7 @@ import { openAPISourceChanged, type openapiProcessing } from './openapiProcessin
 import type { translationRun } from './translationRun.workflow.js';
 import type { pdfExport } from './pdfExport.workflow.js';
 import { conversationsIngested, type conversationProcessing } from './conversationProcessing.workflow.js';
-import { pdfOptions, type PdfExportInput } from '../domain/pdfExports.js';
+import { pdfOptions, type PdfExportInput } from '../domain/pdf/index.js';
 
 /** The job service can't be reached: the API answers 503 and changes nothing. */
 export class JobsUnavailableError extends Error {

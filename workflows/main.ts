@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { errorFields, log } from '../domain/log.js';
+import { errorFields, log } from '../domain/shared/log.js';
 import { openDatabase } from '../storage/db.js';
 import { stopOnSignals } from './runtime/stopOnSignals.js';
 import { temporalFromEnv } from './settings.js';

@@ -1,6 +1,6 @@
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from './activities/index.js';
-import type { PdfExportInput } from '../domain/pdfExports.js';
+import type { PdfExportInput } from '../domain/pdf/index.js';
 
 const { renderPdfExport } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',

@@ -1,6 +1,6 @@
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from './activities/index.js';
-import type { TranslationRunInput, TranslationRunOutcome } from '../domain/translations.js';
+import type { TranslationRunInput, TranslationRunOutcome } from '../domain/translations/index.js';
 
 const { runTranslation } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',

@@ -6,11 +6,11 @@ import { openDatabase, type Database, type Queryable } from '../../storage/db.js
 import { ensureMembership, memberRoles, type MemberRole } from '../../storage/members.js';
 import { findOrganization, listOrganizationsAll, markOrganizationDeleted } from '../../storage/organizations.js';
 import { listAllSpacesOfOrganization } from '../../storage/spaces.js';
-import { deleteSpace } from '../../domain/spaceDeletion.js';
+import { deleteSpace } from '../../domain/spaces/index.js';
 import { JobClient } from '../../workflows/client.js';
 import { createToken, listTokens, revokeToken } from '../../storage/tokens.js';
 import { createUser, findUserByEmail, listUsers, type UserRecord } from '../../storage/users.js';
-import { createOrganization } from '../commands/createOrganization.js';
+import { createOrganization } from '../../domain/organizations/index.js';
 import { configFromEnv, parseDuration } from '../config.js';
 
 const usage = `Usage: npm run -s admin -- <command> [options]

@@ -6,7 +6,7 @@ import { collectionChainCached, collectionReads } from '../../storage/collection
 import { findSpaceCached, spaceReads } from '../../storage/spaces.js';
 import { findContentGrantsCached, grantReads, grantedRole, higherRole } from '../../storage/contentGrants.js';
 import type { MemberRole } from '../../storage/members.js';
-import { effectiveRole, levelsOf } from './spaceRoles.js';
+import { effectiveRole, levelsOf } from '../../domain/organizations/index.js';
 import { findUserByToken } from '../../storage/tokens.js';
 import type { AppContext } from '../context.js';
 import { forbidden, notFound, unauthorized } from '../errors.js';

@@ -1,7 +1,7 @@
 import { findContentGrantsCached } from '../../storage/contentGrants.js';
 import { findMembershipRole, type MemberRole } from '../../storage/members.js';
-import { assertCollectionIn } from '../../domain/spaces.js';
-import { roleWhere } from '../commands/access.js';
+import { assertCollectionIn } from '../../domain/spaces/index.js';
+import { roleWhere } from '../../domain/organizations/index.js';
 import type { AppContext } from '../context.js';
 import { forbidden, notFound } from '../errors.js';
 import { atLeast, describeRole } from './roles.js';

@@ -1,4 +1,4 @@
-import type { ChangeRequestState } from '../../domain/changeRequests.js';
+import type { ChangeRequestState } from '../../domain/changeRequests/index.js';
 import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { UserRecord } from '../../storage/users.js';
 import type { Urls } from '../urls.js';

@@ -1,4 +1,4 @@
-import type { ContentUpdate } from '../../domain/changeRequestContent.js';
+import type { ContentUpdate } from '../../domain/changeRequests/index.js';
 import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { Urls } from '../urls.js';
 import { presentFile, type RevisionView } from './revision.js';

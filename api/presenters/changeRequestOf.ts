@@ -1,4 +1,4 @@
-import { changeRequestState } from '../../domain/changeRequests.js';
+import { changeRequestState } from '../../domain/changeRequests/index.js';
 import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
 import { countOpenComments } from '../../storage/comments.js';
 import { findUser, type UserRecord } from '../../storage/users.js';

@@ -1,4 +1,4 @@
-import type { CommentRights } from '../../domain/comments.js';
+import type { CommentRights } from '../../domain/comments/index.js';
 import type { ReactionRecord } from '../../storage/commentReactions.js';
 import type { CommentReplyRecord, Replier } from '../../storage/commentReplies.js';
 import type { CommentBody, CommentRecord } from '../../storage/comments.js';

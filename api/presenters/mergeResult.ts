@@ -1,4 +1,4 @@
-import type { MergeOutcome } from '../../domain/mergeChangeRequest.js';
+import type { MergeOutcome } from '../../domain/changeRequests/index.js';
 
 /** Upstream's `{revision, result}`, with the conflicts (a Quire field) when there are some. */
 export function presentMergeOutcome(outcome: MergeOutcome) {

@@ -1,6 +1,6 @@
 import { fileSizes } from '../../engine/fileSizes.js';
 import { openSpaceRepository } from '../../engine/spaceRepositories.js';
-import { readSpaceRevision } from '../../domain/readSpaceRevision.js';
+import { readSpaceRevision } from '../../domain/spaces/index.js';
 import { spaceOf, type AppContext } from '../context.js';
 import { revisionView, type RevisionView } from './revision.js';
 

@@ -1,7 +1,7 @@
 import type { SamlProviderRecord } from '../../storage/samlProviders.js';
 import type { TeamRecord } from '../../storage/teams.js';
 import type { RoleOrGuest } from '../policies/roles.js';
-import { parseCertificate, providerIsUsable } from '../commands/samlProviderChecks.js';
+import { parseCertificate, providerIsUsable } from '../../domain/organizations/index.js';
 import type { Urls } from '../urls.js';
 import { presentTeam } from './team.js';
 

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { spaceRevision } from '../../domain/spaces.js';
-import { sectionSiblings } from '../../domain/siteStructure.js';
+import { spaceRevision } from '../../domain/spaces/index.js';
+import { sectionSiblings } from '../../domain/sites/index.js';
 import type { MemberRole } from '../../storage/members.js';
 import type { SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord, SiteStructure } from '../../storage/siteStructure.js';
 import type { SiteRecord } from '../../storage/sites.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
-import { organizationAccess, roleOnSpace } from '../commands/access.js';
+import { organizationAccess, roleOnSpace } from '../../domain/organizations/index.js';
 import type { AppContext } from '../context.js';
 import { presentSite, publishedUrl } from './site.js';
 import { presentSpace } from './space.js';

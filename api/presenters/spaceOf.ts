@@ -1,4 +1,4 @@
-import { spaceRevision } from '../../domain/spaces.js';
+import { spaceRevision } from '../../domain/spaces/index.js';
 import { countChangeRequests } from '../../storage/changeRequests.js';
 import { countOpenComments } from '../../storage/comments.js';
 import type { MemberRole } from '../../storage/members.js';

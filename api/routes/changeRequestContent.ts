@@ -1,6 +1,5 @@
 import { findPageById, findPageByPath } from '../../engine/findPage.js';
-import { changeRequestOf } from '../../domain/changeRequests.js';
-import { updateChangeRequestContent, type ContentOperation } from '../../domain/changeRequestContent.js';
+import { changeRequestOf, type ContentOperation, updateChangeRequestContent } from '../../domain/changeRequests/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
 import { notFound } from '../errors.js';

@@ -1,7 +1,7 @@
 import { allPages } from '../../engine/allPages.js';
 import { revisionLinks } from '../../engine/pageLinks.js';
 import { revisionChanges } from '../../engine/revisionChanges.js';
-import { changeRequestOf } from '../../domain/changeRequests.js';
+import { changeRequestOf } from '../../domain/changeRequests/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { contentDeps, spaceOf, type AppContext } from '../context.js';
 import { notFound } from '../errors.js';

@@ -1,5 +1,4 @@
-import { changeRequestOf } from '../../domain/changeRequests.js';
-import { mergeChangeRequest, updateChangeRequestFromPrimary } from '../../domain/mergeChangeRequest.js';
+import { changeRequestOf, mergeChangeRequest, updateChangeRequestFromPrimary } from '../../domain/changeRequests/index.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';

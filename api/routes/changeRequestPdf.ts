@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { changeRequestOf } from '../../domain/changeRequests.js';
-import { pdfExportState, requestChangeRequestPdf } from '../../domain/pdfExports.js';
+import { changeRequestOf } from '../../domain/changeRequests/index.js';
+import { pdfExportState, requestChangeRequestPdf } from '../../domain/pdf/index.js';
 import { jobDeps, spaceOf, type AppContext } from '../context.js';
 import { notFound, unprocessable, unavailable } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';

@@ -1,5 +1,4 @@
-import { changeRequestOf } from '../../domain/changeRequests.js';
-import { requestReviews, submitReview, withdrawReviewRequest } from '../../domain/changeRequestReviews.js';
+import { changeRequestOf, requestReviews, submitReview, withdrawReviewRequest } from '../../domain/changeRequests/index.js';
 import { findReview, listContributors, listRequestedReviewers, listReviews } from '../../storage/changeRequestReviews.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
 import { notFound } from '../errors.js';

@@ -1,7 +1,7 @@
 import { findTemplate } from '../../engine/templates.js';
-import { changeRequestOf, createChangeRequest, editChangeRequest } from '../../domain/changeRequests.js';
+import { changeRequestOf, createChangeRequest, editChangeRequest } from '../../domain/changeRequests/index.js';
 import { listChangeRequests } from '../../storage/changeRequests.js';
-import { organizationAccess } from '../commands/access.js';
+import { organizationAccess } from '../../domain/organizations/index.js';
 import { callerOf, contentDeps, organizationOf, spaceOf, type AppContext, grantsOf } from '../context.js';
 import { badRequest } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';

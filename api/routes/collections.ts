@@ -1,8 +1,7 @@
-import { moveItem } from '../../domain/moveItem.js';
-import { transferItem } from '../../domain/transferItem.js';
+import { moveItem, transferItem } from '../../domain/spaces/index.js';
 import { deleteCollection, insertCollection, listCollectionsOfOrganization, updateCollection } from '../../storage/collections.js';
 import { listReachableSpaces } from '../../storage/spaces.js';
-import { organizationAccess, roleWhere } from '../commands/access.js';
+import { organizationAccess, roleWhere } from '../../domain/organizations/index.js';
 import { collectionOf, organizationOf, type AppContext, grantsOf } from '../context.js';
 import { inCollection, inOrganization } from '../policies/index.js';
 import { collectionActions, organizationActions } from '../policies/actions.js';

@@ -1,5 +1,4 @@
-import { changeRequestCommentPlace, spaceCommentPlace } from '../../domain/commentPlaces.js';
-import { commentOf, postReply, removeReply, replyOf, updateReply, type CommentPlace } from '../../domain/comments.js';
+import { changeRequestCommentPlace, commentOf, type CommentPlace, postReply, removeReply, replyOf, spaceCommentPlace, updateReply } from '../../domain/comments/index.js';
 import { listReplies } from '../../storage/commentReplies.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
 import { commentActions } from '../policies/actions.js';

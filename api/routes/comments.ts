@@ -1,5 +1,4 @@
-import { changeRequestCommentPlace, spaceCommentPlace } from '../../domain/commentPlaces.js';
-import { commentOf, deleteComment, postComment, updateComment, type CommentPlace } from '../../domain/comments.js';
+import { changeRequestCommentPlace, commentOf, type CommentPlace, deleteComment, postComment, spaceCommentPlace, updateComment } from '../../domain/comments/index.js';
 import { listComments } from '../../storage/comments.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
 import { commentActions } from '../policies/actions.js';

@@ -1,9 +1,8 @@
 import { findPageById, findPageByPath } from '../../engine/findPage.js';
 import type { RevisionFile } from '../../engine/readRevision.js';
 import { findTemplate } from '../../engine/templates.js';
-import { applyTemplate } from '../../domain/applyTemplate.js';
-import { applyTemplateToChangeRequestById } from '../../domain/changeRequests.js';
-import { readSpaceFile } from '../../domain/readSpaceFile.js';
+import { applyTemplate, readSpaceFile } from '../../domain/spaces/index.js';
+import { applyTemplateToChangeRequestById } from '../../domain/changeRequests/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';

@@ -1,4 +1,4 @@
-import { ingestConversations } from '../../domain/conversations.js';
+import { ingestConversations } from '../../domain/conversations/index.js';
 import { getConversation, getConversationIssue, listConversationIssues, listConversations } from '../../storage/conversations.js';
 import { clusterActivity, getIssueCluster, listIssueClusters } from '../../storage/issueClusters.js';
 import { callerOf, jobDeps, organizationOf, type AppContext } from '../context.js';

@@ -1,4 +1,4 @@
-import { createOpenAPISpec, normalizeSlug, putOpenAPISpec, removeOpenAPISpec } from '../../domain/openapi.js';
+import { createOpenAPISpec, normalizeSlug, putOpenAPISpec, removeOpenAPISpec } from '../../domain/openapi/index.js';
 import { getOpenAPISpec, getOpenAPIVersion, listOpenAPISpecs, listOpenAPIVersions, readOpenAPIFilesystem, setOpenAPIVisibility, type OpenAPISpecRecord } from '../../storage/openapi.js';
 import { jobDeps, organizationOf, type AppContext } from '../context.js';
 import { notFound } from '../errors.js';

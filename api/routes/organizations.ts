@@ -1,8 +1,7 @@
 import { findAgentInstructions, putAgentInstructions } from '../../storage/agentInstructions.js';
 import { ensureMembership, findMember, touchMemberLastSeen } from '../../storage/members.js';
 import { listOrganizationsOfUser, listOrganizationsWithEmailDomain } from '../../storage/organizations.js';
-import { createOrganization } from '../commands/createOrganization.js';
-import { updateOrganization } from '../commands/updateOrganization.js';
+import { createOrganization, updateOrganization } from '../../domain/organizations/index.js';
 import { callerOf, organizationOf, type AppContext } from '../context.js';
 import { badRequest, forbidden } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';

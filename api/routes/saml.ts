@@ -1,7 +1,7 @@
 import { deleteSamlProvider, findSamlProvider, insertSamlProvider, listAllSamlProviders, listSamlProviders, updateSamlProvider, type SamlProviderFields, type SamlProviderRecord } from '../../storage/samlProviders.js';
 import { findTeam, type TeamRecord } from '../../storage/teams.js';
 import type { Queryable } from '../../storage/db.js';
-import { parseCertificate, providerIsUsable, ssoUrlProblem } from '../commands/samlProviderChecks.js';
+import { parseCertificate, providerIsUsable, ssoUrlProblem } from '../../domain/organizations/index.js';
 import { organizationOf, type AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';

@@ -1,7 +1,7 @@
-import { refreshSearchIndex } from '../../domain/searchIndex.js';
+import { refreshSearchIndex } from '../../domain/spaces/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { searchSections } from '../../storage/search.js';
-import { organizationAccess } from '../commands/access.js';
+import { organizationAccess } from '../../domain/organizations/index.js';
 import { contentDeps, organizationOf, spaceOf, type AppContext, grantsOf } from '../context.js';
 import { inOrganization, inSpace } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';

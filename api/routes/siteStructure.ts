@@ -1,24 +1,4 @@
-import {
-  addGroup,
-  addSection,
-  addSectionToGroup,
-  addSiteSpace,
-  moveGroup,
-  moveSection,
-  moveSiteSpace,
-  orderedSections,
-  removeGroup,
-  removeSection,
-  removeSectionFromGroup,
-  removeSiteSpace,
-  sectionSiblings,
-  updateGroupSettings,
-  updateSectionSettings,
-  updateSiteSpaceSettings,
-  type MovePosition,
-  type Ref,
-} from '../../domain/siteStructure.js';
-import { siteOf } from '../../domain/sites.js';
+import { addGroup, addSection, addSectionToGroup, addSiteSpace, moveGroup, type MovePosition, moveSection, moveSiteSpace, orderedSections, type Ref, removeGroup, removeSection, removeSectionFromGroup, removeSiteSpace, sectionSiblings, siteOf, updateGroupSettings, updateSectionSettings, updateSiteSpaceSettings } from '../../domain/sites/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { loadSiteStructure, type SiteSpaceRecord } from '../../storage/siteStructure.js';
 import { isActiveShareKey, type SiteRecord } from '../../storage/sites.js';

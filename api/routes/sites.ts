@@ -1,5 +1,4 @@
-import { assertAdaptiveSchema, templateConditions } from '../../domain/siteAdaptiveSchema.js';
-import { createSite, siteOf, updateSiteSettings } from '../../domain/sites.js';
+import { assertAdaptiveSchema, createSite, siteOf, templateConditions, updateSiteSettings } from '../../domain/sites/index.js';
 import { loadSiteStructure } from '../../storage/siteStructure.js';
 import {
   deleteShareLink,

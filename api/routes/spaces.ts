@@ -1,12 +1,8 @@
 import { findTemplate } from '../../engine/templates.js';
-import { deleteSpace, restoreSpace } from '../../domain/spaceDeletion.js';
-import { createSpace, duplicateSpace } from '../../domain/spaces.js';
-import { publishedPlaceOfSpace } from '../../domain/sites.js';
-import { toMergeRules } from '../../domain/mergeRules.js';
-import { moveItem } from '../../domain/moveItem.js';
-import { transferItem } from '../../domain/transferItem.js';
+import { createSpace, deleteSpace, duplicateSpace, moveItem, restoreSpace, toMergeRules, transferItem } from '../../domain/spaces/index.js';
+import { publishedPlaceOfSpace } from '../../domain/sites/index.js';
 import { listReachableSpaces, updateSpace } from '../../storage/spaces.js';
-import { organizationAccess, roleOnSpace } from '../commands/access.js';
+import { organizationAccess, roleOnSpace } from '../../domain/organizations/index.js';
 import { callerOf, contentDeps, jobDeps, organizationOf, spaceOf, type AppContext, grantsOf } from '../context.js';
 import { badRequest, conflict } from '../errors.js';
 import { inOrganization, inSpace } from '../policies/index.js';

@@ -1,6 +1,6 @@
 import { findMember } from '../../storage/members.js';
 import { deleteTeam, findTeam, findTeamRole, listTeamMembers, listTeams, removeTeamMember, renameTeam, teamRolesOf, type TeamRecord, type TeamRole } from '../../storage/teams.js';
-import { addTeamMember, createTeam, updateTeamMembers } from '../commands/teams.js';
+import { addTeamMember, createTeam, spaceCountsByRole, updateTeamMembers } from '../../domain/organizations/index.js';
 import { callerOf, organizationOf, type AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { inOrganization } from '../policies/index.js';
@@ -9,7 +9,6 @@ import { presentMember } from '../presenters/member.js';
 import { presentTeam } from '../presenters/team.js';
 import * as schemas from '../schemas/teams.js';
 import { handle } from '../validate.js';
-import { spaceCountsByRole } from '../commands/access.js';
 import { RouteTable } from './table.js';
 
 export const teamRoutes = new RouteTable();

@@ -1,4 +1,4 @@
-import { createTranslation, runTranslation } from '../../domain/translations.js';
+import { createTranslation, runTranslation } from '../../domain/translations/index.js';
 import { deleteTranslation, getTranslation, listTranslations, setTranslationInstructions, type TranslationRecord } from '../../storage/translations.js';
 import { callerOf, jobDeps, organizationOf, type AppContext } from '../context.js';
 import { translationActions } from '../policies/actions.js';

@@ -1,7 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { listQuery, roleOrGuest, uri } from './common.js';
-import type { DefaultContent, MergeRules } from '../../storage/organizations.js';
-import type { MemberRole } from '../../storage/members.js';
 
 export { listQuery };
 
@@ -82,18 +80,8 @@ export const updateOrganization = {
   additionalProperties: false,
 } as const;
 
-export interface UpdateOrganizationBody {
-  title?: string;
-  emailDomains?: string[];
-  hostname?: string | null;
-  defaultRole?: MemberRole | null;
-  defaultContent?: DefaultContent | null;
-  logo?: string | null;
-  sso?: boolean;
-  ai?: boolean;
-  inviteLinks?: boolean;
-  mergeRules?: MergeRules;
-}
+/** The patch `updateOrganization` applies: the domain declares it, the schema above admits it. */
+export type { OrganizationPatch as UpdateOrganizationBody } from '../../domain/organizations/index.js';
 
 /** A Document, checked for its outline here; its blocks are checked where documents are rendered. */
 export const updateAgentInstructions = {

@@ -1,5 +1,5 @@
 import type { Browser } from 'puppeteer';
-import { log } from '../log.js';
+import { log } from '../shared/log.js';
 
 let browser: Promise<Browser> | undefined;
 

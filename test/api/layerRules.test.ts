@@ -12,13 +12,13 @@ test('a route file may not import another route file, nor write through the engi
     "'./spaces.js' import is restricted from being used by a pattern. route files don’t import each other: shared reads belong in presenters, domain or storage",
   ]);
   assert.equal(await problems("import { commitChanges } from '../../engine/commitChanges.js';\nexport const c = commitChanges;\n", 'api/routes/example.ts'), [
-    "'../../engine/commitChanges.js' import is restricted from being used by a pattern. routes write content through domain commands (domain/writeContent.ts), never through the engine",
+    "'../../engine/commitChanges.js' import is restricted from being used by a pattern. routes write content through domain commands (domain/spaces: writeContent), never through the engine",
   ]);
 });
 
 test('a route file may use its table, domain commands and engine reads', async () => {
   const clean =
-    "import { RouteTable } from './table.js';\nimport { writeContent } from '../../domain/writeContent.js';\nimport { findPageById } from '../../engine/findPage.js';\nexport const all = [RouteTable, writeContent, findPageById];\n";
+    "import { RouteTable } from './table.js';\nimport { writeContent } from '../../domain/spaces/index.js';\nimport { findPageById } from '../../engine/findPage.js';\nexport const all = [RouteTable, writeContent, findPageById];\n";
   assert.equal(await problems(clean, 'api/routes/example.ts'), []);
 });
 

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { acceptInvitation } from '../../api/commands/changeMembership.js';
+import { acceptInvitation } from '../../domain/organizations/index.js';
 import { assertErrorIs } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { countWords, replaceSegments, textSegments } from '../../domain/translation/markdownText.js';
+import { countWords, replaceSegments, textSegments } from '../../domain/translations/markdownText.js';
 import { templateChanges, templates } from '../../engine/templates.js';
 
 const test = suite('translating markdown: only prose changes');

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
-import { ensureDeletionJobs, restoreSpace } from '../../domain/spaceDeletion.js';
+import { ensureDeletionJobs, restoreSpace } from '../../domain/spaces/index.js';
 import { clearSpaceDeletion, findSpacePurge, markSpaceDeleted } from '../../storage/spaceDeletion.js';
 import { findSpace } from '../../storage/spaces.js';
 import { purgeDeletedSpace } from '../../workflows/activities/purgeDeletedSpace.js';

@@ -1,4 +1,4 @@
-import { configuredExtractor, consolidateClusters, processPendingConversations } from '../../domain/conversations.js';
+import { configuredExtractor, consolidateClusters, processPendingConversations } from '../../domain/conversations/index.js';
 import type { Database } from '../../storage/db.js';
 import { organizationsWithPendingConversations } from '../../storage/conversations.js';
 import { organizationsToConsolidate } from '../../storage/issueClusters.js';

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { bundleOpenAPI, OpenAPIProcessingError } from '../../domain/openapiBundle.js';
+import { bundleOpenAPI, OpenAPIProcessingError } from '../../domain/openapi/index.js';
 import type { Database } from '../../storage/db.js';
 import { findOpenAPISpec, recordOpenAPIFailure, setOpenAPIProcessingState, storeOpenAPIVersion } from '../../storage/openapi.js';
 

@@ -1,4 +1,4 @@
-import { failPdfExport, renderChangeRequestPdf, type PdfExportInput } from '../../domain/pdfExports.js';
+import { failPdfExport, renderChangeRequestPdf, type PdfExportInput } from '../../domain/pdf/index.js';
 import type { Database } from '../../storage/db.js';
 
 /** Renders and stores a change request's PDF (nothing when it is stored already). */

@@ -1,7 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { DomainError } from '../../domain/errors.js';
-import { translateRun, type TranslationRunInput } from '../../domain/translations.js';
-import { configuredTranslator, TranslatorError } from '../../domain/translation/translators.js';
+import { DomainError } from '../../domain/shared/errors.js';
+import { configuredTranslator, translateRun, type TranslationRunInput, TranslatorError } from '../../domain/translations/index.js';
 import type { Database } from '../../storage/db.js';
 import { failTranslationRun } from '../../storage/translations.js';
 

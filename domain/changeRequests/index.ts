@@ -1,0 +1,5 @@
+/** Change requests: branches of a space, their content, reviews, merge rules and merges. */
+export * from './changeRequestContent.js';
+export * from './changeRequestReviews.js';
+export * from './changeRequests.js';
+export * from './mergeChangeRequest.js';

@@ -1,0 +1,77 @@
+import { mergeBranch, type MergeConflict } from '../../engine/mergeBranch.js';
+import { readBranch } from '../../engine/readBranch.js';
+import { primaryBranch } from '../../engine/repository.js';
+import { resolveRevision } from '../../engine/resolveRevision.js';
+import { openSpaceRepository } from '../../engine/spaceRepositories.js';
+import { updateChangeRequest, type ChangeRequestRecord } from '../../storage/changeRequests.js';
+import type { SpaceRecord } from '../../storage/spaces.js';
+import type { UserRecord } from '../../storage/users.js';
+import { assertMergeRules } from './changeRequestMergeRules.js';
+import { assertWritable } from './changeRequests.js';
+import type { ContentDeps } from '../shared/deps.js';
+import { spaceLocked } from '../shared/errors.js';
+import { authorOf, scheduleSearchRefresh } from '../spaces/index.js';
+
+export type MergeOutcome =
+  | { result: 'merge' | 'update'; revision: string; changeRequest: ChangeRequestRecord }
+  | { result: 'conflicts'; revision: string; conflicts: MergeConflict[]; changeRequest: ChangeRequestRecord };
+
+/** The primary branch's last commit the change request holds: its merge base. */
+export const mergeBaseOf = (changeRequest: ChangeRequestRecord) => changeRequest.revisionMergedAncestor ?? changeRequest.revisionInitial;
+
+/**
+ * Merges the change request's branch into the primary branch: a merge commit with both parents,
+ * then the change request is `merged` with `revisionMerged`. On conflicts nothing moves.
+ */
+export async function mergeChangeRequest(deps: ContentDeps, input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; author: UserRecord }): Promise<MergeOutcome> {
+  const { space, changeRequest } = input;
+  assertWritable(changeRequest);
+  if (space.editMode === 'locked') throw spaceLocked(space.id);
+  const repo = openSpaceRepository(deps.dataDir, space.id);
+  const head = await resolveRevision(repo, changeRequest.branch);
+  const outdated = (await readBranch(repo, primaryBranch)) !== mergeBaseOf(changeRequest);
+  await assertMergeRules(deps.db, { space, changeRequest, head, outdated, actorId: input.author.id });
+  const merged = await mergeBranch({
+    repo,
+    into: primaryBranch,
+    from: head,
+    base: mergeBaseOf(changeRequest),
+    message: `Merge change request #${changeRequest.number}${changeRequest.subject ? `: ${changeRequest.subject}` : ''}`,
+    author: authorOf(input.author),
+  });
+  if (!merged.merged) return { result: 'conflicts', revision: merged.head, conflicts: merged.conflicts, changeRequest };
+  scheduleSearchRefresh(deps, space.id);
+  const updated = await updateChangeRequest(deps.db, changeRequest.id, { status: 'merged', revisionMerged: merged.commit }, changeRequest.status);
+  return { result: 'merge', revision: merged.commit, changeRequest: updated };
+}
+
+/**
+ * Brings the primary branch's new commits into the change request (a merge commit on its branch;
+ * `revisionMergedAncestor` moves). `resolve` settles conflicting pages: keep the change request's
+ * version or take the primary branch's.
+ */
+export async function updateChangeRequestFromPrimary(
+  deps: ContentDeps,
+  input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; author: UserRecord; resolve?: Record<string, 'change-request' | 'primary'> },
+): Promise<MergeOutcome> {
+  const { space, changeRequest } = input;
+  assertWritable(changeRequest);
+  if (space.editMode === 'locked') throw spaceLocked(space.id);
+  const repo = openSpaceRepository(deps.dataDir, space.id);
+  const primary = await readBranch(repo, primaryBranch);
+  const base = mergeBaseOf(changeRequest);
+  if (!primary || primary === base) return { result: 'update', revision: await resolveRevision(repo, changeRequest.branch), changeRequest };
+  const resolve = new Map(Object.entries(input.resolve ?? {}).map(([pageId, side]) => [pageId, side === 'change-request' ? ('ours' as const) : ('theirs' as const)]));
+  const merged = await mergeBranch({
+    repo,
+    into: changeRequest.branch,
+    from: primary,
+    base,
+    message: `Update change request #${changeRequest.number} from ${primaryBranch}`,
+    author: authorOf(input.author),
+    resolve,
+  });
+  if (!merged.merged) return { result: 'conflicts', revision: merged.head, conflicts: merged.conflicts, changeRequest };
+  const updated = await updateChangeRequest(deps.db, changeRequest.id, { revisionMergedAncestor: primary }, changeRequest.status);
+  return { result: 'update', revision: merged.commit, changeRequest: updated };
+}

@@ -1,0 +1,41 @@
+import { MarkdownTooDeepError } from '../../engine/errors/index.js';
+import { documentToMarkdown, type JsonDocument } from '../../engine/markdown/fromDocument.js';
+import { markdownToDocument } from '../../engine/markdown/toDocument.js';
+import type { CommentBody } from '../../storage/comments.js';
+import { invalidInput } from '../shared/errors.js';
+
+/** A body as the API receives it: markdown, or the upstream JSON Document (one of the two). */
+export interface CommentBodyInput {
+  markdown?: string;
+  document?: { object: 'document'; nodes: unknown[]; data?: unknown };
+}
+
+/** Both forms of a body, made once when it is written, by the engine's markdown ⇄ Document converters. */
+export function commentBody(input: CommentBodyInput, what: string): CommentBody {
+  const body =
+    input.markdown !== undefined
+      ? { markdown: input.markdown, document: JSON.stringify(documentOf(input.markdown, what)) }
+      : input.document
+        ? { markdown: markdownOf(input.document as JsonDocument, what), document: JSON.stringify({ data: {}, ...input.document }) }
+        : { markdown: '', document: '' };
+  if (!body.markdown.trim()) throw invalidInput(`${what} needs some text: its body is empty`);
+  return body;
+}
+
+function documentOf(markdown: string, what: string) {
+  try {
+    return markdownToDocument(markdown);
+  } catch (error) {
+    if (error instanceof MarkdownTooDeepError) throw invalidInput(`${what}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** A Document's markdown without the final newline a file would end with: a comment posted as markdown reads back as sent. */
+function markdownOf(document: JsonDocument, what: string): string {
+  try {
+    return documentToMarkdown(document).replace(/\n$/, '');
+  } catch (error) {
+    throw invalidInput(`${what}'s document can't be read: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,2 @@
+/** Support conversations: ingest with redaction, issues extracted from them, and their clusters. */
+export * from './conversations.js';

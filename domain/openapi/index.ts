@@ -1,0 +1,3 @@
+/** OpenAPI specifications: registration, versions, and bundling a source into one document. */
+export * from './openapi.js';
+export * from './openapiBundle.js';

@@ -1,0 +1,64 @@
+import { deleteOpenAPISpec, findOpenAPISpec, getOpenAPISpec, insertOpenAPISpec, replaceOpenAPISource, restoreOpenAPISource, type OpenAPISource, type OpenAPISpecRecord } from '../../storage/openapi.js';
+import type { JobDeps } from '../shared/deps.js';
+import { alreadyThere } from '../shared/errors.js';
+
+type Deps = Pick<JobDeps, 'db' | 'jobs'>;
+
+/**
+ * Slugs are case-insensitive and kept in lower case: the spec accepts `[a-zA-Z0-9-]`, while the
+ * OpenAPISpec shape of @gitbook/api 0.146 allows only lower case (see docs/decisions.md).
+ */
+export const normalizeSlug = (slug: string): string => slug.toLowerCase();
+
+/**
+ * A new specification, `pending`, with its processing job started. When the job can't be started
+ * the spec is removed again and the caller gets the job service's 503.
+ */
+export async function createOpenAPISpec(deps: Deps, organizationId: string, givenSlug: string, source: OpenAPISource): Promise<OpenAPISpecRecord> {
+  const slug = normalizeSlug(givenSlug);
+  const spec = await deps.db.transaction((tx) => insertOpenAPISpec(tx, { organizationId, slug, source }));
+  if (!spec) throw alreadyThere(`An OpenAPI specification with the slug "${slug}" already exists in organization ${organizationId}`);
+  await startOrUndo(deps, spec);
+  return spec;
+}
+
+/**
+ * Creates the spec under `slug` or gives it a new source; either way it is processed again (this
+ * is also how a URL source is refreshed). Unchanged content makes no new version. When the job
+ * can't be started, the spec is removed again or its previous source put back, and the caller
+ * gets the job service's 503.
+ */
+export async function putOpenAPISpec(deps: Deps, organizationId: string, givenSlug: string, source: OpenAPISource): Promise<{ spec: OpenAPISpecRecord; created: boolean }> {
+  const slug = normalizeSlug(givenSlug);
+  const outcome = await deps.db.transaction(async (tx) => {
+    const inserted = await insertOpenAPISpec(tx, { organizationId, slug, source });
+    if (inserted) return { spec: inserted, created: true, previous: undefined };
+    const previous = await getOpenAPISpec(tx, organizationId, slug);
+    await replaceOpenAPISource(tx, previous.id, source);
+    return { spec: await getOpenAPISpec(tx, organizationId, slug), created: false, previous };
+  });
+  if (outcome.created) await startOrUndo(deps, outcome.spec);
+  else {
+    try {
+      await deps.jobs.startOpenAPIProcessing(organizationId, slug);
+    } catch (error) {
+      await restoreOpenAPISource(deps.db, outcome.previous!, outcome.spec.generation);
+      throw error;
+    }
+  }
+  return { spec: outcome.spec, created: outcome.created };
+}
+
+/** Removes the spec and its versions; a job still running for it finds it gone and stops. */
+export async function removeOpenAPISpec(deps: Pick<Deps, 'db'>, spec: OpenAPISpecRecord): Promise<void> {
+  await deleteOpenAPISpec(deps.db, spec.id);
+}
+
+async function startOrUndo(deps: Deps, spec: OpenAPISpecRecord): Promise<void> {
+  try {
+    await deps.jobs.startOpenAPIProcessing(spec.organizationId, spec.slug);
+  } catch (error) {
+    if ((await findOpenAPISpec(deps.db, spec.organizationId, spec.slug))?.id === spec.id) await deleteOpenAPISpec(deps.db, spec.id);
+    throw error;
+  }
+}

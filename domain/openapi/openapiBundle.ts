@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { parse as parseYaml } from 'yaml';
+import type { OpenAPIErrorCode, OpenAPIProblem, OpenAPISource } from '../../storage/openapi.js';
+import { outboundFetch, OutboundFetchError, type OutboundFetchOptions } from '../shared/outboundFetch.js';
+
+/** Why processing failed: the upstream error code, each problem, and whether trying again can help. */
+export class OpenAPIProcessingError extends Error {
+  constructor(
+    readonly code: OpenAPIErrorCode,
+    readonly problems: OpenAPIProblem[],
+    readonly transient: boolean,
+  ) {
+    super(problems.map((problem) => problem.message).join('; '));
+  }
+}
+
+export interface BundledSpec {
+  /** The bundled specification, one file holding every `$ref`'d document's parts. */
+  filesystem: { 'openapi.json': unknown };
+  digest: string;
+}
+
+/**
+ * Fetches (through the outbound guard), parses (JSON or YAML), bundles (external `$ref`s fetched
+ * through the guard too, relative to the source URL; local files never read) and validates an
+ * OpenAPI 3.0, 3.1 or Swagger 2.0 specification.
+ */
+export async function bundleOpenAPI(source: OpenAPISource, fetchOptions: OutboundFetchOptions = {}): Promise<BundledSpec> {
+  const base = 'url' in source ? source.url : 'https://openapi.invalid/openapi.json';
+  const text = 'url' in source ? await fetchText(source.url, fetchOptions) : source.text;
+  const root = parseDocument(text, base);
+  // swagger-parser wraps what a resolver throws in its own error: the first one is kept here, so
+  // the spec records why a referenced file could not be had (and whether a retry may help).
+  let refFailure: OpenAPIProcessingError | undefined;
+  const options: SwaggerParser.Options = {
+    resolve: {
+      file: false,
+      http: {
+        order: 1,
+        canRead: /^https?:\/\//i,
+        read: async (file: { url: string }) => {
+          try {
+            if ('text' in source) throw new OpenAPIProcessingError('PARSE_ERROR', [{ message: `An uploaded specification can't refer to other files ($ref to ${file.url})`, code: 'external_ref' }], false);
+            return await fetchText(file.url, fetchOptions);
+          } catch (error) {
+            if (error instanceof OpenAPIProcessingError) refFailure ??= error;
+            throw error;
+          }
+        },
+      },
+    },
+  } as SwaggerParser.Options;
+  let bundled: unknown;
+  try {
+    bundled = await SwaggerParser.bundle(base, root as never, options);
+  } catch (error) {
+    throw refFailure ?? asProcessingError(error);
+  }
+  try {
+    await SwaggerParser.validate(structuredClone(bundled) as never, { ...options, resolve: { external: false } } as SwaggerParser.Options);
+  } catch (error) {
+    throw asProcessingError(error);
+  }
+  const json = JSON.stringify(bundled);
+  return { filesystem: { 'openapi.json': bundled }, digest: createHash('sha256').update(json).digest('hex') };
+}
+
+async function fetchText(url: string, options: OutboundFetchOptions): Promise<string> {
+  try {
+    return (await outboundFetch(url, options)).body.toString('utf8');
+  } catch (error) {
+    if (!(error instanceof OutboundFetchError)) throw error;
+    const permanent = error.code === 'scheme' || error.code === 'address' || error.code === 'too_large' || error.code === 'redirects' || (error.code === 'status' && error.status! < 500 && error.status !== 429);
+    throw new OpenAPIProcessingError(error.code === 'timeout' ? 'FETCH_TIMEOUT' : 'FETCH_ERROR', [{ message: error.message, code: error.code }], !permanent);
+  }
+}
+
+function parseDocument(text: string, base: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // not JSON: YAML, below
+  }
+  let document: unknown;
+  try {
+    document = parseYaml(text, { prettyErrors: true });
+  } catch (error) {
+    const linePos = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
+    const at = linePos ? `line ${linePos.line}, column ${linePos.col}` : base;
+    throw new OpenAPIProcessingError('PARSE_ERROR', [{ message: `${at}: ${(error as Error).message.split('\n')[0]}`, code: 'syntax' }], false);
+  }
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    throw new OpenAPIProcessingError('PARSE_ERROR', [{ message: `${base} is not an OpenAPI document (expected an object at the top)`, code: 'syntax' }], false);
+  }
+  return document;
+}
+
+/** swagger-parser's errors, one problem per schema violation with where it is. */
+function asProcessingError(error: unknown): OpenAPIProcessingError {
+  if (error instanceof OpenAPIProcessingError) return error;
+  const inner = (error as { cause?: unknown }).cause;
+  if (inner instanceof OpenAPIProcessingError) return inner;
+  const details = (error as { details?: { instancePath?: string; message?: string; params?: Record<string, unknown> }[] }).details;
+  if (Array.isArray(details) && details.length > 0) {
+    return new OpenAPIProcessingError(
+      'PARSE_ERROR',
+      details.slice(0, 50).map((detail) => ({ message: `at ${detail.instancePath || '/'}: ${detail.message ?? 'invalid'}${detail.params ? ' ' + JSON.stringify(detail.params) : ''}`, code: 'schema' })),
+      false,
+    );
+  }
+  return new OpenAPIProcessingError('PARSE_ERROR', [{ message: (error as Error).message.replace(/^Validation failed\. /, ''), code: 'invalid' }], false);
+}

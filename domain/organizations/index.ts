@@ -1,0 +1,10 @@
+/** Organizations: creating and updating them, members, invitations, teams, SAML checks, and who reaches which space or collection. */
+export * from './access.js';
+export * from './bootstrap.js';
+export * from './changeMembership.js';
+export * from './createOrganization.js';
+export * from './inviteUsers.js';
+export * from './samlProviderChecks.js';
+export * from './spaceRoles.js';
+export * from './teams.js';
+export * from './updateOrganization.js';

@@ -1,0 +1,49 @@
+import type { Database, Queryable } from '../../storage/db.js';
+import { findMember } from '../../storage/members.js';
+import { ensureTeamMember, getTeam, insertTeam, putTeamMember, removeTeamMember, type TeamRecord, type TeamRole } from '../../storage/teams.js';
+import { invalidInput } from '../shared/errors.js';
+
+async function assertMembers(tx: Queryable, organizationId: string, userIds: string[]) {
+  const unknown: string[] = [];
+  for (const userId of userIds) if (!(await findMember(tx, organizationId, userId))) unknown.push(userId);
+  if (unknown.length > 0) throw invalidInput(`Not members of the organization: ${unknown.join(', ')}`);
+}
+
+export function createTeam(db: Database, organizationId: string, input: { title: string; members?: string[] }): Promise<TeamRecord> {
+  return db.transaction(async (tx) => {
+    await assertMembers(tx, organizationId, input.members ?? []);
+    const team = await insertTeam(tx, { organizationId, title: input.title });
+    for (const userId of input.members ?? []) await ensureTeamMember(tx, team.id, userId);
+    return getTeam(tx, organizationId, team.id);
+  });
+}
+
+export interface TeamMembershipChanges {
+  add?: string[];
+  remove?: string[];
+  memberships?: Record<string, { role: TeamRole }>;
+}
+
+/**
+ * Applies additions, role changes and removals together, or none of them. `add` never changes the
+ * role of someone already in the team; `memberships` sets roles.
+ */
+export function updateTeamMembers(db: Database, organizationId: string, teamId: string, changes: TeamMembershipChanges): Promise<void> {
+  return db.transaction(async (tx) => {
+    await getTeam(tx, organizationId, teamId);
+    const roles = changes.memberships ?? {};
+    await assertMembers(tx, organizationId, [...new Set([...(changes.add ?? []), ...Object.keys(roles)])]);
+    const removed = new Set(changes.remove ?? []);
+    for (const userId of [...(changes.add ?? []), ...Object.keys(roles)]) {
+      if (removed.has(userId)) throw invalidInput(`${userId} is both added and removed`);
+    }
+    for (const userId of changes.add ?? []) await ensureTeamMember(tx, teamId, userId);
+    for (const [userId, { role }] of Object.entries(roles)) await putTeamMember(tx, teamId, userId, role);
+    for (const userId of removed) await removeTeamMember(tx, teamId, userId);
+  });
+}
+
+/** Adds one member; with a role, also sets their role if they were already in the team. */
+export function addTeamMember(db: Database, organizationId: string, teamId: string, userId: string, role?: TeamRole): Promise<void> {
+  return updateTeamMembers(db, organizationId, teamId, role ? { memberships: { [userId]: { role } } } : { add: [userId] });
+}

@@ -1,0 +1,2 @@
+/** PDF exports of a change request: what to render, and the renderer. */
+export * from './pdfExports.js';

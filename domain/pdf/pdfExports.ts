@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import mime from 'mime-types';
+import { findPageById } from '../../engine/findPage.js';
+import { readFileBytes } from '../../engine/readFileBytes.js';
+import type { Revision, RevisionPage } from '../../engine/readRevision.js';
+import { openSpaceRepository } from '../../engine/spaceRepositories.js';
+import { findChangeRequest, type ChangeRequestRecord } from '../../storage/changeRequests.js';
+import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
+import { changeRequestState } from '../changeRequests/index.js';
+import type { ContentDeps, JobDeps } from '../shared/deps.js';
+import { invalidInput, missing } from '../shared/errors.js';
+import type { Chapter } from './bookHtml.js';
+import { pageHtml } from './pageHtml.js';
+import { renderPdf } from './renderPdf.js';
+import { readSpaceRevision } from '../spaces/index.js';
+
+/** What a PDF export is of: a change request's revision, whole or one page of it. */
+export interface PdfExportInput {
+  spaceId: string;
+  changeRequestId: string;
+  revision: string;
+  /** A page id for `only` that page, or null for every page. */
+  page: string | null;
+}
+
+/** The job's business id: the same revision and options join one job and reuse one PDF. */
+export const pdfOptions = (input: PdfExportInput) => (input.page ? `page-${input.page}` : 'all');
+export const pdfExportId = (input: PdfExportInput) => createHash('sha256').update(`${input.spaceId}:${input.changeRequestId}:${input.revision}:${pdfOptions(input)}`).digest('hex').slice(0, 32);
+
+const exportsDir = (dataDir: string, spaceId: string) => path.join(dataDir, 'exports', 'pdf', spaceId);
+const exportFile = (dataDir: string, spaceId: string, exportId: string, kind: 'json' | 'pdf' | 'failed') => path.join(exportsDir(dataDir, spaceId), `${exportId}.${kind}`);
+
+function writeAtomically(file: string, content: string | Uint8Array) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, content);
+  renameSync(temporary, file);
+}
+
+/**
+ * Asks for the PDF of a change request's head revision (or of one of its pages): records the
+ * request and starts its job, unless that revision and those options were rendered already.
+ */
+export async function requestChangeRequestPdf(deps: JobDeps, space: SpaceRecord, changeRequest: ChangeRequestRecord, options: { only: boolean; page?: string }): Promise<{ exportId: string }> {
+  if (options.only && !options.page) throw invalidInput('"only" needs "page": the id of the page to export');
+  const { revision } = await changeRequestState(deps, changeRequest);
+  const page = options.only ? options.page! : null;
+  if (page && !findPageById(await readSpaceRevision(deps, space.id, revision), page)) throw missing(`Page ${page} not found in change request ${changeRequest.number}`);
+  const input: PdfExportInput = { spaceId: space.id, changeRequestId: changeRequest.id, revision, page };
+  const exportId = pdfExportId(input);
+  if (existsSync(exportFile(deps.dataDir, space.id, exportId, 'pdf'))) return { exportId };
+  writeAtomically(exportFile(deps.dataDir, space.id, exportId, 'json'), JSON.stringify(input));
+  await deps.jobs.startPdfExport(input);
+  return { exportId };
+}
+
+export type PdfExportState = { state: 'ready'; file: string } | { state: 'failed'; reason: string } | { state: 'pending' } | { state: 'unknown' };
+
+/** Where an export stands: rendered, failed for good, under way, or never asked for. */
+export function pdfExportState(dataDir: string, spaceId: string, exportId: string): PdfExportState {
+  if (!/^[0-9a-f]{32}$/.test(exportId) || !existsSync(exportFile(dataDir, spaceId, exportId, 'json'))) return { state: 'unknown' };
+  const pdf = exportFile(dataDir, spaceId, exportId, 'pdf');
+  if (existsSync(pdf)) return { state: 'ready', file: pdf };
+  const failed = exportFile(dataDir, spaceId, exportId, 'failed');
+  if (existsSync(failed)) return { state: 'failed', reason: readFileSync(failed, 'utf8') };
+  return { state: 'pending' };
+}
+
+/**
+ * The job's work: renders the revision and stores the PDF under its export id (written whole, then
+ * renamed, so a worker killed mid-way leaves no half PDF and a retry writes the same file).
+ */
+export async function renderChangeRequestPdf(deps: ContentDeps, input: PdfExportInput): Promise<'rendered' | 'there' | 'gone'> {
+  const exportId = pdfExportId(input);
+  const target = exportFile(deps.dataDir, input.spaceId, exportId, 'pdf');
+  if (existsSync(target)) return 'there';
+  const space = await findSpace(deps.db, input.spaceId);
+  const changeRequest = space && (await findChangeRequest(deps.db, space.id, input.changeRequestId));
+  if (!space || !changeRequest) return 'gone';
+  const revision = await readSpaceRevision(deps, input.spaceId, input.revision);
+  const pages = input.page ? [findPageById(revision, input.page)].filter((page): page is RevisionPage => page !== undefined).map((page) => ({ page, depth: 0 })) : documentPages(revision.pages, 0);
+  const chapters: Chapter[] = [];
+  for (const { page, depth } of pages) chapters.push({ title: page.title, depth, html: pageHtml(page.markdown ?? '', { title: page.title, resolveImage: await imageResolver(deps, input.spaceId, revision, page) }) });
+  const pdf = await renderPdf({ title: space.title, subtitle: `Change request #${changeRequest.number}: ${changeRequest.subject} — revision ${input.revision.slice(0, 7)}`, chapters });
+  writeAtomically(target, pdf);
+  return 'rendered';
+}
+
+/** Records why an export failed for good, so its URL says so instead of "not ready". */
+export function failPdfExport(dataDir: string, input: PdfExportInput, reason: string): void {
+  writeAtomically(exportFile(dataDir, input.spaceId, pdfExportId(input), 'failed'), reason);
+}
+
+function documentPages(pages: RevisionPage[], depth: number): Array<{ page: RevisionPage; depth: number }> {
+  return pages.flatMap((page) => [...(page.kind === 'document' ? [{ page, depth }] : []), ...documentPages(page.pages, page.kind === 'document' ? depth + 1 : depth)]);
+}
+
+/** The page's images that are files of the revision, as data: URLs (read when the page is prepared). */
+async function imageResolver(deps: ContentDeps, spaceId: string, revision: Revision, page: RevisionPage) {
+  const repo = openSpaceRepository(deps.dataDir, spaceId);
+  const inlined = new Map<string, string>();
+  const folder = path.posix.dirname(page.file ?? 'README.md');
+  for (const match of (page.markdown ?? '').matchAll(/!\[[^\]]*\]\(\s*<?([^)\s>]+)>?/g)) {
+    const src = match[1]!;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(src) || inlined.has(src)) continue;
+    const file = revision.files.find((candidate) => candidate.path === path.posix.normalize(path.posix.join(folder, decodeURIComponent(src))));
+    if (!file) continue;
+    const bytes = await readFileBytes(repo, file.oid);
+    inlined.set(src, `data:${mime.lookup(file.name) || 'application/octet-stream'};base64,${Buffer.from(bytes).toString('base64')}`);
+  }
+  return (src: string) => inlined.get(src);
+}

@@ -1,0 +1,4 @@
+/** Docs sites: their structure (sections, groups, site spaces), positions, conditions and adaptive schema. */
+export * from './siteAdaptiveSchema.js';
+export * from './siteStructure.js';
+export * from './sites.js';

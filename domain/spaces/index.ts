@@ -1,0 +1,11 @@
+/** Spaces: creating, copying, moving, deleting and restoring them, writing and reading their content, and their search index. */
+export * from './applyTemplate.js';
+export * from './mergeRules.js';
+export * from './moveItem.js';
+export * from './readSpaceFile.js';
+export * from './readSpaceRevision.js';
+export * from './searchIndex.js';
+export * from './spaceDeletion.js';
+export * from './spaces.js';
+export * from './transferItem.js';
+export * from './writeContent.js';

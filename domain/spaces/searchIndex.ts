@@ -1,0 +1,92 @@
+import { readRevision } from '../../engine/readRevision.js';
+import { readBranch } from '../../engine/readBranch.js';
+import { primaryBranch } from '../../engine/repository.js';
+import { searchablePages } from '../../engine/searchSections.js';
+import { openSpaceRepository } from '../../engine/spaceRepositories.js';
+import type { Database } from '../../storage/db.js';
+import { errorFields, log } from '../shared/log.js';
+import { indexedHashes, indexedRevision, updateSpaceIndex } from '../../storage/search.js';
+
+const running = new Map<string, Promise<void>>();
+/** The revision each space's index was last brought to by this process: spares a query per search. */
+const indexedHeads = new Map<string, string>();
+
+/**
+ * Brings a space's search index to its current primary revision, re-indexing only the pages
+ * whose text, title or place changed. Refreshes of one space run one at a time, so an older
+ * revision never overwrites a newer one.
+ */
+export function refreshSearchIndex(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
+  if (!running.has(spaceId) && indexedHeads.has(spaceId)) {
+    // The common case, settled without queueing: is the index still at the branch head?
+    return readBranch(openSpaceRepository(deps.dataDir, spaceId), primaryBranch).then(
+      (head) => (head && indexedHeads.get(spaceId) === head ? undefined : queueRefresh(deps, spaceId)),
+      () => queueRefresh(deps, spaceId), // the queued refresh reports what went wrong
+    );
+  }
+  return queueRefresh(deps, spaceId);
+}
+
+function queueRefresh(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
+  const previous = running.get(spaceId) ?? Promise.resolve();
+  const next = previous.then(() => refresh(deps, spaceId)).catch((error) => {
+    log.error(`search index of space ${spaceId} not refreshed`, errorFields(error, true));
+  });
+  running.set(spaceId, next);
+  void next.then(() => {
+    if (running.get(spaceId) === next) running.delete(spaceId);
+  });
+  return next;
+}
+
+async function refresh(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
+  const repo = openSpaceRepository(deps.dataDir, spaceId);
+  const head = await readBranch(repo, primaryBranch);
+  if (!head || indexedHeads.get(spaceId) === head) return;
+  if ((await indexedRevision(deps.db, spaceId)) === head) {
+    indexedHeads.set(spaceId, head);
+    return;
+  }
+  const pages = searchablePages((await readRevision(repo, head)).pages);
+  const indexed = await indexedHashes(deps.db, spaceId);
+  const changed = pages.filter((entry) => indexed.get(entry.page.id) !== entry.contentHash);
+  const present = new Set(pages.map((entry) => entry.page.id));
+  const removed = [...indexed.keys()].filter((pageId) => !present.has(pageId));
+  await deps.db.transaction((tx) =>
+    updateSpaceIndex(
+      tx,
+      spaceId,
+      head,
+      changed.map(({ page, ancestors, sections, contentHash }) => ({ pageId: page.id, title: page.title, path: page.path, ancestors, contentHash, sections })),
+      removed,
+    ),
+  );
+  indexedHeads.set(spaceId, head);
+}
+
+const scheduled = new Map<string, NodeJS.Timeout>();
+/** How long after a write its space's index is refreshed: after the write's own answer has gone. */
+const refreshDelayMs = 50;
+
+/**
+ * Refreshes a space's search index shortly after a write, off the write's own path: a refresh of a
+ * large space is tens of milliseconds of work that would otherwise delay the write's answer. Writes
+ * within the delay share one refresh. A search refreshes the index itself first, so it never waits
+ * for this, nor reads an index behind the branch.
+ */
+export function scheduleSearchRefresh(deps: { db: Database; dataDir: string }, spaceId: string): void {
+  if (scheduled.has(spaceId)) return;
+  const timer = setTimeout(() => {
+    scheduled.delete(spaceId);
+    void refreshSearchIndex(deps, spaceId);
+  }, refreshDelayMs);
+  timer.unref();
+  scheduled.set(spaceId, timer);
+}
+
+/** Resolves once the refreshes under way have finished; those not started yet are dropped (a search makes its own): a clean shutdown waits for this. */
+export async function settleSearchRefreshes(): Promise<void> {
+  for (const timer of scheduled.values()) clearTimeout(timer);
+  scheduled.clear();
+  await Promise.all(running.values());
+}

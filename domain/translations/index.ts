@@ -1,0 +1,3 @@
+/** Translations: runs that translate a space into another, page by page, with a pluggable translator. */
+export * from './translations.js';
+export * from './translators.js';
