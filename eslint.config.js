@@ -3,6 +3,20 @@ import tseslint from 'typescript-eslint';
 
 const sandboxed = 'workflow code runs in Temporal\'s deterministic sandbox: no Node builtins; anything with effects belongs in an activity';
 
+// A capability of domain/ (domain/spaces, domain/sites, …) is used through its index.ts; domain/common is open to all.
+const faceMessage = 'a domain capability is imported through its index.js: what it does not export there is its own business';
+const capabilityFace = { regex: String.raw`(^|/)domain/(?!common/)[^/]+/(?!index\.js$)[^/]+$`, message: faceMessage };
+// Inside domain/, a sibling capability is `../<capability>/…`.
+const siblingFace = { regex: String.raw`^\.\./(?!common/)[^/]+/(?!index\.js$)[^/]+$`, message: faceMessage };
+
+// storage/ owns every SQL statement and the database drivers.
+const sqlMessage = 'SQL lives in storage/: call (or add) a storage function';
+const sqlStatement = String.raw`/^\s*(SELECT\s|INSERT\s+(OR\s+\w+\s+)?INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|REPLACE\s+INTO\s|WITH\s+(RECURSIVE\s+)?\w+|(CREATE|ALTER|DROP)\s+(TABLE|INDEX|UNIQUE|VIEW|TRIGGER)\s|PRAGMA\s)/`;
+const databaseDrivers = [
+  { name: 'sqlite3', message: sqlMessage },
+  { name: 'pg', message: sqlMessage },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.cache/**'] },
   ...tseslint.configs.recommended,
@@ -13,10 +27,28 @@ export default tseslint.config(
     },
   },
   {
-    // Storage owns every SQL statement; engine and storage never know about HTTP or Temporal.
+    // Storage owns every SQL statement; engine and storage never know about HTTP, Temporal or the domain above them.
     files: ['engine/**/*.ts', 'storage/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/api/**', '**/workflows/**', 'koa', '@koa/*'] }],
+      'no-restricted-imports': ['error', { patterns: ['**/api/**', '**/workflows/**', '**/domain/**', 'koa', '@koa/*'] }],
+    },
+  },
+  {
+    files: ['engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: databaseDrivers, patterns: ['**/api/**', '**/workflows/**', '**/domain/**', 'koa', '@koa/*'] }],
+    },
+  },
+  {
+    // Nothing outside storage/ runs SQL (tests may look into the database they made).
+    files: ['**/*.ts', '**/*.js', '**/*.mjs'],
+    ignores: ['storage/**', 'test/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: `Literal[value=${sqlStatement}]`, message: sqlMessage },
+        { selector: `TemplateElement[value.raw=${sqlStatement}]`, message: sqlMessage },
+      ],
     },
   },
   {
@@ -26,14 +58,30 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: ['sqlite3', '@temporalio/worker', '@temporalio/workflow'], patterns: ['**/workflows/worker*', '**/workflows/activities/**', '**/workflows/runtime/**', '**/*.workflow.js'] },
+        {
+          paths: [...databaseDrivers, '@temporalio/worker', '@temporalio/workflow'],
+          patterns: [capabilityFace, { group: ['**/workflows/worker*', '**/workflows/activities/**', '**/workflows/runtime/**', '**/*.workflow.js'] }],
+        },
       ],
     },
   },
   {
-    // Domain commands serve the API and the workers alike: they know nothing of HTTP.
+    // Domain commands serve the API and the workers alike: they know nothing of HTTP or Temporal,
+    // and reach jobs and repositories through the ports of domain/common/ports.ts.
     files: ['domain/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/api/**', 'koa', '@koa/*', '**/workflows/worker*', '**/workflows/activities/**', '**/*.workflow.js'] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: databaseDrivers,
+          patterns: [
+            { group: ['**/api/**', 'koa', '@koa/*'], message: 'the domain knows nothing of HTTP: api/ calls it, not the other way round' },
+            { group: ['**/workflows/**', '@temporalio/*'], message: 'the domain starts jobs through its Jobs port (domain/common/ports.ts), never through workflows/' },
+            siblingFace,
+          ],
+        },
+      ],
+    },
   },
   {
     // A route file is wiring: validation, policy, one command or read, a presenter. It writes
@@ -44,8 +92,9 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: ['sqlite3', '@temporalio/worker', '@temporalio/workflow'],
+          paths: [...databaseDrivers, '@temporalio/worker', '@temporalio/workflow'],
           patterns: [
+            capabilityFace,
             { group: ['./*', '!./table.js', '!./specification.js'], message: 'route files don’t import each other: shared reads belong in presenters, domain or storage' },
             {
               group: ['**/engine/commitChanges*', '**/engine/commitTree*', '**/engine/buildTree*', '**/engine/compareAndSwapBranch*', '**/engine/spaceRepositories*', '**/engine/repository*', '**/engine/lock*'],
@@ -59,7 +108,11 @@ export default tseslint.config(
   },
   {
     files: ['workflows/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/api/**', 'koa', '@koa/*'] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: databaseDrivers, patterns: [{ group: ['**/api/**', 'koa', '@koa/*'] }, capabilityFace] }] },
+  },
+  {
+    files: ['bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: databaseDrivers, patterns: [capabilityFace] }] },
   },
   {
     // Workflows: deterministic code, activities imported as types only.
@@ -72,7 +125,8 @@ export default tseslint.config(
           paths: builtinModules.map((name) => ({ name, message: sandboxed })),
           patterns: [
             { group: ['node:*'], message: sandboxed },
-            { group: ['**/activities/**', '**/engine/**', '**/storage/**', '**/api/**', '@temporalio/client', '@temporalio/worker'], allowTypeImports: true, message: 'workflows see activities and other layers as types only' },
+            { group: ['**/activities/**', '**/engine/**', '**/storage/**', '**/domain/**', '**/api/**', '@temporalio/client', '@temporalio/worker'], allowTypeImports: true, message: 'workflows see activities and other layers as types only' },
+            capabilityFace,
           ],
         },
       ],

@@ -17,6 +17,7 @@ export function createApp(services: AppServices) {
   app.context.config = services.config;
   app.context.urls = services.urls;
   app.context.jobs = services.jobs;
+  app.context.repositories = services.repositories;
   app.silent = true;
 
   // The body is read after the policy has accepted the caller, and only where a method has one.

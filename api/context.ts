@@ -6,7 +6,8 @@ import type { OrganizationRecord } from '../storage/organizations.js';
 import type { UserRecord } from '../storage/users.js';
 import type { SpaceRecord } from '../storage/spaces.js';
 import type { CollectionRecord } from '../storage/collections.js';
-import type { ContentDeps, JobDeps } from '../domain/shared/deps.js';
+import type { ContentDeps, JobDeps } from '../domain/common/deps.js';
+import type { Repositories } from '../domain/common/ports.js';
 import { findContentGrantsCached, type Grants } from '../storage/contentGrants.js';
 import type { Config } from './config.js';
 import type { Urls } from './urls.js';
@@ -33,6 +34,7 @@ export interface AppServices {
   config: Config;
   urls: Urls;
   jobs: JobClient;
+  repositories: Repositories;
 }
 
 export type AppContext = RouterContext<AppState, AppServices>;
@@ -64,12 +66,12 @@ export function collectionOf(ctx: AppContext): { collection: CollectionRecord; r
 
 /** What the domain commands need from a request: the database and the space repositories. */
 export function contentDeps(ctx: AppContext): ContentDeps {
-  return { db: ctx.db, dataDir: ctx.config.dataDir };
+  return { db: ctx.db, repositories: ctx.repositories, dataDir: ctx.config.dataDir };
 }
 
 /** The same, with the job client and the retention, for commands that start or signal jobs. */
 export function jobDeps(ctx: AppContext): JobDeps {
-  return { db: ctx.db, dataDir: ctx.config.dataDir, jobs: ctx.jobs, retentionMs: ctx.config.spaceRetentionMs };
+  return { db: ctx.db, repositories: ctx.repositories, dataDir: ctx.config.dataDir, jobs: ctx.jobs, retentionMs: ctx.config.spaceRetentionMs };
 }
 
 /** The caller's own grants on spaces and collections (from invite links), which can only raise a role. */

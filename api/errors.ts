@@ -1,5 +1,5 @@
 import { EngineError, type EngineErrorCode } from '../engine/errors/index.js';
-import { DomainError } from '../domain/shared/errors.js';
+import { DomainError } from '../domain/common/errors.js';
 import { StorageError } from '../storage/errors.js';
 import { JobsUnavailableError } from '../workflows/client.js';
 

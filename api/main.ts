@@ -2,7 +2,7 @@ import { startWorker } from '../workflows/worker.js';
 import { startLocalTemporal } from '../workflows/runtime/localTemporal.js';
 import { stopOnSignals } from '../workflows/runtime/stopOnSignals.js';
 import { ensureDeletionJobs } from '../domain/spaces/index.js';
-import { errorFields, log } from '../domain/shared/log.js';
+import { errorFields, log } from '../domain/common/log.js';
 import { configFromEnv } from './config.js';
 import { startServer } from './server.js';
 
@@ -20,7 +20,7 @@ async function main() {
   });
   // Ready once the worker polls too: started after "ready", its start-up would slow the first requests.
   const worker = config.runWorker
-    ? await startWorker(config.temporal, { db: server.db, dataDir: config.dataDir }).catch(async (error) => {
+    ? await startWorker(config.temporal, { db: server.db, repositories: server.repositories, dataDir: config.dataDir }).catch(async (error) => {
         await server.close();
         await devServer?.stop();
         throw error;

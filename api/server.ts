@@ -10,12 +10,16 @@ import type { Config } from './config.js';
 import { DownloadSigner, downloadSigningKey } from './downloadSigner.js';
 import { Urls } from './urls.js';
 import { JobClient } from '../workflows/client.js';
+import { localSpaceRepositories } from '../engine/spaceRepositories.js';
+import type { Repositories } from '../domain/common/ports.js';
 
 export interface RunningServer {
   url: string;
   port: number;
   db: Database;
   jobs: JobClient;
+  /** The space repositories the API serves, for a worker in the same process to share. */
+  repositories: Repositories;
   close(): Promise<void>;
 }
 
@@ -27,7 +31,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
   const urls = new Urls(config.publicUrl ?? `http://localhost:${config.port}`, new DownloadSigner(downloadSigningKey(config.dataDir), config.downloadUrlWindowMs));
   const jobs = new JobClient(config.temporal);
-  const app = createApp({ db, config, urls, jobs });
+  const repositories = localSpaceRepositories(config.dataDir);
+  const app = createApp({ db, config, urls, jobs, repositories });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5000;
   server.requestTimeout = 60_000;
@@ -43,6 +48,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     port,
     db,
     jobs,
+    repositories,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

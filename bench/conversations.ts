@@ -10,6 +10,7 @@ import { openDatabase } from '../storage/db.js';
 import { organizationClusterIds } from '../storage/issueClusters.js';
 import { buildQuire, fmt, median, root, sharedTemporalAddress, spawnQuire, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
+import { localSpaceRepositories } from '../engine/spaceRepositories.js';
 
 interface Labelled {
   id: string;
@@ -103,7 +104,7 @@ export async function clusteringCost(figures: Record<string, string>) {
   const dataDir = tempDataDir();
   const { organizationId } = await seedOrganization(dataDir, 1);
   const db = await openDatabase(path.join(dataDir, 'quire.sqlite'));
-  const deps = { db, dataDir };
+  const deps = { db, dataDir, repositories: localSpaceRepositories(dataDir) };
   const extractor = configuredExtractor({});
   let made = 0;
   const grow = async (to: number, measure: boolean) => {

@@ -65,3 +65,16 @@ export async function removeSpaceRepository(root: string, spaceId: string): Prom
   await withRepositoryLock(gitdir, () => fs.rm(gitdir, { recursive: true, force: true }));
   closeRepository(gitdir);
 }
+
+/**
+ * The space repositories of one data folder, as the domain's `Repositories` port expects them
+ * (declared in domain/common/ports.ts; the engine doesn't import it, the shapes match).
+ */
+export function localSpaceRepositories(root: string) {
+  return {
+    open: (spaceId: string) => openSpaceRepository(root, spaceId),
+    create: (spaceId: string) => createSpaceRepository(root, spaceId),
+    copy: (fromSpaceId: string, toSpaceId: string, options?: { branches?: string[] }) => copySpaceRepository(root, fromSpaceId, toSpaceId, options),
+    remove: (spaceId: string) => removeSpaceRepository(root, spaceId),
+  };
+}

@@ -73,7 +73,7 @@ function toOrganization(row: OrganizationRow): OrganizationRecord {
   };
 }
 
-/** Inserts the organization row only; see api/commands/createOrganization for its first admin. */
+/** Inserts the organization row only; see domain/organizations: createOrganization for its first admin. */
 export async function insertOrganization(db: Queryable, input: { title: string; createdBy: string }): Promise<OrganizationRecord> {
   const id = newId();
   await db.run("INSERT INTO organizations (id, title, created_at, created_by, default_role) VALUES (?, ?, ?, ?, 'read')", [

@@ -181,6 +181,11 @@ export async function renumber(db: Queryable, items: Array<{ table: 'site_sectio
 }
 
 /** Makes this section the site's one default. */
+/** Moves the site spaces at the root of a site into a section (the first section a site gets gathers them). */
+export async function gatherRootSiteSpaces(db: Queryable, siteId: string, sectionId: string): Promise<void> {
+  await db.run('UPDATE site_spaces SET section_id = ? WHERE site_id = ? AND section_id IS NULL', [sectionId, siteId]);
+}
+
 export async function setDefaultSection(db: Queryable, siteId: string, sectionId: string): Promise<void> {
   await db.run('UPDATE site_sections SET is_default = (id = ?) WHERE site_id = ?', [sectionId, siteId]);
 }

@@ -1,7 +1,8 @@
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalSettings } from './settings.js';
 import { spaceRestored } from './signals.js';
-import type { SpaceDeletionInput, spaceDeletion } from './spaceDeletion.workflow.js';
+import type { spaceDeletion } from './spaceDeletion.workflow.js';
+import type { Jobs, SpaceDeletionInput } from '../domain/common/ports.js';
 import { openAPISourceChanged, type openapiProcessing } from './openapiProcessing.workflow.js';
 import type { translationRun } from './translationRun.workflow.js';
 import type { pdfExport } from './pdfExport.workflow.js';
@@ -28,10 +29,10 @@ const statusTtlMs = 1000;
 const staleStatusMs = 5000;
 
 /**
- * The API's one Temporal client: starts and cancels jobs. The connection is made on first use,
+ * The API's one Temporal client: starts and cancels jobs (the domain's `Jobs` port). The connection is made on first use,
  * so the API starts (and serves reads) while Temporal is down.
  */
-export class JobClient {
+export class JobClient implements Jobs {
   private readonly connection: Connection;
   private readonly client: Client;
   private failedAt = 0;

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { errorFields, log } from '../domain/shared/log.js';
+import { errorFields, log } from '../domain/common/log.js';
+import { localSpaceRepositories } from '../engine/spaceRepositories.js';
 import { openDatabase } from '../storage/db.js';
 import { stopOnSignals } from './runtime/stopOnSignals.js';
 import { temporalFromEnv } from './settings.js';
@@ -16,7 +17,7 @@ async function main() {
   mkdirSync(dataDir, { recursive: true });
   const settings = temporalFromEnv(process.env).temporal;
   const db = await openDatabase(path.join(dataDir, 'quire.sqlite'));
-  const worker = await startWorker(settings, { db, dataDir });
+  const worker = await startWorker(settings, { db, repositories: localSpaceRepositories(dataDir), dataDir });
   log.info('Quire worker is running', { pid: process.pid, temporal: settings.address, taskQueue: settings.taskQueue, dataDir });
 
   stopOnSignals(

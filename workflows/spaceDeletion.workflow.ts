@@ -2,12 +2,8 @@ import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from './activities/index.js';
 import { spaceRestored } from './signals.js';
 
-export interface SpaceDeletionInput {
-  spaceId: string;
-  /** When the space went into the bin; the purge is due `retentionMs` later. */
-  deletedAt: string;
-  retentionMs: number;
-}
+import type { SpaceDeletionInput } from '../domain/common/ports.js';
+
 
 const { purgeDeletedSpace } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities, type ActivityDependencies } from './activities/index.js';
 import type { TemporalSettings } from './settings.js';
-import { errorFields, log } from '../domain/shared/log.js';
+import { errorFields, log } from '../domain/common/log.js';
 
 export interface RunningWorker {
   /** Finishes the activities under way (up to a grace period) and stops polling. */

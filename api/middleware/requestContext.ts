@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { errorBody, toHttpError } from '../errors.js';
 import type Koa from 'koa';
-import { errorFields, log, logRequest } from '../../domain/shared/log.js';
+import { errorFields, log, logRequest } from '../../domain/common/log.js';
 
 const acceptableRequestId = /^[A-Za-z0-9._-]{1,128}$/;
 

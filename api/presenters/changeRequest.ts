@@ -1,4 +1,4 @@
-import type { ChangeRequestState } from '../../domain/changeRequests/index.js';
+import type { ChangeRequestState, ChangeRequestView } from '../../domain/changeRequests/index.js';
 import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { UserRecord } from '../../storage/users.js';
 import type { Urls } from '../urls.js';
@@ -28,4 +28,9 @@ export function presentChangeRequest(changeRequest: ChangeRequestRecord, state: 
     ...(changeRequest.conversationsIssuesCluster ? { conversationsIssuesCluster: changeRequest.conversationsIssuesCluster } : {}),
     urls: { location: changeRequestUrl(urls, changeRequest), app: urls.app(`/s/${changeRequest.spaceId}/~/changes/${changeRequest.number}`) },
   };
+}
+
+/** A change request as a domain read returned it (domain/changeRequests: readChangeRequestView). */
+export function presentChangeRequestView(view: ChangeRequestView, urls: Urls) {
+  return presentChangeRequest(view.changeRequest, view.state, view.creator, urls, view.openComments);
 }

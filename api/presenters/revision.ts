@@ -5,6 +5,7 @@ import type { Revision, RevisionFile, RevisionPage } from '../../engine/readRevi
 import { pagesByFile, resolveLink } from '../../engine/resolveLink.js';
 import type { Urls } from '../urls.js';
 import { BudgetedCache } from '../../engine/cacheBudget.js';
+import { type RevisionWithSizes } from '../../domain/spaces/index.js';
 
 export type PageFormat = 'markdown' | 'document';
 
@@ -30,7 +31,8 @@ export interface RevisionView {
   byFile: ReturnType<typeof pagesByFile>;
 }
 
-export function revisionView(spaceId: string, revision: Revision, urls: Urls, sizes: Map<string, number>): RevisionView {
+/** A revision read with its file sizes (domain/spaces: readRevisionWithSizes), ready to present. */
+export function revisionView(spaceId: string, { revision, sizes }: RevisionWithSizes, urls: Urls): RevisionView {
   return { spaceId, revision, urls, sizes, byFile: pagesByFile(revision) };
 }
 

@@ -15,7 +15,7 @@ export function publishedUrl(urls: Urls, site: SiteRecord, shareKey: string | un
   return site.visibility === 'share-link' && shareKey ? `${url}?share=${encodeURIComponent(shareKey)}` : url;
 }
 
-/** A space's `urls.published`, from its place on a published site (domain/sites.ts, publishedPlaceOfSpace). */
+/** A space's `urls.published`, from its place on a published site (domain/sites: publishedPlaceOfSpace). */
 export function spacePublishedUrl(urls: Urls, place: { siteId: string; segments: string[]; shareKey?: string }): string {
   const url = publishedSiteUrl(urls, place.siteId) + place.segments.map((segment) => `${encodeURIComponent(segment)}/`).join('');
   return place.shareKey ? `${url}?share=${encodeURIComponent(place.shareKey)}` : url;

@@ -1,53 +1,21 @@
 import { createHash } from 'node:crypto';
-import { spaceRevision } from '../../domain/spaces/index.js';
-import { sectionSiblings } from '../../domain/sites/index.js';
-import type { MemberRole } from '../../storage/members.js';
-import type { SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord, SiteStructure } from '../../storage/siteStructure.js';
+import { sectionSiblings, type SiteSpacesView } from '../../domain/sites/index.js';
+import type { SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from '../../storage/siteStructure.js';
 import type { SiteRecord } from '../../storage/sites.js';
-import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
-import { organizationAccess, roleOnSpace } from '../../domain/organizations/index.js';
 import type { AppContext } from '../context.js';
 import { presentSite, publishedUrl } from './site.js';
 import { presentSpace } from './space.js';
 
-/** A site with its structure and the spaces it shows, read once for every presenter below. */
-export interface SiteView {
+/** A site with its structure and the spaces it shows (domain/sites: readSiteSpaces), for every presenter below. */
+export interface SiteView extends SiteSpacesView {
   ctx: AppContext;
   site: SiteRecord;
-  structure: SiteStructure;
   /** Only an active key of one of the site's links. */
   shareKey: string | undefined;
-  spaces: Map<string, { space: SpaceRecord; role: MemberRole | undefined; revision: string }>;
 }
 
-/**
- * Reads the spaces the site shows, with the caller's role on each and their revision. A space in
- * the bin is left out (its site spaces with it) until it is restored.
- */
-export async function siteView(
-  ctx: AppContext,
-  site: SiteRecord,
-  structure: SiteStructure,
-  organizationRole: MemberRole | null,
-  shareKey?: string,
-  /** Only these site spaces will be presented (one section's, say): the others' spaces aren't read. */
-  wanted: (siteSpace: SiteSpaceRecord) => boolean = () => true,
-): Promise<SiteView> {
-  const ids = [...new Set(structure.siteSpaces.filter(wanted).map((siteSpace) => siteSpace.spaceId))];
-  // A few spaces are looked up one by one; more, through one reading of the organization's access.
-  const access = ids.length > 4 ? await organizationAccess(ctx.db, site.organizationId, organizationRole) : undefined;
-  const spaces: SiteView['spaces'] = new Map();
-  await Promise.all(
-    ids.map(async (id) => {
-      const reachable = access?.spaces.get(id);
-      const space = reachable?.space ?? (await findSpace(ctx.db, id));
-      if (!space) return;
-      const role = access ? reachable?.role : await roleOnSpace(ctx.db, organizationRole, space);
-      spaces.set(id, { space, role, revision: await spaceRevision(ctx.config.dataDir, id) });
-    }),
-  );
-  const shown = { ...structure, siteSpaces: structure.siteSpaces.filter((siteSpace) => wanted(siteSpace) && spaces.has(siteSpace.spaceId)) };
-  return { ctx, site, structure: shown, shareKey, spaces };
+export function siteView(ctx: AppContext, site: SiteRecord, { structure, spaces }: SiteSpacesView, shareKey?: string): SiteView {
+  return { ctx, site, structure, spaces, shareKey };
 }
 
 /**

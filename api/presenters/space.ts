@@ -1,3 +1,4 @@
+import type { SpaceView } from '../../domain/spaces/index.js';
 import type { ChangeRequestCounts } from '../../storage/changeRequests.js';
 import type { MemberRole } from '../../storage/members.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
@@ -36,4 +37,9 @@ export function presentSpace(
     changeRequestsDraft: changeRequests.draft,
     permissions: spacePermissions(role),
   };
+}
+
+/** A space read with its revision and counts (domain/spaces: readSpaceView). */
+export function presentSpaceView(view: SpaceView, role: MemberRole | undefined, urls: Urls) {
+  return presentSpace(view.space, view.revision, role, urls, view.changeRequests, view.openComments);
 }

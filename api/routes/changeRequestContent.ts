@@ -1,19 +1,18 @@
 import { findPageById, findPageByPath } from '../../engine/findPage.js';
-import { changeRequestOf, type ContentOperation, updateChangeRequestContent } from '../../domain/changeRequests/index.js';
+import { changeRequestOf, type ContentOperation, updateChangeRequestContent, readChangeRequestView, readChangeRequestRevision } from '../../domain/changeRequests/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
-import { presentChangeRequestOf } from '../presenters/changeRequestOf.js';
 import { presentContentUpdate } from '../presenters/changeRequestContent.js';
-import { changeRequestRevisionView } from '../presenters/changeRequestRevision.js';
 import { presentList } from '../presenters/list.js';
-import { presentFile, presentPage, presentPagesJson, presentRevisionJson } from '../presenters/revision.js';
+import { presentFile, presentPage, presentPagesJson, presentRevisionJson, revisionView } from '../presenters/revision.js';
 import * as schemas from '../schemas/changeRequestContent.js';
 import * as spaceSchemas from '../schemas/spaces.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
+import { presentChangeRequestView } from '../presenters/changeRequest.js';
 
 export const changeRequestContentRoutes = new RouteTable();
 const routes = changeRequestContentRoutes;
@@ -34,7 +33,7 @@ type Params = Partial<Record<string, string>>;
 async function viewOf(ctx: AppContext, params: Params) {
   const { space } = spaceOf(ctx);
   const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
-  return { changeRequest, view: await changeRequestRevisionView(ctx, changeRequest) };
+  return { changeRequest, view: revisionView(space.id, await readChangeRequestRevision(contentDeps(ctx), changeRequest), ctx.urls) };
 }
 
 /** A batch of 1–50 changes as one commit on the change request's branch; `compat=false` also lists what it touched. */
@@ -42,8 +41,8 @@ async function updateContent(ctx: AppContext, { params, query, body }: { params:
   const { space } = spaceOf(ctx);
   const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
   const update = await updateChangeRequestContent(contentDeps(ctx), { space, changeRequest, operations: body.changes as ContentOperation[], author: callerOf(ctx) });
-  const presented = await presentChangeRequestOf(ctx, changeRequest);
-  ctx.body = query.compat ? presented : presentContentUpdate(presented, changeRequest, update, await changeRequestRevisionView(ctx, changeRequest, update.commit), ctx.urls);
+  const presented = presentChangeRequestView(await readChangeRequestView(contentDeps(ctx), changeRequest), ctx.urls);
+  ctx.body = query.compat ? presented : presentContentUpdate(presented, changeRequest, update, revisionView(space.id, await readChangeRequestRevision(contentDeps(ctx), changeRequest, update.commit), ctx.urls), ctx.urls);
 }
 
 async function getRevision(ctx: AppContext, { params }: { params: Params }) {

@@ -1,21 +1,22 @@
 import { allPages } from '../../engine/allPages.js';
 import { revisionLinks } from '../../engine/pageLinks.js';
 import { revisionChanges } from '../../engine/revisionChanges.js';
-import { changeRequestOf } from '../../domain/changeRequests/index.js';
+import { changeRequestOf, readChangeRequestRevision } from '../../domain/changeRequests/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { contentDeps, spaceOf, type AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
 import { presentRevisionChanges } from '../presenters/changeRequestChanges.js';
-import { changeRequestRevisionView } from '../presenters/changeRequestRevision.js';
 import { pageLocation, presentUsages, type LocationContext } from '../presenters/links.js';
 import { presentList } from '../presenters/list.js';
 import { presentOrganization } from '../presenters/organization.js';
-import { presentSpaceOf } from '../presenters/spaceOf.js';
 import * as schemas from '../schemas/changeRequestContent.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
+import { presentSpaceView } from '../presenters/space.js';
+import { readSpaceView } from '../../domain/spaces/index.js';
+import { revisionView } from '../presenters/revision.js';
 
 export const changeRequestLinkRoutes = new RouteTable();
 const routes = changeRequestLinkRoutes;
@@ -33,8 +34,8 @@ async function locationContext(ctx: AppContext, params: Params): Promise<Locatio
   const { space, role, organizationRole } = spaceOf(ctx);
   const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
   return {
-    view: await changeRequestRevisionView(ctx, changeRequest),
-    space: await presentSpaceOf(ctx, space, role),
+    view: revisionView(space.id, await readChangeRequestRevision(contentDeps(ctx), changeRequest), ctx.urls),
+    space: presentSpaceView(await readSpaceView(contentDeps(ctx), space), role, ctx.urls),
     organization: presentOrganization(ctx.state.organization!, organizationRole, ctx.urls),
     appPrefix: ctx.urls.app(''),
   };
@@ -82,6 +83,7 @@ async function getChanges(ctx: AppContext, { params, query }: { params: Params; 
   const { space } = spaceOf(ctx);
   const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
   const mergeBase = changeRequest.revisionMergedAncestor ?? changeRequest.revisionInitial;
-  const [baseView, headView] = await Promise.all([changeRequestRevisionView(ctx, changeRequest, mergeBase), changeRequestRevisionView(ctx, changeRequest)]);
+  const [base, head] = await Promise.all([readChangeRequestRevision(contentDeps(ctx), changeRequest, mergeBase), readChangeRequestRevision(contentDeps(ctx), changeRequest)]);
+  const [baseView, headView] = [revisionView(space.id, base, ctx.urls), revisionView(space.id, head, ctx.urls)];
   ctx.body = presentRevisionChanges(revisionChanges(baseView.revision, headView.revision), { base: baseView, head: headView }, query.limit);
 }

@@ -1,11 +1,11 @@
-import { changeRequestOf, requestReviews, submitReview, withdrawReviewRequest } from '../../domain/changeRequests/index.js';
+import { changeRequestOf, requestReviews, submitReview, withdrawReviewRequest, readReviewsView, readRequestedReviewersView, readContributorsView } from '../../domain/changeRequests/index.js';
 import { findReview, listContributors, listRequestedReviewers, listReviews } from '../../storage/changeRequestReviews.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
 import { changeRequestUrl } from '../presenters/changeRequest.js';
-import { presentContributorsOf, presentRequestedReviewersOf, presentReviewsOf } from '../presenters/changeRequestReview.js';
+import { presentContributors, presentRequestedReviewers, presentReviews } from '../presenters/changeRequestReview.js';
 import { presentList } from '../presenters/list.js';
 import * as schemas from '../schemas/changeRequestReviews.js';
 import { handle } from '../validate.js';
@@ -33,7 +33,7 @@ async function list(ctx: AppContext, { params, query }: { params: Params; query:
   const changeRequest = await changeRequestOfPath(ctx, params);
   const { format, outdated, ...page } = query;
   const found = await listReviews(ctx.db, changeRequest.id, { outdated }, page);
-  ctx.body = presentList({ ...found, items: await presentReviewsOf(ctx, changeRequest, found.items, format) }, (item) => item);
+  ctx.body = presentList({ ...found, items: presentReviews(ctx, await readReviewsView(ctx.db, changeRequest, found.items), format) }, (item) => item);
 }
 
 async function submit(ctx: AppContext, { params, body }: { params: Params; body: schemas.SubmitReviewBody }) {
@@ -41,27 +41,27 @@ async function submit(ctx: AppContext, { params, body }: { params: Params; body:
   const created = await submitReview(contentDeps(ctx), { changeRequest, reviewer: callerOf(ctx), status: body.status, comment: body.comment });
   ctx.status = 201;
   ctx.set('Location', `${changeRequestUrl(ctx.urls, changeRequest)}/reviews/${created.id}`);
-  ctx.body = (await presentReviewsOf(ctx, changeRequest, [created]))[0];
+  ctx.body = presentReviews(ctx, await readReviewsView(ctx.db, changeRequest, [created]))[0];
 }
 
 async function get(ctx: AppContext, { params, query }: { params: Params; query: schemas.ReviewQuery }) {
   const changeRequest = await changeRequestOfPath(ctx, params);
   const found = await findReview(ctx.db, changeRequest.id, params.reviewId ?? '');
   if (!found) throw notFound(`Review ${params.reviewId} not found in change request ${changeRequest.number}`);
-  ctx.body = (await presentReviewsOf(ctx, changeRequest, [found], query.format))[0];
+  ctx.body = presentReviews(ctx, await readReviewsView(ctx.db, changeRequest, [found]), query.format)[0];
 }
 
 async function listRequested(ctx: AppContext, { params, query }: { params: Params; query: schemas.ListQuery }) {
   const changeRequest = await changeRequestOfPath(ctx, params);
   const found = await listRequestedReviewers(ctx.db, changeRequest.id, query);
-  ctx.body = presentList({ ...found, items: await presentRequestedReviewersOf(ctx, found.items) }, (item) => item);
+  ctx.body = presentList({ ...found, items: presentRequestedReviewers(ctx, await readRequestedReviewersView(ctx.db, found.items)) }, (item) => item);
 }
 
 async function request(ctx: AppContext, { params, body }: { params: Params; body: schemas.RequestReviewersBody }) {
   const { space } = spaceOf(ctx);
   const changeRequest = await changeRequestOfPath(ctx, params);
   const requested = await requestReviews(contentDeps(ctx), { space, changeRequest, requester: callerOf(ctx), ...body });
-  ctx.body = { users: await presentRequestedReviewersOf(ctx, requested) };
+  ctx.body = { users: presentRequestedReviewers(ctx, await readRequestedReviewersView(ctx.db, requested)) };
 }
 
 /** 205 when a request was withdrawn, 204 when there was none, as upstream. */
@@ -74,5 +74,5 @@ async function withdraw(ctx: AppContext, { params }: { params: Params }) {
 async function contributors(ctx: AppContext, { params, query }: { params: Params; query: schemas.ListQuery }) {
   const changeRequest = await changeRequestOfPath(ctx, params);
   const found = await listContributors(ctx.db, changeRequest.id, query);
-  ctx.body = presentList({ ...found, items: await presentContributorsOf(ctx, found.items) }, (item) => item);
+  ctx.body = presentList({ ...found, items: presentContributors(ctx, await readContributorsView(ctx.db, found.items)) }, (item) => item);
 }

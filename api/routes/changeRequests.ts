@@ -1,13 +1,12 @@
 import { findTemplate } from '../../engine/templates.js';
-import { changeRequestOf, createChangeRequest, editChangeRequest } from '../../domain/changeRequests/index.js';
+import { changeRequestOf, createChangeRequest, editChangeRequest, readChangeRequestView } from '../../domain/changeRequests/index.js';
 import { listChangeRequests } from '../../storage/changeRequests.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
 import { callerOf, contentDeps, organizationOf, spaceOf, type AppContext, grantsOf } from '../context.js';
 import { badRequest } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inOrganization, inSpace } from '../policies/index.js';
-import { changeRequestUrl } from '../presenters/changeRequest.js';
-import { presentChangeRequestOf } from '../presenters/changeRequestOf.js';
+import { changeRequestUrl, presentChangeRequestView } from '../presenters/changeRequest.js';
 import { presentList } from '../presenters/list.js';
 import * as schemas from '../schemas/changeRequests.js';
 import { handle } from '../validate.js';
@@ -28,7 +27,7 @@ async function listInSpace(ctx: AppContext, { query }: { query: schemas.ListChan
   const { space } = spaceOf(ctx);
   const { page, limit, status, ...filter } = query;
   const found = await listChangeRequests(ctx.db, { spaceIds: [space.id] }, { status, ...filter }, { page, limit, order: 'desc' });
-  ctx.body = presentList({ ...found, items: await Promise.all(found.items.map((item) => presentChangeRequestOf(ctx, item))) }, (item) => item);
+  ctx.body = presentList({ ...found, items: await Promise.all(found.items.map((item) => readChangeRequestView(contentDeps(ctx), item).then((view) => presentChangeRequestView(view, ctx.urls)))) }, (item) => item);
 }
 
 /** Those of the spaces the caller can reach, newest first. */
@@ -37,7 +36,7 @@ async function listInOrganization(ctx: AppContext, { query }: { query: schemas.L
   const reachable = (await organizationAccess(ctx.db, organization.id, role, await grantsOf(ctx))).spaces;
   const { page, limit, status, ...filter } = query;
   const found = await listChangeRequests(ctx.db, { spaceIds: [...reachable.keys()] }, { status, ...filter }, { page, limit, order: 'desc' });
-  ctx.body = presentList({ ...found, items: await Promise.all(found.items.map((item) => presentChangeRequestOf(ctx, item))) }, (item) => item);
+  ctx.body = presentList({ ...found, items: await Promise.all(found.items.map((item) => readChangeRequestView(contentDeps(ctx), item).then((view) => presentChangeRequestView(view, ctx.urls)))) }, (item) => item);
 }
 
 async function create(ctx: AppContext, { body }: { body: schemas.CreateChangeRequestBody }) {
@@ -47,16 +46,16 @@ async function create(ctx: AppContext, { body }: { body: schemas.CreateChangeReq
   const changeRequest = await createChangeRequest(contentDeps(ctx), { space, subject: body.subject ?? '', template, creator: callerOf(ctx), conversationsIssuesCluster: body.conversationsIssuesCluster });
   ctx.status = 201;
   ctx.set('Location', changeRequestUrl(ctx.urls, changeRequest));
-  ctx.body = await presentChangeRequestOf(ctx, changeRequest);
+  ctx.body = presentChangeRequestView(await readChangeRequestView(contentDeps(ctx), changeRequest), ctx.urls);
 }
 
 async function get(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
   const { space } = spaceOf(ctx);
-  ctx.body = await presentChangeRequestOf(ctx, await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? ''));
+  ctx.body = presentChangeRequestView(await readChangeRequestView(contentDeps(ctx), await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '')), ctx.urls);
 }
 
 async function update(ctx: AppContext, { params, body }: { params: Partial<Record<string, string>>; body: schemas.UpdateChangeRequestBody }) {
   const { space } = spaceOf(ctx);
   const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
-  ctx.body = await presentChangeRequestOf(ctx, await editChangeRequest(contentDeps(ctx), changeRequest, body, space.organizationId));
+  ctx.body = presentChangeRequestView(await readChangeRequestView(contentDeps(ctx), await editChangeRequest(contentDeps(ctx), changeRequest, body, space.organizationId)), ctx.urls);
 }

@@ -1,17 +1,17 @@
-import { moveItem, transferItem } from '../../domain/spaces/index.js';
+import { moveItem, transferItem, readSpaceView } from '../../domain/spaces/index.js';
 import { deleteCollection, insertCollection, listCollectionsOfOrganization, updateCollection } from '../../storage/collections.js';
 import { listReachableSpaces } from '../../storage/spaces.js';
 import { organizationAccess, roleWhere } from '../../domain/organizations/index.js';
-import { collectionOf, organizationOf, type AppContext, grantsOf } from '../context.js';
+import { collectionOf, organizationOf, type AppContext, grantsOf, contentDeps } from '../context.js';
 import { inCollection, inOrganization } from '../policies/index.js';
 import { collectionActions, organizationActions } from '../policies/actions.js';
 import { adminOfTargetOrganization, createWhereItLands, organizationRole } from '../policies/requirements.js';
 import { presentCollection } from '../presenters/collection.js';
 import { presentList } from '../presenters/list.js';
-import { presentSpaceOf } from '../presenters/spaceOf.js';
 import * as schemas from '../schemas/collections.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
+import { presentSpaceView } from '../presenters/space.js';
 
 export const collectionRoutes = new RouteTable();
 const routes = collectionRoutes;
@@ -61,7 +61,7 @@ async function listSpaces(ctx: AppContext, { query }: { query: schemas.ListColle
   const { collection, organizationRole } = collectionOf(ctx);
   const access = await organizationAccess(ctx.db, collection.organizationId, organizationRole, await grantsOf(ctx));
   const page = await listReachableSpaces(ctx.db, { collectionId: collection.id }, { ids: [...access.spaces.keys()] }, query);
-  const items = await Promise.all(page.items.map((space) => presentSpaceOf(ctx, space, access.spaces.get(space.id)?.role)));
+  const items = await Promise.all(page.items.map(async (space) => presentSpaceView(await readSpaceView(contentDeps(ctx), space), access.spaces.get(space.id)?.role, ctx.urls)));
   ctx.body = presentList({ ...page, items }, (item) => item);
 }
 

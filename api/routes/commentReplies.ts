@@ -1,9 +1,9 @@
-import { changeRequestCommentPlace, commentOf, type CommentPlace, postReply, removeReply, replyOf, spaceCommentPlace, updateReply } from '../../domain/comments/index.js';
+import { changeRequestCommentPlace, commentOf, type CommentPlace, postReply, removeReply, replyOf, spaceCommentPlace, updateReply, readRepliesView } from '../../domain/comments/index.js';
 import { listReplies } from '../../storage/commentReplies.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
 import { commentActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
-import { presentRepliesOf, presentReplyOf } from '../presenters/commentOf.js';
+import { presentOneReply, presentReplies } from '../presenters/discussion.js';
 import { commentRights } from '../presenters/comment.js';
 import { presentList } from '../presenters/list.js';
 import * as schemas from '../schemas/comments.js';
@@ -43,7 +43,7 @@ function list(placeOf: PlaceOf) {
   return async (ctx: AppContext, { query }: { query: schemas.ListRepliesQuery }) => {
     const comment = await commentOf(ctx.db, await placeOf(ctx), ctx.params.commentId ?? '');
     const page = await listReplies(ctx.db, comment.id, { page: query.page, limit: query.limit });
-    const items = await presentRepliesOf(ctx, comment, page.items, query.format);
+    const items = presentReplies(ctx, await readRepliesView(ctx.db, comment, page.items), query.format);
     ctx.body = presentList({ ...page, items }, (item) => item);
   };
 }
@@ -51,21 +51,21 @@ function list(placeOf: PlaceOf) {
 function create(placeOf: PlaceOf, options: { formatted?: boolean } = {}) {
   return async (ctx: AppContext, { body, query }: { body: schemas.PostReplyBody; query: Partial<schemas.FormatQuery> }) => {
     const { comment, reply } = await postReply(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), ctx.params.commentId ?? '', body);
-    ctx.body = await presentReplyOf(ctx, comment, reply, options.formatted ? query.format : undefined);
+    ctx.body = presentOneReply(ctx, await readRepliesView(ctx.db, comment, [reply]), options.formatted ? query.format : undefined);
   };
 }
 
 function get(placeOf: PlaceOf) {
   return async (ctx: AppContext, { query }: { query: schemas.FormatQuery }) => {
     const { comment, reply } = await replyOf(ctx.db, await placeOf(ctx), idsOf(ctx));
-    ctx.body = await presentReplyOf(ctx, comment, reply, query.format);
+    ctx.body = presentOneReply(ctx, await readRepliesView(ctx.db, comment, [reply]), query.format);
   };
 }
 
 function update(placeOf: PlaceOf) {
   return async (ctx: AppContext, { body }: { body: schemas.UpdateReplyBody }) => {
     const { comment, reply } = await updateReply(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), rightsOf(ctx), idsOf(ctx), body);
-    ctx.body = await presentReplyOf(ctx, comment, reply);
+    ctx.body = presentOneReply(ctx, await readRepliesView(ctx.db, comment, [reply]));
   };
 }
 

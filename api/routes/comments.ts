@@ -1,9 +1,9 @@
-import { changeRequestCommentPlace, commentOf, type CommentPlace, deleteComment, postComment, spaceCommentPlace, updateComment } from '../../domain/comments/index.js';
+import { changeRequestCommentPlace, commentOf, type CommentPlace, deleteComment, postComment, spaceCommentPlace, updateComment, readCommentsView } from '../../domain/comments/index.js';
 import { listComments } from '../../storage/comments.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
 import { commentActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
-import { presentCommentOf, presentCommentsOf } from '../presenters/commentOf.js';
+import { presentComments, presentOneComment } from '../presenters/discussion.js';
 import { commentRights } from '../presenters/comment.js';
 import { presentList } from '../presenters/list.js';
 import * as schemas from '../schemas/comments.js';
@@ -39,7 +39,7 @@ function list(placeOf: PlaceOf) {
     const { page, limit, order, status, format, targetPage, authors } = query;
     const filter = { status, pageId: targetPage, authors: authors === undefined ? undefined : typeof authors === 'string' ? [authors] : authors };
     const comments = await listComments(ctx.db, await placeOf(ctx), filter, { page, limit, order });
-    const items = await presentCommentsOf(ctx, comments.items, format);
+    const items = presentComments(ctx, await readCommentsView(ctx.db, comments.items), format);
     ctx.body = presentList({ ...comments, items }, (item) => item);
   };
 }
@@ -47,20 +47,21 @@ function list(placeOf: PlaceOf) {
 function create(placeOf: PlaceOf) {
   return async (ctx: AppContext, { body }: { body: schemas.PostCommentBody }) => {
     const comment = await postComment(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), body);
-    ctx.body = await presentCommentOf(ctx, comment);
+    ctx.body = presentOneComment(ctx, await readCommentsView(ctx.db, [comment]));
   };
 }
 
 function get(placeOf: PlaceOf) {
   return async (ctx: AppContext, { query }: { query: schemas.FormatQuery }) => {
-    ctx.body = await presentCommentOf(ctx, await commentOf(ctx.db, await placeOf(ctx), ctx.params.commentId ?? ''), query.format);
+    const comment = await commentOf(ctx.db, await placeOf(ctx), ctx.params.commentId ?? '');
+    ctx.body = presentOneComment(ctx, await readCommentsView(ctx.db, [comment]), query.format);
   };
 }
 
 function update(placeOf: PlaceOf) {
   return async (ctx: AppContext, { body }: { body: schemas.UpdateCommentBody }) => {
     const comment = await updateComment(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), rightsOf(ctx), ctx.params.commentId ?? '', body);
-    ctx.body = await presentCommentOf(ctx, comment);
+    ctx.body = presentOneComment(ctx, await readCommentsView(ctx.db, [comment]));
   };
 }
 

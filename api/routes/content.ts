@@ -1,7 +1,7 @@
 import { findPageById, findPageByPath } from '../../engine/findPage.js';
 import type { RevisionFile } from '../../engine/readRevision.js';
 import { findTemplate } from '../../engine/templates.js';
-import { applyTemplate, readSpaceFile } from '../../domain/spaces/index.js';
+import { applyTemplate, readRevisionWithSizes, readSpaceFile } from '../../domain/spaces/index.js';
 import { applyTemplateToChangeRequestById } from '../../domain/changeRequests/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
@@ -10,8 +10,7 @@ import { JsonCache } from '../jsonCache.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace, inSpaceOrSignedDownload } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
-import { presentFile, presentPage, presentPagesJson, presentRevisionJson, type RevisionView } from '../presenters/revision.js';
-import { revisionOfPath } from '../presenters/revisionOf.js';
+import { presentFile, presentPage, presentPagesJson, presentRevisionJson, revisionView, type RevisionView } from '../presenters/revision.js';
 import * as schemas from '../schemas/spaces.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
@@ -42,6 +41,12 @@ const presented = new JsonCache();
 function sendPresented(ctx: AppContext, view: RevisionView, what: string, build: () => unknown) {
   ctx.type = 'application/json';
   ctx.body = presented.get(`${view.spaceId}:${view.revision.commit}:${what}:${ctx.urls.downloads?.window() ?? 0}`, build);
+}
+
+/** The revision the path names (`revisionId`), or the space's current one, ready to present. */
+async function revisionOfPath(ctx: AppContext): Promise<RevisionView> {
+  const { space } = spaceOf(ctx);
+  return revisionView(space.id, await readRevisionWithSizes(contentDeps(ctx), space.id, ctx.params.revisionId), ctx.urls);
 }
 
 async function getRevision(ctx: AppContext) {
@@ -100,7 +105,7 @@ async function download(ctx: AppContext, { params }: { params: Partial<Record<st
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Content-Disposition', `${activeTypes.test(contentType) ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(file.name)}`);
   ctx.type = contentType;
-  ctx.body = Buffer.from(await readSpaceFile(ctx.config, space.id, file.oid));
+  ctx.body = Buffer.from(await readSpaceFile(contentDeps(ctx), space.id, file.oid));
 }
 
 /**

@@ -1,18 +1,19 @@
 import { allPages } from '../../engine/allPages.js';
 import { revisionLinks, type LinkUse } from '../../engine/pageLinks.js';
 import { paginateArray } from '../../storage/pagination.js';
-import { spaceOf, type AppContext } from '../context.js';
+import { spaceOf, type AppContext, contentDeps } from '../context.js';
 import { notFound } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
 import { presentUsages, pageLocation, type LocationContext } from '../presenters/links.js';
 import { presentList } from '../presenters/list.js';
 import { presentOrganization } from '../presenters/organization.js';
-import { revisionOfPath } from '../presenters/revisionOf.js';
-import { presentSpaceOf } from '../presenters/spaceOf.js';
 import * as schemas from '../schemas/links.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
+import { presentSpaceView } from '../presenters/space.js';
+import { revisionView } from '../presenters/revision.js';
+import { readSpaceView, readRevisionWithSizes } from '../../domain/spaces/index.js';
 
 export const linkRoutes = new RouteTable();
 const routes = linkRoutes;
@@ -24,10 +25,10 @@ routes.get('/spaces/:spaceId/content/files/:fileId/backlinks', 'listSpaceFileBac
 
 async function locationContext(ctx: AppContext): Promise<LocationContext> {
   const { space, role, organizationRole } = spaceOf(ctx);
-  const view = await revisionOfPath(ctx);
+  const view = revisionView(space.id, await readRevisionWithSizes(contentDeps(ctx), space.id), ctx.urls);
   return {
     view,
-    space: await presentSpaceOf(ctx, space, role),
+    space: presentSpaceView(await readSpaceView(contentDeps(ctx), space), role, ctx.urls),
     organization: presentOrganization(ctx.state.organization!, organizationRole, ctx.urls),
     appPrefix: ctx.urls.app(''),
   };

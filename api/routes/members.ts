@@ -4,7 +4,7 @@ import { findContentGrants, findContentGrantsCached } from '../../storage/conten
 import { listTeamsOfMember } from '../../storage/teams.js';
 import { findUser } from '../../storage/users.js';
 import { acceptInvitation, changeMemberRole, declineInvitation, inviteUsers, organizationAccess, removeMember, spaceCountsByRole } from '../../domain/organizations/index.js';
-import { callerOf, organizationOf, type AppContext } from '../context.js';
+import { callerOf, organizationOf, type AppContext, contentDeps } from '../context.js';
 import { notFound } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';
 import { presentInvitation } from '../presenters/invitation.js';
@@ -16,8 +16,9 @@ import * as schemas from '../schemas/members.js';
 import type { MemberRecord } from '../../storage/members.js';
 import { handle } from '../validate.js';
 import { listReachableSpaces } from '../../storage/spaces.js';
-import { presentSpaceOf as presentSpaceFor } from '../presenters/spaceOf.js';
 import { RouteTable } from './table.js';
+import { presentSpaceView } from '../presenters/space.js';
+import { readSpaceView } from '../../domain/spaces/index.js';
 
 export const memberRoutes = new RouteTable();
 const routes = memberRoutes;
@@ -91,7 +92,7 @@ async function listSpaces(ctx: AppContext, { query }: { query: schemas.ListMembe
   const page = await listReachableSpaces(ctx.db, { organizationId: organization.id }, { ids: [...access.spaces.keys()] }, query);
   const callerAccess = await organizationAccess(ctx.db, organization.id, organizationOf(ctx).role, await findContentGrantsCached(ctx.db, callerOf(ctx).id));
   const items = await Promise.all(
-    page.items.map(async (space) => ({ permission: access.spaces.get(space.id)!.role, space: await presentSpaceFor(ctx, space, callerAccess.spaces.get(space.id)?.role) })),
+    page.items.map(async (space) => ({ permission: access.spaces.get(space.id)!.role, space: presentSpaceView(await readSpaceView(contentDeps(ctx), space), callerAccess.spaces.get(space.id)?.role, ctx.urls) })),
   );
   ctx.body = presentList({ ...page, items }, (item) => item);
 }

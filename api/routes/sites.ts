@@ -1,4 +1,4 @@
-import { assertAdaptiveSchema, createSite, siteOf, templateConditions, updateSiteSettings } from '../../domain/sites/index.js';
+import { assertAdaptiveSchema, createSite, siteOf, templateConditions, updateSiteSettings, readSiteSpaces } from '../../domain/sites/index.js';
 import { loadSiteStructure } from '../../storage/siteStructure.js';
 import {
   deleteShareLink,
@@ -13,7 +13,7 @@ import {
   updateShareLink,
   updateSite,
 } from '../../storage/sites.js';
-import { organizationOf, type AppContext } from '../context.js';
+import { organizationOf, type AppContext, contentDeps } from '../context.js';
 import { notFound } from '../errors.js';
 import { JsonCache } from '../jsonCache.js';
 import { inOrganization } from '../policies/index.js';
@@ -105,7 +105,7 @@ const publishedProfiles = new JsonCache();
 async function published(ctx: AppContext, { query }: { query: schemas.ShareKeyQuery }) {
   const found = await theSite(ctx);
   const [structure, shareKey] = await Promise.all([loadSiteStructure(ctx.db, found.id), validShareKey(ctx, found.id, query.shareKey)]);
-  const view = await siteView(ctx, found, structure, organizationOf(ctx).role, shareKey);
+  const view = siteView(ctx, found, await readSiteSpaces(contentDeps(ctx), found, structure, organizationOf(ctx).role), shareKey);
   ctx.type = 'application/json';
   ctx.body = publishedProfiles.get(`${found.id}:${siteViewKey(view)}`, () => presentPublishedSite(view));
 }

@@ -1,5 +1,5 @@
 import { findTemplate } from '../../engine/templates.js';
-import { createSpace, deleteSpace, duplicateSpace, moveItem, restoreSpace, toMergeRules, transferItem } from '../../domain/spaces/index.js';
+import { createSpace, deleteSpace, duplicateSpace, moveItem, restoreSpace, toMergeRules, transferItem, readSpaceView } from '../../domain/spaces/index.js';
 import { publishedPlaceOfSpace } from '../../domain/sites/index.js';
 import { listReachableSpaces, updateSpace } from '../../storage/spaces.js';
 import { organizationAccess, roleOnSpace } from '../../domain/organizations/index.js';
@@ -10,10 +10,10 @@ import { organizationActions, spaceActions, spaceSettings } from '../policies/ac
 import { adminOfTargetOrganization, createWhereItLands, fieldsNeed, organizationRole } from '../policies/requirements.js';
 import { presentList } from '../presenters/list.js';
 import { spacePublishedUrl } from '../presenters/site.js';
-import { presentSpaceOf } from '../presenters/spaceOf.js';
 import * as schemas from '../schemas/spaces.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
+import { presentSpaceView } from '../presenters/space.js';
 
 export const spaceRoutes = new RouteTable();
 const routes = spaceRoutes;
@@ -34,7 +34,7 @@ async function list(ctx: AppContext, { query }: { query: schemas.ListSpacesQuery
   const { organization, role } = organizationOf(ctx);
   const reachable = (await organizationAccess(ctx.db, organization.id, role, await grantsOf(ctx))).spaces;
   const page = await listReachableSpaces(ctx.db, { organizationId: organization.id }, { ids: [...reachable.keys()] }, query);
-  const items = await Promise.all(page.items.map((space) => presentSpaceOf(ctx, space, reachable.get(space.id)?.role)));
+  const items = await Promise.all(page.items.map(async (space) => presentSpaceView(await readSpaceView(contentDeps(ctx), space), reachable.get(space.id)?.role, ctx.urls)));
   ctx.body = presentList({ ...page, items }, (item) => item);
 }
 
@@ -55,13 +55,13 @@ async function create(ctx: AppContext, { body }: { body: schemas.CreateSpaceBody
     template,
   });
   ctx.status = 201;
-  ctx.body = await presentSpaceOf(ctx, space, await roleOnSpace(ctx.db, role, space, await grantsOf(ctx)));
+  ctx.body = presentSpaceView(await readSpaceView(contentDeps(ctx), space), await roleOnSpace(ctx.db, role, space, await grantsOf(ctx)), ctx.urls);
 }
 
 /** `shareKey`: an active key of a share-link site showing the space resolves `urls.published` (docs/decisions.md, *Docs sites*). */
 async function get(ctx: AppContext, { query }: { query: { shareKey?: string } }) {
   const { space, role } = spaceOf(ctx);
-  const [presented, place] = await Promise.all([presentSpaceOf(ctx, space, role), publishedPlaceOfSpace(ctx.db, space.id, query.shareKey)]);
+  const [presented, place] = await Promise.all([readSpaceView(contentDeps(ctx), space).then((view) => presentSpaceView(view, role, ctx.urls)), publishedPlaceOfSpace(ctx.db, space.id, query.shareKey)]);
   ctx.body = place ? { ...presented, urls: { ...presented.urls, published: spacePublishedUrl(ctx.urls, place) } } : presented;
 }
 
@@ -76,7 +76,7 @@ async function update(ctx: AppContext, { body }: { body: schemas.UpdateSpaceBody
     // A space's icon image isn't stored yet: setting one clears the emoji.
     ...(icon !== undefined ? { emoji: null } : {}),
   });
-  ctx.body = await presentSpaceOf(ctx, updated, role);
+  ctx.body = presentSpaceView(await readSpaceView(contentDeps(ctx), updated), role, ctx.urls);
 }
 
 /** Into the bin (205), purged after the retention by its job; a space already there answers 204. */
@@ -89,23 +89,23 @@ async function remove(ctx: AppContext) {
 async function restore(ctx: AppContext) {
   const { space, role } = spaceOf(ctx);
   if (!space.deletedAt) throw conflict(`Space ${space.id} is not deleted`);
-  ctx.body = await presentSpaceOf(ctx, await restoreSpace(jobDeps(ctx), { ...space, deletedAt: space.deletedAt }), role);
+  ctx.body = presentSpaceView(await readSpaceView(contentDeps(ctx), await restoreSpace(jobDeps(ctx), { ...space, deletedAt: space.deletedAt })), role, ctx.urls);
 }
 
 async function duplicate(ctx: AppContext) {
   const { space, organizationRole } = spaceOf(ctx);
   const copy = await duplicateSpace(contentDeps(ctx), space, callerOf(ctx));
   ctx.status = 201;
-  ctx.body = await presentSpaceOf(ctx, copy, await roleOnSpace(ctx.db, organizationRole, copy, await grantsOf(ctx)));
+  ctx.body = presentSpaceView(await readSpaceView(contentDeps(ctx), copy), await roleOnSpace(ctx.db, organizationRole, copy, await grantsOf(ctx)), ctx.urls);
 }
 
 async function move(ctx: AppContext, { body }: { body: schemas.MoveBody }) {
   const { space, role } = spaceOf(ctx);
-  ctx.body = await presentSpaceOf(ctx, await moveItem(ctx.db, { kind: 'space', item: space }, body), role);
+  ctx.body = presentSpaceView(await readSpaceView(contentDeps(ctx), await moveItem(ctx.db, { kind: 'space', item: space }, body)), role, ctx.urls);
 }
 
 /** To another organization the caller administers; the space leaves its collection. */
 async function transfer(ctx: AppContext, { body }: { body: schemas.TransferBody }) {
   const { space, role } = spaceOf(ctx);
-  ctx.body = await presentSpaceOf(ctx, await transferItem(ctx.db, { kind: 'space', item: space }, body.organization), role);
+  ctx.body = presentSpaceView(await readSpaceView(contentDeps(ctx), await transferItem(ctx.db, { kind: 'space', item: space }, body.organization)), role, ctx.urls);
 }

@@ -13,9 +13,9 @@ import { addContributor, type ChangeRequestRecord } from '../../storage/changeRe
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { assertWritable } from './changeRequests.js';
-import type { ContentDeps } from '../shared/deps.js';
-import { invalidInput } from '../shared/errors.js';
-import { OutboundFetchError, outboundFetch } from '../shared/outboundFetch.js';
+import type { ContentDeps } from '../common/deps.js';
+import { invalidInput } from '../common/errors.js';
+import { OutboundFetchError, outboundFetch } from '../common/outboundFetch.js';
 import { writeContent } from '../spaces/index.js';
 
 /** A page's document as the API takes it: markdown, the JSON Document, or nothing (`{}`). */

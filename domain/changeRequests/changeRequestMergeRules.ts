@@ -4,9 +4,9 @@ import type { Queryable } from '../../storage/db.js';
 import { getOrganization } from '../../storage/organizations.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import { findUser, type UserRecord } from '../../storage/users.js';
-import { ConditionError } from '../shared/conditions.js';
+import { ConditionError } from '../common/conditions.js';
 import { evaluateMergeExpression, type MergeRuleContext } from './mergeRuleExpression.js';
-import { notAllowed } from '../shared/errors.js';
+import { notAllowed } from '../common/errors.js';
 
 type Rule = Record<string, unknown> & { rule?: unknown };
 

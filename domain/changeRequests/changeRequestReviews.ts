@@ -1,5 +1,4 @@
 import { resolveRevision } from '../../engine/resolveRevision.js';
-import { openSpaceRepository } from '../../engine/spaceRepositories.js';
 import {
   findRequestedReviewer,
   insertReview,
@@ -15,8 +14,8 @@ import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { type CommentBodyInput, postComment } from '../comments/index.js';
 import { editChangeRequest } from './changeRequests.js';
-import type { ContentDeps } from '../shared/deps.js';
-import { alreadyThere, invalidInput } from '../shared/errors.js';
+import type { ContentDeps } from '../common/deps.js';
+import { alreadyThere, invalidInput } from '../common/errors.js';
 
 function assertReviewable(changeRequest: ChangeRequestRecord): void {
   if (changeRequest.status === 'merged' || changeRequest.status === 'archived') {
@@ -24,7 +23,7 @@ function assertReviewable(changeRequest: ChangeRequestRecord): void {
   }
 }
 
-const headOf = (deps: Pick<ContentDeps, 'dataDir'>, changeRequest: ChangeRequestRecord) => resolveRevision(openSpaceRepository(deps.dataDir, changeRequest.spaceId), changeRequest.branch);
+const headOf = (deps: Pick<ContentDeps, 'repositories'>, changeRequest: ChangeRequestRecord) => resolveRevision(deps.repositories.open(changeRequest.spaceId), changeRequest.branch);
 
 /**
  * A review of the change request as its branch head is now; a comment given with it is posted

@@ -3,7 +3,6 @@ import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
 import { resolveRevision } from '../../engine/resolveRevision.js';
 import { slugify } from '../../engine/slugify.js';
-import { openSpaceRepository } from '../../engine/spaceRepositories.js';
 import type { Template } from '../../engine/templates.js';
 import {
   addContributor,
@@ -18,8 +17,8 @@ import { findIssueCluster } from '../../storage/issueClusters.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { applyTemplate } from '../spaces/index.js';
-import type { ContentDeps } from '../shared/deps.js';
-import { alreadyThere, invalidInput, missing } from '../shared/errors.js';
+import type { ContentDeps } from '../common/deps.js';
+import { alreadyThere, invalidInput, missing } from '../common/errors.js';
 
 /**
  * The branch of a change request: `change-requests/<number>-<subject slug>`, so that a clone's
@@ -54,7 +53,7 @@ export async function createChangeRequest(
   input: { space: SpaceRecord; subject: string; template: Template | null; creator: UserRecord; conversationsIssuesCluster?: string },
 ): Promise<ChangeRequestRecord> {
   if (input.conversationsIssuesCluster !== undefined) await assertClusterOf(deps.db, input.space.organizationId, input.conversationsIssuesCluster);
-  const repo = openSpaceRepository(deps.dataDir, input.space.id);
+  const repo = deps.repositories.open(input.space.id);
   const head = await resolveRevision(repo, primaryBranch);
   const changeRequest = await deps.db.transaction((tx) =>
     insertChangeRequest(tx, {
@@ -134,8 +133,8 @@ export interface ChangeRequestState {
 }
 
 /** What the change request's row doesn't hold: read from its branch and the primary branch. */
-export async function changeRequestState(deps: Pick<ContentDeps, 'dataDir'>, changeRequest: ChangeRequestRecord): Promise<ChangeRequestState> {
-  const repo = openSpaceRepository(deps.dataDir, changeRequest.spaceId);
+export async function changeRequestState(deps: Pick<ContentDeps, 'repositories'>, changeRequest: ChangeRequestRecord): Promise<ChangeRequestState> {
+  const repo = deps.repositories.open(changeRequest.spaceId);
   const [revision, primaryHead] = await Promise.all([resolveRevision(repo, changeRequest.branch), readBranch(repo, primaryBranch)]);
   const base = changeRequest.revisionMergedAncestor ?? changeRequest.revisionInitial;
   return { revision, outdated: changeRequest.status !== 'merged' && primaryHead !== base };

@@ -3,3 +3,5 @@ export * from './changeRequestContent.js';
 export * from './changeRequestReviews.js';
 export * from './changeRequests.js';
 export * from './mergeChangeRequest.js';
+export * from './changeRequestView.js';
+export * from './reviewViews.js';

@@ -2,14 +2,13 @@ import { mergeBranch, type MergeConflict } from '../../engine/mergeBranch.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
 import { resolveRevision } from '../../engine/resolveRevision.js';
-import { openSpaceRepository } from '../../engine/spaceRepositories.js';
 import { updateChangeRequest, type ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { assertMergeRules } from './changeRequestMergeRules.js';
 import { assertWritable } from './changeRequests.js';
-import type { ContentDeps } from '../shared/deps.js';
-import { spaceLocked } from '../shared/errors.js';
+import type { ContentDeps } from '../common/deps.js';
+import { spaceLocked } from '../common/errors.js';
 import { authorOf, scheduleSearchRefresh } from '../spaces/index.js';
 
 export type MergeOutcome =
@@ -27,7 +26,7 @@ export async function mergeChangeRequest(deps: ContentDeps, input: { space: Spac
   const { space, changeRequest } = input;
   assertWritable(changeRequest);
   if (space.editMode === 'locked') throw spaceLocked(space.id);
-  const repo = openSpaceRepository(deps.dataDir, space.id);
+  const repo = deps.repositories.open(space.id);
   const head = await resolveRevision(repo, changeRequest.branch);
   const outdated = (await readBranch(repo, primaryBranch)) !== mergeBaseOf(changeRequest);
   await assertMergeRules(deps.db, { space, changeRequest, head, outdated, actorId: input.author.id });
@@ -57,7 +56,7 @@ export async function updateChangeRequestFromPrimary(
   const { space, changeRequest } = input;
   assertWritable(changeRequest);
   if (space.editMode === 'locked') throw spaceLocked(space.id);
-  const repo = openSpaceRepository(deps.dataDir, space.id);
+  const repo = deps.repositories.open(space.id);
   const primary = await readBranch(repo, primaryBranch);
   const base = mergeBaseOf(changeRequest);
   if (!primary || primary === base) return { result: 'update', revision: await resolveRevision(repo, changeRequest.branch), changeRequest };

@@ -1,5 +1,5 @@
 import jsep from 'jsep';
-import { ConditionError, evaluateCondition, type ParsedCondition } from '../shared/conditions.js';
+import { ConditionError, evaluateCondition, type ParsedCondition } from '../common/conditions.js';
 
 /** What a `custom` merge rule reads (upstream `MergeRulesEvaluationContext`, the fields Quire has). */
 export interface MergeRuleContext {

@@ -2,7 +2,7 @@ import { MarkdownTooDeepError } from '../../engine/errors/index.js';
 import { documentToMarkdown, type JsonDocument } from '../../engine/markdown/fromDocument.js';
 import { markdownToDocument } from '../../engine/markdown/toDocument.js';
 import type { CommentBody } from '../../storage/comments.js';
-import { invalidInput } from '../shared/errors.js';
+import { invalidInput } from '../common/errors.js';
 
 /** A body as the API receives it: markdown, or the upstream JSON Document (one of the two). */
 export interface CommentBodyInput {

@@ -4,8 +4,8 @@ import { deleteReply, findReply, insertReply, updateReplyBody, type CommentReply
 import { deleteComment as deleteCommentRow, findComment, insertComment, updateComment as updateCommentRow, type CommentRecord, type CommentScope } from '../../storage/comments.js';
 import type { Queryable } from '../../storage/db.js';
 import { commentBody, type CommentBodyInput } from './commentBodies.js';
-import type { ContentDeps } from '../shared/deps.js';
-import { invalidInput, missing, notAllowed } from '../shared/errors.js';
+import type { ContentDeps } from '../common/deps.js';
+import { invalidInput, missing, notAllowed } from '../common/errors.js';
 import { readSpaceRevision } from '../spaces/index.js';
 
 /** Where comments are posted: a space (read at its primary branch) or a change request (read at its branch). */

@@ -2,3 +2,4 @@
 export * from './commentBodies.js';
 export * from './commentPlaces.js';
 export * from './comments.js';
+export * from './commentViews.js';

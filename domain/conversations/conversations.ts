@@ -38,8 +38,8 @@ import { termsOf } from './language.js';
 import { configuredModel, extractIssuesWithModel } from './modelIssues.js';
 import { plainText } from './plainText.js';
 import { redact, redactUrl } from './redact.js';
-import type { ContentDeps, JobDeps } from '../shared/deps.js';
-import { log } from '../shared/log.js';
+import type { ContentDeps, JobDeps } from '../common/deps.js';
+import { log } from '../common/log.js';
 
 export interface ConversationPost {
   id: string;

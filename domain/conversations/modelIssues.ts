@@ -1,5 +1,5 @@
 import { Ajv } from 'ajv';
-import { outboundFetch } from '../shared/outboundFetch.js';
+import { outboundFetch } from '../common/outboundFetch.js';
 import type { ConversationText, ExtractedIssue } from './extractIssues.js';
 import { termsOf } from './language.js';
 import { plainText } from './plainText.js';

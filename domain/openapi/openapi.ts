@@ -1,6 +1,6 @@
 import { deleteOpenAPISpec, findOpenAPISpec, getOpenAPISpec, insertOpenAPISpec, replaceOpenAPISource, restoreOpenAPISource, type OpenAPISource, type OpenAPISpecRecord } from '../../storage/openapi.js';
-import type { JobDeps } from '../shared/deps.js';
-import { alreadyThere } from '../shared/errors.js';
+import type { JobDeps } from '../common/deps.js';
+import { alreadyThere } from '../common/errors.js';
 
 type Deps = Pick<JobDeps, 'db' | 'jobs'>;
 

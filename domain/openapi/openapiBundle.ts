@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
 import type { OpenAPIErrorCode, OpenAPIProblem, OpenAPISource } from '../../storage/openapi.js';
-import { outboundFetch, OutboundFetchError, type OutboundFetchOptions } from '../shared/outboundFetch.js';
+import { outboundFetch, OutboundFetchError, type OutboundFetchOptions } from '../common/outboundFetch.js';
 
 /** Why processing failed: the upstream error code, each problem, and whether trying again can help. */
 export class OpenAPIProcessingError extends Error {

@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../../storage/db.js';
 import { addMembership, countAdmins, findMember, removeMembership, takeInvitation, updateMemberRole, type MemberRecord, type MemberRole } from '../../storage/members.js';
-import { invalidInput, missing } from '../shared/errors.js';
+import { invalidInput, missing } from '../common/errors.js';
 
 /** An organization always keeps one admin: the last one can be neither demoted nor removed. */
 async function assertNotLastAdmin(tx: Queryable, organizationId: string, member: MemberRecord, action: string) {

@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '../../storage/db.js';
 import { findMember } from '../../storage/members.js';
 import { ensureTeamMember, getTeam, insertTeam, putTeamMember, removeTeamMember, type TeamRecord, type TeamRole } from '../../storage/teams.js';
-import { invalidInput } from '../shared/errors.js';
+import { invalidInput } from '../common/errors.js';
 
 async function assertMembers(tx: Queryable, organizationId: string, userIds: string[]) {
   const unknown: string[] = [];

@@ -1,7 +1,7 @@
 import type { Database } from '../../storage/db.js';
 import { findMember, type MemberRole } from '../../storage/members.js';
 import { findOrganizationByHostname, updateOrganization as storeChanges, type DefaultContent, type MergeRules, type OrganizationRecord } from '../../storage/organizations.js';
-import { alreadyThere, invalidInput } from '../shared/errors.js';
+import { alreadyThere, invalidInput } from '../common/errors.js';
 
 /** What an organization update may change. */
 export interface OrganizationPatch {

@@ -1,5 +1,5 @@
 import type { Browser } from 'puppeteer';
-import { log } from '../shared/log.js';
+import { log } from '../common/log.js';
 
 let browser: Promise<Browser> | undefined;
 

@@ -5,12 +5,11 @@ import mime from 'mime-types';
 import { findPageById } from '../../engine/findPage.js';
 import { readFileBytes } from '../../engine/readFileBytes.js';
 import type { Revision, RevisionPage } from '../../engine/readRevision.js';
-import { openSpaceRepository } from '../../engine/spaceRepositories.js';
 import { findChangeRequest, type ChangeRequestRecord } from '../../storage/changeRequests.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { changeRequestState } from '../changeRequests/index.js';
-import type { ContentDeps, JobDeps } from '../shared/deps.js';
-import { invalidInput, missing } from '../shared/errors.js';
+import type { ContentDeps, JobDeps } from '../common/deps.js';
+import { invalidInput, missing } from '../common/errors.js';
 import type { Chapter } from './bookHtml.js';
 import { pageHtml } from './pageHtml.js';
 import { renderPdf } from './renderPdf.js';
@@ -99,7 +98,7 @@ function documentPages(pages: RevisionPage[], depth: number): Array<{ page: Revi
 
 /** The page's images that are files of the revision, as data: URLs (read when the page is prepared). */
 async function imageResolver(deps: ContentDeps, spaceId: string, revision: Revision, page: RevisionPage) {
-  const repo = openSpaceRepository(deps.dataDir, spaceId);
+  const repo = deps.repositories.open(spaceId);
   const inlined = new Map<string, string>();
   const folder = path.posix.dirname(page.file ?? 'README.md');
   for (const match of (page.markdown ?? '').matchAll(/!\[[^\]]*\]\(\s*<?([^)\s>]+)>?/g)) {

@@ -2,3 +2,4 @@
 export * from './siteAdaptiveSchema.js';
 export * from './siteStructure.js';
 export * from './sites.js';
+export * from './siteSpaces.js';

@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
-import { invalidInput } from '../shared/errors.js';
-import { parseCondition } from '../shared/conditions.js';
+import { invalidInput } from '../common/errors.js';
+import { parseCondition } from '../common/conditions.js';
 
 /** Draft-07 is Ajv's own: its meta-schema checks that a visitor schema is a valid JSON Schema. */
 const draft07 = new Ajv({ strict: false, allErrors: false });

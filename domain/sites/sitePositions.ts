@@ -1,4 +1,4 @@
-import { invalidInput } from '../shared/errors.js';
+import { invalidInput } from '../common/errors.js';
 
 /** One of the items ordered together: sections and groups under one parent, or site spaces of one container. */
 export interface Sibling {

@@ -3,6 +3,7 @@ import {
   deleteGroup,
   deleteSection,
   deleteSiteSpace,
+  gatherRootSiteSpaces,
   insertGroup,
   insertSection,
   insertSiteSpace,
@@ -16,7 +17,7 @@ import {
   type SiteStructure,
 } from '../../storage/siteStructure.js';
 import type { SiteRecord } from '../../storage/sites.js';
-import { invalidInput, missing } from '../shared/errors.js';
+import { invalidInput, missing } from '../common/errors.js';
 import { placeAmong, positionAtEnd, type Placement, type Sibling } from './sitePositions.js';
 import { checkedCondition, slugOf, spaceOfOrganization, uniquePath } from './sites.js';
 
@@ -75,7 +76,7 @@ export function addSection(db: Database, site: SiteRecord, input: { spaceId: str
       const title = sectionTitle(null, first.title);
       const gathered = await insertSection(tx, { siteId: site.id, groupId: null, title, description: null, path: uniquePath(slugOf(title, 'section'), paths), condition: null, icon: null, isDefault: true, position: 1 });
       paths.push(gathered.path);
-      await tx.run('UPDATE site_spaces SET section_id = ? WHERE site_id = ? AND section_id IS NULL', [gathered.id, site.id]);
+      await gatherRootSiteSpaces(tx, site.id, gathered.id);
       structure.sections.push(gathered);
       hasDefault = true;
     }

@@ -2,8 +2,8 @@ import type { Database, Queryable } from '../../storage/db.js';
 import { insertSiteSpace, listPublishedPlacesOfSpace, loadSiteStructure, setDefaultSection, setDefaultSiteSpace } from '../../storage/siteStructure.js';
 import { findAdaptiveSchema, findSite, insertSite, isActiveShareKey, updateSite, type AgentsContext, type SiteRecord, type SiteType, type SiteVisibility } from '../../storage/sites.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
-import { ConditionError, parseCondition } from '../shared/conditions.js';
-import { invalidInput, missing } from '../shared/errors.js';
+import { ConditionError, parseCondition } from '../common/conditions.js';
+import { invalidInput, missing } from '../common/errors.js';
 import { undeclaredClaims } from './siteAdaptiveSchema.js';
 import { positionAtEnd } from './sitePositions.js';
 

@@ -2,7 +2,7 @@ import { listPaths } from '../../engine/listPaths.js';
 import { templateChanges, type Template } from '../../engine/templates.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
-import type { ContentDeps } from '../shared/deps.js';
+import type { ContentDeps } from '../common/deps.js';
 import { writeContent } from './writeContent.js';
 
 /** Replaces a space's content with a built-in template's, as one new commit. */

@@ -9,3 +9,4 @@ export * from './spaceDeletion.js';
 export * from './spaces.js';
 export * from './transferItem.js';
 export * from './writeContent.js';
+export * from './spaceView.js';

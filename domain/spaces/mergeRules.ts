@@ -1,5 +1,5 @@
 import type { SpaceMergeRules } from '../../storage/spaces.js';
-import { invalidInput } from '../shared/errors.js';
+import { invalidInput } from '../common/errors.js';
 
 /** The rules that name people (upstream requires their `users`). */
 const usersRules = new Set(['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass']);

@@ -1,8 +1,8 @@
 import { isWithin, updateCollection, type CollectionRecord } from '../../storage/collections.js';
 import type { Database } from '../../storage/db.js';
 import { updateSpace, type SpaceRecord } from '../../storage/spaces.js';
-import { alreadyThere, invalidInput } from '../shared/errors.js';
-import { resolvePosition, type Position } from '../shared/positions.js';
+import { alreadyThere, invalidInput } from '../common/errors.js';
+import { resolvePosition, type Position } from '../common/positions.js';
 import { assertCollectionIn } from './spaces.js';
 
 export type MovableItem = { kind: 'space'; item: SpaceRecord } | { kind: 'collection'; item: CollectionRecord };

@@ -1,15 +1,26 @@
+import { fileSizes } from '../../engine/fileSizes.js';
 import { readRevision, type Revision } from '../../engine/readRevision.js';
 import { primaryBranch } from '../../engine/repository.js';
 import { resolveRevision } from '../../engine/resolveRevision.js';
-import { openSpaceRepository } from '../../engine/spaceRepositories.js';
-import type { ContentDeps } from '../shared/deps.js';
+import type { ContentDeps } from '../common/deps.js';
 
 /**
  * A space's revision, to answer a request with: the commit `ref` names (a commit id of the space,
  * or a branch), or its primary branch's head. Throws the engine's RevisionNotFoundError for
  * anything else.
  */
-export async function readSpaceRevision(deps: Pick<ContentDeps, 'dataDir'>, spaceId: string, ref: string = primaryBranch): Promise<Revision> {
-  const repo = openSpaceRepository(deps.dataDir, spaceId);
+export async function readSpaceRevision(deps: Pick<ContentDeps, 'repositories'>, spaceId: string, ref: string = primaryBranch): Promise<Revision> {
+  const repo = deps.repositories.open(spaceId);
   return readRevision(repo, await resolveRevision(repo, ref, { sameTurn: true }));
+}
+
+/** A revision with the sizes of its files (by blob id), everything a presentation of it shows. */
+export interface RevisionWithSizes {
+  revision: Revision;
+  sizes: Map<string, number>;
+}
+
+export async function readRevisionWithSizes(deps: Pick<ContentDeps, 'repositories'>, spaceId: string, ref?: string): Promise<RevisionWithSizes> {
+  const revision = await readSpaceRevision(deps, spaceId, ref);
+  return { revision, sizes: await fileSizes(deps.repositories.open(spaceId), revision) };
 }

@@ -2,10 +2,9 @@ import { readRevision } from '../../engine/readRevision.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
 import { searchablePages } from '../../engine/searchSections.js';
-import { openSpaceRepository } from '../../engine/spaceRepositories.js';
-import type { Database } from '../../storage/db.js';
-import { errorFields, log } from '../shared/log.js';
+import { errorFields, log } from '../common/log.js';
 import { indexedHashes, indexedRevision, updateSpaceIndex } from '../../storage/search.js';
+import { type ContentDeps } from '../common/deps.js';
 
 const running = new Map<string, Promise<void>>();
 /** The revision each space's index was last brought to by this process: spares a query per search. */
@@ -16,10 +15,10 @@ const indexedHeads = new Map<string, string>();
  * whose text, title or place changed. Refreshes of one space run one at a time, so an older
  * revision never overwrites a newer one.
  */
-export function refreshSearchIndex(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
+export function refreshSearchIndex(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: string): Promise<void> {
   if (!running.has(spaceId) && indexedHeads.has(spaceId)) {
     // The common case, settled without queueing: is the index still at the branch head?
-    return readBranch(openSpaceRepository(deps.dataDir, spaceId), primaryBranch).then(
+    return readBranch(deps.repositories.open(spaceId), primaryBranch).then(
       (head) => (head && indexedHeads.get(spaceId) === head ? undefined : queueRefresh(deps, spaceId)),
       () => queueRefresh(deps, spaceId), // the queued refresh reports what went wrong
     );
@@ -27,7 +26,7 @@ export function refreshSearchIndex(deps: { db: Database; dataDir: string }, spac
   return queueRefresh(deps, spaceId);
 }
 
-function queueRefresh(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
+function queueRefresh(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: string): Promise<void> {
   const previous = running.get(spaceId) ?? Promise.resolve();
   const next = previous.then(() => refresh(deps, spaceId)).catch((error) => {
     log.error(`search index of space ${spaceId} not refreshed`, errorFields(error, true));
@@ -39,8 +38,8 @@ function queueRefresh(deps: { db: Database; dataDir: string }, spaceId: string):
   return next;
 }
 
-async function refresh(deps: { db: Database; dataDir: string }, spaceId: string): Promise<void> {
-  const repo = openSpaceRepository(deps.dataDir, spaceId);
+async function refresh(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: string): Promise<void> {
+  const repo = deps.repositories.open(spaceId);
   const head = await readBranch(repo, primaryBranch);
   if (!head || indexedHeads.get(spaceId) === head) return;
   if ((await indexedRevision(deps.db, spaceId)) === head) {
@@ -74,7 +73,7 @@ const refreshDelayMs = 50;
  * within the delay share one refresh. A search refreshes the index itself first, so it never waits
  * for this, nor reads an index behind the branch.
  */
-export function scheduleSearchRefresh(deps: { db: Database; dataDir: string }, spaceId: string): void {
+export function scheduleSearchRefresh(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: string): void {
   if (scheduled.has(spaceId)) return;
   const timer = setTimeout(() => {
     scheduled.delete(spaceId);

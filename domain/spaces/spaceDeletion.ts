@@ -1,8 +1,8 @@
 import { findSpace, getSpace, type SpaceRecord } from '../../storage/spaces.js';
-import { clearSpaceDeletion, listDeletedSpaces, markSpaceDeleted } from '../../storage/spaceDeletion.js';
-import type { JobDeps } from '../shared/deps.js';
-import { alreadyThere, missing } from '../shared/errors.js';
-import { log } from '../shared/log.js';
+import { clearSpaceDeletion, listDeletedSpaces, markSpaceDeleted, purgeDeletedSpaceRows, type PurgeOutcome } from '../../storage/spaceDeletion.js';
+import type { ContentDeps, JobDeps } from '../common/deps.js';
+import { alreadyThere, missing } from '../common/errors.js';
+import { log } from '../common/log.js';
 
 type Deps = Pick<JobDeps, 'db' | 'jobs' | 'retentionMs'>;
 
@@ -52,4 +52,21 @@ export async function ensureDeletionJobs(deps: Deps): Promise<number> {
     await deps.jobs.ensureSpaceDeletion({ spaceId: space.id, deletedAt: space.deletedAt, retentionMs: deps.retentionMs });
   }
   return deleted.length;
+}
+
+export interface PurgeDeletedSpaceInput {
+  spaceId: string;
+  /** The deletion this purge belongs to: a space restored (and perhaps deleted again) since is kept. */
+  deletedAt: string;
+}
+
+/**
+ * Removes a deleted space for good: rows and search index in one transaction, then its
+ * repository. Idempotent: a retry after a crash between the two finds the rows gone and
+ * removes what is left of the repository.
+ */
+export async function purgeDeletedSpace(deps: Pick<ContentDeps, 'db' | 'repositories'>, { spaceId, deletedAt }: PurgeDeletedSpaceInput): Promise<PurgeOutcome> {
+  const outcome = await purgeDeletedSpaceRows(deps.db, spaceId, deletedAt);
+  if (outcome !== 'restored') await deps.repositories.remove(spaceId);
+  return outcome;
 }

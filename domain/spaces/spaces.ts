@@ -1,23 +1,22 @@
 import { commitChanges, type Author } from '../../engine/commitChanges.js';
 import { resolveRevision } from '../../engine/resolveRevision.js';
 import { primaryBranch } from '../../engine/repository.js';
-import { copySpaceRepository, createSpaceRepository, openSpaceRepository, removeSpaceRepository } from '../../engine/spaceRepositories.js';
 import { templateChanges, type Template } from '../../engine/templates.js';
 import { findCollection } from '../../storage/collections.js';
 import type { Queryable } from '../../storage/db.js';
-import type { ContentDeps } from '../shared/deps.js';
+import type { ContentDeps } from '../common/deps.js';
 import { newId } from '../../storage/ids.js';
 import { copySpaceIndex } from '../../storage/search.js';
 import { insertSpace, type NewSpace, type SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
-import { invalidInput } from '../shared/errors.js';
+import { invalidInput } from '../common/errors.js';
 import { scheduleSearchRefresh } from './searchIndex.js';
 
 export const authorOf = (user: UserRecord): Author => ({ name: user.displayName, email: user.email });
 
 /** The commit a space's primary branch points at: its current revision. */
-export async function spaceRevision(dataDir: string, spaceId: string): Promise<string> {
-  return resolveRevision(openSpaceRepository(dataDir, spaceId), primaryBranch);
+export async function spaceRevision(deps: Pick<ContentDeps, 'repositories'>, spaceId: string): Promise<string> {
+  return resolveRevision(deps.repositories.open(spaceId), primaryBranch);
 }
 
 export async function assertCollectionIn(db: Queryable, organizationId: string, collectionId: string | null | undefined, field: string) {
@@ -36,7 +35,7 @@ export async function createSpace(
 ): Promise<SpaceRecord> {
   await assertCollectionIn(deps.db, input.organizationId, input.collectionId, 'parent');
   const id = newId();
-  const repo = await createSpaceRepository(deps.dataDir, id);
+  const repo = await deps.repositories.create(id);
   try {
     await commitChanges({
       repo,
@@ -50,7 +49,7 @@ export async function createSpace(
     scheduleSearchRefresh(deps, id);
     return space;
   } catch (error) {
-    await removeSpaceRepository(deps.dataDir, id).catch(() => undefined);
+    await deps.repositories.remove(id).catch(() => undefined);
     throw error;
   }
 }
@@ -62,7 +61,7 @@ export async function createSpace(
 export async function duplicateSpace(deps: ContentDeps, space: SpaceRecord, creator: UserRecord): Promise<SpaceRecord> {
   const id = newId();
   try {
-    await copySpaceRepository(deps.dataDir, space.id, id, { branches: [primaryBranch] });
+    await deps.repositories.copy(space.id, id, { branches: [primaryBranch] });
     const copy = await deps.db.transaction(async (tx) => {
       const inserted = await insertSpace(tx, {
       id,
@@ -84,7 +83,7 @@ export async function duplicateSpace(deps: ContentDeps, space: SpaceRecord, crea
     scheduleSearchRefresh(deps, id);
     return copy;
   } catch (error) {
-    await removeSpaceRepository(deps.dataDir, id).catch(() => undefined);
+    await deps.repositories.remove(id).catch(() => undefined);
     throw error;
   }
 }

@@ -1,9 +1,9 @@
 import { findCollection, transferCollectionTree, type CollectionRecord } from '../../storage/collections.js';
 import type { Database } from '../../storage/db.js';
 import { findSpace, updateSpace, type SpaceRecord } from '../../storage/spaces.js';
-import { alreadyThere, missing, preconditionFailed } from '../shared/errors.js';
+import { alreadyThere, missing, preconditionFailed } from '../common/errors.js';
 import type { MovableItem } from './moveItem.js';
-import { resolvePosition } from '../shared/positions.js';
+import { resolvePosition } from '../common/positions.js';
 
 /**
  * Moves a space, or a top-level collection with everything in it, to the top level of another

@@ -3,12 +3,11 @@ import { commitOnHead } from '../../engine/commitOnHead.js';
 import { RefConflictError } from '../../engine/errors/index.js';
 import { readRevision } from '../../engine/readRevision.js';
 import { primaryBranch, type Repository } from '../../engine/repository.js';
-import { openSpaceRepository } from '../../engine/spaceRepositories.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { authorOf } from './spaces.js';
-import type { ContentDeps } from '../shared/deps.js';
-import { spaceLocked } from '../shared/errors.js';
+import type { ContentDeps } from '../common/deps.js';
+import { spaceLocked } from '../common/errors.js';
 import { scheduleSearchRefresh } from './searchIndex.js';
 
 export interface ContentWrite {
@@ -37,7 +36,7 @@ const attempts = 5;
  */
 export async function writeContent(deps: ContentDeps, write: ContentWrite): Promise<{ commit: string }> {
   if (write.space.editMode === 'locked') throw spaceLocked(write.space.id);
-  const repo = openSpaceRepository(deps.dataDir, write.space.id);
+  const repo = deps.repositories.open(write.space.id);
   const branch = write.branch ?? primaryBranch;
   for (let attempt = 1; ; attempt++) {
     try {

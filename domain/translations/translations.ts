@@ -5,7 +5,6 @@ import { documentToMarkdown, type JsonDocument } from '../../engine/markdown/fro
 import { readFileBytes } from '../../engine/readFileBytes.js';
 import { primaryBranch } from '../../engine/repository.js';
 import { resolveRevision } from '../../engine/resolveRevision.js';
-import { openSpaceRepository } from '../../engine/spaceRepositories.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import {
   claimTranslationRun,
@@ -20,8 +19,8 @@ import {
   type TranslationRecord,
 } from '../../storage/translations.js';
 import { findUser, type UserRecord } from '../../storage/users.js';
-import type { ContentDeps, JobDeps } from '../shared/deps.js';
-import { invalidInput } from '../shared/errors.js';
+import type { ContentDeps, JobDeps } from '../common/deps.js';
+import { invalidInput } from '../common/errors.js';
 import { createSpace, writeContent } from '../spaces/index.js';
 import { countWords, replaceSegments, textSegments } from './markdownText.js';
 import { TranslatorError, type Translator } from './translators.js';
@@ -98,7 +97,7 @@ export async function translateRun(deps: ContentDeps, input: TranslationRunInput
   if (!author) throw new TranslatorError(`The user ${translation.createdBy} who created translation ${translation.id} is gone`, false);
   const target = await targetSpace(deps, translation, source, author);
 
-  const sourceRepo = openSpaceRepository(deps.dataDir, source.id);
+  const sourceRepo = deps.repositories.open(source.id);
   const files = await listFiles(sourceRepo, await resolveRevision(sourceRepo, primaryBranch));
   const previous = await translatedFiles(deps.db, translation.id);
   const guidance = guidanceOf(translation.instructions);
@@ -157,7 +156,7 @@ async function targetSpace(deps: ContentDeps, translation: TranslationRecord, so
  * commit landed finds everything there, so it never commits twice. The target's revision after.
  */
 async function writeUnlessThere(deps: ContentDeps, space: SpaceRecord, changes: Change[], author: UserRecord, message: string): Promise<string> {
-  const repo = openSpaceRepository(deps.dataDir, space.id);
+  const repo = deps.repositories.open(space.id);
   const needed = async (head: string | null) => {
     const there = head ? await listFiles(repo, head) : new Map<string, string>();
     return changes.filter((change) => ('remove' in change ? there.has(change.path) : there.get(change.path) !== objectId('blob', typeof change.content === 'string' ? Buffer.from(change.content) : change.content)));

@@ -1,4 +1,4 @@
-import { outboundFetch, OutboundFetchError } from '../shared/outboundFetch.js';
+import { outboundFetch, OutboundFetchError } from '../common/outboundFetch.js';
 
 /** Turns texts of one language into another; same count, same order. */
 export interface Translator {

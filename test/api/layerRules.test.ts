@@ -22,10 +22,41 @@ test('a route file may use its table, domain commands and engine reads', async (
   assert.equal(await problems(clean, 'api/routes/example.ts'), []);
 });
 
-test('domain commands know nothing of the API', async () => {
-  assert.equal(await problems("import { badRequest } from '../api/errors.js';\nexport const b = badRequest;\n", 'domain/example.ts'), [
-    "'../api/errors.js' import is restricted from being used by a pattern.",
+test('the domain imports neither the API nor the workflows: it starts jobs through its port', async () => {
+  assert.equal(await problems("import { badRequest } from '../../api/errors.js';\nexport const b = badRequest;\n", 'domain/spaces/example.ts'), [
+    "'../../api/errors.js' import is restricted from being used by a pattern. the domain knows nothing of HTTP: api/ calls it, not the other way round",
   ]);
+  assert.equal(await problems("import type { JobClient } from '../../workflows/client.js';\nexport type J = JobClient;\n", 'domain/spaces/example.ts'), [
+    "'../../workflows/client.js' import is restricted from being used by a pattern. the domain starts jobs through its Jobs port (domain/common/ports.ts), never through workflows/",
+  ]);
+  assert.equal(await problems("import type { Jobs } from '../common/ports.js';\nexport type J = Jobs;\n", 'domain/spaces/example.ts'), []);
+});
+
+const sqlProblem = 'SQL lives in storage/: call (or add) a storage function';
+
+test('nothing outside storage/ runs SQL or opens a database driver', async () => {
+  const update = "export const gather = (db: { run(sql: string): Promise<void> }) => db.run('UPDATE site_spaces SET section_id = NULL');\n";
+  assert.equal(await problems(update, 'domain/sites/example.ts'), [sqlProblem]);
+  const select = 'export const read = (db: { all(sql: string): Promise<unknown[]> }, table: string) => db.all(`\n  SELECT id FROM ${table}`);\n';
+  assert.equal(await problems(select, 'api/routes/example.ts'), [sqlProblem]);
+  assert.equal(await problems("import sqlite3 from 'sqlite3';\nexport const s = sqlite3;\n", 'workflows/example.ts'), [`'sqlite3' import is restricted from being used. ${sqlProblem}`]);
+  assert.equal(await problems("import pg from 'pg';\nexport const p = pg;\n", 'domain/sites/example.ts'), [`'pg' import is restricted from being used. ${sqlProblem}`]);
+  // Words that merely begin like SQL are prose; storage/ itself is where SQL belongs.
+  assert.equal(await problems("export const label = 'DELETE /spaces/{id} (the write plus its job)';\n", 'bench/example.ts'), []);
+  assert.equal(await problems(update, 'storage/example.ts'), []);
+});
+
+const faceProblem = (path: string) => `'${path}' import is restricted from being used by a pattern. a domain capability is imported through its index.js: what it does not export there is its own business`;
+
+test('code outside a capability reaches it only through its index.ts', async () => {
+  const inner = "import { writeContent } from '../../domain/spaces/writeContent.js';\nexport const w = writeContent;\n";
+  assert.equal(await problems(inner, 'api/routes/example.ts'), [faceProblem('../../domain/spaces/writeContent.js')]);
+  assert.equal(await problems(inner, 'workflows/activities/example.ts'), [faceProblem('../../domain/spaces/writeContent.js')]);
+  assert.equal(await problems("import { applyTemplate } from '../spaces/applyTemplate.js';\nexport const a = applyTemplate;\n", 'domain/changeRequests/example.ts'), [faceProblem('../spaces/applyTemplate.js')]);
+  // Through the face, from a sibling file of the same capability, or into domain/common: all fine.
+  assert.equal(await problems("import { writeContent } from '../../domain/spaces/index.js';\nexport const w = writeContent;\n", 'api/routes/example.ts'), []);
+  assert.equal(await problems("import { applyTemplate } from './applyTemplate.js';\nexport const a = applyTemplate;\n", 'domain/spaces/example.ts'), []);
+  assert.equal(await problems("import { log } from '../../domain/common/log.js';\nexport const l = log;\n", 'api/routes/example.ts'), []);
 });
 
 test.run();

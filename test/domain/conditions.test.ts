@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConditionError, evaluateCondition, parseCondition } from '../../domain/shared/conditions.js';
+import { ConditionError, evaluateCondition, parseCondition } from '../../domain/common/conditions.js';
 
 const test = suite('conditions');
 const visitor = (claims: Record<string, unknown>) => ({ visitor: { claims } });

@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isPublicAddress, outboundFetch, OutboundFetchError } from '../../domain/shared/outboundFetch.js';
+import { isPublicAddress, outboundFetch, OutboundFetchError } from '../../domain/common/outboundFetch.js';
 
 const test = suite('outbound fetch guard');
 const servers: Server[] = [];

@@ -39,7 +39,7 @@ function startProcess(entry: string, env: Record<string, string>, ready: RegExp)
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} not ready in 20 s:\n${err}`)), 20_000);
     child.on('exit', (code) => reject(new Error(`${entry} exited with ${code}:\n${out}${err}`)));
-    // The logger writes to stdout (domain/shared/log.ts); the ready line is looked for on both streams.
+    // The logger writes to stdout (domain/common/log.ts); the ready line is looked for on both streams.
     child.stdout!.on('data', () => check());
     child.stderr!.on('data', (chunk) => {
       err += chunk;

@@ -81,7 +81,7 @@ test('restore inside the window ends the job without a purge, and the space outl
   assert.is(await jobs.outcome(space.id), 'restored');
   // What the job would have run at the deadline: the purge of that deletion keeps the live space.
   assert.not.ok((await findSpace(t.server.db, space.id, { includeDeleted: true }))!.deletedAt, 'out of the bin');
-  assert.is(await purgeDeletedSpace({ db: t.server.db, dataDir: t.dataDir })({ spaceId: space.id, deletedAt: new Date(Date.now() - retentionMs).toISOString() }), 'restored');
+  assert.is(await purgeDeletedSpace({ db: t.server.db, dataDir: t.dataDir, repositories: t.server.repositories })({ spaceId: space.id, deletedAt: new Date(Date.now() - retentionMs).toISOString() }), 'restored');
   assert.is(await assertWholeOrGone(space.id), 'live');
 });
 
@@ -121,7 +121,7 @@ test('a restore inside the retention wins; one past it is refused, and the purge
 });
 
 test('a restore that reaches the database before the purge wins: the purge keeps the space', async () => {
-  const purge = purgeDeletedSpace({ db: t.server.db, dataDir: t.dataDir });
+  const purge = purgeDeletedSpace({ db: t.server.db, dataDir: t.dataDir, repositories: t.server.repositories });
   const space = await newSpace();
   assert.is((await del(space.id)).status, 205);
   const { deletedAt } = (await findSpace(t.server.db, space.id, { includeDeleted: true }))!;
@@ -132,7 +132,7 @@ test('a restore that reaches the database before the purge wins: the purge keeps
 });
 
 test('a purge that reaches the database first wins: a restore that had already read the space answers 404', async () => {
-  const purge = purgeDeletedSpace({ db: t.server.db, dataDir: t.dataDir });
+  const purge = purgeDeletedSpace({ db: t.server.db, dataDir: t.dataDir, repositories: t.server.repositories });
   const space = await newSpace();
   assert.is((await del(space.id)).status, 205);
   // The restore has read the space (as its request does before changing anything) when the purge runs.

@@ -1,4 +1,4 @@
-import type { Database } from '../../storage/db.js';
+import type { ContentDeps } from '../../domain/common/deps.js';
 import { heartbeating } from './heartbeat.js';
 import { finishFailedOpenAPISpec, processOpenAPISpec } from './processOpenAPISpec.js';
 import { purgeDeletedSpace } from './purgeDeletedSpace.js';
@@ -6,10 +6,8 @@ import { failTranslation, runTranslation } from './runTranslation.js';
 import { failPdfExportActivity, renderPdfExport } from './renderPdfExport.js';
 import { consolidateConversations, processConversations } from './processConversations.js';
 
-export interface ActivityDependencies {
-  db: Database;
-  dataDir: string;
-}
+/** The domain's dependencies: the worker's entry point wires them once. */
+export type ActivityDependencies = ContentDeps;
 
 /** Every activity, bound to what it needs; the worker registers these, workflows see only the type. */
 export function createActivities(deps: ActivityDependencies) {

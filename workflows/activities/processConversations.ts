@@ -1,16 +1,16 @@
 import { configuredExtractor, consolidateClusters, processPendingConversations } from '../../domain/conversations/index.js';
-import type { Database } from '../../storage/db.js';
+import type { ContentDeps } from '../../domain/common/deps.js';
 import { organizationsWithPendingConversations } from '../../storage/conversations.js';
 import { organizationsToConsolidate } from '../../storage/issueClusters.js';
 import type { ConversationProcessingInput } from '../conversationProcessing.workflow.js';
 
 /** One batch of the organization's pending conversations. */
-export function processConversations(deps: { db: Database; dataDir: string }) {
+export function processConversations(deps: ContentDeps) {
   return async (input: ConversationProcessingInput) => processPendingConversations(deps, input.organizationId, configuredExtractor());
 }
 
 /** Sweeps conversations left pending, then consolidates the clusters of every organization whose issues changed. */
-export function consolidateConversations(deps: { db: Database; dataDir: string }) {
+export function consolidateConversations(deps: ContentDeps) {
   return async () => {
     const extractor = configuredExtractor();
     for (const organizationId of await organizationsWithPendingConversations(deps.db)) {

@@ -1,8 +1,8 @@
 import { failPdfExport, renderChangeRequestPdf, type PdfExportInput } from '../../domain/pdf/index.js';
-import type { Database } from '../../storage/db.js';
+import type { ContentDeps } from '../../domain/common/deps.js';
 
 /** Renders and stores a change request's PDF (nothing when it is stored already). */
-export function renderPdfExport(deps: { db: Database; dataDir: string }) {
+export function renderPdfExport(deps: ContentDeps) {
   return (input: PdfExportInput) => renderChangeRequestPdf(deps, input);
 }
 

@@ -1,11 +1,12 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { DomainError } from '../../domain/shared/errors.js';
+import { DomainError } from '../../domain/common/errors.js';
 import { configuredTranslator, translateRun, type TranslationRunInput, TranslatorError } from '../../domain/translations/index.js';
+import type { ContentDeps } from '../../domain/common/deps.js';
 import type { Database } from '../../storage/db.js';
 import { failTranslationRun } from '../../storage/translations.js';
 
 /** A translation run; transient translator failures are retried, permanent ones fail the run at once. */
-export function runTranslation(deps: { db: Database; dataDir: string }) {
+export function runTranslation(deps: ContentDeps) {
   return async (input: TranslationRunInput) => {
     try {
       return await translateRun(deps, input, configuredTranslator());

@@ -3,7 +3,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, write
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { log } from '../../domain/shared/log.js';
+import { log } from '../../domain/common/log.js';
 
 export interface DevServerOptions {
   /** The `temporal` CLI (see temporalCli.ts). */

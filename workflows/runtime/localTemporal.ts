@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { startDevServer, type DevServer } from './devServer.js';
 import { ensureTemporalCli } from './temporalCli.js';
-import { log } from '../../domain/shared/log.js';
+import { log } from '../../domain/common/log.js';
 
 /**
  * The single-machine case: a Temporal dev server of our own, its state in `<dataDir>/temporal/`,

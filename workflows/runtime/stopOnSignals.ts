@@ -1,4 +1,4 @@
-import { errorFields, log } from '../../domain/shared/log.js';
+import { errorFields, log } from '../../domain/common/log.js';
 
 /** How often the parent process is looked for (see `watchParent`). */
 const parentPollMs = 500;

@@ -1,0 +1,38 @@
+import type { Repository } from '../../engine/repository.js';
+import type { PdfExportInput } from '../pdf/index.js';
+
+/** A space's purge job: due `retentionMs` after `deletedAt`, unless the space is restored first. */
+export interface SpaceDeletionInput {
+  spaceId: string;
+  /** When the space went into the bin; the purge is due `retentionMs` later. */
+  deletedAt: string;
+  retentionMs: number;
+}
+
+/**
+ * The durable jobs the domain starts, signals and cancels. workflows/client.ts implements it on
+ * Temporal; a failure to reach the job service is the implementation's error to raise.
+ */
+export interface Jobs {
+  startSpaceDeletion(input: SpaceDeletionInput): Promise<void>;
+  /** Keeps a running job for this deletion, replaces one left from an earlier one, starts one if none. */
+  ensureSpaceDeletion(input: SpaceDeletionInput): Promise<void>;
+  cancelSpaceDeletion(spaceId: string, deletedAt: string): Promise<void>;
+  startOpenAPIProcessing(organizationId: string, slug: string): Promise<void>;
+  startTranslationRun(translationId: string, run: number): Promise<void>;
+  startPdfExport(input: PdfExportInput): Promise<void>;
+  signalConversationsIngested(organizationId: string): Promise<void>;
+}
+
+/**
+ * Where the repositories of spaces live. engine/spaceRepositories.ts implements it on the local
+ * disk (`<dataDir>/spaces/<id>.git`); placement across storage nodes would implement it too.
+ */
+export interface Repositories {
+  open(spaceId: string): Repository;
+  create(spaceId: string): Promise<Repository>;
+  /** A copy with the same history; with `branches`, only those branches are kept. */
+  copy(fromSpaceId: string, toSpaceId: string, options?: { branches?: string[] }): Promise<Repository>;
+  /** Removes the repository; nothing there is fine. */
+  remove(spaceId: string): Promise<void>;
+}
