@@ -36,6 +36,8 @@ const statusOfEngineCode: Record<EngineErrorCode, number> = {
   MergeConflict: 409,
   // Written content is checked (400 through InvalidChange); what fails on read came through git.
   MarkdownTooDeep: 422,
+  // A task of the worker pool stopped at its time limit.
+  WorkTooCostly: 422,
 };
 
 const statusOfDomainCode: Record<DomainError['code'], number> = {

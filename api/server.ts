@@ -11,6 +11,7 @@ import { DownloadSigner, downloadSigningKey } from './downloadSigner.js';
 import { Urls } from './urls.js';
 import { JobClient } from '../workflows/client.js';
 import { localSpaceRepositories } from '../engine/spaceRepositories.js';
+import { closeWorkerPool } from '../engine/workerPool.js';
 import type { Repositories } from '../domain/common/ports.js';
 
 export interface RunningServer {
@@ -50,10 +51,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     jobs,
     repositories,
     close: async () => {
-      await new Promise<void>((resolve) => {
+      const closed = new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      // Busy worker threads are stopped, not waited for: the requests they served end now.
+      await closeWorkerPool();
+      await closed;
       await settleSearchRefreshes();
       await jobs.close();
       await db.close();

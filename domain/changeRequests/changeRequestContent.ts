@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Change } from '../../engine/change.js';
-import { InvalidChangeError, MarkdownTooDeepError } from '../../engine/errors/index.js';
-import { documentToMarkdown, type JsonDocument } from '../../engine/markdown/fromDocument.js';
-import { assertMarkdownDepth } from '../../engine/markdown/toDocument.js';
+import { InvalidChangeError, MarkdownTooDeepError, WorkTooCostlyError } from '../../engine/errors/index.js';
+import type { JsonDocument } from '../../engine/markdown/fromDocument.js';
+import { checkMarkdownDepth, convertDocumentToMarkdown } from '../../engine/markdown/offThread.js';
 import { PageEdits, type PageContent, type PageFields } from '../../engine/pageEdits.js';
 import { everyPage } from '../../engine/pageTree.js';
 import { assignFiles, treeChanges } from '../../engine/pageTreeFiles.js';
@@ -102,9 +102,10 @@ export async function updateChangeRequestContent(
   input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; operations: ContentOperation[]; author: UserRecord },
 ): Promise<ContentUpdate> {
   assertWritable(input.changeRequest);
-  const files = await loadFiles(input.operations);
+  const operations = await checkedDocuments(input.operations);
+  const files = await loadFiles(operations);
   const refs = new Set<string>();
-  for (const operation of input.operations) {
+  for (const operation of operations) {
     const batchRefs = operation.operation === 'insert_page' ? [operation.ref] : operation.operation === 'insert_files' ? operation.files.map((file) => file.ref) : [];
     for (const ref of batchRefs) {
       if (ref === undefined) continue;
@@ -121,7 +122,7 @@ export async function updateChangeRequestContent(
     changes: async (repo, head) => {
       if (!head) throw invalidInput(`Change request ${input.changeRequest.number} has no branch`);
       const revision = await readRevision(repo, head);
-      const applied = await applyBatch(input.operations, files, revision, async (ref) => readRevision(repo, await resolveRevision(repo, ref)), input.changeRequest);
+      const applied = await applyBatch(operations, files, revision, async (ref) => readRevision(repo, await resolveRevision(repo, ref)), input.changeRequest);
       result = applied;
       return applied.changes;
     },
@@ -148,36 +149,24 @@ async function applyBatch(
   const fileRefs = new Map<string, string>();
   const assetChanges: Change[] = [];
   const usedAssets = new Map(revision.files.map((file) => [file.path, file.oid]));
-  const content = (document: PageDocument | undefined, where: string): PageContent | undefined => {
-    if (!document || !('markdown' in document || 'document' in document)) return document ? { markdown: '' } : undefined;
-    if ('markdown' in document) {
-      try {
-        assertMarkdownDepth(document.markdown);
-      } catch (error) {
-        if (error instanceof MarkdownTooDeepError) throw new InvalidChangeError('', `${where}: ${error.message}`);
-        throw error;
-      }
-      return { markdown: document.markdown };
-    }
-    try {
-      return { markdown: documentToMarkdown(document.document) };
-    } catch (error) {
-      throw new InvalidChangeError('', `${where}: the document can't be written as markdown: ${(error as Error).message}`);
-    }
+  // Documents arrive as checked markdown (checkedDocuments).
+  const content = (document: PageDocument | undefined): PageContent | undefined => {
+    if (!document || !('markdown' in document)) return document ? { markdown: '' } : undefined;
+    return { markdown: document.markdown };
   };
   for (const [index, operation] of operations.entries()) {
     const where = `changes[${index}] (${operation.operation})`;
     switch (operation.operation) {
       case 'insert_page': {
         const { operation: _kind, document, ref, ...fields } = operation;
-        const page = edits.insert({ ...fields, content: content(document, where) ?? { markdown: '' } }, where);
+        const page = edits.insert({ ...fields, content: content(document) ?? { markdown: '' } }, where);
         if (ref !== undefined) pageRefs.set(ref, page.id);
         touch(page.id, 'created', ref);
         break;
       }
       case 'update_page': {
         const { operation: _kind, page: pageId, document, ...fields } = operation;
-        touch(edits.update(pageId, { ...fields, content: content(document, where) }, where).id, 'updated');
+        touch(edits.update(pageId, { ...fields, content: content(document) }, where).id, 'updated');
         break;
       }
       case 'delete_page':
@@ -235,4 +224,32 @@ async function applyBatch(
   }
   const { changes } = treeChanges(revision, edits.pages, fileOf);
   return { changes: [...changes, ...assetChanges], outcomes: [...outcomes.values()], insertedFiles: assetChanges.map((change) => change.path) };
+}
+
+/**
+ * The batch with every page's content as markdown checked for nesting, converted and checked in
+ * the worker pool (engine/markdown/offThread.ts) before the space's write lock is taken: input
+ * that nests too deep, can't be written as markdown or takes past the pool's time limit is
+ * refused, naming its change, and nothing is written.
+ */
+async function checkedDocuments(operations: ContentOperation[]): Promise<ContentOperation[]> {
+  return Promise.all(
+    operations.map(async (operation, index) => {
+      if ((operation.operation !== 'insert_page' && operation.operation !== 'update_page') || !operation.document) return operation;
+      const where = `changes[${index}] (${operation.operation})`;
+      const document = operation.document;
+      try {
+        if ('markdown' in document) {
+          await checkMarkdownDepth(document.markdown, `${where}: the markdown`);
+          return operation;
+        }
+        if (!('document' in document)) return operation;
+        return { ...operation, document: { markdown: await convertDocumentToMarkdown(document.document, `${where}: the document`) } };
+      } catch (error) {
+        if (error instanceof WorkTooCostlyError) throw error;
+        if (error instanceof MarkdownTooDeepError) throw new InvalidChangeError('', `${where}: ${error.message}`);
+        throw new InvalidChangeError('', `${where}: the document can't be written as markdown: ${(error as Error).message}`);
+      }
+    }),
+  );
 }

@@ -1,6 +1,6 @@
-import { MarkdownTooDeepError } from '../../engine/errors/index.js';
-import { documentToMarkdown, type JsonDocument } from '../../engine/markdown/fromDocument.js';
-import { markdownToDocument } from '../../engine/markdown/toDocument.js';
+import { MarkdownTooDeepError, WorkTooCostlyError } from '../../engine/errors/index.js';
+import type { JsonDocument } from '../../engine/markdown/fromDocument.js';
+import { convertDocumentToMarkdown, convertMarkdownToDocument } from '../../engine/markdown/offThread.js';
 import type { CommentBody } from '../../storage/comments.js';
 import { invalidInput } from '../common/errors.js';
 
@@ -10,21 +10,24 @@ export interface CommentBodyInput {
   document?: { object: 'document'; nodes: unknown[]; data?: unknown };
 }
 
-/** Both forms of a body, made once when it is written, by the engine's markdown ⇄ Document converters. */
-export function commentBody(input: CommentBodyInput, what: string): CommentBody {
+/**
+ * Both forms of a body, made once when it is written, by the engine's markdown ⇄ Document
+ * converters in the worker pool (a body past its time limit is refused, nothing stored).
+ */
+export async function commentBody(input: CommentBodyInput, what: string): Promise<CommentBody> {
   const body =
     input.markdown !== undefined
-      ? { markdown: input.markdown, document: JSON.stringify(documentOf(input.markdown, what)) }
+      ? { markdown: input.markdown, document: JSON.stringify(await documentOf(input.markdown, what)) }
       : input.document
-        ? { markdown: markdownOf(input.document as JsonDocument, what), document: JSON.stringify({ data: {}, ...input.document }) }
+        ? { markdown: await markdownOf(input.document as JsonDocument, what), document: JSON.stringify({ data: {}, ...input.document }) }
         : { markdown: '', document: '' };
   if (!body.markdown.trim()) throw invalidInput(`${what} needs some text: its body is empty`);
   return body;
 }
 
-function documentOf(markdown: string, what: string) {
+async function documentOf(markdown: string, what: string) {
   try {
-    return markdownToDocument(markdown);
+    return await convertMarkdownToDocument(markdown, `${what}'s markdown`);
   } catch (error) {
     if (error instanceof MarkdownTooDeepError) throw invalidInput(`${what}: ${error.message}`);
     throw error;
@@ -32,10 +35,11 @@ function documentOf(markdown: string, what: string) {
 }
 
 /** A Document's markdown without the final newline a file would end with: a comment posted as markdown reads back as sent. */
-function markdownOf(document: JsonDocument, what: string): string {
+async function markdownOf(document: JsonDocument, what: string): Promise<string> {
   try {
-    return documentToMarkdown(document).replace(/\n$/, '');
+    return (await convertDocumentToMarkdown(document, `${what}'s document`)).replace(/\n$/, '');
   } catch (error) {
+    if (error instanceof WorkTooCostlyError) throw error;
     throw invalidInput(`${what}'s document can't be read: ${(error as Error).message}`);
   }
 }

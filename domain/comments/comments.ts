@@ -37,7 +37,7 @@ export interface NewCommentInput {
 
 /** Posts a comment on the place, a page of it, or a block node or table cell of a page. */
 export async function postComment(deps: ContentDeps, place: CommentPlace, caller: Caller, input: NewCommentInput): Promise<CommentRecord> {
-  const body = commentBody(input.body, 'A comment');
+  const body = await commentBody(input.body, 'A comment');
   if ((input.node !== undefined || input.tableCell !== undefined) && input.page === undefined) {
     throw invalidInput(`A comment on a ${input.node !== undefined ? 'block node' : 'table cell'} needs the "page" it is on`);
   }
@@ -66,7 +66,7 @@ export interface CommentUpdate {
 export async function updateComment(deps: ContentDeps, place: CommentPlace, caller: Caller, rights: CommentRights, commentId: string, update: CommentUpdate): Promise<CommentRecord> {
   // A missing comment is a 404 whatever the request holds; the body is converted outside the write lock.
   await commentOf(deps.db, place, commentId);
-  const body = update.body && commentBody(update.body, 'A comment');
+  const body = update.body && (await commentBody(update.body, 'A comment'));
   const reactions = reactionChange(update);
   return deps.db.transaction(async (tx) => {
     const comment = await commentOf(tx, place, commentId);
@@ -99,7 +99,7 @@ export interface ReplyInComment {
 
 export async function postReply(deps: ContentDeps, place: CommentPlace, caller: Caller, commentId: string, input: { body: CommentBodyInput }): Promise<ReplyInComment> {
   await commentOf(deps.db, place, commentId);
-  const body = commentBody(input.body, 'A reply');
+  const body = await commentBody(input.body, 'A reply');
   return deps.db.transaction(async (tx) => {
     const comment = await commentOf(tx, place, commentId);
     return { comment, reply: await insertReply(tx, { commentId: comment.id, postedBy: caller.id, body }) };
@@ -115,7 +115,7 @@ export async function updateReply(
   update: Omit<CommentUpdate, 'resolved'>,
 ): Promise<ReplyInComment> {
   await replyOf(deps.db, place, ids);
-  const body = update.body && commentBody(update.body, 'A reply');
+  const body = update.body && (await commentBody(update.body, 'A reply'));
   const reactions = reactionChange(update);
   return deps.db.transaction(async (tx) => {
     const { comment, reply } = await replyOf(tx, place, ids);

@@ -5,3 +5,4 @@ export { MergeConflictError } from './MergeConflictError.js';
 export { RefConflictError } from './RefConflictError.js';
 export { RepositoryBusyError } from './RepositoryBusyError.js';
 export { RevisionNotFoundError } from './RevisionNotFoundError.js';
+export { WorkTooCostlyError } from './WorkTooCostlyError.js';

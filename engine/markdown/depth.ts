@@ -70,6 +70,23 @@ export function nestingBound(text: string): number {
   return 6 + 3 * openers;
 }
 
+/**
+ * How deep square brackets nest in a paragraph (an escaped one doesn't count). The parser's cost
+ * for a `]` grows with the text back to its `[`, so `[[[…x…]]]` costs depth × length: bounding the
+ * depth keeps it linear (links and images nest two or three deep in real pages).
+ */
+function bracketDepth(paragraph: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let index = 0; index < paragraph.length; index += 1) {
+    const char = paragraph[index];
+    if (char === '\\') index += 1;
+    else if (char === '[') deepest = Math.max(deepest, (depth += 1));
+    else if (char === ']' && depth > 0) depth -= 1;
+  }
+  return deepest;
+}
+
 /** Emphasis and strike markers one paragraph may hold: the parser pairs them in quadratic time. */
 const maxMarkersPerParagraph = 2000;
 
@@ -85,6 +102,7 @@ export function parseWithinDepth<T extends { children?: unknown[] }>(text: strin
   }
   for (const paragraph of text.split(/\n[ \t]*\n/)) {
     if ((paragraph.match(/[*_~]/g)?.length ?? 0) > maxMarkersPerParagraph) throw new MarkdownTooDeepError(maxMarkdownDepth);
+    if (bracketDepth(paragraph) > maxMarkdownDepth) throw new MarkdownTooDeepError(maxMarkdownDepth);
   }
   let tree: T;
   try {

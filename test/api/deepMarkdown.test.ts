@@ -22,6 +22,8 @@ const deep = {
   emphasis: `${'*'.repeat(30_000)}deep${'*'.repeat(30_000)}`,
   marks: `${'*a'.repeat(1_500)}${'a*'.repeat(1_500)}`,
   hints: `${'{% hint style="info" %}\n'.repeat(500)}deep\n${'{% endhint %}\n'.repeat(500)}`,
+  // Brackets aren't links, but the parser's cost for each `]` grew with the text back to its `[`.
+  brackets: `${'['.repeat(16_000)}x${']'.repeat(16_000)}`,
 };
 
 test('a page written with nesting past 64 levels is refused, naming the limit; 62 quotes (text at level 64) are fine', async () => {
@@ -36,6 +38,8 @@ test('a page written with nesting past 64 levels is refused, naming the limit; 6
   assert.is(fine.status, 200);
   const comment = await t.call('POST', `/v1/spaces/${space.id}/comments`, { token: fx.admin.token, body: { body: { markdown: deep.quotes } } });
   assertErrorIs(comment, 400, `A comment: ${limit}`);
+  const brackets = await t.call('POST', `/v1/spaces/${space.id}/comments`, { token: fx.admin.token, body: { body: { markdown: deep.brackets } } });
+  assertErrorIs(brackets, 400, `A comment: ${limit}`);
 });
 
 test('a page pushed through git nesting past the limit reads as markdown, and as a Document answers 422', async () => {

@@ -1,0 +1,22 @@
+/**
+ * The markdown work that runs in the worker pool (engine/workerPool.ts). Errors come back as
+ * values: a thrown error loses its class on the way between threads.
+ */
+import { MarkdownTooDeepError } from '../errors/index.js';
+import { documentToMarkdown, type JsonDocument } from './fromDocument.js';
+import { assertMarkdownDepth, markdownToDocument } from './toDocument.js';
+
+export type TaskResult<T> = { ok: true; value: T } | { ok: false; tooDeep: number } | { ok: false; message: string };
+
+function settle<T>(work: () => T): TaskResult<T> {
+  try {
+    return { ok: true, value: work() };
+  } catch (error) {
+    if (error instanceof MarkdownTooDeepError) return { ok: false, tooDeep: error.limit };
+    return { ok: false, message: (error as Error).message };
+  }
+}
+
+export const checkDepth = (markdown: string) => settle(() => assertMarkdownDepth(markdown));
+export const toDocument = (markdown: string) => settle(() => markdownToDocument(markdown));
+export const toMarkdown = (document: JsonDocument) => settle(() => documentToMarkdown(document));

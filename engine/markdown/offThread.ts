@@ -1,0 +1,24 @@
+import { MarkdownTooDeepError } from '../errors/index.js';
+import { runInPool, siblingModule } from '../workerPool.js';
+import type { JsonDocument } from './fromDocument.js';
+import type { TaskResult } from './markdownTasks.js';
+import type { Document } from './toDocument.js';
+
+/**
+ * The markdown conversions user input goes through, run in the worker pool so that no input
+ * holds the event loop: the same functions as in this folder, asynchronous, with the pool's time
+ * limit (WorkTooCostlyError past it). Errors other than MarkdownTooDeepError arrive as `Error`s
+ * with the converter's message.
+ */
+const tasks = siblingModule(import.meta.url, 'markdownTasks');
+
+async function run<T>(name: string, input: unknown, subject: string): Promise<T> {
+  const result = await runInPool<TaskResult<T>>(tasks, name, input, subject);
+  if (result.ok) return result.value;
+  if ('tooDeep' in result) throw new MarkdownTooDeepError(result.tooDeep);
+  throw new Error(result.message);
+}
+
+export const checkMarkdownDepth = (markdown: string, subject = 'The markdown'): Promise<void> => run('checkDepth', markdown, subject);
+export const convertMarkdownToDocument = (markdown: string, subject = 'The markdown'): Promise<Document> => run('toDocument', markdown, subject);
+export const convertDocumentToMarkdown = (document: JsonDocument, subject = 'The document'): Promise<string> => run('toMarkdown', document, subject);

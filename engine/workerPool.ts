@@ -1,0 +1,56 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { WorkTooCostlyError } from './errors/index.js';
+
+/**
+ * The worker threads that CPU-heavy work on user input runs in (parsing markdown, converting
+ * Documents, redacting), so that no request holds the event loop for the others. Each task has a
+ * time limit; a task past it is stopped (its thread terminated) and fails with WorkTooCostlyError.
+ */
+export interface WorkerPoolSettings {
+  /** The longest one task may run. */
+  taskLimitMs: number;
+  threads: number;
+}
+
+const configuredLimit = Number(process.env.QUIRE_TASK_LIMIT_MS);
+let settings: WorkerPoolSettings = {
+  taskLimitMs: Number.isFinite(configuredLimit) && configuredLimit > 0 ? configuredLimit : 10_000,
+  threads: Math.max(2, availableParallelism()),
+};
+let pool: Piscina | undefined;
+
+/** Settings for the pool made after this call (`QUIRE_TASK_LIMIT_MS` unless told). */
+export function configureWorkerPool(next: Partial<WorkerPoolSettings>): void {
+  settings = { ...settings, ...next };
+}
+
+export const workerTaskLimitMs = () => settings.taskLimitMs;
+
+/**
+ * Runs the function `name` exported by the module at `task` (a file URL) in the pool, with
+ * `input` cloned to it. `subject` names the input in the error a stopped task answers.
+ */
+export async function runInPool<T>(task: URL, name: string, input: unknown, subject: string): Promise<T> {
+  pool ??= new Piscina({ minThreads: 1, maxThreads: settings.threads, idleTimeout: 30_000, atomics: 'disabled' });
+  const limitMs = settings.taskLimitMs;
+  try {
+    return (await pool.run(input, { filename: task.href, name, signal: AbortSignal.timeout(limitMs) })) as T;
+  } catch (error) {
+    if ((error as Error | undefined)?.name === 'AbortError' || (error as Error | undefined)?.name === 'TimeoutError') throw new WorkTooCostlyError(subject, limitMs);
+    throw error;
+  }
+}
+
+/** Stops every thread, busy ones too: what a shutdown calls so that it never waits on a task. */
+export async function closeWorkerPool(): Promise<void> {
+  const closing = pool;
+  pool = undefined;
+  await closing?.destroy();
+}
+
+/** The module beside `from` named `name`, with `from`'s own extension (`.ts` under tsx, `.js` once built). */
+export function siblingModule(from: string, name: string): URL {
+  const extension = from.slice(from.lastIndexOf('.'));
+  return new URL(`./${name}${extension}`, from);
+}
