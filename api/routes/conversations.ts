@@ -1,5 +1,5 @@
-import { ingestConversations } from '../../domain/conversations/index.js';
-import { getConversation, getConversationIssue, listConversationIssues, listConversations } from '../../storage/conversations.js';
+import { ingestConversations, readConversation } from '../../domain/conversations/index.js';
+import { getConversationIssue, listConversationIssues, listConversations } from '../../storage/conversations.js';
 import { clusterActivity, getIssueCluster, listIssueClusters } from '../../storage/issueClusters.js';
 import { callerOf, jobDeps, organizationOf, type AppContext } from '../context.js';
 import { conversationActions } from '../policies/actions.js';
@@ -40,7 +40,7 @@ async function list(ctx: AppContext, { query }: { query: schemas.ListConversatio
 }
 
 async function get(ctx: AppContext) {
-  ctx.body = presentConversationDetail(await getConversation(ctx.db, organizationOf(ctx).organization.id, ctx.params.conversationId ?? ''), ctx.urls);
+  ctx.body = presentConversationDetail(await readConversation(ctx.db, organizationOf(ctx).organization.id, ctx.params.conversationId ?? ''), ctx.urls);
 }
 
 /** Newest first. */

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Transaction } from '../../storage/db.js';
+import type { Queryable, Transaction } from '../../storage/db.js';
 import {
   deleteConversationIssue,
   findConversation,
+  getConversation,
   insertConversationIssue,
   issuesOfCluster,
   issuesOfConversation,
@@ -37,9 +38,13 @@ import { labelCluster } from './labels.js';
 import { termsOf } from './language.js';
 import { configuredModel, extractIssuesWithModel } from './modelIssues.js';
 import { plainText } from './plainText.js';
-import { redact, redactUrl } from './redact.js';
+import { runInPool, siblingModule } from '../../engine/workerPool.js';
+import { storedConversationId } from './redact.js';
 import type { ContentDeps, JobDeps } from '../common/deps.js';
 import { log } from '../common/log.js';
+
+/** Personal data is redacted in the worker pool (redactTasks.ts), before anything is stored. */
+const redactTasks = siblingModule(import.meta.url, 'redactTasks');
 
 export interface ConversationPost {
   id: string;
@@ -54,19 +59,16 @@ export interface ConversationPost {
  * the job service answers: the periodic consolidation job sweeps up what is left pending.
  */
 export async function ingestConversations(deps: JobDeps, organizationId: string, posts: ConversationPost[], source: string): Promise<void> {
+  const redacted = await runInPool<ConversationPost[]>(redactTasks, 'redactPosts', { organizationId, posts }, 'Redacting the conversations');
   const changed = await deps.db.transaction(async (tx) => {
     let any = false;
-    for (const post of posts) {
+    for (const post of redacted) {
       const stored = await upsertConversation(tx, organizationId, {
         id: post.id,
         source,
-        subject: post.subject === undefined ? null : redact(post.subject),
-        parts: post.parts.map((part) => ({ type: part.type, role: part.role, body: redact(part.body) })),
-        metadata: {
-          ...(post.metadata?.url !== undefined ? { url: redactUrl(post.metadata.url) } : {}),
-          ...(post.metadata?.attributes ? { attributes: Object.fromEntries(Object.entries(post.metadata.attributes).map(([key, value]) => [key, redact(value)])) } : {}),
-          ...(post.metadata?.createdAt !== undefined ? { createdAt: post.metadata.createdAt } : {}),
-        },
+        subject: post.subject ?? null,
+        parts: post.parts,
+        metadata: post.metadata ?? {},
       });
       any ||= stored;
     }
@@ -260,4 +262,9 @@ async function applyConsolidation(tx: Transaction, organizationId: string, plan:
     if (cluster) await relabel(tx, cluster);
   }
   await markCorpusConsolidated(tx, organizationId, plan.version);
+}
+
+/** A conversation by the id it was posted with (an id holding personal data is stored as its hash). */
+export function readConversation(db: Queryable, organizationId: string, id: string): Promise<ConversationRecord> {
+  return getConversation(db, organizationId, storedConversationId(organizationId, id));
 }

@@ -127,6 +127,47 @@ test('personal data is redacted before anything is stored: emails, phone numbers
   assert.is((await detail('zd-3004')).parts[0].body, 'Version 1.2.3 released on 2026-05-01, order 12345; internationalization works');
 });
 
+test('redaction sees through look-alikes: international and fullwidth addresses, separated and fullwidth card numbers, credential phrases, attribute keys and ids', async () => {
+  const secrets = {
+    accented: 'jöhn.döe@example.com',
+    idnDomain: 'john@exämple.com',
+    fullwidthAt: 'john＠example.com',
+    noDot: 'admin@localhost',
+    cyrillicTld: 'user@example.рф',
+    dots: '4242.4242.4242.4242',
+    nbsp: '4242\u00a04242\u00a04242\u00a04242',
+    doubleSpaces: '4242  4242  4242  4242',
+    slashes: '4242/4242/4242/4242',
+    fullwidthDigits: '４２４２ ４２４２ ４２４２ ４２４２',
+    phrase: 'hunter2hunter',
+    pw: 'Sup3r$ecret',
+  };
+  const body = `Mails: ${secrets.accented}, ${secrets.idnDomain}, ${secrets.fullwidthAt}, ${secrets.noDot}, ${secrets.cyrillicTld}. Cards: ${secrets.dots}; ${secrets.nbsp}; ${secrets.doubleSpaces}; ${secrets.slashes}; ${secrets.fullwidthDigits}. My password is ${secrets.phrase}, pw= ${secrets.pw}!`;
+  const id = 'alice.smith@corp.example';
+  assert.is((await post({ id, parts: [user(body)], metadata: { attributes: { 'jane.doe@corp.example': 'requester' } } })).status, 204);
+  const stored = await detail(id);
+  assert.is(
+    stored.parts[0].body,
+    'Mails: [email], [email], [email], [email], [email]. Cards: [card]; [card]; [card]; [card]; [card]. My password is [token], pw= [token]!',
+  );
+  assert.equal(stored.metadata, { attributes: { '[email]': 'requester' } });
+  assert.match(stored.conversation.id, /^redacted-[0-9a-f]{32}$/);
+  // The same id posted again is the same conversation.
+  assert.is((await post({ id, parts: [user('Following up.')] })).status, 204);
+  assert.is((await detail(id)).conversation.id, stored.conversation.id);
+  const listed = (await t.call('GET', `${base()}/conversations?limit=100`, { token: fx.editor.token })).body.items as Array<{ id: string }>;
+  assert.is(listed.filter((item) => item.id === stored.conversation.id).length, 1);
+  const files = ['quire.sqlite', 'quire.sqlite-wal'].map((name) => path.join(t.dataDir, name));
+  const disk = files.map((file) => readFileSync(file).toString('utf8')).join('');
+  for (const [kind, secret] of Object.entries({ ...secrets, id, key: 'jane.doe@corp.example' })) assert.not.ok(disk.includes(secret), `${kind} reached the disk`);
+});
+
+test('text that made the email pattern backtrack for seconds is redacted in passing: ten 100 KB parts in one post', async () => {
+  const parts = Array.from({ length: 10 }, () => user('a.'.repeat(50_000)));
+  assert.is((await post({ id: 'zd-dots', parts })).status, 204);
+  assert.is((await detail('zd-dots')).parts[9].body, 'a.'.repeat(50_000));
+});
+
 test('thanks, spam and problems the user solved alone yield no issue', async () => {
   const nothing = [
     { id: 'n-thanks', parts: [user('Just wanted to say thanks, the new editor is great!')] },
