@@ -53,7 +53,8 @@ async function names(db: Queryable, ids: string[]): Promise<string> {
 /**
  * Refuses the merge (403, naming the rule and who is missing) unless every merge rule holds for
  * the change request's head or the actor may bypass them. Approvals count on the current head
- * only, from each reviewer's latest review. A `custom` rule holds when its expression is true.
+ * only, from each reviewer's latest review; the author's own approval counts only for the rules
+ * that name the author as a reviewer. A `custom` rule holds when its expression is true.
  */
 export async function assertMergeRules(
   db: Queryable,
@@ -66,6 +67,8 @@ export async function assertMergeRules(
   const latest = new Map<string, ReviewRecord>();
   for (const review of reviews) latest.set(review.reviewerId, review);
   const approvedHead = new Set([...latest.values()].filter((review) => review.status === 'approved' && review.revision === input.head).map((review) => review.reviewerId));
+  // A review is someone else's look at the change: the author's own approval counts only where a rule names the author.
+  const approvedByOthers = [...approvedHead].filter((reviewer) => reviewer !== input.changeRequest.createdBy);
   for (const rule of rules) {
     const blocked = (why: string) => notAllowed(`The merge is blocked by the rule ${String(rule.rule)}: ${why}`);
     switch (rule.rule) {
@@ -78,7 +81,7 @@ export async function assertMergeRules(
         if (!usersIn(rule).some((user) => approvedHead.has(user))) throw blocked(`waiting for the approval of one of ${await names(db, usersIn(rule))} on the current revision`);
         break;
       case 'require_at_least_one_review':
-        if (approvedHead.size === 0) throw blocked('waiting for an approval on the current revision');
+        if (approvedByOthers.length === 0) throw blocked('waiting for an approval by someone other than its author on the current revision');
         break;
       case 'require_all_reviews_approved': {
         const against = [...latest.values()].filter((review) => review.status !== 'approved').map((review) => review.reviewerId);

@@ -11,10 +11,10 @@ withOrganization(test, (setup) => {
   ({ t, fx } = setup);
 });
 
-async function changeRequestIn(title: string, mergeRules?: unknown) {
+async function changeRequestIn(title: string, mergeRules?: unknown, author = fx.editor) {
   const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title, template: { id: 'getting-started' } } })).body;
   if (mergeRules) assert.is((await t.call('PATCH', `/v1/spaces/${space.id}`, { token: fx.admin.token, body: { mergeRules } })).status, 200);
-  const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token, body: { subject: title } })).body;
+  const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: author.token, body: { subject: title } })).body;
   const url = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`;
   return { space, changeRequest, url };
 }
@@ -120,6 +120,26 @@ test('merge rules: named approvals on the current head, one of, at least one, up
   assert.is((await t.call('POST', `${inherited.url}/merge`, { token: fx.editor.token })).status, 403);
   await t.call('POST', `${inherited.url}/reviews`, { token: fx.creator.token, body: { status: 'approved' } });
   assert.is((await t.call('POST', `${inherited.url}/merge`, { token: fx.editor.token })).body.result, 'merge');
+});
+
+test("the author's own approval is no review: it satisfies only a rule that names the author", async () => {
+  // The author is a member who may review (role `create`).
+  const { url } = await changeRequestIn('Self-approved', { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] }, fx.creator);
+  await edit(url, 'Mine', fx.creator.token);
+  assert.is((await t.call('POST', `${url}/reviews`, { token: fx.creator.token, body: { status: 'approved' } })).status, 201);
+  assertErrorIs(
+    await t.call('POST', `${url}/merge`, { token: fx.creator.token }),
+    403,
+    'The merge is blocked by the rule require_at_least_one_review: waiting for an approval by someone other than its author on the current revision',
+  );
+  assert.is((await t.call('GET', url, { token: fx.reader.token })).body.status, 'open', 'the refused merge changed nothing');
+  await t.call('POST', `${url}/reviews`, { token: fx.admin.token, body: { status: 'approved' } });
+  assert.is((await t.call('POST', `${url}/merge`, { token: fx.creator.token })).body.result, 'merge');
+
+  const named = await changeRequestIn('Named author', { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [fx.creator.id] }] }, fx.creator);
+  await edit(named.url, 'Named', fx.creator.token);
+  await t.call('POST', `${named.url}/reviews`, { token: fx.creator.token, body: { status: 'approved' } });
+  assert.is((await t.call('POST', `${named.url}/merge`, { token: fx.creator.token })).body.result, 'merge', 'a rule naming the author takes their approval');
 });
 
 test('a custom merge rule is an expression over the space, the change request, its reviews and the actor', async () => {
