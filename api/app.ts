@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppServices, AppState } from './context.js';
+import { securityHeaders } from './middleware/securityHeaders.js';
 import { HttpError } from './errors.js';
 import { jsonBody } from './middleware/jsonBody.js';
 import { recheckPolicyInWrites } from './middleware/recheckPolicy.js';
@@ -32,6 +33,7 @@ export function createApp(services: AppServices) {
   const router = new Router<AppState, AppServices>({ prefix: '/v1' });
   for (const route of allRoutes) register(router, route);
 
+  app.use(securityHeaders as never);
   app.use(requestContext({ accessLog: services.config.accessLog }) as never);
   app.use(requestTarget as never);
   app.use(publishedSitePlaceholder as never);

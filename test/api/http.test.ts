@@ -35,6 +35,20 @@ test('GET /v1/user is the caller; without a valid token 401', async () => {
   assertErrorIs(await t.call('GET', '/v1/user', { token: 'x'.repeat(5000) }), 401, 'The bearer token is not valid');
 });
 
+test('answers are never sniffed; what a token unlocked is never stored by caches; HTML carries a strict CSP', async () => {
+  const me = await t.call('GET', '/v1/user', { token });
+  assert.is(me.headers.get('x-content-type-options'), 'nosniff');
+  assert.is(me.headers.get('cache-control'), 'no-store');
+  const refused = await t.call('GET', '/v1/user', { token: 'qr_forged' });
+  assert.is(refused.headers.get('x-content-type-options'), 'nosniff');
+  assert.is(refused.headers.get('cache-control'), 'no-store');
+  assert.is((await t.call('GET', '/v1/')).headers.get('x-content-type-options'), 'nosniff');
+  const html = await fetch(`${t.url}/sites/site_x/`);
+  assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
+  assert.is(html.headers.get('content-security-policy'), "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+  assert.is(html.headers.get('x-content-type-options'), 'nosniff');
+});
+
 test('each request has an id, echoed or generated', async () => {
   const echoed = await t.call('GET', '/v1/', { headers: { 'x-request-id': 'trace-123' } });
   assert.is(echoed.headers.get('x-request-id'), 'trace-123');
