@@ -103,14 +103,21 @@ function guardedLookup(url: URL, settings: Settings): LookupFunction {
       if (refused) return callback(addressError(url, refused.address), '', 4);
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
       const first = list[0];
-      if (!first) return callback(new OutboundFetchError('network', `${hostname} has no address`), '', 4);
+      if (!first) return callback(new OutboundFetchError('network', `${url.host} is unreachable`), '', 4);
       callback(null, first.address, first.family);
     });
   };
 }
 
-const addressError = (url: URL, address: string) =>
-  new OutboundFetchError('address', `${url.host} resolves to ${address}, a loopback, private, link-local or otherwise non-public address: refused (QUIRE_ALLOW_PRIVATE_FETCH=1 lifts this)`);
+// What a host resolves to stays on the server: answers name the host, never its addresses.
+const addressError = (url: URL, _address: string) =>
+  new OutboundFetchError('address', `${url.host} is not a public address (loopback, private, link-local or otherwise non-public): refused (QUIRE_ALLOW_PRIVATE_FETCH=1 lifts this)`);
+
+/** A network failure said without its system details (DNS answers, resolver codes, addresses). */
+function networkError(url: URL, error: Error): OutboundFetchError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new OutboundFetchError('network', code === 'ECONNREFUSED' ? `${url.host} refused the connection` : `${url.host} is unreachable`);
+}
 
 function fetchOnce(url: URL, settings: Settings, deadline: number): Promise<{ response: OutboundResponse; redirect?: undefined } | { redirect: string }> {
   const literal = url.hostname.replace(/^\[|\]$/g, '');
@@ -137,7 +144,7 @@ function fetchOnce(url: URL, settings: Settings, deadline: number): Promise<{ re
       const connected = url.protocol === 'https:' ? 'secureConnect' : 'connect';
       socket.once(connected, () => clearTimeout(connect));
     });
-    request.on('error', (error) => fail(error instanceof OutboundFetchError ? error : new OutboundFetchError('network', `Fetching ${url.href} failed: ${error.message}`)));
+    request.on('error', (error) => fail(error instanceof OutboundFetchError ? error : networkError(url, error)));
     request.on('response', (response) => {
       clearTimeout(connect);
       const status = response.statusCode ?? 0;
@@ -162,7 +169,7 @@ function fetchOnce(url: URL, settings: Settings, deadline: number): Promise<{ re
         if (size > settings.maxBytes) return fail(tooLarge(url, settings.maxBytes));
         chunks.push(chunk);
       });
-      response.on('error', (error) => fail(new OutboundFetchError('network', `Reading ${url.href} failed: ${error.message}`)));
+      response.on('error', () => fail(new OutboundFetchError('network', `Reading ${url.href} failed: the connection broke`)));
       response.on('end', () => {
         if (settled) return;
         settled = true;

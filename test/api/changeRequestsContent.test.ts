@@ -148,7 +148,7 @@ test('insert_files fetches url sources through the outbound-fetch guard: public 
     assertErrorIs(
       await t.call('POST', `${base}/content`, { token: fx.editor.token, body: insert }),
       400,
-      `changes[0].files[0]: 127.0.0.1:${(server.address() as AddressInfo).port} resolves to 127.0.0.1, a loopback, private, link-local or otherwise non-public address: refused (QUIRE_ALLOW_PRIVATE_FETCH=1 lifts this)`,
+      `changes[0].files[0]: 127.0.0.1:${(server.address() as AddressInfo).port} is not a public address (loopback, private, link-local or otherwise non-public): refused (QUIRE_ALLOW_PRIVATE_FETCH=1 lifts this)`,
     );
     process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
     const fetched = await t.call('POST', `${base}/content?compat=false`, { token: fx.editor.token, body: insert });
