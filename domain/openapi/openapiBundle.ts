@@ -77,14 +77,14 @@ async function fetchText(url: string, options: OutboundFetchOptions): Promise<st
 }
 
 function parseDocument(text: string, base: string): unknown {
+  let document: unknown;
   try {
-    return JSON.parse(text);
+    document = JSON.parse(text);
   } catch {
     // not JSON: YAML, below
   }
-  let document: unknown;
   try {
-    document = parseYaml(text, { prettyErrors: true });
+    document ??= parseYaml(text, { prettyErrors: true });
   } catch (error) {
     const linePos = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
     const at = linePos ? `line ${linePos.line}, column ${linePos.col}` : base;
@@ -93,11 +93,30 @@ function parseDocument(text: string, base: string): unknown {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new OpenAPIProcessingError('PARSE_ERROR', [{ message: `${base} is not an OpenAPI document (expected an object at the top)`, code: 'syntax' }], false);
   }
+  assertNesting(document, base);
   return document;
+}
+
+/** How deep objects and arrays may nest in a specification: real ones stay far below; the parser and validator recurse. */
+export const maxSpecificationDepth = 200;
+const tooDeep = (where: string) =>
+  new OpenAPIProcessingError('PARSE_ERROR', [{ message: `${where} nests objects and arrays deeper than the limit of ${maxSpecificationDepth} levels`, code: 'too_deep' }], false);
+
+/** Measured with a stack, not recursion: the documents it guards are the ones that would overflow a recursive walk. */
+function assertNesting(document: unknown, where: string): void {
+  const stack: Array<[unknown, number]> = [[document, 0]];
+  while (stack.length) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > maxSpecificationDepth) throw tooDeep(where);
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
 }
 
 /** swagger-parser's errors, one problem per schema violation with where it is. */
 function asProcessingError(error: unknown): OpenAPIProcessingError {
+  // A referenced file nesting past what the parser's recursion survives.
+  if (error instanceof Error && /call stack size/i.test(error.message)) return tooDeep('The specification (with the files it refers to)');
   if (error instanceof OpenAPIProcessingError) return error;
   const inner = (error as { cause?: unknown }).cause;
   if (inner instanceof OpenAPIProcessingError) return inner;

@@ -159,6 +159,15 @@ test('uploaded text: Swagger 2.0 and OpenAPI 3.1; PUT on a new slug creates (201
   }
 });
 
+test('a specification nested past 200 levels is a PARSE_ERROR naming the limit, not a stack overflow', async () => {
+  const deep = `{"openapi":"3.0.0","info":{"title":"Deep","version":"1"},"paths":{},"x-deep":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
+  const since = new Date().toISOString();
+  assert.is((await t.call('PUT', `${specs}/deep`, { token: fx.creator.token, body: { source: { text: deep } } })).status, 201);
+  const done = await processed('deep', since);
+  assert.is(done.lastProcessErrorCode, 'PARSE_ERROR');
+  assert.equal(done.lastProcessedErrors, [{ message: 'https://openapi.invalid/openapi.json nests objects and arrays deeper than the limit of 200 levels', code: 'too_deep' }]);
+});
+
 test('a slow server: FETCH_TIMEOUT; a 404: FETCH_ERROR without retries; no version', async () => {
   files.set('/slow.yaml', 'slow');
   files.set('/gone.yaml', 404);
