@@ -11,7 +11,8 @@ const addFormats = addFormatsModule.default;
 
 // Refs are compiled as functions of their own, not inlined where used: upstream's Document schemas,
 // referenced from many bodies, would otherwise be compiled into each (about 6 MB of code more, measured).
-const bodies = addFormats(new Ajv({ allErrors: false, strict: true, useDefaults: false, inlineRefs: false }), ['uri', 'email', 'date-time']);
+// `discriminator`: a change is checked against the one shape its `operation` names, so errors are that shape's.
+const bodies = addFormats(new Ajv({ allErrors: false, strict: true, useDefaults: false, inlineRefs: false, discriminator: true }), ['uri', 'email', 'date-time']);
 // Document blocks are checked against upstream's own schemas (api/schemas/upstreamDocument.ts).
 bodies.addSchema(upstreamDocument);
 const queries = addFormats(new Ajv({ allErrors: false, strict: true, coerceTypes: true, useDefaults: true }), ['uri', 'email', 'date-time']);
@@ -175,6 +176,13 @@ function explain(error: ErrorObject): string {
       return `"${[field, error.params.additionalProperty].filter(Boolean).join('.')}" is not an accepted field`;
     case 'enum':
       return `${subject} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'discriminator': {
+      const tag = [field, error.params.tag].filter(Boolean).join('.');
+      return error.params.error === 'tag' ? `"${tag}" is required` : `"${tag}" ${JSON.stringify(error.params.tagValue)} is not one this operation accepts`;
+    }
+    case 'pattern':
+      if (error.params.pattern === '\\S') return `${subject} must not be blank`;
+      return `${subject} ${error.message ?? 'is invalid'}`;
     case 'minProperties':
       return `${subject} must have at least ${error.params.limit} field${error.params.limit === 1 ? '' : 's'}`;
     default:

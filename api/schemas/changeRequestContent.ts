@@ -16,7 +16,8 @@ const document = {
 
 /** Upstream's `RevisionPageUpdate`: page metadata an insert or update may set. */
 const pageFields = {
-  title: { type: 'string', minLength: 1, maxLength: 256 },
+  // A title of spaces would make a page named "untitled": refused.
+  title: { type: 'string', minLength: 1, maxLength: 256, pattern: '\\S' },
   slug: { type: 'string', maxLength: 100, pattern: '^[a-z0-9][a-z0-9._-]*$' },
   emoji: { type: 'string', maxLength: 50 },
   icon: { type: 'string', maxLength: 100 },
@@ -80,7 +81,7 @@ const insertFiles = {
 export const updateContent = {
   type: 'object',
   required: ['changes'],
-  properties: { changes: { type: 'array', minItems: 1, maxItems: 50, items: { oneOf: [insertPage, updatePage, deletePage, revertPage, insertFiles] } } },
+  properties: { changes: { type: 'array', minItems: 1, maxItems: 50, items: { type: 'object', required: ['operation'], properties: { operation: { type: 'string' } }, discriminator: { propertyName: 'operation' }, oneOf: [insertPage, updatePage, deletePage, revertPage, insertFiles] } } },
   additionalProperties: false,
 } as const;
 

@@ -9,7 +9,9 @@ import {
   type ReviewStatus,
 } from '../../storage/changeRequestReviews.js';
 import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
+import { findContentGrants } from '../../storage/contentGrants.js';
 import { findMembershipRole } from '../../storage/members.js';
+import { roleOnSpace } from '../organizations/index.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { type CommentBodyInput, postComment } from '../comments/index.js';
@@ -60,6 +62,10 @@ export async function requestReviews(
   for (const user of input.users) {
     const membership = await findMembershipRole(deps.db, input.space.organizationId, user);
     if (!membership || membership.disabled) throw invalidInput(`"users": ${user} is not a member of the organization`);
+    // A guest sees only what they were given: one who can't see the space can't be asked to review it.
+    if (!(await roleOnSpace(deps.db, membership.role, input.space, await findContentGrants(deps.db, user)))) {
+      throw invalidInput(`"users": ${user} can't see this space, so can't review it`);
+    }
   }
   if (input.subject !== undefined || input.description !== undefined) {
     await editChangeRequest(deps, input.changeRequest, { subject: input.subject, description: input.description }, input.space.organizationId);

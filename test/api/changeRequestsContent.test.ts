@@ -116,6 +116,11 @@ test('a batch is all or nothing; bad changes say which and why', async () => {
     `changes[0] (update_page): page ${faq.id} can't move under itself or one of its subpages`,
   );
   assertErrorIs(await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [] } }), 400, 'Invalid request body: "changes" must NOT have fewer than 1 items');
+  for (const operation of [{ operation: 'insert_page', title: ' ', document: { markdown: 'Text' } }, { operation: 'update_page', page: faq.id, title: '\t \n' }]) {
+    const blank = await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [operation] } });
+    assertErrorIs(blank, 400, 'Invalid request body: "changes[0].title" must not be blank', operation.operation);
+  }
+  assertErrorIs(await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'rename_page', page: faq.id }] } }), 400, 'Invalid request body: "changes[0].operation" "rename_page" is not one this operation accepts');
   assertErrorIs(
     await t.call('POST', `${base}/content`, { token: fx.reader.token, body: { changes: [{ operation: 'delete_page', page: faq.id }] } }),
     403,

@@ -59,6 +59,7 @@ test('reviews are tied to the head they saw; a new request or review outdates th
   assertErrorIs(await t.call('POST', `${url}/reviews`, { token: fx.reader.token, body: { status: 'approved' } }), 403, 'This operation needs the review role on the space; you have read');
   assertErrorIs(await t.call('GET', `${url}/reviews/nope`, { token: fx.reader.token }), 404, 'Review nope not found in change request 1');
   assertErrorIs(await t.call('POST', `${url}/requested-reviewers`, { token: fx.editor.token, body: { users: [fx.outsider.id] } }), 400, `"users": ${fx.outsider.id} is not a member of the organization`);
+  assertErrorIs(await t.call('POST', `${url}/requested-reviewers`, { token: fx.editor.token, body: { users: [fx.guest.id] } }), 400, `"users": ${fx.guest.id} can't see this space, so can't review it`);
 
   const removed = await t.call('DELETE', `${url}/requested-reviewers/${fx.creator.id}`, { token: fx.editor.token });
   assert.is(removed.status, 205);
