@@ -84,6 +84,7 @@ test('a redirect to a private address is refused; redirects are followed up to 5
     const error = await refusal(outboundFetch(`${redirector}${path}`, onlyRedirector));
     assert.is(error.code, 'address', path);
     assert.match(error.message, ` is not a public address (loopback, private, link-local or otherwise non-public): refused`);
+    assert.ok(error.message.startsWith(address === '::1' ? '[::1]:' : address), `the redirect's own host is named: ${error.message}`);
   }
   assert.is((await outboundFetch(`${redirector}/0`, onlyRedirector)).body.toString(), 'secret');
   const followed = await outboundFetch(`${redirector}/4`, { allowPrivate: true });
