@@ -24,6 +24,12 @@ export interface CommitTreeInput {
    * on the new commit (deriving its revision for the next reader) runs while the disk syncs.
    */
   whileLanding?: (commit: string) => void;
+  /**
+   * Called with the commit once its objects are written, before the branch moves: what must be
+   * decided together with the move (a change request's status) is decided here. If it throws, the
+   * branch stays where it was and the error is the commit's.
+   */
+  beforeLanding?: (commit: string) => Promise<void>;
 }
 
 /**
@@ -43,6 +49,7 @@ export async function commitTreeHoldingLock(input: CommitTreeInput): Promise<{ c
   const content = commitContent({ tree: input.tree, parents: input.parents, author: person, committer: person, message: input.message });
   const commit = objectId('commit', content);
   await writeLooseObjects(input.repo.gitdir, [...(input.newObjects ?? []), { oid: commit, type: 'commit', content }]);
+  await input.beforeLanding?.(commit);
   // Objects are in place, and their names durable, before the branch moves: a crash before the
   // swap leaves only unreachable objects. The folders are synced while the new ref is written.
   const landed = compareAndSwapBranch(input.repo, input.branch, input.expected, commit, { after: syncWrittenFolders() });

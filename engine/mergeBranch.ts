@@ -23,6 +23,8 @@ export interface MergeBranchInput {
   author: Author;
   /** Sides chosen for conflicting pages, by page id. */
   resolve?: ReadonlyMap<string, 'ours' | 'theirs'>;
+  /** Decides, under the lock and before the branch moves, whether the merge commit may land (see CommitTreeInput). */
+  beforeLanding?: (commit: string) => Promise<void>;
 }
 
 export type MergeBranchResult = { merged: true; commit: string; tree: string } | { merged: false; head: string; conflicts: MergeConflict[] };
@@ -61,6 +63,6 @@ async function mergeOnHead(input: MergeBranchInput, head: string, baseTree: stri
     tree = pages.tree;
   }
   if (fileConflicts.length) return { merged: false, head, conflicts: fileConflicts };
-  const commit = await commitTreeHoldingLock({ repo, branch: input.into, expected: head, tree, parents: [head, input.from], message: input.message, author: input.author });
+  const commit = await commitTreeHoldingLock({ repo, branch: input.into, expected: head, tree, parents: [head, input.from], message: input.message, author: input.author, beforeLanding: input.beforeLanding });
   return { merged: true, ...commit };
 }

@@ -20,7 +20,10 @@ export const mergeBaseOf = (changeRequest: ChangeRequestRecord) => changeRequest
 
 /**
  * Merges the change request's branch into the primary branch: a merge commit with both parents,
- * then the change request is `merged` with `revisionMerged`. On conflicts nothing moves.
+ * and the change request `merged` with `revisionMerged`, as one decision. Under the repository's
+ * lock, the status moves from the one read (compare-and-set) before the branch does: a racer that
+ * changed the status first (an archive, another merge) makes this merge a 409 with nothing moved,
+ * and one that comes after finds the change request merged. On conflicts nothing moves.
  */
 export async function mergeChangeRequest(deps: ContentDeps, input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; author: UserRecord }): Promise<MergeOutcome> {
   const { space, changeRequest } = input;
@@ -30,6 +33,7 @@ export async function mergeChangeRequest(deps: ContentDeps, input: { space: Spac
   const head = await resolveRevision(repo, changeRequest.branch);
   const outdated = (await readBranch(repo, primaryBranch)) !== mergeBaseOf(changeRequest);
   await assertMergeRules(deps.db, { space, changeRequest, head, outdated, actorId: input.author.id });
+  let updated: ChangeRequestRecord | undefined;
   const merged = await mergeBranch({
     repo,
     into: primaryBranch,
@@ -37,11 +41,17 @@ export async function mergeChangeRequest(deps: ContentDeps, input: { space: Spac
     base: mergeBaseOf(changeRequest),
     message: `Merge change request #${changeRequest.number}${changeRequest.subject ? `: ${changeRequest.subject}` : ''}`,
     author: authorOf(input.author),
+    beforeLanding: async (commit) => {
+      updated = await updateChangeRequest(deps.db, changeRequest.id, { status: 'merged', revisionMerged: commit }, changeRequest.status);
+    },
+  }).catch(async (error: unknown) => {
+    // The status moved but the branch didn't (moved outside the lock): the change request goes back.
+    if (updated) await updateChangeRequest(deps.db, changeRequest.id, { status: changeRequest.status }, 'merged');
+    throw error;
   });
   if (!merged.merged) return { result: 'conflicts', revision: merged.head, conflicts: merged.conflicts, changeRequest };
   scheduleSearchRefresh(deps, space.id);
-  const updated = await updateChangeRequest(deps.db, changeRequest.id, { status: 'merged', revisionMerged: merged.commit }, changeRequest.status);
-  return { result: 'merge', revision: merged.commit, changeRequest: updated };
+  return { result: 'merge', revision: merged.commit, changeRequest: updated! };
 }
 
 /**
@@ -61,6 +71,7 @@ export async function updateChangeRequestFromPrimary(
   const base = mergeBaseOf(changeRequest);
   if (!primary || primary === base) return { result: 'update', revision: await resolveRevision(repo, changeRequest.branch), changeRequest };
   const resolve = new Map(Object.entries(input.resolve ?? {}).map(([pageId, side]) => [pageId, side === 'change-request' ? ('ours' as const) : ('theirs' as const)]));
+  let updated: ChangeRequestRecord | undefined;
   const merged = await mergeBranch({
     repo,
     into: changeRequest.branch,
@@ -69,8 +80,14 @@ export async function updateChangeRequestFromPrimary(
     message: `Update change request #${changeRequest.number} from ${primaryBranch}`,
     author: authorOf(input.author),
     resolve,
+    // The change request must still be as read (not archived or merged meanwhile) for its branch to move.
+    beforeLanding: async () => {
+      updated = await updateChangeRequest(deps.db, changeRequest.id, { revisionMergedAncestor: primary }, changeRequest.status);
+    },
+  }).catch(async (error: unknown) => {
+    if (updated) await updateChangeRequest(deps.db, changeRequest.id, { revisionMergedAncestor: base }, changeRequest.status);
+    throw error;
   });
   if (!merged.merged) return { result: 'conflicts', revision: merged.head, conflicts: merged.conflicts, changeRequest };
-  const updated = await updateChangeRequest(deps.db, changeRequest.id, { revisionMergedAncestor: primary }, changeRequest.status);
-  return { result: 'update', revision: merged.commit, changeRequest: updated };
+  return { result: 'update', revision: merged.commit, changeRequest: updated! };
 }

@@ -177,4 +177,42 @@ test('update then merge: the change request takes the primary branch, then lands
   assertErrorIs(await t.call('POST', `${b.url}/merge`, { token: fx.reader.token }), 403, 'This operation needs the edit role on the space; you have read');
 });
 
+test('a merge is one decision: racing an archive, either it lands with its status or nothing moves', async () => {
+  const { space, gitdir } = await spaceWithPages();
+  for (let round = 0; round < 4; round += 1) {
+    const mainBefore = git(gitdir, 'rev-parse', 'main').trim();
+    const cr = await changeRequestWith(space.id, `Race ${round}`, [{ operation: 'insert_page', title: `Raced ${round}`, document: { markdown: `Raced ${round}.\n` } }]);
+    const [merge, archive] = await Promise.all([
+      t.call('POST', `${cr.url}/merge`, { token: fx.editor.token }),
+      t.call('PATCH', cr.url, { token: fx.editor.token, body: { status: 'archived' } }),
+    ]);
+    const after = (await t.call('GET', cr.url, { token: fx.reader.token })).body;
+    const mainAfter = git(gitdir, 'rev-parse', 'main').trim();
+    if (after.status === 'merged') {
+      assert.is(merge.status, 200, `round ${round}: merged, so the merge answered`);
+      assert.is(archive.status, 409, `round ${round}: the archive lost`);
+      assert.is(git(gitdir, 'rev-parse', 'main^1').trim(), mainBefore);
+      assert.is(merge.body.revision, mainAfter);
+    } else {
+      assert.is(after.status, 'archived', `round ${round}`);
+      assert.is(archive.status, 200, `round ${round}: archived, so the archive answered`);
+      assert.is(merge.status, 409, `round ${round}: the merge lost`);
+      assert.is(mainAfter, mainBefore, `round ${round}: the archived change request's page is not on main`);
+    }
+  }
+});
+
+test('eight concurrent merges of one change request: one lands, seven change nothing', async () => {
+  const { space, gitdir } = await spaceWithPages();
+  const cr = await changeRequestWith(space.id, 'Once', [{ operation: 'insert_page', title: 'Once', document: { markdown: 'Once.\n' } }]);
+  const mainBefore = git(gitdir, 'rev-parse', 'main').trim();
+  const answers = await Promise.all(Array.from({ length: 8 }, () => t.call('POST', `${cr.url}/merge`, { token: fx.editor.token })));
+  assert.equal(answers.map((answer) => answer.status).sort(), [200, 409, 409, 409, 409, 409, 409, 409]);
+  const mainAfter = git(gitdir, 'rev-parse', 'main').trim();
+  assert.is(git(gitdir, 'rev-parse', 'main^1').trim(), mainBefore, 'one merge commit on main');
+  assert.is(answers.find((answer) => answer.status === 200)!.body.revision, mainAfter);
+  assert.is((await t.call('GET', `/v1/spaces/${space.id}`, { token: fx.reader.token })).body.revision, mainAfter);
+  assert.is(git(gitdir, 'log', '--oneline', '--grep', 'Merge change request', `${mainBefore}..main`).trim().split('\n').length, 1);
+});
+
 test.run();
