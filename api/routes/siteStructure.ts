@@ -2,7 +2,7 @@ import { addGroup, addSection, addSectionToGroup, addSiteSpace, moveGroup, type 
 import { paginateArray } from '../../storage/pagination.js';
 import { loadSiteStructure, type SiteSpaceRecord } from '../../storage/siteStructure.js';
 import { isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
-import { organizationOf, type AppContext, contentDeps } from '../context.js';
+import { organizationOf, type AppContext, contentDeps, callerOf } from '../context.js';
 import { inOrganization } from '../policies/index.js';
 import { siteActions } from '../policies/actions.js';
 import { presentList } from '../presenters/list.js';
@@ -69,7 +69,7 @@ async function listSections(ctx: AppContext, { query }: { query: schemas.ListWit
 
 async function createSection(ctx: AppContext, { body }: { body: schemas.AddSectionBody }) {
   const found = await theSite(ctx);
-  const id = await addSection(ctx.db, found, body);
+  const id = await addSection(ctx.db, found, body, callerOf(ctx).id);
   const shown = await viewOf(ctx, await theSite(ctx), undefined, inSection(id));
   ctx.status = 201;
   ctx.set('Location', ctx.urls.api(`/orgs/${found.organizationId}/sites/${found.id}/sections/${id}`));
@@ -111,7 +111,7 @@ async function listSiteSpaces(ctx: AppContext, { query }: { query: schemas.ListS
 
 async function createSiteSpace(ctx: AppContext, { body }: { body: schemas.AddSiteSpaceBody }) {
   const found = await theSite(ctx);
-  const id = await addSiteSpace(ctx.db, found, body);
+  const id = await addSiteSpace(ctx.db, found, body, callerOf(ctx).id);
   const shown = await viewOf(ctx, found, undefined, only(id));
   ctx.status = 201;
   ctx.set('Location', ctx.urls.api(`/orgs/${found.organizationId}/sites/${found.id}/site-spaces/${id}`));
@@ -121,7 +121,7 @@ async function createSiteSpace(ctx: AppContext, { body }: { body: schemas.AddSit
 async function patchSiteSpace(ctx: AppContext, { body }: { body: schemas.UpdateSiteSpaceBody }) {
   const found = await theSite(ctx);
   const id = ctx.params.siteSpaceId ?? '';
-  await updateSiteSpaceSettings(ctx.db, found, id, body);
+  await updateSiteSpaceSettings(ctx.db, found, id, body, callerOf(ctx).id);
   const shown = await viewOf(ctx, found, undefined, only(id));
   ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, id));
 }

@@ -13,7 +13,7 @@ import {
   updateShareLink,
   updateSite,
 } from '../../storage/sites.js';
-import { organizationOf, type AppContext, contentDeps } from '../context.js';
+import { organizationOf, type AppContext, contentDeps, callerOf } from '../context.js';
 import { notFound } from '../errors.js';
 import { JsonCache } from '../jsonCache.js';
 import { inOrganization } from '../policies/index.js';
@@ -61,7 +61,7 @@ async function list(ctx: AppContext, { query }: { query: schemas.ListSitesQuery 
 
 async function create(ctx: AppContext, { body }: { body: schemas.CreateSiteBody }) {
   const { organization } = organizationOf(ctx);
-  const id = await createSite(ctx.db, { organizationId: organization.id, type: body.type ?? 'basic', title: body.title ?? 'Untitled site', visibility: body.visibility ?? 'public', spaceIds: body.spaces ?? [] });
+  const id = await createSite(ctx.db, { organizationId: organization.id, type: body.type ?? 'basic', title: body.title ?? 'Untitled site', visibility: body.visibility ?? 'public', spaceIds: body.spaces ?? [] }, callerOf(ctx).id);
   const created = await siteOf(ctx.db, organization.id, id);
   ctx.status = 201;
   ctx.set('Location', presentSite(created, ctx.urls).urls.location);

@@ -54,6 +54,6 @@ async function remove(ctx: AppContext) {
 
 /** 204 at once: the next run starts, or the one under way is joined. */
 async function run(ctx: AppContext) {
-  await runTranslation(jobDeps(ctx), await translationOf(ctx));
+  await runTranslation(jobDeps(ctx), await translationOf(ctx), callerOf(ctx));
   ctx.status = 204;
 }

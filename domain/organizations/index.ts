@@ -8,3 +8,4 @@ export * from './samlProviderChecks.js';
 export * from './spaceRoles.js';
 export * from './teams.js';
 export * from './updateOrganization.js';
+export * from './readableSpace.js';

@@ -19,7 +19,7 @@ import {
 import type { SiteRecord } from '../../storage/sites.js';
 import { invalidInput, missing } from '../common/errors.js';
 import { placeAmong, positionAtEnd, type Placement, type Sibling } from './sitePositions.js';
-import { checkedCondition, slugOf, spaceOfOrganization, uniquePath } from './sites.js';
+import { assertReadableSpaces, checkedCondition, slugOf, spaceOfOrganization, uniquePath } from './sites.js';
 
 type Kind = 'site-section' | 'site-section-group' | 'site-space';
 const tableOf = { 'site-section': 'site_sections', 'site-section-group': 'site_section_groups', 'site-space': 'site_spaces' } as const;
@@ -64,7 +64,8 @@ function sectionTitle(title: string | null | undefined, spaceTitle: string): str
  * A new section holding the space as its first site space. A site whose spaces sat at its root
  * gets them gathered into a first section (the default) before it.
  */
-export function addSection(db: Database, site: SiteRecord, input: { spaceId: string; title?: string | null; icon?: string | null }): Promise<string> {
+export async function addSection(db: Database, site: SiteRecord, input: { spaceId: string; title?: string | null; icon?: string | null }, readerId: string): Promise<string> {
+  await assertReadableSpaces(db, site.organizationId, [input.spaceId], readerId, 'spaceId');
   return db.transaction(async (tx) => {
     const space = await spaceOfOrganization(tx, site.organizationId, input.spaceId, 'spaceId');
     const structure = await loadSiteStructure(tx, site.id);
@@ -160,7 +161,8 @@ export function moveSection(db: Database, site: SiteRecord, sectionId: string, p
 }
 
 /** The space into the section given, else the default section, else the site's root; the first of a place is its default. */
-export function addSiteSpace(db: Database, site: SiteRecord, input: { spaceId: string; sectionId?: string }): Promise<string> {
+export async function addSiteSpace(db: Database, site: SiteRecord, input: { spaceId: string; sectionId?: string }, readerId: string): Promise<string> {
+  await assertReadableSpaces(db, site.organizationId, [input.spaceId], readerId, 'spaceId');
   return db.transaction(async (tx) => {
     const space = await spaceOfOrganization(tx, site.organizationId, input.spaceId, 'spaceId');
     const structure = await loadSiteStructure(tx, site.id);
@@ -186,7 +188,14 @@ export function addSiteSpace(db: Database, site: SiteRecord, input: { spaceId: s
   });
 }
 
-export function updateSiteSpaceSettings(db: Database, site: SiteRecord, siteSpaceId: string, update: { path?: string; condition?: string | null; spaceId?: string; hidden?: boolean }): Promise<void> {
+export async function updateSiteSpaceSettings(
+  db: Database,
+  site: SiteRecord,
+  siteSpaceId: string,
+  update: { path?: string; condition?: string | null; spaceId?: string; hidden?: boolean },
+  readerId: string,
+): Promise<void> {
+  if (update.spaceId !== undefined) await assertReadableSpaces(db, site.organizationId, [update.spaceId], readerId, 'spaceId');
   return db.transaction(async (tx) => {
     const structure = await loadSiteStructure(tx, site.id);
     const siteSpace = found(structure.siteSpaces, siteSpaceId, 'site-space');

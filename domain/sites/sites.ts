@@ -6,6 +6,7 @@ import { ConditionError, parseCondition } from '../common/conditions.js';
 import { invalidInput, missing } from '../common/errors.js';
 import { undeclaredClaims } from './siteAdaptiveSchema.js';
 import { positionAtEnd } from './sitePositions.js';
+import { readableSpace } from '../organizations/index.js';
 
 /** The site of the organization, or 404 as upstream answers it. */
 export async function siteOf(db: Queryable, organizationId: string, siteId: string): Promise<SiteRecord> {
@@ -19,6 +20,16 @@ export async function spaceOfOrganization(db: Queryable, organizationId: string,
   const space = await findSpace(db, spaceId);
   if (!space || space.organizationId !== organizationId) throw invalidInput(`"${field}" ${spaceId} is not a space of the organization`);
   return space;
+}
+
+/**
+ * Refuses spaces the user can't read, with the message a space of another organization gets: a
+ * site shows its spaces to its readers, so only someone who reads a space may put it on one.
+ */
+export async function assertReadableSpaces(db: Database, organizationId: string, spaceIds: string[], readerId: string, field: string): Promise<void> {
+  for (const spaceId of spaceIds) {
+    if (!(await readableSpace(db, organizationId, spaceId, readerId))) throw invalidInput(`"${field}" ${spaceId} is not a space of the organization`);
+  }
 }
 
 /** A URL path segment from a title: lower-case words joined by hyphens. */
@@ -69,7 +80,8 @@ export interface NewSite {
 }
 
 /** A site with the given spaces at its root, the first of them its default. */
-export function createSite(db: Database, input: NewSite): Promise<string> {
+export async function createSite(db: Database, input: NewSite, readerId: string): Promise<string> {
+  await assertReadableSpaces(db, input.organizationId, input.spaceIds, readerId, 'spaces');
   return db.transaction(async (tx) => {
     const spaces = [];
     for (const spaceId of input.spaceIds) spaces.push(await spaceOfOrganization(tx, input.organizationId, spaceId, 'spaces'));

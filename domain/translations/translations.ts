@@ -22,6 +22,7 @@ import { findUser, type UserRecord } from '../../storage/users.js';
 import type { ContentDeps, JobDeps } from '../common/deps.js';
 import { invalidInput } from '../common/errors.js';
 import { createSpace, writeContent } from '../spaces/index.js';
+import { readableSpace } from '../organizations/index.js';
 import { countWords, replaceSegments, textSegments } from './markdownText.js';
 import { TranslatorError, type Translator } from './translators.js';
 
@@ -35,8 +36,8 @@ export interface NewTranslation {
 
 /** A translation of one of the organization's spaces, with its first run started. */
 export async function createTranslation(deps: JobDeps, organizationId: string, input: NewTranslation, creator: UserRecord): Promise<TranslationRecord> {
-  const source = await findSpace(deps.db, input.source.space);
-  if (!source || source.organizationId !== organizationId) throw invalidInput(`"source.space" ${input.source.space} is not a space of organization ${organizationId}`);
+  const source = await readableSpace(deps.db, organizationId, input.source.space, creator.id);
+  if (!source) throw invalidInput(`"source.space" ${input.source.space} is not a space of organization ${organizationId} that you can read`);
   if (input.language === input.source.language) throw invalidInput(`"language" is the source's language (${input.language}): choose another to translate into`);
   const created = await deps.db.transaction((tx) =>
     insertTranslation(tx, {
@@ -49,7 +50,7 @@ export async function createTranslation(deps: JobDeps, organizationId: string, i
     }),
   );
   try {
-    await runTranslation(deps, created);
+    await runTranslation(deps, created, creator);
   } catch (error) {
     await deleteTranslation(deps.db, created.id);
     throw error;
@@ -61,7 +62,11 @@ export async function createTranslation(deps: JobDeps, organizationId: string, i
  * Starts the translation's next run, or joins the one under way (a repeated request starts no
  * second job). When the job can't be started, the run is given back and the caller gets the 503.
  */
-export async function runTranslation(deps: JobDeps, translation: TranslationRecord): Promise<void> {
+export async function runTranslation(deps: JobDeps, translation: TranslationRecord, caller: UserRecord): Promise<void> {
+  // Whoever starts a run must read the source now, as its creator had to.
+  if (!(await readableSpace(deps.db, translation.organizationId, translation.sourceSpaceId, caller.id))) {
+    throw invalidInput(`The source space ${translation.sourceSpaceId} of translation ${translation.id} is not one you can read`);
+  }
   const claimed = await deps.db.transaction((tx) => claimTranslationRun(tx, translation.id));
   if (!claimed) return;
   try {
@@ -91,10 +96,11 @@ export async function translateRun(deps: ContentDeps, input: TranslationRunInput
   if (translation.completedRuns >= input.run) return 'done';
   const started = Date.now();
   await setTranslationRunning(deps.db, translation.id, input.run);
-  const source = await findSpace(deps.db, translation.sourceSpaceId);
-  if (!source) throw new TranslatorError(`The source space ${translation.sourceSpaceId} of translation ${translation.id} is gone`, false);
   const author = await findUser(deps.db, translation.createdBy);
   if (!author) throw new TranslatorError(`The user ${translation.createdBy} who created translation ${translation.id} is gone`, false);
+  // The job reads the source on its creator's behalf: only while they may read it.
+  const source = await readableSpace(deps.db, translation.organizationId, translation.sourceSpaceId, author.id);
+  if (!source) throw new TranslatorError(`The source space ${translation.sourceSpaceId} of translation ${translation.id} is gone or no longer readable by its creator`, false);
   const target = await targetSpace(deps, translation, source, author);
 
   const sourceRepo = deps.repositories.open(source.id);
@@ -140,6 +146,9 @@ async function targetSpace(deps: ContentDeps, translation: TranslationRecord, so
     collectionId: source.collectionId,
     title: `${source.title.slice(0, 50 - translation.language.length - 3)} (${translation.language})`,
     emoji: source.emoji,
+    // As private as its source: a translation shows the source's text to the same people.
+    visibility: source.visibility,
+    defaultLevel: source.defaultLevel,
     language: translation.language,
     template: null,
     creator: author,

@@ -218,4 +218,22 @@ test('many moves into one gap keep a clear order (the siblings are renumbered on
 
 const outlineOf = async (siteId: string) => (await call('GET', `${sites}/${siteId}/published`)).body.structure.structure as Array<{ hidden: boolean }>;
 
+test("a space the caller can't read can't be put on a site: a site shows it to its readers", async () => {
+  const hidden = await space('Hidden plans');
+  await call('PATCH', `/v1/spaces/${hidden.id}`, { defaultLevel: null });
+  const mine = await space('Public guide');
+  const as = (method: string, path: string, body?: unknown) => t.call(method, path, { token: fx.creator.token, body });
+  assert.is((await as('GET', `/v1/spaces/${hidden.id}`)).status, 404, 'the creator cannot see it');
+  const refused = `is not a space of the organization`;
+  assertErrorIs(await as('POST', sites, { title: 'Leaky', spaces: [hidden.id] }), 400, `"spaces" ${hidden.id} ${refused}`);
+  const site = (await as('POST', sites, { title: 'Mine', spaces: [mine.id] })).body;
+  const base = `${sites}/${site.id}`;
+  assertErrorIs(await as('POST', `${base}/site-spaces`, { spaceId: hidden.id }), 400, `"spaceId" ${hidden.id} ${refused}`);
+  assertErrorIs(await as('POST', `${base}/sections`, { spaceId: hidden.id }), 400, `"spaceId" ${hidden.id} ${refused}`);
+  const siteSpace = (await as('GET', `${base}/site-spaces`)).body.items[0];
+  assertErrorIs(await as('PATCH', `${base}/site-spaces/${siteSpace.id}`, { spaceId: hidden.id }), 400, `"spaceId" ${hidden.id} ${refused}`);
+  // The admin, who reads it, may.
+  assert.is((await call('POST', `${base}/site-spaces`, { spaceId: hidden.id })).status, 201);
+});
+
 test.run();

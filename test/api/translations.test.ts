@@ -204,7 +204,7 @@ test('list, errors, permissions and delete', async () => {
   assertErrorIs(
     await t.call('POST', base(), { token: fx.creator.token, body: { language: 'fr', source: { space: theirs, language: 'en' } } }),
     400,
-    `"source.space" ${theirs} is not a space of organization ${fx.org.id}`,
+    `"source.space" ${theirs} is not a space of organization ${fx.org.id} that you can read`,
   );
   assertErrorIs(await t.call('POST', base(), { token: fx.creator.token, body: { language: 'en', source: { space: sourceId, language: 'en' } } }), 400, '"language" is the source\'s language (en): choose another to translate into');
   assert.is((await t.call('POST', base(), { token: fx.creator.token, body: { language: 'klingon', source: { space: sourceId, language: 'en' } } })).status, 400);
@@ -216,6 +216,40 @@ test('list, errors, permissions and delete', async () => {
   assert.is((await t.call('GET', `${base()}/${translationId}`, { token: fx.reader.token })).status, 404);
   assert.is((await t.call('GET', `/v1/spaces/${targetId}`, { token: fx.reader.token })).status, 200, 'the translated space stays');
   assert.is((await t.call('GET', base(), { token: fx.reader.token })).body.items.length, 2);
+});
+
+test("a space the caller can't read is no source: refused when asked for, and a run stops when its creator loses the right", async () => {
+  const secret = 'Zanzibar-otter-protocol';
+  const hidden = await sourceSpace('Hidden');
+  await mergeChanges(hidden.id, [{ operation: 'insert_page', title: 'Plans', document: { markdown: `The plan is ${secret}.\n` } }]);
+  await t.call('PATCH', `/v1/spaces/${hidden.id}`, { token: fx.admin.token, body: { defaultLevel: null } });
+  assert.is((await t.call('GET', `/v1/spaces/${hidden.id}`, { token: fx.creator.token })).status, 404, 'the creator cannot see it');
+  const before = (await t.call('GET', base(), { token: fx.admin.token })).body.items.length;
+  assertErrorIs(
+    await t.call('POST', base(), { token: fx.creator.token, body: { language: 'de', source: { space: hidden.id, language: 'en' } } }),
+    400,
+    `"source.space" ${hidden.id} is not a space of organization ${fx.org.id} that you can read`,
+  );
+  assert.is((await t.call('GET', base(), { token: fx.admin.token })).body.items.length, before, 'no translation was made');
+  const searched = await t.call('GET', `/v1/orgs/${fx.org.id}/search?query=${secret}`, { token: fx.creator.token });
+  assert.equal(searched.body.items, [], 'nothing of it is searchable by the creator');
+
+  // Made while the creator could read the source; then the source closes to them.
+  const open = await sourceSpace('Closing');
+  const created = (await t.call('POST', base(), { token: fx.creator.token, body: { language: 'it', source: { space: open.id, language: 'en' } } })).body;
+  const done = await completed(created.id, 1);
+  await mergeChanges(open.id, [{ operation: 'insert_page', title: 'Later', document: { markdown: `Later: ${secret}.\n` } }]);
+  await t.call('PATCH', `/v1/spaces/${open.id}`, { token: fx.admin.token, body: { defaultLevel: null } });
+  assertErrorIs(await t.call('POST', `${base()}/${created.id}/run`, { token: fx.creator.token }), 400, `The source space ${open.id} of translation ${created.id} is not one you can read`);
+  // An admin who can read it starts the run: the job still reads only what the creator may.
+  assert.is((await t.call('POST', `${base()}/${created.id}/run`, { token: fx.admin.token })).status, 204);
+  const ended = await until('the refused run to end', async () => {
+    const found = (await t.call('GET', `${base()}/${created.id}`, { token: fx.reader.token })).body;
+    return found.status === 'completed' && found.updatedAt > done.updatedAt ? found : undefined;
+  }, 30_000);
+  assert.is(ended.result.revision, done.result.revision, 'the target did not change');
+  assert.not.match(git(done.result.space, 'grep', '-c', '', 'main').toString(), secret);
+  assert.not.ok(git(done.result.space, 'ls-tree', '-r', '--name-only', 'main').includes('later.md'));
 });
 
 test.run();
