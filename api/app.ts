@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppServices, AppState } from './context.js';
 import { securityHeaders } from './middleware/securityHeaders.js';
+import { rateLimit } from './middleware/rateLimit.js';
 import { HttpError } from './errors.js';
 import { jsonBody } from './middleware/jsonBody.js';
 import { recheckPolicyInWrites } from './middleware/recheckPolicy.js';
@@ -35,6 +36,7 @@ export function createApp(services: AppServices) {
 
   app.use(securityHeaders as never);
   app.use(requestContext({ accessLog: services.config.accessLog }) as never);
+  app.use(rateLimit(services.config.rateLimit) as never);
   app.use(requestTarget as never);
   app.use(publishedSitePlaceholder as never);
   app.use(routeBuckets('/v1', allRoutes, register));

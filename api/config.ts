@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseRateLimit, type RateLimit } from './rateLimits.js';
 import { temporalFromEnv, type TemporalSettings } from '../workflows/settings.js';
 
 export interface Config {
@@ -23,6 +24,8 @@ export interface Config {
   organizationCreation?: 'anyone' | 'operators';
   /** Whether `npm start` runs a worker beside the API (QUIRE_WORKER=off: API only, workers elsewhere). */
   runWorker: boolean;
+  /** Requests one caller (token, or address without one) may make per window; undefined: no limit (QUIRE_RATE_LIMIT=off). */
+  rateLimit?: RateLimit;
   /** Set when no TEMPORAL_ADDRESS was given: the ports of the dev server `npm start` runs. */
   localTemporal?: { port: number; uiPort: number };
 }
@@ -37,6 +40,9 @@ export function parseDuration(text: string, name: string): number {
 }
 
 const minBootstrapTokenLength = 24;
+
+/** 100 requests a second on average, in one-minute windows: far above what a person or a renderer sends. */
+export const defaultRateLimit = '6000/1m';
 
 /** Reads the environment variables listed in the README's configuration table. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -70,6 +76,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     downloadUrlWindowMs: parseDuration(env.QUIRE_DOWNLOAD_URL_WINDOW ?? '12h', 'QUIRE_DOWNLOAD_URL_WINDOW'),
     organizationCreation,
     runWorker: env.QUIRE_WORKER !== 'off',
+    rateLimit: parseRateLimit(env.QUIRE_RATE_LIMIT ?? defaultRateLimit, parseDuration),
     ...temporalFromEnv(env),
   };
 }

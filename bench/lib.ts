@@ -27,8 +27,11 @@ function startedServer(): { args: string[]; env: Record<string, string> } {
 }
 const quireServer = startedServer();
 
-/** Starts the built server as `npm start` does, with `env` besides (its data directory, port, Temporal). */
-export const spawnQuire = (env: Record<string, string>) => spawnServer(quireServer.args, { ...quireServer.env, ...env });
+/**
+ * Starts the built server as `npm start` does, with `env` besides (its data directory, port,
+ * Temporal). Rate limits are off: a benchmark measures what the server can do, not the limit.
+ */
+export const spawnQuire = (env: Record<string, string>) => spawnServer(quireServer.args, { ...quireServer.env, QUIRE_RATE_LIMIT: 'off', ...env });
 
 export const tempDataDir = () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
