@@ -3,6 +3,8 @@ import Koa from 'koa';
 import type { AppServices, AppState } from './context.js';
 import { securityHeaders } from './middleware/securityHeaders.js';
 import { rateLimit } from './middleware/rateLimit.js';
+import { metricsEndpoint } from './middleware/metrics.js';
+import type { EventLoopDelay } from './metrics.js';
 import { HttpError } from './errors.js';
 import { jsonBody } from './middleware/jsonBody.js';
 import { recheckPolicyInWrites } from './middleware/recheckPolicy.js';
@@ -13,7 +15,7 @@ import { allRoutes } from './routes/index.js';
 import type { Route } from './routes/table.js';
 import { routeBuckets } from './routeBuckets.js';
 
-export function createApp(services: AppServices) {
+export function createApp(services: AppServices, health: { eventLoopDelay: EventLoopDelay }) {
   const app = new Koa<AppState, AppServices>({ proxy: false });
   app.context.db = services.db;
   app.context.config = services.config;
@@ -38,6 +40,7 @@ export function createApp(services: AppServices) {
   app.use(requestContext({ accessLog: services.config.accessLog }) as never);
   app.use(rateLimit(services.config.rateLimit) as never);
   app.use(requestTarget as never);
+  app.use(metricsEndpoint(health.eventLoopDelay) as never);
   app.use(publishedSitePlaceholder as never);
   app.use(routeBuckets('/v1', allRoutes, register));
   app.use(async (ctx) => {

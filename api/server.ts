@@ -12,6 +12,7 @@ import { Urls } from './urls.js';
 import { JobClient } from '../workflows/client.js';
 import { localSpaceRepositories } from '../engine/spaceRepositories.js';
 import { closeWorkerPool } from '../engine/workerPool.js';
+import { EventLoopDelay } from './metrics.js';
 import type { Repositories } from '../domain/common/ports.js';
 
 export interface RunningServer {
@@ -33,7 +34,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const urls = new Urls(config.publicUrl ?? `http://localhost:${config.port}`, new DownloadSigner(downloadSigningKey(config.dataDir), config.downloadUrlWindowMs));
   const jobs = new JobClient(config.temporal);
   const repositories = localSpaceRepositories(config.dataDir);
-  const app = createApp({ db, config, urls, jobs, repositories });
+  const eventLoopDelay = new EventLoopDelay();
+  const app = createApp({ db, config, urls, jobs, repositories }, { eventLoopDelay });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5000;
   server.requestTimeout = 60_000;
@@ -59,6 +61,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await closeWorkerPool();
       await closed;
       await settleSearchRefreshes();
+      eventLoopDelay.stop();
       await jobs.close();
       await db.close();
     },

@@ -19,6 +19,8 @@ let settings: WorkerPoolSettings = {
   threads: Math.max(2, availableParallelism()),
 };
 let pool: Piscina | undefined;
+/** Counted across pools: a pool is remade after a shutdown (tests start several servers). */
+const counts = { completed: 0, stopped: 0 };
 
 /** Settings for the pool made after this call (`QUIRE_TASK_LIMIT_MS` unless told). */
 export function configureWorkerPool(next: Partial<WorkerPoolSettings>): void {
@@ -35,11 +37,21 @@ export async function runInPool<T>(task: URL, name: string, input: unknown, subj
   pool ??= new Piscina({ minThreads: 1, maxThreads: settings.threads, idleTimeout: 30_000, atomics: 'disabled' });
   const limitMs = settings.taskLimitMs;
   try {
-    return (await pool.run(input, { filename: task.href, name, signal: AbortSignal.timeout(limitMs) })) as T;
+    const result = (await pool.run(input, { filename: task.href, name, signal: AbortSignal.timeout(limitMs) })) as T;
+    counts.completed += 1;
+    return result;
   } catch (error) {
-    if ((error as Error | undefined)?.name === 'AbortError' || (error as Error | undefined)?.name === 'TimeoutError') throw new WorkTooCostlyError(subject, limitMs);
+    if ((error as Error | undefined)?.name === 'AbortError' || (error as Error | undefined)?.name === 'TimeoutError') {
+      counts.stopped += 1;
+      throw new WorkTooCostlyError(subject, limitMs);
+    }
     throw error;
   }
+}
+
+/** What `GET /metrics` reports of the pool. */
+export function workerPoolStats(): { threads: number; queued: number; completed: number; stopped: number } {
+  return { threads: pool?.threads.length ?? 0, queued: pool?.queueSize ?? 0, ...counts };
 }
 
 /** Stops every thread, busy ones too: what a shutdown calls so that it never waits on a task. */

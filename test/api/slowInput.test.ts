@@ -38,6 +38,9 @@ test('a page the parser would take seconds over is refused at the time limit, no
   assert.equal(order, ['read', 'post'], 'the other user was answered while the page was worked on');
   assertErrorIs(refused, 422, 'changes[0] (insert_page): the markdown took longer than the limit of 300 ms to process: nothing was stored; split it into smaller pieces');
   assert.equal((await t.call('GET', `${base}/content/pages`, { token: fx.admin.token })).body, before);
+  const metrics = await (await fetch(`${t.url}/metrics`)).text();
+  assert.ok(Number(/^quire_worker_pool_stopped_total (\d+)$/m.exec(metrics)?.[1]) >= 1, metrics);
+  assert.match(metrics, /^quire_event_loop_delay_seconds\{quantile="0\.99"\} [\d.e-]+$/m);
 });
 
 test('a comment body past the time limit is refused the same way, and no comment is stored', async () => {
