@@ -20,7 +20,7 @@ let settings: WorkerPoolSettings = {
 };
 let pool: Piscina | undefined;
 /** Counted across pools: a pool is remade after a shutdown (tests start several servers). */
-const counts = { completed: 0, stopped: 0 };
+const counts = { running: 0, completed: 0, stopped: 0 };
 
 /** Settings for the pool made after this call (`QUIRE_TASK_LIMIT_MS` unless told). */
 export function configureWorkerPool(next: Partial<WorkerPoolSettings>): void {
@@ -36,6 +36,7 @@ export const workerTaskLimitMs = () => settings.taskLimitMs;
 export async function runInPool<T>(task: URL, name: string, input: unknown, subject: string): Promise<T> {
   pool ??= new Piscina({ minThreads: 1, maxThreads: settings.threads, idleTimeout: 30_000, atomics: 'disabled' });
   const limitMs = settings.taskLimitMs;
+  counts.running += 1;
   try {
     const result = (await pool.run(input, { filename: task.href, name, signal: AbortSignal.timeout(limitMs) })) as T;
     counts.completed += 1;
@@ -46,11 +47,13 @@ export async function runInPool<T>(task: URL, name: string, input: unknown, subj
       throw new WorkTooCostlyError(subject, limitMs);
     }
     throw error;
+  } finally {
+    counts.running -= 1;
   }
 }
 
 /** What `GET /metrics` reports of the pool. */
-export function workerPoolStats(): { threads: number; queued: number; completed: number; stopped: number } {
+export function workerPoolStats(): { threads: number; queued: number; running: number; completed: number; stopped: number } {
   return { threads: pool?.threads.length ?? 0, queued: pool?.queueSize ?? 0, ...counts };
 }
 

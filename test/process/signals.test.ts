@@ -60,7 +60,7 @@ interface NpmStart {
 }
 
 /** `npm start` in a process group of its own, as a terminal, a service manager or `timeout` runs it. */
-async function npmStart(): Promise<NpmStart> {
+async function npmStart(extraEnv: Record<string, string> = {}): Promise<NpmStart> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-signals-'));
   dirs.push(dataDir);
   const env: NodeJS.ProcessEnv = {
@@ -71,6 +71,7 @@ async function npmStart(): Promise<NpmStart> {
     QUIRE_BOOTSTRAP_TOKEN: token,
     QUIRE_TEMPORAL_PORT: String(await freePort()),
     QUIRE_TEMPORAL_UI_PORT: String(await freePort()),
+    ...extraEnv,
   };
   delete env.TEMPORAL_ADDRESS;
   const npm = spawn('npm', ['start'], { cwd: projectRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -139,6 +140,25 @@ for (const [name, send, reason] of [
     );
   });
 }
+
+test('SIGTERM while a worker thread is busy with a request’s input: the thread is stopped, not waited for', async () => {
+  // A task limit far beyond the test, so only the shutdown can end the task.
+  const start = await npmStart({ QUIRE_TASK_LIMIT_MS: '600000' });
+  const call = async (method: string, path: string, body?: unknown) =>
+    (await fetch(`${start.url}/v1${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json();
+  const [organization] = (await call('GET', '/orgs')).items;
+  const space = await call('POST', `/orgs/${organization.id}/spaces`, { title: 'Busy' });
+  const changeRequest = await call('POST', `/spaces/${space.id}/change-requests`, { subject: 'Slow' });
+  // Flat brackets: about a minute of parsing for 400 KB.
+  const slow = call('POST', `/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', title: 'Brackets', document: { markdown: '[a] '.repeat(100_000) } }] }).catch(() => 'cut off');
+  await until('the pool to be busy', async () => /^quire_worker_pool_running [1-9]/m.test(await (await fetch(`${start.url}/metrics`)).text()), 10_000, 50);
+  await served(start);
+  kill(start.npm.pid!, 'SIGTERM');
+  await allGone([start.npm.pid!, start.quire, ...start.devServer], 'npm, Quire and the dev server');
+  assertCleanShutdown(start, /shutting down: (received SIGTERM|its parent process)/);
+  assert.not.match(start.output(), /shutdown took over/, 'the shutdown finished by itself, not at the grace period');
+  await slow;
+});
 
 test('SIGKILL to Quire: the dev server can’t outlive it', async () => {
   const start = await npmStart();
