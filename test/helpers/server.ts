@@ -52,7 +52,10 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
         body = JSON.stringify(options.body);
         headers['content-type'] = 'application/json';
       }
-      const response = await fetch(server.url + requestPath, { method, headers, body });
+      const response = await fetch(server.url + requestPath, { method, headers, body }).catch((error: Error & { cause?: { code?: string; message?: string } }) => {
+        // undici says only "fetch failed": the cause (a reset, a connect timeout) is what tells a flake from a defect.
+        throw new Error(`${method} ${requestPath}: ${error.message} (${error.cause?.code ?? ''} ${error.cause?.message ?? ''})`, { cause: error });
+      });
       const text = await response.text();
       const parsed = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text || undefined;
       if (response.status >= 200 && response.status < 300) assertUpstreamResponse(method, requestPath, response.status, parsed);
