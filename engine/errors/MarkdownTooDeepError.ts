@@ -7,8 +7,11 @@ import { EngineError } from './EngineError.js';
  */
 export class MarkdownTooDeepError extends EngineError {
   readonly code = 'MarkdownTooDeep';
-  constructor(readonly limit: number) {
-    super(`The markdown nests blocks or marks deeper than the limit of ${limit} levels`);
+  constructor(
+    readonly limit: number,
+    message = `The markdown nests blocks or marks deeper than the limit of ${limit} levels`,
+  ) {
+    super(message);
     this.name = 'MarkdownTooDeepError';
   }
 }

@@ -91,6 +91,31 @@ function bracketDepth(paragraph: string): number {
 const maxMarkersPerParagraph = 2000;
 
 /**
+ * Square brackets one run of inline text (a paragraph, a list item's line, a heading, a table row)
+ * may hold. Each `[…]` that opens no link leaves text the parser merges back by splicing its event
+ * list, so the time grows with their square: 16,000 `[a] ` take seconds, 2,000 brackets a few ms.
+ */
+export const maxBracketsPerRun = 2000;
+
+/** Where a new run of inline text starts: a blank line, or a line opening a block (list item, heading, quote, table row, fence). */
+const opensBlock = /^\s*(?:$|[-*+]\s|\d{1,9}[.)]\s|#|>|\||```|~~~)/;
+
+function assertBracketsPerRun(text: string): void {
+  let count = 0;
+  for (const line of text.split('\n')) {
+    if (opensBlock.test(line)) count = 0;
+    for (let index = 0; index < line.length; index += 1) {
+      const char = line[index];
+      if (char === '\\') index += 1;
+      else if (char === '[' || char === ']') count += 1;
+    }
+    if (count > maxBracketsPerRun) {
+      throw new MarkdownTooDeepError(maxMarkdownDepth, `The markdown holds more than ${maxBracketsPerRun} square brackets in one paragraph, list item, heading or table row: split it`);
+    }
+  }
+}
+
+/**
  * Parses with the depth guard. Before parsing, what would make the parser itself slow or overflow
  * (quote markers past the limit on one line; thousands of emphasis markers in one paragraph, which
  * micromark pairs in quadratic time: 60,000 take over a minute) is refused; a parser that still
@@ -104,6 +129,7 @@ export function parseWithinDepth<T extends { children?: unknown[] }>(text: strin
     if ((paragraph.match(/[*_~]/g)?.length ?? 0) > maxMarkersPerParagraph) throw new MarkdownTooDeepError(maxMarkdownDepth);
     if (bracketDepth(paragraph) > maxMarkdownDepth) throw new MarkdownTooDeepError(maxMarkdownDepth);
   }
+  assertBracketsPerRun(text);
   let tree: T;
   try {
     tree = parse(text);

@@ -6,13 +6,13 @@ import { MarkdownTooDeepError } from '../errors/index.js';
 import { documentToMarkdown, type JsonDocument } from './fromDocument.js';
 import { assertMarkdownDepth, markdownToDocument } from './toDocument.js';
 
-export type TaskResult<T> = { ok: true; value: T } | { ok: false; tooDeep: number } | { ok: false; message: string };
+export type TaskResult<T> = { ok: true; value: T } | { ok: false; tooDeep: number; message: string } | { ok: false; message: string };
 
 function settle<T>(work: () => T): TaskResult<T> {
   try {
     return { ok: true, value: work() };
   } catch (error) {
-    if (error instanceof MarkdownTooDeepError) return { ok: false, tooDeep: error.limit };
+    if (error instanceof MarkdownTooDeepError) return { ok: false, tooDeep: error.limit, message: error.message };
     return { ok: false, message: (error as Error).message };
   }
 }

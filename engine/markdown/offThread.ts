@@ -15,7 +15,7 @@ const tasks = siblingModule(import.meta.url, 'markdownTasks');
 async function run<T>(name: string, input: unknown, subject: string): Promise<T> {
   const result = await runInPool<TaskResult<T>>(tasks, name, input, subject);
   if (result.ok) return result.value;
-  if ('tooDeep' in result) throw new MarkdownTooDeepError(result.tooDeep);
+  if ('tooDeep' in result) throw new MarkdownTooDeepError(result.tooDeep, result.message);
   throw new Error(result.message);
 }
 

@@ -25,6 +25,9 @@ const deep = {
   // Brackets aren't links, but the parser's cost for each `]` grew with the text back to its `[`.
   brackets: `${'['.repeat(16_000)}x${']'.repeat(16_000)}`,
 };
+/** Refused before parsing, as the parser would take seconds: square brackets by the thousand in one paragraph. */
+const flatBrackets = '[a] '.repeat(16_000);
+const tooManyBrackets = 'The markdown holds more than 2000 square brackets in one paragraph, list item, heading or table row: split it';
 
 test('a page written with nesting past 64 levels is refused, naming the limit; 62 quotes (text at level 64) are fine', async () => {
   const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Deep' } })).body;
@@ -40,6 +43,11 @@ test('a page written with nesting past 64 levels is refused, naming the limit; 6
   assertErrorIs(comment, 400, `A comment: ${limit}`);
   const brackets = await t.call('POST', `/v1/spaces/${space.id}/comments`, { token: fx.admin.token, body: { body: { markdown: deep.brackets } } });
   assertErrorIs(brackets, 400, `A comment: ${limit}`);
+  assertErrorIs(await t.call('POST', content, { token: fx.admin.token, body: { changes: [{ operation: 'insert_page', title: 'Flat', document: { markdown: flatBrackets } }] } }), 400, `changes[0] (insert_page): ${tooManyBrackets}`);
+  assertErrorIs(await t.call('POST', `/v1/spaces/${space.id}/comments`, { token: fx.admin.token, body: { body: { markdown: flatBrackets } } }), 400, `A comment: ${tooManyBrackets}`);
+  // A long list of links is many runs of text, each with a few brackets: fine.
+  const list = Array.from({ length: 3000 }, (_, i) => `- [Link ${i}](page-${i}.md)`).join('\n');
+  assert.is((await t.call('POST', content, { token: fx.admin.token, body: { changes: [{ operation: 'insert_page', title: 'Links', document: { markdown: list } }] } })).status, 200);
 });
 
 test('a page pushed through git nesting past the limit reads as markdown, and as a Document answers 422', async () => {
