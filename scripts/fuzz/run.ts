@@ -1,5 +1,6 @@
 // `npm run fuzz [-- --short]`: Schemathesis against a fresh Quire, over the upstream operations Quire
-// implements. Exit code 1 when any check fails or Schemathesis can't test something.
+// implements, and a slow-input phase (slowInputs.ts). Exit code 1 when any check fails, Schemathesis
+// can't test something, or an answer takes over a second.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { apiClient, createFixtures, createNewerFixtures, operatorToken, type Fixtures } from './fixtures.js';
 import { describe, failed, readFindings, tally, type RunFindings } from './report.js';
 import { startFuzzedServer } from './server.js';
+import { answerLimitMs, slowInputPhase, type SlowAnswer } from './slowInputs.js';
 import { filteredSpec, recursiveBodyOperations } from './spec.js';
 import { ensureSchemathesis, schemathesisModule } from './venv.js';
 
@@ -86,15 +88,21 @@ async function main(): Promise<number> {
     const memberToken = operatorToken(root, server.dataDir, 'fuzz-member@example.com');
     const admin = apiClient(server.base, server.token);
     const fixtures = await createFixtures(admin, apiClient(server.base, memberToken));
-    writeConfig(spec, pathParameters(fixtures, await createNewerFixtures(admin, fixtures, log)));
+    const parameters = pathParameters(fixtures, await createNewerFixtures(admin, fixtures, log));
+    writeConfig(spec, parameters);
     const runEnv = { ...env, QUIRE_FUZZ_TOKEN: server.token };
     const common = [specFile, '--url', server.base, '--max-examples', String(examples), '--seed', seed, '--workers', '1', '--no-color', '--report', 'ndjson'];
     const findings: RunFindings[] = [];
-    // DELETEs last, so that every other operation meets its fixtures whole.
+    let slow: SlowAnswer[] = [];
+    // DELETEs last, so that every other operation meets its fixtures whole; slow inputs before them.
     for (const [name, filter] of [
       ['other', ['--exclude-method', 'DELETE']],
       ['delete', ['--include-method', 'DELETE']],
     ] as const) {
+      if (name === 'delete') {
+        log(`slow inputs to every operation that takes text${short ? ' (the short set of shapes)' : ''}…`);
+        slow = (await slowInputPhase(spec as never, server.base, server.token, parameters, { short, log })).slow;
+      }
       const ndjson = path.join(outDir, `${name}.ndjson`);
       log(`${name === 'delete' ? 'DELETE' : 'non-DELETE'} operations, ${examples} examples each…`);
       const code = await schemathesis(command, [...common, ...filter, '--report-ndjson-path', ndjson], runEnv, path.join(outDir, `${name}.txt`));
@@ -103,12 +111,14 @@ async function main(): Promise<number> {
       else if (code !== 0 && !run.failuresByCheck.size && !run.errors.length) run.errors.push(`schemathesis exited with ${code}: see ${path.join(outDir, `${name}.txt`)}`);
       findings.push(run);
     }
-    const summary = describe(findings);
+    const slowLines = slow.map((answer) => `slow input: ${answer.operation} with ${answer.shape} in ${answer.where} answered ${answer.status} after ${answer.ms} ms (limit ${answerLimitMs} ms)`);
+    const summary = [describe(findings), ...slowLines].join('\n');
     writeFileSync(path.join(outDir, 'summary.txt'), summary + '\n');
     console.log(summary);
-    log(`${failed(findings) ? 'FAILED' : 'passed'} in ${Math.round((Date.now() - started) / 1000)} s; reports in ${path.relative(root, outDir)}/`);
+    const failing = failed(findings) || slow.length > 0;
+    log(`${failing ? 'FAILED' : 'passed'} in ${Math.round((Date.now() - started) / 1000)} s; reports in ${path.relative(root, outDir)}/`);
     console.log(tally(findings));
-    return failed(findings) ? 1 : 0;
+    return failing ? 1 : 0;
   } finally {
     await server.stop();
   }
