@@ -16,7 +16,8 @@ export interface WorkerPoolSettings {
 const configuredLimit = Number(process.env.QUIRE_TASK_LIMIT_MS);
 let settings: WorkerPoolSettings = {
   taskLimitMs: Number.isFinite(configuredLimit) && configuredLimit > 0 ? configuredLimit : 10_000,
-  threads: Math.max(2, availableParallelism()),
+  // One core stays with the event loop: the requests that aren't parsing anything.
+  threads: Math.max(1, availableParallelism() - 1),
 };
 let pool: Piscina | undefined;
 /** Counted across pools: a pool is remade after a shutdown (tests start several servers). */

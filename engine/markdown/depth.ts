@@ -87,31 +87,41 @@ function bracketDepth(paragraph: string): number {
   return deepest;
 }
 
-/** Emphasis and strike markers one paragraph may hold: the parser pairs them in quadratic time. */
-const maxMarkersPerParagraph = 2000;
+/**
+ * Emphasis and strike markers (`*`, `_`, `~`) one run of inline text may hold: the parser pairs
+ * them in quadratic time (60,000 take over a minute).
+ */
+const maxMarkersPerRun = 2000;
 
 /**
- * Square brackets one run of inline text (a paragraph, a list item's line, a heading, a table row)
- * may hold. Each `[…]` that opens no link leaves text the parser merges back by splicing its event
- * list, so the time grows with their square: 16,000 `[a] ` take seconds, 2,000 brackets a few ms.
+ * Square brackets one run of inline text may hold. Each `[…]` that opens no link leaves text the
+ * parser merges back by splicing its event list, so the time grows with their square: 16,000
+ * `[a] ` take seconds, 2,000 brackets a few ms.
  */
 export const maxBracketsPerRun = 2000;
 
-/** Where a new run of inline text starts: a blank line, or a line opening a block (list item, heading, quote, table row, fence). */
+/**
+ * Where a new run of inline text starts: a blank line, or a line opening a block (list item,
+ * heading, quote, table row, fence). A paragraph's lines are one run; each list item, heading and
+ * table row is its own, as the parser sees them.
+ */
 const opensBlock = /^\s*(?:$|[-*+]\s|\d{1,9}[.)]\s|#|>|\||```|~~~)/;
 
-function assertBracketsPerRun(text: string): void {
-  let count = 0;
+function assertMarkersPerRun(text: string): void {
+  let brackets = 0;
+  let markers = 0;
   for (const line of text.split('\n')) {
-    if (opensBlock.test(line)) count = 0;
+    if (opensBlock.test(line)) brackets = markers = 0;
     for (let index = 0; index < line.length; index += 1) {
       const char = line[index];
       if (char === '\\') index += 1;
-      else if (char === '[' || char === ']') count += 1;
+      else if (char === '[' || char === ']') brackets += 1;
+      else if (char === '*' || char === '_' || char === '~') markers += 1;
     }
-    if (count > maxBracketsPerRun) {
+    if (brackets > maxBracketsPerRun) {
       throw new MarkdownTooDeepError(maxMarkdownDepth, `The markdown holds more than ${maxBracketsPerRun} square brackets in one paragraph, list item, heading or table row: split it`);
     }
+    if (markers > maxMarkersPerRun) throw new MarkdownTooDeepError(maxMarkdownDepth);
   }
 }
 
@@ -126,10 +136,9 @@ export function parseWithinDepth<T extends { children?: unknown[] }>(text: strin
     if ((/^[\s>]*/.exec(line)?.[0].match(/>/g)?.length ?? 0) > maxMarkdownDepth) throw new MarkdownTooDeepError(maxMarkdownDepth);
   }
   for (const paragraph of text.split(/\n[ \t]*\n/)) {
-    if ((paragraph.match(/[*_~]/g)?.length ?? 0) > maxMarkersPerParagraph) throw new MarkdownTooDeepError(maxMarkdownDepth);
     if (bracketDepth(paragraph) > maxMarkdownDepth) throw new MarkdownTooDeepError(maxMarkdownDepth);
   }
-  assertBracketsPerRun(text);
+  assertMarkersPerRun(text);
   let tree: T;
   try {
     tree = parse(text);

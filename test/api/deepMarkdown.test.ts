@@ -48,6 +48,9 @@ test('a page written with nesting past 64 levels is refused, naming the limit; 6
   // A long list of links is many runs of text, each with a few brackets: fine.
   const list = Array.from({ length: 3000 }, (_, i) => `- [Link ${i}](page-${i}.md)`).join('\n');
   assert.is((await t.call('POST', content, { token: fx.admin.token, body: { changes: [{ operation: 'insert_page', title: 'Links', document: { markdown: list } }] } })).status, 200);
+  // A table's rows are runs of their own: a thousand rows with bold cells hold 4,000 markers, fine.
+  const table = `| a | b |\n|---|---|\n${Array.from({ length: 1000 }, (_, i) => `| **${i}** | [x](y.md) |`).join('\n')}`;
+  assert.is((await t.call('POST', content, { token: fx.admin.token, body: { changes: [{ operation: 'insert_page', title: 'Table', document: { markdown: table } }] } })).status, 200);
 });
 
 test('a page pushed through git nesting past the limit reads as markdown, and as a Document answers 422', async () => {
