@@ -15,6 +15,11 @@ export class JsonCache {
   }
 
   /** The JSON as UTF-8 bytes, encoded once: Koa writes a Buffer body as it is. `build` may return it serialized (or encoded) already. */
+  /** The cached JSON, if any: for a caller with reads to do before it can build. */
+  peek(key: string): Buffer | undefined {
+    return this.entries.get(key);
+  }
+
   get(key: string, build: () => unknown): Buffer {
     const hit = this.entries.get(key);
     if (hit !== undefined) return hit;

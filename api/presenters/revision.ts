@@ -1,5 +1,5 @@
 import mime from 'mime-types';
-import { markdownToDocument } from '../../engine/markdown/toDocument.js';
+import type { Document } from '../../engine/markdown/toDocument.js';
 import { splitTitleHeading } from '../../engine/markdown/titleHeading.js';
 import type { Revision, RevisionFile, RevisionPage } from '../../engine/readRevision.js';
 import { pagesByFile, resolveLink } from '../../engine/resolveLink.js';
@@ -36,10 +36,34 @@ export function revisionView(spaceId: string, { revision, sizes }: RevisionWithS
   return { spaceId, revision, urls, sizes, byFile: pagesByFile(revision) };
 }
 
+function documentOf(documents: Map<string, Document> | undefined, page: RevisionPage): Document {
+  const document = documents?.get(page.id);
+  if (!document) throw new Error(`page ${page.id} is presented as a Document without its Document read`);
+  return document;
+}
+
 /** The page's markdown without its `# Title` line, which is the page title. */
 const bodyOf = (page: RevisionPage): string => splitTitleHeading(page.markdown ?? '').text;
 
-export function presentPage(view: RevisionView, page: RevisionPage, format: PageFormat): Record<string, unknown> {
+/** A Document's link targets as written (`{kind: 'url'}`, `{kind: 'anchor'}`) resolved against the revision. */
+function resolvedRefs(view: RevisionView, page: RevisionPage, document: Document): Document {
+  const resolve = (ref: { kind?: string; url?: string; anchor?: string }) =>
+    ref.kind === 'url' ? resolveLink(view.revision, view.byFile, page.file ?? '', ref.url ?? '').ref : ref.kind === 'anchor' ? resolveLink(view.revision, view.byFile, page.file ?? '', `#${ref.anchor ?? ''}`).ref : ref;
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (typeof node !== 'object' || node === null) return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) out[key] = key === 'data' && value && typeof value === 'object' && 'ref' in value ? { ...value, ref: resolve((value as { ref: object }).ref) } : walk(value);
+    return out;
+  };
+  return walk(document) as Document;
+}
+
+/**
+ * A page as upstream's RevisionPage; as a Document (`format` document), from `documents`
+ * (domain/spaces: readPageDocuments, for the page and its subpages).
+ */
+export function presentPage(view: RevisionView, page: RevisionPage, format: PageFormat, documents?: Map<string, Document>): Record<string, unknown> {
   const base = {
     id: page.id,
     title: page.title,
@@ -47,12 +71,12 @@ export function presentPage(view: RevisionView, page: RevisionPage, format: Page
     ...(typeof page.meta.icon === 'string' ? { icon: page.meta.icon } : {}),
   };
   if (page.kind === 'link') return { ...base, kind: 'link', type: 'link', target: { kind: 'url', url: page.href ?? '' }, href: page.href };
-  const children = page.pages.map((child) => presentPage(view, child, format));
+  const children = page.pages.map((child) => presentPage(view, child, format, documents));
   if (page.kind === 'group') return { ...base, kind: 'group', type: 'group', slug: page.slug, path: page.path, pages: children };
   const content =
     format === 'markdown'
       ? { markdown: bodyOf(page) }
-      : { document: markdownToDocument(bodyOf(page), (target) => resolveLink(view.revision, view.byFile, page.file ?? '', target).ref) };
+      : { document: resolvedRefs(view, page, documentOf(documents, page)) };
   return {
     ...base,
     ...content,
@@ -81,7 +105,7 @@ export function presentFile(view: RevisionView, file: RevisionFile) {
   };
 }
 
-export function presentRevision(view: RevisionView, format: PageFormat) {
+export function presentRevision(view: RevisionView, format: 'markdown') {
   const { revision } = view;
   return {
     object: 'revision' as const,
@@ -106,7 +130,7 @@ const childrenOpen = Buffer.from(',"pages":[');
 const childrenClose = Buffer.from(']}');
 const objectClose = Buffer.from('}');
 
-function pageParts(view: RevisionView, page: RevisionPage, format: PageFormat, parts: Buffer[]): void {
+function pageParts(view: RevisionView, page: RevisionPage, format: 'markdown', parts: Buffer[]): void {
   const key = `${view.spaceId}\0${view.urls.base}\0${format}\0${page.id}\0${page.kind}\0${page.oid}\0${page.file}\0${page.title}\0${page.path}\0${page.slug}\0${page.href}`;
   let own = pageFragments.get(key);
   if (own === undefined) {
@@ -127,7 +151,7 @@ function pageParts(view: RevisionView, page: RevisionPage, format: PageFormat, p
   parts.push(childrenClose);
 }
 
-function pagesParts(view: RevisionView, format: PageFormat, parts: Buffer[]): void {
+function pagesParts(view: RevisionView, format: 'markdown', parts: Buffer[]): void {
   view.revision.pages.forEach((page, index) => {
     if (index > 0) parts.push(comma);
     pageParts(view, page, format, parts);
@@ -135,7 +159,7 @@ function pagesParts(view: RevisionView, format: PageFormat, parts: Buffer[]): vo
 }
 
 /** The revision as JSON bytes, its pages assembled from the per-page cache. */
-export function presentRevisionJson(view: RevisionView, format: PageFormat): Buffer {
+export function presentRevisionJson(view: RevisionView, format: 'markdown'): Buffer {
   const { pages: _pages, ...rest } = presentRevision({ ...view, revision: { ...view.revision, pages: [] } }, format);
   const parts = [Buffer.from(`${JSON.stringify(rest).slice(0, -1)},"pages":[`)];
   pagesParts(view, format, parts);
@@ -144,7 +168,7 @@ export function presentRevisionJson(view: RevisionView, format: PageFormat): Buf
 }
 
 /** The page tree of a revision as the `{pages}` JSON bytes. */
-export function presentPagesJson(view: RevisionView, format: PageFormat): Buffer {
+export function presentPagesJson(view: RevisionView, format: 'markdown'): Buffer {
   const parts = [Buffer.from('{"pages":[')];
   pagesParts(view, format, parts);
   parts.push(childrenClose);

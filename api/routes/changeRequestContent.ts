@@ -13,6 +13,7 @@ import * as spaceSchemas from '../schemas/spaces.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
 import { presentChangeRequestView } from '../presenters/changeRequest.js';
+import { readPageDocuments } from '../../domain/spaces/index.js';
 
 export const changeRequestContentRoutes = new RouteTable();
 const routes = changeRequestContentRoutes;
@@ -61,7 +62,7 @@ async function getPage(ctx: AppContext, { params, query }: { params: Params; que
   const { view } = await viewOf(ctx, params);
   const page = findPageById(view.revision, params.pageId ?? '');
   if (!page) throw notFound(`Page ${params.pageId} not found in revision ${view.revision.commit}`);
-  ctx.body = presentPage(view, page, query.format);
+  ctx.body = presentPage(view, page, query.format, query.format === 'document' ? await readPageDocuments(page) : undefined);
 }
 
 async function getPageByPath(ctx: AppContext, { params, query }: { params: Params; query: spaceSchemas.PageQuery }) {
@@ -69,7 +70,7 @@ async function getPageByPath(ctx: AppContext, { params, query }: { params: Param
   const wanted = (params.pagePath ?? '').replace(/^\/+|\/+$/g, '');
   const page = findPageByPath(view.revision, wanted);
   if (!page) throw notFound(`Page at path "${wanted}" not found in revision ${view.revision.commit}`);
-  ctx.body = presentPage(view, page, query.format);
+  ctx.body = presentPage(view, page, query.format, query.format === 'document' ? await readPageDocuments(page) : undefined);
 }
 
 async function listFiles(ctx: AppContext, { params, query }: { params: Params; query: spaceSchemas.FilesQuery }) {

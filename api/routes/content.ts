@@ -1,7 +1,7 @@
 import { findPageById, findPageByPath } from '../../engine/findPage.js';
-import type { RevisionFile } from '../../engine/readRevision.js';
+import type { RevisionFile, RevisionPage } from '../../engine/readRevision.js';
 import { findTemplate } from '../../engine/templates.js';
-import { applyTemplate, readRevisionWithSizes, readSpaceFile } from '../../domain/spaces/index.js';
+import { applyTemplate, readRevisionWithSizes, readSpaceFile, readPageDocuments } from '../../domain/spaces/index.js';
 import { applyTemplateToChangeRequestById } from '../../domain/changeRequests/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
@@ -63,7 +63,7 @@ async function getPage(ctx: AppContext, { params, query }: { params: Partial<Rec
   const view = await revisionOfPath(ctx);
   const page = findPageById(view.revision, params.pageId ?? '');
   if (!page) throw notFound(`Page ${params.pageId} not found in revision ${view.revision.commit}`);
-  sendPresented(ctx, view, `page:${page.id}:${query.format}`, () => presentPage(view, page, query.format));
+  await sendPage(ctx, view, page, query.format);
 }
 
 /** A document or group page by its path (`guides/install`); links have no path to find them by. */
@@ -72,7 +72,17 @@ async function getPageByPath(ctx: AppContext, { params, query }: { params: Parti
   const wanted = (params.pagePath ?? '').replace(/^\/+|\/+$/g, ''); // the router has decoded it (`%2F` or `/`)
   const page = findPageByPath(view.revision, wanted);
   if (!page) throw notFound(`Page at path "${wanted}" not found in revision ${view.revision.commit}`);
-  sendPresented(ctx, view, `page:${page.id}:${query.format}`, () => presentPage(view, page, query.format));
+  await sendPage(ctx, view, page, query.format);
+}
+
+/** A page as markdown, or as Documents read in the worker pool when its presentation isn't cached yet. */
+async function sendPage(ctx: AppContext, view: RevisionView, page: RevisionPage, format: schemas.PageQuery['format']) {
+  const key = `${view.spaceId}:${view.revision.commit}:page:${page.id}:${format}:${ctx.urls.downloads?.window() ?? 0}`;
+  ctx.type = 'application/json';
+  const cached = presented.peek(key);
+  if (cached) return void (ctx.body = cached);
+  const documents = format === 'document' ? await readPageDocuments(page) : undefined;
+  ctx.body = presented.get(key, () => presentPage(view, page, format, documents));
 }
 
 async function listFiles(ctx: AppContext, { query }: { query: schemas.FilesQuery }) {

@@ -10,3 +10,4 @@ export * from './spaces.js';
 export * from './transferItem.js';
 export * from './writeContent.js';
 export * from './spaceView.js';
+export * from './pageDocuments.js';

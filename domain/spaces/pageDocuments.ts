@@ -1,0 +1,24 @@
+import { splitTitleHeading } from '../../engine/markdown/titleHeading.js';
+import { convertMarkdownToDocument } from '../../engine/markdown/offThread.js';
+import type { Document } from '../../engine/markdown/toDocument.js';
+import type { RevisionPage } from '../../engine/readRevision.js';
+
+/**
+ * The Documents of a page and of its document subpages, by page id, converted in the worker pool
+ * (a page pushed through git may take seconds to parse: no reader waits on the event loop for it).
+ * Links are as written (`{kind: 'url'}`): resolving them against the revision is the presenter's.
+ * A page nesting past the limit fails the read with MarkdownTooDeepError.
+ */
+export async function readPageDocuments(page: RevisionPage): Promise<Map<string, Document>> {
+  const documents = new Map<string, Document>();
+  const pending: Promise<void>[] = [];
+  const visit = (at: RevisionPage) => {
+    if (at.kind === 'document') {
+      pending.push(convertMarkdownToDocument(splitTitleHeading(at.markdown ?? '').text, `The page "${at.title}"`).then((document) => void documents.set(at.id, document)));
+    }
+    at.pages.forEach(visit);
+  };
+  visit(page);
+  await Promise.all(pending);
+  return documents;
+}
