@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { SHARE_ENV } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { WorkTooCostlyError } from './errors/index.js';
 
@@ -32,11 +33,13 @@ export const workerTaskLimitMs = () => settings.taskLimitMs;
 
 /**
  * Runs the function `name` exported by the module at `task` (a file URL) in the pool, with
- * `input` cloned to it. `subject` names the input in the error a stopped task answers.
+ * `input` cloned to it. `subject` names the input in the error a stopped task answers; `limitMs`
+ * replaces the pool's limit for work that also waits on the network.
  */
-export async function runInPool<T>(task: URL, name: string, input: unknown, subject: string): Promise<T> {
-  pool ??= new Piscina({ minThreads: 1, maxThreads: settings.threads, idleTimeout: 30_000, atomics: 'disabled' });
-  const limitMs = settings.taskLimitMs;
+export async function runInPool<T>(task: URL, name: string, input: unknown, subject: string, options: { limitMs?: number } = {}): Promise<T> {
+  // The threads see the process's environment as it is now, not as it was when they started.
+  pool ??= new Piscina({ minThreads: 1, maxThreads: settings.threads, idleTimeout: 30_000, atomics: 'disabled', env: SHARE_ENV });
+  const limitMs = options.limitMs ?? settings.taskLimitMs;
   counts.running += 1;
   try {
     const result = (await pool.run(input, { filename: task.href, name, signal: AbortSignal.timeout(limitMs) })) as T;

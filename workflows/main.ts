@@ -4,6 +4,7 @@ import { errorFields, log } from '../domain/common/log.js';
 import { localSpaceRepositories } from '../engine/spaceRepositories.js';
 import { openDatabase } from '../storage/db.js';
 import { stopOnSignals } from './runtime/stopOnSignals.js';
+import { closeWorkerPool } from '../engine/workerPool.js';
 import { temporalFromEnv } from './settings.js';
 import { startWorker } from './worker.js';
 
@@ -22,7 +23,8 @@ async function main() {
 
   stopOnSignals(
     async () => {
-      await worker.stop();
+      // Activities waiting on a worker thread (a bundle being parsed) end now instead of holding the stop.
+      await Promise.all([worker.stop(), closeWorkerPool()]);
       await db.close();
     },
     { graceMs: 5000, watchParent: true },

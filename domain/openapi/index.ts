@@ -1,3 +1,4 @@
 /** OpenAPI specifications: registration, versions, and bundling a source into one document. */
 export * from './openapi.js';
 export * from './openapiBundle.js';
+export * from './bundleInPool.js';

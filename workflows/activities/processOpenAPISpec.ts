@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { bundleOpenAPI, OpenAPIProcessingError } from '../../domain/openapi/index.js';
+import { bundleOpenAPIInPool, OpenAPIProcessingError } from '../../domain/openapi/index.js';
 import type { Database } from '../../storage/db.js';
 import { findOpenAPISpec, recordOpenAPIFailure, setOpenAPIProcessingState, storeOpenAPIVersion } from '../../storage/openapi.js';
 
@@ -24,7 +24,7 @@ export function processOpenAPISpec(deps: { db: Database }) {
     await setOpenAPIProcessingState(deps.db, spec.id, 'progress');
     const source = spec.sourceUrl !== null ? { url: spec.sourceUrl } : { text: spec.sourceText ?? '' };
     try {
-      const bundled = await bundleOpenAPI(source);
+      const bundled = await bundleOpenAPIInPool(source);
       const stored = await deps.db.transaction((tx) =>
         storeOpenAPIVersion(tx, { specId: spec.id, generation: spec.generation, digest: bundled.digest, sourceUrl: spec.sourceUrl, filesystem: JSON.stringify(bundled.filesystem) }),
       );
