@@ -24,6 +24,11 @@ export async function benchSoak(): Promise<Record<string, string>> {
     return (text ? JSON.parse(text) : {}) as Record<string, unknown> & { id: string };
   };
   const figures: Record<string, string> = {};
+  // The server's own error lines: what a 500 was.
+  const serverErrors: string[] = [];
+  server.child.stderr!.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) if (line.includes('"level":"error"')) serverErrors.push(line.slice(0, 1500));
+  });
   try {
     const space = await call('POST', `/orgs/${organizationId}/spaces`, { title: 'Soaked', template: { id: 'getting-started' } });
     const pages = ((await call('GET', `/spaces/${space.id}/content/pages`)).pages as Array<{ id: string }>).map((page) => page.id);
@@ -75,6 +80,7 @@ export async function benchSoak(): Promise<Record<string, string>> {
       samples.sort((a, b) => a - b);
       figures[`${name}: n, median ms, p99 ms`] = samples.length ? `${samples.length}, ${fmt(samples[Math.floor(samples.length / 2)]!)}, ${fmt(samples[Math.floor(samples.length * 0.99)]!)}` : '0';
     }
+    figures['server error lines'] = serverErrors.length ? `${serverErrors.length}: ${[...new Set(serverErrors.map((line) => line.replace(/"time":"[^"]+",|"requestId":"[^"]+",/g, '')))].slice(0, 3).join(' | ')}` : '0';
     figures['errors'] = errors.length ? `${errors.length}: ${[...new Set(errors)].slice(0, 5).join(' | ')}` : '0';
     const tenth = Math.max(1, Math.floor(memory.length / 10));
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;

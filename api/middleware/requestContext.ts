@@ -30,7 +30,7 @@ export function requestContext(options: { accessLog: boolean }) {
       } else {
         ctx.status = 500;
         ctx.body = errorBody(500, `Internal server error (request ${ctx.state.requestId})`);
-        log.error('request failed', { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, ...errorFields(error) });
+        log.error('request failed', { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, ...errorFields(error, true) });
       }
     } finally {
       if (options.accessLog) {
