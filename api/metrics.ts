@@ -42,7 +42,17 @@ export class EventLoopDelay {
 export function prometheusText(delay: EventLoopDelay): string {
   const recent = delay.recent();
   const pool = workerPoolStats();
+  const memory = process.memoryUsage();
   const lines = [
+    '# HELP quire_process_resident_bytes Resident memory of the process (every thread).',
+    '# TYPE quire_process_resident_bytes gauge',
+    `quire_process_resident_bytes ${memory.rss}`,
+    '# HELP quire_heap_used_bytes JavaScript heap in use on the main thread.',
+    '# TYPE quire_heap_used_bytes gauge',
+    `quire_heap_used_bytes ${memory.heapUsed}`,
+    '# HELP quire_external_bytes Memory of buffers and native objects held by the main thread.',
+    '# TYPE quire_external_bytes gauge',
+    `quire_external_bytes ${memory.external + memory.arrayBuffers}`,
     '# HELP quire_event_loop_delay_seconds Event-loop delay over the last complete minute.',
     '# TYPE quire_event_loop_delay_seconds summary',
     `quire_event_loop_delay_seconds{quantile="0.5"} ${recent.p50 / 1000}`,

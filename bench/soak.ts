@@ -42,7 +42,9 @@ export async function benchSoak(): Promise<Record<string, string>> {
         edits += 1;
         const changeRequest = await call('POST', `/spaces/${space.id}/change-requests`, { subject: `Edit ${edits}` });
         const base = `/spaces/${space.id}/change-requests/${changeRequest.id}`;
-        await call('POST', `${base}/content`, { changes: [{ operation: 'insert_page', title: `Soaked page ${edits}`, document: { markdown: `Page ${edits} of the soak.\n\n- a list\n- of **things**\n` } }] });
+        // An edit of one of the pages there are: the space keeps its size, so memory can be compared over the run.
+        const page = pages[edits % pages.length];
+        await call('POST', `${base}/content`, { changes: [{ operation: 'update_page', page, document: { markdown: `Edit ${edits} of the soak.\n\n- a list\n- of **things**\n` } }] });
         await call('POST', `${base}/merge`);
       },
     };
@@ -56,7 +58,13 @@ export async function benchSoak(): Promise<Record<string, string>> {
     const latencies = new Map<string, number[]>(weights.map(([name]) => [name, []]));
     const errors: string[] = [];
     const memory: number[] = [residentMb(server.child.pid!)];
-    const sampler = setInterval(() => memory.push(residentMb(server.child.pid!)), 10_000);
+    const heap: number[] = [];
+    const sample = async () => {
+      memory.push(residentMb(server.child.pid!));
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      heap.push(Number(/^quire_heap_used_bytes (\d+)$/m.exec(metrics)?.[1]) / 1024 / 1024);
+    };
+    const sampler = setInterval(() => void sample(), 10_000);
     const until = Date.now() + minutes * 60_000;
     await Promise.all(
       Array.from({ length: clients }, async () => {
@@ -84,6 +92,8 @@ export async function benchSoak(): Promise<Record<string, string>> {
     figures['errors'] = errors.length ? `${errors.length}: ${[...new Set(errors)].slice(0, 5).join(' | ')}` : '0';
     const tenth = Math.max(1, Math.floor(memory.length / 10));
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    figures['server resident memory, MB, every 10 s'] = memory.map((mb) => fmt(mb, 0)).join(' ');
+    figures['server JavaScript heap in use, MB, every 10 s'] = heap.map((mb) => fmt(mb, 0)).join(' ');
     figures['server resident memory, MB: first tenth of the run, last tenth, peak'] = `${fmt(mean(memory.slice(0, tenth)), 0)}, ${fmt(mean(memory.slice(-tenth)), 0)}, ${fmt(Math.max(...memory), 0)}`;
   } finally {
     await server.stop();
