@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { JobClient } from '../workflows/client.js';
-import { freePort } from '../workflows/runtime/devServer.js';
+
 import { buildQuire, fmt, median, sharedTemporalAddress, spawnQuire, spread, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
 
@@ -62,7 +62,7 @@ export async function benchJobs(): Promise<Record<string, string>> {
   const stops: number[] = [];
   for (let i = 0; i < 5; i += 1) {
     const started = Date.now();
-    const env = { DATA_DIR: tempDataDir(), PORT: '0', HOST: '127.0.0.1', QUIRE_TEMPORAL_PORT: String(await freePort()), QUIRE_TEMPORAL_UI_PORT: String(await freePort()) };
+    const env = { DATA_DIR: tempDataDir(), PORT: '0', HOST: '127.0.0.1', QUIRE_TEMPORAL_PORT: '0', QUIRE_TEMPORAL_UI_PORT: '0' };
     const service = await spawnQuire(env);
     const response = await fetch(`${service.url}/v1/`);
     const body = (await response.json()) as { jobs: { status: string } };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { freePort, startDevServer, type DevServer } from '../workflows/runtime/devServer.js';
+import { startDevServer, type DevServer } from '../workflows/runtime/devServer.js';
 import { ensureTemporalCli } from '../workflows/runtime/temporalCli.js';
 
 export const root = fileURLToPath(new URL('../', import.meta.url));
@@ -129,7 +129,7 @@ let benchTemporal: Promise<DevServer> | undefined;
 /** One in-memory Temporal dev server for the benchmarks that aren't about Temporal: TEMPORAL_ADDRESS for their servers. */
 export async function sharedTemporalAddress(): Promise<string> {
   benchTemporal ??= ensureTemporalCli().then(async (cli) => {
-    const server = await startDevServer({ cli, port: await freePort() });
+    const server = await startDevServer({ cli, port: 0 });
     process.once('exit', () => process.kill(server.pid, 'SIGKILL'));
     return server;
   });

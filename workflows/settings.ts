@@ -8,9 +8,10 @@ export interface TemporalSettings {
   consolidationEveryMs?: number;
 }
 
+/** A port number, or 0 for any free one. */
 function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const port = Number(env[name] ?? fallback);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name} must be a port number, got ${env[name]}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number (0: any free one), got ${env[name]}`);
   return port;
 }
 

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../workflows/runtime/devServer.js';
 
 export const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -18,7 +17,7 @@ export interface ServiceProcess {
  * ready. Without TEMPORAL_ADDRESS it runs its own Temporal dev server, on free ports unless given.
  */
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
-  const ports: Record<string, string> = env.TEMPORAL_ADDRESS || env.QUIRE_TEMPORAL_PORT ? {} : { QUIRE_TEMPORAL_PORT: String(await freePort()), QUIRE_TEMPORAL_UI_PORT: String(await freePort()) };
+  const ports: Record<string, string> = env.TEMPORAL_ADDRESS || env.QUIRE_TEMPORAL_PORT ? {} : { QUIRE_TEMPORAL_PORT: '0', QUIRE_TEMPORAL_UI_PORT: '0' };
   return startProcess('api/main.ts', { HOST: '127.0.0.1', PORT: '0', ...ports, ...env }, /"message":"Quire is ready","url":"([^"]+)"/);
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { spaceDeletionJobId } from '../../workflows/client.js';
-import { startDevServer, freePort, type DevServer } from '../../workflows/runtime/devServer.js';
+import { startDevServer, type DevServer } from '../../workflows/runtime/devServer.js';
 import { findTemporalCli } from '../../workflows/runtime/temporalCli.js';
 import type { TemporalSettings } from '../../workflows/settings.js';
 
@@ -16,7 +16,7 @@ export function temporalCli(): string {
 /** One in-memory dev server for the whole test run, stopped when the run ends. */
 export function sharedDevServer(): Promise<DevServer> {
   shared ??= (async () => {
-    const server = await startDevServer({ cli: temporalCli(), port: await freePort() });
+    const server = await startDevServer({ cli: temporalCli(), port: 0 });
     process.once('exit', () => {
       try {
         process.kill(server.pid, 'SIGKILL');
@@ -31,7 +31,7 @@ export function sharedDevServer(): Promise<DevServer> {
 
 /** A dev server of a test's own, which it may stop and start again over the same state file. */
 export async function ownDevServer(stateDir: string, port?: number): Promise<DevServer> {
-  return startDevServer({ cli: temporalCli(), stateDir, port: port ?? (await freePort()) });
+  return startDevServer({ cli: temporalCli(), stateDir, port: port ?? 0 });
 }
 
 /** Settings on the shared dev server with a task queue of their own, so test servers never run each other's jobs. */

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { until } from '../helpers/poll.js';
-import { freePort } from '../../workflows/runtime/devServer.js';
 import { projectRoot } from '../helpers/processes.js';
 import { testTemporalSettings } from '../helpers/temporal.js';
 
@@ -69,8 +68,9 @@ async function npmStart(extraEnv: Record<string, string> = {}): Promise<NpmStart
     HOST: '127.0.0.1',
     PORT: '0',
     QUIRE_BOOTSTRAP_TOKEN: token,
-    QUIRE_TEMPORAL_PORT: String(await freePort()),
-    QUIRE_TEMPORAL_UI_PORT: String(await freePort()),
+    // Any free ports, taken as the dev server starts: a port found free here could be taken before it binds it.
+    QUIRE_TEMPORAL_PORT: '0',
+    QUIRE_TEMPORAL_UI_PORT: '0',
     ...extraEnv,
   };
   delete env.TEMPORAL_ADDRESS;

@@ -7,7 +7,6 @@ import * as assert from 'uvu/assert';
 import { withRepositoryLock } from '../../engine/lock.js';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { markSpaceDeleted, findSpacePurge } from '../../storage/spaceDeletion.js';
-import { freePort } from '../../workflows/runtime/devServer.js';
 import { assertErrorIs } from '../helpers/fixtures.js';
 import { until } from '../helpers/poll.js';
 import { startWorkerProcess, type ServiceProcess } from '../helpers/processes.js';
@@ -81,8 +80,9 @@ test('a restart of Quire in the middle of the wait: the purge still happens, onc
 
 test('a restart of the Temporal dev server in the middle of the wait: reads go on, jobs wait, then the purge happens', async () => {
   const stateDir = tempDir();
-  const port = await freePort();
-  let devServer = await ownDevServer(stateDir, port);
+  // Any free port at first; the restart takes the same one, where the clients look for it.
+  let devServer = await ownDevServer(stateDir);
+  const port = Number(devServer.address.split(':').pop());
   cleanups.push(() => devServer.stop());
   const temporal = { address: devServer.address, namespace: 'default', taskQueue: 'restart-test' };
   const t = await startTestServer({ spaceRetentionMs: 3000, temporal }, { worker: true });

@@ -11,8 +11,9 @@ export interface DevServerOptions {
   /** Where its state file, pid file and log go; without it, workflows live in memory only. */
   stateDir?: string;
   ip?: string;
+  /** 0: any free port (tried again on others if it is taken before the dev server binds it). */
   port: number;
-  /** The web UI's port; omitted, the UI is off. */
+  /** The web UI's port (0: any free port); omitted, the UI is off. */
   uiPort?: number;
   namespace?: string;
 }
@@ -58,6 +59,31 @@ interface PidFile {
  * so) is stopped first: it holds the state file and the port.
  */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  if (options.port !== 0 && options.uiPort !== 0) return startOnPorts(options);
+  // Ports chosen here: one found free can be taken by another process before the dev server binds
+  // it, which then exits at once. Then it is tried again on other ports.
+  for (let attempt = 1; ; attempt += 1) {
+    const ports = { port: options.port || (await freePort()), uiPort: options.uiPort === 0 ? await freePort() : options.uiPort };
+    try {
+      return await startOnPorts({ ...options, ...ports });
+    } catch (error) {
+      if (!(error instanceof ExitedBeforeServing) || attempt >= 5) throw error;
+      log.warn(`the Temporal dev server could not bind ${error.address}; trying other ports`);
+    }
+  }
+}
+
+/** The dev server exited before it answered: most often, a port it needs was taken. */
+class ExitedBeforeServing extends Error {
+  constructor(
+    readonly address: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function startOnPorts(options: DevServerOptions): Promise<DevServer> {
   const ip = options.ip ?? '127.0.0.1';
   const address = `${ip}:${options.port}`;
   const args = ['server', 'start-dev', '--ip', ip, '--port', String(options.port), '--log-level', 'warn', '--namespace', options.namespace ?? 'default'];
@@ -119,7 +145,7 @@ async function waitUntilServing(address: string, exited: Promise<number | null>,
   while (Date.now() < deadline) {
     if (early !== undefined) {
       const log = stateDir ? ` (see ${path.join(stateDir, 'dev-server.log')})` : '';
-      throw new Error(`The Temporal dev server exited with code ${early} before it served ${address}: is the port taken?${log}`);
+      throw new ExitedBeforeServing(address, `The Temporal dev server exited with code ${early} before it served ${address}: is the port taken?${log}`);
     }
     if (await answers(address)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
