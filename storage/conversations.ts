@@ -120,7 +120,7 @@ export async function upsertConversation(tx: Transaction, organizationId: string
 /** Conversations posted or changed since they were last processed, oldest first. */
 export async function pendingConversations(db: Queryable, organizationId: string, limit: number): Promise<ConversationRecord[]> {
   const rows = await db.all<ConversationRow>(
-    'SELECT * FROM conversations WHERE organization_id = ? AND processed_revision < revision ORDER BY ingested_at, id LIMIT ?',
+    'SELECT * FROM conversations WHERE organization_id = ? AND processed_revision < revision ORDER BY ingested_at, rowid LIMIT ?',
     [organizationId, limit],
   );
   return rows.map(toConversation);
