@@ -5,6 +5,7 @@ import { parseMarkdown } from './markdown/parse.js';
 import { allPages } from './allPages.js';
 import type { Revision, RevisionPage } from './readRevision.js';
 import { pagesByFile, resolveLink, type ContentRef } from './resolveLink.js';
+import { linkTargetsOffThread } from './markdown/offThread.js';
 
 export interface LinkUse {
   /** The page the link is written in. */
@@ -49,19 +50,52 @@ export function linkTargets(markdown: string): string[] {
   return targets;
 }
 
+const linkedPages = (revision: Revision) => allPages(revision.pages).filter((page) => page.kind === 'document' && page.file);
+
 /** Every link of every page of a revision, resolved against it; read once per commit. */
-export function revisionLinks(revision: Revision): LinkUse[] {
+export function revisionLinks(revision: Revision, targetsOf: (markdown: string) => string[] = linkTargets): LinkUse[] {
   const cached = linksByRevision.get(revision);
   if (cached) return cached;
   const byFile = pagesByFile(revision);
-  const uses = allPages(revision.pages)
-    .filter((page) => page.kind === 'document' && page.file)
+  const uses = linkedPages(revision)
     .flatMap((page) =>
-      linkTargets(page.markdown ?? '').map((target) => {
+      targetsOf(page.markdown ?? '').map((target) => {
         const { ref, broken } = resolveLink(revision, byFile, page.file!, target);
         return { from: page, target, ref, broken };
       }),
     );
   linksByRevision.set(revision, uses);
   return uses;
+}
+
+/** Pages whose links are read in one task of the worker pool. */
+const pagesPerTask = 200;
+
+/**
+ * revisionLinks with the pages' markdown parsed in the worker pool (those not read before): a
+ * space's links are read without holding the event loop, whatever its pages hold.
+ */
+export async function readRevisionLinks(revision: Revision): Promise<LinkUse[]> {
+  const cached = linksByRevision.get(revision);
+  if (cached) return cached;
+  const known = new Map<string, string[]>();
+  const missing = new Set<string>();
+  for (const page of linkedPages(revision)) {
+    const markdown = page.markdown ?? '';
+    const targets = targetsByMarkdown.get(markdown);
+    if (targets) known.set(markdown, targets);
+    else missing.add(markdown);
+  }
+  const pending = [...missing];
+  await Promise.all(
+    Array.from({ length: Math.ceil(pending.length / pagesPerTask) }, async (_, index) => {
+      const chunk = pending.slice(index * pagesPerTask, (index + 1) * pagesPerTask);
+      const found = await linkTargetsOffThread(chunk);
+      chunk.forEach((markdown, at) => {
+        known.set(markdown, found[at]!);
+        targetsByMarkdown.set(markdown, found[at]!);
+      });
+    }),
+  );
+  return revisionLinks(revision, (markdown) => known.get(markdown) ?? []);
 }

@@ -1,5 +1,5 @@
 import { allPages } from '../../engine/allPages.js';
-import { revisionLinks } from '../../engine/pageLinks.js';
+import { readRevisionLinks } from '../../engine/pageLinks.js';
 import { revisionChanges } from '../../engine/revisionChanges.js';
 import { changeRequestOf, readChangeRequestRevision } from '../../domain/changeRequests/index.js';
 import { paginateArray } from '../../storage/pagination.js';
@@ -48,7 +48,7 @@ async function listPageLinks(ctx: AppContext, { params, query }: { params: Param
   if (!page) throw notFound(`Page ${params.pageId} not found in revision ${context.view.revision.commit}`);
   const usages = presentUsages(
     context,
-    revisionLinks(context.view.revision).filter((use) => use.from.id === page.id),
+    (await readRevisionLinks(context.view.revision)).filter((use) => use.from.id === page.id),
   );
   const listed = paginateArray(usages, (usage) => [usage.rank, usage.key], `cr-page-links:${context.view.revision.commit}:${page.id}`, query);
   ctx.body = {
@@ -62,7 +62,7 @@ async function listPageBacklinks(ctx: AppContext, { params, query }: { params: P
   const context = await locationContext(ctx, params);
   const page = allPages(context.view.revision.pages).find((candidate) => candidate.id === params.pageId);
   if (!page) throw notFound(`Page ${params.pageId} not found in revision ${context.view.revision.commit}`);
-  const linking = revisionLinks(context.view.revision).filter((use) => (use.ref.kind === 'page' || use.ref.kind === 'anchor') && 'page' in use.ref && use.ref.page === page.id);
+  const linking = (await readRevisionLinks(context.view.revision)).filter((use) => (use.ref.kind === 'page' || use.ref.kind === 'anchor') && 'page' in use.ref && use.ref.page === page.id);
   const pages = [...new Map(linking.map((use) => [use.from.id, use.from])).values()];
   const listed = paginateArray(pages, (item) => [item.path, item.id], `cr-backlinks:${context.view.revision.commit}:${page.id}`, query);
   ctx.body = presentList(listed, (item) => pageLocation(context, item));
@@ -72,7 +72,7 @@ async function listFileBacklinks(ctx: AppContext, { params, query }: { params: P
   const context = await locationContext(ctx, params);
   const file = context.view.revision.files.find((candidate) => candidate.id === params.fileId);
   if (!file) throw notFound(`File ${params.fileId} not found in revision ${context.view.revision.commit}`);
-  const linking = revisionLinks(context.view.revision).filter((use) => use.ref.kind === 'file' && use.ref.file === file.id);
+  const linking = (await readRevisionLinks(context.view.revision)).filter((use) => use.ref.kind === 'file' && use.ref.file === file.id);
   const pages = [...new Map(linking.map((use) => [use.from.id, use.from])).values()];
   const listed = paginateArray(pages, (item) => [item.path, item.id], `cr-file-backlinks:${context.view.revision.commit}:${file.id}`, query);
   ctx.body = presentList(listed, (item) => pageLocation(context, item));

@@ -1,5 +1,5 @@
 import { allPages } from '../../engine/allPages.js';
-import { revisionLinks, type LinkUse } from '../../engine/pageLinks.js';
+import { readRevisionLinks, type LinkUse } from '../../engine/pageLinks.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { spaceOf, type AppContext, contentDeps } from '../context.js';
 import { notFound } from '../errors.js';
@@ -47,14 +47,14 @@ function presentLinkList(context: LocationContext, uses: LinkUse[], identity: st
 
 async function listSpaceLinks(ctx: AppContext, { query }: { query: schemas.LinksQuery }) {
   const context = await locationContext(ctx);
-  ctx.body = presentLinkList(context, revisionLinks(context.view.revision), `links:${context.view.revision.commit}`, query);
+  ctx.body = presentLinkList(context, await readRevisionLinks(context.view.revision), `links:${context.view.revision.commit}`, query);
 }
 
 async function listPageLinks(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.LinksQuery }) {
   const context = await locationContext(ctx);
   const page = allPages(context.view.revision.pages).find((candidate) => candidate.id === params.pageId);
   if (!page) throw notFound(`Page ${params.pageId} not found in revision ${context.view.revision.commit}`);
-  const uses = revisionLinks(context.view.revision).filter((use) => use.from.id === page.id);
+  const uses = (await readRevisionLinks(context.view.revision)).filter((use) => use.from.id === page.id);
   ctx.body = presentLinkList(context, uses, `page-links:${context.view.revision.commit}:${page.id}`, query);
 }
 
@@ -65,7 +65,7 @@ async function listFileBacklinks(ctx: AppContext, { params, query }: { params: P
   if (!file) throw notFound(`File ${params.fileId} not found in revision ${context.view.revision.commit}`);
   const pages = [
     ...new Map(
-      revisionLinks(context.view.revision)
+      (await readRevisionLinks(context.view.revision))
         .filter((use) => use.ref.kind === 'file' && use.ref.file === file.id)
         .map((use) => [use.from.id, use.from]),
     ).values(),

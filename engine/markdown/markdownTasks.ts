@@ -5,6 +5,7 @@
 import { MarkdownTooDeepError } from '../errors/index.js';
 import { documentToMarkdown, type JsonDocument } from './fromDocument.js';
 import { assertMarkdownDepth, markdownToDocument } from './toDocument.js';
+import { linkTargets } from '../pageLinks.js';
 
 export type TaskResult<T> = { ok: true; value: T } | { ok: false; tooDeep: number; message: string } | { ok: false; message: string };
 
@@ -20,3 +21,4 @@ function settle<T>(work: () => T): TaskResult<T> {
 export const checkDepth = (markdown: string) => settle(() => assertMarkdownDepth(markdown));
 export const toDocument = (markdown: string) => settle(() => markdownToDocument(markdown));
 export const toMarkdown = (document: JsonDocument) => settle(() => documentToMarkdown(document));
+export const targets = (markdowns: string[]) => settle(() => markdowns.map((markdown) => linkTargets(markdown)));

@@ -22,3 +22,6 @@ async function run<T>(name: string, input: unknown, subject: string): Promise<T>
 export const checkMarkdownDepth = (markdown: string, subject = 'The markdown'): Promise<void> => run('checkDepth', markdown, subject);
 export const convertMarkdownToDocument = (markdown: string, subject = 'The markdown'): Promise<Document> => run('toDocument', markdown, subject);
 export const convertDocumentToMarkdown = (document: JsonDocument, subject = 'The document'): Promise<string> => run('toMarkdown', document, subject);
+
+/** The link targets of each page's markdown (pageLinks.ts: linkTargets), in the order given. */
+export const linkTargetsOffThread = (markdowns: string[]): Promise<string[][]> => run('targets', markdowns, 'Reading the pages\' links');
