@@ -149,10 +149,12 @@ test('SIGTERM while a worker thread is busy with a request’s input: the thread
   const [organization] = (await call('GET', '/orgs')).items;
   const space = await call('POST', `/orgs/${organization.id}/spaces`, { title: 'Busy' });
   const changeRequest = await call('POST', `/spaces/${space.id}/change-requests`, { subject: 'Slow' });
-  // Flat brackets: about a minute of parsing for 400 KB.
-  const slow = call('POST', `/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', title: 'Brackets', document: { markdown: '[a] '.repeat(100_000) } }] }).catch(() => 'cut off');
+  // A page of 16,000 links (880 KB): seconds of parsing, none of it refused before it starts.
+  const links = Array.from({ length: 16_000 }, (_, i) => `- [Link number ${i}](guides/page-${i}.md) and words`).join('\n');
+  const slow = call('POST', `/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', title: 'Links', document: { markdown: links } }] }).catch(() => 'cut off');
   await until('the pool to be busy', async () => /^quire_worker_pool_running [1-9]/m.test(await (await fetch(`${start.url}/metrics`)).text()), 10_000, 50);
   await served(start);
+  assert.match(await (await fetch(`${start.url}/metrics`)).text(), /^quire_worker_pool_running [1-9]/m, 'still parsing as the signal is sent');
   kill(start.npm.pid!, 'SIGTERM');
   await allGone([start.npm.pid!, start.quire, ...start.devServer], 'npm, Quire and the dev server');
   assertCleanShutdown(start, /shutting down: (received SIGTERM|its parent process)/);
