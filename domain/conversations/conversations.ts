@@ -37,7 +37,7 @@ import { extractIssuesLocally, type ConversationText, type ExtractedIssue } from
 import { labelCluster } from './labels.js';
 import { termsOf } from './language.js';
 import { configuredModel, extractIssuesWithModel } from './modelIssues.js';
-import { plainText } from './plainText.js';
+import { plainTexts } from './plainText.js';
 import { runInPool, siblingModule } from '../../engine/workerPool.js';
 import { storedConversationId } from './redact.js';
 import type { ContentDeps, JobDeps } from '../common/deps.js';
@@ -102,7 +102,7 @@ export function configuredExtractor(env: NodeJS.ProcessEnv = process.env): Extra
 
 /** The words an issue is clustered by: the subject and what the user said (local issues), or the issue's own words (a model's). */
 function issueText(conversation: ConversationRecord, issue: ExtractedIssue, local: boolean): string {
-  const said = local ? conversation.parts.filter((part) => part.role === 'user').map((part) => plainText(part.body)) : [issue.title, issue.summary];
+  const said = local ? plainTexts(conversation.parts.filter((part) => part.role === 'user').map((part) => part.body)) : [issue.title, issue.summary];
   return [conversation.subject ?? '', ...said].join('\n');
 }
 

@@ -1,4 +1,4 @@
-import { plainText } from './plainText.js';
+import { plainTexts } from './plainText.js';
 import { sentencesOf, type Sentence } from './language.js';
 
 export interface ConversationText {
@@ -42,7 +42,7 @@ const withoutGreeting = (text: string) => text.replace(/^(?:(?:hi|hello|hey|dear
  * thanks, advertises, or solved it alone.
  */
 export function extractIssuesLocally(conversation: ConversationText): ExtractedIssue[] {
-  const userTexts = conversation.parts.filter((part) => part.type === 'message' && part.role === 'user').map((part) => plainText(part.body));
+  const userTexts = plainTexts(conversation.parts.filter((part) => part.type === 'message' && part.role === 'user').map((part) => part.body));
   const all = userTexts.join('\n');
   if (!all.trim() || selfResolved.test(all)) return [];
   if ((all.match(spamCues) ?? []).length >= 2) return [];
