@@ -37,10 +37,13 @@ routes.post('/spaces/:spaceId/content/template', 'applyTemplateToSpace', inSpace
 // a whole signing window): its JSON is kept, within the cache budget.
 const presented = new JsonCache();
 
+/** What a presentation is kept under: the commit, `what`, and the signing window. */
+const presentedKey = (ctx: AppContext, view: RevisionView, what: string) => `${view.spaceId}:${view.revision.commit}:${what}:${ctx.urls.downloads?.window() ?? 0}`;
+
 /** Answers with JSON built once per commit (and `what`) and signing window, then served from the cache. */
 function sendPresented(ctx: AppContext, view: RevisionView, what: string, build: () => unknown) {
   ctx.type = 'application/json';
-  ctx.body = presented.get(`${view.spaceId}:${view.revision.commit}:${what}:${ctx.urls.downloads?.window() ?? 0}`, build);
+  ctx.body = presented.get(presentedKey(ctx, view, what), build);
 }
 
 /** The revision the path names (`revisionId`), or the space's current one, ready to present. */
@@ -77,7 +80,7 @@ async function getPageByPath(ctx: AppContext, { params, query }: { params: Parti
 
 /** A page as markdown, or as Documents read in the worker pool when its presentation isn't cached yet. */
 async function sendPage(ctx: AppContext, view: RevisionView, page: RevisionPage, format: schemas.PageQuery['format']) {
-  const key = `${view.spaceId}:${view.revision.commit}:page:${page.id}:${format}:${ctx.urls.downloads?.window() ?? 0}`;
+  const key = presentedKey(ctx, view, `page:${page.id}:${format}`);
   ctx.type = 'application/json';
   const cached = presented.peek(key);
   if (cached) return void (ctx.body = cached);

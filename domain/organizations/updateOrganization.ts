@@ -1,21 +1,10 @@
 import type { Database } from '../../storage/db.js';
-import { findMember, type MemberRole } from '../../storage/members.js';
-import { findOrganizationByHostname, updateOrganization as storeChanges, type DefaultContent, type MergeRules, type OrganizationRecord } from '../../storage/organizations.js';
+import { findMember } from '../../storage/members.js';
+import { findOrganizationByHostname, updateOrganization as storeChanges, type OrganizationChanges, type OrganizationRecord } from '../../storage/organizations.js';
 import { alreadyThere, invalidInput } from '../common/errors.js';
 
-/** What an organization update may change. */
-export interface OrganizationPatch {
-  title?: string;
-  emailDomains?: string[];
-  hostname?: string | null;
-  defaultRole?: MemberRole | null;
-  defaultContent?: DefaultContent | null;
-  logo?: string | null;
-  sso?: boolean;
-  ai?: boolean;
-  inviteLinks?: boolean;
-  mergeRules?: MergeRules;
-}
+/** What an organization update may change: the fields storage writes. */
+export type OrganizationPatch = OrganizationChanges;
 
 /** Checks what the schema can't (references, uniqueness) and applies the patch in one transaction. */
 export function updateOrganization(db: Database, organization: OrganizationRecord, patch: OrganizationPatch): Promise<OrganizationRecord> {
