@@ -11,6 +11,7 @@ import { recheckPolicyInWrites } from './middleware/recheckPolicy.js';
 import { requestContext } from './middleware/requestContext.js';
 import { requestTarget } from './middleware/requestTarget.js';
 import { publishedSitePlaceholder } from './middleware/publishedSites.js';
+import { gitRouter } from './routes/git.js';
 import { allRoutes } from './routes/index.js';
 import type { Route } from './routes/table.js';
 import { routeBuckets } from './routeBuckets.js';
@@ -41,6 +42,7 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
   app.use(rateLimit(services.config.rateLimit) as never);
   app.use(requestTarget as never);
   app.use(metricsEndpoint(health.eventLoopDelay) as never);
+  app.use(gitRouter.routes() as never);
   app.use(publishedSitePlaceholder as never);
   app.use(routeBuckets('/v1', allRoutes, register));
   app.use(async (ctx) => {

@@ -6,6 +6,7 @@ import { openDatabase, type Database } from '../storage/db.js';
 import { createApp } from './app.js';
 import { bootstrapInstance } from '../domain/organizations/index.js';
 import { settleSearchRefreshes } from '../domain/spaces/index.js';
+import { checkGitBinary, closeHookChannel } from '../domain/git/index.js';
 import type { Config } from './config.js';
 import { DownloadSigner, downloadSigningKey } from './downloadSigner.js';
 import { Urls } from './urls.js';
@@ -27,6 +28,7 @@ export interface RunningServer {
 
 /** Opens the data directory (migrating it), bootstraps an empty instance, and listens. */
 export async function startServer(config: Config): Promise<RunningServer> {
+  checkGitBinary();
   mkdirSync(config.dataDir, { recursive: true });
   const db = await openDatabase(path.join(config.dataDir, 'quire.sqlite'));
   if (config.bootstrap) await bootstrapInstance(db, config.bootstrap);
@@ -60,6 +62,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // Busy worker threads are stopped, not waited for: the requests they served end now.
       await closeWorkerPool();
       await closed;
+      await closeHookChannel();
       await settleSearchRefreshes();
       eventLoopDelay.stop();
       await jobs.close();

@@ -27,6 +27,9 @@ export class Urls {
     const apiPath = `/v1${path}`;
     return `${this.base}${apiPath}${this.downloads ? `?${this.downloads.sign(apiPath)}` : ''}`;
   };
+  changeRequestApp = (spaceId: string, number: number) => this.app(`/s/${spaceId}/~/changes/${number}`);
+  /** A space as a git remote (clone, pull, push). */
+  gitRemote = (spaceId: string) => `${this.base}/git/${spaceId}.git`;
   collection = (collectionId: string) => this.api(`/collections/${collectionId}`);
   collectionApp = (collectionId: string) => this.app(`/c/${collectionId}`);
 }

@@ -7,6 +7,11 @@ import { closePacks } from './objects/packs.js';
 export interface Repository {
   gitdir: string;
   cache: object;
+  /**
+   * An object folder read before the repository's own: where `git receive-pack` keeps a push's
+   * objects until its hooks accept it (see engine/git/quarantine.ts).
+   */
+  quarantine?: string;
 }
 
 export const primaryBranch = 'main';

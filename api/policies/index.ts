@@ -188,6 +188,35 @@ function collectionPolicy(role: MemberRole): Policy {
   };
 }
 
+/**
+ * The caller of a git request: git sends HTTP Basic credentials, a Quire token as the password
+ * (any user name; a token alone as the user name works too), and prompts for them on a 401 with
+ * `WWW-Authenticate: Basic`. A Bearer header works as on the API. Run before `inSpace`.
+ */
+export const signedInOverGit: Policy = {
+  rule: 'any signed-in user (HTTP Basic: a token as the password)',
+  check: async (ctx, next) => {
+    const header = ctx.get('authorization');
+    const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+    if (!basic && !/^Bearer\s/i.test(header)) {
+      ctx.set('WWW-Authenticate', 'Basic realm="Quire"');
+      throw unauthorized(header ? 'Git requests authenticate with HTTP Basic: a Quire token as the password' : 'Authentication required: a Quire token as the password');
+    }
+    if (basic) {
+      const credentials = Buffer.from(basic[1]!, 'base64').toString('utf8');
+      const colon = credentials.indexOf(':');
+      const token = colon === -1 ? credentials : credentials.slice(colon + 1) || credentials.slice(0, colon);
+      const caller = token ? await findUserByToken(ctx.db, token) : undefined;
+      if (!caller) {
+        ctx.set('WWW-Authenticate', 'Basic realm="Quire"');
+        throw unauthorized('The token given as the password is not valid');
+      }
+      ctx.state.caller = caller;
+    }
+    return next();
+  },
+};
+
 async function authenticate(ctx: AppContext) {
   if (ctx.state.caller) return ctx.state.caller;
   const header = ctx.get('authorization');

@@ -26,7 +26,7 @@ export function presentChangeRequest(changeRequest: ChangeRequestRecord, state: 
     comments: openComments,
     outdated: state.outdated,
     ...(changeRequest.conversationsIssuesCluster ? { conversationsIssuesCluster: changeRequest.conversationsIssuesCluster } : {}),
-    urls: { location: changeRequestUrl(urls, changeRequest), app: urls.app(`/s/${changeRequest.spaceId}/~/changes/${changeRequest.number}`) },
+    urls: { location: changeRequestUrl(urls, changeRequest), app: urls.changeRequestApp(changeRequest.spaceId, changeRequest.number) },
   };
 }
 

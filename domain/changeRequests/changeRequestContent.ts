@@ -13,6 +13,7 @@ import { addContributor, type ChangeRequestRecord } from '../../storage/changeRe
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { assertWritable } from './changeRequests.js';
+import { largestFileBytes } from '../common/limits.js';
 import type { ContentDeps } from '../common/deps.js';
 import { invalidInput } from '../common/errors.js';
 import { OutboundFetchError, outboundFetch } from '../common/outboundFetch.js';
@@ -52,7 +53,7 @@ interface NewFile {
 }
 
 /** The largest file a `url` source may bring (a `base64` one: `maxFileBytes`). */
-const maxFetchedBytes = 10 * 1024 * 1024;
+const maxFetchedBytes = largestFileBytes;
 
 /**
  * The files of the batch, decoded (base64) or fetched (url, through the outbound-fetch guard) and

@@ -51,6 +51,18 @@ async function names(db: Queryable, ids: string[]): Promise<string> {
 }
 
 /**
+ * The rule a change landing on the primary branch without a change request (a `git push` to it)
+ * would skip, or null when none applies: every rule is about a change request's reviews or state,
+ * so any rule skips unless it lets this actor bypass them.
+ */
+export async function ruleSkippedByDirectChange(db: Queryable, space: SpaceRecord, actorId: string): Promise<string | null> {
+  const rules = await rulesOf(db, space);
+  const required = rules.filter((rule) => rule.rule !== 'allow_bypass');
+  if (required.length === 0 || rules.some((rule) => rule.rule === 'allow_bypass' && usersIn(rule).includes(actorId))) return null;
+  return String(required[0]!.rule);
+}
+
+/**
  * Refuses the merge (403, naming the rule and who is missing) unless every merge rule holds for
  * the change request's head or the actor may bypass them. Approvals count on the current head
  * only, from each reviewer's latest review; the author's own approval counts only for the rules

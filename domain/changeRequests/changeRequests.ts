@@ -53,25 +53,37 @@ export async function createChangeRequest(
   input: { space: SpaceRecord; subject: string; template: Template | null; creator: UserRecord; conversationsIssuesCluster?: string },
 ): Promise<ChangeRequestRecord> {
   if (input.conversationsIssuesCluster !== undefined) await assertClusterOf(deps.db, input.space.organizationId, input.conversationsIssuesCluster);
-  const repo = deps.repositories.open(input.space.id);
-  const head = await resolveRevision(repo, primaryBranch);
+  const head = await resolveRevision(deps.repositories.open(input.space.id), primaryBranch);
+  const changeRequest = await openChangeRequestAt(deps, { ...input, initial: head, head });
+  if (input.template) await applyTemplateToChangeRequest(deps, { space: input.space, changeRequest, template: input.template, author: input.creator });
+  return changeRequest;
+}
+
+/**
+ * A new change request whose branch starts at `head`, a commit of the space descending from
+ * `initial` (the primary branch's commit it departs from, its merge base): what a `git push` to
+ * `refs/for/main` opens. The row is removed again if the branch can't be made.
+ */
+export async function openChangeRequestAt(
+  deps: ContentDeps,
+  input: { space: SpaceRecord; subject: string; creator: UserRecord; initial: string; head: string; conversationsIssuesCluster?: string },
+): Promise<ChangeRequestRecord> {
   const changeRequest = await deps.db.transaction((tx) =>
     insertChangeRequest(tx, {
       spaceId: input.space.id,
       subject: input.subject,
       createdBy: input.creator.id,
-      revisionInitial: head,
+      revisionInitial: input.initial,
       conversationsIssuesCluster: input.conversationsIssuesCluster,
       branchOf: (number) => changeRequestBranch(number, input.subject),
     }),
   );
   try {
-    await createBranch(repo, changeRequest.branch, head);
+    await createBranch(deps.repositories.open(input.space.id), changeRequest.branch, input.head);
   } catch (error) {
     await deleteChangeRequestRow(deps.db, changeRequest.id);
     throw error;
   }
-  if (input.template) await applyTemplateToChangeRequest(deps, { space: input.space, changeRequest, template: input.template, author: input.creator });
   return changeRequest;
 }
 

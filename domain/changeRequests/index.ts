@@ -2,6 +2,7 @@
 export * from './changeRequestContent.js';
 export * from './changeRequestReviews.js';
 export * from './changeRequests.js';
+export { ruleSkippedByDirectChange } from './changeRequestMergeRules.js';
 export * from './mergeChangeRequest.js';
 export * from './changeRequestView.js';
 export * from './reviewViews.js';

@@ -53,25 +53,15 @@ const detached = (piece: string) => (' ' + piece).slice(1);
 export function parseSummary(markdown: string): SummaryGroup[] {
   const groups: SummaryGroup[] = [{ title: null, entries: [] }];
   let stack: Array<{ indent: number; entry: SummaryEntry }> = [];
-  let fence: string | null = null;
-  for (const raw of markdown.split('\n')) {
-    const line = raw.replace(/\t/g, '    ');
-    const fenced = fenceLine.exec(line);
-    if (fenced) fence = fence === null ? fenced[1]![0]! : fenced[1]![0] === fence ? null : fence;
-    if (fence !== null || fenced) continue;
-    const heading = headingLine.exec(line);
-    if (heading) {
-      if (heading[1]!.length >= 2) {
-        const id = idComment.exec(heading[2]!)?.[1];
-        const title = detached(unescape(heading[2]!.replace(idComment, '').replace(/<[^<>]*>/g, '').trim()));
-        groups.push({ title, ...(id ? { id: detached(id) } : {}), entries: [] });
-        stack = [];
-      }
+  for (const line of summaryLines(markdown)) {
+    if (line.kind === 'group') {
+      const id = idComment.exec(line.text)?.[1];
+      const title = detached(unescape(line.text.replace(idComment, '').replace(/<[^<>]*>/g, '').trim()));
+      groups.push({ title, ...(id ? { id: detached(id) } : {}), entries: [] });
+      stack = [];
       continue;
     }
-    const item = itemLine.exec(line);
-    if (!item) continue;
-    const indent = item[1]!.length;
+    const { item, indent } = line;
     const id = idComment.exec(item[5] ?? '')?.[1];
     const entry: SummaryEntry = { title: detached(unescape(item[2]!).trim()), target: detached(readTarget(item[3] ?? item[4] ?? '')), ...(id ? { id: detached(id) } : {}), children: [] };
     while (stack.length && stack[stack.length - 1]!.indent >= indent) stack.pop();
@@ -80,6 +70,35 @@ export function parseSummary(markdown: string): SummaryGroup[] {
     stack.push({ indent, entry });
   }
   return groups.filter((group, index) => index > 0 || group.entries.length > 0);
+}
+
+/** The targets SUMMARY.md links to (files as repository paths, URLs as written), with their line numbers from 1. */
+export function summaryTargets(markdown: string): Array<{ line: number; target: string }> {
+  const targets: Array<{ line: number; target: string }> = [];
+  for (const line of summaryLines(markdown)) if (line.kind === 'item') targets.push({ line: line.number, target: readTarget(line.item[3] ?? line.item[4] ?? '') });
+  return targets;
+}
+
+type SummaryLine = { kind: 'group'; number: number; text: string } | { kind: 'item'; number: number; indent: number; item: RegExpExecArray };
+
+/** The lines of SUMMARY.md that mean something: `##` group headings and list items, fenced code skipped. */
+function* summaryLines(markdown: string): Generator<SummaryLine> {
+  let fence: string | null = null;
+  let number = 0;
+  for (const raw of markdown.split('\n')) {
+    number += 1;
+    const line = raw.replace(/\t/g, '    ');
+    const fenced = fenceLine.exec(line);
+    if (fenced) fence = fence === null ? fenced[1]![0]! : fenced[1]![0] === fence ? null : fence;
+    if (fence !== null || fenced) continue;
+    const heading = headingLine.exec(line);
+    if (heading) {
+      if (heading[1]!.length >= 2) yield { kind: 'group', number, text: heading[2]! };
+      continue;
+    }
+    const item = itemLine.exec(line);
+    if (item) yield { kind: 'item', number, indent: item[1]!.length, item };
+  }
 }
 
 const escapeTitle = (title: string) => title.replace(/([[\]\\])/g, '\\$1');

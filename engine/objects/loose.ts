@@ -8,12 +8,16 @@ import { parseLooseObject, type GitObject } from './gitObject.js';
 import { rememberObject } from './recentObjects.js';
 
 const loosePath = (gitdir: string, oid: string) => path.join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
+const looseIn = (objects: string, oid: string) => path.join(objects, oid.slice(0, 2), oid.slice(2));
 
-/** A loose object (what Quire writes), inflated with Node's native zlib; null when there is no such file. */
-export async function readLooseObject(gitdir: string, oid: string): Promise<GitObject | null> {
+/**
+ * A loose object (what Quire writes), inflated with Node's native zlib; null when there is no such
+ * file. `objects` is an object folder: a repository's `objects/`, or a push's quarantine.
+ */
+export async function readLooseObject(objects: string, oid: string): Promise<GitObject | null> {
   let raw: Buffer;
   try {
-    raw = await fs.readFile(loosePath(gitdir, oid));
+    raw = await fs.readFile(looseIn(objects, oid));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
@@ -22,10 +26,10 @@ export async function readLooseObject(gitdir: string, oid: string): Promise<GitO
 }
 
 /** A loose object's size from its header, inflating only its first bytes; null when there is no such file. */
-export async function looseObjectSize(gitdir: string, oid: string): Promise<number | null> {
+export async function looseObjectSize(objects: string, oid: string): Promise<number | null> {
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(loosePath(gitdir, oid), 'r');
+    handle = await fs.open(looseIn(objects, oid), 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;

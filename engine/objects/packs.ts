@@ -11,15 +11,21 @@ interface Packs {
   names: string;
 }
 
+// By object folder: a repository's `objects/`, or a push's quarantine.
 const opened = new Map<string, Promise<Packs>>();
 
+export const objectsFolder = (gitdir: string) => path.join(gitdir, 'objects');
+
 /** The repository's packs, opened once (their indexes read, their files kept open) and reused. */
-export function packsOf(gitdir: string): Promise<Packs> {
-  let packs = opened.get(gitdir);
+export const packsOf = (gitdir: string): Promise<Packs> => packsIn(objectsFolder(gitdir));
+
+/** The packs of an object folder (`<objects>/pack/`), opened once and reused. */
+export function packsIn(objects: string): Promise<Packs> {
+  let packs = opened.get(objects);
   if (!packs) {
-    packs = scan(gitdir, { list: [], names: '' });
-    opened.set(gitdir, packs);
-    packs.catch(() => opened.delete(gitdir));
+    packs = scan(objects, { list: [], names: '' });
+    opened.set(objects, packs);
+    packs.catch(() => opened.delete(objects));
   }
   return packs;
 }
@@ -29,14 +35,15 @@ export function packsOf(gitdir: string): Promise<Packs> {
  * added packs): new ones are opened, ones git removed are closed. Returns whether anything changed.
  */
 export async function rescanPacks(gitdir: string): Promise<boolean> {
-  const before = await packsOf(gitdir);
-  const after = scan(gitdir, before);
-  opened.set(gitdir, after);
+  const objects = objectsFolder(gitdir);
+  const before = await packsIn(objects);
+  const after = scan(objects, before);
+  opened.set(objects, after);
   return (await after).names !== before.names;
 }
 
-async function scan(gitdir: string, previous: Packs): Promise<Packs> {
-  const folder = path.join(gitdir, 'objects', 'pack');
+async function scan(objects: string, previous: Packs): Promise<Packs> {
+  const folder = path.join(objects, 'pack');
   const files = await fs.readdir(folder).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [] as string[];
     throw error;
@@ -63,8 +70,13 @@ async function scan(gitdir: string, previous: Packs): Promise<Packs> {
  * left the cache of open repositories (reads under way finish; later ones open the packs anew).
  */
 export function closePacks(gitdir: string, afterMs = 0): void {
-  const packs = opened.get(gitdir);
-  opened.delete(gitdir);
+  closePacksIn(objectsFolder(gitdir), afterMs);
+}
+
+/** closePacks for an object folder (a push's quarantine, once the push is decided). */
+export function closePacksIn(objects: string, afterMs = 0): void {
+  const packs = opened.get(objects);
+  opened.delete(objects);
   const close = () => void packs?.then((open) => Promise.all(open.list.map((pack) => pack.close()))).catch(() => undefined);
   if (afterMs === 0) close();
   else setTimeout(close, afterMs).unref();

@@ -4,7 +4,7 @@ import type { Repository } from '../repository.js';
 import type { GitObject } from './gitObject.js';
 import { looseObjectSize, readLooseObject } from './loose.js';
 import type { Pack } from './pack.js';
-import { packsOf, rescanPacks } from './packs.js';
+import { objectsFolder, packsIn, rescanPacks } from './packs.js';
 import { recentObject } from './recentObjects.js';
 
 /**
@@ -15,9 +15,15 @@ import { recentObject } from './recentObjects.js';
 export async function readObject(repo: Repository, oid: string): Promise<GitObject> {
   const written = recentObject(repo.gitdir, oid);
   if (written) return written;
-  const packed = await findPacked(repo.gitdir, oid);
+  if (repo.quarantine) {
+    const packed = await findPacked(repo.quarantine, oid);
+    if (packed) return packed.pack.read(packed.offset, (base) => readObject(repo, base));
+    const loose = await readLooseObject(repo.quarantine, oid);
+    if (loose) return loose;
+  }
+  const packed = await findPacked(objectsFolder(repo.gitdir), oid);
   if (packed) return packed.pack.read(packed.offset, (base) => readObject(repo, base));
-  const loose = await readLooseObject(repo.gitdir, oid);
+  const loose = await readLooseObject(objectsFolder(repo.gitdir), oid);
   if (loose) return loose;
   if (await rescanPacks(repo.gitdir)) return readObject(repo, oid);
   const { type, object } = await git.readObject({ fs: gitFs, gitdir: repo.gitdir, oid, format: 'content', cache: repo.cache });
@@ -26,15 +32,17 @@ export async function readObject(repo: Repository, oid: string): Promise<GitObje
 
 /** An object's size in bytes, read from its header (a blob's size without reading the blob). */
 export async function readObjectSize(repo: Repository, oid: string): Promise<number> {
-  const packed = await findPacked(repo.gitdir, oid);
-  if (packed) return packed.pack.size(packed.offset);
-  const loose = await looseObjectSize(repo.gitdir, oid);
-  if (loose !== null) return loose;
+  for (const objects of repo.quarantine ? [repo.quarantine, objectsFolder(repo.gitdir)] : [objectsFolder(repo.gitdir)]) {
+    const packed = await findPacked(objects, oid);
+    if (packed) return packed.pack.size(packed.offset);
+    const loose = await looseObjectSize(objects, oid);
+    if (loose !== null) return loose;
+  }
   return (await readObject(repo, oid)).data.length;
 }
 
-async function findPacked(gitdir: string, oid: string): Promise<{ pack: Pack; offset: number } | undefined> {
-  const { list } = await packsOf(gitdir);
+async function findPacked(objects: string, oid: string): Promise<{ pack: Pack; offset: number } | undefined> {
+  const { list } = await packsIn(objects);
   if (list.length === 0) return undefined;
   const name = Buffer.from(oid, 'hex');
   if (name.length !== 20) return undefined;

@@ -1,0 +1,5 @@
+/** Spaces as git remotes: smart-HTTP exchanges with the system git, and what a push may land. */
+export { startGitExchange, type GitExchange } from './gitRemote.js';
+export type { Pusher } from './pushes.js';
+export { advertisementStart, checkGitBinary, type GitService } from '../../engine/git/gitService.js';
+export { closeHookChannel } from '../../engine/git/hookServer.js';

@@ -1,0 +1,78 @@
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { flushPacket, pktLine } from './pktLine.js';
+
+export type GitService = 'git-upload-pack' | 'git-receive-pack';
+
+/** The oldest git with `proc-receive` hooks and push options to them (2.29). */
+const minimumVersion = [2, 29];
+
+/**
+ * The system git's version, checked once at start: Quire hands all pack work to it. Throws with
+ * what to do when it is missing or too old.
+ */
+export function checkGitBinary(): string {
+  const found = spawnSync('git', ['--version'], { encoding: 'utf8' });
+  if (found.error || found.status !== 0) {
+    throw new Error(`Quire serves spaces over git with the system git, which is not on PATH (${found.error?.message ?? found.stderr.trim()}): install git ${minimumVersion.join('.')} or later`);
+  }
+  const version = /(\d+)\.(\d+)/.exec(found.stdout);
+  const [major, minor] = [Number(version?.[1]), Number(version?.[2])];
+  if (!version || major < minimumVersion[0]! || (major === minimumVersion[0] && minor < minimumVersion[1]!)) {
+    throw new Error(`Quire needs git ${minimumVersion.join('.')} or later for its proc-receive hook; PATH has ${found.stdout.trim()}`);
+  }
+  return found.stdout.trim();
+}
+
+/** Whether the client asked for git's protocol version 2 (the `Git-Protocol` header, as GIT_PROTOCOL). */
+export const wantsProtocolV2 = (gitProtocol: string | undefined) => (gitProtocol ?? '').split(':').includes('version=2');
+
+/**
+ * What an `info/refs` answer starts with before git's own output: the service line and a flush
+ * (gitprotocol-http), except for a protocol v2 fetch, which starts with its capabilities.
+ */
+export function advertisementStart(service: GitService, gitProtocol: string | undefined): Buffer {
+  if (service === 'git-upload-pack' && wantsProtocolV2(gitProtocol)) return Buffer.alloc(0);
+  return Buffer.concat([pktLine(`# service=${service}\n`), flushPacket]);
+}
+
+/**
+ * The configuration every service runs with, whatever the repository's or the machine's says:
+ * no automatic gc (maintenance is Quire's job), objects checked on the way in.
+ */
+const serviceConfig = [
+  'gc.auto=0',
+  // A push larger than this is refused by git before anything is kept.
+  `receive.maxInputSize=${1024 * 1024 * 1024}`,
+  'receive.autogc=false', 'receive.fsckObjects=true', 'uploadpack.allowFilter=true', 'uploadpack.allowAnySHA1InWant=false'];
+
+/**
+ * Starts `git upload-pack` or `git receive-pack` on a bare repository in stateless-rpc mode, as
+ * smart HTTP needs (gitprotocol-http): `advertise` for the `info/refs` answer. A push runs with
+ * Quire's hooks (`hooksPath`): pre-receive checks the objects in quarantine, and every ref is
+ * left to proc-receive, so Quire moves refs itself, under its lock.
+ */
+export function startGitService(
+  service: GitService,
+  gitdir: string,
+  options: { advertise: boolean; gitProtocol?: string; hooksFolder?: string; env?: Record<string, string> },
+): ChildProcessWithoutNullStreams {
+  const config = [...serviceConfig];
+  if (service === 'git-receive-pack') {
+    if (!options.advertise && !options.hooksFolder) throw new Error('a push runs with Quire\'s hooks: name their folder');
+    config.push('receive.procReceiveRefs=refs', 'receive.advertisePushOptions=true');
+    if (options.hooksFolder) config.push(`core.hooksPath=${options.hooksFolder}`);
+  }
+  const args = [...config.flatMap((setting) => ['-c', setting]), service.slice('git-'.length), '--stateless-rpc', ...(options.advertise ? ['--advertise-refs'] : []), gitdir];
+  return spawn('git', args, {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/',
+      // The machine's and the user's git configuration don't apply to Quire's repositories.
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      ...(options.gitProtocol ? { GIT_PROTOCOL: options.gitProtocol } : {}),
+      ...options.env,
+    },
+    stdio: 'pipe',
+  });
+}
