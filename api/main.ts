@@ -28,7 +28,10 @@ async function main() {
         throw error;
       })
     : undefined;
-  const reconciling = reconcileDeletionJobs(() => ensureDeletionJobs({ db: server.db, jobs: server.jobs, retentionMs: config.spaceRetentionMs }));
+  const reconciling = reconcileJobs(async () => {
+    await server.jobs.ensureRepositoryMaintenance();
+    return ensureDeletionJobs({ db: server.db, jobs: server.jobs, retentionMs: config.spaceRetentionMs });
+  });
   log.info('Quire is ready', {
     url: server.url,
     pid: process.pid,
@@ -50,8 +53,8 @@ async function main() {
   );
 }
 
-/** Retries until Temporal has taken every job, without holding up the start. */
-function reconcileDeletionJobs(run: () => Promise<number>): { stop(): void } {
+/** Retries until Temporal has taken every job (the maintenance schedule, the purges), without holding up the start. */
+function reconcileJobs(run: () => Promise<number>): { stop(): void } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const attempt = (delayMs: number) => {

@@ -209,3 +209,9 @@ export async function updateSpace(db: Queryable, id: string, changes: SpaceChang
   await db.run(`UPDATE spaces SET ${assignments.join(', ')} WHERE id = ?`, [...params, id]);
   return getSpace(db, id, { includeDeleted: true });
 }
+
+/** The ids of every live space, oldest first, a page at a time after `afterId` (for sweeps over all repositories). */
+export async function listLiveSpaceIds(db: Queryable, afterId: string, limit: number): Promise<string[]> {
+  const rows = await db.all<{ id: string }>('SELECT id FROM spaces WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?', [afterId, limit]);
+  return rows.map((row) => row.id);
+}

@@ -5,6 +5,7 @@ import type { spaceDeletion } from './spaceDeletion.workflow.js';
 import type { Jobs, SpaceDeletionInput } from '../domain/common/ports.js';
 import { openAPISourceChanged, type openapiProcessing } from './openapiProcessing.workflow.js';
 import type { translationRun } from './translationRun.workflow.js';
+import type { RepositoryMaintenanceInput } from './repositoryMaintenance.workflow.js';
 import type { pdfExport } from './pdfExport.workflow.js';
 import { conversationsIngested, type conversationProcessing } from './conversationProcessing.workflow.js';
 import { pdfOptions, type PdfExportInput } from '../domain/pdf/index.js';
@@ -19,6 +20,7 @@ export const openAPIJobId = (organizationId: string, slug: string) => `openapi:$
 export const pdfJobId = (input: PdfExportInput) => `pdf:${input.spaceId}:${input.changeRequestId}:${input.revision}:${pdfOptions(input)}`;
 export const conversationsJobId = (organizationId: string) => `conversations:${organizationId}`;
 export const consolidationScheduleId = (taskQueue: string) => `conversations-consolidation:${taskQueue}`;
+export const maintenanceScheduleId = (taskQueue: string) => `repository-maintenance:${taskQueue}`;
 export const translationJobId = (translationId: string, run: number) => `translation:${translationId}:${run}`;
 
 /** How long a request waits on Temporal before it gives up with a 503. */
@@ -162,6 +164,34 @@ export class JobClient implements Jobs {
     } catch (error) {
       if (!(error instanceof ScheduleAlreadyRunning)) throw error;
     }
+  }
+
+  /**
+   * Makes sure the repository maintenance schedule exists, with this deployment's interval and
+   * threshold (an existing one is updated to them). Returns its id.
+   */
+  async ensureRepositoryMaintenance(): Promise<string> {
+    const scheduleId = maintenanceScheduleId(this.settings.taskQueue);
+    const every = this.settings.repackEveryMs ?? 3_600_000;
+    const input: RepositoryMaintenanceInput = { looseObjects: this.settings.repackLooseObjects ?? 1000 };
+    await this.call('schedule the repository maintenance', async () => {
+      try {
+        await this.client.schedule.create({
+          scheduleId,
+          spec: { intervals: [{ every }] },
+          action: { type: 'startWorkflow', workflowType: 'repositoryMaintenance', taskQueue: this.settings.taskQueue, args: [input] },
+          policies: { overlap: ScheduleOverlapPolicy.SKIP },
+        });
+      } catch (error) {
+        if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+        await this.client.schedule.getHandle(scheduleId).update((previous) => ({
+          ...previous,
+          spec: { intervals: [{ every }] },
+          action: { type: 'startWorkflow', workflowType: 'repositoryMaintenance', taskQueue: this.settings.taskQueue, args: [input] },
+        }));
+      }
+    });
+    return scheduleId;
   }
 
   private startDeletionWorkflow(input: SpaceDeletionInput) {

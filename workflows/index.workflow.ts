@@ -5,3 +5,4 @@ export { translationRun } from './translationRun.workflow.js';
 export { pdfExport } from './pdfExport.workflow.js';
 export { conversationProcessing } from './conversationProcessing.workflow.js';
 export { conversationsConsolidation } from './conversationsConsolidation.workflow.js';
+export { repositoryMaintenance } from './repositoryMaintenance.workflow.js';

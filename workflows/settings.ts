@@ -6,6 +6,10 @@ export interface TemporalSettings {
   taskQueue: string;
   /** How often the conversations consolidation schedule runs (QUIRE_CONSOLIDATION_MINUTES, default 60). */
   consolidationEveryMs?: number;
+  /** How often the repository maintenance schedule runs (QUIRE_REPACK_MINUTES, default 60). */
+  repackEveryMs?: number;
+  /** The loose objects past which a repository is repacked (QUIRE_REPACK_LOOSE_OBJECTS, default 1000). */
+  repackLooseObjects?: number;
 }
 
 /** A port number, or 0 for any free one. */
@@ -21,6 +25,12 @@ function minutesFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return minutes;
 }
 
+function countFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const count = Number(env[name] ?? fallback);
+  if (!Number.isInteger(count) || count < 1) throw new Error(`${name} must be a whole number (at least 1), got ${env[name]}`);
+  return count;
+}
+
 /**
  * TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE and QUIRE_TASK_QUEUE. Without an address, `local` holds the
  * ports of the dev server `npm start` runs itself (QUIRE_TEMPORAL_PORT, QUIRE_TEMPORAL_UI_PORT).
@@ -33,6 +43,8 @@ export function temporalFromEnv(env: NodeJS.ProcessEnv): { temporal: TemporalSet
       namespace: env.TEMPORAL_NAMESPACE ?? 'default',
       taskQueue: env.QUIRE_TASK_QUEUE ?? 'quire',
       consolidationEveryMs: minutesFrom(env, 'QUIRE_CONSOLIDATION_MINUTES', 60) * 60_000,
+      repackEveryMs: minutesFrom(env, 'QUIRE_REPACK_MINUTES', 60) * 60_000,
+      repackLooseObjects: countFrom(env, 'QUIRE_REPACK_LOOSE_OBJECTS', 1000),
     },
     localTemporal: local,
   };

@@ -5,7 +5,9 @@ import { parseArgs } from 'node:util';
 import { openDatabase, type Database, type Queryable } from '../../storage/db.js';
 import { ensureMembership, memberRoles, type MemberRole } from '../../storage/members.js';
 import { findOrganization, listOrganizationsAll, markOrganizationDeleted } from '../../storage/organizations.js';
-import { listAllSpacesOfOrganization } from '../../storage/spaces.js';
+import { findSpace, listAllSpacesOfOrganization } from '../../storage/spaces.js';
+import { repackSpace } from '../../domain/git/index.js';
+import { localSpaceRepositories } from '../../engine/spaceRepositories.js';
 import { deleteSpace } from '../../domain/spaces/index.js';
 import { JobClient } from '../../workflows/client.js';
 import { createToken, listTokens, revokeToken } from '../../storage/tokens.js';
@@ -30,6 +32,8 @@ const usage = `Usage: npm run -s admin -- <command> [options]
   token list --email <email>                             list a user's tokens (never their values): id, created,
                                                          expires, last used (to the minute), label
   token revoke --id <tokenId>                            revoke a token
+  space repack <spaceId>                                 pack the space's repository now (git gc), as the
+                                                         maintenance schedule does past QUIRE_REPACK_LOOSE_OBJECTS
 
 All state is under DATA_DIR (default ./data).`;
 
@@ -72,7 +76,7 @@ async function deleteOrganization(db: Database, organizationId: string): Promise
   }
 }
 
-async function run(db: Database, [noun, verb]: string[], options: Record<string, string | undefined>): Promise<string> {
+async function run(db: Database, [noun, verb, subject]: string[], options: Record<string, string | undefined>, dataDir: string): Promise<string> {
   switch (`${noun} ${verb}`) {
     case 'user create': {
       const email = required(options.email, 'email');
@@ -122,6 +126,12 @@ async function run(db: Database, [noun, verb]: string[], options: Record<string,
     case 'token revoke':
       if (!(await revokeToken(db, required(options.id, 'id')))) throw new UsageError(`no token with id ${options.id}`);
       return 'revoked';
+    case 'space repack': {
+      const spaceId = required(subject, 'spaceId (space repack <spaceId>)');
+      if (!(await findSpace(db, spaceId))) throw new UsageError(`no live space with id ${spaceId}`);
+      const outcome = await repackSpace({ repositories: localSpaceRepositories(dataDir) }, spaceId);
+      return `repacked ${spaceId} in ${outcome.ms} ms: ${outcome.looseBefore} loose objects before, ${outcome.looseAfter} after`;
+    }
     default:
       throw new UsageError(noun ? `unknown command: ${[noun, verb].filter(Boolean).join(' ')}` : 'no command given');
   }
@@ -151,7 +161,7 @@ async function main() {
   mkdirSync(dataDir, { recursive: true });
   const db = await openDatabase(path.join(dataDir, 'quire.sqlite'));
   try {
-    const output = await run(db, positionals, values as Record<string, string | undefined>);
+    const output = await run(db, positionals, values as Record<string, string | undefined>, dataDir);
     if (output) console.log(output);
   } finally {
     await db.close();

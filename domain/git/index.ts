@@ -3,3 +3,4 @@ export { startGitExchange, type GitExchange } from './gitRemote.js';
 export type { Pusher } from './pushes.js';
 export { advertisementStart, checkGitBinary, type GitService } from '../../engine/git/gitService.js';
 export { closeHookChannel } from '../../engine/git/hookServer.js';
+export { repackSpace, repackSpacesOverThreshold, type RepackOutcome } from './maintenance.js';

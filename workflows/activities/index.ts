@@ -5,6 +5,7 @@ import { purgeDeletedSpace } from './purgeDeletedSpace.js';
 import { failTranslation, runTranslation } from './runTranslation.js';
 import { failPdfExportActivity, renderPdfExport } from './renderPdfExport.js';
 import { consolidateConversations, processConversations } from './processConversations.js';
+import { repackRepositories } from './repackRepositories.js';
 
 /** The domain's dependencies: the worker's entry point wires them once. */
 export type ActivityDependencies = ContentDeps;
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDependencies) {
     failPdfExport: failPdfExportActivity(deps),
     processConversations: heartbeating(processConversations(deps)),
     consolidateConversations: heartbeating(consolidateConversations(deps)),
+    repackRepositories: repackRepositories(deps),
   };
 }
 
