@@ -224,4 +224,57 @@ test('pushes elsewhere than main, change requests and refs/for/main are refused 
   assert.is(await revisionOf(space.id), space.revision);
 });
 
+test('a push and API batches on one change request: the batches all land, the push lands first or is refused, nothing is lost', async () => {
+  const space = await newSpace();
+  const work = await clone(space.id, fx.editor.token);
+  writeFileSync(path.join(work, 'opening.md'), '# Opening\n');
+  await ok(work, 'add', '-A');
+  await ok(work, 'commit', '-qm', 'Open it');
+  await ok(work, 'push', '-o', 'title=Race', 'origin', 'HEAD:refs/for/main');
+  const changeRequest = (await t.call('GET', `/v1/spaces/${space.id}/change-requests/1`, { token: fx.editor.token })).body;
+  const branch = (await ok(work, 'ls-remote', 'origin', 'refs/heads/change-requests/*')).split('\t')[1]!.replace('refs/heads/', '');
+  assert.is(branch, 'change-requests/1-race');
+  writeFileSync(path.join(work, 'pushed.md'), '# Pushed\n\nFrom git.\n');
+  await ok(work, 'add', '-A');
+  await ok(work, 'commit', '-qm', 'From git');
+  const content = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`;
+  const [pushed, ...batches] = await Promise.all([
+    git(work, 'push', 'origin', `HEAD:${branch}`),
+    ...Array.from({ length: 8 }, (_, index) => t.call('POST', content, { token: fx.editor.token, body: { changes: [{ operation: 'insert_page', title: `Batch ${index}`, document: { markdown: `Batch ${index}.\n` } }] } })),
+  ]);
+  for (const batch of batches) assert.is(batch.status, 200, JSON.stringify(batch.body));
+  if (pushed!.code !== 0) assert.match(pushed!.stderr, /\[remote rejected\] HEAD -> change-requests\/1-race \(change-requests\/1-race is at [0-9a-f]{7}, not where this push started from: fetch, then push again\)/);
+  const pages = (await t.call('GET', `${content}/pages`, { token: fx.editor.token })).body.pages as Array<{ title: string }>;
+  const titles = pages.map((page) => page.title);
+  for (let index = 0; index < 8; index += 1) assert.ok(titles.includes(`Batch ${index}`), `Batch ${index} is there: ${titles.join(', ')}`);
+  const head = (await t.call('GET', `/v1/spaces/${space.id}/change-requests/1`, { token: fx.editor.token })).body.revision;
+  const pushedCommit = await ok(work, 'rev-parse', 'HEAD');
+  const gitdir = spaceGitdir(t.dataDir, space.id);
+  const landed = (await git(gitdir, 'merge-base', '--is-ancestor', pushedCommit, head)).code === 0;
+  assert.is(landed, pushed!.code === 0, 'the pushed commit is in the change request exactly when the push was accepted');
+  assert.is((await git(gitdir, 'fsck', '--no-progress', '--no-dangling')).code, 0);
+});
+
+test('page ids survive the round trip: a page edited in a clone keeps its id; a duplicated pageId is refused', async () => {
+  const space = await newSpace();
+  const before = (await t.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: fx.reader.token })).body.pages as Array<{ id: string; title: string; path: string }>;
+  const work = await clone(space.id, fx.editor.token);
+  const readme = readFileSync(path.join(work, 'README.md'), 'utf8');
+  writeFileSync(path.join(work, 'README.md'), `${readme.trimEnd()}\n\nEdited in a clone.\n`);
+  await ok(work, 'commit', '-qam', 'Edit the first page');
+  const pushed = await git(work, 'push', 'origin', 'HEAD:main');
+  assert.is(pushed.code, 0, pushed.stderr);
+  const after = (await t.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: fx.reader.token })).body.pages as Array<{ id: string; title: string }>;
+  assert.equal(after.map((page) => page.id), before.map((page) => page.id), 'every page keeps its id');
+
+  const pageId = /pageId: (\S+)/.exec(readme)?.[1];
+  assert.ok(pageId, `the Git Sync layout keeps the page id in the frontmatter:\n${readme}`);
+  writeFileSync(path.join(work, 'copy.md'), `---\npageId: ${pageId}\n---\n\n# Copy\n`);
+  await ok(work, 'add', '-A');
+  await ok(work, 'commit', '-qm', 'Copy a page with its id');
+  const refused = await git(work, 'push', 'origin', 'HEAD:main');
+  assert.is.not(refused.code, 0);
+  assert.match(refused.stderr, `remote: error: copy.md: pageId ${pageId} is already the id of README.md`);
+});
+
 test.run();
