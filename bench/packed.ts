@@ -26,7 +26,7 @@ function prose(seed: number, words: number): string {
 }
 
 /** ~1,000 pages in the Git Sync layout (100 sections of a README and 9 pages, SUMMARY.md), written as a work tree. */
-function writePages(workTree: string, space: number): void {
+export function writePages(workTree: string, space: number): void {
   const entries: SummaryEntry[] = [];
   for (let section = 0; section < 100; section += 1) {
     mkdirSync(path.join(workTree, `part-${section}`), { recursive: true });

@@ -1,8 +1,8 @@
 import YAML from 'yaml';
-import { MarkdownTooDeepError, WorkTooCostlyError } from '../errors/index.js';
+import { WorkTooCostlyError } from '../errors/index.js';
 import { listTree, type TreeItem } from '../listTree.js';
 import { summaryTargets } from '../layout/summary.js';
-import { checkMarkdownDepth } from '../markdown/offThread.js';
+import { markdownDepthProblems } from '../markdown/offThread.js';
 import { readBlob } from '../objects/readBlob.js';
 import { readCommit } from '../objects/readCommit.js';
 import { readObjectSize } from '../objects/readObject.js';
@@ -29,10 +29,10 @@ export async function checkPushedTree(repo: Repository, commit: string, base: st
   const problems: string[] = [];
   const text = async (oid: string) => (await readBlob(repo, oid)).toString('utf8');
 
-  for (const [path, item] of changed) {
-    const size = await readObjectSize(repo, item.oid);
-    if (size > limits.maxFileBytes) problems.push(`${path}: the file is ${size} bytes; the limit is ${limits.maxFileBytes}`);
-  }
+  const sizes = await Promise.all(changed.map(([, item]) => readObjectSize(repo, item.oid)));
+  changed.forEach(([path], index) => {
+    if (sizes[index]! > limits.maxFileBytes) problems.push(`${path}: the file is ${sizes[index]} bytes; the limit is ${limits.maxFileBytes}`);
+  });
   const config = listing.get('.gitbook.yaml');
   if (config && before.get('.gitbook.yaml')?.oid !== config.oid) {
     const document = YAML.parseDocument(await text(config.oid), { prettyErrors: false });
@@ -49,21 +49,19 @@ export async function checkPushedTree(repo: Repository, commit: string, base: st
   const changedPaths = new Set(changed.map(([path]) => path));
   const pages = [...listing].filter(([path, item]) => path.endsWith('.md') && item.type === 'blob' && path !== 'SUMMARY.md' && !path.startsWith('.gitbook/'));
   // Read many at once: a push of a thousand new pages waits on the disk once, not a thousand times.
-  for (let start = 0; start < pages.length; start += 64) {
+  for (let start = 0; start < pages.length; start += 128) {
     const batch = await Promise.all(
-      pages.slice(start, start + 64).map(async ([path, item]) => {
+      pages.slice(start, start + 128).map(async ([path, item]) => {
         const markdown = await text(item.oid);
-        const meta = readFrontmatter(markdown);
-        const found: string[] = [];
-        if (changedPaths.has(path)) {
-          if (meta.problem) found.push(`${path}:${meta.problem.line}: the frontmatter ${meta.problem.message}`);
-          found.push(...(await depthProblem(path, markdown)));
-        }
-        return { path, pageId: meta.value?.pageId, found };
+        return { path, markdown, meta: readFrontmatter(markdown), changed: changedPaths.has(path) };
       }),
     );
-    for (const { path, pageId, found } of batch) {
-      problems.push(...found);
+    const changedPages = batch.filter((page) => page.changed);
+    const depths = await depthProblems(changedPages.map((page) => page.markdown), changedPages.map((page) => page.path));
+    problems.push(...depths);
+    for (const { path, meta, changed } of batch) {
+      if (changed && meta.problem) problems.push(`${path}:${meta.problem.line}: the frontmatter ${meta.problem.message}`);
+      const pageId = meta.value?.pageId;
       if (typeof pageId !== 'string') continue;
       const owner = owners.get(pageId);
       if (owner && (changedPaths.has(path) || changedPaths.has(owner))) problems.push(`${path}: pageId ${pageId} is already the id of ${owner}`);
@@ -88,12 +86,14 @@ function readFrontmatter(markdown: string): { value?: Record<string, unknown>; p
   return { value: value as Record<string, unknown> };
 }
 
-async function depthProblem(path: string, markdown: string): Promise<string[]> {
+/** The pages past the markdown limits, checked in one task of the worker pool per batch. */
+async function depthProblems(markdowns: string[], paths: string[]): Promise<string[]> {
+  if (markdowns.length === 0) return [];
   try {
-    await checkMarkdownDepth(markdown, path);
-    return [];
+    const found = await markdownDepthProblems(markdowns, `Checking ${markdowns.length} pushed pages`);
+    return found.flatMap((message, index) => (message === null ? [] : [`${paths[index]}: ${message}`]));
   } catch (error) {
-    if (error instanceof MarkdownTooDeepError || error instanceof WorkTooCostlyError) return [`${path}: ${error.message}`];
+    if (error instanceof WorkTooCostlyError) return [`${paths.join(', ')}: ${error.message}`];
     throw error;
   }
 }

@@ -19,6 +19,14 @@ function settle<T>(work: () => T): TaskResult<T> {
 }
 
 export const checkDepth = (markdown: string) => settle(() => assertMarkdownDepth(markdown));
+/** Many pages' depth checks in one task: each page's refusal message, or null when it is within the limits. */
+export const checkDepths = (markdowns: string[]) =>
+  settle(() =>
+    markdowns.map((markdown) => {
+      const checked = settle(() => assertMarkdownDepth(markdown));
+      return checked.ok ? null : checked.message;
+    }),
+  );
 export const toDocument = (markdown: string) => settle(() => markdownToDocument(markdown));
 export const toMarkdown = (document: JsonDocument) => settle(() => documentToMarkdown(document));
 export const targets = (markdowns: string[]) => settle(() => markdowns.map((markdown) => linkTargets(markdown)));

@@ -20,6 +20,8 @@ async function run<T>(name: string, input: unknown, subject: string): Promise<T>
 }
 
 export const checkMarkdownDepth = (markdown: string, subject = 'The markdown'): Promise<void> => run('checkDepth', markdown, subject);
+/** checkMarkdownDepth for many pages in one task (a push of a thousand pages): each one's refusal message, or null. */
+export const markdownDepthProblems = (markdowns: string[], subject = 'The pages'): Promise<Array<string | null>> => run('checkDepths', markdowns, subject);
 export const convertMarkdownToDocument = (markdown: string, subject = 'The markdown'): Promise<Document> => run('toDocument', markdown, subject);
 export const convertDocumentToMarkdown = (document: JsonDocument, subject = 'The document'): Promise<string> => run('toMarkdown', document, subject);
 
