@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,7 +44,13 @@ let channel: Promise<HookChannel> | undefined;
  * this process through it) and the handlers they will call. `release` once git has exited.
  */
 export async function registerPush(handlers: PushHandlers): Promise<{ env: Record<string, string>; hooksFolder: string; release: () => void }> {
-  const { socketPath, hooksFolder } = await (channel ??= openChannel());
+  let open = await (channel ??= openChannel());
+  // A long-running server's temporary folder may be swept (systemd-tmpfiles, tmpreaper): made again.
+  if (!existsSync(open.socketPath) || !existsSync(open.hooksFolder)) {
+    await closeHookChannel();
+    open = await (channel ??= openChannel());
+  }
+  const { socketPath, hooksFolder } = open;
   const id = randomBytes(16).toString('hex');
   pushes.set(id, handlers);
   return { env: { QUIRE_GIT_HOOKS_SOCKET: socketPath, QUIRE_GIT_PUSH: id }, hooksFolder, release: () => pushes.delete(id) };
