@@ -9,6 +9,9 @@ import type { RepositoryMaintenanceInput } from './repositoryMaintenance.workflo
 import type { pdfExport } from './pdfExport.workflow.js';
 import { conversationsIngested, type conversationProcessing } from './conversationProcessing.workflow.js';
 import { pdfOptions, type PdfExportInput } from '../domain/pdf/index.js';
+import type { GitSyncJob } from '../domain/git/index.js';
+import type { gitSync } from './gitSync.workflow.js';
+import { randomUUID } from 'node:crypto';
 
 /** The job service can't be reached: the API answers 503 and changes nothing. */
 export class JobsUnavailableError extends Error {
@@ -20,6 +23,7 @@ export const openAPIJobId = (organizationId: string, slug: string) => `openapi:$
 export const pdfJobId = (input: PdfExportInput) => `pdf:${input.spaceId}:${input.changeRequestId}:${input.revision}:${pdfOptions(input)}`;
 export const conversationsJobId = (organizationId: string) => `conversations:${organizationId}`;
 export const consolidationScheduleId = (taskQueue: string) => `conversations-consolidation:${taskQueue}`;
+export const gitSyncJobId = (job: GitSyncJob, id: string) => `git-sync:${job.spaceId}:${job.direction}:${id}`;
 export const maintenanceScheduleId = (taskQueue: string) => `repository-maintenance:${taskQueue}`;
 export const translationJobId = (translationId: string, run: number) => `translation:${translationId}:${run}`;
 
@@ -164,6 +168,13 @@ export class JobClient implements Jobs {
     } catch (error) {
       if (!(error instanceof ScheduleAlreadyRunning)) throw error;
     }
+  }
+
+  /** Starts a Git Sync import or export of a space: each request its own job. */
+  async startGitSync(job: GitSyncJob): Promise<void> {
+    await this.call(`start the Git Sync ${job.direction} of space ${job.spaceId}`, () =>
+      this.client.workflow.start<typeof gitSync>('gitSync', { taskQueue: this.settings.taskQueue, workflowId: gitSyncJobId(job, randomUUID()), args: [job] }),
+    );
   }
 
   /**

@@ -6,3 +6,4 @@ export { pdfExport } from './pdfExport.workflow.js';
 export { conversationProcessing } from './conversationProcessing.workflow.js';
 export { conversationsConsolidation } from './conversationsConsolidation.workflow.js';
 export { repositoryMaintenance } from './repositoryMaintenance.workflow.js';
+export { gitSync } from './gitSync.workflow.js';

@@ -23,8 +23,9 @@ import { openAPIRoutes } from './openapi.js';
 import { translationRoutes } from './translations.js';
 import { changeRequestPdfRoutes } from './changeRequestPdf.js';
 import { conversationRoutes } from './conversations.js';
+import { gitSyncRoutes } from './gitSync.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, changeRequestPdfRoutes, commentRoutes, commentReplyRoutes, openAPIRoutes, translationRoutes, conversationRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, changeRequestPdfRoutes, commentRoutes, commentReplyRoutes, openAPIRoutes, translationRoutes, conversationRoutes, gitSyncRoutes].flatMap(
   (table) => table.routes,
 );

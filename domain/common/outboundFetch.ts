@@ -182,3 +182,26 @@ function fetchOnce(url: URL, settings: Settings, deadline: number): Promise<{ re
 
 const timeoutError = (url: URL, ms: number) => new OutboundFetchError('timeout', `Fetching ${url.href} took more than ${ms} ms`);
 const tooLarge = (url: URL, max: number) => new OutboundFetchError('too_large', `${url.href} is larger than ${max} bytes`);
+
+/**
+ * The address a program other than this one (git, for Git Sync) must connect to for `url`: the
+ * host resolved once and judged by the same rules, so the program can be pinned to it (no second
+ * resolution to a private address). Throws OutboundFetchError as a fetch would.
+ */
+export async function pinnedAddress(url: string): Promise<{ host: string; port: number; address: string }> {
+  const parsed = parseUrl(url);
+  const settings: Settings = { ...outboundDefaults, allowPrivate: privateFetchAllowed() };
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
+  if (ipaddr.isValid(host)) {
+    if (!permitted(settings, host)) throw addressError(parsed, host);
+    return { host, port, address: host };
+  }
+  const addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
+    dnsLookup(host, { all: true }, (error, found) => (error ? reject(networkError(parsed, error)) : resolve(found))),
+  );
+  const refused = addresses.find((entry) => !permitted(settings, entry.address));
+  if (refused) throw addressError(parsed, refused.address);
+  if (!addresses[0]) throw new OutboundFetchError('network', `${parsed.host} is unreachable`);
+  return { host, port, address: addresses[0].address };
+}

@@ -1,5 +1,6 @@
 import type { Repository } from '../../engine/repository.js';
 import type { PdfExportInput } from '../pdf/index.js';
+import type { GitSyncJob } from '../git/index.js';
 
 /** A space's purge job: due `retentionMs` after `deletedAt`, unless the space is restored first. */
 export interface SpaceDeletionInput {
@@ -22,6 +23,7 @@ export interface Jobs {
   startTranslationRun(translationId: string, run: number): Promise<void>;
   startPdfExport(input: PdfExportInput): Promise<void>;
   signalConversationsIngested(organizationId: string): Promise<void>;
+  startGitSync(job: GitSyncJob): Promise<void>;
 }
 
 /**

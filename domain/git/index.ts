@@ -4,3 +4,4 @@ export type { Pusher } from './pushes.js';
 export { advertisementStart, checkGitBinary, type GitService } from '../../engine/git/gitService.js';
 export { closeHookChannel } from '../../engine/git/hookServer.js';
 export { repackSpace, repackSpacesOverThreshold, type RepackOutcome } from './maintenance.js';
+export { readGitSync, requestGitSync, runGitSync, withoutCredentials, type GitSyncJob, type GitSyncRequest } from './gitSync.js';

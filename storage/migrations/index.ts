@@ -12,6 +12,7 @@ import { comments } from './012-comments.js';
 import { openapi } from './013-openapi.js';
 import { translations } from './014-translations.js';
 import { conversations } from './015-conversations.js';
+import { gitSync } from './016-git-sync.js';
 
 export interface Migration {
   version: number;
@@ -20,4 +21,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync];

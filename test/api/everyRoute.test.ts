@@ -103,6 +103,8 @@ const validBodies: Record<string, unknown> = {
   updateSiteSectionGroupById: { title: 'Products' },
   addSectionToGroup: { sectionId: 'someId' },
   moveSiteSectionGroup: {},
+  importGitRepository: { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main' },
+  exportToGitRepository: { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main', commitMessage: 'Docs' },
 };
 /** A valid query for each operation that requires one. */
 const validQueries: Record<string, Record<string, string>> = {

@@ -6,6 +6,7 @@ import { failTranslation, runTranslation } from './runTranslation.js';
 import { failPdfExportActivity, renderPdfExport } from './renderPdfExport.js';
 import { consolidateConversations, processConversations } from './processConversations.js';
 import { repackRepositories } from './repackRepositories.js';
+import { runGitSync } from './runGitSync.js';
 
 /** The domain's dependencies: the worker's entry point wires them once. */
 export type ActivityDependencies = ContentDeps;
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDependencies) {
     processConversations: heartbeating(processConversations(deps)),
     consolidateConversations: heartbeating(consolidateConversations(deps)),
     repackRepositories: repackRepositories(deps),
+    runGitSync: heartbeating(runGitSync(deps)),
   };
 }
 
