@@ -84,7 +84,12 @@ export async function benchGit(): Promise<Record<string, string>> {
     }
     figures['one-page push to a change request branch until the API shows it: ms (target ≤ 400)'] = spread(visible, 0);
 
+    // git's own floor: the same pushes to a plain local bare copy whose pre-receive hook (a shell script) refuses everything.
+    const baseline = path.join(scratch, 'baseline.git');
+    git(scratch, 'clone', '--quiet', '--bare', remote, baseline);
+    writeFileSync(path.join(baseline, 'hooks', 'pre-receive'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
     const refused: number[] = [];
+    const floor: number[] = [];
     for (let round = 0; round < 5; round += 1) {
       git(work, 'checkout', '-q', '--detach', 'origin/main');
       rmSync(path.join(work, `part-0`), { recursive: true, force: true });
@@ -93,8 +98,10 @@ export async function benchGit(): Promise<Record<string, string>> {
       git(work, 'add', '-A');
       git(work, 'commit', '-qm', `Refused ${round}`);
       refused.push(await timedGit(work, ['push', '--quiet', 'origin', 'HEAD:refs/for/main'], true));
+      floor.push(await timedGit(work, ['-c', 'receive.fsckObjects=true', 'push', '--quiet', baseline, 'HEAD:refs/heads/main'], true));
     }
     figures['a refused push of 1,000 changed pages (SUMMARY.md links a missing file): ms (target ≤ 300)'] = spread(refused, 0);
+    figures['… the same pushes to a local bare copy refused by a shell pre-receive hook (git alone): ms'] = spread(floor, 0);
   } finally {
     backend.close();
     await server.stop();

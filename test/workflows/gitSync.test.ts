@@ -96,6 +96,28 @@ test('import: the project folder and .gitbook.yaml root become the space content
   assert.match(message, /^Import refs\/heads\/main of http:\/\/127\.0\.0\.1:\d+\/imported\.git \([0-9a-f]{7}\)/);
   assert.not.match(message, 'secret', 'credentials never reach the history');
   assert.is((await t.call('DELETE', `/v1/spaces/${space.id}/git/legacy-installation`, { token: fx.admin.token })).status, 205);
+
+  // Edited through the API since: an import without force leaves it, one with force replaces it.
+  assert.is((await t.call('POST', `/v1/spaces/${space.id}/content/template`, { token: fx.admin.token, body: { id: 'knowledge-base' } })).status, 201);
+  const edited = (await t.call('GET', `/v1/spaces/${space.id}`, { token: fx.reader.token })).body.revision;
+  await t.call('POST', `/v1/spaces/${space.id}/git/import`, { token: fx.editor.token, body: { url, ref: 'refs/heads/main', repoProjectDirectory: 'docs' } });
+  const kept = await settled(space.id);
+  assert.is(kept.lastState, 'failure');
+  assert.match(kept.lastMessage ?? '', `the space changed since its last Git Sync (${revision.slice(0, 7)} → ${edited.slice(0, 7)}): import with "force" to replace its content`);
+  assert.is((await t.call('GET', `/v1/spaces/${space.id}`, { token: fx.reader.token })).body.revision, edited);
+
+  await t.call('POST', `/v1/spaces/${space.id}/git/import`, { token: fx.editor.token, body: { url, ref: 'refs/heads/main', repoProjectDirectory: 'docs', standalone: true } });
+  const standalone = await settled(space.id);
+  assert.is(standalone.lastState, 'success', standalone.lastMessage ?? '');
+  assert.is((await t.call('GET', `/v1/spaces/${space.id}`, { token: fx.reader.token })).body.revision, edited, 'a standalone import leaves main');
+  const beside = await t.call('GET', `/v1/spaces/${space.id}/revisions/${standalone.lastCommit}/pages`, { token: fx.reader.token });
+  assert.equal(beside.body.pages.map((page: { title: string }) => page.title), ['Welcome', 'Guide'], 'its revision is readable');
+
+  await t.call('POST', `/v1/spaces/${space.id}/git/import`, { token: fx.editor.token, body: { url, ref: 'refs/heads/main', repoProjectDirectory: 'docs', force: true } });
+  assert.is((await settled(space.id)).lastState, 'success');
+  assert.equal(await pageTitles(space.id), ['Welcome', 'Guide']);
+  const forced = (await t.call('GET', `/v1/spaces/${space.id}`, { token: fx.reader.token })).body.revision;
+  assert.is(execFileSync('git', ['--git-dir', path.join(t.dataDir, 'spaces', `${space.id}.git`), 'rev-parse', `${forced}^`], { encoding: 'utf8' }).trim(), edited, 'on top of the history');
 });
 
 test('an import that breaks the layout, or lacks its ref, changes nothing and records why; bad requests are 400s', async () => {
