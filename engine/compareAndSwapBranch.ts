@@ -58,7 +58,14 @@ async function takeGitLock(ours: string, gitLock: string, ref: string): Promise<
       linkSync(ours, gitLock);
       return;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      // `git pack-refs` (run by `git gc`, our maintenance) removes the folders it emptied, this
+      // ref's among them, between our mkdir and the link: made again, as git does in that race.
+      if (code === 'ENOENT' && Date.now() <= deadline) {
+        mkdirSync(path.dirname(gitLock), { recursive: true });
+        continue;
+      }
+      if (code !== 'EEXIST') throw error;
     }
     if (Date.now() > deadline) throw new RepositoryBusyError(`git holds ${ref}.lock (another git command is writing ${ref})`);
     await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20));
