@@ -193,6 +193,8 @@ test('a push that breaks the layout is refused before anything lands: the file a
   const summary = readFileSync(path.join(work, 'SUMMARY.md'), 'utf8');
   writeFileSync(path.join(work, 'SUMMARY.md'), `${summary.trimEnd()}\n* [Ghost](ghost.md)\n`);
   writeFileSync(path.join(work, 'broken.md'), '---\ntitle: [unclosed\n---\n\n# Broken\n');
+  writeFileSync(path.join(work, 'deep.md'), `# Deep\n\n${'> '.repeat(70)}too deep\n`);
+  writeFileSync(path.join(work, 'shallow.md'), `# Shallow\n\n${'> '.repeat(10)}fine\n`);
   await ok(work, 'add', '-A');
   await ok(work, 'commit', '-qm', 'Break things');
   const commit = await ok(work, 'rev-parse', 'HEAD');
@@ -201,6 +203,8 @@ test('a push that breaks the layout is refused before anything lands: the file a
   const line = summary.trimEnd().split('\n').length + 1;
   assert.match(refused.stderr, `remote: error: SUMMARY.md:${line}: links to ghost.md, which is not in the commit`);
   assert.match(refused.stderr, /remote: error: broken\.md:2: the frontmatter is not valid YAML/);
+  assert.match(refused.stderr, /remote: error: deep\.md: The markdown nests/);
+  assert.not.match(refused.stderr, 'shallow.md');
   assert.match(refused.stderr, 'pre-receive hook declined');
   const present = await git(gitdir, 'cat-file', '-e', commit);
   assert.is.not(present.code, 0, 'the refused commit is not in the repository');
