@@ -1,6 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { instanceKey } from '../domain/common/instanceKeys.js';
 
 /**
  * Signs file download URLs, so an `<img src>` or a PDF renderer can fetch them without an
@@ -38,23 +37,5 @@ export class DownloadSigner {
   }
 }
 
-/**
- * The signing key of a data directory: made once (32 random bytes, readable by its owner only)
- * and shared by every process over that directory, so a URL one process signs another accepts.
- */
-export function downloadSigningKey(dataDir: string): Buffer {
-  const file = path.join(dataDir, 'keys', 'download-urls.key');
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  try {
-    writeFileSync(file, randomBytes(32), { flag: 'wx', mode: 0o600 });
-    chmodSync(file, 0o600);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // another process made it first
-  }
-  return readFileSync(file);
-}
+/** The signing key of a data directory (`keys/download-urls.key`), shared by every process over it. */
+export const downloadSigningKey = (dataDir: string): Buffer => instanceKey(dataDir, 'download-urls');

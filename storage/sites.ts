@@ -83,6 +83,17 @@ export async function findSite(db: Queryable, organizationId: string, siteId: st
   return row && toSite(row);
 }
 
+/** A site by id alone, or by the custom hostname recorded on it (published content lookups by URL). */
+export async function findSiteById(db: Queryable, siteId: string): Promise<SiteRecord | undefined> {
+  const row = await db.get<SiteRow>(`SELECT ${siteColumns} FROM sites WHERE id = ?`, [siteId]);
+  return row && toSite(row);
+}
+
+export async function findSiteByHostname(db: Queryable, hostname: string): Promise<SiteRecord | undefined> {
+  const row = await db.get<SiteRow>(`SELECT ${siteColumns} FROM sites WHERE hostname = ? ORDER BY created_at, id LIMIT 1`, [hostname]);
+  return row && toSite(row);
+}
+
 export async function getSite(db: Queryable, organizationId: string, siteId: string): Promise<SiteRecord> {
   const site = await findSite(db, organizationId, siteId);
   if (!site) throw notFound(`Site ${siteId}`);

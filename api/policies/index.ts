@@ -8,7 +8,8 @@ import { findContentGrantsCached, grantReads, grantedRole, higherRole } from '..
 import type { MemberRole } from '../../storage/members.js';
 import { effectiveRole, levelsOf } from '../../domain/organizations/index.js';
 import { findUserByToken } from '../../storage/tokens.js';
-import type { AppContext } from '../context.js';
+import { contentDeps, type AppContext } from '../context.js';
+import { isPublishedRevision, looksLikeJwt, readSiteToken, spaceReadableBySiteToken, type SiteToken } from '../../domain/publishing/index.js';
 import { forbidden, notFound, unauthorized } from '../errors.js';
 import { atLeast, describeRole, type RoleOrGuest } from './roles.js';
 import type { Requirement } from './requirements.js';
@@ -100,6 +101,8 @@ function spacePolicy(role: MemberRole, options: { deleted?: boolean }): Policy {
   return {
     rule: `space role ${role}${role === 'admin' ? '' : ' or above'}${options.deleted ? ' (deleted spaces too)' : ''}`,
     check: async (ctx, next) => {
+      const siteToken = await siteTokenOf(ctx);
+      if (siteToken) return siteTokenReads(ctx, next, role, siteToken);
       const caller = await authenticate(ctx);
       const spaceId = ctx.params.spaceId ?? '';
       // Read on every request to a space: its parts through the read cache, and the whole of it
@@ -217,10 +220,41 @@ export const signedInOverGit: Policy = {
   },
 };
 
+/** The site token the request carries as its bearer (a JWT), checked; undefined for any other credential. */
+async function siteTokenOf(ctx: AppContext): Promise<SiteToken | undefined> {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
+  if (!bearer || !looksLikeJwt(bearer)) return undefined;
+  const token = await readSiteToken(contentDeps(ctx), bearer);
+  if (!token) {
+    ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
+    throw unauthorized('The site token is not valid or has expired: resolve the URL again for a new one');
+  }
+  return token;
+}
+
+/**
+ * A site token (domain/publishing) reads its site's published content and nothing else: GETs on
+ * the spaces its site spaces show (conditions judged on its claims), their primary branch and its
+ * history, never a change request, never a write.
+ */
+async function siteTokenReads(ctx: AppContext, next: Koa.Next, role: MemberRole, token: SiteToken) {
+  if (role !== 'read' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) throw forbidden('A site token only reads the published content of its site');
+  if (ctx.path.includes('/change-requests')) throw forbidden('A site token reads published content: change requests are not published');
+  const space = await spaceReadableBySiteToken(ctx, token, ctx.params.spaceId ?? '');
+  if (!space) throw notFound(`Space ${ctx.params.spaceId} not found`);
+  if (ctx.params.revisionId !== undefined && !(await isPublishedRevision(contentDeps(ctx), space, ctx.params.revisionId))) throw notFound(`Revision ${ctx.params.revisionId} not found`);
+  ctx.state.space = space;
+  ctx.state.spaceRole = 'read';
+  ctx.state.role = null;
+  ctx.state.organization = await findOrganizationCached(ctx.db, space.organizationId);
+  return next();
+}
+
 async function authenticate(ctx: AppContext) {
   if (ctx.state.caller) return ctx.state.caller;
   const header = ctx.get('authorization');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (match?.[1] && looksLikeJwt(match[1])) throw forbidden('A site token only reads the published content of its site: this operation needs a user\'s token');
   if (!match?.[1]) {
     ctx.set('WWW-Authenticate', 'Bearer');
     throw unauthorized(header ? 'The Authorization header must be "Bearer <token>"' : 'Authentication required: send an Authorization: Bearer <token> header');

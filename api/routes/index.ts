@@ -24,8 +24,9 @@ import { translationRoutes } from './translations.js';
 import { changeRequestPdfRoutes } from './changeRequestPdf.js';
 import { conversationRoutes } from './conversations.js';
 import { gitSyncRoutes } from './gitSync.js';
+import { publishedUrlRoutes } from './publishedUrls.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, changeRequestPdfRoutes, commentRoutes, commentReplyRoutes, openAPIRoutes, translationRoutes, conversationRoutes, gitSyncRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, changeRequestPdfRoutes, commentRoutes, commentReplyRoutes, openAPIRoutes, translationRoutes, conversationRoutes, gitSyncRoutes, publishedUrlRoutes].flatMap(
   (table) => table.routes,
 );

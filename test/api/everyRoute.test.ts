@@ -104,12 +104,14 @@ const validBodies: Record<string, unknown> = {
   addSectionToGroup: { sectionId: 'someId' },
   moveSiteSectionGroup: {},
   importGitRepository: { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main' },
+  resolvePublishedContentByUrl: { url: 'https://docs.example.com/' },
   exportToGitRepository: { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main', commitMessage: 'Docs' },
 };
 /** A valid query for each operation that requires one. */
 const validQueries: Record<string, Record<string, string>> = {
   searchSpaceContent: { query: 'setup' },
   searchOrganizationContent: { query: 'setup' },
+  getPublishedContentByUrl: { url: 'https://docs.example.com/' },
 };
 
 const ajv = addFormatsModule.default(new Ajv({ strict: false }), ['uri', 'email', 'date-time']).addSchema(upstreamDocument);

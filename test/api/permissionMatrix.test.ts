@@ -94,7 +94,11 @@ test('every route answers every kind of caller as docs/permissions.md says', asy
     const rule = rules.get(route.operationId);
     assert.ok(rule, `${route.operationId} is in docs/permissions.md`);
     // A required query (a search's `query`) is given, so that the unknown parameter is what fails.
-    const query = new URLSearchParams({ ...((route.operationId.startsWith('search') && { query: 'setup' }) || {}), surprise: '1' });
+    const query = new URLSearchParams({
+      ...((route.operationId.startsWith('search') && { query: 'setup' }) || {}),
+      ...((route.operationId === 'getPublishedContentByUrl' && { url: 'https://docs.example.com/' }) || {}),
+      surprise: '1',
+    });
     const path = `${concretePath(route.path, { organizationId, spaceId: space.id, revisionId: space.revision, collectionId: collection.id })}?${query}`;
     for (const [caller, person] of callers) {
       const response = await t.call(route.method, path, { token: person?.token, body: route.method === 'GET' ? undefined : { surprise: 1 } });

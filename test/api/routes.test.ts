@@ -16,7 +16,8 @@ test('every registered route declares a permission policy', () => {
     assert.ok(route.policy.rule.length > 0, `${route.method} ${route.path} has a policy without a rule`);
   }
   const open = allRoutes.filter((route) => route.policy === anyone).map((route) => route.operationId);
-  assert.equal(open, ['getApiInformation'], 'only the API information needs no token');
+  // The API's information, and which published content a URL shows (what any visitor of the URL sees).
+  assert.equal(open, ['getApiInformation', 'getPublishedContentByUrl', 'resolvePublishedContentByUrl'], 'only these need no token');
 });
 
 test('a route declared without a policy is refused', () => {

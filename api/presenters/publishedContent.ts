@@ -1,0 +1,19 @@
+import type { PublishedPlace } from '../../domain/publishing/index.js';
+
+/** Upstream's PublishedSiteContent, field by field. */
+export function presentPublishedContent(place: PublishedPlace, apiToken: string) {
+  return {
+    site: place.site.id,
+    ...(place.section ? { siteSection: place.section.id } : {}),
+    siteSpace: place.siteSpace.id,
+    space: place.siteSpace.spaceId,
+    pathname: place.pathname,
+    basePath: place.basePath,
+    siteBasePath: place.siteBasePath,
+    apiToken,
+    organization: place.site.organizationId,
+    ...(place.shareKey ? { shareKey: place.shareKey } : {}),
+    complete: true,
+    canonicalUrl: place.canonicalUrl,
+  };
+}

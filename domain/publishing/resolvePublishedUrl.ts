@@ -1,0 +1,104 @@
+import { evaluateCondition, type Claims } from '../common/conditions.js';
+import type { ContentDeps } from '../common/deps.js';
+import { missing } from '../common/errors.js';
+import { findSiteByHostname, findSiteById, isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
+import { loadSiteStructure, type SiteSectionRecord, type SiteSpaceRecord } from '../../storage/siteStructure.js';
+
+/** What a published URL shows: the site, its section and site space, and the page path left over. */
+export interface PublishedPlace {
+  site: SiteRecord;
+  section?: SiteSectionRecord;
+  siteSpace: SiteSpaceRecord;
+  /** The page's path below the site space ('' for its first page). */
+  pathname: string;
+  /** The URL path of the site space (ends with '/'), and of the site. */
+  basePath: string;
+  siteBasePath: string;
+  /** The URL without query, share key or trailing noise: where this content lives. */
+  canonicalUrl: string;
+  /** The share link key the URL carried, for a share-link site. */
+  shareKey?: string;
+  claims: Claims;
+}
+
+const notPublished = (url: string) => missing(`No published content at ${url}`);
+
+/**
+ * Which published content a URL shows, the longest published prefix first: the site (this
+ * server's `<publicBase>/sites/<id>/`, or the custom hostname recorded on it, under its basename),
+ * then a section's path (else the default section), then a site space's path (else the section's
+ * default), the rest being the page's path. Sections and site spaces whose condition fails for the
+ * visitor's claims are not there. An unpublished site, a share-link site without an active key of
+ * its own links (`?share=`), and a visitor-auth site (not served yet) are a 404.
+ */
+export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db'>, input: { url: string; publicBase: string; claims?: Claims }): Promise<PublishedPlace> {
+  let url: URL;
+  try {
+    url = new URL(input.url);
+  } catch {
+    throw notPublished(input.url);
+  }
+  const found = await siteOfUrl(deps, url, new URL(input.publicBase));
+  if (!found || !found.site.published) throw notPublished(input.url);
+  const { site, siteBasePath } = found;
+  const shareKey = url.searchParams.get('share') ?? undefined;
+  if (site.visibility === 'visitor-auth') throw notPublished(input.url);
+  if (site.visibility === 'share-link' && !(shareKey && (await isActiveShareKey(deps.db, site.id, shareKey)))) throw notPublished(input.url);
+
+  const claims = input.claims ?? {};
+  const visible = (condition: string | null) => condition === null || safely(() => evaluateCondition(condition, { visitor: { claims } }));
+  const structure = await loadSiteStructure(deps.db, site.id);
+  const segments = url.pathname.slice(siteBasePath.length).split('/').filter(Boolean).map(decodeSegment);
+  let taken = 0;
+  const sections = structure.sections.filter((section) => visible(section.condition));
+  let section: SiteSectionRecord | undefined;
+  if (sections.length > 0) {
+    section = sections.find((candidate) => !candidate.isDefault && candidate.path === segments[0]);
+    if (section) taken += 1;
+    else section = sections.find((candidate) => candidate.isDefault) ?? sections[0];
+  }
+  const siteSpaces = structure.siteSpaces.filter((siteSpace) => siteSpace.sectionId === (section?.id ?? null) && visible(siteSpace.condition));
+  let siteSpace = siteSpaces.find((candidate) => !candidate.isDefault && candidate.path === segments[taken]);
+  if (siteSpace) taken += 1;
+  else siteSpace = siteSpaces.find((candidate) => candidate.isDefault) ?? siteSpaces[0];
+  if (!siteSpace) throw notPublished(input.url);
+
+  const prefix = segments.slice(0, taken).map((segment) => `${encodeURIComponent(segment)}/`).join('');
+  const basePath = `${siteBasePath}${prefix}`;
+  const pathname = segments.slice(taken).join('/');
+  const canonical = new URL(`${basePath}${segments.slice(taken).map(encodeURIComponent).join('/')}`, url);
+  return { site, section, siteSpace, pathname, basePath, siteBasePath, canonicalUrl: canonical.toString(), ...(shareKey ? { shareKey } : {}), claims };
+}
+
+async function siteOfUrl(deps: Pick<ContentDeps, 'db'>, url: URL, base: URL): Promise<{ site: SiteRecord; siteBasePath: string } | undefined> {
+  const basePath = base.pathname.replace(/\/+$/, '');
+  if (url.host === base.host) {
+    const match = new RegExp(`^${escapeRegExp(basePath)}/sites/([A-Za-z0-9_-]+)(?:/|$)`).exec(url.pathname);
+    if (!match) return undefined;
+    const site = await findSiteById(deps.db, match[1]!);
+    return site && { site, siteBasePath: `${basePath}/sites/${site.id}/` };
+  }
+  const site = await findSiteByHostname(deps.db, url.hostname);
+  if (!site) return undefined;
+  const basename = site.basename ? `/${site.basename.replace(/^\/+|\/+$/g, '')}` : '';
+  if (basename && url.pathname !== basename && !url.pathname.startsWith(`${basename}/`)) return undefined;
+  return { site, siteBasePath: `${basename}/` };
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function safely(check: () => boolean): boolean {
+  try {
+    return check();
+  } catch {
+    return false;
+  }
+}

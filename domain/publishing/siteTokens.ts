@@ -1,0 +1,100 @@
+import { jwtVerify, SignJWT } from 'jose';
+import { isAncestor } from '../../engine/git/ancestry.js';
+import { readBranch } from '../../engine/readBranch.js';
+import { primaryBranch } from '../../engine/repository.js';
+import { resolveRevision } from '../../engine/resolveRevision.js';
+import { findSiteById, isActiveShareKey } from '../../storage/sites.js';
+import { loadSiteStructure } from '../../storage/siteStructure.js';
+import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
+import { evaluateCondition, type Claims } from '../common/conditions.js';
+import type { ContentDeps } from '../common/deps.js';
+import { instanceKey } from '../common/instanceKeys.js';
+import type { PublishedPlace } from './resolvePublishedUrl.js';
+
+/** What a site API token says: for which site (and the place it was minted for) and which visitor. */
+export interface SiteToken {
+  kind: 'site';
+  site: string;
+  siteSpace: string;
+  space: string;
+  organization: string;
+  /** The visitor's claims: their conditions decide which sections and site spaces the token reads. */
+  claims: Claims;
+  shareKey?: string;
+}
+
+/** How long a site token lives: the renderer asks for a new one with each URL lookup. */
+const lifetimeSeconds = 3600;
+const issuer = 'quire';
+
+const keyOf = (dataDir: string) => instanceKey(dataDir, 'site-tokens');
+
+/** A signed JWT (HS256, the instance's key) for the content a URL lookup found; the renderer decodes it without checking. */
+export function mintSiteToken(deps: Pick<ContentDeps, 'dataDir'>, place: PublishedPlace): Promise<string> {
+  const token: SiteToken = {
+    kind: 'site',
+    site: place.site.id,
+    siteSpace: place.siteSpace.id,
+    space: place.siteSpace.spaceId,
+    organization: place.site.organizationId,
+    claims: place.claims,
+    ...(place.shareKey ? { shareKey: place.shareKey } : {}),
+  };
+  return new SignJWT({ ...token }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(issuer).setIssuedAt().setExpirationTime(`${lifetimeSeconds}s`).sign(keyOf(deps.dataDir));
+}
+
+/** Whether a bearer token has a JWT's shape (three base64url parts): read as a site token, not looked up as a user's. */
+export const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token);
+
+/** The site token's claims, or null when its signature, issuer, kind or expiry is wrong. */
+export async function readSiteToken(deps: Pick<ContentDeps, 'dataDir'>, jwt: string): Promise<SiteToken | null> {
+  try {
+    const { payload } = await jwtVerify(jwt, keyOf(deps.dataDir), { issuer, algorithms: ['HS256'] });
+    if (payload.kind !== 'site' || typeof payload.site !== 'string' || typeof payload.organization !== 'string') return null;
+    return payload as unknown as SiteToken;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The space a site token may read, or undefined: a space shown by one of the site's site spaces
+ * whose section and own conditions hold for the token's claims, while the site is published and,
+ * for a share-link site, while the token's share link is active. Checked on every request, so an
+ * unpublished site or a revoked link stops its tokens at once.
+ */
+export async function spaceReadableBySiteToken(deps: Pick<ContentDeps, 'db'>, token: SiteToken, spaceId: string): Promise<SpaceRecord | undefined> {
+  const site = await findSiteById(deps.db, token.site);
+  if (!site || !site.published || site.organizationId !== token.organization || site.visibility === 'visitor-auth') return undefined;
+  if (site.visibility === 'share-link' && !(token.shareKey && (await isActiveShareKey(deps.db, site.id, token.shareKey)))) return undefined;
+  const visible = (condition: string | null) => {
+    if (condition === null) return true;
+    try {
+      return evaluateCondition(condition, { visitor: { claims: token.claims ?? {} } });
+    } catch {
+      return false;
+    }
+  };
+  const structure = await loadSiteStructure(deps.db, site.id);
+  const sections = new Map(structure.sections.map((section) => [section.id, section]));
+  const shown = structure.siteSpaces.some(
+    (siteSpace) => siteSpace.spaceId === spaceId && visible(siteSpace.condition) && (siteSpace.sectionId === null || (sections.has(siteSpace.sectionId) && visible(sections.get(siteSpace.sectionId)!.condition))),
+  );
+  if (!shown) return undefined;
+  const space = await findSpace(deps.db, spaceId);
+  return space && space.organizationId === site.organizationId ? space : undefined;
+}
+
+/** Whether a revision reference is published content of the space: its primary branch's head or a commit of its history. */
+export async function isPublishedRevision(deps: Pick<ContentDeps, 'repositories'>, space: SpaceRecord, revisionId: string): Promise<boolean> {
+  const repo = deps.repositories.open(space.id);
+  const head = await readBranch(repo, primaryBranch, { sameTurn: true });
+  if (!head) return false;
+  if (revisionId === head || revisionId === primaryBranch) return true;
+  if (!/^[0-9a-f]{40}$/.test(revisionId)) return false;
+  try {
+    return await isAncestor(repo.gitdir, await resolveRevision(repo, revisionId), head);
+  } catch {
+    return false;
+  }
+}

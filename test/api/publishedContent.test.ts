@@ -1,0 +1,141 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { OrganizationFixture } from '../helpers/fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+import { withOrganization } from '../helpers/suite.js';
+
+const test = suite('published content: URL lookups and the site tokens they mint');
+let t: TestServer;
+let fx: OrganizationFixture;
+withOrganization(test, (setup) => {
+  ({ t, fx } = setup);
+});
+
+const sites = () => `/v1/orgs/${fx.org.id}/sites`;
+
+async function space(title: string) {
+  const created = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title, template: { id: 'getting-started' } } });
+  assert.is(created.status, 201);
+  return created.body as { id: string; revision: string };
+}
+
+async function publishedSite(title: string, spaceIds: string[], visibility = 'public') {
+  const created = await t.call('POST', sites(), { token: fx.admin.token, body: { title, spaces: spaceIds, visibility } });
+  assert.is(created.status, 201, JSON.stringify(created.body));
+  const published = await t.call('POST', `${sites()}/${created.body.id}/publish`, { token: fx.admin.token });
+  assert.is(published.status, 200, JSON.stringify(published.body));
+  return published.body as { id: string; urls: { published: string } };
+}
+
+const lookup = (url: string, extra: Record<string, unknown> = {}) => t.call('POST', '/v1/urls/published', { body: { url, ...extra } });
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const read = (path: string, token: string) => t.call('GET', path, { headers: bearer(token) });
+
+function decoded(jwt: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
+test('a published URL resolves, without a token, to its site, site space and page path, with a site token (a JWT the renderer can decode)', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Docs', [guide.id]);
+  const base = site.urls.published;
+  const found = await lookup(`${base}quick-start?utm=x`, { cacheBust: '123', visitor: { type: 'human' } });
+  assert.is(found.status, 200, JSON.stringify(found.body));
+  const path = new URL(base).pathname;
+  assert.equal(
+    { site: found.body.site, space: found.body.space, pathname: found.body.pathname, basePath: found.body.basePath, siteBasePath: found.body.siteBasePath, organization: found.body.organization, complete: found.body.complete, canonicalUrl: found.body.canonicalUrl },
+    { site: site.id, space: guide.id, pathname: 'quick-start', basePath: path, siteBasePath: path, organization: fx.org.id, complete: true, canonicalUrl: `${base}quick-start` },
+  );
+  const claims = decoded(found.body.apiToken);
+  assert.equal({ kind: claims.kind, site: claims.site, siteSpace: claims.siteSpace, space: claims.space, organization: claims.organization, claims: claims.claims }, { kind: 'site', site: site.id, siteSpace: found.body.siteSpace, space: guide.id, organization: fx.org.id, claims: {} });
+  assert.ok(Number(claims.exp) - Number(claims.iat) === 3600, 'a short-lived token');
+  const byQuery = await t.call('GET', `/v1/urls/published?url=${encodeURIComponent(base)}`);
+  assert.is(byQuery.status, 200);
+  assert.is(byQuery.body.pathname, '');
+
+  for (const url of [`${base.replace(site.id, 'nosuchsite')}`, 'http://elsewhere.example.com/', 'not a url']) {
+    const missing = await lookup(url);
+    assert.is(missing.status, 404, url);
+  }
+});
+
+test('a site token reads exactly its site published content: spaces it shows, their primary history; no other space, no change request, no write, no organization route', async () => {
+  const guide = await space('Guide');
+  const hidden = await space('Internal');
+  const site = await publishedSite('Docs', [guide.id]);
+  const token = (await lookup(site.urls.published)).body.apiToken as string;
+
+  assert.is((await read(`/v1/spaces/${guide.id}`, token)).status, 200);
+  const pages = await read(`/v1/spaces/${guide.id}/content/pages`, token);
+  assert.is(pages.status, 200);
+  assert.ok(pages.body.pages.length > 0);
+  assert.is((await read(`/v1/spaces/${guide.id}/revisions/${guide.revision}/pages`, token)).status, 200, 'a revision of the primary history');
+  assert.is((await read(`/v1/spaces/${guide.id}/content/page/${pages.body.pages[0].id}?format=markdown`, token)).status, 200);
+
+  const changeRequest = (await t.call('POST', `/v1/spaces/${guide.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Draft' } })).body;
+  await t.call('POST', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'insert_page', title: 'Secret', document: { markdown: 'Not yet.\n' } }] } });
+  const draft = (await t.call('GET', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}`, { token: fx.editor.token })).body.revision;
+  assert.is((await read(`/v1/spaces/${guide.id}/revisions/${draft}/pages`, token)).status, 404, 'a change request commit is not published');
+  assert.is((await read(`/v1/spaces/${guide.id}/change-requests/${changeRequest.id}`, token)).status, 403);
+  assert.is((await read(`/v1/spaces/${hidden.id}`, token)).status, 404, 'a space no site space shows');
+  assert.is((await read(`/v1/orgs/${fx.org.id}`, token)).status, 403);
+  assert.is((await read('/v1/user', token)).status, 403);
+  const write = await t.call('POST', `/v1/spaces/${guide.id}/change-requests`, { headers: bearer(token), body: { subject: 'By a visitor' } });
+  assert.is(write.status, 403);
+  assert.match(write.body.error.message, 'A site token only reads the published content of its site');
+
+  const tampered = `${token.slice(0, -4)}AAAA`;
+  const refused = await read(`/v1/spaces/${guide.id}`, tampered);
+  assert.is(refused.status, 401);
+  const [header, , signature] = token.split('.');
+  const forged = `${header}.${Buffer.from(JSON.stringify({ ...decoded(token), space: hidden.id })).toString('base64url')}.${signature}`;
+  assert.is((await read(`/v1/spaces/${hidden.id}`, forged)).status, 401, 'claims changed without the key');
+});
+
+test('another site token reads nothing of this site; unpublishing stops its tokens at once', async () => {
+  const guide = await space('Guide');
+  const other = await space('Other');
+  const site = await publishedSite('Docs', [guide.id]);
+  const otherSite = await publishedSite('Other docs', [other.id]);
+  const token = (await lookup(site.urls.published)).body.apiToken as string;
+  const otherToken = (await lookup(otherSite.urls.published)).body.apiToken as string;
+  assert.is((await read(`/v1/spaces/${guide.id}`, otherToken)).status, 404);
+  assert.is((await read(`/v1/spaces/${other.id}`, token)).status, 404);
+  assert.is((await t.call('POST', `${sites()}/${site.id}/unpublish`, { token: fx.admin.token })).status, 200);
+  assert.is((await read(`/v1/spaces/${guide.id}`, token)).status, 404);
+  assert.is((await lookup(site.urls.published)).status, 404);
+});
+
+test('sections and variants: the longest published prefix wins; the default otherwise', async () => {
+  const guide = await space('Guide');
+  const api = await space('API');
+  const site = await publishedSite('Docs', [guide.id]);
+  const section = await t.call('POST', `${sites()}/${site.id}/sections`, { token: fx.admin.token, body: { spaceId: api.id, title: 'API reference' } });
+  assert.is(section.status, 201, JSON.stringify(section.body));
+  const sections = (await t.call('GET', `${sites()}/${site.id}/sections`, { token: fx.admin.token })).body.items as Array<{ id: string; path: string; default: boolean }>;
+  const apiSection = sections.find((candidate) => !candidate.default)!;
+  const base = site.urls.published;
+  const inApi = await lookup(`${base}${apiSection.path}/quick-start/configuration`);
+  assert.is(inApi.status, 200, JSON.stringify(inApi.body));
+  assert.equal([inApi.body.space, inApi.body.siteSection, inApi.body.pathname, inApi.body.basePath], [api.id, apiSection.id, 'quick-start/configuration', `${new URL(base).pathname}${apiSection.path}/`]);
+  const inDefault = await lookup(`${base}faq`);
+  assert.equal([inDefault.body.space, inDefault.body.pathname], [guide.id, 'faq']);
+});
+
+test('a share-link site: its URL needs an active key of its own links; a revoked link stops its tokens', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Private docs', [guide.id], 'share-link');
+  assert.is((await lookup(site.urls.published ?? `${t.url}/sites/${site.id}/`)).status, 404);
+  const link = await t.call('POST', `${sites()}/${site.id}/share-links`, { token: fx.admin.token, body: { name: 'Partners' } });
+  const shared = link.body.urls.published as string;
+  const found = await lookup(shared);
+  assert.is(found.status, 200, JSON.stringify(found.body));
+  assert.is(found.body.shareKey, new URL(shared).searchParams.get('share'));
+  assert.not.match(found.body.canonicalUrl, 'share=', 'the key is not in the canonical URL');
+  assert.is((await read(`/v1/spaces/${guide.id}`, found.body.apiToken)).status, 200);
+  await t.call('PATCH', `${sites()}/${site.id}/share-links/${link.body.id}`, { token: fx.admin.token, body: { active: false } });
+  assert.is((await read(`/v1/spaces/${guide.id}`, found.body.apiToken)).status, 404);
+  assert.is((await lookup(shared)).status, 404);
+});
+
+test.run();
