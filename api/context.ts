@@ -10,6 +10,7 @@ import type { ContentDeps, JobDeps } from '../domain/common/deps.js';
 import type { Repositories } from '../domain/common/ports.js';
 import { findContentGrantsCached, type Grants } from '../storage/contentGrants.js';
 import type { Config } from './config.js';
+import type { SiteToken } from '../domain/publishing/index.js';
 import type { Urls } from './urls.js';
 import type { JobClient } from '../workflows/client.js';
 
@@ -26,6 +27,8 @@ export interface AppState {
   spaceRole?: MemberRole;
   collection?: CollectionRecord;
   collectionRole?: MemberRole;
+  /** The site token the request was authorized by, instead of a user (domain/publishing). */
+  siteToken?: SiteToken;
 }
 
 /** What every request can reach: set once on `app.context`. */

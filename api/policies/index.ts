@@ -9,7 +9,7 @@ import type { MemberRole } from '../../storage/members.js';
 import { effectiveRole, levelsOf } from '../../domain/organizations/index.js';
 import { findUserByToken } from '../../storage/tokens.js';
 import { contentDeps, type AppContext } from '../context.js';
-import { isPublishedRevision, looksLikeJwt, readSiteToken, spaceReadableBySiteToken, type SiteToken } from '../../domain/publishing/index.js';
+import { isPublishedRevision, looksLikeJwt, readSiteToken, siteOfToken, spaceReadableBySiteToken, type SiteToken } from '../../domain/publishing/index.js';
 import { forbidden, notFound, unauthorized } from '../errors.js';
 import { atLeast, describeRole, type RoleOrGuest } from './roles.js';
 import type { Requirement } from './requirements.js';
@@ -50,6 +50,8 @@ export interface OrganizationRule {
   orTeamOwner?: boolean;
   /** Rules the route adds to the role. */
   also?: readonly Requirement[];
+  /** Also allowed, for GETs, with a site token of the path's site (domain/publishing): what a renderer reads. */
+  siteToken?: boolean;
 }
 
 /**
@@ -61,10 +63,14 @@ export function inOrganization(role: RoleOrGuest, rule: OrganizationRule = {}): 
 }
 
 function organizationPolicy(role: RoleOrGuest, rule: OrganizationRule): Policy {
-  const alternatives = [rule.orSelf && 'the member themself', rule.orTeamOwner && 'an owner of the team'].filter(Boolean);
+  const alternatives = [rule.orSelf && 'the member themself', rule.orTeamOwner && 'an owner of the team', rule.siteToken && 'a site token of the site (reading)'].filter(Boolean);
   return {
     rule: `organization ${role === null ? 'member (guests included)' : role === 'admin' ? 'admin' : `role ${role} or above`}${alternatives.length ? `, or ${alternatives.join(', or ')}` : ''}`,
     check: async (ctx, next) => {
+      if (rule.siteToken) {
+        const token = await siteTokenOf(ctx);
+        if (token) return siteTokenReadsSite(ctx, next, token);
+      }
       const caller = await authenticate(ctx);
       const organizationId = ctx.params.organizationId ?? '';
       const [organization, membership] = await Promise.all([
@@ -247,6 +253,18 @@ async function siteTokenReads(ctx: AppContext, next: Koa.Next, role: MemberRole,
   ctx.state.spaceRole = 'read';
   ctx.state.role = null;
   ctx.state.organization = await findOrganizationCached(ctx.db, space.organizationId);
+  return next();
+}
+
+/** A site token on a route of its own site (and organization), for a GET: the site's published profile, structure and the like. */
+async function siteTokenReadsSite(ctx: AppContext, next: Koa.Next, token: SiteToken) {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw forbidden('A site token only reads the published content of its site');
+  const site = ctx.params.organizationId === token.organization && ctx.params.siteId === token.site ? await siteOfToken(ctx, token) : undefined;
+  if (!site) throw notFound(`Site ${ctx.params.siteId} not found`);
+  ctx.state.organization = await findOrganizationCached(ctx.db, site.organizationId);
+  if (!ctx.state.organization) throw notFound(`Organization ${ctx.params.organizationId} not found`);
+  ctx.state.role = null;
+  ctx.state.siteToken = token;
   return next();
 }
 

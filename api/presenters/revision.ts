@@ -59,6 +59,9 @@ function resolvedRefs(view: RevisionView, page: RevisionPage, document: Document
   return walk(document) as Document;
 }
 
+/** A document page's Document alone (getPageDocumentInRevisionById), its references resolved as in a page. */
+export const presentPageDocument = (view: RevisionView, page: RevisionPage, document: Document): Document => resolvedRefs(view, page, document);
+
 /**
  * A page as upstream's RevisionPage; as a Document (`format` document), from `documents`
  * (domain/spaces: readPageDocuments, for the page and its subpages).

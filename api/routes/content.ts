@@ -1,7 +1,7 @@
 import { findPageById, findPageByPath } from '../../engine/findPage.js';
 import type { RevisionFile, RevisionPage } from '../../engine/readRevision.js';
 import { findTemplate } from '../../engine/templates.js';
-import { applyTemplate, readRevisionWithSizes, readSpaceFile, readPageDocuments } from '../../domain/spaces/index.js';
+import { applyTemplate, readRevisionWithSizes, readSpaceFile, readPageDocuments, readPageDocument } from '../../domain/spaces/index.js';
 import { applyTemplateToChangeRequestById } from '../../domain/changeRequests/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
@@ -10,7 +10,7 @@ import { JsonCache } from '../jsonCache.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace, inSpaceOrSignedDownload } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
-import { presentFile, presentPage, presentPagesJson, presentRevisionJson, revisionView, type RevisionView } from '../presenters/revision.js';
+import { presentFile, presentPage, presentPageDocument, presentPagesJson, presentRevisionJson, revisionView, type RevisionView } from '../presenters/revision.js';
 import * as schemas from '../schemas/spaces.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
@@ -28,6 +28,8 @@ routes.get('/spaces/:spaceId/content/files/:fileId', 'getFileById', read, handle
 routes.get('/spaces/:spaceId/revisions/:revisionId', 'getRevisionById', read, handle({ query: schemas.contentQuery }, getRevision));
 routes.get('/spaces/:spaceId/revisions/:revisionId/pages', 'listPagesInRevisionById', read, handle({ query: schemas.contentQuery }, listPages));
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId', 'getPageInRevisionById', read, handle({ query: schemas.pageQuery }, getPage));
+routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId/document', 'getPageDocumentInRevisionById', read, handle({ query: schemas.pageDocumentQuery }, getPageDocument));
+routes.get('/spaces/:spaceId/revisions/:revisionId/path/*pagePath', 'getPageInRevisionByPath', read, handle({ query: schemas.pageQuery }, getPageByPath));
 routes.get('/spaces/:spaceId/revisions/:revisionId/files', 'listFilesInRevisionById', read, handle({ query: schemas.filesQuery }, listFiles));
 routes.get('/spaces/:spaceId/revisions/:revisionId/files/:fileId', 'getFileInRevisionById', read, handle({ query: schemas.contentQuery }, getFile));
 routes.get('/spaces/:spaceId/revisions/:revisionId/files/:fileId/download', 'quire:downloadFile', inSpaceOrSignedDownload(spaceActions.view), handle({ query: schemas.downloadQuery }, download));
@@ -67,6 +69,19 @@ async function getPage(ctx: AppContext, { params, query }: { params: Partial<Rec
   const page = findPageById(view.revision, params.pageId ?? '');
   if (!page) throw notFound(`Page ${params.pageId} not found in revision ${view.revision.commit}`);
   await sendPage(ctx, view, page, query.format);
+}
+
+/** A document page's Document alone; a group or link page has none (404). */
+async function getPageDocument(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
+  const view = await revisionOfPath(ctx);
+  const page = findPageById(view.revision, params.pageId ?? '');
+  if (!page || page.kind !== 'document') throw notFound(`Document page ${params.pageId} not found in revision ${view.revision.commit}`);
+  const key = presentedKey(ctx, view, `document:${page.id}`);
+  ctx.type = 'application/json';
+  const cached = presented.peek(key);
+  if (cached) return void (ctx.body = cached);
+  const document = await readPageDocument(page);
+  ctx.body = presented.get(key, () => presentPageDocument(view, page, document));
 }
 
 /** A document or group page by its path (`guides/install`); links have no path to find them by. */

@@ -20,7 +20,8 @@ import { inOrganization } from '../policies/index.js';
 import { siteActions } from '../policies/actions.js';
 import { presentList } from '../presenters/list.js';
 import { presentAdaptiveSchema, presentShareLink, presentSite } from '../presenters/site.js';
-import { presentPublishedSite, siteView, siteViewKey } from '../presenters/siteStructure.js';
+import { presentPublishedSite, presentStructure, siteView, siteViewKey } from '../presenters/siteStructure.js';
+import { visibleStructure } from '../../domain/publishing/index.js';
 import * as schemas from '../schemas/sites.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
@@ -37,7 +38,8 @@ routes.patch(site, 'updateSiteById', inOrganization(admin), handle({ body: schem
 routes.delete(site, 'deleteSiteById', inOrganization(admin), handle({}, remove));
 routes.post(`${site}/publish`, 'publishSite', inOrganization(admin), handle({}, publish));
 routes.post(`${site}/unpublish`, 'unpublishSite', inOrganization(admin), handle({}, unpublish));
-routes.get(`${site}/published`, 'getPublishedContentSite', inOrganization(view), handle({ query: schemas.shareKeyQuery }, published));
+routes.get(`${site}/published`, 'getPublishedContentSite', inOrganization(view, { siteToken: true }), handle({ query: schemas.shareKeyQuery }, published));
+routes.get(`${site}/structure`, 'getSiteStructure', inOrganization(view, { siteToken: true }), handle({ query: schemas.shareKeyQuery }, structure));
 routes.get(`${site}/adaptive-schema`, 'getSiteAdaptiveSchema', inOrganization(view), handle({}, getAdaptiveSchema));
 routes.put(`${site}/adaptive-schema`, 'updateSiteAdaptiveSchema', inOrganization(admin), handle({ body: schemas.updateAdaptiveSchema }, putAdaptiveSchema));
 routes.get(`${site}/adaptive-schema/template-conditions`, 'listSiteAdaptiveTemplateConditions', inOrganization(view), handle({}, listTemplateConditions));
@@ -102,12 +104,26 @@ async function validShareKey(ctx: AppContext, siteId: string, shareKey: string |
 // A published profile is kept under the hash of everything it is made of (siteViewKey), within the cache budget.
 const publishedProfiles = new JsonCache();
 
-async function published(ctx: AppContext, { query }: { query: schemas.ShareKeyQuery }) {
+/**
+ * The site as the caller sees it: a member, all of it (with the share key given, if active); a
+ * site token, what its visitor's claims let through, with the token's share key.
+ */
+async function publishedView(ctx: AppContext, shareKeyGiven: string | undefined) {
   const found = await theSite(ctx);
-  const [structure, shareKey] = await Promise.all([loadSiteStructure(ctx.db, found.id), validShareKey(ctx, found.id, query.shareKey)]);
-  const view = siteView(ctx, found, await readSiteSpaces(contentDeps(ctx), found, structure, organizationOf(ctx).role), shareKey);
+  const token = ctx.state.siteToken;
+  const [loaded, shareKey] = await Promise.all([loadSiteStructure(ctx.db, found.id), token ? token.shareKey : validShareKey(ctx, found.id, shareKeyGiven)]);
+  const structure = token ? visibleStructure(loaded, token.claims ?? {}) : loaded;
+  return siteView(ctx, found, await readSiteSpaces(contentDeps(ctx), found, structure, organizationOf(ctx).role), shareKey);
+}
+
+async function published(ctx: AppContext, { query }: { query: schemas.ShareKeyQuery }) {
+  const view = await publishedView(ctx, query.shareKey);
   ctx.type = 'application/json';
-  ctx.body = publishedProfiles.get(`${found.id}:${siteViewKey(view)}`, () => presentPublishedSite(view));
+  ctx.body = publishedProfiles.get(`${view.site.id}:${siteViewKey(view)}`, () => presentPublishedSite(view));
+}
+
+async function structure(ctx: AppContext, { query }: { query: schemas.ShareKeyQuery }) {
+  ctx.body = presentStructure(await publishedView(ctx, query.shareKey));
 }
 
 async function getAdaptiveSchema(ctx: AppContext) {

@@ -76,6 +76,16 @@ export const contentQuery = {
   additionalProperties: false,
 } as const;
 
+/** getPageDocumentInRevisionById: `evaluated`, and 0.202.0's `dereferenced`. */
+export const pageDocumentQuery = {
+  type: 'object',
+  properties: {
+    evaluated: { anyOf: [{ type: 'boolean' }, { const: 'deterministic-only' }], default: false },
+    dereferenced: { anyOf: [{ type: 'boolean' }, { const: 'reusable-contents' }], default: false },
+  },
+  additionalProperties: false,
+} as const;
+
 export const pageQuery = {
   type: 'object',
   properties: {

@@ -1,4 +1,5 @@
-import { evaluateCondition, type Claims } from '../common/conditions.js';
+import type { Claims } from '../common/conditions.js';
+import { visibleStructure } from './siteTokens.js';
 import type { ContentDeps } from '../common/deps.js';
 import { missing } from '../common/errors.js';
 import { findSiteByHostname, findSiteById, isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
@@ -46,18 +47,17 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db'>, input: 
   if (site.visibility === 'share-link' && !(shareKey && (await isActiveShareKey(deps.db, site.id, shareKey)))) throw notPublished(input.url);
 
   const claims = input.claims ?? {};
-  const visible = (condition: string | null) => condition === null || safely(() => evaluateCondition(condition, { visitor: { claims } }));
-  const structure = await loadSiteStructure(deps.db, site.id);
+  const structure = visibleStructure(await loadSiteStructure(deps.db, site.id), claims);
   const segments = url.pathname.slice(siteBasePath.length).split('/').filter(Boolean).map(decodeSegment);
   let taken = 0;
-  const sections = structure.sections.filter((section) => visible(section.condition));
+  const sections = structure.sections;
   let section: SiteSectionRecord | undefined;
   if (sections.length > 0) {
     section = sections.find((candidate) => !candidate.isDefault && candidate.path === segments[0]);
     if (section) taken += 1;
     else section = sections.find((candidate) => candidate.isDefault) ?? sections[0];
   }
-  const siteSpaces = structure.siteSpaces.filter((siteSpace) => siteSpace.sectionId === (section?.id ?? null) && visible(siteSpace.condition));
+  const siteSpaces = structure.siteSpaces.filter((siteSpace) => siteSpace.sectionId === (section?.id ?? null));
   let siteSpace = siteSpaces.find((candidate) => !candidate.isDefault && candidate.path === segments[taken]);
   if (siteSpace) taken += 1;
   else siteSpace = siteSpaces.find((candidate) => candidate.isDefault) ?? siteSpaces[0];
@@ -94,11 +94,3 @@ function decodeSegment(segment: string): string {
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-function safely(check: () => boolean): boolean {
-  try {
-    return check();
-  } catch {
-    return false;
-  }
-}

@@ -3,8 +3,8 @@ import { isAncestor } from '../../engine/git/ancestry.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
 import { resolveRevision } from '../../engine/resolveRevision.js';
-import { findSiteById, isActiveShareKey } from '../../storage/sites.js';
-import { loadSiteStructure } from '../../storage/siteStructure.js';
+import { findSiteById, isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
+import { loadSiteStructure, type SiteStructure } from '../../storage/siteStructure.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { evaluateCondition, type Claims } from '../common/conditions.js';
 import type { ContentDeps } from '../common/deps.js';
@@ -57,6 +57,32 @@ export async function readSiteToken(deps: Pick<ContentDeps, 'dataDir'>, jwt: str
   }
 }
 
+/** The site a token reads, while it is published (and its share link active, for a share-link site); undefined otherwise. */
+export async function siteOfToken(deps: Pick<ContentDeps, 'db'>, token: SiteToken): Promise<SiteRecord | undefined> {
+  const site = await findSiteById(deps.db, token.site);
+  if (!site || !site.published || site.organizationId !== token.organization || site.visibility === 'visitor-auth') return undefined;
+  if (site.visibility === 'share-link' && !(token.shareKey && (await isActiveShareKey(deps.db, site.id, token.shareKey)))) return undefined;
+  return site;
+}
+
+/**
+ * A site's structure as a visitor with these claims sees it: sections and site spaces whose
+ * condition fails are absent (a site space of an absent section too).
+ */
+export function visibleStructure(structure: SiteStructure, claims: Claims): SiteStructure {
+  const visible = (condition: string | null) => {
+    if (condition === null) return true;
+    try {
+      return evaluateCondition(condition, { visitor: { claims } });
+    } catch {
+      return false;
+    }
+  };
+  const sections = structure.sections.filter((section) => visible(section.condition));
+  const kept = new Set(sections.map((section) => section.id));
+  return { ...structure, sections, siteSpaces: structure.siteSpaces.filter((siteSpace) => visible(siteSpace.condition) && (siteSpace.sectionId === null || kept.has(siteSpace.sectionId))) };
+}
+
 /**
  * The space a site token may read, or undefined: a space shown by one of the site's site spaces
  * whose section and own conditions hold for the token's claims, while the site is published and,
@@ -64,23 +90,10 @@ export async function readSiteToken(deps: Pick<ContentDeps, 'dataDir'>, jwt: str
  * unpublished site or a revoked link stops its tokens at once.
  */
 export async function spaceReadableBySiteToken(deps: Pick<ContentDeps, 'db'>, token: SiteToken, spaceId: string): Promise<SpaceRecord | undefined> {
-  const site = await findSiteById(deps.db, token.site);
-  if (!site || !site.published || site.organizationId !== token.organization || site.visibility === 'visitor-auth') return undefined;
-  if (site.visibility === 'share-link' && !(token.shareKey && (await isActiveShareKey(deps.db, site.id, token.shareKey)))) return undefined;
-  const visible = (condition: string | null) => {
-    if (condition === null) return true;
-    try {
-      return evaluateCondition(condition, { visitor: { claims: token.claims ?? {} } });
-    } catch {
-      return false;
-    }
-  };
-  const structure = await loadSiteStructure(deps.db, site.id);
-  const sections = new Map(structure.sections.map((section) => [section.id, section]));
-  const shown = structure.siteSpaces.some(
-    (siteSpace) => siteSpace.spaceId === spaceId && visible(siteSpace.condition) && (siteSpace.sectionId === null || (sections.has(siteSpace.sectionId) && visible(sections.get(siteSpace.sectionId)!.condition))),
-  );
-  if (!shown) return undefined;
+  const site = await siteOfToken(deps, token);
+  if (!site) return undefined;
+  const structure = visibleStructure(await loadSiteStructure(deps.db, site.id), token.claims ?? {});
+  if (!structure.siteSpaces.some((siteSpace) => siteSpace.spaceId === spaceId)) return undefined;
   const space = await findSpace(deps.db, spaceId);
   return space && space.organizationId === site.organizationId ? space : undefined;
 }

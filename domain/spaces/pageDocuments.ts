@@ -9,6 +9,11 @@ import type { RevisionPage } from '../../engine/readRevision.js';
  * Links are as written (`{kind: 'url'}`): resolving them against the revision is the presenter's.
  * A page nesting past the limit fails the read with MarkdownTooDeepError.
  */
+/** One document page's Document (its children not converted), read in the worker pool. */
+export function readPageDocument(page: RevisionPage): Promise<Document> {
+  return convertMarkdownToDocument(splitTitleHeading(page.markdown ?? '').text, `The page "${page.title}"`);
+}
+
 export async function readPageDocuments(page: RevisionPage): Promise<Map<string, Document>> {
   const documents = new Map<string, Document>();
   const pending: Promise<void>[] = [];

@@ -138,4 +138,46 @@ test('a share-link site: its URL needs an active key of its own links; a revoked
   assert.is((await lookup(shared)).status, 404);
 });
 
+test('the renderer\'s reads with a site token: the published site, its structure, a page by path in the revision and its Document', async () => {
+  const guide = await space('Guide');
+  const beta = await space('Beta');
+  const site = await publishedSite('Docs', [guide.id]);
+  const added = await t.call('POST', `${sites()}/${site.id}/site-spaces`, { token: fx.admin.token, body: { spaceId: beta.id } });
+  assert.is(added.status, 201, JSON.stringify(added.body));
+  const condition = await t.call('PATCH', `${sites()}/${site.id}/site-spaces/${added.body.id}`, { token: fx.admin.token, body: { condition: 'visitor.claims.unsigned.beta == true', path: 'beta' } });
+  assert.is(condition.status, 200, JSON.stringify(condition.body));
+
+  const anonymous = await lookup(`${site.urls.published}quick-start`);
+  const token = anonymous.body.apiToken as string;
+  const profile = await read(`${sites()}/${site.id}/published`, token);
+  assert.is(profile.status, 200, JSON.stringify(profile.body));
+  assert.equal(profile.body.structure.structure.map((siteSpace: { space: { id: string } }) => siteSpace.space.id), [guide.id], 'the beta variant is hidden from a visitor without the claim');
+  const structure = await read(`${sites()}/${site.id}/structure`, token);
+  assert.is(structure.status, 200);
+  assert.is(structure.body.type, 'siteSpaces');
+  assert.is(structure.body.structure.length, 1);
+  assert.is((await read(`/v1/spaces/${beta.id}`, token)).status, 404, 'nor can its token read the hidden space');
+  assert.is((await t.call('GET', `${sites()}/${site.id}/structure`, { token: fx.admin.token })).body.structure.length, 2, 'a member sees the whole structure');
+
+  const betaVisitor = await lookup(`${site.urls.published}beta/faq`, { visitor: { unsignedClaims: { beta: true } } });
+  assert.equal([betaVisitor.body.space, betaVisitor.body.pathname], [beta.id, 'faq']);
+  assert.is((await read(`/v1/spaces/${beta.id}`, betaVisitor.body.apiToken)).status, 200);
+  assert.is((await read(`${sites()}/${site.id}/structure`, betaVisitor.body.apiToken)).body.structure.length, 2);
+
+  const otherSite = await publishedSite('Elsewhere', [beta.id]);
+  assert.is((await read(`${sites()}/${otherSite.id}/published`, token)).status, 404, 'another site\'s profile');
+  assert.is((await read(`${sites()}`, token)).status, 403, 'the organization\'s site list');
+  assert.is((await t.call('PATCH', `${sites()}/${site.id}`, { headers: bearer(token), body: { title: 'Mine' } })).status, 403);
+
+  const revision = (await read(`/v1/spaces/${guide.id}`, token)).body.revision as string;
+  const byPath = await read(`/v1/spaces/${guide.id}/revisions/${revision}/path/${anonymous.body.pathname}`, token);
+  assert.is(byPath.status, 200, JSON.stringify(byPath.body));
+  assert.is(byPath.body.path, 'quick-start');
+  const document = await read(`/v1/spaces/${guide.id}/revisions/${revision}/page/${byPath.body.id}/document`, token);
+  assert.is(document.status, 200, JSON.stringify(document.body));
+  assert.is(document.body.object, 'document');
+  assert.ok(document.body.nodes.length > 0);
+  assert.equal(document.body, byPath.body.document, 'the Document alone is the page\'s');
+});
+
 test.run();
