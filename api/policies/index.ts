@@ -50,8 +50,11 @@ export interface OrganizationRule {
   orTeamOwner?: boolean;
   /** Rules the route adds to the role. */
   also?: readonly Requirement[];
-  /** Also allowed, for GETs, with a site token of the path's site (domain/publishing): what a renderer reads. */
-  siteToken?: boolean;
+  /**
+   * Also allowed with a site token of the path's site (domain/publishing), for what a renderer
+   * reads: `true` for GETs, `'read by POST'` for a read sent as a POST (a site search).
+   */
+  siteToken?: true | 'read by POST';
 }
 
 /**
@@ -69,7 +72,7 @@ function organizationPolicy(role: RoleOrGuest, rule: OrganizationRule): Policy {
     check: async (ctx, next) => {
       if (rule.siteToken) {
         const token = await siteTokenOf(ctx);
-        if (token) return siteTokenReadsSite(ctx, next, token);
+        if (token) return siteTokenReadsSite(ctx, next, token, rule.siteToken === 'read by POST' ? ['POST'] : ['GET', 'HEAD']);
       }
       const caller = await authenticate(ctx);
       const organizationId = ctx.params.organizationId ?? '';
@@ -257,8 +260,8 @@ async function siteTokenReads(ctx: AppContext, next: Koa.Next, role: MemberRole,
 }
 
 /** A site token on a route of its own site (and organization), for a GET: the site's published profile, structure and the like. */
-async function siteTokenReadsSite(ctx: AppContext, next: Koa.Next, token: SiteToken) {
-  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw forbidden('A site token only reads the published content of its site');
+async function siteTokenReadsSite(ctx: AppContext, next: Koa.Next, token: SiteToken, readingMethods: string[]) {
+  if (!readingMethods.includes(ctx.method)) throw forbidden('A site token only reads the published content of its site');
   const site = ctx.params.organizationId === token.organization && ctx.params.siteId === token.site ? await siteOfToken(ctx, token) : undefined;
   if (!site) throw notFound(`Site ${ctx.params.siteId} not found`);
   ctx.state.organization = await findOrganizationCached(ctx.db, site.organizationId);

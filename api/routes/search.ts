@@ -4,6 +4,11 @@ import { searchSections } from '../../storage/search.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
 import { contentDeps, organizationOf, spaceOf, type AppContext, grantsOf } from '../context.js';
 import { inOrganization, inSpace } from '../policies/index.js';
+import { siteActions } from '../policies/actions.js';
+import { siteSpacesInScope, visibleStructure, type SiteSearchScope } from '../../domain/publishing/index.js';
+import { siteOf } from '../../domain/sites/index.js';
+import { loadSiteStructure } from '../../storage/siteStructure.js';
+import { findSpace } from '../../storage/spaces.js';
 import { presentList } from '../presenters/list.js';
 import { groupByPage, presentPageHits } from '../presenters/search.js';
 import * as schemas from '../schemas/search.js';
@@ -15,6 +20,7 @@ const routes = searchRoutes;
 
 routes.get('/spaces/:spaceId/search', 'searchSpaceContent', inSpace('read'), handle({ query: schemas.search }, searchSpace));
 routes.get('/orgs/:organizationId/search', 'searchOrganizationContent', inOrganization(null), handle({ query: schemas.search }, searchOrganization));
+routes.post('/orgs/:organizationId/sites/:siteId/search', 'searchSiteContent', inOrganization(siteActions.view, { siteToken: 'read by POST' }), handle({ query: schemas.siteSearchQuery, body: schemas.siteSearch }, searchSite));
 
 /** How many sections one search considers before grouping them by page. */
 const sectionLimit = 2000;
@@ -26,6 +32,47 @@ async function searchSpace(ctx: AppContext, { query }: { query: schemas.SearchQu
   const pages = groupByPage(await searchSections(ctx.db, [space.id], query.query, sectionLimit));
   const page = paginateArray(pages, (item) => [item.rank, item.pageId], `search:${space.id}:${query.query}`, query);
   ctx.body = presentList(page, (item) => presentPageHits(item, ctx.urls));
+}
+
+/** The scope a site search body names; the deprecated `mode` forms as the scope they stand for, `default` when none. */
+function scopeOf(body: schemas.SiteSearchBody): SiteSearchScope {
+  if (body.scope) return body.scope as SiteSearchScope;
+  if (body.mode === 'all') return { mode: 'all' };
+  if (body.siteSpaceIds) return { mode: 'specific', siteSpaceIds: body.siteSpaceIds };
+  return { mode: 'default', ...(body.siteSpaceId ? { currentSiteSpace: body.siteSpaceId } : {}) };
+}
+
+/**
+ * The site's content that the caller sees, grouped by space in the site's order: a site token's
+ * visitor, the site spaces its claims' conditions let through; a member, those of spaces they reach.
+ */
+async function searchSite(ctx: AppContext, { query, body }: { query: schemas.SiteSearchQuery; body: schemas.SiteSearchBody }) {
+  const { organization, role } = organizationOf(ctx);
+  const site = await siteOf(ctx.db, organization.id, ctx.params.siteId ?? '');
+  const token = ctx.state.siteToken;
+  const loaded = await loadSiteStructure(ctx.db, site.id);
+  let structure = token ? visibleStructure(loaded, token.claims ?? {}) : loaded;
+  if (!token) {
+    const access = await organizationAccess(ctx.db, organization.id, role, await grantsOf(ctx));
+    structure = { ...structure, siteSpaces: structure.siteSpaces.filter((siteSpace) => access.spaces.has(siteSpace.spaceId)) };
+  }
+  const spaceIds = [...new Set(siteSpacesInScope(structure, scopeOf(body)).map((siteSpace) => siteSpace.spaceId))];
+  const titles = new Map((await Promise.all(spaceIds.map((id) => findSpace(ctx.db, id)))).flatMap((space) => (space ? [[space.id, space.title] as const] : [])));
+  // A POST under an organization has its writes re-checked against the policy (recheckPolicy); the
+  // index's refresh is the server's own bookkeeping, shared by later readers: it writes unchecked.
+  const indexing = { ...contentDeps(ctx), db: ctx.app.context.db };
+  await Promise.all(spaceIds.map((spaceId) => refreshSearchIndex(indexing, spaceId)));
+  const pages = groupByPage(await searchSections(ctx.db, spaceIds, body.query, sectionLimit));
+  const order = new Map(spaceIds.map((id, index) => [id, index]));
+  const bySpace = new Map<string, { spaceId: string; rank: number; pages: typeof pages }>();
+  for (const hits of pages) {
+    const entry = bySpace.get(hits.spaceId) ?? { spaceId: hits.spaceId, rank: order.get(hits.spaceId) ?? 0, pages: [] };
+    entry.pages.push(hits);
+    bySpace.set(hits.spaceId, entry);
+  }
+  const groups = [...bySpace.values()].sort((a, b) => a.rank - b.rank);
+  const page = paginateArray(groups, (item) => [item.rank, item.spaceId], `site-search:${site.id}:${body.query}:${spaceIds.join(',')}`, query);
+  ctx.body = presentList(page, (item) => ({ id: item.spaceId, title: titles.get(item.spaceId) ?? '', pages: item.pages.map((hits) => presentPageHits(hits, ctx.urls)) }));
 }
 
 /** The same across the spaces of the organization the caller reaches, grouped by space. */

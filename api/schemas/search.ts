@@ -9,3 +9,29 @@ export const search = {
 } as const;
 
 export type SearchQuery = FromSchema<typeof search>;
+
+const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
+
+/** searchSiteContent: a query and a scope; the deprecated `mode` forms are read as the scope they stand for. */
+export const siteSearch = {
+  type: 'object',
+  required: ['query'],
+  properties: {
+    query: { type: 'string', minLength: 1, maxLength: 512 },
+    scope: {
+      anyOf: [
+        { type: 'object', required: ['mode'], properties: { mode: { const: 'default' }, currentSiteSpace: id }, additionalProperties: false },
+        { type: 'object', required: ['mode', 'siteSpaceIds'], properties: { mode: { const: 'specific' }, siteSpaceIds: { type: 'array', minItems: 1, maxItems: 1000, items: id } }, additionalProperties: false },
+        { type: 'object', required: ['mode'], properties: { mode: { const: 'all' } }, additionalProperties: false },
+      ],
+    },
+    mode: { enum: ['specific', 'current', 'all'] },
+    siteSpaceIds: { type: 'array', minItems: 1, maxItems: 1000, items: id },
+    siteSpaceId: id,
+  },
+  additionalProperties: false,
+} as const;
+
+export type SiteSearchBody = FromSchema<typeof siteSearch>;
+export const siteSearchQuery = { type: 'object', properties: { ...pagination }, additionalProperties: false } as const;
+export type SiteSearchQuery = FromSchema<typeof siteSearchQuery>;

@@ -105,6 +105,7 @@ const validBodies: Record<string, unknown> = {
   moveSiteSectionGroup: {},
   importGitRepository: { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main' },
   resolvePublishedContentByUrl: { url: 'https://docs.example.com/' },
+  searchSiteContent: { query: 'setup' },
   exportToGitRepository: { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main', commitMessage: 'Docs' },
 };
 /** A valid query for each operation that requires one. */

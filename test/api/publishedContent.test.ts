@@ -180,4 +180,45 @@ test('the renderer\'s reads with a site token: the published site, its structure
   assert.equal(document.body, byPath.body.document, 'the Document alone is the page\'s');
 });
 
+test('site search: the site spaces in scope, grouped by space in the site order; a visitor never finds content hidden from them; words in any script', async () => {
+  const guide = await space('Guide');
+  const secret = await space('Secret');
+  const site = await publishedSite('Docs', [guide.id]);
+  const added = await t.call('POST', `${sites()}/${site.id}/site-spaces`, { token: fx.admin.token, body: { spaceId: secret.id } });
+  await t.call('PATCH', `${sites()}/${site.id}/site-spaces/${added.body.id}`, { token: fx.admin.token, body: { condition: 'visitor.claims.unsigned.staff == true', path: 'staff' } });
+  const pages = (await t.call('GET', `/v1/spaces/${secret.id}/content/pages`, { token: fx.reader.token })).body.pages as Array<{ id: string }>;
+  const changeRequest = (await t.call('POST', `/v1/spaces/${secret.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Words' } })).body;
+  const words = 'Zanzibar handbook. 東京の設定ガイド. Настройка сервера. Café crème brûlée.';
+  await t.call('POST', `/v1/spaces/${secret.id}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: pages[0]!.id, document: { markdown: `${words}\n` } }] } });
+  assert.is((await t.call('POST', `/v1/spaces/${secret.id}/change-requests/${changeRequest.id}/merge`, { token: fx.admin.token })).body.result, 'merge');
+
+  const search = (token: string, body: Record<string, unknown>) => t.call('POST', `${sites()}/${site.id}/search`, { headers: bearer(token), body });
+  const visitor = (await lookup(site.urls.published)).body.apiToken as string;
+  const staff = (await lookup(`${site.urls.published}staff/`, { visitor: { unsignedClaims: { staff: true } } })).body.apiToken as string;
+
+  const hidden = await search(visitor, { query: 'Zanzibar', scope: { mode: 'all' } });
+  assert.is(hidden.status, 200, JSON.stringify(hidden.body));
+  assert.equal(hidden.body.items, [], 'a visitor without the claim finds nothing of the hidden site space');
+  const named = await search(visitor, { query: 'Zanzibar', scope: { mode: 'specific', siteSpaceIds: [added.body.id] } });
+  assert.is(named.status, 400, 'nor can they name it');
+
+  for (const query of ['Zanzibar', '東京', 'сервера', 'brulee', 'creme']) {
+    const found = await search(staff, { query, scope: { mode: 'all' } });
+    assert.is(found.status, 200, JSON.stringify(found.body));
+    assert.equal(found.body.items.map((item: { id: string }) => item.id), [secret.id], `"${query}" finds the page`);
+    assert.is(found.body.items[0].title, 'Secret');
+  }
+  const byDefault = await search(staff, { query: 'Zanzibar' });
+  assert.equal(byDefault.body.items, [], 'the default scope is each section\'s default site space');
+  const withCurrent = await search(staff, { query: 'Zanzibar', scope: { mode: 'default', currentSiteSpace: added.body.id } });
+  assert.is(withCurrent.body.items.length, 1);
+  const guideHits = await search(staff, { query: 'configuration', scope: { mode: 'all' } });
+  assert.is(guideHits.body.items[0].id, guide.id, 'grouped by space, in the site order');
+
+  const asMember = await t.call('POST', `${sites()}/${site.id}/search`, { token: fx.reader.token, body: { query: 'Zanzibar', mode: 'all' } });
+  assert.is(asMember.status, 200);
+  assert.is(asMember.body.items.length, 1, 'a member searches every site space they can read');
+  assert.is((await t.call('POST', `${sites()}/${site.id}/search`, { headers: bearer(visitor), body: { query: 'x', surprise: 1 } })).status, 400);
+});
+
 test.run();
