@@ -25,8 +25,9 @@ import { changeRequestPdfRoutes } from './changeRequestPdf.js';
 import { conversationRoutes } from './conversations.js';
 import { gitSyncRoutes } from './gitSync.js';
 import { publishedUrlRoutes } from './publishedUrls.js';
+import { siteRedirectRoutes } from './siteRedirects.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, changeRequestPdfRoutes, commentRoutes, commentReplyRoutes, openAPIRoutes, translationRoutes, conversationRoutes, gitSyncRoutes, publishedUrlRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, changeRequestPdfRoutes, commentRoutes, commentReplyRoutes, openAPIRoutes, translationRoutes, conversationRoutes, gitSyncRoutes, publishedUrlRoutes, siteRedirectRoutes].flatMap(
   (table) => table.routes,
 );

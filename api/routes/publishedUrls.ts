@@ -25,6 +25,6 @@ async function lookupByBody(ctx: AppContext, { body }: { body: schemas.ResolveUr
 }
 
 async function answer(ctx: AppContext, url: string, claims: Record<string, unknown>) {
-  const place = await resolvePublishedUrl(contentDeps(ctx), { url, publicBase: ctx.urls.base, claims });
-  ctx.body = presentPublishedContent(place, await mintSiteToken(contentDeps(ctx), place));
+  const found = await resolvePublishedUrl(contentDeps(ctx), { url, publicBase: ctx.urls.base, claims });
+  ctx.body = 'redirect' in found ? { target: 'content', redirect: found.redirect } : presentPublishedContent(found, await mintSiteToken(contentDeps(ctx), found));
 }

@@ -1,5 +1,6 @@
 import type { Claims } from '../common/conditions.js';
 import { visibleStructure } from './siteTokens.js';
+import { redirectOfSource } from './siteRedirects.js';
 import type { ContentDeps } from '../common/deps.js';
 import { missing } from '../common/errors.js';
 import { findSiteByHostname, findSiteById, isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
@@ -22,6 +23,11 @@ export interface PublishedPlace {
   claims: Claims;
 }
 
+/** A URL the site redirects (one of its redirects' sources): where to. */
+export interface PublishedRedirect {
+  redirect: string;
+}
+
 const notPublished = (url: string) => missing(`No published content at ${url}`);
 
 /**
@@ -30,9 +36,10 @@ const notPublished = (url: string) => missing(`No published content at ${url}`);
  * then a section's path (else the default section), then a site space's path (else the section's
  * default), the rest being the page's path. Sections and site spaces whose condition fails for the
  * visitor's claims are not there. An unpublished site, a share-link site without an active key of
- * its own links (`?share=`), and a visitor-auth site (not served yet) are a 404.
+ * its own links (`?share=`), and a visitor-auth site (not served yet) are a 404. A path that is the
+ * source of one of the site's redirects answers where it leads instead.
  */
-export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db'>, input: { url: string; publicBase: string; claims?: Claims }): Promise<PublishedPlace> {
+export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'repositories'>, input: { url: string; publicBase: string; claims?: Claims }): Promise<PublishedPlace | PublishedRedirect> {
   let url: URL;
   try {
     url = new URL(input.url);
@@ -47,7 +54,16 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db'>, input: 
   if (site.visibility === 'share-link' && !(shareKey && (await isActiveShareKey(deps.db, site.id, shareKey)))) throw notPublished(input.url);
 
   const claims = input.claims ?? {};
-  const structure = visibleStructure(await loadSiteStructure(deps.db, site.id), claims);
+  const loaded = await loadSiteStructure(deps.db, site.id);
+  // A redirect's source is matched first: it may be a path nothing else answers any more.
+  const source = url.pathname.slice(siteBasePath.length - 1);
+  const redirected = source.length > 1 ? await redirectOfSource(deps, site, source, loaded) : undefined;
+  if (redirected) {
+    const target = new URL(`${siteBasePath}${redirected.segments.map(encodeURIComponent).join('/')}`, url);
+    if (shareKey) target.searchParams.set('share', shareKey);
+    return { redirect: target.toString() };
+  }
+  const structure = visibleStructure(loaded, claims);
   const segments = url.pathname.slice(siteBasePath.length).split('/').filter(Boolean).map(decodeSegment);
   let taken = 0;
   const sections = structure.sections;

@@ -13,6 +13,7 @@ import { openapi } from './013-openapi.js';
 import { translations } from './014-translations.js';
 import { conversations } from './015-conversations.js';
 import { gitSync } from './016-git-sync.js';
+import { siteRedirects } from './017-site-redirects.js';
 
 export interface Migration {
   version: number;
@@ -21,4 +22,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync, siteRedirects];

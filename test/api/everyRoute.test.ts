@@ -106,6 +106,8 @@ const validBodies: Record<string, unknown> = {
   importGitRepository: { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main' },
   resolvePublishedContentByUrl: { url: 'https://docs.example.com/' },
   searchSiteContent: { query: 'setup' },
+  createSiteRedirect: { source: '/old', destination: { kind: 'site-space', siteSpaceId: 'someId' } },
+  updateSiteRedirectById: { source: '/older' },
   exportToGitRepository: { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main', commitMessage: 'Docs' },
 };
 /** A valid query for each operation that requires one. */
@@ -113,6 +115,7 @@ const validQueries: Record<string, Record<string, string>> = {
   searchSpaceContent: { query: 'setup' },
   searchOrganizationContent: { query: 'setup' },
   getPublishedContentByUrl: { url: 'https://docs.example.com/' },
+  getSiteRedirectBySource: { source: '/old' },
 };
 
 const ajv = addFormatsModule.default(new Ajv({ strict: false }), ['uri', 'email', 'date-time']).addSchema(upstreamDocument);

@@ -97,6 +97,7 @@ test('every route answers every kind of caller as docs/permissions.md says', asy
     const query = new URLSearchParams({
       ...((route.operationId.startsWith('search') && route.method === 'GET' && { query: 'setup' }) || {}),
       ...((route.operationId === 'getPublishedContentByUrl' && { url: 'https://docs.example.com/' }) || {}),
+      ...((route.operationId === 'getSiteRedirectBySource' && { source: '/old' }) || {}),
       surprise: '1',
     });
     const path = `${concretePath(route.path, { organizationId, spaceId: space.id, revisionId: space.revision, collectionId: collection.id })}?${query}`;

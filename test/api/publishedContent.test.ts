@@ -221,4 +221,39 @@ test('site search: the site spaces in scope, grouped by space in the site order;
   assert.is((await t.call('POST', `${sites()}/${site.id}/search`, { headers: bearer(visitor), body: { query: 'x', surprise: 1 } })).status, 400);
 });
 
+test('site redirects: made, listed, found by source, followed by the URL lookup; destinations must be on the site', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Docs', [guide.id]);
+  const base = `${sites()}/${site.id}`;
+  const siteSpace = (await t.call('GET', `${base}/site-spaces`, { token: fx.admin.token })).body.items[0].id as string;
+  const pages = (await t.call('GET', `/v1/spaces/${guide.id}/content/pages`, { token: fx.reader.token })).body.pages as Array<{ id: string; path: string; pages: Array<{ id: string; path: string }> }>;
+  const quickStart = pages.find((page) => page.path === 'quick-start')!;
+  const created = await t.call('POST', `${base}/redirects`, { token: fx.admin.token, body: { source: '/old-guide', destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: quickStart.id } } });
+  assert.is(created.status, 201, JSON.stringify(created.body));
+  assert.equal(created.body, { object: 'site-redirect', id: created.body.id, source: '/old-guide', destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: quickStart.id } });
+  assert.is((await t.call('POST', `${base}/redirects`, { token: fx.admin.token, body: { source: '/old-guide', destination: { kind: 'site-space', siteSpaceId: siteSpace } } })).status, 409);
+  const wrong = await t.call('POST', `${base}/redirects`, { token: fx.admin.token, body: { source: '/elsewhere', destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: 'nope' } } });
+  assert.is(wrong.status, 400);
+  assert.match(wrong.body.error.message, `"destination" names page nope of site space ${siteSpace}, which is not on site ${site.id}`);
+  assert.is((await t.call('POST', `${base}/redirects`, { token: fx.admin.token, body: { source: 'no-slash', destination: { kind: 'site-space', siteSpaceId: siteSpace } } })).status, 400);
+  assert.is((await t.call('POST', `${base}/redirects`, { token: fx.reader.token, body: { source: '/x', destination: { kind: 'site-space', siteSpaceId: siteSpace } } })).status, 403);
+
+  const listed = await t.call('GET', `${base}/redirects?search=old`, { token: fx.reader.token });
+  assert.equal(listed.body.items.map((item: { id: string }) => item.id), [created.body.id]);
+  const bySource = await t.call('GET', `${base}/redirect?source=${encodeURIComponent('/old-guide')}`, { token: fx.reader.token });
+  assert.is(bySource.status, 200);
+  assert.is(bySource.body.target, `${site.urls.published}quick-start`);
+  const followed = await lookup(`${site.urls.published}old-guide`);
+  assert.equal(followed.body, { target: 'content', redirect: `${site.urls.published}quick-start` });
+  const token = (await lookup(site.urls.published)).body.apiToken as string;
+  assert.is((await read(`${base}/redirect?source=${encodeURIComponent('/old-guide')}`, token)).status, 200, 'the renderer reads redirects with its site token');
+
+  const moved = await t.call('PATCH', `${base}/redirects/${created.body.id}`, { token: fx.admin.token, body: { source: '/older-guide' } });
+  assert.is(moved.body.source, '/older-guide');
+  assert.is((await t.call('GET', `${base}/redirect?source=${encodeURIComponent('/old-guide')}`, { token: fx.reader.token })).status, 404);
+  assert.is((await t.call('DELETE', `${base}/redirects/${created.body.id}`, { token: fx.admin.token })).status, 204);
+  assert.is((await t.call('DELETE', `${base}/redirects/${created.body.id}`, { token: fx.admin.token })).status, 404);
+  assert.is((await lookup(`${site.urls.published}older-guide`)).body.pathname, 'older-guide', 'no redirect: an ordinary page path again');
+});
+
 test.run();

@@ -1,0 +1,26 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { pagination } from './common.js';
+
+const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
+
+/** Upstream's SiteRedirectSourcePath: `/` then percent-encoded unreserved segments. */
+const source = { type: 'string', maxLength: 512, pattern: '^\\/(?:[A-Za-z0-9\\-._~]|%[0-9A-Fa-f]{2})+(?:\\/(?:[A-Za-z0-9\\-._~]|%[0-9A-Fa-f]{2})+)*$' } as const;
+
+const destination = {
+  anyOf: [
+    { type: 'object', required: ['kind', 'siteSectionId'], properties: { kind: { const: 'site-section' }, siteSectionId: id }, additionalProperties: false },
+    { type: 'object', required: ['kind', 'siteSpaceId'], properties: { kind: { const: 'site-space' }, siteSpaceId: id }, additionalProperties: false },
+    { type: 'object', required: ['kind', 'siteSpaceId', 'pageId'], properties: { kind: { const: 'site-page' }, siteSpaceId: id, pageId: id }, additionalProperties: false },
+  ],
+} as const;
+
+export const createRedirect = { type: 'object', required: ['source', 'destination'], properties: { source, destination }, additionalProperties: false } as const;
+// No field is required, but upstream requires the body (see api/validate.ts).
+export const updateRedirect = { type: 'object', required: [], properties: { source, destination }, additionalProperties: false } as const;
+export const listRedirects = { type: 'object', properties: { ...pagination, search: { type: 'string', maxLength: 512 } }, additionalProperties: false } as const;
+export const redirectBySource = { type: 'object', required: ['source'], properties: { source, shareKey: { type: 'string', minLength: 1, maxLength: 128 } }, additionalProperties: false } as const;
+
+export type CreateRedirectBody = FromSchema<typeof createRedirect>;
+export type UpdateRedirectBody = FromSchema<typeof updateRedirect>;
+export type ListRedirectsQuery = FromSchema<typeof listRedirects>;
+export type RedirectBySourceQuery = FromSchema<typeof redirectBySource>;
