@@ -69,7 +69,7 @@ export function collectionOf(ctx: AppContext): { collection: CollectionRecord; r
 
 /** What the domain commands need from a request: the database and the space repositories. */
 export function contentDeps(ctx: AppContext): ContentDeps {
-  return { db: ctx.db, repositories: ctx.repositories, dataDir: ctx.config.dataDir };
+  return { db: ctx.db, repositories: ctx.repositories, dataDir: ctx.config.dataDir, jobs: ctx.jobs };
 }
 
 /** The same, with the job client and the retention, for commands that start or signal jobs. */

@@ -22,7 +22,7 @@ async function main() {
   });
   // Ready once the worker polls too: started after "ready", its start-up would slow the first requests.
   const worker = config.runWorker
-    ? await startWorker(config.temporal, { db: server.db, repositories: server.repositories, dataDir: config.dataDir }).catch(async (error) => {
+    ? await startWorker(config.temporal, { db: server.db, repositories: server.repositories, dataDir: config.dataDir, jobs: server.jobs }).catch(async (error) => {
         await server.close();
         await devServer?.stop();
         throw error;

@@ -2,7 +2,8 @@ import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, 
 import type { TemporalSettings } from './settings.js';
 import { spaceRestored } from './signals.js';
 import type { spaceDeletion } from './spaceDeletion.workflow.js';
-import type { Jobs, SpaceDeletionInput } from '../domain/common/ports.js';
+import type { Jobs, RevalidationSubject, SpaceDeletionInput } from '../domain/common/ports.js';
+import type { rendererRevalidation } from './rendererRevalidation.workflow.js';
 import { openAPISourceChanged, type openapiProcessing } from './openapiProcessing.workflow.js';
 import type { translationRun } from './translationRun.workflow.js';
 import type { RepositoryMaintenanceInput } from './repositoryMaintenance.workflow.js';
@@ -168,6 +169,15 @@ export class JobClient implements Jobs {
     } catch (error) {
       if (!(error instanceof ScheduleAlreadyRunning)) throw error;
     }
+  }
+
+  /** Tells the configured renderer that a space's published sites, or a site, changed (a job with retries); nothing without a renderer. */
+  async startRendererRevalidation(subject: RevalidationSubject): Promise<void> {
+    if (!this.settings.renderer) return;
+    const key = 'spaceId' in subject ? `space:${subject.spaceId}` : `site:${subject.siteId}`;
+    await this.call(`start the renderer revalidation of ${key}`, () =>
+      this.client.workflow.start<typeof rendererRevalidation>('rendererRevalidation', { taskQueue: this.settings.taskQueue, workflowId: `renderer-revalidation:${key}:${randomUUID()}`, args: [subject] }),
+    );
   }
 
   /** Starts a Git Sync import or export of a space: each request its own job. */

@@ -7,3 +7,4 @@ export { conversationProcessing } from './conversationProcessing.workflow.js';
 export { conversationsConsolidation } from './conversationsConsolidation.workflow.js';
 export { repositoryMaintenance } from './repositoryMaintenance.workflow.js';
 export { gitSync } from './gitSync.workflow.js';
+export { rendererRevalidation } from './rendererRevalidation.workflow.js';

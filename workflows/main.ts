@@ -7,6 +7,7 @@ import { stopOnSignals } from './runtime/stopOnSignals.js';
 import { closeWorkerPool } from '../engine/workerPool.js';
 import { temporalFromEnv } from './settings.js';
 import { startWorker } from './worker.js';
+import { JobClient } from './client.js';
 
 /**
  * `npm run worker`: a worker alone, for running more of them (or running them apart from the
@@ -18,13 +19,16 @@ async function main() {
   mkdirSync(dataDir, { recursive: true });
   const settings = temporalFromEnv(process.env).temporal;
   const db = await openDatabase(path.join(dataDir, 'quire.sqlite'));
-  const worker = await startWorker(settings, { db, repositories: localSpaceRepositories(dataDir), dataDir });
+  // Jobs the worker's own work starts (a renderer's revalidation after an import) go through a client of its own.
+  const jobs = new JobClient(settings);
+  const worker = await startWorker(settings, { db, repositories: localSpaceRepositories(dataDir), dataDir, jobs });
   log.info('Quire worker is running', { pid: process.pid, temporal: settings.address, taskQueue: settings.taskQueue, dataDir });
 
   stopOnSignals(
     async () => {
       // Activities waiting on a worker thread (a bundle being parsed) end now instead of holding the stop.
       await Promise.all([worker.stop(), closeWorkerPool()]);
+      await jobs.close();
       await db.close();
     },
     { graceMs: 5000, watchParent: true },

@@ -10,6 +10,28 @@ export interface TemporalSettings {
   repackEveryMs?: number;
   /** The loose objects past which a repository is repacked (QUIRE_REPACK_LOOSE_OBJECTS, default 1000). */
   repackLooseObjects?: number;
+  /** The site renderer told when published content changes (QUIRE_RENDERER_URL, QUIRE_RENDERER_SECRET). */
+  renderer?: RendererSettings;
+}
+
+export interface RendererSettings {
+  url: string;
+  secret: string;
+}
+
+/** QUIRE_RENDERER_URL and QUIRE_RENDERER_SECRET, both or neither. */
+function rendererFrom(env: NodeJS.ProcessEnv): RendererSettings | undefined {
+  const url = env.QUIRE_RENDERER_URL;
+  const secret = env.QUIRE_RENDERER_SECRET;
+  if (!url && !secret) return undefined;
+  if (!url || !secret) throw new Error('QUIRE_RENDERER_URL and QUIRE_RENDERER_SECRET go together: set both, or neither');
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    throw new Error(`QUIRE_RENDERER_URL must be an http(s) URL, got ${url}`);
+  }
+  return { url: url.replace(/\/+$/, ''), secret };
 }
 
 /** A port number, or 0 for any free one. */
@@ -45,6 +67,7 @@ export function temporalFromEnv(env: NodeJS.ProcessEnv): { temporal: TemporalSet
       consolidationEveryMs: minutesFrom(env, 'QUIRE_CONSOLIDATION_MINUTES', 60) * 60_000,
       repackEveryMs: minutesFrom(env, 'QUIRE_REPACK_MINUTES', 60) * 60_000,
       repackLooseObjects: countFrom(env, 'QUIRE_REPACK_LOOSE_OBJECTS', 1000),
+      renderer: rendererFrom(env),
     },
     localTemporal: local,
   };

@@ -49,7 +49,7 @@ const retryDelaysMs = [500, 1000, 2000, 5000];
  */
 export async function startWorker(settings: TemporalSettings, deps: ActivityDependencies): Promise<RunningWorker> {
   installRuntime();
-  const activities = createActivities(deps);
+  const activities = createActivities(deps, { renderer: settings.renderer });
   const workflows = await workflowBundle();
   let stopping = false;
   let current: Worker | undefined;

@@ -1,4 +1,4 @@
-import { assertAdaptiveSchema, createSite, siteOf, templateConditions, updateSiteSettings, readSiteSpaces } from '../../domain/sites/index.js';
+import { assertAdaptiveSchema, createSite, siteOf, templateConditions, updateSiteSettings, readSiteSpaces, setSitePublished } from '../../domain/sites/index.js';
 import { loadSiteStructure } from '../../storage/siteStructure.js';
 import {
   deleteShareLink,
@@ -11,7 +11,6 @@ import {
   listSites,
   setAdaptiveSchema,
   updateShareLink,
-  updateSite,
 } from '../../storage/sites.js';
 import { organizationOf, type AppContext, contentDeps, callerOf } from '../context.js';
 import { notFound } from '../errors.js';
@@ -76,7 +75,7 @@ async function get(ctx: AppContext) {
 
 async function update(ctx: AppContext, { body }: { body: schemas.UpdateSiteBody }) {
   const before = await theSite(ctx);
-  await updateSiteSettings(ctx.db, before, body);
+  await updateSiteSettings(contentDeps(ctx), before, body);
   ctx.body = presentSite(await theSite(ctx), ctx.urls);
 }
 
@@ -87,12 +86,12 @@ async function remove(ctx: AppContext) {
 }
 
 async function publish(ctx: AppContext) {
-  await updateSite(ctx.db, (await theSite(ctx)).id, { published: true });
+  await setSitePublished(contentDeps(ctx), await theSite(ctx), true);
   ctx.body = presentSite(await theSite(ctx), ctx.urls);
 }
 
 async function unpublish(ctx: AppContext) {
-  await updateSite(ctx.db, (await theSite(ctx)).id, { published: false });
+  await setSitePublished(contentDeps(ctx), await theSite(ctx), false);
   ctx.body = presentSite(await theSite(ctx), ctx.urls);
 }
 

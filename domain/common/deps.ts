@@ -9,6 +9,8 @@ export interface ContentDeps {
   db: Database;
   repositories: Repositories;
   dataDir: string;
+  /** Where a change of published content is announced (a renderer's revalidation); absent, it isn't. */
+  jobs?: Pick<Jobs, 'startRendererRevalidation'>;
 }
 
 /** The same, with the jobs and the retention for the commands that start or signal jobs. */

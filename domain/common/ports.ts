@@ -24,7 +24,15 @@ export interface Jobs {
   startPdfExport(input: PdfExportInput): Promise<void>;
   signalConversationsIngested(organizationId: string): Promise<void>;
   startGitSync(job: GitSyncJob): Promise<void>;
+  /**
+   * Tells the configured site renderer (QUIRE_RENDERER_URL) that what a space's published sites,
+   * or a site, show has changed; nothing when no renderer is configured.
+   */
+  startRendererRevalidation(subject: RevalidationSubject): Promise<void>;
 }
+
+/** What changed for a renderer's caches: a space (every published site showing it) or a site. */
+export type RevalidationSubject = { spaceId: string } | { siteId: string };
 
 /**
  * Where the repositories of spaces live. engine/spaceRepositories.ts implements it on the local

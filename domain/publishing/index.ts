@@ -3,3 +3,4 @@ export { resolvePublishedUrl, type PublishedPlace, type PublishedRedirect } from
 export { isPublishedRevision, looksLikeJwt, mintSiteToken, readSiteToken, siteOfToken, spaceReadableBySiteToken, visibleStructure, type SiteToken } from './siteTokens.js';
 export { siteSpacesInScope, type SiteSearchScope } from './siteSearch.js';
 export { changeSiteRedirect, createSiteRedirect, redirectOfSource, removeSiteRedirect, siteRedirectOf } from './siteRedirects.js';
+export { notifyRenderer, revalidationTags } from './revalidation.js';

@@ -4,6 +4,8 @@ import { findAdaptiveSchema, findSite, insertSite, isActiveShareKey, updateSite,
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { ConditionError, parseCondition } from '../common/conditions.js';
 import { invalidInput, missing } from '../common/errors.js';
+import type { ContentDeps } from '../common/deps.js';
+import { log } from '../common/log.js';
 import { undeclaredClaims } from './siteAdaptiveSchema.js';
 import { positionAtEnd } from './sitePositions.js';
 import { readableSpace } from '../organizations/index.js';
@@ -109,8 +111,8 @@ export interface SiteUpdate {
 }
 
 /** The site's settings; a new default section first, then a default site space at the root or in the default section. */
-export function updateSiteSettings(db: Database, site: SiteRecord, update: SiteUpdate): Promise<void> {
-  return db.transaction(async (tx) => {
+export async function updateSiteSettings(deps: Pick<ContentDeps, 'db' | 'jobs'>, site: SiteRecord, update: SiteUpdate): Promise<void> {
+  await deps.db.transaction(async (tx) => {
     const structure = await loadSiteStructure(tx, site.id);
     if (update.defaultSiteSection !== undefined) {
       if (!structure.sections.some((section) => section.id === update.defaultSiteSection)) {
@@ -136,6 +138,21 @@ export function updateSiteSettings(db: Database, site: SiteRecord, update: SiteU
       agentsContext: update.agentsContext,
     });
   });
+  announceSiteChange(deps, site.id);
+}
+
+/**
+ * Publishes or unpublishes a site, and tells a configured renderer its pages changed (never failing
+ * the change: the announcement is a job of its own).
+ */
+export async function setSitePublished(deps: Pick<ContentDeps, 'db' | 'jobs'>, site: SiteRecord, published: boolean): Promise<void> {
+  await updateSite(deps.db, site.id, { published });
+  announceSiteChange(deps, site.id);
+}
+
+/** A change of what a site shows (its settings, structure, publication), for a renderer's caches. */
+export function announceSiteChange(deps: Pick<ContentDeps, 'jobs'>, siteId: string): void {
+  deps.jobs?.startRendererRevalidation({ siteId }).catch((error: Error) => log.warn('could not start the renderer revalidation', { siteId, error: error.message }));
 }
 
 /**

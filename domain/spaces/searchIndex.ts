@@ -73,7 +73,10 @@ const refreshDelayMs = 50;
  * within the delay share one refresh. A search refreshes the index itself first, so it never waits
  * for this, nor reads an index behind the branch.
  */
-export function scheduleSearchRefresh(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: string): void {
+export function scheduleSearchRefresh(deps: Pick<ContentDeps, 'db' | 'repositories' | 'jobs'>, spaceId: string): void {
+  // Every move of a space's primary branch comes through here: a renderer's caches of the sites
+  // showing it are told too (a job with retries: a renderer that is down never fails the write).
+  deps.jobs?.startRendererRevalidation({ spaceId }).catch((error: Error) => log.warn('could not start the renderer revalidation', { spaceId, error: error.message }));
   if (scheduled.has(spaceId)) return;
   const timer = setTimeout(() => {
     scheduled.delete(spaceId);

@@ -7,12 +7,14 @@ import { failPdfExportActivity, renderPdfExport } from './renderPdfExport.js';
 import { consolidateConversations, processConversations } from './processConversations.js';
 import { repackRepositories } from './repackRepositories.js';
 import { runGitSync } from './runGitSync.js';
+import { revalidateRenderer } from './revalidateRenderer.js';
+import type { RendererSettings } from '../settings.js';
 
 /** The domain's dependencies: the worker's entry point wires them once. */
 export type ActivityDependencies = ContentDeps;
 
 /** Every activity, bound to what it needs; the worker registers these, workflows see only the type. */
-export function createActivities(deps: ActivityDependencies) {
+export function createActivities(deps: ActivityDependencies, options: { renderer?: RendererSettings } = {}) {
   return {
     purgeDeletedSpace: heartbeating(purgeDeletedSpace(deps)),
     processOpenAPISpec: heartbeating(processOpenAPISpec(deps)),
@@ -25,6 +27,7 @@ export function createActivities(deps: ActivityDependencies) {
     consolidateConversations: heartbeating(consolidateConversations(deps)),
     repackRepositories: repackRepositories(deps),
     runGitSync: heartbeating(runGitSync(deps)),
+    revalidateRenderer: revalidateRenderer(deps, options.renderer),
   };
 }
 
