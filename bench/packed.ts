@@ -25,10 +25,10 @@ function prose(seed: number, words: number): string {
   return `${out.join(' ')}.`;
 }
 
-/** ~1,000 pages in the Git Sync layout (100 sections of a README and 9 pages, SUMMARY.md), written as a work tree. */
-export function writePages(workTree: string, space: number): void {
+/** ~1,000 pages in the Git Sync layout (100 sections of a README and 9 pages, SUMMARY.md; `sections` for more), written as a work tree. */
+export function writePages(workTree: string, space: number, sections = 100): void {
   const entries: SummaryEntry[] = [];
-  for (let section = 0; section < 100; section += 1) {
+  for (let section = 0; section < sections; section += 1) {
     mkdirSync(path.join(workTree, `part-${section}`), { recursive: true });
     const children: SummaryEntry[] = [];
     for (let page = 0; page < 9; page += 1) {

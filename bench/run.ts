@@ -7,6 +7,7 @@ import { benchConversations } from './conversations.js';
 import { benchCrossProcess } from './crossProcess.js';
 import { benchFoundation } from './foundation.js';
 import { benchGit } from './git.js';
+import { benchPublished } from './published.js';
 import { benchJobs } from './jobs.js';
 import { benchOpenAPI } from './openapi.js';
 import { benchPacked } from './packed.js';
@@ -17,7 +18,7 @@ import { benchSites } from './sites.js';
 import { benchSlowInput } from './slowInput.js';
 import { benchSoak } from './soak.js';
 
-const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments, 'change-requests': benchChangeRequests, sites: benchSites, openapi: benchOpenAPI, conversations: benchConversations, translations: benchTranslations, pdf: benchPdf, 'slow-input': benchSlowInput, git: benchGit, soak: benchSoak };
+const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments, 'change-requests': benchChangeRequests, sites: benchSites, openapi: benchOpenAPI, conversations: benchConversations, translations: benchTranslations, pdf: benchPdf, 'slow-input': benchSlowInput, git: benchGit, published: benchPublished, soak: benchSoak };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 
 const before = loadavg();
