@@ -1,6 +1,9 @@
 import type { Claims } from '../common/conditions.js';
 import { visibleStructure } from './siteTokens.js';
 import { redirectOfSource } from './siteRedirects.js';
+import { movedPagePath } from '../../engine/movedPage.js';
+import { readBranch } from '../../engine/readBranch.js';
+import { primaryBranch } from '../../engine/repository.js';
 import type { ContentDeps } from '../common/deps.js';
 import { missing } from '../common/errors.js';
 import { findSiteByHostname, findSiteById, isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
@@ -37,7 +40,8 @@ const notPublished = (url: string) => missing(`No published content at ${url}`);
  * default), the rest being the page's path. Sections and site spaces whose condition fails for the
  * visitor's claims are not there. An unpublished site, a share-link site without an active key of
  * its own links (`?share=`), and a visitor-auth site (not served yet) are a 404. A path that is the
- * source of one of the site's redirects answers where it leads instead.
+ * source of one of the site's redirects, or where a page was before it moved (git history), answers
+ * where it leads instead.
  */
 export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'repositories'>, input: { url: string; publicBase: string; claims?: Claims }): Promise<PublishedPlace | PublishedRedirect> {
   let url: URL;
@@ -82,6 +86,14 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   const prefix = segments.slice(0, taken).map((segment) => `${encodeURIComponent(segment)}/`).join('');
   const basePath = `${siteBasePath}${prefix}`;
   const pathname = segments.slice(taken).join('/');
+  // A page moved or renamed since keeps answering at its old path: with a redirect to where it is now.
+  const head = pathname ? await readBranch(deps.repositories.open(siteSpace.spaceId), primaryBranch) : null;
+  const moved = head ? await movedPagePath(deps.repositories.open(siteSpace.spaceId), head, pathname) : undefined;
+  if (moved !== undefined) {
+    const target = new URL(`${basePath}${moved.split('/').map(encodeURIComponent).join('/')}`, url);
+    if (shareKey) target.searchParams.set('share', shareKey);
+    return { redirect: target.toString() };
+  }
   const canonical = new URL(`${basePath}${segments.slice(taken).map(encodeURIComponent).join('/')}`, url);
   return { site, section, siteSpace, pathname, basePath, siteBasePath, canonicalUrl: canonical.toString(), ...(shareKey ? { shareKey } : {}), claims };
 }

@@ -1,9 +1,15 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
 
+const execFileAsync = promisify(execFile);
 const test = suite('published content: URL lookups and the site tokens they mint');
 let t: TestServer;
 let fx: OrganizationFixture;
@@ -254,6 +260,27 @@ test('site redirects: made, listed, found by source, followed by the URL lookup;
   assert.is((await t.call('DELETE', `${base}/redirects/${created.body.id}`, { token: fx.admin.token })).status, 204);
   assert.is((await t.call('DELETE', `${base}/redirects/${created.body.id}`, { token: fx.admin.token })).status, 404);
   assert.is((await lookup(`${site.urls.published}older-guide`)).body.pathname, 'older-guide', 'no redirect: an ordinary page path again');
+});
+
+test('a page moved in the git history keeps answering at its old path, with a redirect to where it is now', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Docs', [guide.id]);
+  const work = mkdtempSync(path.join(tmpdir(), 'quire-moved-'));
+  try {
+    // Asynchronous: the server answering git runs in this very process.
+    const git = (...args: string[]) => execFileAsync('git', ['-c', 'user.name=W', '-c', 'user.email=w@example.com', ...args], { cwd: work, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: work, GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' } });
+    await git('clone', '--quiet', `${t.url.replace('://', `://x:${fx.admin.token}@`)}/git/${guide.id}.git`, '.');
+    await git('mv', 'faq.md', 'questions.md');
+    writeFileSync(path.join(work, 'SUMMARY.md'), readFileSync(path.join(work, 'SUMMARY.md'), 'utf8').replace('(faq.md)', '(questions.md)'));
+    await git('commit', '-qam', 'Rename the FAQ');
+    await git('push', '--quiet', 'origin', 'HEAD:main');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const moved = await lookup(`${site.urls.published}faq`);
+  assert.equal(moved.body, { target: 'content', redirect: `${site.urls.published}questions` });
+  assert.is((await lookup(`${site.urls.published}questions`)).body.pathname, 'questions');
+  assert.is((await lookup(`${site.urls.published}never-was`)).body.pathname, 'never-was', 'a path no page ever had resolves as is (the page read is the 404)');
 });
 
 test.run();
