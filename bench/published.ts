@@ -1,14 +1,18 @@
 // The published-content issue's figures: a URL lookup and a page's Document as GitBook's renderer
 // asks for them (with the site token the lookup minted), on a 1,000-page space; a site search over
 // 10,000 pages in 5 site spaces. Through the built server (dist/), warm, sequential requests.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { buildQuire, sharedTemporalAddress, spawnQuire, spread, tempDataDir } from './lib.js';
 import { writePages } from './packed.js';
 import { seedOrganization } from './seed.js';
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } }).trim();
+// Asynchronous, so the HTTP client's timers run meanwhile: a process blocked through a long push
+// would reuse a keep-alive connection the server had closed ("other side closed").
+const execFileAsync = promisify(execFile);
+const git = async (cwd: string, ...args: string[]) => (await execFileAsync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } })).stdout.trim();
 
 async function timed(samples: number[], request: () => Promise<Response>): Promise<void> {
   const started = performance.now();
@@ -37,11 +41,11 @@ export async function benchPublished(): Promise<Record<string, string>> {
     for (let index = 0; index < 5; index += 1) {
       const space = await api('POST', `/orgs/${organizationId}/spaces`, { title: `Part ${index}`, empty: true });
       const work = path.join(scratch, `space-${index}`);
-      git(scratch, 'clone', '--quiet', `${server.url.replace('://', `://bench:${token}@`)}/git/${space.id}.git`, work);
+      await git(scratch, 'clone', '--quiet', `${server.url.replace('://', `://bench:${token}@`)}/git/${space.id}.git`, work);
       writePages(work, index + 1, 200);
-      git(work, 'add', '-A');
-      git(work, 'commit', '-qm', 'Pages');
-      git(work, 'push', '--quiet', 'origin', 'HEAD:main');
+      await git(work, 'add', '-A');
+      await git(work, 'commit', '-qm', 'Pages');
+      await git(work, 'push', '--quiet', 'origin', 'HEAD:main');
       spaces.push(space.id as string);
     }
     const site = await api('POST', `/orgs/${organizationId}/sites`, { title: 'Bench docs', spaces });

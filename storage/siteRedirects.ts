@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Database, Queryable } from './db.js';
 import { conflict } from './errors.js';
 import { newId, now } from './ids.js';
 import { containsPattern, mapPage, paginate, type Page, type PageRequest } from './pagination.js';
@@ -52,9 +52,16 @@ export async function findSiteRedirect(db: Queryable, siteId: string, id: string
   return row && toRedirect(row);
 }
 
-export async function findSiteRedirectBySource(db: Queryable, siteId: string, source: string): Promise<SiteRedirectRecord | undefined> {
-  const row = await db.get<SiteRedirectRow>('SELECT * FROM site_redirects WHERE site_id = ? AND source = ?', [siteId, source]);
-  return row && toRedirect(row);
+/**
+ * Every redirect of a site by source, through the read cache: a URL lookup checks its path against
+ * them, and most paths match none (a miss must not cost a query, nor fill the cache).
+ */
+export async function siteRedirectsBySource(db: Database, siteId: string): Promise<Map<string, SiteRedirectRecord>> {
+  const all = await db.cached(`site-redirects:${siteId}`, ['site_redirects'], async () => {
+    const rows = await db.all<SiteRedirectRow>('SELECT * FROM site_redirects WHERE site_id = ?', [siteId]);
+    return new Map(rows.map((row) => [row.source, toRedirect(row)]));
+  });
+  return all ?? new Map();
 }
 
 /** Oldest first; `search` matches anywhere in the source path. */

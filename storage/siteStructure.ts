@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Database, Queryable } from './db.js';
 import { newId } from './ids.js';
 
 export interface SiteSectionRecord {
@@ -106,6 +106,11 @@ export async function loadSiteStructure(db: Queryable, siteId: string): Promise<
     db.all<SiteSpaceRow>('SELECT * FROM site_spaces WHERE site_id = ? ORDER BY position, id', [siteId]),
   ]);
   return { sections: sections.map(toSection), groups: groups.map(toGroup), siteSpaces: siteSpaces.map(toSiteSpace) };
+}
+
+/** loadSiteStructure through the read cache (every URL lookup and site token check reads it). */
+export function loadSiteStructureCached(db: Database, siteId: string): Promise<SiteStructure | undefined> {
+  return db.cached(`site-structure:${siteId}`, ['site_sections', 'site_section_groups', 'site_spaces'], () => loadSiteStructure(db, siteId));
 }
 
 export async function insertSection(db: Queryable, input: Omit<SiteSectionRecord, 'id'>): Promise<SiteSectionRecord> {

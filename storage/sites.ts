@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Queryable } from './db.js';
+import type { Database, Queryable } from './db.js';
 import { notFound } from './errors.js';
 import { newId, now } from './ids.js';
 import { containsPattern, mapPage, paginate, type Page, type PageRequest } from './pagination.js';
@@ -87,6 +87,11 @@ export async function findSite(db: Queryable, organizationId: string, siteId: st
 export async function findSiteById(db: Queryable, siteId: string): Promise<SiteRecord | undefined> {
   const row = await db.get<SiteRow>(`SELECT ${siteColumns} FROM sites WHERE id = ?`, [siteId]);
   return row && toSite(row);
+}
+
+/** findSiteById through the read cache (the URL lookups every page view starts with). */
+export function findSiteByIdCached(db: Database, siteId: string): Promise<SiteRecord | undefined> {
+  return db.cached(`site:${siteId}`, ['sites', 'site_spaces', 'spaces'], () => findSiteById(db, siteId));
 }
 
 export async function findSiteByHostname(db: Queryable, hostname: string): Promise<SiteRecord | undefined> {

@@ -6,8 +6,8 @@ import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
 import type { ContentDeps } from '../common/deps.js';
 import { missing } from '../common/errors.js';
-import { findSiteByHostname, findSiteById, isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
-import { loadSiteStructure, type SiteSectionRecord, type SiteSpaceRecord } from '../../storage/siteStructure.js';
+import { findSiteByHostname, findSiteByIdCached, isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
+import { loadSiteStructureCached, type SiteSectionRecord, type SiteSpaceRecord } from '../../storage/siteStructure.js';
 
 /** What a published URL shows: the site, its section and site space, and the page path left over. */
 export interface PublishedPlace {
@@ -58,7 +58,7 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   if (site.visibility === 'share-link' && !(shareKey && (await isActiveShareKey(deps.db, site.id, shareKey)))) throw notPublished(input.url);
 
   const claims = input.claims ?? {};
-  const loaded = await loadSiteStructure(deps.db, site.id);
+  const loaded = (await loadSiteStructureCached(deps.db, site.id))!;
   // A redirect's source is matched first: it may be a path nothing else answers any more.
   const source = url.pathname.slice(siteBasePath.length - 1);
   const redirected = source.length > 1 ? await redirectOfSource(deps, site, source, loaded) : undefined;
@@ -103,7 +103,7 @@ async function siteOfUrl(deps: Pick<ContentDeps, 'db'>, url: URL, base: URL): Pr
   if (url.host === base.host) {
     const match = new RegExp(`^${escapeRegExp(basePath)}/sites/([A-Za-z0-9_-]+)(?:/|$)`).exec(url.pathname);
     if (!match) return undefined;
-    const site = await findSiteById(deps.db, match[1]!);
+    const site = await findSiteByIdCached(deps.db, match[1]!);
     return site && { site, siteBasePath: `${basePath}/sites/${site.id}/` };
   }
   const site = await findSiteByHostname(deps.db, url.hostname);

@@ -1,6 +1,6 @@
 import { findPageById } from '../../engine/findPage.js';
-import { loadSiteStructure, type SiteStructure } from '../../storage/siteStructure.js';
-import { deleteSiteRedirect, findSiteRedirect, findSiteRedirectBySource, insertSiteRedirect, updateSiteRedirect, type RedirectDestination, type SiteRedirectRecord } from '../../storage/siteRedirects.js';
+import { loadSiteStructureCached, type SiteStructure } from '../../storage/siteStructure.js';
+import { deleteSiteRedirect, findSiteRedirect, siteRedirectsBySource, insertSiteRedirect, updateSiteRedirect, type RedirectDestination, type SiteRedirectRecord } from '../../storage/siteRedirects.js';
 import type { SiteRecord } from '../../storage/sites.js';
 import type { ContentDeps } from '../common/deps.js';
 import { invalidInput, missing } from '../common/errors.js';
@@ -37,7 +37,7 @@ export async function removeSiteRedirect(deps: Pick<ContentDeps, 'db'>, site: Si
 
 /** The redirect of a source path, with the path segments (below the site's URL) it leads to; undefined when none leads anywhere. */
 export async function redirectOfSource(deps: Pick<ContentDeps, 'db' | 'repositories'>, site: SiteRecord, source: string, structure?: SiteStructure): Promise<{ redirect: SiteRedirectRecord; segments: string[] } | undefined> {
-  const redirect = await findSiteRedirectBySource(deps.db, site.id, source.replace(/\/+$/, '') || '/');
+  const redirect = (await siteRedirectsBySource(deps.db, site.id)).get(source.replace(/\/+$/, '') || '/');
   if (!redirect) return undefined;
   const segments = await destinationSegments(deps, site, redirect.destination, structure);
   return segments ? { redirect, segments } : undefined;
@@ -48,7 +48,7 @@ export async function redirectOfSource(deps: Pick<ContentDeps, 'db' | 'repositor
  * then a site space's (none for its section's default), then a page's; null when it is gone.
  */
 async function destinationSegments(deps: Pick<ContentDeps, 'db' | 'repositories'>, site: SiteRecord, destination: RedirectDestination, loaded?: SiteStructure): Promise<string[] | null> {
-  const structure = loaded ?? (await loadSiteStructure(deps.db, site.id));
+  const structure = loaded ?? (await loadSiteStructureCached(deps.db, site.id))!;
   const sectionSegments = (sectionId: string | null) => {
     const section = sectionId === null ? undefined : structure.sections.find((candidate) => candidate.id === sectionId);
     return section && !section.isDefault ? [section.path] : [];

@@ -3,8 +3,8 @@ import { isAncestor } from '../../engine/git/ancestry.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
 import { resolveRevision } from '../../engine/resolveRevision.js';
-import { findSiteById, isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
-import { loadSiteStructure, type SiteStructure } from '../../storage/siteStructure.js';
+import { findSiteByIdCached, isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
+import { loadSiteStructureCached, type SiteStructure } from '../../storage/siteStructure.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { evaluateCondition, type Claims } from '../common/conditions.js';
 import type { ContentDeps } from '../common/deps.js';
@@ -27,7 +27,13 @@ export interface SiteToken {
 const lifetimeSeconds = 3600;
 const issuer = 'quire';
 
-const keyOf = (dataDir: string) => instanceKey(dataDir, 'site-tokens');
+// Read once per data folder: a URL lookup signs a token each time.
+const keys = new Map<string, Buffer>();
+const keyOf = (dataDir: string) => {
+  let key = keys.get(dataDir);
+  if (!key) keys.set(dataDir, (key = instanceKey(dataDir, 'site-tokens')));
+  return key;
+};
 
 /** A signed JWT (HS256, the instance's key) for the content a URL lookup found; the renderer decodes it without checking. */
 export function mintSiteToken(deps: Pick<ContentDeps, 'dataDir'>, place: PublishedPlace): Promise<string> {
@@ -59,7 +65,7 @@ export async function readSiteToken(deps: Pick<ContentDeps, 'dataDir'>, jwt: str
 
 /** The site a token reads, while it is published (and its share link active, for a share-link site); undefined otherwise. */
 export async function siteOfToken(deps: Pick<ContentDeps, 'db'>, token: SiteToken): Promise<SiteRecord | undefined> {
-  const site = await findSiteById(deps.db, token.site);
+  const site = await findSiteByIdCached(deps.db, token.site);
   if (!site || !site.published || site.organizationId !== token.organization || site.visibility === 'visitor-auth') return undefined;
   if (site.visibility === 'share-link' && !(token.shareKey && (await isActiveShareKey(deps.db, site.id, token.shareKey)))) return undefined;
   return site;
@@ -92,7 +98,7 @@ export function visibleStructure(structure: SiteStructure, claims: Claims): Site
 export async function spaceReadableBySiteToken(deps: Pick<ContentDeps, 'db'>, token: SiteToken, spaceId: string): Promise<SpaceRecord | undefined> {
   const site = await siteOfToken(deps, token);
   if (!site) return undefined;
-  const structure = visibleStructure(await loadSiteStructure(deps.db, site.id), token.claims ?? {});
+  const structure = visibleStructure((await loadSiteStructureCached(deps.db, site.id))!, token.claims ?? {});
   if (!structure.siteSpaces.some((siteSpace) => siteSpace.spaceId === spaceId)) return undefined;
   const space = await findSpace(deps.db, spaceId);
   return space && space.organizationId === site.organizationId ? space : undefined;
