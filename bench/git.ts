@@ -2,14 +2,13 @@
 // maintenance, against `git http-backend` serving the same repository in the same run; a one-page
 // push to a change request's branch until the API shows it; a refused 1,000-page push.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repackRepository } from '../engine/git/repack.js';
 import { spaceGitdir } from '../engine/spaceRepositories.js';
-import { buildQuire, median, sharedTemporalAddress, spawnQuire, spread, tempDataDir } from './lib.js';
+import { median, quireWithOrganization, spread } from './lib.js';
 import { writePages } from './packed.js';
 import { httpBackend } from '../test/helpers/gitHttpBackend.js';
-import { seedOrganization } from './seed.js';
 
 const gitEnv = { PATH: process.env.PATH ?? '', HOME: '/tmp', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd, env: gitEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -26,18 +25,8 @@ function timedGit(cwd: string, args: string[], expectFailure = false): Promise<n
 }
 
 export async function benchGit(): Promise<Record<string, string>> {
-  buildQuire();
   const figures: Record<string, string> = {};
-  const dataDir = tempDataDir();
-  const scratch = mkdtempSync(path.join(dataDir, 'work-'));
-  const { organizationId, token } = await seedOrganization(dataDir, 1);
-  const server = await spawnQuire({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: await sharedTemporalAddress() });
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const api = async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(`${server.url}/v1${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${await response.text()}`);
-    return response.json() as Promise<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the bench reads a few fields of several shapes
-  };
+  const { dataDir, scratch, organizationId, token, server, api } = await quireWithOrganization();
   const backend = await httpBackend(path.join(dataDir, 'spaces'));
   try {
     const space = await api('POST', `/orgs/${organizationId}/spaces`, { title: 'Cloned', empty: true });

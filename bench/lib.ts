@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startDevServer, type DevServer } from '../workflows/runtime/devServer.js';
 import { ensureTemporalCli } from '../workflows/runtime/temporalCli.js';
+import { seedOrganization } from './seed.js';
 
 export const root = fileURLToPath(new URL('../', import.meta.url));
 const tempDirs: string[] = [];
@@ -166,4 +167,24 @@ export function durableWriteMs(): number {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A built Quire over a new data folder with a seeded organization (its admin's token), and a
+ * JSON caller of its API (another token's headers may be given): what the git and published
+ * benchmarks start from. `scratch` is a work folder inside the data folder.
+ */
+export async function quireWithOrganization() {
+  buildQuire();
+  const dataDir = tempDataDir();
+  const scratch = mkdtempSync(path.join(dataDir, 'work-'));
+  const { organizationId, token } = await seedOrganization(dataDir, 1);
+  const server = await spawnQuire({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: await sharedTemporalAddress() });
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const api = async (method: string, route: string, body?: unknown, auth: Record<string, string> = headers) => {
+    const response = await fetch(`${server.url}/v1${route}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${await response.text()}`);
+    return response.json() as Promise<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a few fields of several shapes
+  };
+  return { dataDir, scratch, organizationId, token, server, api };
 }

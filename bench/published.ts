@@ -3,11 +3,10 @@
 // 10,000 pages in 5 site spaces. Through the built server (dist/), warm, sequential requests.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { buildQuire, sharedTemporalAddress, spawnQuire, spread, tempDataDir } from './lib.js';
+import { quireWithOrganization, spread } from './lib.js';
 import { writePages } from './packed.js';
-import { seedOrganization } from './seed.js';
 
 // Asynchronous, so the HTTP client's timers run meanwhile: a process blocked through a long push
 // would reuse a keep-alive connection the server had closed ("other side closed").
@@ -23,18 +22,8 @@ async function timed(samples: number[], request: () => Promise<Response>): Promi
 }
 
 export async function benchPublished(): Promise<Record<string, string>> {
-  buildQuire();
   const figures: Record<string, string> = {};
-  const dataDir = tempDataDir();
-  const scratch = mkdtempSync(path.join(dataDir, 'work-'));
-  const { organizationId, token } = await seedOrganization(dataDir, 1);
-  const server = await spawnQuire({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: await sharedTemporalAddress() });
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const api = async (method: string, route: string, body?: unknown, auth: Record<string, string> = headers) => {
-    const response = await fetch(`${server.url}/v1${route}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${await response.text()}`);
-    return response.json() as Promise<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a few fields of several shapes
-  };
+  const { dataDir, scratch, organizationId, token, server, api } = await quireWithOrganization();
   try {
     // Five spaces of 2,000 pages, pushed over Quire's git remote.
     const spaces: string[] = [];

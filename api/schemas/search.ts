@@ -12,12 +12,15 @@ export type SearchQuery = FromSchema<typeof search>;
 
 const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
 
-/** searchSiteContent: a query and a scope; the deprecated `mode` forms are read as the scope they stand for. */
+/**
+ * searchSiteContent: a query and a scope; the deprecated `mode` forms are read as the scope they
+ * stand for. An empty query (a search box cleared as the reader types) finds nothing: 200, no items.
+ */
 export const siteSearch = {
   type: 'object',
   required: ['query'],
   properties: {
-    query: { type: 'string', minLength: 1, maxLength: 512 },
+    query: { type: 'string', maxLength: 512 },
     scope: {
       anyOf: [
         { type: 'object', required: ['mode'], properties: { mode: { const: 'default' }, currentSiteSpace: id }, additionalProperties: false },

@@ -6,35 +6,20 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
-import { startService, type ServiceProcess } from '../helpers/processes.js';
-import { sharedDevServer } from '../helpers/temporal.js';
-import { checkedBody } from '../helpers/upstream.js';
+import { bootstrappedService } from '../helpers/bootstrappedService.js';
 
 const test = suite('git pushes and a killed server');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-push-crash-'));
 const work = mkdtempSync(path.join(tmpdir(), 'quire-push-crash-work-'));
-const token = `bootstrap-${randomUUID()}`;
-const running: ServiceProcess[] = [];
+const services = bootstrappedService(dataDir);
+const token = services.token;
 test.after(async () => {
-  await Promise.all(running.filter((service) => service.child.exitCode === null && service.child.signalCode === null).map((service) => service.stop('SIGKILL')));
+  await services.stopAll();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
 });
 
-async function start() {
-  const service = await startService({ DATA_DIR: dataDir, QUIRE_BOOTSTRAP_TOKEN: token, TEMPORAL_ADDRESS: (await sharedDevServer()).address, QUIRE_TASK_QUEUE: `test-${randomUUID()}` });
-  running.push(service);
-  return service;
-}
-
-async function call(service: ServiceProcess, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${service.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await checkedBody(method, path, response)) as Record<string, any> };
-}
+const { start, call } = services;
 
 const gitEnv = { PATH: process.env.PATH ?? '', HOME: work, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=W', '-c', 'user.email=w@example.com', ...args], { cwd, env: gitEnv, encoding: 'utf8' }).trim();

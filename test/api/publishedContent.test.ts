@@ -225,6 +225,8 @@ test('site search: the site spaces in scope, grouped by space in the site order;
   assert.is(asMember.status, 200);
   assert.is(asMember.body.items.length, 1, 'a member searches every site space they can read');
   assert.is((await t.call('POST', `${sites()}/${site.id}/search`, { headers: bearer(visitor), body: { query: 'x', surprise: 1 } })).status, 400);
+  const cleared = await t.call('POST', `${sites()}/${site.id}/search`, { headers: bearer(staff), body: { query: '', scope: { mode: 'all' } } });
+  assert.equal([cleared.status, cleared.body.items], [200, []], 'an empty query finds nothing');
 });
 
 test('site redirects: made, listed, found by source, followed by the URL lookup; destinations must be on the site', async () => {
