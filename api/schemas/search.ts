@@ -32,6 +32,11 @@ export const siteSearch = {
     siteSpaceIds: { type: 'array', minItems: 1, maxItems: 1000, items: id },
     siteSpaceId: id,
   },
+  // The deprecated forms name what they search: `current` its site space, `specific` its list.
+  allOf: [
+    { if: { required: ['mode'], properties: { mode: { const: 'current' } } }, then: { required: ['siteSpaceId'], properties: { siteSpaceId: id } } },
+    { if: { required: ['mode'], properties: { mode: { const: 'specific' } } }, then: { required: ['siteSpaceIds'], properties: { siteSpaceIds: { type: 'array' } } } },
+  ],
   additionalProperties: false,
 } as const;
 
