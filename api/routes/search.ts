@@ -10,7 +10,7 @@ import { siteOf } from '../../domain/sites/index.js';
 import { loadSiteStructure } from '../../storage/siteStructure.js';
 import { findSpace } from '../../storage/spaces.js';
 import { presentList } from '../presenters/list.js';
-import { groupByPage, presentPageHits } from '../presenters/search.js';
+import { groupByPage, presentPageHits, type PageHits } from '../presenters/search.js';
 import * as schemas from '../schemas/search.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
@@ -39,7 +39,18 @@ async function searchSpace(ctx: AppContext, { query }: { query: schemas.SearchQu
   ctx.body = presentList(page, (item) => presentPageHits(item, ctx.urls));
 }
 
-/** The scope a site search body names; the deprecated `mode` forms as the scope they stand for, `default` when none. */
+/** Page hits grouped by space, each group ranked by `rank` (given the space and how many groups came before it). */
+function bySpace(pages: PageHits[], rank: (spaceId: string, seen: number) => number): Array<{ spaceId: string; rank: number; pages: PageHits[] }> {
+  const groups = new Map<string, { spaceId: string; rank: number; pages: PageHits[] }>();
+  for (const hits of pages) {
+    const entry = groups.get(hits.spaceId) ?? { spaceId: hits.spaceId, rank: rank(hits.spaceId, groups.size), pages: [] };
+    entry.pages.push(hits);
+    groups.set(hits.spaceId, entry);
+  }
+  return [...groups.values()];
+}
+
+/** The scope a site search body names; the deprecated `mode` forms as the scope they stand for (`current`: the default scope from that site space). */
 function scopeOf(body: schemas.SiteSearchBody): SiteSearchScope {
   if (body.scope) return body.scope as SiteSearchScope;
   if (body.mode === 'all') return { mode: 'all' };
@@ -69,14 +80,7 @@ async function searchSite(ctx: AppContext, { query, body }: { query: schemas.Sit
   await Promise.all(spaceIds.map((spaceId) => refreshSearchIndex(indexing, spaceId)));
   const pages = groupByPage(await searchSections(ctx.db, spaceIds, body.query, siteSectionLimit));
   const order = new Map(spaceIds.map((id, index) => [id, index]));
-  const bySpace = new Map<string, { spaceId: string; rank: number; pages: typeof pages }>();
-  for (const hits of pages) {
-    const entry = bySpace.get(hits.spaceId) ?? { spaceId: hits.spaceId, rank: order.get(hits.spaceId) ?? 0, pages: [] };
-    entry.pages.push(hits);
-    bySpace.set(hits.spaceId, entry);
-  }
-  const groups = [...bySpace.values()].sort((a, b) => a.rank - b.rank);
-  const page = paginateArray(groups, (item) => [item.rank, item.spaceId], `site-search:${site.id}:${body.query}:${spaceIds.join(',')}`, query);
+  const page = paginateArray(bySpace(pages, (spaceId, seen) => order.get(spaceId) ?? seen), (item) => [item.rank, item.spaceId], `site-search:${site.id}:${body.query}:${spaceIds.join(',')}`, query);
   ctx.body = presentList(page, (item) => ({ id: item.spaceId, title: titles.get(item.spaceId) ?? '', pages: item.pages.map((hits) => presentPageHits(hits, ctx.urls)) }));
 }
 
@@ -87,13 +91,7 @@ async function searchOrganization(ctx: AppContext, { query }: { query: schemas.S
   const spaceIds = [...access.spaces.keys()];
   await Promise.all(spaceIds.map((spaceId) => refreshSearchIndex(contentDeps(ctx), spaceId)));
   const pages = groupByPage(await searchSections(ctx.db, spaceIds, query.query, sectionLimit));
-  const bySpace = new Map<string, { spaceId: string; rank: number; pages: typeof pages }>();
-  for (const hits of pages) {
-    const entry = bySpace.get(hits.spaceId) ?? { spaceId: hits.spaceId, rank: bySpace.size, pages: [] };
-    entry.pages.push(hits);
-    bySpace.set(hits.spaceId, entry);
-  }
-  const page = paginateArray([...bySpace.values()], (item) => [item.rank, item.spaceId], `search:${organization.id}:${query.query}`, query);
+  const page = paginateArray(bySpace(pages, (_spaceId, seen) => seen), (item) => [item.rank, item.spaceId], `search:${organization.id}:${query.query}`, query);
   ctx.body = presentList(page, (item) => ({
     id: item.spaceId,
     title: access.spaces.get(item.spaceId)?.space.title ?? '',

@@ -1,15 +1,4 @@
-import { execFile } from 'node:child_process';
-
-/** Runs git on a bare repository and resolves with its exit code and output (no configuration of the machine's). */
-function runGit(gitdir: string, args: string[]): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    execFile('git', ['--git-dir', gitdir, ...args], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } }, (error, stdout) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      if (code === -1) reject(error);
-      else resolve({ code, stdout: stdout.trim() });
-    });
-  });
-}
+import { runGit } from './runGit.js';
 
 /** Whether `ancestor` is `commit` or one of its ancestors (a fast-forward from `ancestor` to `commit`). */
 export async function isAncestor(gitdir: string, ancestor: string, commit: string): Promise<boolean> {
@@ -23,5 +12,5 @@ export async function mergeBase(gitdir: string, one: string, other: string): Pro
   const { code, stdout } = await runGit(gitdir, ['merge-base', one, other]);
   if (code === 1) return null;
   if (code !== 0) throw new Error(`git merge-base ${one} ${other} failed (${code})`);
-  return stdout.split('\n')[0] ?? null;
+  return stdout.trim().split('\n')[0] ?? null;
 }

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { flushPacket, pktLine } from './pktLine.js';
+import { gitEnvironment } from './runGit.js';
 
 export type GitService = 'git-upload-pack' | 'git-receive-pack';
 
@@ -65,11 +66,8 @@ export function startGitService(
   const args = [...config.flatMap((setting) => ['-c', setting]), service.slice('git-'.length), '--stateless-rpc', ...(options.advertise ? ['--advertise-refs'] : []), gitdir];
   return spawn('git', args, {
     env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      ...gitEnvironment(),
       HOME: process.env.HOME ?? '/',
-      // The machine's and the user's git configuration don't apply to Quire's repositories.
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
       ...(options.gitProtocol ? { GIT_PROTOCOL: options.gitProtocol } : {}),
       ...options.env,
     },

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { gitEnvironment, runGit } from './runGit.js';
 
 /** Where git must connect for a remote's host: resolved (and judged) beforehand, so git can't be sent elsewhere by DNS. */
 export interface PinnedAddress {
@@ -38,7 +39,7 @@ function remoteGit(gitdir: string, args: string[], pin: PinnedAddress, shownUrl:
     execFile(
       'git',
       [...config.flatMap((setting) => ['-c', setting]), '--git-dir', gitdir, ...args],
-      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '' }, timeout: remoteTimeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      { env: { ...gitEnvironment(), HOME: '/nonexistent', GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '' }, timeout: remoteTimeoutMs, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
         const said = stderr.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('hint:')).pop() ?? error.message;
@@ -66,6 +67,6 @@ export async function pushToRemote(gitdir: string, remote: { url: string; ref: s
 }
 
 /** Removes a ref of the repository's own (the fetched remote head, once used). */
-export function deleteOwnRef(gitdir: string, ref: string): Promise<void> {
-  return new Promise((resolve) => execFile('git', ['--git-dir', gitdir, 'update-ref', '-d', ref], () => resolve()));
+export async function deleteOwnRef(gitdir: string, ref: string): Promise<void> {
+  await runGit(gitdir, ['update-ref', '-d', ref]).catch(() => undefined);
 }

@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { gitOrFail } from './runGit.js';
 
 const fanout = /^[0-9a-f]{2}$/;
 
@@ -10,14 +10,6 @@ export async function looseObjectCount(gitdir: string): Promise<number> {
   const folders = (await fs.readdir(objects).catch(() => [] as string[])).filter((name) => fanout.test(name));
   const counts = await Promise.all(folders.map(async (folder) => (await fs.readdir(path.join(objects, folder)).catch(() => [] as string[])).filter((name) => /^[0-9a-f]{38}$/.test(name)).length));
   return counts.reduce((sum, count) => sum + count, 0);
-}
-
-function git(gitdir: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile('git', ['--git-dir', gitdir, ...args], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } }, (error, _stdout, stderr) =>
-      error ? reject(new Error(`git ${args.join(' ')} failed: ${stderr.trim() || error.message}`)) : resolve(),
-    );
-  });
 }
 
 /**
@@ -31,6 +23,6 @@ function git(gitdir: string, args: string[]): Promise<void> {
  */
 export async function repackRepository(gitdir: string): Promise<{ looseBefore: number; looseAfter: number }> {
   const looseBefore = await looseObjectCount(gitdir);
-  await git(gitdir, ['-c', 'gc.auto=0', '-c', 'gc.writeCommitGraph=true', '-c', 'repack.writeBitmaps=true', 'gc', '--quiet', '--prune=2.weeks.ago']);
+  await gitOrFail(gitdir, ['-c', 'gc.auto=0', '-c', 'gc.writeCommitGraph=true', '-c', 'repack.writeBitmaps=true', 'gc', '--quiet', '--prune=2.weeks.ago']);
   return { looseBefore, looseAfter: await looseObjectCount(gitdir) };
 }

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import YAML from 'yaml';
 import type { Author } from '../change.js';
 import { commitContent } from '../objects/commitObject.js';
@@ -7,6 +6,7 @@ import { writeLooseObjects } from '../objects/loose.js';
 import { readBlob } from '../objects/readBlob.js';
 import { readTree, type TreeEntry } from '../objects/readTree.js';
 import type { Repository } from '../repository.js';
+import { gitOrFail } from './runGit.js';
 
 const segmentsOf = (folder: string) => folder.split('/').filter((segment) => segment !== '' && segment !== '.');
 
@@ -68,22 +68,14 @@ export async function writeCommit(repo: Repository, commit: { tree: string; pare
   return oid;
 }
 
-function git(gitdir: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) =>
-    execFile('git', ['--git-dir', gitdir, ...args], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`git ${args[0]} failed: ${stderr.trim() || error.message}`)) : resolve(stdout),
-    ),
-  );
-}
-
 /** Keeps a commit that no branch holds (a standalone import's revision) from being pruned: `refs/quire/revisions/<commit>`. */
 export async function keepRevision(repo: Repository, commit: string): Promise<void> {
-  await git(repo.gitdir, ['update-ref', `refs/quire/revisions/${commit}`, commit]);
+  await gitOrFail(repo.gitdir, ['update-ref', `refs/quire/revisions/${commit}`, commit]);
 }
 
 /** The subjects of the first-parent commits after `from` (null: all) up to `to`, oldest first. */
 export async function firstParentSubjects(repo: Repository, from: string | null, to: string): Promise<string[]> {
   const range = from ? `${from}..${to}` : to;
-  const out = await git(repo.gitdir, ['log', '--first-parent', '--reverse', '--format=%s', range, '--']).catch(() => '');
+  const out = await gitOrFail(repo.gitdir, ['log', '--first-parent', '--reverse', '--format=%s', range, '--']).catch(() => '');
   return out.split('\n').filter(Boolean);
 }
