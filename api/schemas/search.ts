@@ -13,8 +13,8 @@ export type SearchQuery = FromSchema<typeof search>;
 const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
 
 /**
- * searchSiteContent: a query and a scope; the deprecated `mode` forms are read as the scope they
- * stand for. An empty query (a search box cleared as the reader types) finds nothing: 200, no items.
+ * searchSiteContent: a query and a scope, or one of the deprecated forms (`mode`, `siteSpaceIds`),
+ * read as the scope it stands for; the spec's `oneOf` requires one of them. An empty query (a search box cleared as the reader types) finds nothing: 200, no items.
  */
 export const siteSearch = {
   type: 'object',
@@ -32,6 +32,7 @@ export const siteSearch = {
     siteSpaceIds: { type: 'array', minItems: 1, maxItems: 1000, items: id },
     siteSpaceId: id,
   },
+  anyOf: [{ required: ['scope'], properties: { scope: {} } }, { required: ['mode'], properties: { mode: {} } }, { required: ['siteSpaceIds'], properties: { siteSpaceIds: {} } }],
   // The deprecated forms name what they search: `current` its site space, `specific` its list.
   allOf: [
     { if: { required: ['mode'], properties: { mode: { const: 'current' } } }, then: { required: ['siteSpaceId'], properties: { siteSpaceId: id } } },

@@ -105,7 +105,7 @@ const validBodies: Record<string, unknown> = {
   moveSiteSectionGroup: {},
   importGitRepository: { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main' },
   resolvePublishedContentByUrl: { url: 'https://docs.example.com/' },
-  searchSiteContent: { query: 'setup' },
+  searchSiteContent: { query: 'setup', scope: { mode: 'all' } },
   createSiteRedirect: { source: '/old', destination: { kind: 'site-space', siteSpaceId: 'someId' } },
   updateSiteRedirectById: { source: '/older' },
   exportToGitRepository: { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main', commitMessage: 'Docs' },
