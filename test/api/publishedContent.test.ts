@@ -215,7 +215,7 @@ test('site search: the site spaces in scope, grouped by space in the site order;
     assert.is(found.body.items[0].title, 'Secret');
   }
   const unscoped = await search(staff, { query: 'Zanzibar' });
-  assert.equal([unscoped.status, unscoped.body.error?.message], [400, 'Invalid body: "scope" is required'], 'a search names its scope (or a deprecated mode)');
+  assert.equal([unscoped.status, unscoped.body.error?.message], [400, 'Invalid request body: "scope" is required'], 'a search names its scope (or a deprecated mode)');
   const byDefault = await search(staff, { query: 'Zanzibar', scope: { mode: 'default' } });
   assert.equal(byDefault.body.items, [], 'the default scope is each section\'s default site space');
   const withCurrent = await search(staff, { query: 'Zanzibar', scope: { mode: 'default', currentSiteSpace: added.body.id } });
