@@ -42,6 +42,7 @@ const statusOfEngineCode: Record<EngineErrorCode, number> = {
 
 const statusOfDomainCode: Record<DomainError['code'], number> = {
   invalid: 400,
+  unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
   conflict: 409,

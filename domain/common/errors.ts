@@ -2,7 +2,7 @@
  * Why a domain command refused: a stable code and a message for the caller. api/errors.ts maps
  * the codes to HTTP statuses once; activities report them as they are.
  */
-export type DomainErrorCode = 'invalid' | 'forbidden' | 'not_found' | 'conflict' | 'precondition_failed' | 'space_locked';
+export type DomainErrorCode = 'invalid' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'precondition_failed' | 'space_locked';
 
 export class DomainError extends Error {
   constructor(
@@ -15,6 +15,7 @@ export class DomainError extends Error {
 }
 
 export const invalidInput = (message: string) => new DomainError('invalid', message);
+export const notAuthenticated = (message: string) => new DomainError('unauthenticated', message);
 export const notAllowed = (message: string) => new DomainError('forbidden', message);
 export const missing = (message: string) => new DomainError('not_found', message);
 export const alreadyThere = (message: string) => new DomainError('conflict', message);

@@ -5,7 +5,8 @@ import { movedPagePath } from '../../engine/movedPage.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
 import type { ContentDeps } from '../common/deps.js';
-import { missing } from '../common/errors.js';
+import { missing, notAuthenticated } from '../common/errors.js';
+import { keyFingerprint, publishingAuthOf, verifiedVisitorClaims } from './visitorAuth.js';
 import { findSiteByHostname, findSiteByIdCached, isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
 import { loadSiteStructureCached, type SiteSectionRecord, type SiteSpaceRecord } from '../../storage/siteStructure.js';
 
@@ -24,11 +25,22 @@ export interface PublishedPlace {
   /** The share link key the URL carried, for a share-link site. */
   shareKey?: string;
   claims: Claims;
+  /** The fingerprint of the publishing key the visitor's JWT was signed with, when one was. */
+  visitorKey?: string;
 }
 
-/** A URL the site redirects (one of its redirects' sources): where to. */
+/** Where a URL leads instead: a redirect's destination or a moved page on the site (`content`), or a visitor-auth site's fallback URL (`external`). */
 export interface PublishedRedirect {
   redirect: string;
+  target: 'content' | 'external';
+}
+
+/** Who asks: the visitor JWT their site's backend signed, and claims nobody signed (which conditions read as `visitor.claims.unsigned`). */
+export interface PublishedVisitor {
+  jwt?: string;
+  unsignedClaims?: Record<string, unknown>;
+  /** When the JWT is wrong or expired: redirect to the fallback URL rather than refuse. */
+  redirectOnError?: boolean;
 }
 
 const notPublished = (url: string) => missing(`No published content at ${url}`);
@@ -38,12 +50,13 @@ const notPublished = (url: string) => missing(`No published content at ${url}`);
  * server's `<publicBase>/sites/<id>/`, or the custom hostname recorded on it, under its basename),
  * then a section's path (else the default section), then a site space's path (else the section's
  * default), the rest being the page's path. Sections and site spaces whose condition fails for the
- * visitor's claims are not there. An unpublished site, a share-link site without an active key of
- * its own links (`?share=`), and a visitor-auth site (not served yet) are a 404. A path that is the
+ * visitor's claims are not there. An unpublished site and a share-link site without an active key
+ * of its own links (`?share=`) are a 404; a visitor-auth site needs a visitor JWT signed with its
+ * publishing key (else its fallback URL, or a 401 without one). A path that is the
  * source of one of the site's redirects, or where a page was before it moved (git history), answers
  * where it leads instead.
  */
-export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'repositories'>, input: { url: string; publicBase: string; claims?: Claims }): Promise<PublishedPlace | PublishedRedirect> {
+export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'repositories'>, input: { url: string; publicBase: string; visitor?: PublishedVisitor }): Promise<PublishedPlace | PublishedRedirect> {
   let url: URL;
   try {
     url = new URL(input.url);
@@ -54,10 +67,10 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   if (!found || !found.site.published) throw notPublished(input.url);
   const { site, siteBasePath } = found;
   const shareKey = url.searchParams.get('share') ?? undefined;
-  if (site.visibility === 'visitor-auth') throw notPublished(input.url);
   if (site.visibility === 'share-link' && !(shareKey && (await isActiveShareKey(deps.db, site.id, shareKey)))) throw notPublished(input.url);
-
-  const claims = input.claims ?? {};
+  const visitor = await visitorOf(deps, site, input.visitor ?? {}, url, siteBasePath);
+  if ('redirect' in visitor) return visitor;
+  const { claims, visitorKey } = visitor;
   const loaded = (await loadSiteStructureCached(deps.db, site.id))!;
   // A redirect's source is matched first: it may be a path nothing else answers any more.
   const source = url.pathname.slice(siteBasePath.length - 1);
@@ -65,7 +78,7 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   if (redirected) {
     const target = new URL(`${siteBasePath}${redirected.segments.map(encodeURIComponent).join('/')}`, url);
     if (shareKey) target.searchParams.set('share', shareKey);
-    return { redirect: target.toString() };
+    return { redirect: target.toString(), target: 'content' };
   }
   const structure = visibleStructure(loaded, claims);
   const segments = url.pathname.slice(siteBasePath.length).split('/').filter(Boolean).map(decodeSegment);
@@ -92,10 +105,31 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   if (moved !== undefined) {
     const target = new URL(`${basePath}${moved.split('/').map(encodeURIComponent).join('/')}`, url);
     if (shareKey) target.searchParams.set('share', shareKey);
-    return { redirect: target.toString() };
+    return { redirect: target.toString(), target: 'content' };
   }
   const canonical = new URL(`${basePath}${segments.slice(taken).map(encodeURIComponent).join('/')}`, url);
-  return { site, section, siteSpace, pathname, basePath, siteBasePath, canonicalUrl: canonical.toString(), ...(shareKey ? { shareKey } : {}), claims };
+  return { site, section, siteSpace, pathname, basePath, siteBasePath, canonicalUrl: canonical.toString(), ...(shareKey ? { shareKey } : {}), claims, ...(visitorKey ? { visitorKey } : {}) };
+}
+
+/**
+ * The visitor's claims: those of a JWT signed with the site's publishing key, beside the unsigned
+ * ones. A visitor-auth site admits only a valid JWT: without one the visitor is sent to the
+ * fallback URL (with the path they asked for as `location`, for the backend to send them back);
+ * a wrong or expired one is refused unless the caller asked to be redirected on error. On other
+ * sites a JWT that fails counts for nothing: the visitor is anonymous.
+ */
+async function visitorOf(deps: Pick<ContentDeps, 'db'>, site: SiteRecord, visitor: PublishedVisitor, url: URL, siteBasePath: string): Promise<{ claims: Claims; visitorKey?: string } | PublishedRedirect> {
+  const unsigned = visitor.unsignedClaims ? { unsigned: visitor.unsignedClaims } : {};
+  if (visitor.jwt === undefined && site.visibility !== 'visitor-auth') return { claims: unsigned };
+  const auth = await publishingAuthOf(deps, site);
+  const signed = visitor.jwt === undefined ? null : await verifiedVisitorClaims(auth, visitor.jwt);
+  if (signed) return { claims: { ...signed, ...unsigned }, visitorKey: keyFingerprint(auth) };
+  if (site.visibility !== 'visitor-auth') return { claims: unsigned };
+  if (visitor.jwt !== undefined && !visitor.redirectOnError) throw notAuthenticated(`The visitor token is wrong or expired for site ${site.id}: sign one with the site's publishing key`);
+  if (!auth.fallbackUrl) throw notAuthenticated(`Site ${site.id} admits authenticated visitors only (a JWT signed with its publishing key), and has no fallback URL to send others to`);
+  const fallback = new URL(auth.fallbackUrl);
+  fallback.searchParams.set('location', `/${url.pathname.slice(siteBasePath.length)}`);
+  return { redirect: fallback.toString(), target: 'external' };
 }
 
 async function siteOfUrl(deps: Pick<ContentDeps, 'db'>, url: URL, base: URL): Promise<{ site: SiteRecord; siteBasePath: string } | undefined> {

@@ -9,6 +9,8 @@ import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { evaluateCondition, type Claims } from '../common/conditions.js';
 import type { ContentDeps } from '../common/deps.js';
 import { instanceKey } from '../common/instanceKeys.js';
+import { findSitePublishingAuth } from '../../storage/sitePublishingAuth.js';
+import { keyFingerprint } from './visitorAuth.js';
 import type { PublishedPlace } from './resolvePublishedUrl.js';
 
 /** What a site API token says: for which site (and the place it was minted for) and which visitor. */
@@ -21,6 +23,8 @@ export interface SiteToken {
   /** The visitor's claims: their conditions decide which sections and site spaces the token reads. */
   claims: Claims;
   shareKey?: string;
+  /** The fingerprint of the publishing key that signed the visitor's JWT: a regenerated key stops the token. */
+  visitorKey?: string;
 }
 
 /** How long a site token lives: the renderer asks for a new one with each URL lookup. */
@@ -45,6 +49,7 @@ export function mintSiteToken(deps: Pick<ContentDeps, 'dataDir'>, place: Publish
     organization: place.site.organizationId,
     claims: place.claims,
     ...(place.shareKey ? { shareKey: place.shareKey } : {}),
+    ...(place.visitorKey ? { visitorKey: place.visitorKey } : {}),
   };
   return new SignJWT({ ...token }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(issuer).setIssuedAt().setExpirationTime(`${lifetimeSeconds}s`).sign(keyOf(deps.dataDir));
 }
@@ -63,11 +68,19 @@ export async function readSiteToken(deps: Pick<ContentDeps, 'dataDir'>, jwt: str
   }
 }
 
-/** The site a token reads, while it is published (and its share link active, for a share-link site); undefined otherwise. */
+/**
+ * The site a token reads, while it is published, its share link active (a share-link site) and
+ * the publishing key that signed its visitor's JWT unchanged (a visitor-auth site, or signed
+ * claims); undefined otherwise.
+ */
 export async function siteOfToken(deps: Pick<ContentDeps, 'db'>, token: SiteToken): Promise<SiteRecord | undefined> {
   const site = await findSiteByIdCached(deps.db, token.site);
-  if (!site || !site.published || site.organizationId !== token.organization || site.visibility === 'visitor-auth') return undefined;
+  if (!site || !site.published || site.organizationId !== token.organization) return undefined;
   if (site.visibility === 'share-link' && !(token.shareKey && (await isActiveShareKey(deps.db, site.id, token.shareKey)))) return undefined;
+  if (site.visibility === 'visitor-auth' || token.visitorKey !== undefined) {
+    const auth = await findSitePublishingAuth(deps.db, site.id);
+    if (!auth || token.visitorKey !== keyFingerprint(auth)) return undefined;
+  }
   return site;
 }
 

@@ -14,6 +14,7 @@ import { translations } from './014-translations.js';
 import { conversations } from './015-conversations.js';
 import { gitSync } from './016-git-sync.js';
 import { siteRedirects } from './017-site-redirects.js';
+import { sitePublishingAuth } from './018-site-publishing-auth.js';
 
 export interface Migration {
   version: number;
@@ -22,4 +23,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync, siteRedirects];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync, siteRedirects, sitePublishingAuth];

@@ -108,6 +108,7 @@ const validBodies: Record<string, unknown> = {
   searchSiteContent: { query: 'setup', scope: { mode: 'all' } },
   createSiteRedirect: { source: '/old', destination: { kind: 'site-space', siteSpaceId: 'someId' } },
   updateSiteRedirectById: { source: '/older' },
+  updateSitePublishingAuthById: { backend: 'custom', fallbackURL: 'https://login.example.com/' },
   exportToGitRepository: { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main', commitMessage: 'Docs' },
 };
 /** A valid query for each operation that requires one. */

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SignJWT } from 'jose';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { OrganizationFixture } from '../helpers/fixtures.js';
@@ -184,6 +185,62 @@ test('the renderer\'s reads with a site token: the published site, its structure
   assert.is(document.body.object, 'document');
   assert.ok(document.body.nodes.length > 0);
   assert.equal(document.body, byPath.body.document, 'the Document alone is the page\'s');
+});
+
+test('visitor authentication: the site\'s publishing key signs visitors in; their claims choose what they see; others go to the fallback URL', async () => {
+  const guide = await space('Guide');
+  const staffOnly = await space('Staff');
+  const site = await publishedSite('Private docs', [guide.id], 'visitor-auth');
+  const added = await t.call('POST', `${sites()}/${site.id}/site-spaces`, { token: fx.admin.token, body: { spaceId: staffOnly.id } });
+  await t.call('PATCH', `${sites()}/${site.id}/site-spaces/${added.body.id}`, { token: fx.admin.token, body: { condition: 'visitor.claims.role == "staff"', path: 'staff' } });
+  const authPath = `${sites()}/${site.id}/publishing/auth`;
+
+  const auth = await t.call('GET', authPath, { token: fx.admin.token });
+  assert.is(auth.status, 200, JSON.stringify(auth.body));
+  assert.equal([auth.body.object, auth.body.backend, auth.body.fallbackURL], ['publishing-auth', 'custom', undefined]);
+  assert.ok(auth.body.privateKey.length >= 32);
+  assert.is((await t.call('GET', authPath, { token: fx.editor.token })).status, 403, 'the key is for the site\'s admins');
+  const sign = (claims: Record<string, unknown>, key = auth.body.privateKey as string, expires = '1h') =>
+    new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(expires).sign(new TextEncoder().encode(key));
+
+  const page = `${site.urls.published}quick-start`;
+  const nobody = await lookup(page);
+  assert.equal([nobody.status, nobody.body.error?.message], [401, `Site ${site.id} admits authenticated visitors only (a JWT signed with its publishing key), and has no fallback URL to send others to`]);
+  const patched = await t.call('PATCH', authPath, { token: fx.admin.token, body: { backend: 'custom', fallbackURL: 'https://login.example.com/sso?app=docs' } });
+  assert.equal([patched.status, patched.body.fallbackURL, patched.body.privateKey], [200, 'https://login.example.com/sso?app=docs', auth.body.privateKey]);
+  assert.is((await t.call('PATCH', authPath, { token: fx.admin.token, body: { backend: 'custom', fallbackURL: 'javascript:alert(1)' } })).status, 400);
+  assert.equal((await lookup(page)).body, { target: 'external', redirect: 'https://login.example.com/sso?app=docs&location=%2Fquick-start' }, 'a visitor without a token is sent to sign in, with where they were going');
+
+  const staff = await lookup(`${site.urls.published}staff/`, { visitor: { jwtToken: await sign({ role: 'staff', name: 'Ada' }) } });
+  assert.is(staff.status, 200, JSON.stringify(staff.body));
+  assert.is(staff.body.space, staffOnly.id);
+  assert.equal(decoded(staff.body.apiToken).claims, { role: 'staff', name: 'Ada' }, 'the visitor\'s signed claims, without the JWT\'s own');
+  assert.is((await read(`/v1/spaces/${staffOnly.id}`, staff.body.apiToken)).status, 200);
+  const reader = await t.call('GET', `/v1/urls/published?url=${encodeURIComponent(page)}&visitorAuthToken=${await sign({ role: 'reader' })}`);
+  assert.is(reader.status, 200, JSON.stringify(reader.body));
+  assert.is((await read(`/v1/spaces/${guide.id}`, reader.body.apiToken)).status, 200);
+  assert.is((await read(`/v1/spaces/${staffOnly.id}`, reader.body.apiToken)).status, 404, 'a claim the condition wants is missing');
+  assert.is((await read(`${sites()}/${site.id}/structure`, reader.body.apiToken)).body.structure.length, 1);
+
+  for (const jwt of [await sign({ role: 'staff' }, 'a key that is not the site\'s, long enough to sign'), await sign({ role: 'staff' }, undefined, '-1m'), 'not.a.jwt']) {
+    const refused = await lookup(page, { visitor: { jwtToken: jwt } });
+    assert.is(refused.status, 401, `a wrong or expired token: ${JSON.stringify(refused.body)}`);
+    assert.equal((await lookup(page, { visitor: { jwtToken: jwt }, redirectOnError: true })).body.target, 'external', 'or the fallback URL when asked');
+  }
+
+  const regenerated = await t.call('POST', `${authPath}/regenerate`, { token: fx.admin.token });
+  assert.is(regenerated.status, 200);
+  assert.is.not(regenerated.body.privateKey, auth.body.privateKey);
+  assert.is((await read(`/v1/spaces/${guide.id}`, reader.body.apiToken)).status, 404, 'a new key stops the tokens minted with the old one');
+  assert.is((await lookup(page, { visitor: { jwtToken: await sign({ role: 'reader' }) } })).status, 401);
+  assert.is((await lookup(page, { visitor: { jwtToken: await sign({ role: 'reader' }, regenerated.body.privateKey) } })).status, 200);
+
+  // On a public site a signed visitor is no more than a claim: a bad token makes an anonymous visitor.
+  assert.is((await t.call('PATCH', `${sites()}/${site.id}`, { token: fx.admin.token, body: { visibility: 'public' } })).status, 200);
+  const anonymous = await lookup(`${site.urls.published}staff/`, { visitor: { jwtToken: 'not.a.jwt' } });
+  assert.equal([anonymous.status, anonymous.body.space], [200, guide.id], 'staff/ is no site space for an anonymous visitor');
+  const adaptive = await lookup(`${site.urls.published}staff/`, { visitor: { jwtToken: await sign({ role: 'staff' }, regenerated.body.privateKey) } });
+  assert.is(adaptive.body.space, staffOnly.id);
 });
 
 test('site search: the site spaces in scope, grouped by space in the site order; a visitor never finds content hidden from them; words in any script', async () => {
