@@ -4,6 +4,7 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type Koa from 'koa';
 import type { AppContext, AppMiddleware } from './context.js';
 import { badRequest } from './errors.js';
+import { upstreamCustomization } from './schemas/upstreamCustomization.js';
 import { upstreamDocument } from './schemas/upstreamDocument.js';
 
 // ajv-formats is CommonJS: its plugin is the module's `default` property.
@@ -15,6 +16,8 @@ const addFormats = addFormatsModule.default;
 const bodies = addFormats(new Ajv({ allErrors: false, strict: true, useDefaults: false, inlineRefs: false, discriminator: true }), ['uri', 'email', 'date-time']);
 // Document blocks are checked against upstream's own schemas (api/schemas/upstreamDocument.ts).
 bodies.addSchema(upstreamDocument);
+// Site customization is upstream's shape too, closed and bounded (api/schemas/upstreamCustomization.ts).
+bodies.addSchema(upstreamCustomization);
 const queries = addFormats(new Ajv({ allErrors: false, strict: true, coerceTypes: true, useDefaults: true }), ['uri', 'email', 'date-time']);
 
 /** The schemas of one operation's request: path parameters, query string, JSON body. */

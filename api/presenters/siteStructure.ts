@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sectionSiblings, type SiteSpacesView } from '../../domain/sites/index.js';
+import { defaultCustomization, sectionSiblings, type Customization, type SiteSpacesView } from '../../domain/sites/index.js';
 import type { SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from '../../storage/siteStructure.js';
 import type { SiteRecord } from '../../storage/sites.js';
 import type { AppContext } from '../context.js';
@@ -12,10 +12,12 @@ export interface SiteView extends SiteSpacesView {
   site: SiteRecord;
   /** Only an active key of one of the site's links. */
   shareKey: string | undefined;
+  /** The site's customization and each site space's, for a published profile. */
+  customizations?: { site: Customization; siteSpaces: Map<string, Customization> };
 }
 
-export function siteView(ctx: AppContext, site: SiteRecord, { structure, spaces }: SiteSpacesView, shareKey?: string): SiteView {
-  return { ctx, site, structure, spaces, shareKey };
+export function siteView(ctx: AppContext, site: SiteRecord, { structure, spaces }: SiteSpacesView, shareKey?: string, customizations?: SiteView['customizations']): SiteView {
+  return { ctx, site, structure, spaces, shareKey, ...(customizations ? { customizations } : {}) };
 }
 
 /**
@@ -25,7 +27,7 @@ export function siteView(ctx: AppContext, site: SiteRecord, { structure, spaces 
  */
 export function siteViewKey(view: SiteView): string {
   const spaces = [...view.spaces.values()].map((shown) => [shown.space, shown.revision, shown.role ?? null]);
-  return createHash('sha256').update(JSON.stringify([view.site, view.structure, spaces, view.shareKey ?? null, view.ctx.urls.base])).digest('base64url');
+  return createHash('sha256').update(JSON.stringify([view.site, view.structure, spaces, view.shareKey ?? null, view.ctx.urls.base, view.customizations ? [view.customizations.site, [...view.customizations.siteSpaces]] : null])).digest('base64url');
 }
 
 function sectionSegments(view: SiteView, section: SiteSectionRecord | undefined): string[] {
@@ -106,56 +108,14 @@ export function presentStructure(view: SiteView) {
   return { type: 'siteSpaces' as const, structure: view.structure.siteSpaces.filter((siteSpace) => siteSpace.sectionId === null).map((siteSpace) => presentSiteSpace(view, siteSpace)) };
 }
 
-/** Upstream's default customization: what a site shows before anyone customizes it. */
-function defaultCustomization(title: string) {
-  const color = (light: string, dark: string) => ({ light, dark });
-  return {
-    ...(title.length >= 2 ? { title: title.slice(0, 128) } : {}),
-    styling: {
-      theme: 'clean',
-      primaryColor: color('#346DDB', '#346DDB'),
-      infoColor: color('#787878', '#787878'),
-      successColor: color('#00C950', '#00C950'),
-      warningColor: color('#FE9A00', '#FE9A00'),
-      dangerColor: color('#FB2C36', '#FB2C36'),
-      corners: 'rounded',
-      depth: 'subtle',
-      links: 'default',
-      font: 'Inter',
-      monospaceFont: 'IBMPlexMono',
-      background: 'plain',
-      icons: 'regular',
-      sidebar: { background: 'default', list: 'default' },
-      search: 'subtle',
-    },
-    internationalization: { locale: 'en' },
-    favicon: {},
-    header: { preset: 'default', links: [] },
-    footer: { groups: [] },
-    themes: { default: 'light', toggeable: true },
-    pdf: { enabled: true },
-    feedback: { enabled: false },
-    ai: { mode: 'search' },
-    advancedCustomization: { enabled: true },
-    trademark: { enabled: true },
-    externalLinks: { target: 'self' },
-    pagination: { enabled: true },
-    pageActions: { externalAI: true, markdown: true, mcp: true },
-    git: { showEditLink: false },
-    privacyPolicy: {},
-    socialPreview: {},
-    insights: { trackingCookie: true },
-  };
-}
-
 export function presentPublishedSite(view: SiteView) {
   return {
     object: 'published-content-site' as const,
     site: presentSite(view.site, view.ctx.urls),
     structure: presentStructure(view),
     customizations: {
-      site: defaultCustomization(view.site.title),
-      siteSpaces: Object.fromEntries(view.structure.siteSpaces.map((siteSpace) => [siteSpace.id, defaultCustomization(view.spaces.get(siteSpace.spaceId)!.space.title)])),
+      site: view.customizations?.site ?? defaultCustomization(view.site.title),
+      siteSpaces: Object.fromEntries(view.structure.siteSpaces.map((siteSpace) => [siteSpace.id, view.customizations?.siteSpaces.get(siteSpace.id) ?? defaultCustomization(view.site.title)])),
     },
     scripts: [],
   };

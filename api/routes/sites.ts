@@ -1,4 +1,4 @@
-import { assertAdaptiveSchema, createSite, siteOf, templateConditions, updateSiteSettings, readSiteSpaces, setSitePublished } from '../../domain/sites/index.js';
+import { assertAdaptiveSchema, createSite, siteOf, templateConditions, updateSiteSettings, readSiteSpaces, setSitePublished, siteSpaceCustomizations } from '../../domain/sites/index.js';
 import { loadSiteStructure } from '../../storage/siteStructure.js';
 import {
   deleteShareLink,
@@ -112,7 +112,11 @@ async function publishedView(ctx: AppContext, shareKeyGiven: string | undefined)
   const token = ctx.state.siteToken;
   const [loaded, shareKey] = await Promise.all([loadSiteStructure(ctx.db, found.id), token ? token.shareKey : validShareKey(ctx, found.id, shareKeyGiven)]);
   const structure = token ? visibleStructure(loaded, token.claims ?? {}) : loaded;
-  return siteView(ctx, found, await readSiteSpaces(contentDeps(ctx), found, structure, organizationOf(ctx).role), shareKey);
+  const [spaces, customizations] = await Promise.all([
+    readSiteSpaces(contentDeps(ctx), found, structure, organizationOf(ctx).role),
+    siteSpaceCustomizations(contentDeps(ctx), found, structure.siteSpaces.map((siteSpace) => siteSpace.id)),
+  ]);
+  return siteView(ctx, found, spaces, shareKey, customizations);
 }
 
 async function published(ctx: AppContext, { query }: { query: schemas.ShareKeyQuery }) {

@@ -3,3 +3,4 @@ export * from './siteAdaptiveSchema.js';
 export * from './siteStructure.js';
 export * from './sites.js';
 export * from './siteSpaces.js';
+export * from './siteCustomization.js';

@@ -15,6 +15,7 @@ import { conversations } from './015-conversations.js';
 import { gitSync } from './016-git-sync.js';
 import { siteRedirects } from './017-site-redirects.js';
 import { sitePublishingAuth } from './018-site-publishing-auth.js';
+import { siteCustomization } from './019-site-customization.js';
 
 export interface Migration {
   version: number;
@@ -23,4 +24,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync, siteRedirects, sitePublishingAuth];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync, siteRedirects, sitePublishingAuth, siteCustomization];

@@ -46,7 +46,7 @@ test('misshapen blocks, unknown block and mark types are a 400 naming where; a v
 });
 
 test('the vendored Document schemas are the installed @gitbook/api package’s', () => {
-  execFileSync(process.execPath, ['scripts/documentSchema.mjs', '--check'], { cwd: projectRoot, stdio: 'pipe' });
+  execFileSync(process.execPath, ['scripts/upstreamSchemas.mjs', '--check'], { cwd: projectRoot, stdio: 'pipe' });
 });
 
 test.run();

@@ -5,11 +5,13 @@ import * as assert from 'uvu/assert';
 import { anyone, signedIn } from '../../api/policies/index.js';
 import { allRoutes } from '../../api/routes/index.js';
 import type { Route } from '../../api/routes/table.js';
+import { upstreamCustomization } from '../../api/schemas/upstreamCustomization.js';
 import { upstreamDocument } from '../../api/schemas/upstreamDocument.js';
 import { validation, type RequestSchemas } from '../../api/validate.js';
 import { assertErrorIs, messages, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
+import { defaultCustomization } from '../../domain/sites/index.js';
 
 // Sweeps the whole route table, so no operation misses the checks every operation must pass.
 const test = suite('every route');
@@ -109,6 +111,8 @@ const validBodies: Record<string, unknown> = {
   createSiteRedirect: { source: '/old', destination: { kind: 'site-space', siteSpaceId: 'someId' } },
   updateSiteRedirectById: { source: '/older' },
   updateSitePublishingAuthById: { backend: 'custom', fallbackURL: 'https://login.example.com/' },
+  updateSiteCustomizationById: defaultCustomization('Docs'),
+  overrideSiteSpaceCustomizationById: { title: 'Variant', styling: { primaryColor: null } },
   exportToGitRepository: { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main', commitMessage: 'Docs' },
 };
 /** A valid query for each operation that requires one. */
@@ -119,7 +123,7 @@ const validQueries: Record<string, Record<string, string>> = {
   getSiteRedirectBySource: { source: '/old' },
 };
 
-const ajv = addFormatsModule.default(new Ajv({ strict: false }), ['uri', 'email', 'date-time']).addSchema(upstreamDocument);
+const ajv = addFormatsModule.default(new Ajv({ strict: false }), ['uri', 'email', 'date-time']).addSchema(upstreamDocument).addSchema(upstreamCustomization);
 const accepts = (schema: unknown, value: unknown) => ajv.validate(schema as object, value);
 
 test('the valid bodies and queries below are valid for their routes, and every route that needs one has one', () => {

@@ -1,0 +1,43 @@
+import type { Customization } from '../../domain/sites/index.js';
+import { overrideSiteSpaceCustomization, removeSiteSpaceCustomization, replaceSiteCustomization, siteCustomization, siteOf, siteSpaceCustomization } from '../../domain/sites/index.js';
+import { contentDeps, organizationOf, type AppContext } from '../context.js';
+import { siteActions } from '../policies/actions.js';
+import { inOrganization } from '../policies/index.js';
+import { presentSiteCustomization } from '../presenters/siteCustomization.js';
+import * as schemas from '../schemas/siteCustomization.js';
+import { handle } from '../validate.js';
+import { RouteTable } from './table.js';
+
+export const siteCustomizationRoutes = new RouteTable();
+const routes = siteCustomizationRoutes;
+const site = '/orgs/:organizationId/sites/:siteId';
+const siteSpace = `${site}/site-spaces/:siteSpaceId/customization`;
+
+routes.get(`${site}/customization`, 'getSiteCustomizationById', inOrganization(siteActions.view), handle({}, get));
+routes.put(`${site}/customization`, 'updateSiteCustomizationById', inOrganization(siteActions.edit), handle({ body: schemas.replaceCustomization }, replace));
+routes.get(siteSpace, 'getSiteSpaceCustomizationById', inOrganization(siteActions.view), handle({}, getOfSiteSpace));
+routes.patch(siteSpace, 'overrideSiteSpaceCustomizationById', inOrganization(siteActions.edit), handle({ body: schemas.overrideCustomization }, override));
+routes.delete(siteSpace, 'deleteSiteSpaceCustomizationById', inOrganization(siteActions.edit), handle({}, remove));
+
+const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organization.id, ctx.params.siteId ?? '');
+
+async function get(ctx: AppContext) {
+  ctx.body = presentSiteCustomization(await siteCustomization(contentDeps(ctx), await theSite(ctx)));
+}
+
+async function replace(ctx: AppContext, { body }: { body: unknown }) {
+  ctx.body = presentSiteCustomization(await replaceSiteCustomization(contentDeps(ctx), await theSite(ctx), body as Customization));
+}
+
+async function getOfSiteSpace(ctx: AppContext) {
+  ctx.body = presentSiteCustomization(await siteSpaceCustomization(contentDeps(ctx), await theSite(ctx), ctx.params.siteSpaceId ?? ''));
+}
+
+async function override(ctx: AppContext, { body }: { body: unknown }) {
+  ctx.body = presentSiteCustomization(await overrideSiteSpaceCustomization(contentDeps(ctx), await theSite(ctx), ctx.params.siteSpaceId ?? '', body as Customization));
+}
+
+/** 205 when the site space's overrides were removed, 204 when it had none (upstream's two answers). */
+async function remove(ctx: AppContext) {
+  ctx.status = (await removeSiteSpaceCustomization(contentDeps(ctx), await theSite(ctx), ctx.params.siteSpaceId ?? '')) ? 205 : 204;
+}
