@@ -1,7 +1,7 @@
 import { findPageById, findPageByPath } from '../../engine/findPage.js';
 import type { RevisionFile, RevisionPage } from '../../engine/readRevision.js';
 import { findTemplate } from '../../engine/templates.js';
-import { applyTemplate, readRevisionWithSizes, readSpaceFile, readPageDocuments, readPageDocument } from '../../domain/spaces/index.js';
+import { applyTemplate, pageMetaLinks, readRevisionWithSizes, readSpaceFile, readPageDocuments, readPageDocument } from '../../domain/spaces/index.js';
 import { applyTemplateToChangeRequestById } from '../../domain/changeRequests/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
@@ -10,6 +10,7 @@ import { JsonCache } from '../jsonCache.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace, inSpaceOrSignedDownload } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
+import { presentPageMetaLinks } from '../presenters/pageMetaLinks.js';
 import { presentFile, presentPage, presentPageDocument, presentPagesJson, presentRevisionJson, revisionView, type RevisionView } from '../presenters/revision.js';
 import * as schemas from '../schemas/spaces.js';
 import { handle } from '../validate.js';
@@ -29,6 +30,7 @@ routes.get('/spaces/:spaceId/revisions/:revisionId', 'getRevisionById', read, ha
 routes.get('/spaces/:spaceId/revisions/:revisionId/pages', 'listPagesInRevisionById', read, handle({ query: schemas.contentQuery }, listPages));
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId', 'getPageInRevisionById', read, handle({ query: schemas.pageQuery }, getPage));
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId/document', 'getPageDocumentInRevisionById', read, handle({ query: schemas.pageDocumentQuery }, getPageDocument));
+routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links', 'listRevisionPageMetaLinks', read, handle({}, getPageMetaLinks));
 routes.get('/spaces/:spaceId/revisions/:revisionId/path/*pagePath', 'getPageInRevisionByPath', read, handle({ query: schemas.pageQuery }, getPageByPath));
 routes.get('/spaces/:spaceId/revisions/:revisionId/files', 'listFilesInRevisionById', read, handle({ query: schemas.filesQuery }, listFiles));
 routes.get('/spaces/:spaceId/revisions/:revisionId/files/:fileId', 'getFileInRevisionById', read, handle({ query: schemas.contentQuery }, getFile));
@@ -91,6 +93,14 @@ async function getPageByPath(ctx: AppContext, { params, query }: { params: Parti
   const page = findPageByPath(view.revision, wanted);
   if (!page) throw notFound(`Page at path "${wanted}" not found in revision ${view.revision.commit}`);
   await sendPage(ctx, view, page, query.format);
+}
+
+/** A page's canonical and alternate links (0.202.0), from its frontmatter's `metaLinks`. */
+async function getPageMetaLinks(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
+  const view = await revisionOfPath(ctx);
+  const page = findPageById(view.revision, params.pageId ?? '');
+  if (!page || page.kind === 'link') throw notFound(`Page ${params.pageId} not found in revision ${view.revision.commit}`);
+  ctx.body = presentPageMetaLinks(pageMetaLinks(view.revision, page));
 }
 
 /** A page as markdown, or as Documents read in the worker pool when its presentation isn't cached yet. */

@@ -11,3 +11,4 @@ export * from './transferItem.js';
 export * from './writeContent.js';
 export * from './spaceView.js';
 export * from './pageDocuments.js';
+export * from './pageMetaLinks.js';

@@ -243,6 +243,25 @@ test('visitor authentication: the site\'s publishing key signs visitors in; thei
   assert.is(adaptive.body.space, staffOnly.id);
 });
 
+test('a page\'s meta links come from its frontmatter: a URL or another page of the revision; none declared is an empty list', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Docs', [guide.id]);
+  const pages = (await t.call('GET', `/v1/spaces/${guide.id}/content/pages`, { token: fx.reader.token })).body.pages as Array<{ id: string; path: string }>;
+  const quickStart = pages.find((page) => page.path === 'quick-start')!;
+  const changeRequest = (await t.call('POST', `/v1/spaces/${guide.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Meta links' } })).body;
+  const markdown = '---\nmetaLinks:\n  canonical: https://docs.example.com/welcome\n  alternates: [quick-start, nowhere, 42, "https://fr.example.com/"]\n---\n# Welcome\n';
+  const written = await t.call('POST', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: pages[0]!.id, document: { markdown } }] } });
+  assert.is(written.status, 200, JSON.stringify(written.body));
+  assert.is((await t.call('POST', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/merge`, { token: fx.admin.token })).body.result, 'merge');
+  const token = (await lookup(site.urls.published)).body.apiToken as string;
+  const revision = (await read(`/v1/spaces/${guide.id}`, token)).body.revision as string;
+  const links = await read(`/v1/spaces/${guide.id}/revisions/${revision}/page/${pages[0]!.id}/meta-links`, token);
+  assert.is(links.status, 200, JSON.stringify(links.body));
+  assert.equal(links.body, { canonical: { kind: 'url', url: 'https://docs.example.com/welcome' }, alternates: [{ kind: 'page', page: quickStart.id }, { kind: 'url', url: 'https://fr.example.com/' }] });
+  assert.equal((await read(`/v1/spaces/${guide.id}/revisions/${revision}/page/${quickStart.id}/meta-links`, token)).body, { alternates: [] });
+  assert.is((await read(`/v1/spaces/${guide.id}/revisions/${revision}/page/nosuchpage/meta-links`, token)).status, 404);
+});
+
 test('site search: the site spaces in scope, grouped by space in the site order; a visitor never finds content hidden from them; words in any script', async () => {
   const guide = await space('Guide');
   const secret = await space('Secret');
