@@ -23,7 +23,7 @@ export function newContentId(): string {
  * The id of content that arrived through git without one: derived from what it is and where,
  * so every reader of the same commit gives it the same id.
  */
-export function derivedContentId(kind: 'page' | 'file' | 'group', key: string): string {
+export function derivedContentId(kind: 'page' | 'file' | 'group' | 'reusable-content', key: string): string {
   let id = '';
   for (let round = 0; id.length < 20; round += 1) {
     id += base62(createHash('sha256').update(`${kind}:${round}:${key}`).digest(), 20 - id.length);

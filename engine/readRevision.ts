@@ -39,6 +39,18 @@ export interface RevisionFile {
   oid: string;
 }
 
+/** A markdown file of `.gitbook/includes/`, which pages insert with `{% include "…" %}` (GitBook's reusable content). */
+export interface RevisionReusableContent {
+  /** Derived from the file's path: it stays while the file keeps its name. */
+  id: string;
+  /** The frontmatter's `title`, else the file's name without `.md`. */
+  title: string;
+  path: string;
+  oid: string;
+  /** The markdown after the frontmatter. */
+  markdown: string;
+}
+
 export interface Revision {
   commit: string;
   parents: string[];
@@ -46,9 +58,11 @@ export interface Revision {
   createdAt: string;
   pages: RevisionPage[];
   files: RevisionFile[];
+  reusableContents: RevisionReusableContent[];
 }
 
 export const assetsFolder = '.gitbook/assets/';
+export const includesFolder = '.gitbook/includes/';
 
 // Commits and blobs never change: what is read from them is cached by object id, within the budget.
 const revisions = new BudgetedCache<string, Revision>(
@@ -56,7 +70,8 @@ const revisions = new BudgetedCache<string, Revision>(
     stringBytes(key) +
     500 +
     allPages(revision.pages).reduce((bytes, page) => bytes + 400 + stringBytes(page.markdown) + stringBytes(page.file) + stringBytes(page.path), 0) +
-    revision.files.reduce((bytes, file) => bytes + 300 + stringBytes(file.path), 0),
+    revision.files.reduce((bytes, file) => bytes + 300 + stringBytes(file.path), 0) +
+    revision.reusableContents.reduce((bytes, content) => bytes + 300 + stringBytes(content.path) + stringBytes(content.markdown), 0),
 );
 const summaries = new BudgetedCache<string, SummaryGroup[]>((groups) => 200 + JSON.stringify(groups).length * 2);
 
@@ -107,6 +122,13 @@ async function loadRevision(repo: Repository, commit: string): Promise<Revision>
       fileIds.add(id);
       return { id, name: path.slice(assetsFolder.length), path, oid: item.oid };
     });
+  const reusableContents = [...listing.entries()]
+    .filter(([path, item]) => path.startsWith(includesFolder) && path.endsWith('.md') && item.type === 'blob')
+    .map(([path, item]): RevisionReusableContent => {
+      const file = pageFiles.get(item.oid)!;
+      const title = typeof file.meta.title === 'string' && file.meta.title.trim() ? file.meta.title.trim() : path.slice(path.lastIndexOf('/') + 1, -'.md'.length);
+      return { id: derivedContentId('reusable-content', path), title, path, oid: item.oid, markdown: file.body };
+    });
   return {
     commit,
     parents: object.parents,
@@ -114,5 +136,6 @@ async function loadRevision(repo: Repository, commit: string): Promise<Revision>
     createdAt: new Date(object.committedAt * 1000).toISOString(),
     pages,
     files,
+    reusableContents,
   };
 }

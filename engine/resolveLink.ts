@@ -6,6 +6,7 @@ export type ContentRef =
   | { kind: 'page'; page: string; space?: string }
   | { kind: 'file'; file: string; space?: string }
   | { kind: 'anchor'; anchor: string; page?: string; space?: string }
+  | { kind: 'reusable-content'; reusableContent: string; space?: string }
   | { kind: 'url'; url: string };
 
 function safeDecode(target: string): string {
@@ -35,7 +36,7 @@ export function pagesByFile(revision: Revision): Map<string, RevisionPage> {
 }
 
 /**
- * Resolves a link written in `fromFile`: relative paths to the revision's pages and files,
+ * Resolves a link written in `fromFile`: relative paths to the revision's pages, files and reusable contents,
  * `#anchors`, and anything else as a URL. `broken` says a relative target isn't in the revision.
  */
 export function resolveLink(revision: Revision, byFile: Map<string, RevisionPage>, fromFile: string, target: string): { ref: ContentRef; broken: boolean } {
@@ -44,10 +45,13 @@ export function resolveLink(revision: Revision, byFile: Map<string, RevisionPage
   const [file = '', anchor] = safeDecode(target).split('#');
   // `/x.md` is from the space's root; anything else from the linking page's folder.
   const base = file.startsWith('/') ? '' : path.posix.dirname(fromFile);
-  const resolved = path.posix.normalize(path.posix.join(base, file)).replace(/^\/+/, '');
+  // Above the root is the root, as for URLs: GitBook writes `../.gitbook/includes/…` from top-level pages too.
+  const resolved = path.posix.normalize(path.posix.join(base, file)).replace(/^\/+/, '').replace(/^(?:\.\.\/)+/, '');
   const page = byFile.get(resolved) ?? byFile.get(path.posix.join(resolved, 'README.md'));
   if (page) return { ref: anchor ? { kind: 'anchor', anchor, page: page.id } : { kind: 'page', page: page.id }, broken: false };
   const asset = revision.files.find((candidate) => candidate.path === resolved);
   if (asset) return { ref: { kind: 'file', file: asset.id }, broken: false };
+  const included = revision.reusableContents.find((candidate) => candidate.path === resolved);
+  if (included) return { ref: { kind: 'reusable-content', reusableContent: included.id }, broken: false };
   return { ref: { kind: 'url', url: target }, broken: true };
 }

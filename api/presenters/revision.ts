@@ -1,7 +1,7 @@
 import mime from 'mime-types';
 import type { Document } from '../../engine/markdown/toDocument.js';
 import { splitTitleHeading } from '../../engine/markdown/titleHeading.js';
-import type { Revision, RevisionFile, RevisionPage } from '../../engine/readRevision.js';
+import type { Revision, RevisionFile, RevisionPage, RevisionReusableContent } from '../../engine/readRevision.js';
 import { pagesByFile, resolveLink } from '../../engine/resolveLink.js';
 import type { Urls } from '../urls.js';
 import { BudgetedCache } from '../../engine/cacheBudget.js';
@@ -45,22 +45,38 @@ function documentOf(documents: Map<string, Document> | undefined, page: Revision
 /** The page's markdown without its `# Title` line, which is the page title. */
 const bodyOf = (page: RevisionPage): string => splitTitleHeading(page.markdown ?? '').text;
 
-/** A Document's link targets as written (`{kind: 'url'}`, `{kind: 'anchor'}`) resolved against the revision. */
-function resolvedRefs(view: RevisionView, page: RevisionPage, document: Document): Document {
+/**
+ * A Document's link targets as written (`{kind: 'url'}`, `{kind: 'anchor'}`) resolved against the
+ * revision, from the file they were written in. An include whose file isn't in the revision keeps
+ * the path it names as its reusable content's id: upstream's shape, leading nowhere.
+ */
+function resolvedRefs(view: RevisionView, file: string, document: Document): Document {
   const resolve = (ref: { kind?: string; url?: string; anchor?: string }) =>
-    ref.kind === 'url' ? resolveLink(view.revision, view.byFile, page.file ?? '', ref.url ?? '').ref : ref.kind === 'anchor' ? resolveLink(view.revision, view.byFile, page.file ?? '', `#${ref.anchor ?? ''}`).ref : ref;
+    ref.kind === 'url' ? resolveLink(view.revision, view.byFile, file, ref.url ?? '').ref : ref.kind === 'anchor' ? resolveLink(view.revision, view.byFile, file, `#${ref.anchor ?? ''}`).ref : ref;
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (typeof node !== 'object' || node === null) return node;
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) out[key] = key === 'data' && value && typeof value === 'object' && 'ref' in value ? { ...value, ref: resolve((value as { ref: object }).ref) } : walk(value);
+    if (out.type === 'reusable-content') {
+      const data = out.data as { ref: { kind: string; url?: string } };
+      if (data.ref.kind !== 'reusable-content') out.data = { ...data, ref: { kind: 'reusable-content', reusableContent: data.ref.url ?? '' } };
+    }
     return out;
   };
   return walk(document) as Document;
 }
 
 /** A document page's Document alone (getPageDocumentInRevisionById), its references resolved as in a page. */
-export const presentPageDocument = (view: RevisionView, page: RevisionPage, document: Document): Document => resolvedRefs(view, page, document);
+export const presentPageDocument = (view: RevisionView, page: RevisionPage, document: Document): Document => resolvedRefs(view, page.file ?? '', document);
+
+/** A reusable content's Document, its references resolved from its file. */
+export const presentReusableContentDocument = (view: RevisionView, content: RevisionReusableContent, document: Document): Document => resolvedRefs(view, content.path, document);
+
+/** Upstream's RevisionReusableContent: its Document's id is its blob's (getDocumentById). */
+export function presentReusableContent(content: RevisionReusableContent) {
+  return { id: content.id, title: content.title, git: { oid: content.oid, path: content.path }, document: content.oid };
+}
 
 /**
  * A page as upstream's RevisionPage; as a Document (`format` document), from `documents`
@@ -79,7 +95,7 @@ export function presentPage(view: RevisionView, page: RevisionPage, format: Page
   const content =
     format === 'markdown'
       ? { markdown: bodyOf(page) }
-      : { document: resolvedRefs(view, page, documentOf(documents, page)) };
+      : { document: resolvedRefs(view, page.file ?? '', documentOf(documents, page)) };
   return {
     ...base,
     ...content,
@@ -116,7 +132,7 @@ export function presentRevision(view: RevisionView, format: 'markdown') {
     parents: revision.parents,
     pages: revision.pages.map((page) => presentPage(view, page, format)),
     files: revision.files.map((file) => presentFile(view, file)),
-    reusableContents: [],
+    reusableContents: revision.reusableContents.map(presentReusableContent),
     createdAt: revision.createdAt,
     type: revision.parents.length > 1 ? ('update' as const) : ('edits' as const),
     git: { oid: revision.commit, message: revision.message, createdByGitBook: false },

@@ -7,13 +7,13 @@ import { spaceActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
 import { presentContentUpdate } from '../presenters/changeRequestContent.js';
 import { presentList } from '../presenters/list.js';
-import { presentFile, presentPage, presentPagesJson, presentRevisionJson, revisionView } from '../presenters/revision.js';
+import { presentFile, presentPage, presentPagesJson, presentReusableContent, presentRevisionJson, revisionView } from '../presenters/revision.js';
 import * as schemas from '../schemas/changeRequestContent.js';
 import * as spaceSchemas from '../schemas/spaces.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
 import { presentChangeRequestView } from '../presenters/changeRequest.js';
-import { readPageDocuments } from '../../domain/spaces/index.js';
+import { readPageDocuments, reusableContentOf } from '../../domain/spaces/index.js';
 
 export const changeRequestContentRoutes = new RouteTable();
 const routes = changeRequestContentRoutes;
@@ -27,6 +27,7 @@ routes.get(`${base}/content/page/:pageId`, 'getPageInChangeRequestById', read, h
 routes.get(`${base}/content/path/*pagePath`, 'getPageInChangeRequestByPath', read, handle({ query: spaceSchemas.pageQuery }, getPageByPath));
 routes.get(`${base}/content/files`, 'listFilesInChangeRequestById', read, handle({ query: spaceSchemas.filesQuery }, listFiles));
 routes.get(`${base}/content/files/:fileId`, 'getFileInChangeRequestById', read, handle({ query: spaceSchemas.contentQuery }, getFile));
+routes.get(`${base}/content/reusable-contents/:reusableContentId`, 'getReusableContentInChangeRequestById', read, handle({}, getReusableContent));
 
 type Params = Partial<Record<string, string>>;
 
@@ -84,4 +85,9 @@ async function getFile(ctx: AppContext, { params }: { params: Params }) {
   const file = view.revision.files.find((candidate) => candidate.id === params.fileId);
   if (!file) throw notFound(`File ${params.fileId} not found in revision ${view.revision.commit}`);
   ctx.body = presentFile(view, file);
+}
+
+async function getReusableContent(ctx: AppContext, { params }: { params: Params }) {
+  const { view } = await viewOf(ctx, params);
+  ctx.body = presentReusableContent(reusableContentOf(view.revision, params.reusableContentId ?? ''));
 }

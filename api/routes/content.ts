@@ -1,7 +1,7 @@
 import { findPageById, findPageByPath } from '../../engine/findPage.js';
 import type { RevisionFile, RevisionPage } from '../../engine/readRevision.js';
 import { findTemplate } from '../../engine/templates.js';
-import { applyTemplate, pageMetaLinks, readRevisionWithSizes, readSpaceFile, readPageDocuments, readPageDocument } from '../../domain/spaces/index.js';
+import { applyTemplate, dereferenceReusableContents, documentSourceOf, pageMetaLinks, readRevisionWithSizes, readReusableContentDocument, readSpaceFile, readPageDocuments, readPageDocument, reusableContentOf } from '../../domain/spaces/index.js';
 import { applyTemplateToChangeRequestById } from '../../domain/changeRequests/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
@@ -11,7 +11,7 @@ import { spaceActions } from '../policies/actions.js';
 import { inSpace, inSpaceOrSignedDownload } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
 import { presentPageMetaLinks } from '../presenters/pageMetaLinks.js';
-import { presentFile, presentPage, presentPageDocument, presentPagesJson, presentRevisionJson, revisionView, type RevisionView } from '../presenters/revision.js';
+import { presentFile, presentPage, presentPageDocument, presentReusableContent, presentReusableContentDocument, presentPagesJson, presentRevisionJson, revisionView, type RevisionView } from '../presenters/revision.js';
 import * as schemas from '../schemas/spaces.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
@@ -32,6 +32,10 @@ routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId', 'getPageInRevi
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId/document', 'getPageDocumentInRevisionById', read, handle({ query: schemas.pageDocumentQuery }, getPageDocument));
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links', 'listRevisionPageMetaLinks', read, handle({}, getPageMetaLinks));
 routes.get('/spaces/:spaceId/revisions/:revisionId/path/*pagePath', 'getPageInRevisionByPath', read, handle({ query: schemas.pageQuery }, getPageByPath));
+routes.get('/spaces/:spaceId/content/reusable-contents/:reusableContentId', 'getReusableContentById', read, handle({}, getReusableContent));
+routes.get('/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId', 'getReusableContentInRevisionById', read, handle({}, getReusableContent));
+routes.get('/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId/document', 'getReusableContentDocumentInRevisionById', read, handle({ query: schemas.pageDocumentQuery }, getReusableContentDocument));
+routes.get('/spaces/:spaceId/documents/:documentId', 'getDocumentById', read, handle({ query: schemas.documentQuery }, getDocument));
 routes.get('/spaces/:spaceId/revisions/:revisionId/files', 'listFilesInRevisionById', read, handle({ query: schemas.filesQuery }, listFiles));
 routes.get('/spaces/:spaceId/revisions/:revisionId/files/:fileId', 'getFileInRevisionById', read, handle({ query: schemas.contentQuery }, getFile));
 routes.get('/spaces/:spaceId/revisions/:revisionId/files/:fileId/download', 'quire:downloadFile', inSpaceOrSignedDownload(spaceActions.view), handle({ query: schemas.downloadQuery }, download));
@@ -73,17 +77,40 @@ async function getPage(ctx: AppContext, { params, query }: { params: Partial<Rec
   await sendPage(ctx, view, page, query.format);
 }
 
-/** A document page's Document alone; a group or link page has none (404). */
-async function getPageDocument(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
+/** A document page's Document alone, its includes inlined when `dereferenced`; a group or link page has none (404). */
+async function getPageDocument(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.PageDocumentQuery }) {
   const view = await revisionOfPath(ctx);
   const page = findPageById(view.revision, params.pageId ?? '');
   if (!page || page.kind !== 'document') throw notFound(`Document page ${params.pageId} not found in revision ${view.revision.commit}`);
-  const key = presentedKey(ctx, view, `document:${page.id}`);
+  const dereferenced = query.dereferenced !== false;
+  const key = presentedKey(ctx, view, `document:${page.id}:${dereferenced}`);
   ctx.type = 'application/json';
   const cached = presented.peek(key);
   if (cached) return void (ctx.body = cached);
-  const document = await readPageDocument(page);
+  const read = await readPageDocument(page);
+  const document = dereferenced ? await dereferenceReusableContents(view.revision, page.file ?? '', read) : read;
   ctx.body = presented.get(key, () => presentPageDocument(view, page, document));
+}
+
+async function getReusableContent(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
+  const view = await revisionOfPath(ctx);
+  ctx.body = presentReusableContent(reusableContentOf(view.revision, params.reusableContentId ?? ''));
+}
+
+/** A reusable content's Document; with `dereferenced`, the includes inside it inlined too. */
+async function getReusableContentDocument(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.PageDocumentQuery }) {
+  const view = await revisionOfPath(ctx);
+  const content = reusableContentOf(view.revision, params.reusableContentId ?? '');
+  const read = await readReusableContentDocument(content);
+  const document = query.dereferenced !== false ? await dereferenceReusableContents(view.revision, content.path, read) : read;
+  ctx.body = presentReusableContentDocument(view, content, document);
+}
+
+/** A Document by its id (its markdown blob's) among the current revision's pages and reusable contents. */
+async function getDocument(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
+  const view = await revisionOfPath(ctx);
+  const found = documentSourceOf(view.revision, params.documentId ?? '');
+  ctx.body = found.kind === 'page' ? presentPageDocument(view, found.page, await readPageDocument(found.page)) : presentReusableContentDocument(view, found.content, await readReusableContentDocument(found.content));
 }
 
 /** A document or group page by its path (`guides/install`); links have no path to find them by. */

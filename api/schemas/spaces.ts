@@ -77,6 +77,9 @@ export const contentQuery = {
 } as const;
 
 /** getPageDocumentInRevisionById: `evaluated`, and 0.202.0's `dereferenced`. */
+/** getDocumentById: upstream's `schema` (the Document schema's version); Quire has one. */
+export const documentQuery = { type: 'object', properties: { schema: { enum: ['current', 'next'] } }, additionalProperties: false } as const;
+
 export const pageDocumentQuery = {
   type: 'object',
   properties: {
@@ -85,6 +88,7 @@ export const pageDocumentQuery = {
   },
   additionalProperties: false,
 } as const;
+export type PageDocumentQuery = FromSchema<typeof pageDocumentQuery>;
 
 export const pageQuery = {
   type: 'object',

@@ -197,6 +197,7 @@ async function applyBatch(
   // Links between the batch's pages and files resolve once every page has its file.
   const fileOf = assignFiles(edits.pages);
   const fileById = new Map(revision.files.map((file) => [file.id, file.path]));
+  const includeById = new Map(revision.reusableContents.map((content) => [content.id, content.path]));
   for (const page of everyPage(edits.pages)) {
     const own = fileOf.get(page.id);
     if (!page.dirty || page.body === undefined || !own) continue;
@@ -210,15 +211,17 @@ async function applyBatch(
       const pageFile = pageId !== undefined ? fileOf.get(pageId) : undefined;
       if (pageFile) return `${relative(pageFile)}${suffix}`;
       const asset = (bare.startsWith('./') ? fileRefs.get(bare.slice(2)) : undefined) ?? fileById.get(/^\/files\/([A-Za-z0-9_-]+)$/.exec(bare)?.[1] ?? '');
-      return asset ? relative(asset) : undefined;
+      if (asset) return relative(asset);
+      const included = includeById.get(/^\/reusable-contents\/([A-Za-z0-9_-]+)$/.exec(bare)?.[1] ?? '');
+      return included ? relative(included) : undefined;
     };
     page.body = page.body
       .replace(/\]\(\s*(<[^>]*>|[^)\s]+)((?:\s+"[^"]*")?\s*)\)/g, (whole, target: string, rest: string) => {
         const resolved = resolve(target.replace(/^<|>$/g, ''));
         return resolved === undefined ? whole : `](${resolved}${rest})`;
       })
-      // The targets of GitBook blocks: {% content-ref url="…" %}, {% file src="…" %}.
-      .replace(/^(\s*\{%[^\n]*?\s(?:url|src)=)"([^"]*)"/gm, (whole, head: string, target: string) => {
+      // The targets of GitBook blocks: {% content-ref url="…" %}, {% file src="…" %}, {% include "…" %}.
+      .replace(/^(\s*\{%[^\n]*?\s(?:url|src)=|\s*\{%\s*include\s+)"([^"]*)"/gm, (whole, head: string, target: string) => {
         const resolved = resolve(target);
         return resolved === undefined ? whole : `${head}"${resolved}"`;
       });

@@ -12,3 +12,4 @@ export * from './writeContent.js';
 export * from './spaceView.js';
 export * from './pageDocuments.js';
 export * from './pageMetaLinks.js';
+export * from './reusableContents.js';

@@ -1,6 +1,6 @@
 /**
  * GitBook's block syntax: `{% name attr="value" %}` … `{% endname %}` lines around markdown, and
- * void tags such as `{% embed url="…" %}`. This splits a page's markdown into markdown runs and
+ * void tags such as `{% embed url="…" %}` and `{% include "…" %}`. This splits a page's markdown into markdown runs and
  * those blocks (nested), leaving code fences alone so a tag shown inside code stays text.
  */
 export type Segment =
@@ -8,6 +8,7 @@ export type Segment =
   | {
       kind: 'block';
       name: string;
+      /** `name="value"` pairs, and `argument`: the quoted argument after the name (`{% include "…" %}`). */
       attributes: Record<string, string>;
       children: Segment[];
       /** Where the block's opening tag starts and its closing tag's line ends (the page's end, if never closed). */
@@ -15,7 +16,8 @@ export type Segment =
       end: number;
     };
 
-const tagLine = /^\s*\{%\s*([a-z][a-z-]*)((?:\s+[a-zA-Z][\w-]*=(?:"[^"]*"|'[^']*'|[^\s%]+))*)\s*%\}\s*$/;
+// A tag's name, an optional quoted argument (`{% include "…" %}`), then its attributes.
+const tagLine = /^\s*\{%\s*([a-z][a-z-]*)(?:\s+"([^"]*)"|\s+'([^']*)')?((?:\s+[a-zA-Z][\w-]*=(?:"[^"]*"|'[^']*'|[^\s%]+))*)\s*%\}\s*$/;
 const attribute = /([a-zA-Z][\w-]*)=(?:"([^"]*)"|'([^']*)'|([^\s%]+))/g;
 const fence = /^\s*(`{3,}|~{3,})/;
 
@@ -65,7 +67,9 @@ export function splitBlocks(markdown: string): Segment[] {
     }
     flush();
     const end = lineStart + line.length; // a void tag is its line; a container's end moves to its end tag's
-    const segment: Extract<Segment, { kind: 'block' }> = { kind: 'block', name, attributes: parseAttributes(tag[2] ?? ''), children: [], start: lineStart, end };
+    const argument = tag[2] ?? tag[3];
+    const attributes = { ...parseAttributes(tag[4] ?? ''), ...(argument !== undefined ? { argument } : {}) };
+    const segment: Extract<Segment, { kind: 'block' }> = { kind: 'block', name, attributes, children: [], start: lineStart, end };
     target().push(segment);
     if (containerTags.has(name)) stack.push({ name, segment, openedAt: root.length });
   }

@@ -20,7 +20,7 @@ const nodesOf = (node: Node): Node[] => (Array.isArray(node.nodes) ? (node.nodes
 const dataOf = (node: Node): Record<string, unknown> => (node.data && typeof node.data === 'object' ? (node.data as Record<string, unknown>) : {});
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 
-/** A content reference as a link target: `/pages/<id>` and `/files/<id>` for the revision's own content. */
+/** A content reference as a link target: `/pages/<id>`, `/files/<id>` and `/reusable-contents/<id>` for the revision's own content. */
 export function refTarget(ref: unknown): string {
   if (!ref || typeof ref !== 'object') return '';
   const value = ref as Record<string, unknown>;
@@ -33,6 +33,8 @@ export function refTarget(ref: unknown): string {
       return `/files/${str(value.file)}`;
     case 'anchor':
       return `${typeof value.page === 'string' ? `/pages/${value.page}` : ''}#${str(value.anchor)}`;
+    case 'reusable-content':
+      return `/reusable-contents/${str(value.reusableContent)}`;
     default:
       return '';
   }
@@ -94,6 +96,10 @@ function gitbookBlock(node: Node): string | undefined {
     }
     case 'file':
       return `{% file ${attribute('src', refTarget(data.ref))} %}\n{% endfile %}`;
+    case 'reusable-content': {
+      const target = refTarget(data.ref);
+      return target && !target.includes('"') ? `{% include "${target}" %}` : '';
+    }
     case 'code': {
       const attributes = [
         ...(typeof data.title === 'string' ? [attribute('title', data.title)] : []),

@@ -133,6 +133,9 @@ class Converter {
         return attributes.url ? [voidBlock('content-ref', { ref: this.resolve(attributes.url) })] : [];
       case 'file':
         return attributes.src ? [voidBlock('file', { ref: this.resolve(attributes.src) })] : [];
+      case 'include':
+        // The included file's path as written: the presenter resolves it to the reusable content's id.
+        return attributes.argument ? [voidBlock('reusable-content', { ref: this.resolve(attributes.argument) })] : [];
       default:
         // Blocks Quire doesn't model yet keep their content rather than losing it.
         return this.segments(segment.children);

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import type { OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
+import { git, ok } from '../helpers/gitClient.js';
 import { withOrganization } from '../helpers/suite.js';
 
 const test = suite('git remote: clone, pull and push over smart HTTP');
@@ -20,30 +20,6 @@ const folders: string[] = [];
 test.after.each(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The real git client, with no configuration of the machine's and never a prompt. */
-function git(cwd: string, ...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['-c', 'user.name=Writer', '-c', 'user.email=writer@example.com', '-c', 'init.defaultBranch=main', ...args],
-      { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' } },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-async function ok(cwd: string, ...args: string[]): Promise<string> {
-  const run = await git(cwd, ...args);
-  assert.is(run.code, 0, `git ${args.join(' ')} failed: ${run.stderr}`);
-  return run.stdout.trim();
-}
 
 const remote = (spaceId: string, token: string) => `${t.url.replace('://', `://writer:${token}@`)}/git/${spaceId}.git`;
 

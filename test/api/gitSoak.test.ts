@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { repackSpace } from '../../domain/git/index.js';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import type { OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
+import { git, ok } from '../helpers/gitClient.js';
 import { withOrganization } from '../helpers/suite.js';
 
 const test = suite('git remote soak: pushes, API writes, merges and repacks at once');
@@ -19,23 +19,6 @@ withOrganization(test, (setup) => {
 
 const work = mkdtempSync(path.join(tmpdir(), 'quire-git-soak-'));
 test.after(() => rmSync(work, { recursive: true, force: true }));
-
-function git(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) =>
-    execFile(
-      'git',
-      ['-c', 'user.name=Soak', '-c', 'user.email=soak@example.com', ...args],
-      { cwd, env: { PATH: process.env.PATH ?? '', HOME: work, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' } },
-      (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout: stdout.trim(), stderr }),
-    ),
-  );
-}
-
-async function ok(cwd: string, ...args: string[]): Promise<string> {
-  const run = await git(cwd, ...args);
-  assert.is(run.code, 0, `git ${args.join(' ')}: ${run.stderr}`);
-  return run.stdout;
-}
 
 /** A refusal a racing push may meet: the branch moved since it fetched, or main was not fast-forwarded. */
 const raceRefusal = /not where this push started from|not a fast-forward of main|fetch first|non-fast-forward/;
