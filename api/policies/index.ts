@@ -9,7 +9,7 @@ import type { MemberRole } from '../../storage/members.js';
 import { effectiveRole, levelsOf } from '../../domain/organizations/index.js';
 import { findUserByToken } from '../../storage/tokens.js';
 import { contentDeps, type AppContext } from '../context.js';
-import { isPublishedRevision, looksLikeJwt, readSiteToken, siteOfToken, spaceReadableBySiteToken, type SiteToken } from '../../domain/publishing/index.js';
+import { looksLikeJwt, readSiteToken, siteOfToken, siteTokenReadsRevision, spaceReadableBySiteToken, tokenPreviewsChangeRequest, type SiteToken } from '../../domain/publishing/index.js';
 import { forbidden, notFound, unauthorized } from '../errors.js';
 import { atLeast, describeRole, type RoleOrGuest } from './roles.js';
 import type { Requirement } from './requirements.js';
@@ -229,6 +229,17 @@ export const signedInOverGit: Policy = {
   },
 };
 
+/**
+ * Whether the caller (a user's bearer token, if any) may read the space's unpublished content:
+ * what a URL lookup asks before it answers a change-request or revision preview.
+ */
+export async function callerReadsSpace(ctx: AppContext, spaceId: string): Promise<boolean> {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
+  if (!bearer || looksLikeJwt(bearer)) return false;
+  const caller = await findUserByToken(ctx.db, bearer);
+  return caller !== undefined && (await spaceAccess(ctx.db, caller.id, spaceId, {})) !== undefined;
+}
+
 /** The site token the request carries as its bearer (a JWT), checked; undefined for any other credential. */
 async function siteTokenOf(ctx: AppContext): Promise<SiteToken | undefined> {
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
@@ -248,10 +259,12 @@ async function siteTokenOf(ctx: AppContext): Promise<SiteToken | undefined> {
  */
 async function siteTokenReads(ctx: AppContext, next: Koa.Next, role: MemberRole, token: SiteToken) {
   if (role !== 'read' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) throw forbidden('A site token only reads the published content of its site');
-  if (ctx.path.includes('/change-requests')) throw forbidden('A site token reads published content: change requests are not published');
   const space = await spaceReadableBySiteToken(ctx, token, ctx.params.spaceId ?? '');
   if (!space) throw notFound(`Space ${ctx.params.spaceId} not found`);
-  if (ctx.params.revisionId !== undefined && !(await isPublishedRevision(contentDeps(ctx), space, ctx.params.revisionId))) throw notFound(`Revision ${ctx.params.revisionId} not found`);
+  if (ctx.path.includes('/change-requests') && !(ctx.params.changeRequestId !== undefined && (await tokenPreviewsChangeRequest(ctx, token, space.id, ctx.params.changeRequestId)))) {
+    throw forbidden('A site token reads published content: change requests are not published, but for the one a preview URL names');
+  }
+  if (ctx.params.revisionId !== undefined && !(await siteTokenReadsRevision(contentDeps(ctx), token, space, ctx.params.revisionId))) throw notFound(`Revision ${ctx.params.revisionId} not found`);
   ctx.state.space = space;
   ctx.state.spaceRole = 'read';
   ctx.state.role = null;

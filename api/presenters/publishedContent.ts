@@ -7,6 +7,7 @@ export function presentPublishedContent(place: PublishedPlace, apiToken: string)
     ...(place.section ? { siteSection: place.section.id } : {}),
     siteSpace: place.siteSpace.id,
     space: place.siteSpace.spaceId,
+    ...(place.preview ?? {}),
     pathname: place.pathname,
     basePath: place.basePath,
     siteBasePath: place.siteBasePath,

@@ -1,6 +1,6 @@
 import { mintSiteToken, resolvePublishedUrl, type PublishedVisitor } from '../../domain/publishing/index.js';
 import { contentDeps, type AppContext } from '../context.js';
-import { anyone } from '../policies/index.js';
+import { anyone, callerReadsSpace } from '../policies/index.js';
 import { presentPublishedContent } from '../presenters/publishedContent.js';
 import * as schemas from '../schemas/publishedUrls.js';
 import { handle } from '../validate.js';
@@ -22,6 +22,6 @@ async function lookupByBody(ctx: AppContext, { body }: { body: schemas.ResolveUr
 }
 
 async function answer(ctx: AppContext, url: string, visitor: PublishedVisitor) {
-  const found = await resolvePublishedUrl(contentDeps(ctx), { url, publicBase: ctx.urls.base, visitor });
+  const found = await resolvePublishedUrl(contentDeps(ctx), { url, publicBase: ctx.urls.base, visitor, mayPreview: (spaceId) => callerReadsSpace(ctx, spaceId) });
   ctx.body = 'redirect' in found ? { target: found.target, redirect: found.redirect } : presentPublishedContent(found, await mintSiteToken(contentDeps(ctx), found));
 }

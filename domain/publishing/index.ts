@@ -1,6 +1,6 @@
 /** Published content: which site content a URL shows, and the site tokens that read it. */
 export { resolvePublishedUrl, type PublishedPlace, type PublishedRedirect, type PublishedVisitor } from './resolvePublishedUrl.js';
-export { isPublishedRevision, looksLikeJwt, mintSiteToken, readSiteToken, siteOfToken, spaceReadableBySiteToken, visibleStructure, type SiteToken } from './siteTokens.js';
+export { isPublishedRevision, looksLikeJwt, mintSiteToken, readSiteToken, siteOfToken, siteTokenReadsRevision, spaceReadableBySiteToken, tokenPreviewsChangeRequest, visibleStructure, type SiteToken } from './siteTokens.js';
 export { siteSpacesInScope, type SiteSearchScope } from './siteSearch.js';
 export { changeSiteRedirect, createSiteRedirect, redirectOfSource, removeSiteRedirect, siteRedirectOf } from './siteRedirects.js';
 export { notifyRenderer, revalidationTags } from './revalidation.js';

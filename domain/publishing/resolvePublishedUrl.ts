@@ -3,6 +3,8 @@ import { visibleStructure } from './siteTokens.js';
 import { redirectOfSource } from './siteRedirects.js';
 import { movedPagePath } from '../../engine/movedPage.js';
 import { readBranch } from '../../engine/readBranch.js';
+import { resolveRevision } from '../../engine/resolveRevision.js';
+import { findChangeRequest } from '../../storage/changeRequests.js';
 import { primaryBranch } from '../../engine/repository.js';
 import type { ContentDeps } from '../common/deps.js';
 import { missing, notAuthenticated } from '../common/errors.js';
@@ -27,6 +29,8 @@ export interface PublishedPlace {
   claims: Claims;
   /** The fingerprint of the publishing key the visitor's JWT was signed with, when one was. */
   visitorKey?: string;
+  /** A change request (its id) or a revision the URL previews (`~/changes/<n>/`, `~/revisions/<id>/`). */
+  preview?: { changeRequest: string } | { revision: string };
 }
 
 /** Where a URL leads instead: a redirect's destination or a moved page on the site (`content`), or a visitor-auth site's fallback URL (`external`). */
@@ -52,11 +56,19 @@ const notPublished = (url: string) => missing(`No published content at ${url}`);
  * default), the rest being the page's path. Sections and site spaces whose condition fails for the
  * visitor's claims are not there. An unpublished site and a share-link site without an active key
  * of its own links (`?share=`) are a 404; a visitor-auth site needs a visitor JWT signed with its
- * publishing key (else its fallback URL, or a 401 without one). A path that is the
+ * publishing key (else its fallback URL, or a 401 without one). After the site space's path,
+ * `~/changes/<n>/` and `~/revisions/<id>/` preview unpublished content (previewOf). A path that is the
  * source of one of the site's redirects, or where a page was before it moved (git history), answers
  * where it leads instead.
  */
-export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'repositories'>, input: { url: string; publicBase: string; visitor?: PublishedVisitor }): Promise<PublishedPlace | PublishedRedirect> {
+export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'repositories'>, input: {
+    url: string;
+    publicBase: string;
+    visitor?: PublishedVisitor;
+    /** Whether the caller may see the space's unpublished content (change requests, any revision). */
+    mayPreview?: (spaceId: string) => Promise<boolean>;
+  },
+): Promise<PublishedPlace | PublishedRedirect> {
   let url: URL;
   try {
     url = new URL(input.url);
@@ -96,19 +108,66 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   else siteSpace = siteSpaces.find((candidate) => candidate.isDefault) ?? siteSpaces[0];
   if (!siteSpace) throw notPublished(input.url);
 
+  const canonicalPrefix = segments.slice(0, taken).map((segment) => `${encodeURIComponent(segment)}/`).join('');
+  const previewed = await previewOf(deps, siteSpace.spaceId, segments.slice(taken), input);
+  if (previewed === null) throw notPublished(input.url);
+  if (previewed) taken += 3;
   const prefix = segments.slice(0, taken).map((segment) => `${encodeURIComponent(segment)}/`).join('');
   const basePath = `${siteBasePath}${prefix}`;
   const pathname = segments.slice(taken).join('/');
   // A page moved or renamed since keeps answering at its old path: with a redirect to where it is now.
-  const head = pathname ? await readBranch(deps.repositories.open(siteSpace.spaceId), primaryBranch) : null;
-  const moved = head ? await movedPagePath(deps.repositories.open(siteSpace.spaceId), head, pathname) : undefined;
+  const repo = deps.repositories.open(siteSpace.spaceId);
+  const head = !pathname ? null : previewed ? previewed.commit : await readBranch(repo, primaryBranch);
+  const moved = head ? await movedPagePath(repo, head, pathname) : undefined;
   if (moved !== undefined) {
     const target = new URL(`${basePath}${moved.split('/').map(encodeURIComponent).join('/')}`, url);
     if (shareKey) target.searchParams.set('share', shareKey);
     return { redirect: target.toString(), target: 'content' };
   }
-  const canonical = new URL(`${basePath}${segments.slice(taken).map(encodeURIComponent).join('/')}`, url);
-  return { site, section, siteSpace, pathname, basePath, siteBasePath, canonicalUrl: canonical.toString(), ...(shareKey ? { shareKey } : {}), claims, ...(visitorKey ? { visitorKey } : {}) };
+  // A preview's canonical URL is the published page's.
+  const canonical = new URL(`${siteBasePath}${canonicalPrefix}${segments.slice(taken).map(encodeURIComponent).join('/')}`, url);
+  return {
+    site,
+    section,
+    siteSpace,
+    pathname,
+    basePath,
+    siteBasePath,
+    canonicalUrl: canonical.toString(),
+    ...(shareKey ? { shareKey } : {}),
+    claims,
+    ...(visitorKey ? { visitorKey } : {}),
+    ...(previewed ? { preview: previewed.preview } : {}),
+  };
+}
+
+/**
+ * `~/changes/<number or id>/` or `~/revisions/<commit>/` right after the site space's path: the
+ * change request's head or the revision, for a caller who may see the space's unpublished content.
+ * Undefined when the URL previews nothing; null when it names a preview the caller can't have
+ * (no such change request or revision, or not theirs to see: the same 404 for both).
+ */
+async function previewOf(
+  deps: Pick<ContentDeps, 'db' | 'repositories'>,
+  spaceId: string,
+  rest: string[],
+  input: { mayPreview?: (spaceId: string) => Promise<boolean> },
+): Promise<{ preview: NonNullable<PublishedPlace['preview']>; commit: string } | null | undefined> {
+  const [tilde, kind, reference] = rest;
+  if (tilde !== '~' || (kind !== 'changes' && kind !== 'revisions') || !reference) return undefined;
+  if (!input.mayPreview || !(await input.mayPreview(spaceId))) return null;
+  const repo = deps.repositories.open(spaceId);
+  if (kind === 'changes') {
+    const changeRequest = await findChangeRequest(deps.db, spaceId, reference);
+    const commit = changeRequest ? await readBranch(repo, changeRequest.branch) : null;
+    return changeRequest && commit ? { preview: { changeRequest: changeRequest.id }, commit } : null;
+  }
+  if (!/^[0-9a-f]{40}$/.test(reference)) return null;
+  try {
+    return { preview: { revision: reference }, commit: await resolveRevision(repo, reference) };
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import { primaryBranch } from '../../engine/repository.js';
 import { resolveRevision } from '../../engine/resolveRevision.js';
 import { findSiteByIdCached, isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
 import { loadSiteStructureCached, type SiteStructure } from '../../storage/siteStructure.js';
+import { findChangeRequest } from '../../storage/changeRequests.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { evaluateCondition, type Claims } from '../common/conditions.js';
 import type { ContentDeps } from '../common/deps.js';
@@ -25,6 +26,9 @@ export interface SiteToken {
   shareKey?: string;
   /** The fingerprint of the publishing key that signed the visitor's JWT: a regenerated key stops the token. */
   visitorKey?: string;
+  /** The change request (id) or revision the token was minted to preview, in its `space`. */
+  changeRequest?: string;
+  revision?: string;
 }
 
 /** How long a site token lives: the renderer asks for a new one with each URL lookup. */
@@ -50,6 +54,7 @@ export function mintSiteToken(deps: Pick<ContentDeps, 'dataDir'>, place: Publish
     claims: place.claims,
     ...(place.shareKey ? { shareKey: place.shareKey } : {}),
     ...(place.visitorKey ? { visitorKey: place.visitorKey } : {}),
+    ...(place.preview ?? {}),
   };
   return new SignJWT({ ...token }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(issuer).setIssuedAt().setExpirationTime(`${lifetimeSeconds}s`).sign(keyOf(deps.dataDir));
 }
@@ -115,6 +120,31 @@ export async function spaceReadableBySiteToken(deps: Pick<ContentDeps, 'db'>, to
   if (!structure.siteSpaces.some((siteSpace) => siteSpace.spaceId === spaceId)) return undefined;
   const space = await findSpace(deps.db, spaceId);
   return space && space.organizationId === site.organizationId ? space : undefined;
+}
+
+/** Whether the token was minted to preview this change request (by id or number) of the space. */
+export async function tokenPreviewsChangeRequest(deps: Pick<ContentDeps, 'db'>, token: SiteToken, spaceId: string, idOrNumber: string): Promise<boolean> {
+  if (token.changeRequest === undefined || token.space !== spaceId) return false;
+  return (await findChangeRequest(deps.db, spaceId, idOrNumber))?.id === token.changeRequest;
+}
+
+/**
+ * Whether a site token reads this revision of the space: published content (isPublishedRevision),
+ * the revision it was minted to preview, or a commit of the history of the change request it previews.
+ */
+export async function siteTokenReadsRevision(deps: Pick<ContentDeps, 'db' | 'repositories'>, token: SiteToken, space: SpaceRecord, revisionId: string): Promise<boolean> {
+  if (await isPublishedRevision(deps, space, revisionId)) return true;
+  if (token.space !== space.id) return false;
+  if (token.revision !== undefined) return token.revision === revisionId;
+  if (token.changeRequest === undefined || !/^[0-9a-f]{40}$/.test(revisionId)) return false;
+  const changeRequest = await findChangeRequest(deps.db, space.id, token.changeRequest);
+  const head = changeRequest ? await readBranch(deps.repositories.open(space.id), changeRequest.branch) : null;
+  if (!head) return false;
+  try {
+    return head === revisionId || (await isAncestor(deps.repositories.open(space.id).gitdir, revisionId, head));
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a revision reference is published content of the space: its primary branch's head or a commit of its history. */

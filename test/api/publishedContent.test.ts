@@ -262,6 +262,42 @@ test('a page\'s meta links come from its frontmatter: a URL or another page of t
   assert.is((await read(`/v1/spaces/${guide.id}/revisions/${revision}/page/nosuchpage/meta-links`, token)).status, 404);
 });
 
+test('previews: a member resolves ~/changes/<n>/ and ~/revisions/<id>/ of a published site; the token reads that change request or revision, and no other', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Docs', [guide.id]);
+  const changeRequest = (await t.call('POST', `/v1/spaces/${guide.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Draft' } })).body;
+  const other = (await t.call('POST', `/v1/spaces/${guide.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Other' } })).body;
+  const inserted = await t.call('POST', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'insert_page', title: 'Draft page', document: { markdown: 'Not yet published.\n' } }] } });
+  assert.is(inserted.status, 200, JSON.stringify(inserted.body));
+  const previewUrl = `${site.urls.published}~/changes/${changeRequest.number}/draft-page`;
+  const asMember = (url: string) => t.call('POST', '/v1/urls/published', { token: fx.reader.token, body: { url } });
+
+  assert.is((await lookup(previewUrl)).status, 404, 'an anonymous visitor sees no change request');
+  assert.is((await t.call('POST', '/v1/urls/published', { token: fx.outsider.token, body: { url: previewUrl } })).status, 404, 'nor does someone who can\'t read the space');
+  const preview = await asMember(previewUrl);
+  assert.is(preview.status, 200, JSON.stringify(preview.body));
+  const basePath = new URL(site.urls.published).pathname;
+  assert.equal([preview.body.changeRequest, preview.body.pathname, preview.body.basePath, preview.body.canonicalUrl], [changeRequest.id, 'draft-page', `${basePath}~/changes/${changeRequest.number}/`, `${site.urls.published}draft-page`]);
+  const token = preview.body.apiToken as string;
+  assert.is(decoded(token).changeRequest, changeRequest.id);
+  const draft = await read(`/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/content/path/draft-page`, token);
+  assert.is(draft.status, 200, JSON.stringify(draft.body));
+  assert.is((await read(`/v1/spaces/${guide.id}/change-requests/${changeRequest.number}/content`, token)).status, 200, 'by number too');
+  assert.is((await read(`/v1/spaces/${guide.id}/change-requests/${other.id}/content`, token)).status, 403, 'another change request');
+  const head = (await t.call('GET', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}`, { token: fx.reader.token })).body.revision as string;
+  assert.is((await read(`/v1/spaces/${guide.id}/revisions/${head}/pages`, token)).status, 200, 'the change request\'s commits');
+  assert.is((await read(`/v1/spaces/${guide.id}/revisions/${head}/pages`, (await lookup(site.urls.published)).body.apiToken)).status, 404, 'but not with a visitor\'s token');
+  assert.is((await asMember(`${site.urls.published}~/changes/999/`)).status, 404);
+
+  const revisionUrl = `${site.urls.published}~/revisions/${guide.revision}/quick-start`;
+  const revision = await asMember(revisionUrl);
+  assert.is(revision.status, 200, JSON.stringify(revision.body));
+  assert.equal([revision.body.revision, revision.body.pathname], [guide.revision, 'quick-start']);
+  assert.is((await read(`/v1/spaces/${guide.id}/revisions/${guide.revision}/path/quick-start`, revision.body.apiToken)).status, 200);
+  assert.is((await read(`/v1/spaces/${guide.id}/revisions/${head}/pages`, revision.body.apiToken)).status, 404, 'only the revision it previews, of what is unpublished');
+  assert.is((await asMember(`${site.urls.published}~/revisions/${'0'.repeat(40)}/`)).status, 404);
+});
+
 test('site search: the site spaces in scope, grouped by space in the site order; a visitor never finds content hidden from them; words in any script', async () => {
   const guide = await space('Guide');
   const secret = await space('Secret');
