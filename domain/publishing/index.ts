@@ -5,3 +5,4 @@ export { siteSpacesInScope, type SiteSearchScope } from './siteSearch.js';
 export { changeSiteRedirect, createSiteRedirect, redirectOfSource, removeSiteRedirect, siteRedirectOf } from './siteRedirects.js';
 export { notifyRenderer, revalidationTags } from './revalidation.js';
 export { changePublishingAuth, publishingAuthOf, regeneratePublishingKey } from './visitorAuth.js';
+export { mintSitePreview, previewLifetimeSeconds } from './sitePreview.js';

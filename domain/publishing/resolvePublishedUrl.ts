@@ -9,6 +9,7 @@ import { primaryBranch } from '../../engine/repository.js';
 import type { ContentDeps } from '../common/deps.js';
 import { missing, notAuthenticated } from '../common/errors.js';
 import { keyFingerprint, publishingAuthOf, verifiedVisitorClaims } from './visitorAuth.js';
+import { readSitePreview, type SitePreviewGrant } from './sitePreview.js';
 import { findSiteByHostname, findSiteByIdCached, isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
 import { loadSiteStructureCached, type SiteSectionRecord, type SiteSpaceRecord } from '../../storage/siteStructure.js';
 
@@ -29,6 +30,8 @@ export interface PublishedPlace {
   claims: Claims;
   /** The fingerprint of the publishing key the visitor's JWT was signed with, when one was. */
   visitorKey?: string;
+  /** The preview URL's grant, when the URL carried one: the token minted lasts no longer. */
+  sitePreview?: SitePreviewGrant;
   /** A change request (its id) or a revision the URL previews (`~/changes/<n>/`, `~/revisions/<id>/`). */
   preview?: { changeRequest: string } | { revision: string };
 }
@@ -61,7 +64,7 @@ const notPublished = (url: string) => missing(`No published content at ${url}`);
  * source of one of the site's redirects, or where a page was before it moved (git history), answers
  * where it leads instead.
  */
-export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'repositories'>, input: {
+export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'repositories' | 'dataDir'>, input: {
     url: string;
     publicBase: string;
     visitor?: PublishedVisitor;
@@ -76,11 +79,15 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
     throw notPublished(input.url);
   }
   const found = await siteOfUrl(deps, url, new URL(input.publicBase));
-  if (!found || !found.site.published) throw notPublished(input.url);
+  if (!found) throw notPublished(input.url);
   const { site, siteBasePath } = found;
+  // A preview URL (getSitePublishingPreviewById) shows the site as it will be: published or not, to anyone holding it for its hour.
+  const previewKey = url.searchParams.get('preview') ?? undefined;
+  const sitePreview = previewKey ? await readSitePreview(deps, previewKey, site.id) : null;
+  if (!site.published && !sitePreview) throw notPublished(input.url);
   const shareKey = url.searchParams.get('share') ?? undefined;
-  if (site.visibility === 'share-link' && !(shareKey && (await isActiveShareKey(deps.db, site.id, shareKey)))) throw notPublished(input.url);
-  const visitor = await visitorOf(deps, site, input.visitor ?? {}, url, siteBasePath);
+  if (!sitePreview && site.visibility === 'share-link' && !(shareKey && (await isActiveShareKey(deps.db, site.id, shareKey)))) throw notPublished(input.url);
+  const visitor = await visitorOf(deps, sitePreview ? { ...site, visibility: 'public' } : site, input.visitor ?? {}, url, siteBasePath);
   if ('redirect' in visitor) return visitor;
   const { claims, visitorKey } = visitor;
   const loaded = (await loadSiteStructureCached(deps.db, site.id))!;
@@ -90,6 +97,7 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   if (redirected) {
     const target = new URL(`${siteBasePath}${redirected.segments.map(encodeURIComponent).join('/')}`, url);
     if (shareKey) target.searchParams.set('share', shareKey);
+    if (sitePreview) target.searchParams.set('preview', previewKey!);
     return { redirect: target.toString(), target: 'content' };
   }
   const structure = visibleStructure(loaded, claims);
@@ -122,6 +130,7 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   if (moved !== undefined) {
     const target = new URL(`${basePath}${moved.split('/').map(encodeURIComponent).join('/')}`, url);
     if (shareKey) target.searchParams.set('share', shareKey);
+    if (sitePreview) target.searchParams.set('preview', previewKey!);
     return { redirect: target.toString(), target: 'content' };
   }
   // A preview's canonical URL is the published page's.
@@ -138,6 +147,7 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
     claims,
     ...(visitorKey ? { visitorKey } : {}),
     ...(previewed ? { preview: previewed.preview } : {}),
+    ...(sitePreview ? { sitePreview } : {}),
   };
 }
 

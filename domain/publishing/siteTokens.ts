@@ -29,6 +29,8 @@ export interface SiteToken {
   /** The change request (id) or revision the token was minted to preview, in its `space`. */
   changeRequest?: string;
   revision?: string;
+  /** Minted from a preview URL: reads the site published or not, until the preview's hour is up. */
+  sitePreview?: true;
 }
 
 /** How long a site token lives: the renderer asks for a new one with each URL lookup. */
@@ -55,8 +57,10 @@ export function mintSiteToken(deps: Pick<ContentDeps, 'dataDir'>, place: Publish
     ...(place.shareKey ? { shareKey: place.shareKey } : {}),
     ...(place.visitorKey ? { visitorKey: place.visitorKey } : {}),
     ...(place.preview ?? {}),
+    ...(place.sitePreview ? { sitePreview: true as const } : {}),
   };
-  return new SignJWT({ ...token }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(issuer).setIssuedAt().setExpirationTime(`${lifetimeSeconds}s`).sign(keyOf(deps.dataDir));
+  const expires = place.sitePreview ? Math.min(place.sitePreview.expiresAt, Math.floor(Date.now() / 1000) + lifetimeSeconds) : `${lifetimeSeconds}s`;
+  return new SignJWT({ ...token }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(issuer).setIssuedAt().setExpirationTime(expires).sign(keyOf(deps.dataDir));
 }
 
 /** Whether a bearer token has a JWT's shape (three base64url parts): read as a site token, not looked up as a user's. */
@@ -74,13 +78,16 @@ export async function readSiteToken(deps: Pick<ContentDeps, 'dataDir'>, jwt: str
 }
 
 /**
- * The site a token reads, while it is published, its share link active (a share-link site) and
+ * The site a token reads (a preview's token: whatever the site's state, until it expires), while
+ * it is published, its share link active (a share-link site) and
  * the publishing key that signed its visitor's JWT unchanged (a visitor-auth site, or signed
  * claims); undefined otherwise.
  */
 export async function siteOfToken(deps: Pick<ContentDeps, 'db'>, token: SiteToken): Promise<SiteRecord | undefined> {
   const site = await findSiteByIdCached(deps.db, token.site);
-  if (!site || !site.published || site.organizationId !== token.organization) return undefined;
+  if (!site || site.organizationId !== token.organization) return undefined;
+  if (token.sitePreview) return site;
+  if (!site.published) return undefined;
   if (site.visibility === 'share-link' && !(token.shareKey && (await isActiveShareKey(deps.db, site.id, token.shareKey)))) return undefined;
   if (site.visibility === 'visitor-auth' || token.visitorKey !== undefined) {
     const auth = await findSitePublishingAuth(deps.db, site.id);

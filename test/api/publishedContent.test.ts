@@ -298,6 +298,40 @@ test('previews: a member resolves ~/changes/<n>/ and ~/revisions/<id>/ of a publ
   assert.is((await asMember(`${site.urls.published}~/revisions/${'0'.repeat(40)}/`)).status, 404);
 });
 
+test('a publishing preview URL shows an unpublished (or visitor-auth) site for an hour, to whoever holds it', async () => {
+  const guide = await space('Guide');
+  const beta = await space('Beta');
+  const created = await t.call('POST', sites(), { token: fx.admin.token, body: { title: 'Upcoming', spaces: [guide.id], visibility: 'visitor-auth' } });
+  const added = await t.call('POST', `${sites()}/${created.body.id}/site-spaces`, { token: fx.admin.token, body: { spaceId: beta.id } });
+  await t.call('PATCH', `${sites()}/${created.body.id}/site-spaces/${added.body.id}`, { token: fx.admin.token, body: { path: 'beta' } });
+  const previewPath = `${sites()}/${created.body.id}/publishing/preview`;
+  assert.is((await t.call('GET', previewPath, { token: fx.reader.token })).status, 403, 'handed out by those who edit the site');
+  const preview = await t.call('GET', `${previewPath}?siteSpace=${added.body.id}&draft=true`, { token: fx.creator.token });
+  assert.is(preview.status, 200, JSON.stringify(preview.body));
+  const url = new URL(preview.body.url);
+  assert.ok(url.searchParams.get('preview'), 'the URL carries its key');
+  assert.match(url.pathname, new RegExp(`/sites/${created.body.id}/beta/$`));
+  assert.is((await lookup(`${url.origin}${url.pathname}`)).status, 404, 'without the key the site is unpublished');
+
+  const found = await lookup(url.toString());
+  assert.is(found.status, 200, JSON.stringify(found.body));
+  assert.equal([found.body.space, found.body.pathname], [beta.id, '']);
+  const claims = decoded(found.body.apiToken);
+  assert.ok(Number(claims.exp) - Math.floor(Date.now() / 1000) <= 3600, 'the token lasts no longer than the preview');
+  assert.is((await read(`/v1/spaces/${beta.id}`, found.body.apiToken)).status, 200, 'the token reads the unpublished site');
+  assert.is((await read(`${sites()}/${created.body.id}/published`, found.body.apiToken)).status, 200);
+
+  const forged = new URL(url);
+  forged.searchParams.set('preview', `${url.searchParams.get('preview')!.slice(0, -2)}xx`);
+  assert.is((await lookup(forged.toString())).status, 404, 'a forged key is no key');
+  const otherSite = await publishedSite('Other', [beta.id]);
+  assert.is((await lookup(`${otherSite.urls.published}?preview=${url.searchParams.get('preview')}`)).status, 200, 'on another site the key is ignored: that site answers as it always does');
+  assert.is((await t.call('GET', `${previewPath}?claims=(role:staff)`, { token: fx.creator.token })).status, 400);
+  assert.is((await t.call('GET', `${previewPath}?siteSpace=nosuch`, { token: fx.creator.token })).status, 400);
+  const targeted = await t.call('GET', `${previewPath}?target=${encodeURIComponent('https://docs.example.com/guide')}`, { token: fx.creator.token });
+  assert.match(targeted.body.url, /^https:\/\/docs\.example\.com\/guide\?preview=/);
+});
+
 test('site search: the site spaces in scope, grouped by space in the site order; a visitor never finds content hidden from them; words in any script', async () => {
   const guide = await space('Guide');
   const secret = await space('Secret');

@@ -12,3 +12,17 @@ export const updatePublishingAuth = {
 } as const;
 
 export type UpdatePublishingAuthBody = FromSchema<typeof updatePublishingAuth>;
+
+/** getSitePublishingPreviewById's query: `draft` is accepted and changes nothing (a preview shows each site space's primary content). */
+export const previewQuery = {
+  type: 'object',
+  properties: {
+    siteSpace: { type: 'string', minLength: 1, maxLength: 64 },
+    claims: { type: 'string', maxLength: 4096 },
+    draft: { type: 'boolean' },
+    target: { type: 'string', maxLength: 2048, pattern: '^https?://[^\\s/]+' },
+  },
+  additionalProperties: false,
+} as const;
+
+export type PreviewQuery = FromSchema<typeof previewQuery>;
