@@ -27,9 +27,10 @@ import { gitSyncRoutes } from './gitSync.js';
 import { publishedUrlRoutes } from './publishedUrls.js';
 import { siteRedirectRoutes } from './siteRedirects.js';
 import { sitePublishingRoutes } from './sitePublishing.js';
+import { embedRoutes } from './embeds.js';
 import { siteCustomizationRoutes } from './siteCustomization.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, changeRequestPdfRoutes, commentRoutes, commentReplyRoutes, openAPIRoutes, translationRoutes, conversationRoutes, gitSyncRoutes, publishedUrlRoutes, siteRedirectRoutes, sitePublishingRoutes, siteCustomizationRoutes].flatMap(
+export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, changeRequestPdfRoutes, commentRoutes, commentReplyRoutes, openAPIRoutes, translationRoutes, conversationRoutes, gitSyncRoutes, publishedUrlRoutes, siteRedirectRoutes, sitePublishingRoutes, embedRoutes, siteCustomizationRoutes].flatMap(
   (table) => table.routes,
 );

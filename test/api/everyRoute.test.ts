@@ -121,6 +121,8 @@ const validQueries: Record<string, Record<string, string>> = {
   searchOrganizationContent: { query: 'setup' },
   getPublishedContentByUrl: { url: 'https://docs.example.com/' },
   getSiteRedirectBySource: { source: '/old' },
+  getEmbedByUrl: { url: 'https://docs.example.com/' },
+  getEmbedByUrlInSpace: { url: 'https://docs.example.com/' },
 };
 
 const ajv = addFormatsModule.default(new Ajv({ strict: false }), ['uri', 'email', 'date-time']).addSchema(upstreamDocument).addSchema(upstreamCustomization);

@@ -96,7 +96,7 @@ test('every route answers every kind of caller as docs/permissions.md says', asy
     // A required query (a search's `query`) is given, so that the unknown parameter is what fails.
     const query = new URLSearchParams({
       ...((route.operationId.startsWith('search') && route.method === 'GET' && { query: 'setup' }) || {}),
-      ...((route.operationId === 'getPublishedContentByUrl' && { url: 'https://docs.example.com/' }) || {}),
+      ...(((route.operationId === 'getPublishedContentByUrl' || route.operationId.startsWith('getEmbedByUrl')) && { url: 'https://docs.example.com/' }) || {}),
       ...((route.operationId === 'getSiteRedirectBySource' && { source: '/old' }) || {}),
       surprise: '1',
     });
