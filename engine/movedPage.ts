@@ -1,6 +1,7 @@
 import { allPages } from './allPages.js';
 import { findPageById, findPageByPath } from './findPage.js';
 import { Lru } from './lru.js';
+import { pagesByFile } from './resolveLink.js';
 import { readRevision } from './readRevision.js';
 import type { Repository } from './repository.js';
 
@@ -34,13 +35,17 @@ function pathHistory(repo: Repository, head: string): Promise<Map<string, string
 }
 
 /**
- * Where a page that was at `pagePath` lives now: the page that last had the path within the
- * `depth` revisions before `head`, at its path in `head`. Undefined when the path is a page of
- * `head` itself, when no recent revision had it, or when that page is gone.
+ * Where a page that was at `pagePath` lives now: the page `.gitbook.yaml`'s `redirects:` names for
+ * the path, else the page that last had the path within the `depth` revisions before `head`, at
+ * its path in `head`. Undefined when the path is a page of `head` itself, when nothing says where
+ * it went, or when that page is gone.
  */
 export async function movedPagePath(repo: Repository, head: string, pagePath: string): Promise<string | undefined> {
   const current = await readRevision(repo, head);
   if (findPageByPath(current, pagePath)) return undefined;
+  const declared = current.redirects.get(pagePath);
+  const target = declared === undefined ? undefined : pagesByFile(current).get(declared);
+  if (target && target.kind !== 'link' && target.path !== pagePath) return target.path;
   const pageId = (await pathHistory(repo, head)).get(pagePath);
   const now = pageId === undefined ? undefined : findPageById(current, pageId);
   return now && now.kind !== 'link' && now.path !== pagePath ? now.path : undefined;

@@ -1,6 +1,7 @@
 import { allPages } from './allPages.js';
 import { BudgetedCache, stringBytes } from './cacheBudget.js';
 import { derivedContentId } from './ids.js';
+import { parseGitbookRedirects } from './layout/gitbookYaml.js';
 import { parseSummary, type SummaryGroup } from './layout/summary.js';
 import { listTree } from './listTree.js';
 import { readBlob } from './objects/readBlob.js';
@@ -59,6 +60,8 @@ export interface Revision {
   pages: RevisionPage[];
   files: RevisionFile[];
   reusableContents: RevisionReusableContent[];
+  /** `.gitbook.yaml`'s `redirects:`: an old path → the markdown file that answers it now. */
+  redirects: Map<string, string>;
 }
 
 export const assetsFolder = '.gitbook/assets/';
@@ -71,8 +74,10 @@ const revisions = new BudgetedCache<string, Revision>(
     500 +
     allPages(revision.pages).reduce((bytes, page) => bytes + 400 + stringBytes(page.markdown) + stringBytes(page.file) + stringBytes(page.path), 0) +
     revision.files.reduce((bytes, file) => bytes + 300 + stringBytes(file.path), 0) +
-    revision.reusableContents.reduce((bytes, content) => bytes + 300 + stringBytes(content.path) + stringBytes(content.markdown), 0),
+    revision.reusableContents.reduce((bytes, content) => bytes + 300 + stringBytes(content.path) + stringBytes(content.markdown), 0) +
+    [...revision.redirects].reduce((bytes, [from, to]) => bytes + 100 + stringBytes(from) + stringBytes(to), 0),
 );
+const gitbookRedirects = new BudgetedCache<string, Map<string, string>>((redirects) => 200 + [...redirects].reduce((bytes, [from, to]) => bytes + 100 + stringBytes(from) + stringBytes(to), 0));
 const summaries = new BudgetedCache<string, SummaryGroup[]>((groups) => 200 + JSON.stringify(groups).length * 2);
 
 /** The content of a commit: its page tree (Git Sync layout) and its files. */
@@ -129,6 +134,8 @@ async function loadRevision(repo: Repository, commit: string): Promise<Revision>
       const title = typeof file.meta.title === 'string' && file.meta.title.trim() ? file.meta.title.trim() : path.slice(path.lastIndexOf('/') + 1, -'.md'.length);
       return { id: derivedContentId('reusable-content', path), title, path, oid: item.oid, markdown: file.body };
     });
+  const config = listing.get('.gitbook.yaml');
+  const redirects = config?.type === 'blob' ? await gitbookRedirects.through(config.oid, async () => parseGitbookRedirects((await readBlob(repo, config.oid)).toString('utf8'))) : new Map<string, string>();
   return {
     commit,
     parents: object.parents,
@@ -137,5 +144,6 @@ async function loadRevision(repo: Repository, commit: string): Promise<Revision>
     pages,
     files,
     reusableContents,
+    redirects,
   };
 }

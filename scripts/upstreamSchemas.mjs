@@ -17,19 +17,23 @@ const droppedFormats = new Set(['icon', 'emoji']);
 
 /** Bounds for a closed schema's strings and lists that upstream leaves unbounded. */
 const closedBounds = { maxLength: 2048, maxItems: 100 };
+/** Fields naming an object: empty names nothing (the fields scripts/fuzz/divergences.ts tightens the same way). */
+const identifierFields = new Set(['parent', 'collection', 'space', 'spaces', 'organization', 'defaultTeam', 'id', 'members', 'page', 'team', 'user', 'users', 'site', 'siteSection', 'siteSpace', 'defaultSiteSection', 'defaultSiteSpace', 'node']);
+const isIdentifier = (field) => identifierFields.has(field) || /[a-z]Id$/.test(field);
 
-function convert(schema, closed, inAllOf = false) {
-  if (Array.isArray(schema)) return schema.map((item) => convert(item, closed));
+function convert(schema, closed, inAllOf = false, field = undefined) {
+  if (Array.isArray(schema)) return schema.map((item) => convert(item, closed, false, field));
   if (!schema || typeof schema !== 'object') return schema;
   const out = {};
   for (const [key, value] of Object.entries(schema)) {
     if (dropped.has(key) || key.startsWith('x-') || key === 'nullable') continue;
     if (key === 'format' && droppedFormats.has(value)) continue;
     if (key === '$ref') out.$ref = `#/definitions/${value.split('/').pop()}`;
-    else if (key === 'properties') out.properties = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, convert(property, closed)]));
-    else if (['items', 'additionalProperties', 'not'].includes(key) && typeof value === 'object') out[key] = convert(value, closed);
+    else if (key === 'properties') out.properties = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, convert(property, closed, false, name)]));
+    else if (key === 'items' && typeof value === 'object') out[key] = convert(value, closed, false, field);
+    else if (['additionalProperties', 'not'].includes(key) && typeof value === 'object') out[key] = convert(value, closed);
     else if (key === 'allOf') out[key] = value.map((item) => convert(item, closed, true));
-    else if (['oneOf', 'anyOf'].includes(key)) out[key] = value.map((item) => convert(item, closed));
+    else if (['oneOf', 'anyOf'].includes(key)) out[key] = value.map((item) => convert(item, closed, false, field));
     else out[key] = value;
   }
   // ajv's strict mode wants the type beside the keywords of a type.
@@ -39,6 +43,7 @@ function convert(schema, closed, inAllOf = false) {
     // A part of an allOf can't be closed on its own: the other parts' fields would be refused.
     if (out.type === 'object' && out.properties && out.additionalProperties === undefined && !inAllOf) out.additionalProperties = false;
     if (out.type === 'string' && out.maxLength === undefined && out.enum === undefined) out.maxLength = closedBounds.maxLength;
+    if (out.type === 'string' && field !== undefined && isIdentifier(field) && out.minLength === undefined && out.enum === undefined) out.minLength = 1;
     if (out.type === 'array' && out.maxItems === undefined) out.maxItems = closedBounds.maxItems;
   }
   if (schema.nullable) {

@@ -27,7 +27,7 @@ routes.get(`${base}/content/page/:pageId`, 'getPageInChangeRequestById', read, h
 routes.get(`${base}/content/path/*pagePath`, 'getPageInChangeRequestByPath', read, handle({ query: spaceSchemas.pageQuery }, getPageByPath));
 routes.get(`${base}/content/files`, 'listFilesInChangeRequestById', read, handle({ query: spaceSchemas.filesQuery }, listFiles));
 routes.get(`${base}/content/files/:fileId`, 'getFileInChangeRequestById', read, handle({ query: spaceSchemas.contentQuery }, getFile));
-routes.get(`${base}/content/reusable-contents/:reusableContentId`, 'getReusableContentInChangeRequestById', read, handle({}, getReusableContent));
+routes.get(`${base}/content/reusable-contents/:reusableContentId`, 'getReusableContentInChangeRequestById', read, handle({ query: spaceSchemas.contentQuery }, getReusableContent));
 
 type Params = Partial<Record<string, string>>;
 

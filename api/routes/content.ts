@@ -32,8 +32,8 @@ routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId', 'getPageInRevi
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId/document', 'getPageDocumentInRevisionById', read, handle({ query: schemas.pageDocumentQuery }, getPageDocument));
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links', 'listRevisionPageMetaLinks', read, handle({}, getPageMetaLinks));
 routes.get('/spaces/:spaceId/revisions/:revisionId/path/*pagePath', 'getPageInRevisionByPath', read, handle({ query: schemas.pageQuery }, getPageByPath));
-routes.get('/spaces/:spaceId/content/reusable-contents/:reusableContentId', 'getReusableContentById', read, handle({}, getReusableContent));
-routes.get('/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId', 'getReusableContentInRevisionById', read, handle({}, getReusableContent));
+routes.get('/spaces/:spaceId/content/reusable-contents/:reusableContentId', 'getReusableContentById', read, handle({ query: schemas.contentQuery }, getReusableContent));
+routes.get('/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId', 'getReusableContentInRevisionById', read, handle({ query: schemas.contentQuery }, getReusableContent));
 routes.get('/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId/document', 'getReusableContentDocumentInRevisionById', read, handle({ query: schemas.pageDocumentQuery }, getReusableContentDocument));
 routes.get('/spaces/:spaceId/documents/:documentId', 'getDocumentById', read, handle({ query: schemas.documentQuery }, getDocument));
 routes.get('/spaces/:spaceId/revisions/:revisionId/files', 'listFilesInRevisionById', read, handle({ query: schemas.filesQuery }, listFiles));

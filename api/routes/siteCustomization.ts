@@ -13,9 +13,9 @@ const routes = siteCustomizationRoutes;
 const site = '/orgs/:organizationId/sites/:siteId';
 const siteSpace = `${site}/site-spaces/:siteSpaceId/customization`;
 
-routes.get(`${site}/customization`, 'getSiteCustomizationById', inOrganization(siteActions.view), handle({}, get));
+routes.get(`${site}/customization`, 'getSiteCustomizationById', inOrganization(siteActions.view), handle({ query: schemas.customizationQuery }, get));
 routes.put(`${site}/customization`, 'updateSiteCustomizationById', inOrganization(siteActions.edit), handle({ body: schemas.replaceCustomization }, replace));
-routes.get(siteSpace, 'getSiteSpaceCustomizationById', inOrganization(siteActions.view), handle({}, getOfSiteSpace));
+routes.get(siteSpace, 'getSiteSpaceCustomizationById', inOrganization(siteActions.view), handle({ query: schemas.customizationQuery }, getOfSiteSpace));
 routes.patch(siteSpace, 'overrideSiteSpaceCustomizationById', inOrganization(siteActions.edit), handle({ body: schemas.overrideCustomization }, override));
 routes.delete(siteSpace, 'deleteSiteSpaceCustomizationById', inOrganization(siteActions.edit), handle({}, remove));
 

@@ -76,9 +76,10 @@ export const contentQuery = {
   additionalProperties: false,
 } as const;
 
-/** getPageDocumentInRevisionById: `evaluated`, and 0.202.0's `dereferenced`. */
 /** getDocumentById: upstream's `schema` (the Document schema's version); Quire has one. */
 export const documentQuery = { type: 'object', properties: { schema: { enum: ['current', 'next'] } }, additionalProperties: false } as const;
+
+/** getPageDocumentInRevisionById: `evaluated`, and 0.202.0's `dereferenced`. */
 
 export const pageDocumentQuery = {
   type: 'object',

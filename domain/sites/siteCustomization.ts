@@ -63,8 +63,9 @@ export function mergeCustomization(base: Customization, patch: Customization): C
   const merged: Customization = { ...base };
   for (const [name, value] of Object.entries(patch)) {
     if (value === null) delete merged[name];
-    else if (isPlainObject(value) && isPlainObject(merged[name])) {
-      const inner = mergeCustomization(merged[name] as Customization, value);
+    else if (isPlainObject(value)) {
+      // Into an object of the base, or a new one: either way the patch's nulls are resets, never values.
+      const inner = mergeCustomization(isPlainObject(merged[name]) ? (merged[name] as Customization) : {}, value);
       if (Object.keys(inner).length === 0 && Object.keys(value).length > 0) delete merged[name];
       else merged[name] = inner;
     } else merged[name] = value;

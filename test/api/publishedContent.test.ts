@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,9 +6,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
+import { ok } from '../helpers/gitClient.js';
 import { withOrganization } from '../helpers/suite.js';
 
-const execFileAsync = promisify(execFile);
 const test = suite('published content: URL lookups and the site tokens they mint');
 let t: TestServer;
 let fx: OrganizationFixture;
@@ -412,18 +410,18 @@ test('site redirects: made, listed, found by source, followed by the URL lookup;
   assert.is((await lookup(`${site.urls.published}older-guide`)).body.pathname, 'older-guide', 'no redirect: an ordinary page path again');
 });
 
-test('a page moved in the git history keeps answering at its old path, with a redirect to where it is now', async () => {
+test('a page moved in the git history, or named by .gitbook.yaml redirects, keeps answering at its old path with a redirect to where it is now', async () => {
   const guide = await space('Guide');
   const site = await publishedSite('Docs', [guide.id]);
   const work = mkdtempSync(path.join(tmpdir(), 'quire-moved-'));
   try {
-    // Asynchronous: the server answering git runs in this very process.
-    const git = (...args: string[]) => execFileAsync('git', ['-c', 'user.name=W', '-c', 'user.email=w@example.com', ...args], { cwd: work, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: work, GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' } });
-    await git('clone', '--quiet', `${t.url.replace('://', `://x:${fx.admin.token}@`)}/git/${guide.id}.git`, '.');
-    await git('mv', 'faq.md', 'questions.md');
+    await ok(work, 'clone', '--quiet', `${t.url.replace('://', `://x:${fx.admin.token}@`)}/git/${guide.id}.git`, '.');
+    await ok(work, 'mv', 'faq.md', 'questions.md');
     writeFileSync(path.join(work, 'SUMMARY.md'), readFileSync(path.join(work, 'SUMMARY.md'), 'utf8').replace('(faq.md)', '(questions.md)'));
-    await git('commit', '-qam', 'Rename the FAQ');
-    await git('push', '--quiet', 'origin', 'HEAD:main');
+    const config = readFileSync(path.join(work, '.gitbook.yaml'), 'utf8');
+    writeFileSync(path.join(work, '.gitbook.yaml'), `${config}\nredirects:\n  old/setup: quick-start/configuration.md\n  nowhere: missing.md\n  quick-start: faq.md\n`);
+    await ok(work, 'commit', '-qam', 'Rename the FAQ; redirect the old setup guide');
+    await ok(work, 'push', '--quiet', 'origin', 'HEAD:main');
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -431,6 +429,9 @@ test('a page moved in the git history keeps answering at its old path, with a re
   assert.equal(moved.body, { target: 'content', redirect: `${site.urls.published}questions` });
   assert.is((await lookup(`${site.urls.published}questions`)).body.pathname, 'questions');
   assert.is((await lookup(`${site.urls.published}never-was`)).body.pathname, 'never-was', 'a path no page ever had resolves as is (the page read is the 404)');
+  assert.equal((await lookup(`${site.urls.published}old/setup/`)).body, { target: 'content', redirect: `${site.urls.published}quick-start/configuration` }, '.gitbook.yaml names where it went');
+  assert.is((await lookup(`${site.urls.published}nowhere`)).body.pathname, 'nowhere', 'a redirect to a file that is no page leads nowhere');
+  assert.is((await lookup(`${site.urls.published}quick-start`)).body.pathname, 'quick-start', 'a page that is there is never redirected');
 });
 
 test.run();

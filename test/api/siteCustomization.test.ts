@@ -83,6 +83,11 @@ test('a site space overrides some fields; a null resets one; the overrides go wi
   assert.is(after.body.customizations.siteSpaces[first].styling.theme, 'bold', 'the published profile is not served stale');
 
   assert.is((await t.call('PATCH', of(first), { token: fx.creator.token, body: { styling: { theme: 'loud' } } })).status, 400);
+  // A reset of an override the site space never had resets nothing (the fuzzer found it took the site's locale away).
+  const resetUnset = await t.call('PATCH', of(second), { token: fx.creator.token, body: { internationalization: { locale: null }, pdf: { enabled: null } } });
+  assert.equal([resetUnset.status, resetUnset.body.internationalization, resetUnset.body.pdf], [200, { locale: 'en' }, { enabled: true }]);
+  assert.is((await t.call('DELETE', of(second), { token: fx.creator.token })).status, 204, 'and leaves no override behind');
+  assert.is((await t.call('PATCH', of(first), { token: fx.creator.token })).status, 400, 'the body is required');
   assert.is((await t.call('DELETE', of(first), { token: fx.creator.token })).status, 205);
   assert.is((await t.call('DELETE', of(first), { token: fx.creator.token })).status, 204);
   assert.is((await t.call('GET', of('nosuchsitespace'), { token: fx.reader.token })).status, 404);

@@ -106,7 +106,7 @@ test('the schema check itself refuses a malformed Document', () => {
 
 test('links with a stray % or from the root resolve without throwing', async () => {
   const { resolveLink } = await import('../../engine/resolveLink.js');
-  const revision = { commit: 'c', parents: [], message: '', createdAt: '', files: [], reusableContents: [], pages: [{ id: 'root', kind: 'document' as const, title: 'R', path: '', slug: '', file: 'README.md', meta: {}, pages: [] }] };
+  const revision = { commit: 'c', parents: [], message: '', createdAt: '', files: [], reusableContents: [], redirects: new Map(), pages: [{ id: 'root', kind: 'document' as const, title: 'R', path: '', slug: '', file: 'README.md', meta: {}, pages: [] }] };
   const byFile = new Map([['README.md', revision.pages[0]!]]);
   assert.equal(resolveLink(revision, byFile, 'deep/page.md', '50%off.md'), { ref: { kind: 'url', url: '50%off.md' }, broken: true });
   assert.equal(resolveLink(revision, byFile, 'deep/page.md', '/README.md').ref, { kind: 'page', page: 'root' });
