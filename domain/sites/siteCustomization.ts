@@ -55,7 +55,13 @@ export function defaultCustomization(title: string): Customization {
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * `patch` merged over `base`: objects field by field, anything else (lists included) replaced,
+ * Values that are one of several shapes replace the base's whole: a favicon (an icon, an emoji or
+ * none) and content references (`{kind, …}`): two shapes merged field by field would be neither.
+ */
+const replacedWhole = (name: string, value: Record<string, unknown>) => name === 'favicon' || 'kind' in value;
+
+/**
+ * `patch` merged over `base`: objects field by field (but for replacedWhole's), anything else (lists included) replaced,
  * and a null removing the field, as upstream's override body means "reset the override". An
  * object the patch emptied by resets goes too, so overrides all reset are no overrides.
  */
@@ -63,7 +69,7 @@ export function mergeCustomization(base: Customization, patch: Customization): C
   const merged: Customization = { ...base };
   for (const [name, value] of Object.entries(patch)) {
     if (value === null) delete merged[name];
-    else if (isPlainObject(value)) {
+    else if (isPlainObject(value) && !replacedWhole(name, value)) {
       // Into an object of the base, or a new one: either way the patch's nulls are resets, never values.
       const inner = mergeCustomization(isPlainObject(merged[name]) ? (merged[name] as Customization) : {}, value);
       if (Object.keys(inner).length === 0 && Object.keys(value).length > 0) delete merged[name];

@@ -88,6 +88,11 @@ test('a site space overrides some fields; a null resets one; the overrides go wi
   assert.equal([resetUnset.status, resetUnset.body.internationalization, resetUnset.body.pdf], [200, { locale: 'en' }, { enabled: true }]);
   assert.is((await t.call('DELETE', of(second), { token: fx.creator.token })).status, 204, 'and leaves no override behind');
   assert.is((await t.call('PATCH', of(first), { token: fx.creator.token })).status, 400, 'the body is required');
+  // A favicon is one of several shapes: an override replaces the site's whole (the fuzzer found an emoji and an icon merged into neither).
+  await t.call('PUT', `${sites()}/${site.id}/customization`, { token: fx.admin.token, body: { ...settings, favicon: { emoji: '📘' } } });
+  const icon = { light: 'https://docs.example.com/icon.png', dark: 'https://docs.example.com/icon-dark.png' };
+  const favicon = await t.call('PATCH', of(second), { token: fx.creator.token, body: { favicon: { icon } } });
+  assert.equal([favicon.status, favicon.body.favicon], [200, { icon }]);
   assert.is((await t.call('DELETE', of(first), { token: fx.creator.token })).status, 205);
   assert.is((await t.call('DELETE', of(first), { token: fx.creator.token })).status, 204);
   assert.is((await t.call('GET', of('nosuchsitespace'), { token: fx.reader.token })).status, 404);
