@@ -23,3 +23,13 @@ export function instanceKey(dataDir: string, name: string): Buffer {
   }
   return readFileSync(file);
 }
+
+const read = new Map<string, Buffer>();
+
+/** instanceKey, read once per process: for keys used on every request (tokens signed and checked). */
+export function cachedInstanceKey(dataDir: string, name: string): Buffer {
+  const id = `${dataDir}\0${name}`;
+  let key = read.get(id);
+  if (!key) read.set(id, (key = instanceKey(dataDir, name)));
+  return key;
+}

@@ -3,19 +3,14 @@ import { loadSiteStructureCached } from '../../storage/siteStructure.js';
 import type { SiteRecord } from '../../storage/sites.js';
 import type { ContentDeps } from '../common/deps.js';
 import { invalidInput } from '../common/errors.js';
-import { instanceKey } from '../common/instanceKeys.js';
+import { cachedInstanceKey } from '../common/instanceKeys.js';
 
 /** How long a preview URL works: upstream's hour. */
 export const previewLifetimeSeconds = 3600;
 const issuer = 'quire';
 const audience = 'site-preview';
 
-const keys = new Map<string, Buffer>();
-const keyOf = (dataDir: string) => {
-  let key = keys.get(dataDir);
-  if (!key) keys.set(dataDir, (key = instanceKey(dataDir, 'site-previews')));
-  return key;
-};
+const keyOf = (dataDir: string) => cachedInstanceKey(dataDir, 'site-previews');
 
 /** What a preview URL grants: the site, published or not, whatever its visibility, until `expiresAt` (seconds). */
 export interface SitePreviewGrant {

@@ -9,7 +9,7 @@ import { findChangeRequest } from '../../storage/changeRequests.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { evaluateCondition, type Claims } from '../common/conditions.js';
 import type { ContentDeps } from '../common/deps.js';
-import { instanceKey } from '../common/instanceKeys.js';
+import { cachedInstanceKey } from '../common/instanceKeys.js';
 import { findSitePublishingAuth } from '../../storage/sitePublishingAuth.js';
 import { keyFingerprint } from './visitorAuth.js';
 import type { PublishedPlace } from './resolvePublishedUrl.js';
@@ -37,13 +37,7 @@ export interface SiteToken {
 const lifetimeSeconds = 3600;
 const issuer = 'quire';
 
-// Read once per data folder: a URL lookup signs a token each time.
-const keys = new Map<string, Buffer>();
-const keyOf = (dataDir: string) => {
-  let key = keys.get(dataDir);
-  if (!key) keys.set(dataDir, (key = instanceKey(dataDir, 'site-tokens')));
-  return key;
-};
+const keyOf = (dataDir: string) => cachedInstanceKey(dataDir, 'site-tokens');
 
 /** A signed JWT (HS256, the instance's key) for the content a URL lookup found; the renderer decodes it without checking. */
 export function mintSiteToken(deps: Pick<ContentDeps, 'dataDir'>, place: PublishedPlace): Promise<string> {
