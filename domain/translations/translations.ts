@@ -118,10 +118,10 @@ export async function translateRun(deps: ContentDeps, input: TranslationRunInput
     if (path.endsWith('.md')) {
       const markdown = Buffer.from(bytes).toString('utf8');
       const segments = textSegments(markdown);
-      const texts = segments.map((segment) => segment.text);
-      const translated = texts.length ? await translator.translate(texts, { from: translation.sourceLanguage, to: translation.language, guidance }) : [];
+      const units = segments.map((segment) => segment.html);
+      const translated = units.length ? await translator.translate(units, { from: translation.sourceLanguage, to: translation.language, guidance }) : [];
       content = replaceSegments(markdown, segments, translated);
-      words += countWords(texts);
+      words += countWords(segments.map((segment) => segment.text));
       if (path !== 'SUMMARY.md') pages += 1;
     }
     changes.push({ path, content });

@@ -1,6 +1,9 @@
 import { outboundFetch, OutboundFetchError } from '../common/outboundFetch.js';
 
-/** Turns texts of one language into another; same count, same order. */
+/**
+ * Turns texts of one language into another; same count, same order. Each text is one unit of
+ * prose as HTML (domain/translations/markdownText.ts): its tags and their ids come back as they went.
+ */
 export interface Translator {
   readonly name: string;
   translate(texts: string[], request: { from: string; to: string; guidance: string }): Promise<string[]>;
@@ -61,10 +64,11 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
 
 const accents: Record<string, string> = { a: 'á', e: 'é', i: 'í', o: 'ó', u: 'ú', A: 'Á', E: 'É', I: 'Í', O: 'Ó', U: 'Ú', c: 'ç', n: 'ñ' };
 
-/** Accented letters in guillemets: shows what would be translated, and what passed through, without a service. */
+/** Accented letters in guillemets: shows what would be translated, and what passed through, without a service. Tags and entities are left alone. */
 export const pseudoLocale: Translator = {
   name: 'pseudo',
-  translate: async (texts) => texts.map((text) => `«${text.replace(/[aeiouAEIOUcn]/g, (letter) => accents[letter]!)}»`),
+  translate: async (texts) =>
+    texts.map((text) => `«${text.split(/(<[^>]*>|&[#a-zA-Z0-9]+;)/).map((part, index) => (index % 2 ? part : part.replace(/[aeiouAEIOUcn]/g, (letter) => accents[letter]!))).join('')}»`),
 };
 
 async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<unknown> {
@@ -94,7 +98,7 @@ export function libreTranslate(baseUrl: string, apiKey?: string): Translator {
     async translate(texts, { from, to }) {
       const out: string[] = [];
       for (const batch of batches(texts)) {
-        const answer = (await postJson(url, { q: batch, source: libreCodes[from] ?? from, target: libreCodes[to] ?? to, format: 'text', ...(apiKey ? { api_key: apiKey } : {}) })) as { translatedText?: unknown };
+        const answer = (await postJson(url, { q: batch, source: libreCodes[from] ?? from, target: libreCodes[to] ?? to, format: 'html', ...(apiKey ? { api_key: apiKey } : {}) })) as { translatedText?: unknown };
         const translated = answer.translatedText;
         if (!Array.isArray(translated) || translated.length !== batch.length || !translated.every((text) => typeof text === 'string')) {
           throw new TranslatorError(`LibreTranslate answered ${Array.isArray(translated) ? translated.length : 'no'} texts for ${batch.length}`, false);
@@ -117,6 +121,7 @@ export function openAI(baseUrl: string, apiKey: string | undefined, model: strin
         const system = [
           `You translate documentation from the language with code "${from}" to the language with code "${to}".`,
           'You receive a JSON array of texts. Answer with only a JSON array of their translations: same length, same order.',
+          'The texts are HTML: keep every tag and its attributes where it belongs in the translated sentence, and translate only the text.',
           'Keep product names, code, URLs and placeholders as they are.',
           guidance ? `The documentation team's instructions:\n${guidance}` : '',
         ]

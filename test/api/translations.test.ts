@@ -15,7 +15,7 @@ let fx: OrganizationFixture;
 let translator: Server;
 let translatorUrl: string;
 /** What the loopback translators received: LibreTranslate's `q` lists, and the chat requests. */
-const received: { q: string[]; source: string; target: string }[] = [];
+const received: { q: string[]; source: string; target: string; format: string }[] = [];
 const chats: { system: string; texts: string[] }[] = [];
 /** Answers the translator gives before translating (a status per request: 429, 400…), first first. */
 const failures: number[] = [];
@@ -62,7 +62,8 @@ test.after(async () => {
 const base = () => `/v1/orgs/${fx.org.id}/translations`;
 const git = (spaceId: string, ...args: string[]) => execFileSync('git', ['-C', spaceGitdir(t.dataDir, spaceId), ...args], { encoding: 'utf8' });
 const commits = (spaceId: string) => git(spaceId, 'rev-list', '--count', 'main').trim();
-const words = (texts: string[]) => texts.reduce((sum, text) => sum + (text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)?.length ?? 0), 0);
+/** The words of the prose sent: the texts travel as HTML, and tags are no words. */
+const words = (texts: string[]) => texts.reduce((sum, text) => sum + (text.replace(/<[^>]*>/g, ' ').match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)?.length ?? 0), 0);
 const sentTexts = (from: number) => received.slice(from).flatMap((request) => request.q);
 
 /** The translation once it has completed `runs` runs. */
@@ -110,7 +111,7 @@ test('create: 201 and a first run that translates every page into a new space, m
 
   const configuration = git(targetId, 'show', 'main:quick-start/configuration.md');
   assert.match(configuration, /^---\npageId: \w+\n---\n\n# FR Configuration\n\nFR Every setting lives in one file\.\n\n```yaml\nport: 3000\n```\n/);
-  assert.match(configuration, /\[FR the old setup guide\]\(setup\.md\)/, 'the link text is translated, its target is not');
+  assert.match(configuration, /FR See also \[the old setup guide\]\(setup\.md\), which has moved\./, 'the sentence reaches the translator whole; the link comes back with its target');
   const quickStart = git(targetId, 'show', 'main:quick-start.md');
   assert.match(quickStart, /\{% hint style="info" %\}\nFR It takes five minutes\.\n\{% endhint %\}/, 'GitBook tags pass through');
   assert.is(git(targetId, 'show', 'main:.gitbook/assets/logo.png'), git(sourceId, 'show', 'main:.gitbook/assets/logo.png'), 'files are copied as they are');
@@ -118,7 +119,8 @@ test('create: 201 and a first run that translates every page into a new space, m
 
   const pages = git(sourceId, 'ls-tree', '-r', '--name-only', 'main').split('\n').filter((path) => path.endsWith('.md') && path !== 'SUMMARY.md').length;
   assert.equal(done.stats, { runs: 1, totalWords: words(sentTexts(0)), totalPages: pages, totalDuration: done.stats.totalDuration, latestRunDuration: done.stats.latestRunDuration, latestPages: pages, latestWords: words(sentTexts(0)) });
-  assert.ok(received.every((request) => request.source === 'en' && request.target === 'fr'));
+  assert.ok(received.every((request) => request.source === 'en' && request.target === 'fr' && request.format === 'html'));
+  assert.ok(received.flatMap((request) => request.q).includes('See also <a id="a0">the old setup guide</a>, which has moved.'), 'a sentence with a link is one text');
   const pagesRead = await t.call('GET', `/v1/spaces/${targetId}/content/pages`, { token: fx.reader.token });
   assert.is(pagesRead.body.pages[0].title, 'FR Introduction', 'the translated space reads like any other');
 });
