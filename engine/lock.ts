@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -57,20 +57,52 @@ async function holdFileLock<T>(gitdir: string, work: () => Promise<T>): Promise<
   }
 }
 
+/**
+ * Lock folders are made whole in `<lock>-staging/` (owner file written) and renamed into place,
+ * so a lock never exists without its owner's name: a writer killed while naming itself left an
+ * empty owner file, which read as nobody's and held every other writer for 10 s.
+ */
+const stagingOf = (lock: string) => `${lock}-staging`;
+
 async function acquire(lock: string, token: string): Promise<void> {
   const deadline = Date.now() + waitLimitMs;
   for (let attempt = 0; ; attempt += 1) {
-    try {
-      // Inline, not through the thread pool: creating a folder and a small file take microseconds.
-      mkdirSync(lock);
-      writeFileSync(path.join(lock, 'owner'), `${hostname()} ${process.pid} ${token}\n`);
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
+    // Inline, not through the thread pool: creating a folder and a small file take microseconds.
+    if (tryCreate(lock, token)) return;
     if (await isAbandoned(lock)) await takeOver(lock);
     else if (Date.now() > deadline) throw new RepositoryBusyError(`another writer has held ${path.basename(lock)} for ${waitLimitMs / 1000} s`);
     else await sleep(Math.min(100, 5 * 1.3 ** attempt) * (0.5 + Math.random()));
+  }
+}
+
+/** Makes the lock, named after this writer, in one rename; false when another holds it. */
+function tryCreate(lock: string, token: string): boolean {
+  const staging = path.join(stagingOf(lock), `${process.pid}.${token}`);
+  mkdirSync(staging, { recursive: true });
+  writeFileSync(path.join(staging, 'owner'), `${hostname()} ${process.pid} ${token}\n`);
+  try {
+    renameSync(staging, lock);
+    return true;
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    // A folder can't be renamed onto one that has files in it: the lock is held.
+    if (!['EEXIST', 'ENOTEMPTY', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    sweepStaging(lock);
+    return false;
+  }
+}
+
+/** Staging folders of writers that died before renaming theirs into place (a kill at that instant). */
+function sweepStaging(lock: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(stagingOf(lock));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(name.split('.')[0]);
+    if (pid !== process.pid && !isAlive(pid)) rmSync(path.join(stagingOf(lock), name), { recursive: true, force: true });
   }
 }
 
@@ -79,7 +111,8 @@ async function isAbandoned(lock: string): Promise<boolean> {
   const [owner, stat] = await Promise.all([fs.readFile(path.join(lock, 'owner'), 'utf8').catch(() => null), fs.stat(lock).catch(() => null)]);
   if (!stat) return false; // released meanwhile: try again
   if (Date.now() - stat.mtimeMs > staleMs) return true;
-  if (owner === null) return Date.now() - stat.mtimeMs > refreshMs; // its holder died between creating it and naming itself
+  // Nameless: a lock of an older Quire whose holder died between creating it and naming itself.
+  if (owner === null || !/^\S+ \d+ \S+$/.test(owner.trim())) return Date.now() - stat.mtimeMs > refreshMs;
   const [host, pid] = owner.trim().split(' ');
   return host === hostname() && !isAlive(Number(pid));
 }
@@ -110,10 +143,26 @@ async function takeOver(lock: string): Promise<void> {
     return;
   }
   try {
-    if (await isAbandoned(lock)) await fs.rm(lock, { recursive: true, force: true });
+    if (await isAbandoned(lock)) await removeLock(lock);
   } finally {
     await fs.rm(takeover, { recursive: true, force: true });
   }
+}
+
+/**
+ * Frees the lock's name in one rename, then removes the folder: removed in place, it would be an
+ * empty folder for a moment, and a writer's rename onto an empty folder succeeds.
+ */
+async function removeLock(lock: string): Promise<void> {
+  const gone = path.join(stagingOf(lock), `removed.${randomBytes(8).toString('hex')}`);
+  try {
+    await fs.mkdir(stagingOf(lock), { recursive: true });
+    await fs.rename(lock, gone);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  await fs.rm(gone, { recursive: true, force: true });
 }
 
 async function release(lock: string, token: string): Promise<void> {
@@ -123,7 +172,21 @@ async function release(lock: string, token: string): Promise<void> {
   } catch {
     return; // taken over meanwhile: not ours to remove
   }
-  if (owner.trim().endsWith(` ${token}`)) rmSync(lock, { recursive: true, force: true });
+  if (!owner.trim().endsWith(` ${token}`)) return;
+  const gone = path.join(stagingOf(lock), `released.${token}`);
+  mkdirSync(stagingOf(lock), { recursive: true });
+  try {
+    renameSync(lock, gone);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // taken over meanwhile
+    throw error;
+  }
+  rmSync(gone, { recursive: true, force: true });
+}
+
+/** The lock's staging folder, once its repository is gone (the lock itself is removed as it is released). */
+export async function forgetRepositoryLock(gitdir: string): Promise<void> {
+  await fs.rm(stagingOf(repositoryLockPath(gitdir)), { recursive: true, force: true });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { withRepositoryLock } from './lock.js';
+import { forgetRepositoryLock, withRepositoryLock } from './lock.js';
 import { closeRepository, createRepository, openRepository, type Repository } from './repository.js';
 
 /** Where a space's bare repository lives under the data directory. */
@@ -63,6 +63,7 @@ async function keepOnlyBranches(gitdir: string, kept: Set<string>): Promise<void
 export async function removeSpaceRepository(root: string, spaceId: string): Promise<void> {
   const gitdir = spaceGitdir(root, spaceId);
   await withRepositoryLock(gitdir, () => fs.rm(gitdir, { recursive: true, force: true }));
+  await forgetRepositoryLock(gitdir);
   closeRepository(gitdir);
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,9 +20,17 @@ const staleLockMs = 10_000;
 let dir: string;
 
 /** `work`, or a failure naming what didn't happen in time: a deadline to poll against, not a timing to measure. */
-function withDeadline<T>(work: Promise<T>, ms: number, failure: string): Promise<T> {
+function withDeadline<T>(work: Promise<T>, ms: number, failure: string | (() => string)): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(failure)), ms)))]).finally(() => clearTimeout(timer));
+  const message = () => (typeof failure === 'string' ? failure : failure());
+  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message())), ms)))]).finally(() => clearTimeout(timer));
+}
+
+/** What is beside a repository's lock when a writer waits too long: the lock's owner file and any takeover folder. */
+function lockState(gitdir: string): string {
+  const lock = repositoryLockPath(gitdir);
+  const read = (file: string) => (existsSync(file) ? JSON.stringify(readFileSync(file, 'utf8')) : 'absent');
+  return `lock ${existsSync(lock) ? `present (owner ${read(path.join(lock, 'owner'))})` : 'absent'}, takeover folder ${existsSync(`${lock}-takeover`) ? 'present' : 'absent'}`;
 }
 
 const freshRepository = async (): Promise<Repository> => createRepository(mkdtempSync(path.join(dir, 'repo-')));
@@ -174,12 +182,24 @@ test('a writer killed mid-commit loses no acknowledged commit, and the next writ
   const next = await withDeadline(
     commitChanges({ repo, branch: primaryBranch, base: head, changes: [{ path: 'after.md', content: 'still writable' }], message: 'after', author }),
     staleLockMs / 2,
-    'the next writer waited on the dead writer\'s lock',
+    () => `the next writer waited on the dead writer's lock: ${lockState(repo.gitdir)}`,
   );
   assert.is(git(repo.gitdir, 'show', `${next.commit}:after.md`), 'still writable');
   const fsck = spawnSync('git', ['-C', repo.gitdir, 'fsck', '--strict', '--no-dangling'], { encoding: 'utf8' });
   assert.is(fsck.status, 0, fsck.stderr);
   assert.is(fsck.stderr + fsck.stdout, '', 'fsck reports nothing, not even a stray file');
+});
+
+test('a lock is never nameless: made whole beside the repository and renamed into place; a nameless one (an older Quire killed while naming itself) is taken over after 2 s, not 10', async () => {
+  const repo = await freshRepository();
+  const lock = repositoryLockPath(repo.gitdir);
+  mkdirSync(lock);
+  writeFileSync(path.join(lock, 'owner'), '');
+  const started = Date.now();
+  await withDeadline(commitChanges({ repo, branch: primaryBranch, base: null, changes: [{ path: 'a.md', content: 'a' }], message: 'one', author }), staleLockMs / 2, () => `waited on a nameless lock: ${lockState(repo.gitdir)}`);
+  assert.ok(Date.now() - started >= 1500, 'a nameless lock may be a writer naming itself: it is given its moment');
+  assert.not.ok(existsSync(lock), 'released');
+  assert.equal(readdirSync(`${lock}-staging`), [], 'nothing left staged');
 });
 
 test("a lock left by a dead process is taken over at once; a live holder's is waited for", async () => {
