@@ -80,9 +80,10 @@ export function presentReusableContent(content: RevisionReusableContent) {
 
 /**
  * A page as upstream's RevisionPage; as a Document (`format` document), from `documents`
- * (domain/spaces: readPageDocuments, for the page and its subpages).
+ * (domain/spaces: readPageDocuments, for the page and its subpages); as markdown, as stored or
+ * from `markdowns` (domain/spaces: readStableMarkdowns).
  */
-export function presentPage(view: RevisionView, page: RevisionPage, format: PageFormat, documents?: Map<string, Document>): Record<string, unknown> {
+export function presentPage(view: RevisionView, page: RevisionPage, format: PageFormat, documents?: Map<string, Document>, markdowns?: Map<string, string>): Record<string, unknown> {
   const base = {
     id: page.id,
     title: page.title,
@@ -90,11 +91,11 @@ export function presentPage(view: RevisionView, page: RevisionPage, format: Page
     ...(typeof page.meta.icon === 'string' ? { icon: page.meta.icon } : {}),
   };
   if (page.kind === 'link') return { ...base, kind: 'link', type: 'link', target: { kind: 'url', url: page.href ?? '' }, href: page.href };
-  const children = page.pages.map((child) => presentPage(view, child, format, documents));
+  const children = page.pages.map((child) => presentPage(view, child, format, documents, markdowns));
   if (page.kind === 'group') return { ...base, kind: 'group', type: 'group', slug: page.slug, path: page.path, pages: children };
   const content =
     format === 'markdown'
-      ? { markdown: bodyOf(page) }
+      ? { markdown: markdowns?.get(page.id) ?? bodyOf(page) }
       : { document: resolvedRefs(view, page.file ?? '', documentOf(documents, page)) };
   return {
     ...base,

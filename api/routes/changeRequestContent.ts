@@ -13,7 +13,7 @@ import * as spaceSchemas from '../schemas/spaces.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
 import { presentChangeRequestView } from '../presenters/changeRequest.js';
-import { readPageDocuments, reusableContentOf } from '../../domain/spaces/index.js';
+import { readPageDocuments, readStableMarkdowns, reusableContentOf } from '../../domain/spaces/index.js';
 
 export const changeRequestContentRoutes = new RouteTable();
 const routes = changeRequestContentRoutes;
@@ -63,7 +63,7 @@ async function getPage(ctx: AppContext, { params, query }: { params: Params; que
   const { view } = await viewOf(ctx, params);
   const page = findPageById(view.revision, params.pageId ?? '');
   if (!page) throw notFound(`Page ${params.pageId} not found in revision ${view.revision.commit}`);
-  ctx.body = presentPage(view, page, query.format, query.format === 'document' ? await readPageDocuments(page) : undefined);
+  ctx.body = presentPage(view, page, query.format, query.format === 'document' ? await readPageDocuments(page) : undefined, await stableMarkdowns(view.revision, page, query));
 }
 
 async function getPageByPath(ctx: AppContext, { params, query }: { params: Params; query: spaceSchemas.PageQuery }) {
@@ -71,7 +71,7 @@ async function getPageByPath(ctx: AppContext, { params, query }: { params: Param
   const wanted = (params.pagePath ?? '').replace(/^\/+|\/+$/g, '');
   const page = findPageByPath(view.revision, wanted);
   if (!page) throw notFound(`Page at path "${wanted}" not found in revision ${view.revision.commit}`);
-  ctx.body = presentPage(view, page, query.format, query.format === 'document' ? await readPageDocuments(page) : undefined);
+  ctx.body = presentPage(view, page, query.format, query.format === 'document' ? await readPageDocuments(page) : undefined, await stableMarkdowns(view.revision, page, query));
 }
 
 async function listFiles(ctx: AppContext, { params, query }: { params: Params; query: spaceSchemas.FilesQuery }) {
@@ -91,3 +91,7 @@ async function getReusableContent(ctx: AppContext, { params }: { params: Params 
   const { view } = await viewOf(ctx, params);
   ctx.body = presentReusableContent(reusableContentOf(view.revision, params.reusableContentId ?? ''));
 }
+
+/** With `format.markdown.refs=stable`, the page's markdown naming content by id. */
+const stableMarkdowns = (revision: Parameters<typeof readStableMarkdowns>[0], page: Parameters<typeof readStableMarkdowns>[1], query: spaceSchemas.PageQuery) =>
+  query.format === 'markdown' && query['format.markdown.refs'] === 'stable' ? readStableMarkdowns(revision, page) : Promise.resolve(undefined);

@@ -1,7 +1,7 @@
 import { findPageById, findPageByPath } from '../../engine/findPage.js';
 import type { RevisionFile, RevisionPage } from '../../engine/readRevision.js';
 import { findTemplate } from '../../engine/templates.js';
-import { applyTemplate, dereferenceReusableContents, documentSourceOf, pageMetaLinks, readRevisionWithSizes, readReusableContentDocument, readSpaceFile, readPageDocuments, readPageDocument, reusableContentOf } from '../../domain/spaces/index.js';
+import { applyTemplate, dereferenceReusableContents, documentSourceOf, pageMetaLinks, readRevisionWithSizes, readStableMarkdowns, readReusableContentDocument, readSpaceFile, readPageDocuments, readPageDocument, reusableContentOf } from '../../domain/spaces/index.js';
 import { applyTemplateToChangeRequestById } from '../../domain/changeRequests/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
@@ -74,7 +74,7 @@ async function getPage(ctx: AppContext, { params, query }: { params: Partial<Rec
   const view = await revisionOfPath(ctx);
   const page = findPageById(view.revision, params.pageId ?? '');
   if (!page) throw notFound(`Page ${params.pageId} not found in revision ${view.revision.commit}`);
-  await sendPage(ctx, view, page, query.format);
+  await sendPage(ctx, view, page, query);
 }
 
 /** A document page's Document alone, its includes inlined when `dereferenced`; a group or link page has none (404). */
@@ -119,7 +119,7 @@ async function getPageByPath(ctx: AppContext, { params, query }: { params: Parti
   const wanted = (params.pagePath ?? '').replace(/^\/+|\/+$/g, ''); // the router has decoded it (`%2F` or `/`)
   const page = findPageByPath(view.revision, wanted);
   if (!page) throw notFound(`Page at path "${wanted}" not found in revision ${view.revision.commit}`);
-  await sendPage(ctx, view, page, query.format);
+  await sendPage(ctx, view, page, query);
 }
 
 /** A page's canonical and alternate links (0.202.0), from its frontmatter's `metaLinks`. */
@@ -130,14 +130,16 @@ async function getPageMetaLinks(ctx: AppContext, { params }: { params: Partial<R
   ctx.body = presentPageMetaLinks(pageMetaLinks(view.revision, page));
 }
 
-/** A page as markdown, or as Documents read in the worker pool when its presentation isn't cached yet. */
-async function sendPage(ctx: AppContext, view: RevisionView, page: RevisionPage, format: schemas.PageQuery['format']) {
-  const key = presentedKey(ctx, view, `page:${page.id}:${format}`);
+/** A page as markdown (its references as stored or stable), or as Documents read in the worker pool when its presentation isn't cached yet. */
+async function sendPage(ctx: AppContext, view: RevisionView, page: RevisionPage, query: schemas.PageQuery) {
+  const stable = query.format === 'markdown' && query['format.markdown.refs'] === 'stable';
+  const key = presentedKey(ctx, view, `page:${page.id}:${query.format}${stable ? ':stable' : ''}`);
   ctx.type = 'application/json';
   const cached = presented.peek(key);
   if (cached) return void (ctx.body = cached);
-  const documents = format === 'document' ? await readPageDocuments(page) : undefined;
-  ctx.body = presented.get(key, () => presentPage(view, page, format, documents));
+  const documents = query.format === 'document' ? await readPageDocuments(page) : undefined;
+  const markdowns = stable ? await readStableMarkdowns(view.revision, page) : undefined;
+  ctx.body = presented.get(key, () => presentPage(view, page, query.format, documents, markdowns));
 }
 
 async function listFiles(ctx: AppContext, { query }: { query: schemas.FilesQuery }) {

@@ -96,6 +96,8 @@ export const pageQuery = {
   properties: {
     ...contentQuery.properties,
     format: { enum: ['document', 'markdown'], default: 'document' },
+    // 0.202.0: how a markdown page writes references to content (relative paths as stored, or ids).
+    'format.markdown.refs': { enum: ['relative', 'stable'], default: 'relative' },
     evaluated: { anyOf: [{ type: 'boolean' }, { const: 'deterministic-only' }], default: false },
     dereferenced: { anyOf: [{ type: 'boolean' }, { const: 'reusable-contents' }], default: false },
   },

@@ -13,3 +13,4 @@ export * from './spaceView.js';
 export * from './pageDocuments.js';
 export * from './pageMetaLinks.js';
 export * from './reusableContents.js';
+export * from './stableRefs.js';

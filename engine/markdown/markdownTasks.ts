@@ -6,6 +6,7 @@ import { MarkdownTooDeepError } from '../errors/index.js';
 import { documentToMarkdown, type JsonDocument } from './fromDocument.js';
 import { assertMarkdownDepth, markdownToDocument } from './toDocument.js';
 import { linkTargets } from '../pageLinks.js';
+import { linkSpans } from './linkSpans.js';
 
 export type TaskResult<T> = { ok: true; value: T } | { ok: false; tooDeep: number; message: string } | { ok: false; message: string };
 
@@ -30,3 +31,4 @@ export const checkDepths = (markdowns: string[]) =>
 export const toDocument = (markdown: string) => settle(() => markdownToDocument(markdown));
 export const toMarkdown = (document: JsonDocument) => settle(() => documentToMarkdown(document));
 export const targets = (markdowns: string[]) => settle(() => markdowns.map((markdown) => linkTargets(markdown)));
+export const spans = (markdowns: string[]) => settle(() => markdowns.map((markdown) => linkSpans(markdown)));

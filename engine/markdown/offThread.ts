@@ -3,6 +3,7 @@ import { runInPool, siblingModule } from '../workerPool.js';
 import type { JsonDocument } from './fromDocument.js';
 import type { TaskResult } from './markdownTasks.js';
 import type { Document } from './toDocument.js';
+import type { LinkSpan } from './linkSpans.js';
 
 /**
  * The markdown conversions user input goes through, run in the worker pool so that no input
@@ -27,3 +28,6 @@ export const convertDocumentToMarkdown = (document: JsonDocument, subject = 'The
 
 /** The link targets of each page's markdown (pageLinks.ts: linkTargets), in the order given. */
 export const linkTargetsOffThread = (markdowns: string[]): Promise<string[][]> => run('targets', markdowns, 'Reading the pages\' links');
+
+/** Where each page's link targets are written (linkSpans.ts), in the order given. */
+export const linkSpansOffThread = (markdowns: string[]): Promise<LinkSpan[][]> => run('spans', markdowns, 'Reading the pages\' links');

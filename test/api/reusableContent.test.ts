@@ -104,4 +104,28 @@ test('a Document written through a change request includes a reusable content by
   assert.equal((page.body.document.nodes as Node[]).find((node) => node.type === 'reusable-content')?.data?.ref, { kind: 'reusable-content', reusableContent: id });
 });
 
+test('format.markdown.refs=stable names pages, files and reusable contents by id; written back, they are relative paths again', async () => {
+  const space = await spaceWithInclude();
+  const content = (await t.call('GET', `/v1/spaces/${space.id}/content`, { token: fx.reader.token })).body;
+  const include = content.reusableContents[0].id as string;
+  const readme = content.pages.find((page: { path: string }) => page.path === '').id as string;
+  const logo = content.files[0].id as string;
+  const stable = await t.call('GET', `/v1/spaces/${space.id}/content/page/${readme}?format=markdown&format.markdown.refs=stable`, { token: fx.reader.token });
+  assert.is(stable.status, 200, JSON.stringify(stable.body));
+  assert.is(stable.body.markdown, `Welcome! Start with the [quick start](/pages/${space.quickStart}), or read the [FAQ](/pages/${space.faq}).\n\n![Logo](/files/${logo})\n`);
+  const quickStart = await t.call('GET', `/v1/spaces/${space.id}/revisions/${space.revision}/page/${space.quickStart}?format=markdown&format.markdown.refs=stable`, { token: fx.reader.token });
+  assert.match(quickStart.body.markdown, `{% include "/reusable-contents/${include}" %}`);
+  const relative = await t.call('GET', `/v1/spaces/${space.id}/content/page/${readme}?format=markdown`, { token: fx.reader.token });
+  assert.match(relative.body.markdown, '[quick start](quick-start.md)', 'relative, as stored, by default');
+
+  const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Round trip' } })).body;
+  const markdown = `${stable.body.markdown}\n\`\`\`md\n[not a link](faq.md)\n\`\`\`\n`;
+  const written = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: readme, document: { markdown } }] } });
+  assert.is(written.status, 200, JSON.stringify(written.body));
+  const stored = await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content/page/${readme}?format=markdown`, { token: fx.reader.token });
+  assert.match(stored.body.markdown, 'Welcome! Start with the [quick start](quick-start.md), or read the [FAQ](faq.md).\n\n![Logo](.gitbook/assets/logo.png)');
+  const again = await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content/page/${readme}?format=markdown&format.markdown.refs=stable`, { token: fx.reader.token });
+  assert.match(again.body.markdown, '```md\n[not a link](faq.md)\n```', 'a link shown in code is code');
+});
+
 test.run();
