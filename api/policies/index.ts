@@ -54,7 +54,12 @@ export interface OrganizationRule {
    * Also allowed with a site token of the path's site (domain/publishing), for what a renderer
    * reads: `true` for GETs, `'read by POST'` for a read sent as a POST (a site search).
    */
-  siteToken?: true | 'read by POST';
+  /**
+   * A site token of the path's site reads too (`'read by POST'`: with POST, a search); with
+   * `'organization'`, a site token of any published site of the path's organization (routes of the
+   * organization's own content that published pages use, such as public OpenAPI specs).
+   */
+  siteToken?: true | 'read by POST' | 'organization';
 }
 
 /**
@@ -72,6 +77,7 @@ function organizationPolicy(role: RoleOrGuest, rule: OrganizationRule): Policy {
     check: async (ctx, next) => {
       if (rule.siteToken) {
         const token = await siteTokenOf(ctx);
+        if (token && rule.siteToken === 'organization') return siteTokenReadsOrganization(ctx, next, token);
         if (token) return siteTokenReadsSite(ctx, next, token, rule.siteToken === 'read by POST' ? ['POST'] : ['GET', 'HEAD']);
       }
       const caller = await authenticate(ctx);
@@ -277,6 +283,18 @@ async function siteTokenReadsSite(ctx: AppContext, next: Koa.Next, token: SiteTo
   if (!readingMethods.includes(ctx.method)) throw forbidden('A site token only reads the published content of its site');
   const site = ctx.params.organizationId === token.organization && ctx.params.siteId === token.site ? await siteOfToken(ctx, token) : undefined;
   if (!site) throw notFound(`Site ${ctx.params.siteId} not found`);
+  ctx.state.organization = await findOrganizationCached(ctx.db, site.organizationId);
+  if (!ctx.state.organization) throw notFound(`Organization ${ctx.params.organizationId} not found`);
+  ctx.state.role = null;
+  ctx.state.siteToken = token;
+  return next();
+}
+
+/** A site token on a GET of its organization's content that published pages use (the route narrows what it answers). */
+async function siteTokenReadsOrganization(ctx: AppContext, next: Koa.Next, token: SiteToken) {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw forbidden('A site token only reads the published content of its site');
+  const site = ctx.params.organizationId === token.organization ? await siteOfToken(ctx, token) : undefined;
+  if (!site) throw notFound(`Organization ${ctx.params.organizationId} not found`);
   ctx.state.organization = await findOrganizationCached(ctx.db, site.organizationId);
   if (!ctx.state.organization) throw notFound(`Organization ${ctx.params.organizationId} not found`);
   ctx.state.role = null;

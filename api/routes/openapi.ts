@@ -14,20 +14,27 @@ export const openAPIRoutes = new RouteTable();
 const routes = openAPIRoutes;
 const { view, edit, admin } = openAPIActions;
 const spec = '/orgs/:organizationId/openapi/:specSlug';
+// Published pages show OpenAPI blocks: a site token of the organization reads its public specs (specOf hides the others).
+const readByPublishedPages = { siteToken: 'organization' } as const;
 
 routes.get('/orgs/:organizationId/openapi', 'listOpenAPISpecs', inOrganization(view), handle({ query: schemas.listSpecs }, list));
 routes.post('/orgs/:organizationId/openapi', 'createOpenAPISpec', inOrganization(edit), handle({ body: schemas.createSpec }, create));
-routes.get(spec, 'getOpenAPISpecBySlug', inOrganization(view), handle({}, get));
+routes.get(spec, 'getOpenAPISpecBySlug', inOrganization(view, readByPublishedPages), handle({}, get));
 routes.put(spec, 'createOrUpdateOpenAPISpecBySlug', inOrganization(edit), handle({ params: schemas.specParams, body: schemas.putSpec }, put));
 routes.patch(spec, 'updateOpenAPISpecBySlug', inOrganization(admin), handle({ body: schemas.updateSpec }, update));
 routes.delete(spec, 'deleteOpenAPISpecBySlug', inOrganization(admin), handle({}, remove));
-routes.get(`${spec}/versions`, 'listOpenAPISpecVersions', inOrganization(view), handle({ query: schemas.listVersions }, listVersions));
-routes.get(`${spec}/versions/latest`, 'getLatestOpenAPISpecVersion', inOrganization(view), handle({}, latest));
-routes.get(`${spec}/versions/latest/content`, 'getLatestOpenAPISpecVersionContent', inOrganization(view), handle({}, latestContent));
-routes.get(`${spec}/versions/:versionId`, 'getOpenAPISpecVersionById', inOrganization(view), handle({}, version));
-routes.get(`${spec}/versions/:versionId/content`, 'getOpenAPISpecVersionContentById', inOrganization(view), handle({}, versionContent));
+routes.get(`${spec}/versions`, 'listOpenAPISpecVersions', inOrganization(view, readByPublishedPages), handle({ query: schemas.listVersions }, listVersions));
+routes.get(`${spec}/versions/latest`, 'getLatestOpenAPISpecVersion', inOrganization(view, readByPublishedPages), handle({}, latest));
+routes.get(`${spec}/versions/latest/content`, 'getLatestOpenAPISpecVersionContent', inOrganization(view, readByPublishedPages), handle({}, latestContent));
+routes.get(`${spec}/versions/:versionId`, 'getOpenAPISpecVersionById', inOrganization(view, readByPublishedPages), handle({}, version));
+routes.get(`${spec}/versions/:versionId/content`, 'getOpenAPISpecVersionContentById', inOrganization(view, readByPublishedPages), handle({}, versionContent));
 
-const specOf = (ctx: AppContext): Promise<OpenAPISpecRecord> => getOpenAPISpec(ctx.db, organizationOf(ctx).organization.id, normalizeSlug(ctx.params.specSlug ?? ''));
+/** The path's spec; for a site token, only a public one (a private spec is as absent). */
+async function specOf(ctx: AppContext): Promise<OpenAPISpecRecord> {
+  const found = await getOpenAPISpec(ctx.db, organizationOf(ctx).organization.id, normalizeSlug(ctx.params.specSlug ?? ''));
+  if (ctx.state.siteToken && found.visibility !== 'public') throw notFound(`OpenAPI specification "${found.slug}" not found`);
+  return found;
+}
 
 async function list(ctx: AppContext, { query }: { query: schemas.ListSpecsQuery }) {
   const { organization, role } = organizationOf(ctx);

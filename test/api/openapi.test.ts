@@ -159,6 +159,25 @@ test('uploaded text: Swagger 2.0 and OpenAPI 3.1; PUT on a new slug creates (201
   }
 });
 
+test('a published site\'s token reads the organization\'s public specifications (its pages show them), never the private ones nor the list', async () => {
+  const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'API docs' } })).body;
+  const site = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Docs', spaces: [space.id] } })).body;
+  const published = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/publish`, { token: fx.admin.token })).body;
+  const token = (await t.call('POST', '/v1/urls/published', { body: { url: published.urls.published } })).body.apiToken as string;
+  const read = (path: string) => t.call('GET', path, { headers: { authorization: `Bearer ${token}` } });
+  assert.is((await t.call('PATCH', `${specs}/new-api`, { token: fx.admin.token, body: { visibility: 'private' } })).status, 200);
+  assert.is((await read(`${specs}/new-api/versions/latest/content`)).status, 404, 'a private specification is not there for a site token');
+  assert.is((await t.call('PATCH', `${specs}/new-api`, { token: fx.admin.token, body: { visibility: 'public' } })).status, 200);
+  const content = await read(`${specs}/new-api/versions/latest/content`);
+  assert.is(content.status, 200, JSON.stringify(content.body));
+  assert.is(content.body.filesystem['openapi.json'].info.title, 'New');
+  assert.is((await read(`${specs}/new-api`)).status, 200);
+  assert.is((await read(specs)).status, 403, 'nor the organization\'s list of them');
+  assert.is((await read(`/v1/orgs/${fx.elsewhere.id}/openapi/new-api`)).status, 404, 'nor another organization\'s');
+  await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/unpublish`, { token: fx.admin.token });
+  assert.is((await read(`${specs}/new-api`)).status, 404, 'an unpublished site\'s token reads nothing');
+});
+
 test('a specification nested past 200 levels is a PARSE_ERROR naming the limit, not a stack overflow', async () => {
   const deep = `{"openapi":"3.0.0","info":{"title":"Deep","version":"1"},"paths":{},"x-deep":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
   const since = new Date().toISOString();
