@@ -1,7 +1,8 @@
 import { findPageById, findPageByPath } from '../../engine/findPage.js';
 import type { RevisionFile, RevisionPage } from '../../engine/readRevision.js';
+import { revisionChanges } from '../../engine/revisionChanges.js';
 import { findTemplate } from '../../engine/templates.js';
-import { applyTemplate, dereferenceReusableContents, documentSourceOf, pageMetaLinks, readRevisionWithSizes, readStableMarkdowns, readReusableContentDocument, readSpaceFile, readPageDocuments, readPageDocument, reusableContentOf } from '../../domain/spaces/index.js';
+import { applyTemplate, dereferenceReusableContents, documentSourceOf, pageMetaLinks, readParentRevisionWithSizes, readRevisionWithSizes, readStableMarkdowns, readReusableContentDocument, readSpaceFile, readPageDocuments, readPageDocument, reusableContentOf } from '../../domain/spaces/index.js';
 import { applyTemplateToChangeRequestById } from '../../domain/changeRequests/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
@@ -9,6 +10,7 @@ import { badRequest, notFound } from '../errors.js';
 import { JsonCache } from '../jsonCache.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace, inSpaceOrSignedDownload } from '../policies/index.js';
+import { presentRevisionChanges } from '../presenters/changeRequestChanges.js';
 import { presentList } from '../presenters/list.js';
 import { presentPageMetaLinks } from '../presenters/pageMetaLinks.js';
 import { presentFile, presentPage, presentPageDocument, presentReusableContent, presentReusableContentDocument, presentPagesJson, presentRevisionJson, revisionView, type RevisionView } from '../presenters/revision.js';
@@ -27,6 +29,7 @@ routes.get('/spaces/:spaceId/content/path/*pagePath', 'getPageByPath', read, han
 routes.get('/spaces/:spaceId/content/files', 'listFiles', read, handle({ query: schemas.filesQuery }, listFiles));
 routes.get('/spaces/:spaceId/content/files/:fileId', 'getFileById', read, handle({ query: schemas.contentQuery }, getFile));
 routes.get('/spaces/:spaceId/revisions/:revisionId', 'getRevisionById', read, handle({ query: schemas.contentQuery }, getRevision));
+routes.get('/spaces/:spaceId/revisions/:revisionId/changes', 'getRevisionSemanticChanges', read, handle({ query: schemas.revisionChangesQuery }, getRevisionChanges));
 routes.get('/spaces/:spaceId/revisions/:revisionId/pages', 'listPagesInRevisionById', read, handle({ query: schemas.contentQuery }, listPages));
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId', 'getPageInRevisionById', read, handle({ query: schemas.pageQuery }, getPage));
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId/document', 'getPageDocumentInRevisionById', read, handle({ query: schemas.pageDocumentQuery }, getPageDocument));
@@ -90,6 +93,14 @@ async function getPageDocument(ctx: AppContext, { params, query }: { params: Par
   const read = await readPageDocument(page);
   const document = dereferenced ? await dereferenceReusableContents(view.revision, page.file ?? '', read) : read;
   ctx.body = presented.get(key, () => presentPageDocument(view, page, document));
+}
+
+/** What the revision changed, against the one before it (its first parent; nothing, for the first). */
+async function getRevisionChanges(ctx: AppContext, { query }: { query: schemas.RevisionChangesQuery }) {
+  const { space } = spaceOf(ctx);
+  const head = await revisionOfPath(ctx);
+  const base = revisionView(space.id, await readParentRevisionWithSizes(contentDeps(ctx), space.id, head.revision), ctx.urls);
+  ctx.body = presentRevisionChanges(revisionChanges(base.revision, head.revision), { base, head }, query.limit);
 }
 
 async function getReusableContent(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {

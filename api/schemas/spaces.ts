@@ -76,6 +76,14 @@ export const contentQuery = {
   additionalProperties: false,
 } as const;
 
+/** getRevisionSemanticChanges: how many changes to list (the rest is counted in `more`). */
+export const revisionChangesQuery = {
+  type: 'object',
+  properties: { ...contentQuery.properties, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 10 } },
+  additionalProperties: false,
+} as const;
+export type RevisionChangesQuery = FromSchema<typeof revisionChangesQuery>;
+
 /** getDocumentById: upstream's `schema` (the Document schema's version); Quire has one. */
 export const documentQuery = { type: 'object', properties: { schema: { enum: ['current', 'next'] } }, additionalProperties: false } as const;
 

@@ -24,3 +24,10 @@ export async function readRevisionWithSizes(deps: Pick<ContentDeps, 'repositorie
   const revision = await readSpaceRevision(deps, spaceId, ref);
   return { revision, sizes: await fileSizes(deps.repositories.open(spaceId), revision) };
 }
+
+/** The revision before this one (its first parent), or an empty revision for the space's first commit: what its changes are measured against. */
+export async function readParentRevisionWithSizes(deps: Pick<ContentDeps, 'repositories'>, spaceId: string, revision: Revision): Promise<RevisionWithSizes> {
+  const parent = revision.parents[0];
+  if (parent !== undefined) return readRevisionWithSizes(deps, spaceId, parent);
+  return { revision: { commit: '', parents: [], message: '', createdAt: revision.createdAt, pages: [], files: [], reusableContents: [], redirects: new Map() }, sizes: new Map() };
+}

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -29,7 +29,8 @@ async function spaceWithInclude() {
   await ok(work, 'clone', '--quiet', `${t.url.replace('://', `://admin:${fx.admin.token}@`)}/git/${created.body.id}.git`, clone);
   mkdirSync(path.join(clone, '.gitbook/includes'), { recursive: true });
   writeFileSync(path.join(clone, '.gitbook/includes/support.md'), '---\ntitle: Support notice\n---\nStuck? Read the [FAQ](../../faq.md) or write to us.\n');
-  writeFileSync(path.join(clone, 'quick-start.md'), '# Quick start\n\nInstall it.\n\n{% include "../.gitbook/includes/support.md" %}\n\nThen run it.\n');
+  const frontmatter = /^---\n[\s\S]*?\n---\n/.exec(readFileSync(path.join(clone, 'quick-start.md'), 'utf8'))![0];
+  writeFileSync(path.join(clone, 'quick-start.md'), `${frontmatter}\n# Quick start\n\nInstall it.\n\n{% include "../.gitbook/includes/support.md" %}\n\nThen run it.\n`);
   await ok(clone, 'add', '-A');
   await ok(clone, 'commit', '-qm', 'Support notice');
   await ok(clone, 'push', '--quiet', 'origin', 'HEAD:main');
@@ -126,6 +127,19 @@ test('format.markdown.refs=stable names pages, files and reusable contents by id
   assert.match(stored.body.markdown, 'Welcome! Start with the [quick start](quick-start.md), or read the [FAQ](faq.md).\n\n![Logo](.gitbook/assets/logo.png)');
   const again = await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content/page/${readme}?format=markdown&format.markdown.refs=stable`, { token: fx.reader.token });
   assert.match(again.body.markdown, '```md\n[not a link](faq.md)\n```', 'a link shown in code is code');
+});
+
+test('a revision\'s changes are measured against the revision before it; the first one\'s against nothing', async () => {
+  const space = await spaceWithInclude();
+  const changes = await t.call('GET', `/v1/spaces/${space.id}/revisions/${space.revision}/changes`, { token: fx.reader.token });
+  assert.is(changes.status, 200, JSON.stringify(changes.body));
+  assert.equal(changes.body.changes.map((change: { type: string; page?: { id: string } }) => [change.type, change.page?.id]), [['page_edited', space.quickStart]]);
+  const history = (await t.call('GET', `/v1/spaces/${space.id}/revisions/${space.revision}`, { token: fx.reader.token })).body.parents as string[];
+  const first = await t.call('GET', `/v1/spaces/${space.id}/revisions/${history[0]}/changes?limit=2`, { token: fx.reader.token });
+  assert.is(first.status, 200, JSON.stringify(first.body));
+  assert.is(first.body.changes.length, 2);
+  assert.ok(first.body.more > 0, 'the rest is counted');
+  assert.ok(first.body.changes.every((change: { type: string }) => change.type === 'page_created' || change.type === 'file_created'));
 });
 
 test.run();
