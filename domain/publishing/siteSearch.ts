@@ -3,15 +3,16 @@ import { invalidInput } from '../common/errors.js';
 
 /** Where a site search looks (upstream's SiteSearchScope, and the deprecated `mode` forms it replaced). */
 export type SiteSearchScope =
-  | { mode: 'default'; currentSiteSpace?: string }
+  | { mode: 'default'; currentSiteSpace?: string; restrictTo?: 'currentSiteSpace' | 'otherSiteSpaces' }
   | { mode: 'specific'; siteSpaceIds: string[] }
   | { mode: 'all' };
 
 /**
  * The site spaces a search covers, in the site's order, from the structure the caller sees:
  * `default`, each section's default site space (the root's without sections), plus
- * `currentSiteSpace`; `specific`, those named (each must be a site space the caller sees: a 400
- * otherwise); `all`, every one.
+ * `currentSiteSpace` (with GitBook's renderer's `restrictTo`, which no spec has yet: that site
+ * space alone, or the others); `specific`, those named (each must be a site space the caller
+ * sees: a 400 otherwise); `all`, every one.
  */
 export function siteSpacesInScope(structure: SiteStructure, scope: SiteSearchScope): SiteSpaceRecord[] {
   const known = new Map(structure.siteSpaces.map((siteSpace) => [siteSpace.id, siteSpace]));
@@ -25,5 +26,7 @@ export function siteSpacesInScope(structure: SiteStructure, scope: SiteSearchSco
     return structure.siteSpaces.filter((siteSpace) => ids.has(siteSpace.id));
   }
   const current = scope.currentSiteSpace === undefined ? new Set<string>() : wanted([scope.currentSiteSpace], 'currentSiteSpace');
-  return structure.siteSpaces.filter((siteSpace) => siteSpace.isDefault || current.has(siteSpace.id));
+  if (scope.restrictTo === 'currentSiteSpace') return structure.siteSpaces.filter((siteSpace) => current.has(siteSpace.id));
+  const others = scope.restrictTo === 'otherSiteSpaces';
+  return structure.siteSpaces.filter((siteSpace) => (siteSpace.isDefault || current.has(siteSpace.id)) && !(others && current.has(siteSpace.id)));
 }
