@@ -94,6 +94,8 @@ export interface SectionHit {
   pageTitle: string;
   pagePath: string;
   ancestors: string[];
+  /** Relevance: BM25's (title weighted four times the body), higher is better, 0 or more. */
+  score: number;
 }
 
 /**
@@ -119,9 +121,11 @@ export async function searchSections(db: Queryable, spaceIds: string[], query: s
     title: string;
     path: string;
     ancestors: string;
+    score: number;
   }>(
     `SELECT s.space_id, s.page_id, s.section_id, s.title AS section_title,
-       snippet(search_sections, 1, '', '', '…', 32) AS excerpt, p.title, p.path, p.ancestors
+       snippet(search_sections, 1, '', '', '…', 32) AS excerpt, p.title, p.path, p.ancestors,
+       -bm25(search_sections, 4.0, 1.0) AS score
      FROM search_sections s
      JOIN search_pages p ON p.space_id = s.space_id AND p.page_id = s.page_id
      WHERE search_sections MATCH ? AND s.space_id IN (SELECT value FROM json_each(?))
@@ -138,5 +142,6 @@ export async function searchSections(db: Queryable, spaceIds: string[], query: s
     pageTitle: row.title,
     pagePath: row.path,
     ancestors: JSON.parse(row.ancestors) as string[],
+    score: Math.max(0, row.score),
   }));
 }

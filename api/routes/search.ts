@@ -10,7 +10,7 @@ import { siteOf } from '../../domain/sites/index.js';
 import { loadSiteStructure } from '../../storage/siteStructure.js';
 import { findSpace } from '../../storage/spaces.js';
 import { presentList } from '../presenters/list.js';
-import { groupByPage, presentPageHits, type PageHits } from '../presenters/search.js';
+import { groupByPage, presentPageHits, presentSpaceHits, type PageHits } from '../presenters/search.js';
 import * as schemas from '../schemas/search.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
@@ -81,7 +81,7 @@ async function searchSite(ctx: AppContext, { query, body }: { query: schemas.Sit
   const pages = groupByPage(await searchSections(ctx.db, spaceIds, body.query, siteSectionLimit));
   const order = new Map(spaceIds.map((id, index) => [id, index]));
   const page = paginateArray(bySpace(pages, (spaceId, seen) => order.get(spaceId) ?? seen), (item) => [item.rank, item.spaceId], `site-search:${site.id}:${body.query}:${spaceIds.join(',')}`, query);
-  ctx.body = presentList(page, (item) => ({ id: item.spaceId, title: titles.get(item.spaceId) ?? '', pages: item.pages.map((hits) => presentPageHits(hits, ctx.urls)) }));
+  ctx.body = presentList(page, (item) => presentSpaceHits({ id: item.spaceId, title: titles.get(item.spaceId) ?? '' }, item.pages, ctx.urls));
 }
 
 /** The same across the spaces of the organization the caller reaches, grouped by space. */
@@ -92,9 +92,5 @@ async function searchOrganization(ctx: AppContext, { query }: { query: schemas.S
   await Promise.all(spaceIds.map((spaceId) => refreshSearchIndex(contentDeps(ctx), spaceId)));
   const pages = groupByPage(await searchSections(ctx.db, spaceIds, query.query, sectionLimit));
   const page = paginateArray(bySpace(pages, (_spaceId, seen) => seen), (item) => [item.rank, item.spaceId], `search:${organization.id}:${query.query}`, query);
-  ctx.body = presentList(page, (item) => ({
-    id: item.spaceId,
-    title: access.spaces.get(item.spaceId)?.space.title ?? '',
-    pages: item.pages.map((hits) => presentPageHits(hits, ctx.urls)),
-  }));
+  ctx.body = presentList(page, (item) => presentSpaceHits({ id: item.spaceId, title: access.spaces.get(item.spaceId)?.space.title ?? '' }, item.pages, ctx.urls));
 }

@@ -22,6 +22,10 @@ test('space search finds pages by their words, grouped by page with sections and
   const prefix = await t.call('GET', `/v1/spaces/${space.id}/search?query=configur`, { token: fx.reader.token });
   assert.ok(prefix.body.items.some((item: { title: string }) => item.title === 'Configuration'), 'the last word matches as a prefix');
   const heading = await t.call('GET', `/v1/spaces/${space.id}/search?query=start`, { token: fx.reader.token });
+  const ranked = heading.body.items as Array<{ score: number; rank: number; sections: Array<{ score: number }> }>;
+  assert.equal(ranked.map((item) => item.rank), ranked.map((_, index) => index + 1), 'one-based ranks, in order');
+  assert.ok(ranked.every((item, index) => item.score >= 0 && (index === 0 || item.score <= ranked[index - 1]!.score)), `scores fall with the rank: ${ranked.map((item) => item.score).join(', ')}`);
+  assert.ok(ranked.every((item) => item.score === Math.max(...item.sections.map((section) => section.score))), 'a page scores as its best section');
   const faq = heading.body.items.find((item: { title: string }) => item.title === 'FAQ');
   assert.is(faq.sections[0].path, 'faq#where-do-i-start');
   assert.is((await t.call('GET', `/v1/spaces/${space.id}/search?query=${encodeURIComponent('"AND OR NOT*')}`, { token: fx.reader.token })).status, 200, 'FTS syntax is only words');

@@ -101,9 +101,15 @@ const quireFields: Record<string, Record<string, unknown>> = {
   OrganizationSAMLProvider: { certificateExpiresAt: { type: 'string' } },
   // docs/decisions.md, "Jobs": GET /v1/ reports whether Temporal answers.
   ApiInformation: { jobs: { type: 'object', properties: { status: { type: 'string', enum: ['up', 'down'] } }, required: ['status'], additionalProperties: false } },
-  // api/presenters/search.ts: the titles of a found page's parents (test/api/search.test.ts); not
-  // upstream and not yet in docs/decisions.md — reported to the lead.
-  SearchPageResult: { ancestors: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'], additionalProperties: false } } },
+  // api/presenters/search.ts: the titles of a found page's parents (test/api/search.test.ts), and
+  // 0.202.0's relevance fields, which GitBook's renderer sorts results by (docs/decisions.md, "Search results name a page's ancestors").
+  SearchPageResult: {
+    ancestors: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'], additionalProperties: false } },
+    score: { type: 'number', minimum: 0 },
+    rank: { type: 'integer', minimum: 1 },
+  },
+  SearchSectionResult: { score: { type: 'number', minimum: 0 } },
+  SearchSpaceResult: { type: { enum: ['space'] }, score: { type: 'number', minimum: 0 } },
   // API.md lists SiteSpace `hidden` (navigation only, issue 13); 0.146.0's schema lacks it (docs/decisions.md, *Docs sites*).
   SiteSpace: { hidden: { type: 'boolean' } },
 };
