@@ -129,7 +129,7 @@ export async function searchSections(db: Queryable, spaceIds: string[], query: s
      FROM search_sections s
      JOIN search_pages p ON p.space_id = s.space_id AND p.page_id = s.page_id
      WHERE search_sections MATCH ? AND s.space_id IN (SELECT value FROM json_each(?))
-     ORDER BY bm25(search_sections, 4.0, 1.0), s.page_id, s.section_id
+     ORDER BY score DESC, s.page_id, s.section_id
      LIMIT ?`,
     [expression, JSON.stringify(spaceIds), limit],
   );
