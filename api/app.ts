@@ -10,7 +10,7 @@ import { jsonBody } from './middleware/jsonBody.js';
 import { recheckPolicyInWrites } from './middleware/recheckPolicy.js';
 import { requestContext } from './middleware/requestContext.js';
 import { requestTarget } from './middleware/requestTarget.js';
-import { publishedSitePlaceholder } from './middleware/publishedSites.js';
+import { publishedSites } from './routes/publishedSites.js';
 import { gitRouter } from './routes/git.js';
 import { allRoutes } from './routes/index.js';
 import type { Route } from './routes/table.js';
@@ -43,7 +43,7 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
   app.use(requestTarget as never);
   app.use(metricsEndpoint(health.eventLoopDelay) as never);
   app.use(gitRouter.routes() as never);
-  app.use(publishedSitePlaceholder as never);
+  app.use(publishedSites as never);
   app.use(routeBuckets('/v1', allRoutes, register));
   app.use(async (ctx) => {
     // Reached only when no route answered: a known path with another method is a 405.

@@ -6,7 +6,8 @@ export const htmlContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-
 /**
  * Headers every answer carries, errors included: `nosniff` so a browser never reads a body as
  * another type than the one sent; `no-store` on what a caller's credentials unlocked (unless the
- * route chose its own caching, as immutable downloads do); a strict CSP on HTML.
+ * route chose its own caching, as immutable downloads do); a strict CSP on HTML that
+ * set none of its own (the published sites set theirs).
  */
 export async function securityHeaders(ctx: Koa.Context, next: Koa.Next) {
   try {
@@ -14,6 +15,6 @@ export async function securityHeaders(ctx: Koa.Context, next: Koa.Next) {
   } finally {
     ctx.set('X-Content-Type-Options', 'nosniff');
     if (ctx.get('Authorization') && !ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-store');
-    if (ctx.response.is('html')) ctx.set('Content-Security-Policy', htmlContentSecurityPolicy);
+    if (ctx.response.is('html') && !ctx.response.get('Content-Security-Policy')) ctx.set('Content-Security-Policy', htmlContentSecurityPolicy);
   }
 }

@@ -1,5 +1,9 @@
 import type { SiteStructure, SiteSpaceRecord } from '../../storage/siteStructure.js';
+import { searchSections } from '../../storage/search.js';
+import type { ContentDeps } from '../common/deps.js';
 import { invalidInput } from '../common/errors.js';
+import { refreshSearchIndex } from '../spaces/index.js';
+import type { VisibleSiteSpace } from './publishedPages.js';
 
 /** Where a site search looks (upstream's SiteSearchScope, and the deprecated `mode` forms it replaced). */
 export type SiteSearchScope =
@@ -29,4 +33,31 @@ export function siteSpacesInScope(structure: SiteStructure, scope: SiteSearchSco
   if (scope.restrictTo === 'currentSiteSpace') return structure.siteSpaces.filter((siteSpace) => current.has(siteSpace.id));
   const others = scope.restrictTo === 'otherSiteSpaces';
   return structure.siteSpaces.filter((siteSpace) => (siteSpace.isDefault || current.has(siteSpace.id)) && !(others && current.has(siteSpace.id)));
+}
+
+/** A page found by a reader's search: its best sections first. */
+export interface FoundPage {
+  siteSpace: VisibleSiteSpace;
+  pageId: string;
+  title: string;
+  path: string;
+  ancestors: string[];
+  sections: Array<{ id: string; title: string; excerpt: string }>;
+}
+
+/**
+ * What a visitor's search of the site finds: every site space they see (conditions applied, hidden
+ * site spaces left out), its index brought up to date first, pages in order of their best section.
+ */
+export async function searchPublishedSite(deps: Pick<ContentDeps, 'db' | 'repositories'>, siteSpaces: VisibleSiteSpace[], query: string, limit: number): Promise<FoundPage[]> {
+  const bySpace = new Map(siteSpaces.map((siteSpace) => [siteSpace.spaceId, siteSpace]));
+  await Promise.all([...bySpace.keys()].map((spaceId) => refreshSearchIndex(deps, spaceId)));
+  const pages = new Map<string, FoundPage>();
+  for (const hit of await searchSections(deps.db, [...bySpace.keys()], query, limit)) {
+    const key = `${hit.spaceId}:${hit.pageId}`;
+    const page = pages.get(key) ?? { siteSpace: bySpace.get(hit.spaceId)!, pageId: hit.pageId, title: hit.pageTitle, path: hit.pagePath, ancestors: hit.ancestors, sections: [] };
+    page.sections.push({ id: hit.sectionId, title: hit.sectionTitle, excerpt: hit.excerpt });
+    pages.set(key, page);
+  }
+  return [...pages.values()];
 }

@@ -1,0 +1,55 @@
+/**
+ * A site's colours as CSS variables. A primary colour is used for link text, so it is moved
+ * towards black (light theme) or white (dark theme) until it reaches WCAG's 4.5:1 against the
+ * page's background: a customization can't make links unreadable.
+ */
+export function colorVariables(styling: Record<string, unknown> | undefined): string {
+  const themed = (name: string, fallback: string) => {
+    const value = styling?.[name] as { light?: unknown; dark?: unknown } | undefined;
+    const pick = (mode: 'light' | 'dark') => (typeof value?.[mode] === 'string' && hex.test(value[mode] as string) ? (value[mode] as string) : fallback);
+    return { light: pick('light'), dark: pick('dark') };
+  };
+  const primary = themed('primaryColor', '#346DDB');
+  const variables = {
+    '--primary-light': readable(primary.light, '#ffffff', '#000000'),
+    '--primary-dark': readable(primary.dark, '#0d1117', '#ffffff'),
+    '--info': themed('infoColor', '#787878').light,
+    '--success': themed('successColor', '#00C950').light,
+    '--warning': themed('warningColor', '#FE9A00').light,
+    '--danger': themed('dangerColor', '#FB2C36').light,
+  };
+  return `:root{${Object.entries(variables).map(([name, value]) => `${name}:${value}`).join(';')}}`;
+}
+
+const hex = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
+
+function rgbOf(color: string): [number, number, number] {
+  const digits = color.slice(1);
+  const full = digits.length === 3 ? [...digits].map((digit) => digit + digit).join('') : digits;
+  return [0, 2, 4].map((at) => parseInt(full.slice(at, at + 2), 16)) as [number, number, number];
+}
+
+const toHex = (rgb: number[]) => `#${rgb.map((channel) => Math.round(channel).toString(16).padStart(2, '0')).join('')}`;
+
+function luminance(rgb: number[]): number {
+  const [r, g, b] = rgb.map((channel) => {
+    const value = channel / 255;
+    return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+export function contrast(a: string, b: string): number {
+  const [lighter, darker] = [luminance(rgbOf(a)), luminance(rgbOf(b))].sort((x, y) => y - x) as [number, number];
+  return (lighter + 0.05) / (darker + 0.05);
+}
+
+function readable(color: string, background: string, towards: string): string {
+  const from = rgbOf(color);
+  const to = rgbOf(towards);
+  for (let step = 0; step <= 20; step += 1) {
+    const mixed = toHex(from.map((channel, index) => channel + ((to[index]! - channel) * step) / 20));
+    if (contrast(mixed, background) >= 4.5) return mixed;
+  }
+  return towards;
+}

@@ -1,0 +1,227 @@
+import type { Element, ElementContent } from 'hast';
+import { slugify } from '../../../engine/slugify.js';
+import type { ContentRef } from '../../../engine/resolveLink.js';
+import type { Document, DocumentNode } from '../../../engine/markdown/toDocument.js';
+import { el, safeHref, type Child } from './hast.js';
+
+/** Where a reference of the page leads on the site: undefined when it leads nowhere the visitor may go. */
+export interface SiteLinks {
+  /** The reference as written in the page, resolved against its revision. */
+  resolve(ref: Record<string, unknown>): ContentRef;
+  page(pageId: string): string | undefined;
+  file(fileId: string): { url: string; name: string } | undefined;
+}
+
+export interface OutlineEntry {
+  id: string;
+  title: string;
+  level: 1 | 2 | 3;
+}
+
+/** A page's Document as hast: its blocks, and the headings it has (the "On this page" outline). */
+export function documentTree(document: Document, links: SiteLinks): { content: ElementContent[]; outline: OutlineEntry[] } {
+  // The page's highest heading level is shown as h2 (its title is the h1), so levels never skip.
+  const levels = document.nodes.map((node) => headingLevels[String(node.type)]).filter((level) => level !== undefined);
+  const renderer = new DocumentRenderer(links, levels.length ? Math.min(...levels) - 1 : 0);
+  return { content: renderer.blocks(document.nodes), outline: renderer.outline };
+}
+
+const headingLevels: Record<string, 1 | 2 | 3> = { 'heading-1': 1, 'heading-2': 2, 'heading-3': 3 };
+const hintLabels: Record<string, string> = { info: 'Note', success: 'Tip', warning: 'Warning', danger: 'Danger' };
+
+const nodesOf = (node: DocumentNode) => (Array.isArray(node.nodes) ? (node.nodes as DocumentNode[]) : []);
+const dataOf = (node: DocumentNode) => (typeof node.data === 'object' && node.data !== null ? (node.data as Record<string, unknown>) : {});
+const stringOf = (value: unknown) => (typeof value === 'string' ? value : '');
+
+class DocumentRenderer {
+  readonly outline: OutlineEntry[] = [];
+  private readonly ids = new Map<string, number>();
+
+  constructor(
+    private readonly links: SiteLinks,
+    private readonly levelOffset: number,
+  ) {}
+
+  blocks(nodes: DocumentNode[]): ElementContent[] {
+    return nodes.flatMap((node) => this.block(node) ?? []);
+  }
+
+  private block(node: DocumentNode): Element | undefined {
+    const data = dataOf(node);
+    switch (node.type) {
+      case 'paragraph':
+        return el('p', {}, this.inlines(nodesOf(node)));
+      case 'heading-1':
+      case 'heading-2':
+      case 'heading-3':
+        return this.heading(node, headingLevels[node.type]!);
+      case 'list-ordered':
+        return el('ol', typeof data.start === 'number' ? { start: data.start } : {}, this.items(node));
+      case 'list-unordered':
+        return el('ul', {}, this.items(node));
+      case 'list-tasks':
+        return el('ul', { className: ['tasks'] }, this.items(node));
+      case 'blockquote':
+        return el('blockquote', {}, this.blocks(nodesOf(node)));
+      case 'divider':
+        return el('hr');
+      case 'code':
+        return this.code(node);
+      case 'hint': {
+        const style = stringOf(data.style) in hintLabels ? stringOf(data.style) : 'info';
+        return el('aside', { className: ['hint', `hint-${style}`], role: 'note', ariaLabel: hintLabels[style] }, this.blocks(nodesOf(node)));
+      }
+      case 'tabs':
+        // Tabs without script: each one a disclosure, the first open.
+        return el('div', { className: ['tabs'] }, nodesOf(node).map((tab, index) => el('details', { className: ['tab'], open: index === 0 }, el('summary', {}, stringOf(dataOf(tab).title) || `Tab ${index + 1}`), this.blocks(nodesOf(tab)))));
+      case 'table':
+        return this.table(node);
+      case 'images':
+        return el('figure', { className: ['images'] }, nodesOf(node).map((image) => this.image(image)));
+      case 'image':
+        return el('figure', {}, this.image(node));
+      case 'embed':
+        return this.card(stringOf(data.url), stringOf(data.url), 'embed');
+      case 'content-ref': {
+        const target = this.refTarget(data.ref);
+        return target ? this.card(target.href, target.label, 'content-ref') : undefined;
+      }
+      case 'file': {
+        const target = this.refTarget(data.ref);
+        return target ? el('p', { className: ['file'] }, el('a', { href: target.href, download: '' }, target.label)) : undefined;
+      }
+      default:
+        // What has children keeps them; anything else Quire can't show is left out.
+        return nodesOf(node).length ? el('div', {}, this.blocks(nodesOf(node))) : undefined;
+    }
+  }
+
+  private heading(node: DocumentNode, level: 1 | 2 | 3): Element {
+    const title = plain(nodesOf(node));
+    const base = slugify(title) || 'section';
+    const seen = (this.ids.get(base) ?? 0) + 1;
+    this.ids.set(base, seen);
+    const id = seen === 1 ? base : `${base}-${seen}`;
+    const shown = Math.max(1, level - this.levelOffset) as 1 | 2 | 3;
+    this.outline.push({ id, title, level: shown });
+    return el(`h${shown + 1}`, { id }, el('a', { href: `#${id}`, className: ['anchor'] }, this.inlines(nodesOf(node))));
+  }
+
+  private items(list: DocumentNode): Element[] {
+    return nodesOf(list).map((item) => {
+      const checked = dataOf(item).checked;
+      return el('li', {}, typeof checked === 'boolean' ? el('input', { type: 'checkbox', checked, disabled: true, ariaLabel: checked ? 'done' : 'to do' }) : null, this.blocks(nodesOf(item)));
+    });
+  }
+
+  private code(node: DocumentNode): Element {
+    const data = dataOf(node);
+    const source = nodesOf(node).map((line) => plain(nodesOf(line))).join('\n');
+    const syntax = stringOf(data.syntax);
+    const title = stringOf(data.title);
+    return el(
+      'figure',
+      { className: ['code'] },
+      title ? el('figcaption', {}, title) : null,
+      el('pre', { tabIndex: 0 }, el('code', syntax ? { className: [`language-${syntax.replace(/[^\w+-]/g, '')}`] } : {}, source)),
+    );
+  }
+
+  private table(node: DocumentNode): Element {
+    const data = dataOf(node);
+    const view = (data.view ?? {}) as { columns?: string[] };
+    const definition = (data.definition ?? {}) as Record<string, { title?: string; textAlignment?: string }>;
+    const records = Object.values((data.records ?? {}) as Record<string, { orderIndex?: string; values?: Record<string, string> }>).sort((a, b) => stringOf(a.orderIndex).localeCompare(stringOf(b.orderIndex)));
+    const fragments = new Map(((node.fragments ?? []) as DocumentNode[]).map((fragment) => [stringOf(fragment.fragment), fragment]));
+    const columns = view.columns ?? [];
+    const align = (column: string) => (['center', 'right'].includes(stringOf(definition[column]?.textAlignment)) ? { style: `text-align:${definition[column]!.textAlignment}` } : {});
+    return el(
+      'div',
+      { className: ['table'] },
+      el(
+        'table',
+        {},
+        el('thead', {}, el('tr', {}, columns.map((column) => el('th', { scope: 'col', ...align(column) }, stringOf(definition[column]?.title))))),
+        el('tbody', {}, records.map((record) => el('tr', {}, columns.map((column) => {
+          const fragment = fragments.get(record.values?.[column] ?? '');
+          const inner = fragment ? nodesOf(fragment) : [];
+          // A cell of one paragraph shows its text without the paragraph's margins.
+          const cell = inner.length === 1 && inner[0]!.type === 'paragraph' ? this.inlines(nodesOf(inner[0]!)) : this.blocks(inner);
+          return el('td', align(column), cell);
+        })))),
+      ),
+    );
+  }
+
+  private image(node: DocumentNode): Element | undefined {
+    const data = dataOf(node);
+    const target = this.refTarget(data.ref, { image: true });
+    return target ? el('img', { src: target.href, alt: stringOf(data.alt), loading: 'lazy', decoding: 'async' }) : undefined;
+  }
+
+  private card(href: string, label: string, kind: string): Element | undefined {
+    const safe = safeHref(href);
+    return safe ? el('p', { className: ['card', kind] }, el('a', { href: safe }, label)) : undefined;
+  }
+
+  /** A ref's URL on the site and a label for it; undefined for what the visitor can't follow. */
+  private refTarget(raw: unknown, options: { image?: boolean } = {}): { href: string; label: string } | undefined {
+    if (typeof raw !== 'object' || raw === null) return undefined;
+    const ref = this.links.resolve(raw as Record<string, unknown>);
+    switch (ref.kind) {
+      case 'page': {
+        const href = this.links.page(ref.page);
+        return href ? { href, label: href } : undefined;
+      }
+      case 'anchor': {
+        const page = ref.page ? this.links.page(ref.page) : '';
+        return page === undefined ? undefined : { href: `${page}#${ref.anchor}`, label: ref.anchor };
+      }
+      case 'file': {
+        const file = this.links.file(ref.file);
+        return file && { href: file.url, label: file.name };
+      }
+      case 'url': {
+        const href = options.image ? (/^https?:/i.test(ref.url) ? ref.url : undefined) : safeHref(ref.url);
+        return href ? { href, label: ref.url } : undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  private inlines(nodes: DocumentNode[]): Child[] {
+    return nodes.map((node): Child => {
+      if (node.object === 'text') return leaves(node);
+      if (node.type === 'link') {
+        const target = this.refTarget(dataOf(node).ref);
+        const inner = nodesOf(node).map(leaves);
+        return target ? el('a', { href: target.href }, inner) : inner;
+      }
+      if (node.type === 'inline-image') return this.image(node);
+      return this.inlines(nodesOf(node));
+    });
+  }
+}
+
+const markTags: Record<string, string> = { bold: 'strong', italic: 'em', strikethrough: 'del', code: 'code' };
+
+function leaves(node: DocumentNode): Child[] {
+  const list = Array.isArray(node.leaves) ? (node.leaves as Array<{ text?: string; marks?: Array<{ type?: string }> }>) : [];
+  return list.map((leaf) => {
+    const lines = stringOf(leaf.text).split('\n');
+    let content: Child = lines.flatMap((line, index) => (index === 0 ? [line] : [el('br'), line]));
+    for (const mark of leaf.marks ?? []) {
+      const tag = markTags[stringOf(mark.type)];
+      if (tag) content = el(tag, {}, content);
+    }
+    return content;
+  });
+}
+
+/** The text of inline nodes, marks dropped. */
+function plain(nodes: DocumentNode[]): string {
+  return nodes
+    .map((node) => (node.object === 'text' ? (Array.isArray(node.leaves) ? (node.leaves as Array<{ text?: string }>).map((leaf) => stringOf(leaf.text)).join('') : '') : plain(nodesOf(node))))
+    .join('');
+}

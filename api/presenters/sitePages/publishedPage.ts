@@ -1,0 +1,118 @@
+import type { PublishedPageView, FoundPage } from '../../../domain/publishing/index.js';
+import { findPageById } from '../../../engine/findPage.js';
+import { pagesByFile, resolveLink, type ContentRef } from '../../../engine/resolveLink.js';
+import type { RevisionPage } from '../../../engine/readRevision.js';
+import { documentTree } from './documentTree.js';
+import { el } from './hast.js';
+import { breadcrumbs, pagePath, pagination } from './navigation.js';
+import { sitePageHtml, type SiteFrame } from './pageLayout.js';
+import { safeHref } from './hast.js';
+
+type FrameView = Omit<PublishedPageView, 'page' | 'document'>;
+
+/** Whether search engines may index what the visitor sees: a public site's published content, not a preview. */
+export const isIndexable = (view: Pick<PublishedPageView, 'place'>) => view.place.site.visibility === 'public' && !view.place.preview && !view.place.sitePreview;
+
+/** A file of the revision as the site serves it: under its blob id, so the URL never goes stale. */
+export const fileUrl = (view: Pick<PublishedPageView, 'place'>, spaceId: string, oid: string, name: string) => `${view.place.siteBasePath}~files/${spaceId}/${oid}/${encodeURIComponent(name)}`;
+
+/** The page's `.md` twin: its URL path with `.md` (the site space's root page is `index.md`). */
+export const markdownPath = (view: Pick<PublishedPageView, 'place'>, page: RevisionPage) => (page.path ? `${pagePath(view.place.basePath, page)}.md` : `${view.place.basePath}index.md`);
+
+function frameOf(view: FrameView, current?: RevisionPage): SiteFrame {
+  const { place, customization, revision } = view;
+  const sectionOf = (sectionId: string | null) => view.siteSpaces.filter((siteSpace) => siteSpace.sectionId === sectionId);
+  const sections = view.structure.sections.flatMap((section) => {
+    const first = sectionOf(section.id)[0];
+    return first ? [{ title: section.title, href: `${place.siteBasePath}${first.path}`, current: section.id === place.siteSpace.sectionId }] : [];
+  });
+  const variants = sectionOf(place.siteSpace.sectionId).map((siteSpace) => ({ title: siteSpace.title, href: `${place.siteBasePath}${siteSpace.path}`, current: siteSpace.id === place.siteSpace.id }));
+  return {
+    siteTitle: typeof customization.title === 'string' ? customization.title : place.site.title,
+    customization,
+    siteBasePath: place.siteBasePath,
+    basePath: place.basePath,
+    sections,
+    variants,
+    pages: revision.pages,
+    ...(current ? { current } : {}),
+    indexable: isIndexable(view),
+    linkTo: (to) => {
+      const ref = (typeof to === 'object' && to !== null ? to : {}) as Partial<Record<string, string>>;
+      if (ref.kind === 'url') return safeHref(ref.url ?? '');
+      const page = ref.kind === 'page' ? findPageById(revision, ref.page ?? '') : undefined;
+      return page && page.kind !== 'link' ? pagePath(place.basePath, page) : undefined;
+    },
+  };
+}
+
+/** The page a published URL shows, rendered from its Document. */
+export function publishedPageHtml(view: PublishedPageView & { page: RevisionPage }): string {
+  const { place, revision, page } = view;
+  const byFile = pagesByFile(revision);
+  const { content, outline } = documentTree(view.document ?? { object: 'document', data: {}, nodes: [] }, {
+    resolve: (ref) => (ref.kind === 'url' ? resolveLink(revision, byFile, page.file ?? '', String(ref.url ?? '')).ref : (ref as unknown as ContentRef)),
+    page: (pageId) => {
+      const target = findPageById(revision, pageId);
+      return target && target.kind !== 'link' ? pagePath(place.basePath, target) : undefined;
+    },
+    file: (fileId) => {
+      const file = revision.files.find((candidate) => candidate.id === fileId);
+      return file && { url: fileUrl(view, place.siteSpace.spaceId, file.oid, file.name), name: file.name };
+    },
+  });
+  const description = typeof page.meta.description === 'string' ? page.meta.description : undefined;
+  const paginationEnabled = (view.customization.pagination as { enabled?: boolean } | undefined)?.enabled !== false;
+  return sitePageHtml(frameOf(view, page), {
+    title: page.title,
+    ...(description ? { description } : {}),
+    canonicalUrl: place.canonicalUrl,
+    markdownUrl: markdownPath(view, page),
+    outline,
+    content: [
+      breadcrumbs(revision.pages, place.basePath, page),
+      el('h1', {}, page.title),
+      description ? el('p', { className: ['description'] }, description) : null,
+      content,
+      paginationEnabled ? pagination(revision.pages, place.basePath, page) : null,
+    ],
+  });
+}
+
+/** A site's 404: its navigation, and a search box to find what moved. */
+export function notFoundHtml(view: FrameView): string {
+  return sitePageHtml(frameOf(view), {
+    title: 'Page not found',
+    content: [
+      el('h1', {}, 'Page not found'),
+      el('p', {}, 'This page does not exist, or it has moved. Search the site:'),
+      el('form', { role: 'search', method: 'get', action: `${view.place.siteBasePath}~search` }, el('input', { type: 'search', name: 'q', ariaLabel: 'Search the site', required: true }), el('button', { type: 'submit' }, 'Search')),
+    ],
+  });
+}
+
+/** The site's search page: a form that works without script, and what it found. */
+export function searchResultsHtml(view: FrameView, query: string, found: FoundPage[]): string {
+  const pageUrl = (hit: FoundPage) => `${view.place.siteBasePath}${hit.siteSpace.path}${hit.path.split('/').filter(Boolean).map(encodeURIComponent).join('/')}`;
+  return sitePageHtml(frameOf(view), {
+    title: query ? `Search: ${query}` : 'Search',
+    content: [
+      el('h1', {}, 'Search'),
+      el('form', { role: 'search', method: 'get', action: `${view.place.siteBasePath}~search` }, el('input', { type: 'search', name: 'q', value: query, ariaLabel: 'Search the site', required: true }), el('button', { type: 'submit' }, 'Search')),
+      query ? el('p', { role: 'status' }, found.length === 0 ? `Nothing found for “${query}”.` : `${found.length} ${found.length === 1 ? 'page' : 'pages'} found for “${query}”.`) : null,
+      el(
+        'ol',
+        { className: ['results'] },
+        found.map((hit) =>
+          el(
+            'li',
+            {},
+            el('a', { href: pageUrl(hit) }, hit.title),
+            hit.ancestors.length || view.siteSpaces.length > 1 ? el('p', {}, [hit.siteSpace.title, ...hit.ancestors].join(' › ')) : null,
+            hit.sections.slice(0, 3).map((section) => el('p', {}, section.id ? el('a', { href: `${pageUrl(hit)}#${encodeURIComponent(section.id)}` }, section.title) : null, section.id ? ': ' : null, section.excerpt)),
+          ),
+        ),
+      ),
+    ],
+  });
+}

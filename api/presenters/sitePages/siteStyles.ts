@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+
+// The whole stylesheet of a published site: one file, cached for good under its hash. Colours
+// are variables the page sets from the site's customization. The theme toggle is a checkbox
+// (`#theme-switch`) that flips whichever scheme the system prefers: it works without script.
+const light = '--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d8dee4;--soft:#f6f8fa;--accent:var(--primary-light)';
+const dark = '--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#30363d;--soft:#161b22;--accent:var(--primary-dark)';
+
+export const siteStylesheet = `
+:root{${light};color-scheme:light}
+@media (prefers-color-scheme:dark){:root{${dark};color-scheme:dark}}
+:root:has(#theme-switch:checked){${dark};color-scheme:dark}
+@media (prefers-color-scheme:dark){:root:has(#theme-switch:checked){${light};color-scheme:light}}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+a{color:var(--accent)}
+code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
+.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:var(--bg);padding:.5rem;z-index:2}
+.theme-input{position:absolute;opacity:0;width:1px;height:1px}
+.theme-label{cursor:pointer;border:1px solid var(--line);border-radius:6px;padding:.2rem .6rem;color:var(--fg);white-space:nowrap}
+.theme-input:focus-visible+header .theme-label{outline:2px solid var(--accent)}
+header.site{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}
+header.site .title{font-weight:700;font-size:1.15rem;color:var(--fg);text-decoration:none;display:flex;gap:.5rem;align-items:center}
+header.site .title img{height:28px;width:auto}
+header.site nav.links{display:flex;gap:1rem;flex-wrap:wrap}
+header.site form{margin-left:auto;display:flex;gap:.4rem}
+input[type=search]{font:inherit;padding:.3rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--soft);color:var(--fg);min-width:12rem}
+button{font:inherit;padding:.3rem .8rem;border:1px solid var(--line);border-radius:6px;background:var(--soft);color:var(--fg);cursor:pointer}
+.banner{padding:.5rem 1.5rem;background:var(--soft);border-bottom:1px solid var(--line)}
+nav.sections{display:flex;gap:1.25rem;padding:0 1.5rem;border-bottom:1px solid var(--line);overflow-x:auto}
+nav.sections a{padding:.6rem 0;text-decoration:none;color:var(--muted);white-space:nowrap}
+nav.sections a[aria-current]{color:var(--fg);border-bottom:2px solid var(--accent)}
+.layout{display:grid;grid-template-columns:17rem minmax(0,1fr) 14rem;gap:2rem;max-width:90rem;margin:0 auto;padding:0 1.5rem}
+nav.toc{padding:1.5rem 0;font-size:.93rem}
+nav.toc ul{list-style:none;margin:0;padding-left:.9rem}nav.toc>ul{padding:0}
+nav.toc li{margin:.15rem 0}
+nav.toc a{color:var(--muted);text-decoration:none;display:block;padding:.15rem .4rem;border-radius:4px}
+nav.toc a[aria-current]{color:var(--fg);background:var(--soft);font-weight:600}
+nav.toc .group{font-weight:600;margin-top:1rem;color:var(--fg);display:block}
+nav.toc summary{cursor:pointer;color:var(--muted);padding:.15rem .4rem}
+.variants summary{cursor:pointer;border:1px solid var(--line);border-radius:6px;padding:.3rem .6rem;margin-bottom:1rem}
+.variants ul{list-style:none;padding:0}
+main{padding:1.5rem 0 3rem;min-width:0}
+main h1{font-size:2rem;line-height:1.25;margin:.5rem 0}
+.description{color:var(--muted);font-size:1.1rem}
+.breadcrumbs ol{list-style:none;display:flex;flex-wrap:wrap;gap:.4rem;padding:0;margin:0;color:var(--muted);font-size:.9rem}
+.breadcrumbs li+li::before{content:"/";margin-right:.4rem}
+h2,h3,h4{line-height:1.3;margin-top:2rem}
+a.anchor{color:inherit;text-decoration:none}
+pre{background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:1rem;overflow-x:auto}
+:not(pre)>code{background:var(--soft);padding:.1rem .3rem;border-radius:4px}
+figure{margin:1.5rem 0}figure.code figcaption{font-size:.85rem;color:var(--muted)}
+img{max-width:100%;height:auto}
+.table{overflow-x:auto}table{border-collapse:collapse;width:100%}th,td{border:1px solid var(--line);padding:.4rem .7rem;text-align:left;vertical-align:top}th{background:var(--soft)}
+blockquote{margin:1rem 0;padding:0 1rem;border-left:4px solid var(--line);color:var(--muted)}
+.hint{border-left:4px solid var(--info);background:var(--soft);padding:.25rem 1rem;border-radius:4px;margin:1rem 0}
+.hint-success{border-color:var(--success)}.hint-warning{border-color:var(--warning)}.hint-danger{border-color:var(--danger)}
+.tabs details{border:1px solid var(--line);border-radius:6px;margin:.5rem 0;padding:0 1rem}.tabs summary{cursor:pointer;font-weight:600;padding:.5rem 0}
+.card a{display:block;border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;text-decoration:none;overflow-wrap:anywhere}
+ul.tasks{list-style:none;padding-left:1rem}
+.pagination{display:flex;justify-content:space-between;gap:1rem;margin-top:3rem;border-top:1px solid var(--line);padding-top:1rem}
+.pagination a{text-decoration:none}.pagination .next{margin-left:auto;text-align:right}
+.updated{color:var(--muted);font-size:.85rem;margin-top:2rem}
+aside.outline{padding:1.5rem 0;font-size:.9rem}aside.outline ul{list-style:none;padding:0}aside.outline .l2{padding-left:.8rem}aside.outline .l3{padding-left:1.6rem}
+aside.outline a{color:var(--muted);text-decoration:none}
+aside.outline h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;margin:0 0 .5rem}
+.results{list-style:none;padding:0}.results li{margin:1.25rem 0}.results p{margin:.2rem 0;color:var(--muted)}
+footer.site{border-top:1px solid var(--line);padding:1.5rem;color:var(--muted);font-size:.9rem;display:flex;flex-wrap:wrap;gap:2rem}
+footer.site ul{list-style:none;padding:0;margin:.3rem 0}
+@media (max-width:70rem){.layout{grid-template-columns:15rem minmax(0,1fr)}aside.outline{display:none}}
+@media (max-width:48rem){.layout{display:block}nav.toc{border-bottom:1px solid var(--line)}header.site form{margin-left:0;width:100%}input[type=search]{flex:1}}
+`.replace(/\n/g, '');
+
+/** The stylesheet's file name: it changes whenever its content does, so browsers may keep it for good. */
+export const siteStylesheetName = `site-${createHash('sha256').update(siteStylesheet).digest('hex').slice(0, 12)}.css`;

@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type Koa from 'koa';
+import { DomainError } from '../../domain/common/errors.js';
+import { publishedRevisions, readPublishedPage, searchPublishedSite, type PublishedPageView, type PublishedRedirect } from '../../domain/publishing/index.js';
+import { readSpaceFile, readSpaceRevision } from '../../domain/spaces/index.js';
+import { contentDeps, type AppContext } from '../context.js';
+import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../presenters/sitePages/agentFiles.js';
+import { isIndexable, notFoundHtml, publishedPageHtml, searchResultsHtml } from '../presenters/sitePages/publishedPage.js';
+import { siteStylesheet, siteStylesheetName } from '../presenters/sitePages/siteStyles.js';
+import mime from 'mime-types';
+
+/**
+ * The published sites, beside `/v1`: `GET /sites/<siteId>/<page path>` renders the page a reader
+ * asked for (resolvePublishedUrl's rules: visibility, share links, visitor auth, conditions,
+ * redirects), with its `.md` twin, `llms.txt`, `llms-full.txt`, `sitemap.xml`, `robots.txt`,
+ * a search page (`~search?q=`), the files pages show (`~files/…`) and the stylesheet (`~assets/…`).
+ */
+export async function publishedSites(ctx: AppContext, next: Koa.Next) {
+  const match = /^\/sites\/([A-Za-z0-9_-]+)(\/.*)?$/.exec(ctx.path);
+  if (!match || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+  const siteBasePath = `/sites/${match[1]}/`;
+  if (match[2] === undefined) return void ctx.redirect(`${siteBasePath}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+  if (moveCredentialsToCookies(ctx, siteBasePath)) return;
+  const rest = match[2].slice(1);
+  try {
+    await serve(ctx, siteBasePath, rest);
+  } catch (error) {
+    if (!(error instanceof DomainError) || (error.code !== 'not_found' && error.code !== 'unauthenticated')) throw error;
+    ctx.status = error.code === 'not_found' ? 404 : 401;
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = error.code === 'not_found' ? 'Not found: no published site answers at this address.\n' : `${error.message}\n`;
+  }
+}
+
+/** Query parameters that carry a visitor's credentials, and the cookies they move into. */
+const credentials = { share: 'quire_share', preview: 'quire_preview', jwt_token: 'quire_visitor' } as const;
+
+/**
+ * A share key, site preview key or visitor token in the URL is moved into an httpOnly cookie
+ * scoped to the site, and the visitor sent to the same URL without it: the secret stays out of
+ * history, bookmarks, logs and Referer headers.
+ */
+function moveCredentialsToCookies(ctx: AppContext, siteBasePath: string): boolean {
+  const query = new URLSearchParams(ctx.querystring);
+  const carried = Object.keys(credentials).filter((name) => query.has(name)) as Array<keyof typeof credentials>;
+  if (carried.length === 0) return false;
+  for (const name of carried) {
+    ctx.cookies.set(credentials[name], query.get(name) ?? '', { path: siteBasePath, httpOnly: true, sameSite: 'lax', secure: ctx.protocol === 'https', overwrite: true });
+    query.delete(name);
+  }
+  ctx.set('Cache-Control', 'no-store');
+  ctx.redirect(`${ctx.path}${query.size ? `?${query}` : ''}`);
+  return true;
+}
+
+/** The URL resolvePublishedUrl reads for a path of the site, the visitor's cookies put back as the parameters they came as. */
+function lookupUrl(ctx: AppContext, path: string): string {
+  const url = new URL(path, ctx.urls.base);
+  for (const name of ['share', 'preview'] as const) {
+    const value = ctx.cookies.get(credentials[name]);
+    if (value) url.searchParams.set(name, value);
+  }
+  return url.toString();
+}
+
+const visitorOf = (ctx: AppContext) => {
+  const jwt = ctx.cookies.get(credentials.jwt_token);
+  return jwt ? { jwt, redirectOnError: true } : {};
+};
+
+const activeTypes = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript)\b/;
+
+const siteFiles = new Set(['llms.txt', 'llms-full.txt', 'sitemap.xml', 'robots.txt']);
+
+async function serve(ctx: AppContext, siteBasePath: string, rest: string) {
+  if (rest.startsWith('~assets/')) return serveStylesheet(ctx, rest.slice('~assets/'.length));
+  const deps = contentDeps(ctx);
+  const lookup = (path: string) => readPublishedPage(deps, { url: lookupUrl(ctx, path), publicBase: ctx.urls.base, visitor: visitorOf(ctx) });
+  if (siteFiles.has(rest) || rest === '~search' || rest.startsWith('~files/')) {
+    const root = await lookup(siteBasePath);
+    if ('redirect' in root) return redirect(ctx, root);
+    if (rest.startsWith('~files/')) return serveFile(ctx, root, rest.slice('~files/'.length));
+    if (rest === '~search') return serveSearch(ctx, root);
+    return serveSiteFile(ctx, root, rest);
+  }
+  const wantsMarkdown = rest.endsWith('.md') || ctx.accepts('text/html', 'text/markdown') === 'text/markdown';
+  const pagePath = rest.endsWith('.md') ? ctx.path.slice(0, -'.md'.length).replace(/\/index$/, '/') : ctx.path;
+  const view = await lookup(pagePath);
+  if ('redirect' in view) return redirect(ctx, view);
+  ctx.vary('Accept');
+  cacheHeaders(ctx, view);
+  if (!view.page) {
+    ctx.status = 404;
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = notFoundHtml(view);
+    return;
+  }
+  ctx.set('Link', `<${siteBasePath}llms.txt>; rel="llms-txt"`);
+  if (wantsMarkdown) return send(ctx, 'text/markdown; charset=utf-8', markdownTwin(view.page));
+  send(ctx, 'text/html; charset=utf-8', publishedPageHtml({ ...view, page: view.page }));
+}
+
+function redirect(ctx: AppContext, to: PublishedRedirect) {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.redirect(to.redirect);
+}
+
+/** Who may keep a copy: shared caches for a public site's published content; nobody for what credentials unlocked. */
+function cacheHeaders(ctx: AppContext, view: Pick<PublishedPageView, 'place'>) {
+  const { place } = view;
+  const personal = place.site.visibility !== 'public' && place.site.visibility !== 'unlisted';
+  ctx.set('Cache-Control', personal || place.sitePreview || place.preview ? 'private, no-store' : 'public, max-age=0, must-revalidate');
+  if (!isIndexable(view)) ctx.set('X-Robots-Tag', 'noindex, nofollow');
+  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+}
+
+/** A body with an ETag: a revalidation that matches answers 304 without it. */
+function send(ctx: AppContext, type: string, body: string) {
+  ctx.type = type;
+  ctx.status = 200;
+  ctx.etag = createHash('sha1').update(body).digest('base64url');
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.body = body;
+}
+
+function serveStylesheet(ctx: AppContext, name: string) {
+  if (name !== siteStylesheetName) throw new DomainError('not_found', `No asset ${name}`);
+  ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+  ctx.type = 'text/css; charset=utf-8';
+  ctx.body = siteStylesheet;
+}
+
+async function serveSiteFile(ctx: AppContext, root: PublishedPageView, name: string) {
+  cacheHeaders(ctx, root);
+  if (name === 'robots.txt') return send(ctx, 'text/plain; charset=utf-8', robotsTxt(root, ctx.urls.base));
+  const listings = await publishedRevisions(contentDeps(ctx), root);
+  if (name === 'llms.txt') return send(ctx, 'text/plain; charset=utf-8', llmsTxt(root, listings, ctx.urls.base));
+  if (name === 'sitemap.xml') return send(ctx, 'application/xml; charset=utf-8', sitemapXml(root, listings, ctx.urls.base));
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = Readable.from(llmsFullTxt(root, listings, ctx.urls.base));
+}
+
+/** `~files/<spaceId>/<blob id>/<name>`: a file of a site space the visitor sees, from its published revision. */
+async function serveFile(ctx: AppContext, root: PublishedPageView, rest: string) {
+  const [spaceId = '', oid = ''] = rest.split('/');
+  const previewed = root.place.siteSpace.spaceId === spaceId ? root.revision : undefined;
+  const shown = previewed ?? (root.siteSpaces.some((siteSpace) => siteSpace.spaceId === spaceId) ? await readSpaceRevision(contentDeps(ctx), spaceId) : undefined);
+  const file = shown?.files.find((candidate) => candidate.oid === oid);
+  if (!file) throw new DomainError('not_found', `No file ${oid}`);
+  cacheHeaders(ctx, root);
+  if (ctx.response.get('Cache-Control').startsWith('public')) ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+  const contentType = mime.lookup(file.name) || 'application/octet-stream';
+  // A file that a browser would run (HTML, SVG, scripts) is never shown inline from the site's origin.
+  ctx.set('Content-Disposition', `${activeTypes.test(contentType) && !contentType.startsWith('image/') ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(file.name)}`);
+  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+  ctx.type = contentType;
+  ctx.body = Buffer.from(await readSpaceFile(contentDeps(ctx), spaceId, file.oid));
+}
+
+async function serveSearch(ctx: AppContext, root: PublishedPageView) {
+  const query = String(ctx.query.q ?? '').slice(0, 512);
+  const found = query.trim() ? await searchPublishedSite(contentDeps(ctx), root.siteSpaces, query, 200) : [];
+  cacheHeaders(ctx, root);
+  ctx.set('X-Robots-Tag', 'noindex');
+  send(ctx, 'text/html; charset=utf-8', searchResultsHtml(root, query, found));
+}

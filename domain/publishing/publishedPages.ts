@@ -1,0 +1,103 @@
+import { findPageByPath } from '../../engine/findPage.js';
+import type { Document } from '../../engine/markdown/toDocument.js';
+import type { Revision, RevisionPage } from '../../engine/readRevision.js';
+import { readBranch } from '../../engine/readBranch.js';
+import { primaryBranch } from '../../engine/repository.js';
+import { findChangeRequest } from '../../storage/changeRequests.js';
+import { loadSiteStructureCached, type SiteStructure } from '../../storage/siteStructure.js';
+import { findSpace } from '../../storage/spaces.js';
+import type { ContentDeps } from '../common/deps.js';
+import { siteSpaceCustomization, type Customization } from '../sites/index.js';
+import { dereferenceReusableContents, readPageDocument, readSpaceRevision } from '../spaces/index.js';
+import { resolvePublishedUrl, type PublishedPlace, type PublishedRedirect, type PublishedVisitor } from './resolvePublishedUrl.js';
+import { visibleStructure } from './siteTokens.js';
+
+type Deps = Pick<ContentDeps, 'db' | 'repositories' | 'dataDir'>;
+
+/** A site space the visitor sees, with its space's title: what section tabs and the variant switcher list. */
+export interface VisibleSiteSpace {
+  id: string;
+  spaceId: string;
+  sectionId: string | null;
+  title: string;
+  /** Its URL path below the site's (ends with '/', '' for the default of the default section). */
+  path: string;
+}
+
+/** Everything a published page is rendered from. */
+export interface PublishedPageView {
+  place: PublishedPlace;
+  /** The site's structure as the visitor sees it. */
+  structure: SiteStructure;
+  siteSpaces: VisibleSiteSpace[];
+  customization: Customization;
+  revision: Revision;
+  /** The page at the URL (a group page's first document page); undefined when there is none. */
+  page?: RevisionPage;
+  /** Its Document, reusable content inlined. */
+  document?: Document;
+}
+
+export interface PublishedPageRequest {
+  url: string;
+  publicBase: string;
+  visitor?: PublishedVisitor;
+  mayPreview?: (spaceId: string) => Promise<boolean>;
+}
+
+/**
+ * The published page a URL shows (resolvePublishedUrl's rules: visibility, share links, visitor
+ * auth, conditions, previews, redirects) with what its site shows around it. Hidden pages are
+ * served at their URL but, like every page, only from the published (or previewed) revision.
+ */
+export async function readPublishedPage(deps: Deps, request: PublishedPageRequest): Promise<PublishedPageView | PublishedRedirect> {
+  const place = await resolvePublishedUrl(deps, request);
+  if ('redirect' in place) return place;
+  const revision = await readSpaceRevision(deps, place.siteSpace.spaceId, await previewedRef(deps, place));
+  const found = findPageByPath(revision, place.pathname);
+  const page = found?.kind === 'group' ? firstDocument(found.pages) : found?.kind === 'document' ? found : undefined;
+  const document = page ? await dereferenceReusableContents(revision, page.file ?? '', await readPageDocument(page)) : undefined;
+  return { ...(await siteAround(deps, place)), revision, ...(page ? { page, document } : {}) };
+}
+
+/** The site around a place: its visible structure, site spaces with titles, and the customization of the place's site space. */
+export async function siteAround(deps: Deps, place: PublishedPlace): Promise<Pick<PublishedPageView, 'place' | 'structure' | 'siteSpaces' | 'customization'>> {
+  const structure = visibleStructure((await loadSiteStructureCached(deps.db, place.site.id))!, place.claims);
+  const siteSpaces = await visibleSiteSpaces(deps, structure);
+  const customization = await siteSpaceCustomization(deps, place.site, place.siteSpace.id);
+  return { place, structure, siteSpaces, customization };
+}
+
+/** The published revision of each visible site space of the site, for listings (llms.txt, sitemap.xml). */
+export async function publishedRevisions(deps: Deps, view: Pick<PublishedPageView, 'siteSpaces'>): Promise<Array<{ siteSpace: VisibleSiteSpace; revision: Revision }>> {
+  return Promise.all(view.siteSpaces.map(async (siteSpace) => ({ siteSpace, revision: await readSpaceRevision(deps, siteSpace.spaceId) })));
+}
+
+async function visibleSiteSpaces(deps: Deps, structure: SiteStructure): Promise<VisibleSiteSpace[]> {
+  const sectionPath = new Map(structure.sections.map((section) => [section.id, section.isDefault ? '' : `${encodeURIComponent(section.path)}/`]));
+  const shown = structure.siteSpaces.filter((siteSpace) => !siteSpace.hidden);
+  const spaces = await Promise.all(shown.map((siteSpace) => findSpace(deps.db, siteSpace.spaceId)));
+  return shown.flatMap((siteSpace, index) => {
+    const space = spaces[index];
+    if (!space) return [];
+    const own = siteSpace.isDefault ? '' : `${encodeURIComponent(siteSpace.path)}/`;
+    return [{ id: siteSpace.id, spaceId: siteSpace.spaceId, sectionId: siteSpace.sectionId, title: space.title, path: `${siteSpace.sectionId ? (sectionPath.get(siteSpace.sectionId) ?? '') : ''}${own}` }];
+  });
+}
+
+async function previewedRef(deps: Deps, place: PublishedPlace): Promise<string> {
+  if (!place.preview) return primaryBranch;
+  if ('revision' in place.preview) return place.preview.revision;
+  const changeRequest = await findChangeRequest(deps.db, place.siteSpace.spaceId, place.preview.changeRequest);
+  const commit = changeRequest && (await readBranch(deps.repositories.open(place.siteSpace.spaceId), changeRequest.branch));
+  return commit ?? primaryBranch;
+}
+
+function firstDocument(pages: RevisionPage[]): RevisionPage | undefined {
+  for (const page of pages) {
+    if (page.kind === 'document') return page;
+    const inner = page.kind === 'group' ? firstDocument(page.pages) : undefined;
+    if (inner) return inner;
+  }
+  return undefined;
+}

@@ -1,0 +1,220 @@
+import { parse, type DefaultTreeAdapterMap } from 'parse5';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { OrganizationFixture } from '../helpers/fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+import { withOrganization } from '../helpers/suite.js';
+
+const test = suite('published sites: Quire renders them for readers, crawlers and agents');
+let t: TestServer;
+let fx: OrganizationFixture;
+withOrganization(test, (setup) => {
+  ({ t, fx } = setup);
+});
+
+const sites = () => `/v1/orgs/${fx.org.id}/sites`;
+
+async function space(title: string, template = 'getting-started') {
+  const created = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title, template: { id: template } } });
+  assert.is(created.status, 201);
+  return created.body as { id: string };
+}
+
+async function publishedSite(title: string, spaceIds: string[], visibility = 'public') {
+  const created = await t.call('POST', sites(), { token: fx.admin.token, body: { title, spaces: spaceIds, visibility } });
+  assert.is(created.status, 201, JSON.stringify(created.body));
+  const published = await t.call('POST', `${sites()}/${created.body.id}/publish`, { token: fx.admin.token });
+  assert.is(published.status, 200, JSON.stringify(published.body));
+  return published.body as { id: string; urls: { published: string } };
+}
+
+/** Changes made through a change request, merged. */
+async function merged(spaceId: string, changes: unknown[]) {
+  const changeRequest = (await t.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: fx.admin.token, body: { subject: 'Edit' } })).body;
+  const written = await t.call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, { token: fx.admin.token, body: { changes } });
+  assert.ok(written.status < 300, JSON.stringify(written.body));
+  const merge = await t.call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/merge`, { token: fx.admin.token });
+  assert.is(merge.body.result, 'merge', JSON.stringify(merge.body));
+}
+
+/** A reader's request: no API token, redirects not followed. */
+async function visit(url: string, headers: Record<string, string> = {}) {
+  const response = await fetch(new URL(url, t.url), { headers, redirect: 'manual' });
+  return { status: response.status, headers: response.headers, body: await response.text() };
+}
+
+type ParsedElement = DefaultTreeAdapterMap['element'];
+
+/** Every element of a parsed page, as a browser would build them. */
+function elementsOf(node: DefaultTreeAdapterMap['parentNode']): ParsedElement[] {
+  return node.childNodes.flatMap((child) => ('tagName' in child ? [child, ...elementsOf('content' in child ? (child as DefaultTreeAdapterMap['template']).content : child)] : []));
+}
+
+const links = (html: string) => [...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1]!.replace(/&#x26;|&amp;/g, '&'));
+
+test('the published URL shows the site: its first page from its Document, the sidebar, the outline; every sidebar link leads to a rendered page', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Acme docs', [guide.id]);
+  const home = await visit(site.urls.published);
+  assert.is(home.status, 200, home.body);
+  assert.match(home.headers.get('content-type') ?? '', 'text/html');
+  assert.match(home.body, /^<!doctype html><html lang="en">/);
+  assert.match(home.body, '<title>Introduction | Acme docs</title>');
+  assert.match(home.body, '<h1>Introduction</h1>');
+  assert.match(home.body, '<meta name="description" content="What this documentation covers">');
+  assert.match(home.body, /<aside class="hint hint-info"|<a href="[^"]*quick-start">quick start<\/a>/);
+  const base = new URL(site.urls.published).pathname;
+  assert.ok(links(home.body).includes(`${base}quick-start`), 'the page links to the quick start by its URL on the site');
+  assert.ok(links(home.body).includes(`${base}quick-start/configuration`), 'the sidebar lists nested pages');
+  assert.match(home.body, /<img src="[^"]*~files\/[^"]*logo\.png"/);
+
+  for (const href of new Set(links(home.body).filter((href) => href.startsWith(base) && !href.includes('~search')))) {
+    const page = await visit(href);
+    assert.is(page.status, 200, `${href}: ${page.status}`);
+  }
+  const faq = await visit(`${base}faq`);
+  assert.match(faq.body, '<h2 id="where-do-i-start"><a href="#where-do-i-start" class="anchor">Where do I start?</a></h2>');
+  assert.match(faq.body, /<a href="[^"]*faq" aria-current="page">FAQ<\/a>/);
+  assert.match(faq.body, /rel="prev"/);
+  const configuration = await visit(`${base}quick-start/configuration`);
+  assert.match(configuration.body, /<nav class="breadcrumbs"[^>]*><ol><li><a href="[^"]*quick-start">Quick start<\/a><\/li><\/ol><\/nav>/);
+  assert.match(configuration.body, '<code class="language-yaml">port: 3000</code>');
+  const stylesheet = /<link rel="stylesheet" href="([^"]+)">/.exec(home.body)![1]!;
+  const css = await visit(stylesheet);
+  assert.is(css.status, 200);
+  assert.match(css.headers.get('cache-control') ?? '', 'immutable');
+  const image = /<img src="([^"]+)"/.exec(home.body)![1]!;
+  const bytes = await visit(image);
+  assert.is(bytes.status, 200);
+  assert.is(bytes.headers.get('content-type'), 'image/png');
+});
+
+test('a page revalidates with its ETag; the site root without a slash redirects; an unknown page is a 404 page with search; an unpublished site answers nothing', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Docs', [guide.id]);
+  const first = await visit(site.urls.published);
+  const etag = first.headers.get('etag')!;
+  assert.ok(etag);
+  assert.match(first.headers.get('cache-control') ?? '', 'must-revalidate');
+  // A browser's revalidation (fetch would add `no-cache`, which asks for a full answer).
+  const again = await visit(site.urls.published, { 'if-none-match': etag, 'cache-control': 'max-age=0' });
+  assert.is(again.status, 304);
+  const bare = await visit(site.urls.published.replace(/\/$/, ''));
+  assert.is(bare.status, 302);
+  assert.is(bare.headers.get('location'), new URL(site.urls.published).pathname);
+  const missing = await visit(`${site.urls.published}no/such/page`);
+  assert.is(missing.status, 404);
+  assert.match(missing.body, '<h1>Page not found</h1>');
+  assert.match(missing.body, /<form role="search" method="get" action="[^"]*~search">/);
+  assert.is((await t.call('POST', `${sites()}/${site.id}/unpublish`, { token: fx.admin.token })).status, 200);
+  assert.is((await visit(site.urls.published)).status, 404);
+  assert.is((await visit(`${site.urls.published}llms.txt`)).status, 404);
+});
+
+test('agents: a .md twin of every page, text/markdown on the page URL, llms.txt, llms-full.txt; crawlers: robots.txt and sitemap.xml', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Docs', [guide.id]);
+  const base = site.urls.published;
+  const twin = await visit(`${base}quick-start.md`);
+  assert.is(twin.status, 200);
+  assert.match(twin.headers.get('content-type') ?? '', 'text/markdown');
+  assert.match(twin.body, /^# Quick start\n\n\{% hint style="info" %\}/);
+  const negotiated = await visit(`${base}quick-start`, { accept: 'text/markdown' });
+  assert.is(negotiated.body, twin.body);
+  assert.match(negotiated.headers.get('vary') ?? '', 'Accept');
+  assert.match((await visit(`${base}quick-start`)).headers.get('link') ?? '', 'rel="llms-txt"');
+  assert.match((await visit(`${base}index.md`)).body, /^# Introduction\n\nWelcome!/);
+
+  const llms = await visit(`${base}llms.txt`);
+  assert.is(llms.status, 200);
+  assert.match(llms.body, /^# Docs\n/);
+  assert.match(llms.body, `- [Introduction](${base}index.md): What this documentation covers`);
+  const lines = llms.body.split('\n').filter((line) => line.startsWith('- '));
+  assert.is(lines.length, 4);
+  for (const line of lines) {
+    const url = /\]\(([^)]+)\)/.exec(line)![1]!;
+    assert.is((await visit(url)).status, 200, url);
+  }
+  const full = await visit(`${base}llms-full.txt`);
+  assert.match(full.body, '# Configuration\n\nEvery setting lives in one file.');
+  const robots = await visit(`${base}robots.txt`);
+  assert.is(robots.body, `User-agent: *\nAllow: /\n\nSitemap: ${base}sitemap.xml\n`);
+  const sitemap = await visit(`${base}sitemap.xml`);
+  assert.is((sitemap.body.match(/<loc>/g) ?? []).length, 4);
+  assert.match(sitemap.body, `<loc>${base}quick-start/configuration</loc>`);
+});
+
+test('search works without script: a form GET to the site search page lists pages and sections found', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Docs', [guide.id]);
+  const found = await visit(`${site.urls.published}~search?q=setting`);
+  assert.is(found.status, 200);
+  assert.match(found.body, '1 page found for “setting”.');
+  assert.match(found.body, /<a href="[^"]*quick-start\/configuration">Configuration<\/a>/);
+  assert.match(found.headers.get('x-robots-tag') ?? '', 'noindex');
+  const none = await visit(`${site.urls.published}~search?q=zzzzqqq`);
+  assert.match(none.body, 'Nothing found for “zzzzqqq”.');
+});
+
+test('an unlisted site is not indexed; a share-link site needs its key, which moves into a cookie scoped to the site; a revoked link stops it', async () => {
+  const guide = await space('Guide');
+  const unlisted = await publishedSite('Unlisted', [guide.id], 'unlisted');
+  const page = await visit(unlisted.urls.published);
+  assert.is(page.status, 200);
+  assert.match(page.body, '<meta name="robots" content="noindex, nofollow">');
+  assert.match(page.headers.get('x-robots-tag') ?? '', 'noindex');
+  assert.is((await visit(`${unlisted.urls.published}robots.txt`)).body, 'User-agent: *\nDisallow: /\n');
+  assert.not.match((await visit(`${unlisted.urls.published}sitemap.xml`)).body, '<loc>');
+
+  const site = await publishedSite('Partners', [guide.id], 'share-link');
+  assert.is((await visit(site.urls.published)).status, 404);
+  const link = await t.call('POST', `${sites()}/${site.id}/share-links`, { token: fx.admin.token, body: { name: 'Partners' } });
+  const shared = new URL(link.body.urls.published as string);
+  shared.pathname += 'faq';
+  const handed = await visit(shared.toString());
+  assert.is(handed.status, 302);
+  const location = handed.headers.get('location')!;
+  assert.not.match(location, 'share=');
+  assert.is(location, shared.pathname);
+  const cookie = handed.headers.get('set-cookie')!;
+  assert.match(cookie, `path=/sites/${site.id}/`);
+  assert.match(cookie, 'httponly');
+  const withCookie = await visit(location, { cookie: cookie.split(';')[0]! });
+  assert.is(withCookie.status, 200);
+  assert.match(withCookie.headers.get('cache-control') ?? '', 'private, no-store');
+  assert.match(withCookie.body, '<meta name="robots" content="noindex, nofollow">');
+  await t.call('PATCH', `${sites()}/${site.id}/share-links/${link.body.id}`, { token: fx.admin.token, body: { active: false } });
+  assert.is((await visit(location, { cookie: cookie.split(';')[0]! })).status, 404);
+});
+
+test('nothing a writer types runs: titles, bodies, links and customization reach the page as text', async () => {
+  const guide = await space('Guide');
+  const payload = '"><script>alert(1)</script><img src=x onerror=alert(2)>';
+  await merged(guide.id, [
+    {
+      operation: 'insert_page',
+      title: `Attack ${payload}`,
+      document: { markdown: `# Attack\n\n${payload}\n\n[click](javascript:alert(3)) [data](data:text/html,<script>alert(4)</script>) <svg onload=alert(5)>\n\n![x](javascript:alert(6))\n\n| a |\n|---|\n| ${payload.replace(/\|/g, '')} |\n` },
+    },
+  ]);
+  const site = await publishedSite('Docs', [guide.id]);
+  const current = (await t.call('GET', `${sites()}/${site.id}/customization`, { token: fx.admin.token })).body;
+  const customized = await t.call('PUT', `${sites()}/${site.id}/customization`, {
+    token: fx.admin.token,
+    body: { ...current, title: `T ${payload}`.slice(0, 128), announcement: { enabled: true, message: `<script>alert(7)</script>`, style: 'info', link: { title: 'go', to: { kind: 'url', url: 'javascript:alert(8)' } } }, footer: { groups: [], copyright: payload } },
+  });
+  assert.is(customized.status, 200, JSON.stringify(customized.body));
+  const pages = [await visit(site.urls.published), ...(await Promise.all(links((await visit(site.urls.published)).body).filter((href) => /attack/i.test(href)).map((href) => visit(href))))];
+  assert.ok(pages.length > 1, 'the attack page is listed');
+  for (const page of pages) {
+    assert.is(page.status, 200);
+    const elements = elementsOf(parse(page.body));
+    assert.equal(elements.filter((element) => ['script', 'svg', 'iframe', 'object'].includes(element.nodeName)).map((element) => element.nodeName), []);
+    const attributes = elements.flatMap((element) => element.attrs);
+    assert.equal(attributes.filter((attribute) => attribute.name.startsWith('on')), []);
+    assert.equal(attributes.filter((attribute) => ['href', 'src', 'action'].includes(attribute.name) && /^\s*(javascript|data|vbscript):/i.test(attribute.value)), []);
+    assert.match(page.body, '&#x3C;script>alert(1)&#x3C;/script>');
+  }
+});
+
+test.run();
