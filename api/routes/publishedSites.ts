@@ -6,7 +6,7 @@ import { publishedRevisions, readPublishedPage, searchPublishedSite, type Publis
 import { readSpaceFile, readSpaceRevision } from '../../domain/spaces/index.js';
 import { contentDeps, type AppContext } from '../context.js';
 import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../presenters/sitePages/agentFiles.js';
-import { isIndexable, notFoundHtml, publishedPageHtml, searchResultsHtml } from '../presenters/sitePages/publishedPage.js';
+import { isIndexable, messagePageHtml, notFoundHtml, publishedPageHtml, searchResultsHtml } from '../presenters/sitePages/publishedPage.js';
 import { siteStylesheet, siteStylesheetName } from '../presenters/sitePages/siteStyles.js';
 import mime from 'mime-types';
 
@@ -28,9 +28,9 @@ export async function publishedSites(ctx: AppContext, next: Koa.Next) {
   } catch (error) {
     if (!(error instanceof DomainError) || (error.code !== 'not_found' && error.code !== 'unauthenticated')) throw error;
     ctx.status = error.code === 'not_found' ? 404 : 401;
-    ctx.type = 'text/plain; charset=utf-8';
+    ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = error.code === 'not_found' ? 'Not found: no published site answers at this address.\n' : `${error.message}\n`;
+    ctx.body = error.code === 'not_found' ? messagePageHtml('Not found', 'No published site answers at this address.') : messagePageHtml('Sign in needed', error.message);
   }
 }
 

@@ -1,3 +1,5 @@
+import type { Root } from 'hast';
+import { toHtml } from 'hast-util-to-html';
 import type { PublishedPageView, FoundPage } from '../../../domain/publishing/index.js';
 import { findPageById } from '../../../engine/findPage.js';
 import { pagesByFile, resolveLink, type ContentRef } from '../../../engine/resolveLink.js';
@@ -89,6 +91,12 @@ export function notFoundHtml(view: FrameView): string {
       el('form', { role: 'search', method: 'get', action: `${view.place.siteBasePath}~search` }, el('input', { type: 'search', name: 'q', ariaLabel: 'Search the site', required: true }), el('button', { type: 'submit' }, 'Search')),
     ],
   });
+}
+
+/** A bare page for when there is no site to show (no such site, or not for this visitor): a title and a sentence. */
+export function messagePageHtml(title: string, message: string): string {
+  const tree: Root = { type: 'root', children: [{ type: 'doctype' }, el('html', { lang: 'en' }, el('head', {}, el('meta', { charSet: 'utf-8' }), el('title', {}, title)), el('body', {}, el('h1', {}, title), el('p', {}, message)))] };
+  return toHtml(tree);
 }
 
 /** The site's search page: a form that works without script, and what it found. */
