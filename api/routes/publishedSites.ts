@@ -4,7 +4,9 @@ import type Koa from 'koa';
 import { DomainError } from '../../domain/common/errors.js';
 import { publishedRevisions, readPublishedPage, searchPublishedSite, type PublishedPageView, type PublishedRedirect } from '../../domain/publishing/index.js';
 import { readSpaceFile, readSpaceRevision } from '../../domain/spaces/index.js';
+import type { RevisionPage } from '../../engine/readRevision.js';
 import { contentDeps, type AppContext } from '../context.js';
+import { JsonCache } from '../jsonCache.js';
 import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../presenters/sitePages/agentFiles.js';
 import { isIndexable, messagePageHtml, notFoundHtml, publishedPageHtml, searchResultsHtml } from '../presenters/sitePages/publishedPage.js';
 import { siteStylesheet, siteStylesheetName } from '../presenters/sitePages/siteStyles.js';
@@ -99,7 +101,34 @@ async function serve(ctx: AppContext, siteBasePath: string, rest: string) {
   }
   ctx.set('Link', `<${siteBasePath}llms.txt>; rel="llms-txt"`);
   if (wantsMarkdown) return send(ctx, 'text/markdown; charset=utf-8', markdownTwin(view.page));
-  send(ctx, 'text/html; charset=utf-8', publishedPageHtml({ ...view, page: view.page }));
+  const page = { ...view, page: view.page };
+  const key = renderedKey(page);
+  sendCached(ctx, 'text/html; charset=utf-8', key, () => publishedPageHtml(page));
+}
+
+/**
+ * Rendered pages, within the process-wide cache budget: a page depends on its revision (commits
+ * never change), the site space and path it is shown under, and what the visitor's claims and the
+ * site's current structure and customization make of the frame around it.
+ */
+const renderedPages = new JsonCache();
+
+function renderedKey(view: PublishedPageView & { page: RevisionPage }): string {
+  const { place } = view;
+  const frame = JSON.stringify([place.basePath, place.claims, place.site.visibility, place.site.title, place.preview ?? null, place.sitePreview ? 1 : 0, view.customization, view.siteSpaces, view.structure.sections.map((section) => [section.id, section.title])]);
+  return `${place.siteSpace.spaceId}:${view.revision.commit}:${view.page.id}:${createHash('sha1').update(frame).digest('base64url')}`;
+}
+
+/** A cached body, its ETag derived from its key: a revalidation that matches answers 304 before anything is rendered. */
+function sendCached(ctx: AppContext, type: string, key: string, render: () => string) {
+  ctx.type = type;
+  ctx.status = 200;
+  ctx.etag = createHash('sha1').update(key).digest('base64url');
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.body = renderedPages.get(key, render);
 }
 
 function redirect(ctx: AppContext, to: PublishedRedirect) {

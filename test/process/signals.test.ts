@@ -119,8 +119,8 @@ function assertCleanShutdown(start: NpmStart, reason: RegExp) {
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as { message?: string; requestId?: string });
   assert.ok(lines.some((line) => reason.test(line.message ?? '')), `a "shutting down" line:\n${start.output()}`);
-  assert.ok(lines.some((line) => line.message === 'stopped'), 'the shutdown finished');
-  assert.ok(lines.some((line) => line.requestId === 'last-before-stop'), 'the last access-log line was written');
+  assert.ok(lines.some((line) => line.message === 'stopped'), `the shutdown finished:\n${start.output()}`);
+  assert.ok(lines.some((line) => line.requestId === 'last-before-stop'), `the last access-log line was written:\n${start.output()}`);
 }
 
 for (const [name, send, reason] of [

@@ -68,7 +68,8 @@ function head(frame: SiteFrame, body: PageBody): Element {
     body.canonicalUrl ? el('link', { rel: ['canonical'], href: body.canonicalUrl }) : null,
     body.markdownUrl ? el('link', { rel: ['alternate'], type: 'text/markdown', href: body.markdownUrl }) : null,
     el('link', { rel: ['alternate'], type: 'text/plain', href: `${frame.siteBasePath}llms.txt`, title: 'llms.txt' }),
-    faviconUrl ? el('link', { rel: ['icon'], href: faviconUrl }) : null,
+    // Without an icon of its own, an empty one: the browser doesn't ask the host for `/favicon.ico`.
+    el('link', { rel: ['icon'], href: faviconUrl ?? 'data:,' }),
     el('link', { rel: ['stylesheet'], href: `${frame.siteBasePath}~assets/${siteStylesheetName}` }),
     el('style', {}, colorVariables(styling)),
   );
