@@ -4,6 +4,7 @@
 // against bare Koa serving the same bytes pre-encoded. Through the built server (dist/), warm.
 import { execFile } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fmt, latency, median, quireWithOrganization, root, spawnServer, spread, throughput } from './lib.js';
@@ -11,6 +12,18 @@ import { writePages } from './packed.js';
 
 const execFileAsync = promisify(execFile);
 const git = async (cwd: string, ...args: string[]) => (await execFileAsync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } })).stdout.trim();
+
+/** The bytes on the wire of an answer a browser accepting brotli gets (fetch would decompress them). */
+function compressedBytes(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers: { 'accept-encoding': 'br, gzip' } }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      response.on('end', () => resolve(bytes));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
 
 export async function benchSitePages(): Promise<Record<string, string>> {
   const figures: Record<string, string> = {};
@@ -43,6 +56,10 @@ export async function benchSitePages(): Promise<Record<string, string>> {
     figures['cached page, sequential: median ms'] = fmt(cached.median);
     const html = Buffer.from(await (await fetch(cachedUrl)).arrayBuffer());
     figures['page size: bytes of HTML (uncompressed)'] = fmt(html.length, 0);
+    const stylesheet = new URL(/<link rel="stylesheet" href="([^"]+)">/.exec(html.toString())![1]!, published).toString();
+    const [pageBr, cssBr] = [await compressedBytes(cachedUrl), await compressedBytes(stylesheet)];
+    figures['first visit, HTML + CSS as sent with brotli: KB (target ≤ 40)'] = fmt((pageBr + cssBr) / 1024, 1);
+    figures['later navigation, HTML as sent with brotli: KB (target ≤ 10)'] = fmt(pageBr / 1024, 1);
     writeFileSync(path.join(dataDir, 'page.html'), html);
     const bare = await spawnServer(['--import', 'tsx', path.join(root, 'bench/servers/bareKoa.ts'), path.join(dataDir, 'page.html')]);
     await throughput(cachedUrl, {}, 2);

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
 import { DomainError } from '../../domain/common/errors.js';
-import { publishedRevisions, readPublishedPage, searchPublishedSite, type PublishedPageView, type PublishedRedirect } from '../../domain/publishing/index.js';
+import { publishedRevisions, readPublishedDocument, readPublishedPage, searchPublishedSite, type PublishedPageView, type PublishedRedirect } from '../../domain/publishing/index.js';
 import { readSpaceFile, readSpaceRevision } from '../../domain/spaces/index.js';
 import type { RevisionPage } from '../../engine/readRevision.js';
 import { contentDeps, type AppContext } from '../context.js';
-import { JsonCache } from '../jsonCache.js';
+import { EncodedCache, type ContentEncoding } from '../encodedCache.js';
 import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../presenters/sitePages/agentFiles.js';
 import { isIndexable, messagePageHtml, notFoundHtml, publishedPageHtml, searchResultsHtml } from '../presenters/sitePages/publishedPage.js';
-import { siteStylesheet, siteStylesheetName } from '../presenters/sitePages/siteStyles.js';
+import { siteIcon, siteIconName, siteStylesheet, siteStylesheetName } from '../presenters/sitePages/siteStyles.js';
 import mime from 'mime-types';
 
 /**
@@ -77,7 +77,7 @@ const activeTypes = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/
 const siteFiles = new Set(['llms.txt', 'llms-full.txt', 'sitemap.xml', 'robots.txt']);
 
 async function serve(ctx: AppContext, siteBasePath: string, rest: string) {
-  if (rest.startsWith('~assets/')) return serveStylesheet(ctx, rest.slice('~assets/'.length));
+  if (rest.startsWith('~assets/')) return serveAsset(ctx, rest.slice('~assets/'.length));
   const deps = contentDeps(ctx);
   const lookup = (path: string) => readPublishedPage(deps, { url: lookupUrl(ctx, path), publicBase: ctx.urls.base, visitor: visitorOf(ctx) });
   if (siteFiles.has(rest) || rest === '~search' || rest.startsWith('~files/')) {
@@ -102,16 +102,20 @@ async function serve(ctx: AppContext, siteBasePath: string, rest: string) {
   ctx.set('Link', `<${siteBasePath}llms.txt>; rel="llms-txt"`);
   if (wantsMarkdown) return send(ctx, 'text/markdown; charset=utf-8', markdownTwin(view.page));
   const page = { ...view, page: view.page };
-  const key = renderedKey(page);
-  sendCached(ctx, 'text/html; charset=utf-8', key, () => publishedPageHtml(page));
+  await sendRendered(ctx, 'text/html; charset=utf-8', renderedKey(page), async () => publishedPageHtml(page, await readPublishedDocument(page, page.page)));
+}
+
+function redirect(ctx: AppContext, to: PublishedRedirect) {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.redirect(to.redirect);
 }
 
 /**
- * Rendered pages, within the process-wide cache budget: a page depends on its revision (commits
- * never change), the site space and path it is shown under, and what the visitor's claims and the
- * site's current structure and customization make of the frame around it.
+ * Rendered pages: a page depends on its revision (commits never change), the site space and path
+ * it is shown under, and what the visitor's claims and the site's current structure and
+ * customization make of the frame around it.
  */
-const renderedPages = new JsonCache();
+const renderedPages = new EncodedCache();
 
 function renderedKey(view: PublishedPageView & { page: RevisionPage }): string {
   const { place } = view;
@@ -119,21 +123,20 @@ function renderedKey(view: PublishedPageView & { page: RevisionPage }): string {
   return `${place.siteSpace.spaceId}:${view.revision.commit}:${view.page.id}:${createHash('sha1').update(frame).digest('base64url')}`;
 }
 
-/** A cached body, its ETag derived from its key: a revalidation that matches answers 304 before anything is rendered. */
-function sendCached(ctx: AppContext, type: string, key: string, render: () => string) {
+/** A cached body, compressed as the client accepts, its ETag derived from its key: a matching revalidation answers 304 before anything is rendered. */
+async function sendRendered(ctx: AppContext, type: string, key: string, render: () => Promise<string>) {
   ctx.type = type;
   ctx.status = 200;
-  ctx.etag = createHash('sha1').update(key).digest('base64url');
+  ctx.vary('Accept-Encoding');
+  // Weak: the same page in another encoding is another byte sequence, but the same page.
+  ctx.etag = `W/"${createHash('sha1').update(key).digest('base64url')}"`;
   if (ctx.fresh) {
     ctx.status = 304;
     return;
   }
-  ctx.body = renderedPages.get(key, render);
-}
-
-function redirect(ctx: AppContext, to: PublishedRedirect) {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.redirect(to.redirect);
+  const encoding = (ctx.acceptsEncodings('br', 'gzip', 'identity') || 'identity') as ContentEncoding;
+  if (encoding !== 'identity') ctx.set('Content-Encoding', encoding);
+  ctx.body = await renderedPages.get(key, encoding, render);
 }
 
 /** Who may keep a copy: shared caches for a public site's published content; nobody for what credentials unlocked. */
@@ -157,11 +160,18 @@ function send(ctx: AppContext, type: string, body: string) {
   ctx.body = body;
 }
 
-function serveStylesheet(ctx: AppContext, name: string) {
-  if (name !== siteStylesheetName) throw new DomainError('not_found', `No asset ${name}`);
+/** The sites' own assets, named by their content's hash: cached for good. */
+const assets = new Map([
+  [siteStylesheetName, { type: 'text/css; charset=utf-8', body: siteStylesheet }],
+  [siteIconName, { type: 'image/svg+xml', body: siteIcon }],
+]);
+
+function serveAsset(ctx: AppContext, name: string) {
+  const asset = assets.get(name);
+  if (!asset) throw new DomainError('not_found', `No asset ${name}`);
   ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-  ctx.type = 'text/css; charset=utf-8';
-  ctx.body = siteStylesheet;
+  ctx.type = asset.type;
+  ctx.body = asset.body;
 }
 
 async function serveSiteFile(ctx: AppContext, root: PublishedPageView, name: string) {

@@ -5,7 +5,7 @@ import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
 import { findChangeRequest } from '../../storage/changeRequests.js';
 import { loadSiteStructureCached, type SiteStructure } from '../../storage/siteStructure.js';
-import { findSpace } from '../../storage/spaces.js';
+import { findSpaceCached } from '../../storage/spaces.js';
 import type { ContentDeps } from '../common/deps.js';
 import { siteSpaceCustomization, type Customization } from '../sites/index.js';
 import { dereferenceReusableContents, readPageDocument, readSpaceRevision } from '../spaces/index.js';
@@ -34,8 +34,6 @@ export interface PublishedPageView {
   revision: Revision;
   /** The page at the URL (a group page's first document page); undefined when there is none. */
   page?: RevisionPage;
-  /** Its Document, reusable content inlined. */
-  document?: Document;
 }
 
 export interface PublishedPageRequest {
@@ -46,7 +44,7 @@ export interface PublishedPageRequest {
 }
 
 /**
- * The published page a URL shows (resolvePublishedUrl's rules: visibility, share links, visitor
+ * The published page a URL shows (its Document: readPublishedDocument) (resolvePublishedUrl's rules: visibility, share links, visitor
  * auth, conditions, previews, redirects) with what its site shows around it. Hidden pages are
  * served at their URL but, like every page, only from the published (or previewed) revision.
  */
@@ -56,8 +54,12 @@ export async function readPublishedPage(deps: Deps, request: PublishedPageReques
   const revision = await readSpaceRevision(deps, place.siteSpace.spaceId, await previewedRef(deps, place));
   const found = findPageByPath(revision, place.pathname);
   const page = found?.kind === 'group' ? firstDocument(found.pages) : found?.kind === 'document' ? found : undefined;
-  const document = page ? await dereferenceReusableContents(revision, page.file ?? '', await readPageDocument(page)) : undefined;
-  return { ...(await siteAround(deps, place)), revision, ...(page ? { page, document } : {}) };
+  return { ...(await siteAround(deps, place)), revision, ...(page ? { page } : {}) };
+}
+
+/** A published page's Document, reusable content inlined: read apart, as a page rendered before needs none. */
+export async function readPublishedDocument(view: Pick<PublishedPageView, 'revision'>, page: RevisionPage): Promise<Document> {
+  return dereferenceReusableContents(view.revision, page.file ?? '', await readPageDocument(page));
 }
 
 /** The site around a place: its visible structure, site spaces with titles, and the customization of the place's site space. */
@@ -76,7 +78,7 @@ export async function publishedRevisions(deps: Deps, view: Pick<PublishedPageVie
 async function visibleSiteSpaces(deps: Deps, structure: SiteStructure): Promise<VisibleSiteSpace[]> {
   const sectionPath = new Map(structure.sections.map((section) => [section.id, section.isDefault ? '' : `${encodeURIComponent(section.path)}/`]));
   const shown = structure.siteSpaces.filter((siteSpace) => !siteSpace.hidden);
-  const spaces = await Promise.all(shown.map((siteSpace) => findSpace(deps.db, siteSpace.spaceId)));
+  const spaces = await Promise.all(shown.map((siteSpace) => findSpaceCached(deps.db, siteSpace.spaceId)));
   return shown.flatMap((siteSpace, index) => {
     const space = spaces[index];
     if (!space) return [];

@@ -1,5 +1,6 @@
 import type { Element } from 'hast';
 import type { RevisionPage } from '../../../engine/readRevision.js';
+import { toHtml } from 'hast-util-to-html';
 import { el, safeHref } from './hast.js';
 
 /** The URL path of a page of the site space being shown. */
@@ -23,24 +24,39 @@ export function ancestorsOf(pages: RevisionPage[], target: RevisionPage): Revisi
 }
 
 /**
- * The space's table of contents: groups as headings, pages with subpages as disclosures (open on
- * the way to the current page), the current page marked for assistive technology too.
+ * The space's table of contents as HTML: groups as headings, pages with subpages as disclosures
+ * (open on the way to the current page), the current page marked for assistive technology too.
+ * Each top-level entry is built as a tree and serialised on its own; the entries that don't hold
+ * the current page are the same on every page of the revision, so they are kept, by page object
+ * (a revision shares unchanged pages' objects with its parent's), and a 1,000-page sidebar costs
+ * one entry's rendering per page, not a thousand links'.
  */
-export function sidebarTree(pages: RevisionPage[], basePath: string, current: RevisionPage | undefined): Element {
+export function sidebarHtml(pages: RevisionPage[], basePath: string, current: RevisionPage | undefined): string {
   const open = new Set(current ? ancestorsOf(pages, current) : []);
-  const items = (list: RevisionPage[]): Element[] =>
-    list.filter(listed).map((page) => {
-      if (page.kind === 'link') {
-        const href = safeHref(page.href ?? '');
-        return el('li', {}, href ? el('a', { href }, page.title) : page.title);
-      }
-      if (page.kind === 'group') return el('li', {}, el('span', { className: ['group'] }, page.title), el('ul', {}, items(page.pages)));
-      const link = el('a', { href: pagePath(basePath, page), ...(page === current ? { ariaCurrent: 'page' } : {}) }, page.title);
-      const children = page.pages.filter(listed);
-      if (children.length === 0) return el('li', {}, link);
-      return el('li', {}, link, el('details', { open: open.has(page) || page === current }, el('summary', {}, `${page.title}: subpages`), el('ul', {}, items(children))));
-    });
-  return el('ul', {}, items(pages));
+  const entries = pages.filter(listed).map((page) => {
+    if (page === current || open.has(page)) return toHtml(sidebarEntry(page, basePath, current, open));
+    let byBase = unmarkedEntries.get(page);
+    if (!byBase) unmarkedEntries.set(page, (byBase = new Map()));
+    let html = byBase.get(basePath);
+    if (html === undefined) byBase.set(basePath, (html = toHtml(sidebarEntry(page, basePath, undefined, new Set()))));
+    return html;
+  });
+  return `<ul>${entries.join('')}</ul>`;
+}
+
+const unmarkedEntries = new WeakMap<RevisionPage, Map<string, string>>();
+
+function sidebarEntry(page: RevisionPage, basePath: string, current: RevisionPage | undefined, open: Set<RevisionPage>): Element {
+  if (page.kind === 'link') {
+    const href = safeHref(page.href ?? '');
+    return el('li', {}, href ? el('a', { href }, page.title) : page.title);
+  }
+  const children = page.pages.filter(listed);
+  const list = () => el('ul', {}, children.map((child) => sidebarEntry(child, basePath, current, open)));
+  if (page.kind === 'group') return el('li', {}, el('span', { className: ['group'] }, page.title), list());
+  const link = el('a', { href: pagePath(basePath, page), ...(page === current ? { ariaCurrent: 'page' } : {}) }, page.title);
+  if (children.length === 0) return el('li', {}, link);
+  return el('li', {}, link, el('details', { open: open.has(page) || page === current }, el('summary', {}, `${page.title}: subpages`), list()));
 }
 
 /** Previous and next pages in reading order. */

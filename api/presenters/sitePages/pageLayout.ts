@@ -4,8 +4,8 @@ import type { RevisionPage } from '../../../engine/readRevision.js';
 import { colorVariables } from './colors.js';
 import type { OutlineEntry } from './documentTree.js';
 import { el, safeHref, type Child } from './hast.js';
-import { sidebarTree } from './navigation.js';
-import { siteStylesheetName } from './siteStyles.js';
+import { sidebarHtml } from './navigation.js';
+import { siteIconName, siteStylesheetName } from './siteStyles.js';
 
 type Customization = Record<string, unknown>;
 
@@ -50,7 +50,8 @@ const string = (value: unknown) => (typeof value === 'string' ? value : '');
 /** A whole HTML page of the site, serialised once from its tree. */
 export function sitePageHtml(frame: SiteFrame, body: PageBody): string {
   const tree: Root = { type: 'root', children: [{ type: 'doctype' }, el('html', { lang: string(object(frame.customization.internationalization).locale) || 'en' }, head(frame, body), bodyOf(frame, body))] };
-  return toHtml(tree);
+  // The one raw node is the sidebar, serialised from its own trees (sidebarHtml): nothing else is raw.
+  return toHtml(tree, { allowDangerousHtml: true });
 }
 
 function head(frame: SiteFrame, body: PageBody): Element {
@@ -68,8 +69,7 @@ function head(frame: SiteFrame, body: PageBody): Element {
     body.canonicalUrl ? el('link', { rel: ['canonical'], href: body.canonicalUrl }) : null,
     body.markdownUrl ? el('link', { rel: ['alternate'], type: 'text/markdown', href: body.markdownUrl }) : null,
     el('link', { rel: ['alternate'], type: 'text/plain', href: `${frame.siteBasePath}llms.txt`, title: 'llms.txt' }),
-    // Without an icon of its own, an empty one: the browser doesn't ask the host for `/favicon.ico`.
-    el('link', { rel: ['icon'], href: faviconUrl ?? 'data:,' }),
+    el('link', { rel: ['icon'], href: faviconUrl ?? `${frame.siteBasePath}~assets/${siteIconName}` }),
     el('link', { rel: ['stylesheet'], href: `${frame.siteBasePath}~assets/${siteStylesheetName}` }),
     el('style', {}, colorVariables(styling)),
   );
@@ -88,7 +88,7 @@ function bodyOf(frame: SiteFrame, body: PageBody): Element {
     el(
       'div',
       { className: ['layout'] },
-      el('nav', { className: ['toc'], ariaLabel: 'Pages' }, variantSwitcher(frame.variants), sidebarTree(frame.pages, frame.basePath, frame.current)),
+      el('nav', { className: ['toc'], ariaLabel: 'Pages' }, variantSwitcher(frame.variants), { type: 'raw', value: sidebarHtml(frame.pages, frame.basePath, frame.current) } as unknown as ElementContent),
       el('main', { id: 'content' }, body.content),
       body.outline && body.outline.length > 1 ? outline(body.outline) : null,
     ),

@@ -4,13 +4,14 @@ import type { PublishedPageView, FoundPage } from '../../../domain/publishing/in
 import { findPageById } from '../../../engine/findPage.js';
 import { pagesByFile, resolveLink, type ContentRef } from '../../../engine/resolveLink.js';
 import type { RevisionPage } from '../../../engine/readRevision.js';
+import type { Document } from '../../../engine/markdown/toDocument.js';
 import { documentTree } from './documentTree.js';
 import { el } from './hast.js';
 import { breadcrumbs, pagePath, pagination } from './navigation.js';
 import { sitePageHtml, type SiteFrame } from './pageLayout.js';
 import { safeHref } from './hast.js';
 
-type FrameView = Omit<PublishedPageView, 'page' | 'document'>;
+type FrameView = Omit<PublishedPageView, 'page'>;
 
 /** Whether search engines may index what the visitor sees: a public site's published content, not a preview. */
 export const isIndexable = (view: Pick<PublishedPageView, 'place'>) => view.place.site.visibility === 'public' && !view.place.preview && !view.place.sitePreview;
@@ -49,10 +50,10 @@ function frameOf(view: FrameView, current?: RevisionPage): SiteFrame {
 }
 
 /** The page a published URL shows, rendered from its Document. */
-export function publishedPageHtml(view: PublishedPageView & { page: RevisionPage }): string {
+export function publishedPageHtml(view: PublishedPageView & { page: RevisionPage }, document: Document): string {
   const { place, revision, page } = view;
   const byFile = pagesByFile(revision);
-  const { content, outline } = documentTree(view.document ?? { object: 'document', data: {}, nodes: [] }, {
+  const { content, outline } = documentTree(document, {
     resolve: (ref) => (ref.kind === 'url' ? resolveLink(revision, byFile, page.file ?? '', String(ref.url ?? '')).ref : (ref as unknown as ContentRef)),
     page: (pageId) => {
       const target = findPageById(revision, pageId);
