@@ -78,7 +78,7 @@ test('the published URL shows the site: its first page from its Document, the si
   assert.match(faq.body, /rel="prev"/);
   const configuration = await visit(`${base}quick-start/configuration`);
   assert.match(configuration.body, /<nav class="breadcrumbs"[^>]*><ol><li><a href="[^"]*quick-start">Quick start<\/a><\/li><\/ol><\/nav>/);
-  assert.match(configuration.body, '<code class="language-yaml">port: 3000</code>');
+  assert.match(configuration.body, '<code class="language-yaml"><span class="hljs-attr">port:</span> <span class="hljs-number">3000</span></code>', 'code highlighted on the server');
   const stylesheet = /<link rel="stylesheet" href="([^"]+)">/.exec(home.body)![1]!;
   const css = await visit(stylesheet);
   assert.is(css.status, 200);

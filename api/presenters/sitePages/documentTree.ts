@@ -1,4 +1,5 @@
 import type { Element, ElementContent } from 'hast';
+import { common, createLowlight } from 'lowlight';
 import { slugify } from '../../../engine/slugify.js';
 import type { ContentRef } from '../../../engine/resolveLink.js';
 import type { Document, DocumentNode } from '../../../engine/markdown/toDocument.js';
@@ -123,7 +124,7 @@ class DocumentRenderer {
       'figure',
       { className: ['code'] },
       title ? el('figcaption', {}, title) : null,
-      el('pre', { tabIndex: 0 }, el('code', syntax ? { className: [`language-${syntax.replace(/[^\w+-]/g, '')}`] } : {}, source)),
+      el('pre', { tabIndex: 0 }, el('code', syntax ? { className: [`language-${syntax.replace(/[^\w+-]/g, '')}`] } : {}, highlighted(source, syntax))),
     );
   }
 
@@ -202,6 +203,16 @@ class DocumentRenderer {
       return this.inlines(nodesOf(node));
     });
   }
+}
+
+const highlighter = createLowlight(common);
+/** Longer code is shown plain: highlighting runs as the page renders, and its cost grows with the code. */
+const highlightLimit = 20_000;
+
+/** Code as highlight.js's tokens (spans with `hljs-*` classes, as hast), for the languages it knows; plain text otherwise. */
+function highlighted(source: string, syntax: string): Child {
+  if (!syntax || source.length > highlightLimit || !highlighter.registered(syntax)) return source;
+  return highlighter.highlight(syntax, source).children as ElementContent[];
 }
 
 const markTags: Record<string, string> = { bold: 'strong', italic: 'em', strikethrough: 'del', code: 'code' };
