@@ -6,6 +6,7 @@ import { publishedRevisions, readPublishedDocument, readPublishedPage, searchPub
 import { readSpaceFile, readSpaceRevision } from '../../domain/spaces/index.js';
 import type { RevisionPage } from '../../engine/readRevision.js';
 import { contentDeps, type AppContext } from '../context.js';
+import { serveSiteMcp } from '../sites/siteMcp.js';
 import { EncodedCache, type ContentEncoding } from '../encodedCache.js';
 import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../presenters/sitePages/agentFiles.js';
 import { isIndexable, messagePageHtml, notFoundHtml, publishedPageHtml, searchResultsHtml } from '../presenters/sitePages/publishedPage.js';
@@ -20,10 +21,12 @@ import mime from 'mime-types';
  */
 export async function publishedSites(ctx: AppContext, next: Koa.Next) {
   const match = /^\/sites\/([A-Za-z0-9_-]+)(\/.*)?$/.exec(ctx.path);
-  if (!match || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+  const isMcp = match?.[2] === '/~mcp';
+  if (!match || (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !isMcp)) return next();
   const siteBasePath = `/sites/${match[1]}/`;
   if (match[2] === undefined) return void ctx.redirect(`${siteBasePath}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
-  if (moveCredentialsToCookies(ctx, siteBasePath)) return;
+  // An agent's MCP client keeps the URL it was given: its credentials stay in it.
+  if (!isMcp && moveCredentialsToCookies(ctx, siteBasePath)) return;
   const rest = match[2].slice(1);
   try {
     await serve(ctx, siteBasePath, rest);
@@ -57,18 +60,18 @@ function moveCredentialsToCookies(ctx: AppContext, siteBasePath: string): boolea
   return true;
 }
 
-/** The URL resolvePublishedUrl reads for a path of the site, the visitor's cookies put back as the parameters they came as. */
+/** The URL resolvePublishedUrl reads for a path of the site, the visitor's credentials (cookies, or the query an MCP client keeps) put back as the parameters they came as. */
 function lookupUrl(ctx: AppContext, path: string): string {
   const url = new URL(path, ctx.urls.base);
   for (const name of ['share', 'preview'] as const) {
-    const value = ctx.cookies.get(credentials[name]);
+    const value = ctx.cookies.get(credentials[name]) ?? new URLSearchParams(ctx.querystring).get(name);
     if (value) url.searchParams.set(name, value);
   }
   return url.toString();
 }
 
 const visitorOf = (ctx: AppContext) => {
-  const jwt = ctx.cookies.get(credentials.jwt_token);
+  const jwt = ctx.cookies.get(credentials.jwt_token) ?? new URLSearchParams(ctx.querystring).get('jwt_token') ?? undefined;
   return jwt ? { jwt, redirectOnError: true } : {};
 };
 
@@ -80,9 +83,10 @@ async function serve(ctx: AppContext, siteBasePath: string, rest: string) {
   if (rest.startsWith('~assets/')) return serveAsset(ctx, rest.slice('~assets/'.length));
   const deps = contentDeps(ctx);
   const lookup = (path: string) => readPublishedPage(deps, { url: lookupUrl(ctx, path), publicBase: ctx.urls.base, visitor: visitorOf(ctx) });
-  if (siteFiles.has(rest) || rest === '~search' || rest.startsWith('~files/')) {
+  if (siteFiles.has(rest) || rest === '~search' || rest === '~mcp' || rest.startsWith('~files/')) {
     const root = await lookup(siteBasePath);
     if ('redirect' in root) return redirect(ctx, root);
+    if (rest === '~mcp') return serveSiteMcp(ctx, { root, lookupUrl: (path) => lookupUrl(ctx, path), visitor: visitorOf(ctx) });
     if (rest.startsWith('~files/')) return serveFile(ctx, root, rest.slice('~files/'.length));
     if (rest === '~search') return serveSearch(ctx, root);
     return serveSiteFile(ctx, root, rest);

@@ -1,4 +1,6 @@
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { OrganizationFixture } from '../helpers/fixtures.js';
@@ -215,6 +217,38 @@ test('nothing a writer types runs: titles, bodies, links and customization reach
     assert.equal(attributes.filter((attribute) => ['href', 'src', 'action'].includes(attribute.name) && /^\s*(javascript|data|vbscript):/i.test(attribute.value)), []);
     assert.match(page.body, '&#x3C;script>alert(1)&#x3C;/script>');
   }
+});
+
+test('agents: the site is an MCP server (Streamable HTTP) whose tools list, search and read its pages, as the visitor may', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Docs', [guide.id]);
+  const client = new Client({ name: 'quire-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${site.urls.published}~mcp`)));
+  const tools = await client.listTools();
+  assert.equal(tools.tools.map((tool) => tool.name).sort(), ['list_pages', 'read_page', 'search']);
+  const textOf = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as Array<{ type: string; text: string }>)[0]!.text;
+  const listed = await client.callTool({ name: 'list_pages', arguments: {} });
+  assert.match(textOf(listed), `- [Configuration](${site.urls.published}quick-start/configuration.md)`);
+  const found = await client.callTool({ name: 'search', arguments: { query: 'setting' } });
+  assert.match(textOf(found), '- Configuration (path: "quick-start/configuration")');
+  const page = await client.callTool({ name: 'read_page', arguments: { path: 'quick-start/configuration' } });
+  assert.match(textOf(page), /^# Configuration\n\nEvery setting lives in one file\./);
+  const missing = await client.callTool({ name: 'read_page', arguments: { path: 'no/such/page' } });
+  assert.is(missing.isError, true);
+  await client.close();
+
+  const hidden = await publishedSite('Partners', [guide.id], 'share-link');
+  const refused = new Client({ name: 'quire-test', version: '1.0.0' });
+  await refused.connect(new StreamableHTTPClientTransport(new URL(`${hidden.urls.published}~mcp`))).then(
+    () => assert.unreachable('a share-link site without its key answers no agent'),
+    () => undefined,
+  );
+  const link = await t.call('POST', `${sites()}/${hidden.id}/share-links`, { token: fx.admin.token, body: { name: 'Agent' } });
+  const shared = new URL(link.body.urls.published as string);
+  const agent = new Client({ name: 'quire-test', version: '1.0.0' });
+  await agent.connect(new StreamableHTTPClientTransport(new URL(`${shared.origin}${shared.pathname}~mcp${shared.search}`)));
+  assert.match(textOf(await agent.callTool({ name: 'read_page', arguments: { path: 'faq' } })), /^# FAQ/);
+  await agent.close();
 });
 
 test.run();
