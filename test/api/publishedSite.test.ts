@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -101,6 +102,14 @@ test('a page revalidates with its ETag; the site root without a slash redirects;
   // A browser's revalidation (fetch would add `no-cache`, which asks for a full answer).
   const again = await visit(site.urls.published, { 'if-none-match': etag, 'cache-control': 'max-age=0' });
   assert.is(again.status, 304);
+  const siteSpace = (await t.call('GET', `${sites()}/${site.id}/site-spaces`, { token: fx.admin.token })).body.items[0].id as string;
+  const pages = (await t.call('GET', `/v1/spaces/${guide.id}/content/pages`, { token: fx.admin.token })).body.pages as Array<{ id: string; path: string; pages: Array<{ id: string; path: string }> }>;
+  const configuration = pages.flatMap((page) => [page, ...page.pages]).find((page) => page.path === 'quick-start/configuration')!;
+  const redirect = await t.call('POST', `${sites()}/${site.id}/redirects`, { token: fx.admin.token, body: { source: '/setup', destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: configuration.id } } });
+  assert.is(redirect.status, 201, JSON.stringify(redirect.body));
+  const moved = await visit(`${site.urls.published}setup`);
+  assert.is(moved.status, 302, 'the site\'s redirect list sends an old path on');
+  assert.is(moved.headers.get('location'), `${site.urls.published}quick-start/configuration`);
   const bare = await visit(site.urls.published.replace(/\/$/, ''));
   assert.is(bare.status, 302);
   assert.is(bare.headers.get('location'), new URL(site.urls.published).pathname);
@@ -187,6 +196,41 @@ test('an unlisted site is not indexed; a share-link site needs its key, which mo
   assert.match(withCookie.body, '<meta name="robots" content="noindex, nofollow">');
   await t.call('PATCH', `${sites()}/${site.id}/share-links/${link.body.id}`, { token: fx.admin.token, body: { active: false } });
   assert.is((await visit(location, { cookie: cookie.split(';')[0]! })).status, 404);
+});
+
+test('a visitor-auth site sends visitors to sign in, takes their JWT into a cookie, and shows what their claims allow', async () => {
+  const guide = await space('Guide');
+  const staffOnly = await space('Staff handbook');
+  const site = await publishedSite('Private docs', [guide.id], 'visitor-auth');
+  const added = await t.call('POST', `${sites()}/${site.id}/site-spaces`, { token: fx.admin.token, body: { spaceId: staffOnly.id } });
+  await t.call('PATCH', `${sites()}/${site.id}/site-spaces/${added.body.id}`, { token: fx.admin.token, body: { condition: 'visitor.claims.role == "staff"', path: 'staff' } });
+  const auth = await t.call('PATCH', `${sites()}/${site.id}/publishing/auth`, { token: fx.admin.token, body: { backend: 'custom', fallbackURL: 'https://login.example.com/sso' } });
+  const sign = (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(auth.body.privateKey as string));
+
+  const anonymous = await visit(`${site.urls.published}faq`);
+  assert.is(anonymous.status, 302);
+  assert.is(anonymous.headers.get('location'), 'https://login.example.com/sso?location=%2Ffaq');
+
+  const cookieFor = async (claims: Record<string, unknown>) => {
+    const handed = await visit(`${site.urls.published}?jwt_token=${await sign(claims)}`);
+    assert.is(handed.status, 302);
+    assert.is(handed.headers.get('location'), new URL(site.urls.published).pathname, 'the token leaves the URL');
+    return handed.headers.get('set-cookie')!.split(';')[0]!;
+  };
+  const staff = await cookieFor({ role: 'staff' });
+  const staffHome = await visit(site.urls.published, { cookie: staff });
+  assert.is(staffHome.status, 200);
+  assert.match(staffHome.headers.get('cache-control') ?? '', 'private, no-store');
+  assert.match(staffHome.body, `<a href="${new URL(site.urls.published).pathname}staff/">Staff handbook</a>`, 'the variant their claims allow');
+  assert.is((await visit(`${site.urls.published}staff/`, { cookie: staff })).status, 200);
+
+  const reader = await cookieFor({ role: 'reader' });
+  const readerHome = await visit(site.urls.published, { cookie: reader });
+  assert.is(readerHome.status, 200);
+  assert.not.match(readerHome.body, 'Staff handbook');
+  assert.is((await visit(`${site.urls.published}staff/`, { cookie: reader })).status, 404);
+  assert.not.match((await visit(`${site.urls.published}llms.txt`, { cookie: reader })).body, 'staff');
+  assert.is((await visit(site.urls.published, { cookie: 'quire_visitor=not.a.jwt' })).status, 302, 'a wrong token: back to sign in');
 });
 
 test('nothing a writer types runs: titles, bodies, links and customization reach the page as text', async () => {

@@ -43,6 +43,17 @@ test('bootstraps an empty DATA_DIR, serves, logs each request, and stops on SIGT
   assert.is(orgs.body.count, 1);
   assert.is(orgs.body.items[0].permissions.admin, true, 'the first user administers the first organization');
 
+  // The getting-started template published as a site: its URL shows the site, with no other step.
+  const send = async (method: string, route: string, body?: unknown) =>
+    (await fetch(`${service.url}/v1${route}`, { method, headers: { authorization: 'Bearer bootstrap-secret-0123456789abcdef', 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json();
+  const organizationId = orgs.body.items[0].id as string;
+  const space = await send('POST', `/orgs/${organizationId}/spaces`, { title: 'Guide', template: { id: 'getting-started' } });
+  const site = await send('POST', `/orgs/${organizationId}/sites`, { title: 'Our docs', spaces: [space.id] });
+  const published = await send('POST', `/orgs/${organizationId}/sites/${site.id}/publish`);
+  const page = await fetch(published.urls.published);
+  assert.is(page.status, 200);
+  assert.match(await page.text(), '<h1>Introduction</h1>');
+
   const line = await logEntry(service, '/v1/orgs');
   assert.ok(line, 'an access-log line for the request');
   assert.is(line.status, 200);
