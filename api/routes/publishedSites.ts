@@ -9,8 +9,9 @@ import { contentDeps, type AppContext } from '../context.js';
 import { serveSiteMcp } from '../sites/siteMcp.js';
 import { EncodedCache, type ContentEncoding } from '../encodedCache.js';
 import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../presenters/sitePages/agentFiles.js';
-import { isIndexable, messagePageHtml, notFoundHtml, publishedPageHtml, searchResultsHtml } from '../presenters/sitePages/publishedPage.js';
+import { isIndexable, messagePageHtml, notFoundHtml, publishedPageHtml, searchResultsHtml, searchResultsJson } from '../presenters/sitePages/publishedPage.js';
 import { siteIcon, siteIconName, siteStylesheet, siteStylesheetName } from '../presenters/sitePages/siteStyles.js';
+import { siteScript, siteScriptName } from '../presenters/sitePages/siteScript.js';
 import mime from 'mime-types';
 
 /**
@@ -83,12 +84,12 @@ async function serve(ctx: AppContext, siteBasePath: string, rest: string) {
   if (rest.startsWith('~assets/')) return serveAsset(ctx, rest.slice('~assets/'.length));
   const deps = contentDeps(ctx);
   const lookup = (path: string) => readPublishedPage(deps, { url: lookupUrl(ctx, path), publicBase: ctx.urls.base, visitor: visitorOf(ctx) });
-  if (siteFiles.has(rest) || rest === '~search' || rest === '~mcp' || rest.startsWith('~files/')) {
+  if (siteFiles.has(rest) || rest === '~search' || rest === '~search.json' || rest === '~mcp' || rest.startsWith('~files/')) {
     const root = await lookup(siteBasePath);
     if ('redirect' in root) return redirect(ctx, root);
     if (rest === '~mcp') return serveSiteMcp(ctx, { root, lookupUrl: (path) => lookupUrl(ctx, path), visitor: visitorOf(ctx) });
     if (rest.startsWith('~files/')) return serveFile(ctx, root, rest.slice('~files/'.length));
-    if (rest === '~search') return serveSearch(ctx, root);
+    if (rest === '~search' || rest === '~search.json') return serveSearch(ctx, root, rest.endsWith('.json'));
     return serveSiteFile(ctx, root, rest);
   }
   const wantsMarkdown = rest.endsWith('.md') || ctx.accepts('text/html', 'text/markdown') === 'text/markdown';
@@ -149,7 +150,7 @@ function cacheHeaders(ctx: AppContext, view: Pick<PublishedPageView, 'place'>) {
   const personal = place.site.visibility !== 'public' && place.site.visibility !== 'unlisted';
   ctx.set('Cache-Control', personal || place.sitePreview || place.preview ? 'private, no-store' : 'public, max-age=0, must-revalidate');
   if (!isIndexable(view)) ctx.set('X-Robots-Tag', 'noindex, nofollow');
-  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+  ctx.set('Content-Security-Policy', "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
 }
 
 /** A body with an ETag: a revalidation that matches answers 304 without it. */
@@ -168,6 +169,7 @@ function send(ctx: AppContext, type: string, body: string) {
 const assets = new Map([
   [siteStylesheetName, { type: 'text/css; charset=utf-8', body: siteStylesheet }],
   [siteIconName, { type: 'image/svg+xml', body: siteIcon }],
+  [siteScriptName, { type: 'text/javascript; charset=utf-8', body: siteScript }],
 ]);
 
 function serveAsset(ctx: AppContext, name: string) {
@@ -205,10 +207,11 @@ async function serveFile(ctx: AppContext, root: PublishedPageView, rest: string)
   ctx.body = Buffer.from(await readSpaceFile(contentDeps(ctx), spaceId, file.oid));
 }
 
-async function serveSearch(ctx: AppContext, root: PublishedPageView) {
+async function serveSearch(ctx: AppContext, root: PublishedPageView, asJson: boolean) {
   const query = String(ctx.query.q ?? '').slice(0, 512);
-  const found = query.trim() ? await searchPublishedSite(contentDeps(ctx), root.siteSpaces, query, 200) : [];
+  const found = query.trim() ? await searchPublishedSite(contentDeps(ctx), root.siteSpaces, query, asJson ? 60 : 200) : [];
   cacheHeaders(ctx, root);
   ctx.set('X-Robots-Tag', 'noindex');
+  if (asJson) return void (ctx.body = searchResultsJson(root, found));
   send(ctx, 'text/html; charset=utf-8', searchResultsHtml(root, query, found));
 }

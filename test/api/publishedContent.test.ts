@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import type { OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { ok } from '../helpers/gitClient.js';
+import { siteMaker } from '../helpers/sites.js';
 import { withOrganization } from '../helpers/suite.js';
 
 const test = suite('published content: URL lookups and the site tokens they mint');
@@ -18,19 +19,7 @@ withOrganization(test, (setup) => {
 
 const sites = () => `/v1/orgs/${fx.org.id}/sites`;
 
-async function space(title: string) {
-  const created = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title, template: { id: 'getting-started' } } });
-  assert.is(created.status, 201);
-  return created.body as { id: string; revision: string };
-}
-
-async function publishedSite(title: string, spaceIds: string[], visibility = 'public') {
-  const created = await t.call('POST', sites(), { token: fx.admin.token, body: { title, spaces: spaceIds, visibility } });
-  assert.is(created.status, 201, JSON.stringify(created.body));
-  const published = await t.call('POST', `${sites()}/${created.body.id}/publish`, { token: fx.admin.token });
-  assert.is(published.status, 200, JSON.stringify(published.body));
-  return published.body as { id: string; urls: { published: string } };
-}
+const { space, publishedSite } = siteMaker(() => ({ t, fx }));
 
 const lookup = (url: string, extra: Record<string, unknown> = {}) => t.call('POST', '/v1/urls/published', { body: { url, ...extra } });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -124,6 +124,23 @@ test('keyboard only: the skip link comes first, the sidebar is reachable by Tab 
     await page.close();
   }));
 
+test('with script on, the search box lists results as the visitor types (the page works the same without)', () =>
+  explained(async () => {
+    const url = await publishedSite('Live search');
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    await page.goto(url, { waitUntil: 'load' });
+    await page.type('header input[type=search]', 'setting');
+    await page.waitForSelector('.live-results a', { timeout: 5000 });
+    await screenshot(page, 'live-search');
+    assert.equal(await page.$$eval('.live-results a', (links) => links.map((link) => link.textContent)), ['Configuration']);
+    await Promise.all([page.waitForNavigation(), page.click('.live-results a')]);
+    assert.is(await page.$eval('main h1', (heading) => heading.textContent), 'Configuration');
+    assert.equal(problems, []);
+    await page.close();
+  }));
+
 test('with script on, nothing a writer typed runs', () =>
   explained(async () => {
     const space = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Guide', template: { id: 'getting-started' } } });

@@ -6,6 +6,7 @@ import type { OutlineEntry } from './documentTree.js';
 import { el, safeHref, type Child } from './hast.js';
 import { sidebarHtml } from './navigation.js';
 import { siteIconName, siteStylesheetName } from './siteStyles.js';
+import { siteScriptName } from './siteScript.js';
 
 type Customization = Record<string, unknown>;
 
@@ -72,6 +73,7 @@ function head(frame: SiteFrame, body: PageBody): Element {
     el('link', { rel: ['icon'], href: faviconUrl ?? `${frame.siteBasePath}~assets/${siteIconName}` }),
     el('link', { rel: ['stylesheet'], href: `${frame.siteBasePath}~assets/${siteStylesheetName}` }),
     el('style', {}, colorVariables(styling)),
+    el('script', { src: `${frame.siteBasePath}~assets/${siteScriptName}`, defer: true }),
   );
 }
 

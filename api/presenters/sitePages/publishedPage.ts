@@ -100,6 +100,15 @@ export function messagePageHtml(title: string, message: string): string {
   return toHtml(tree);
 }
 
+/** What the search box's script lists as the visitor types: each page's title, URL and where it sits. */
+export function searchResultsJson(view: FrameView, found: FoundPage[]): Array<{ title: string; url: string; context: string }> {
+  return found.slice(0, 10).map((hit) => ({
+    title: hit.title,
+    url: `${view.place.siteBasePath}${hit.siteSpace.path}${hit.path.split('/').filter(Boolean).map(encodeURIComponent).join('/')}`,
+    context: [...(view.siteSpaces.length > 1 ? [hit.siteSpace.title] : []), ...hit.ancestors].join(' › '),
+  }));
+}
+
 /** The site's search page: a form that works without script, and what it found. */
 export function searchResultsHtml(view: FrameView, query: string, found: FoundPage[]): string {
   const pageUrl = (hit: FoundPage) => `${view.place.siteBasePath}${hit.siteSpace.path}${hit.path.split('/').filter(Boolean).map(encodeURIComponent).join('/')}`;

@@ -27,6 +27,9 @@ header.site nav.links{display:flex;gap:1rem;flex-wrap:wrap}
 header.site form{margin-left:auto;display:flex;gap:.4rem}
 input[type=search]{font:inherit;padding:.3rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--soft);color:var(--fg);min-width:12rem}
 button{font:inherit;padding:.3rem .8rem;border:1px solid var(--line);border-radius:6px;background:var(--soft);color:var(--fg);cursor:pointer}
+.live-results{position:absolute;top:3.2rem;right:1.5rem;width:min(28rem,90vw);max-height:70vh;overflow:auto;background:var(--bg);border:1px solid var(--line);border-radius:6px;padding:.5rem 1rem;z-index:3}
+.live-results ul{list-style:none;padding:0;margin:0}.live-results li{margin:.4rem 0}.live-results span{display:block;color:var(--muted);font-size:.85rem}.live-results p{margin:0;color:var(--muted);font-size:.85rem}
+header.site{position:relative}
 .banner{padding:.5rem 1.5rem;background:var(--soft);border-bottom:1px solid var(--line)}
 nav.sections{display:flex;gap:1.25rem;padding:0 1.5rem;border-bottom:1px solid var(--line);overflow-x:auto}
 nav.sections a{padding:.6rem 0;text-decoration:none;color:var(--muted);white-space:nowrap}

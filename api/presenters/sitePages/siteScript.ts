@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The sites' one script, deferred and optional (every page reads and navigates without it): the
+ * header's search box shows results as the visitor types, from `~search.json`. Results are built
+ * with DOM calls and `textContent`, never as HTML.
+ */
+export const siteScript = `(() => {
+  const form = document.querySelector('header form[role=search]');
+  const input = form && form.querySelector('input[name=q]');
+  if (!input) return;
+  const box = document.createElement('div');
+  box.className = 'live-results';
+  box.setAttribute('aria-live', 'polite');
+  box.hidden = true;
+  form.append(box);
+  let timer, asked = 0;
+  const close = () => { box.hidden = true; box.replaceChildren(); };
+  input.addEventListener('keydown', (event) => { if (event.key === 'Escape') close(); });
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    const query = input.value.trim();
+    if (!query) return close();
+    timer = setTimeout(async () => {
+      const mine = ++asked;
+      const response = await fetch(form.action + '.json?q=' + encodeURIComponent(query), { credentials: 'same-origin' }).catch(() => null);
+      const found = response && response.ok ? await response.json() : [];
+      if (mine !== asked) return;
+      const list = document.createElement('ul');
+      for (const hit of found) {
+        const link = document.createElement('a');
+        link.href = hit.url;
+        link.textContent = hit.title;
+        const item = document.createElement('li');
+        item.append(link);
+        if (hit.context) {
+          const context = document.createElement('span');
+          context.textContent = hit.context;
+          item.append(context);
+        }
+        list.append(item);
+      }
+      const status = document.createElement('p');
+      status.textContent = found.length ? found.length + ' found' : 'Nothing found';
+      box.replaceChildren(status, list);
+      box.hidden = false;
+    }, 150);
+  });
+})();
+`;
+
+export const siteScriptName = `site-${createHash('sha256').update(siteScript).digest('hex').slice(0, 12)}.js`;
