@@ -34,6 +34,12 @@ export class EncodedCache {
   }
 }
 
+/** A fixed body in every encoding, made at once (for the few small assets every page names). */
+export function encodedOnce(body: string): Record<ContentEncoding, Buffer> {
+  const plain = Buffer.from(body);
+  return { identity: plain, br: encode(plain, 'br'), gzip: encode(plain, 'gzip') };
+}
+
 function encode(plain: Buffer, encoding: ContentEncoding): Buffer {
   if (encoding === 'br') return brotliCompressSync(plain, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: plain.length } });
   if (encoding === 'gzip') return gzipSync(plain, { level: 6 });

@@ -7,7 +7,7 @@ import { readSpaceFile, readSpaceRevision } from '../../domain/spaces/index.js';
 import type { RevisionPage } from '../../engine/readRevision.js';
 import { contentDeps, type AppContext } from '../context.js';
 import { serveSiteMcp } from '../sites/siteMcp.js';
-import { EncodedCache, type ContentEncoding } from '../encodedCache.js';
+import { EncodedCache, encodedOnce, type ContentEncoding } from '../encodedCache.js';
 import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../presenters/sitePages/agentFiles.js';
 import { isIndexable, messagePageHtml, notFoundHtml, publishedPageHtml, searchResultsHtml, searchResultsJson } from '../presenters/sitePages/publishedPage.js';
 import { siteIcon, siteIconName, siteStylesheet, siteStylesheetName } from '../presenters/sitePages/siteStyles.js';
@@ -165,19 +165,24 @@ function send(ctx: AppContext, type: string, body: string) {
   ctx.body = body;
 }
 
-/** The sites' own assets, named by their content's hash: cached for good. */
-const assets = new Map([
-  [siteStylesheetName, { type: 'text/css; charset=utf-8', body: siteStylesheet }],
-  [siteIconName, { type: 'image/svg+xml', body: siteIcon }],
-  [siteScriptName, { type: 'text/javascript; charset=utf-8', body: siteScript }],
-]);
+/** The sites' own assets, named by their content's hash (cached for good), compressed once as they load. */
+const assets = new Map(
+  [
+    [siteStylesheetName, 'text/css; charset=utf-8', siteStylesheet],
+    [siteIconName, 'image/svg+xml', siteIcon],
+    [siteScriptName, 'text/javascript; charset=utf-8', siteScript],
+  ].map(([name, type, body]) => [name!, { type: type!, bodies: encodedOnce(body!) }]),
+);
 
 function serveAsset(ctx: AppContext, name: string) {
   const asset = assets.get(name);
   if (!asset) throw new DomainError('not_found', `No asset ${name}`);
   ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+  ctx.vary('Accept-Encoding');
   ctx.type = asset.type;
-  ctx.body = asset.body;
+  const encoding = (ctx.acceptsEncodings('br', 'gzip', 'identity') || 'identity') as ContentEncoding;
+  if (encoding !== 'identity') ctx.set('Content-Encoding', encoding);
+  ctx.body = asset.bodies[encoding];
 }
 
 async function serveSiteFile(ctx: AppContext, root: PublishedPageView, name: string) {
