@@ -1,4 +1,5 @@
 import { findPageByPath } from '../../engine/findPage.js';
+import { lastChangeOf } from '../../engine/lastChange.js';
 import type { Document } from '../../engine/markdown/toDocument.js';
 import type { Revision, RevisionPage } from '../../engine/readRevision.js';
 import { readBranch } from '../../engine/readBranch.js';
@@ -34,6 +35,8 @@ export interface PublishedPageView {
   revision: Revision;
   /** The page at the URL (a group page's first document page); undefined when there is none. */
   page?: RevisionPage;
+  /** When the page's file last changed in the revision's history (its "Last updated"). */
+  updatedAt?: Date;
 }
 
 export interface PublishedPageRequest {
@@ -54,7 +57,10 @@ export async function readPublishedPage(deps: Deps, request: PublishedPageReques
   const revision = await readSpaceRevision(deps, place.siteSpace.spaceId, await previewedRef(deps, place));
   const found = findPageByPath(revision, place.pathname);
   const page = found?.kind === 'group' ? firstDocument(found.pages) : found?.kind === 'document' ? found : undefined;
-  return { ...(await siteAround(deps, place)), revision, ...(page ? { page } : {}) };
+  // A history that can't be read (a repository being repacked, say) costs the page its date, not the page.
+  const changedAt = page?.file ? await lastChangeOf(deps.repositories.open(place.siteSpace.spaceId), revision.commit, page.file).catch(() => undefined) : undefined;
+  const updatedAt = changedAt ? new Date(changedAt * 1000) : undefined;
+  return { ...(await siteAround(deps, place)), revision, ...(page ? { page } : {}), ...(updatedAt ? { updatedAt } : {}) };
 }
 
 /** A published page's Document, reusable content inlined: read apart, as a page rendered before needs none. */

@@ -68,6 +68,7 @@ test('the published URL shows the site: its first page from its Document, the si
   assert.match(faq.body, '<h2 id="where-do-i-start"><a href="#where-do-i-start" class="anchor">Where do I start?</a></h2>');
   assert.match(faq.body, /<a href="[^"]*faq" aria-current="page">FAQ<\/a>/);
   assert.match(faq.body, /rel="prev"/);
+  assert.match(faq.body, /<p class="updated">Last updated <time datetime="\d{4}-\d\d-\d\dT[^"]+">[^<]+<\/time><\/p>/);
   const configuration = await visit(`${base}quick-start/configuration`);
   assert.match(configuration.body, /<nav class="breadcrumbs"[^>]*><ol><li><a href="[^"]*quick-start">Quick start<\/a><\/li><\/ol><\/nav>/);
   assert.match(configuration.body, '<code class="language-yaml"><span class="hljs-attr">port:</span> <span class="hljs-number">3000</span></code>', 'code highlighted on the server');

@@ -77,9 +77,16 @@ export function publishedPageHtml(view: PublishedPageView & { page: RevisionPage
       el('h1', {}, page.title),
       description ? el('p', { className: ['description'] }, description) : null,
       content,
+      view.updatedAt ? lastUpdated(view.updatedAt, view.customization) : null,
       paginationEnabled ? pagination(revision.pages, place.basePath, page) : null,
     ],
   });
+}
+
+function lastUpdated(updatedAt: Date, customization: Record<string, unknown>) {
+  const locale = (customization.internationalization as { locale?: string } | undefined)?.locale ?? 'en';
+  const shown = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(updatedAt);
+  return el('p', { className: ['updated'] }, 'Last updated ', el('time', { dateTime: updatedAt.toISOString() }, shown));
 }
 
 /** A site's 404: its navigation, and a search box to find what moved. */
