@@ -74,6 +74,12 @@ export async function benchSitePages(): Promise<Record<string, string>> {
     figures['cached page, access log on: req/s'] = fmt(quireRps, 0);
     figures['bare Koa serving the same bytes, pre-encoded: req/s'] = fmt(bareRps, 0);
     figures[`… cached page as % of bare Koa, median of 3 rounds (${ratios.map((ratio) => fmt(ratio, 1)).join(', ')}) (target ≥ 50)`] = fmt(median(ratios), 1);
+
+    // The static export, as an operator runs it beside the running server.
+    const exportDir = path.join(scratch, 'export');
+    const started = performance.now();
+    await execFileAsync('npm', ['run', '-s', 'admin', '--', 'site', 'export', site.id as string, exportDir], { cwd: root, env: { ...process.env, DATA_DIR: dataDir } });
+    figures['static export of the 1,000-page site, Pagefind index included: s (target ≤ 30)'] = fmt((performance.now() - started) / 1000, 1);
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });

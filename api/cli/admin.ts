@@ -8,12 +8,14 @@ import { findOrganization, listOrganizationsAll, markOrganizationDeleted } from 
 import { findSpace, listAllSpacesOfOrganization } from '../../storage/spaces.js';
 import { repackSpace } from '../../domain/git/index.js';
 import { localSpaceRepositories } from '../../engine/spaceRepositories.js';
+import { closeWorkerPool } from '../../engine/workerPool.js';
 import { deleteSpace } from '../../domain/spaces/index.js';
 import { JobClient } from '../../workflows/client.js';
 import { createToken, listTokens, revokeToken } from '../../storage/tokens.js';
 import { createUser, findUserByEmail, listUsers, type UserRecord } from '../../storage/users.js';
 import { createOrganization } from '../../domain/organizations/index.js';
 import { configFromEnv, parseDuration } from '../config.js';
+import { exportSite, SiteExportError } from './siteExport.js';
 
 const usage = `Usage: npm run -s admin -- <command> [options]
 
@@ -34,6 +36,9 @@ const usage = `Usage: npm run -s admin -- <command> [options]
   token revoke --id <tokenId>                            revoke a token
   space repack <spaceId>                                 pack the space's repository now (git gc), as the
                                                          maintenance schedule does past QUIRE_REPACK_LOOSE_OBJECTS
+  site export <siteId> <dir>                             write a public (or unlisted) published site as static
+                                                         files: relative links, .md twins, llms.txt, redirects
+                                                         as refresh pages, a Pagefind search index
 
 All state is under DATA_DIR (default ./data).`;
 
@@ -76,7 +81,7 @@ async function deleteOrganization(db: Database, organizationId: string): Promise
   }
 }
 
-async function run(db: Database, [noun, verb, subject]: string[], options: Record<string, string | undefined>, dataDir: string): Promise<string> {
+async function run(db: Database, [noun, verb, subject, target]: string[], options: Record<string, string | undefined>, dataDir: string): Promise<string> {
   switch (`${noun} ${verb}`) {
     case 'user create': {
       const email = required(options.email, 'email');
@@ -131,6 +136,18 @@ async function run(db: Database, [noun, verb, subject]: string[], options: Recor
       if (!(await findSpace(db, spaceId))) throw new UsageError(`no live space with id ${spaceId}`);
       const outcome = await repackSpace({ repositories: localSpaceRepositories(dataDir) }, spaceId);
       return `repacked ${spaceId} in ${outcome.ms} ms: ${outcome.looseBefore} loose objects before, ${outcome.looseAfter} after`;
+    }
+    case 'site export': {
+      const siteId = required(subject, 'siteId (site export <siteId> <dir>)');
+      const outDir = path.resolve(required(target, 'dir (site export <siteId> <dir>)'));
+      const config = configFromEnv();
+      const publicBase = config.publicUrl ?? `http://localhost:${config.port}`;
+      const exported = await exportSite({ db, repositories: localSpaceRepositories(dataDir), dataDir }, { siteId, publicBase, outDir })
+        .catch((error) => {
+          throw error instanceof SiteExportError ? new UsageError(error.message) : error;
+        })
+        .finally(() => closeWorkerPool());
+      return `exported ${exported.pages} pages and ${exported.files} files of site ${siteId} to ${outDir} in ${exported.ms} ms`;
     }
     default:
       throw new UsageError(noun ? `unknown command: ${[noun, verb].filter(Boolean).join(' ')}` : 'no command given');

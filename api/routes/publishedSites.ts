@@ -10,8 +10,7 @@ import { serveSiteMcp } from '../sites/siteMcp.js';
 import { EncodedCache, encodedOnce, type ContentEncoding } from '../encodedCache.js';
 import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../presenters/sitePages/agentFiles.js';
 import { isIndexable, messagePageHtml, notFoundHtml, publishedPageHtml, searchResultsHtml, searchResultsJson } from '../presenters/sitePages/publishedPage.js';
-import { siteIcon, siteIconName, siteStylesheet, siteStylesheetName } from '../presenters/sitePages/siteStyles.js';
-import { siteScript, siteScriptName } from '../presenters/sitePages/siteScript.js';
+import { siteAssets } from '../presenters/sitePages/siteAssets.js';
 import mime from 'mime-types';
 
 /**
@@ -166,13 +165,7 @@ function send(ctx: AppContext, type: string, body: string) {
 }
 
 /** The sites' own assets, named by their content's hash (cached for good), compressed once as they load. */
-const assets = new Map(
-  [
-    [siteStylesheetName, 'text/css; charset=utf-8', siteStylesheet],
-    [siteIconName, 'image/svg+xml', siteIcon],
-    [siteScriptName, 'text/javascript; charset=utf-8', siteScript],
-  ].map(([name, type, body]) => [name!, { type: type!, bodies: encodedOnce(body!) }]),
-);
+const assets = new Map(siteAssets.map((asset) => [asset.name, { type: asset.type, bodies: encodedOnce(asset.body) }]));
 
 function serveAsset(ctx: AppContext, name: string) {
   const asset = assets.get(name);

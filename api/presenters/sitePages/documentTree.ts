@@ -183,7 +183,8 @@ class DocumentRenderer {
         return file && { href: file.url, label: file.name };
       }
       case 'url': {
-        const href = options.image ? (/^https?:/i.test(ref.url) ? ref.url : undefined) : safeHref(ref.url);
+        // A relative target the revision doesn't hold is a broken link: shown as its text, leading nowhere.
+        const href = options.image ? (/^https?:/i.test(ref.url) ? ref.url : undefined) : /^(https?:|mailto:)/i.test(ref.url.trim()) ? safeHref(ref.url) : undefined;
         return href ? { href, label: ref.url } : undefined;
       }
       default:

@@ -1,0 +1,97 @@
+import path from 'node:path';
+import type { Root } from 'hast';
+import { toHtml } from 'hast-util-to-html';
+import { defaultTreeAdapter, html as parse5Html, parse, serialize, type DefaultTreeAdapterMap } from 'parse5';
+import { el } from './hast.js';
+
+type ParentNode = DefaultTreeAdapterMap['parentNode'];
+type Element = DefaultTreeAdapterMap['element'];
+
+/**
+ * Where a URL path of the live site (below its base, percent-encoded, no query or fragment) is
+ * written in a static export: pages as `<path>/index.html` (so a folder served by any web server
+ * or opened from disk finds them), the search page as `search/index.html`, files as they are.
+ */
+export function staticFileOf(rest: string): string {
+  if (rest === '~search') return 'search/index.html';
+  if (rest.startsWith('~assets/') || rest.startsWith('~files/') || /\.(md|txt|xml)$/.test(rest)) return rest;
+  const trimmed = rest.replace(/\/+$/, '');
+  return trimmed ? `${trimmed}/index.html` : 'index.html';
+}
+
+/** A live URL of the site as a link relative to the exported file that holds it. */
+export function relativeLink(url: string, siteBasePath: string, fromFile: string): string {
+  if (!url.startsWith(siteBasePath)) return url;
+  const [, rest = '', suffix = ''] = /^([^?#]*)(.*)$/.exec(url.slice(siteBasePath.length)) ?? [];
+  const target = staticFileOf(rest);
+  const relative = path.posix.relative(path.posix.dirname(fromFile), target);
+  return `${relative || path.posix.basename(target)}${suffix}`;
+}
+
+/**
+ * A page the live site rendered, with every link, image, stylesheet and form to the site made
+ * relative to the file it is written to, the live site's script and canonical link left out;
+ * an `indexed` page's `main` marked as what Pagefind indexes. The page is
+ * re-parsed and re-serialised as a tree: nothing is spliced into it as text.
+ */
+export function staticHtml(html: string, siteBasePath: string, file: string, options: { indexed: boolean; extraHead?: Element[] }): string {
+  const document = parse(html);
+  walk(document, (element) => {
+    for (const attribute of element.attrs) {
+      if (attribute.name === 'href' || attribute.name === 'src' || attribute.name === 'action') attribute.value = relativeLink(attribute.value, siteBasePath, file);
+    }
+    if (element.tagName === 'main' && options.indexed) element.attrs.push({ name: 'data-pagefind-body', value: '' });
+    if (element.tagName === 'head') {
+      // The live site's script asks the server for results as the visitor types: no server here.
+      // The canonical URL names the live server, which a copy served elsewhere may not be beside.
+      const dropped = (child: DefaultTreeAdapterMap['childNode']) => 'tagName' in child && (child.tagName === 'script' || (child.tagName === 'link' && child.attrs.some((attribute) => attribute.name === 'rel' && attribute.value === 'canonical')));
+      for (const child of element.childNodes.filter(dropped)) defaultTreeAdapter.detachNode(child);
+      for (const extra of options.extraHead ?? []) defaultTreeAdapter.appendChild(element, extra);
+    }
+  });
+  return serialize(document);
+}
+
+/** An element for `staticHtml`'s extra head content (the search page's Pagefind UI). */
+export function headElement(tagName: string, attributes: Record<string, string>): Element {
+  return defaultTreeAdapter.createElement(tagName, parse5Html.NS.HTML, Object.entries(attributes).map(([name, value]) => ({ name, value })));
+}
+
+function walk(node: ParentNode, visit: (element: Element) => void) {
+  for (const child of node.childNodes) {
+    if ('tagName' in child) {
+      visit(child);
+      walk(child.tagName === 'template' ? (child as DefaultTreeAdapterMap['template']).content : child, visit);
+    }
+  }
+}
+
+/** The page a redirect leaves in a static export: a refresh to where it leads, and a link for those who don't follow it. */
+export function redirectStubHtml(target: string): string {
+  const tree: Root = {
+    type: 'root',
+    children: [
+      { type: 'doctype' },
+      el(
+        'html',
+        { lang: 'en' },
+        el('head', {}, el('meta', { charSet: 'utf-8' }), el('title', {}, 'Moved'), el('meta', { httpEquiv: 'refresh', content: `0; url=${target}` }), el('meta', { name: 'robots', content: 'noindex' })),
+        el('body', {}, el('p', {}, 'This page has moved: ', el('a', { href: target }, target))),
+      ),
+    ],
+  };
+  return toHtml(tree);
+}
+
+/** The search page's script in an export: Pagefind's UI in the page, started with the query the header's form sent. */
+export const staticSearchScript = `window.addEventListener('DOMContentLoaded', () => {
+  const main = document.querySelector('main');
+  const box = document.createElement('div');
+  box.id = 'pagefind-search';
+  main.querySelector('form[role=search]')?.remove();
+  main.append(box);
+  const ui = new PagefindUI({ element: '#pagefind-search', showSubResults: true });
+  const query = new URLSearchParams(location.search).get('q');
+  if (query) ui.triggerSearch(query);
+});
+`;

@@ -1,0 +1,98 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import puppeteer from 'puppeteer';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { chromiumPath } from '../../domain/pdf/browser.js';
+import type { OrganizationFixture } from '../helpers/fixtures.js';
+import { runAdmin } from '../helpers/processes.js';
+import type { TestServer } from '../helpers/server.js';
+import { siteMaker } from '../helpers/sites.js';
+import { withOrganization } from '../helpers/suite.js';
+
+const test = suite('static export of a published site: relative links, agents files, redirects, Pagefind search');
+let t: TestServer;
+let fx: OrganizationFixture;
+withOrganization(test, (setup) => {
+  ({ t, fx } = setup);
+});
+const { space, publishedSite } = siteMaker(() => ({ t, fx }));
+const out = mkdtempSync(path.join(tmpdir(), 'quire-export-'));
+test.after(() => rmSync(out, { recursive: true, force: true }));
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+  });
+}
+
+/** A plain static file server over the export, as any web server would be. */
+function serve(dir: string): Promise<{ url: string; close(): void }> {
+  const server = http.createServer((request, response) => {
+    let file = path.join(dir, decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname));
+    if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    if (!file.startsWith(dir) || !existsSync(file)) return void response.writeHead(404).end();
+    const types: Record<string, string> = { '.html': 'text/html', '.js': 'application/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
+    response.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() })));
+}
+
+test('npm run admin -- site export writes the site as static files whose every link leads to a file; search works from Pagefind alone', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Exported docs', [guide.id]);
+  const siteSpace = (await t.call('GET', `/v1/orgs/${fx.org.id}/sites/${site.id}/site-spaces`, { token: fx.admin.token })).body.items[0].id as string;
+  const pages = (await t.call('GET', `/v1/spaces/${guide.id}/content/pages`, { token: fx.admin.token })).body.pages as Array<{ id: string; path: string }>;
+  const faq = pages.find((page) => page.path === 'faq')!;
+  await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/redirects`, { token: fx.admin.token, body: { source: '/questions', destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: faq.id } } });
+
+  const exported = await runAdmin(['site', 'export', site.id, out], { DATA_DIR: t.dataDir });
+  assert.is(exported.code, 0, exported.stderr);
+  assert.match(exported.stdout, /^exported 4 pages and 1 files of site \w+ to /);
+  for (const file of ['index.html', 'index.md', 'quick-start/index.html', 'quick-start.md', 'quick-start/configuration/index.html', 'faq/index.html', 'llms.txt', 'llms-full.txt', '404.html', 'search/index.html', 'pagefind/pagefind-ui.js', 'questions/index.html']) {
+    assert.ok(existsSync(path.join(out, file)), `${file} is written`);
+  }
+  assert.match(readFileSync(path.join(out, 'llms.txt'), 'utf8'), '- [Configuration](quick-start/configuration.md)');
+  assert.match(readFileSync(path.join(out, 'questions/index.html'), 'utf8'), '<meta http-equiv="refresh" content="0; url=../faq/index.html">');
+
+  const html = filesUnder(out).filter((file) => file.endsWith('.html') && !file.includes(`${path.sep}pagefind${path.sep}`));
+  for (const file of html) {
+    const body = readFileSync(file, 'utf8');
+    assert.not.match(body, `/sites/${site.id}/`, `${path.relative(out, file)} keeps no link to the live site`);
+    for (const [, link] of body.matchAll(/(?:href|src|action)="([^"#?]+)[^"]*"/g)) {
+      if (/^(https?:|mailto:|data:)/.test(link!)) continue;
+      assert.ok(existsSync(path.join(path.dirname(file), decodeURIComponent(link!))), `${path.relative(out, file)} links to ${link}, which exists`);
+    }
+  }
+
+  const browser = await puppeteer.launch({ executablePath: chromiumPath(), headless: true, pipe: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const served = await serve(out);
+  try {
+    const page = await browser.newPage();
+    await page.setJavaScriptEnabled(false);
+    await page.goto(pathToFileURL(path.join(out, 'index.html')).toString());
+    await Promise.all([page.waitForNavigation(), page.click('nav.toc a[href="faq/index.html"]')]);
+    assert.is(await page.$eval('main h1', (heading) => heading.textContent), 'FAQ', 'opened from disk, the sidebar leads to the page');
+    await page.close();
+
+    const search = await browser.newPage();
+    await search.goto(`${served.url}search/index.html?q=setting`, { waitUntil: 'load' });
+    await search.waitForSelector('.pagefind-ui__result-link', { timeout: 10_000 });
+    assert.equal(await search.$$eval('.pagefind-ui__result-link', (links) => links.map((link) => link.textContent)), ['Configuration']);
+    await search.close();
+  } finally {
+    served.close();
+    await browser.close();
+  }
+
+  const refused = await runAdmin(['site', 'export', 'nosuchsite', out], { DATA_DIR: t.dataDir });
+  assert.is(refused.code, 2);
+  assert.match(refused.stderr, 'site nosuchsite is not published for anyone to read');
+});
+
+test.run();
