@@ -106,7 +106,7 @@ test('a page revalidates with its ETag; the site root without a slash redirects;
   const missing = await visit(`${site.urls.published}no/such/page`);
   assert.is(missing.status, 404);
   assert.match(missing.body, '<h1>Page not found</h1>');
-  assert.match(missing.body, /<form role="search" method="get" action="[^"]*~search">/);
+  assert.match(missing.body, /<form role="search" method="get" action="[^"]*~search" aria-label="Search the pages">/);
   assert.is((await t.call('POST', `${sites()}/${site.id}/unpublish`, { token: fx.admin.token })).status, 200);
   assert.is((await visit(site.urls.published)).status, 404);
   assert.is((await visit(`${site.urls.published}llms.txt`)).status, 404);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createRequire } from 'node:module';
 import { chromiumPath } from '../../domain/pdf/browser.js';
 import type { OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
@@ -15,6 +16,7 @@ let fx: OrganizationFixture;
 let browser: Browser;
 const screenshots = mkdtempSync(path.join(tmpdir(), 'quire-site-screens-'));
 const taken: string[] = [];
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 withOrganization(test, (setup) => {
   ({ t, fx } = setup);
 });
@@ -138,6 +140,29 @@ test('with script on, the search box lists results as the visitor types (the pag
     await Promise.all([page.waitForNavigation(), page.click('.live-results a')]);
     assert.is(await page.$eval('main h1', (heading) => heading.textContent), 'Configuration');
     assert.equal(problems, []);
+    await page.close();
+  }));
+
+test('axe-core finds no accessibility violation on the template\'s pages, their search page and 404, in both themes', () =>
+  explained(async () => {
+    const url = await publishedSite('Accessible docs');
+    const page = await browser.newPage();
+    await page.setBypassCSP(true); // axe is injected as an inline script, which the site's CSP refuses
+    const violations: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+      for (const path of ['', 'quick-start', 'quick-start/configuration', 'faq', '~search?q=setting', 'no-such-page']) {
+        await page.goto(`${url}${path}`, { waitUntil: 'load' });
+        await page.addScriptTag({ path: axePath });
+        const found = await page.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run(options: object): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+          const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+          return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+        });
+        violations.push(...found.map((violation) => `${scheme} /${path}: ${violation}`));
+      }
+    }
+    assert.equal(violations, [], violations.join('\n'));
     await page.close();
   }));
 

@@ -78,12 +78,10 @@ function head(frame: SiteFrame, body: PageBody): Element {
 }
 
 function bodyOf(frame: SiteFrame, body: PageBody): Element {
-  const themes = object(frame.customization.themes);
   return el(
     'body',
     {},
     el('a', { href: '#content', className: ['skip'] }, 'Skip to content'),
-    themes.toggeable === false ? null : el('input', { type: 'checkbox', id: 'theme-switch', className: ['theme-input'], ariaLabel: 'Switch between light and dark themes' }),
     siteHeader(frame),
     banner(frame),
     frame.sections.length > 1 ? el('nav', { className: ['sections'], ariaLabel: 'Sections' }, frame.sections.map(navigationLink)) : null,
@@ -109,11 +107,13 @@ function siteHeader(frame: SiteFrame): Element {
     links.length ? el('nav', { className: ['links'], ariaLabel: 'Links' }, links.map((link) => contentLink(frame, link.to, string(link.title)))) : null,
     el(
       'form',
-      { role: 'search', method: 'get', action: `${frame.siteBasePath}~search` },
+      { role: 'search', method: 'get', action: `${frame.siteBasePath}~search`, ariaLabel: 'Site search' },
       el('input', { type: 'search', name: 'q', placeholder: 'Search…', ariaLabel: 'Search the site', required: true }),
       el('button', { type: 'submit' }, 'Search'),
     ),
-    object(frame.customization.themes).toggeable === false ? null : el('label', { htmlFor: 'theme-switch', className: ['theme-label'] }, 'Theme'),
+    ...(object(frame.customization.themes).toggeable === false
+      ? []
+      : [el('input', { type: 'checkbox', id: 'theme-switch', className: ['theme-input'], ariaLabel: 'Switch between light and dark themes' }), el('label', { htmlFor: 'theme-switch', className: ['theme-label'] }, 'Theme')]),
   );
 }
 

@@ -96,7 +96,7 @@ export function notFoundHtml(view: FrameView): string {
     content: [
       el('h1', {}, 'Page not found'),
       el('p', {}, 'This page does not exist, or it has moved. Search the site:'),
-      el('form', { role: 'search', method: 'get', action: `${view.place.siteBasePath}~search` }, el('input', { type: 'search', name: 'q', ariaLabel: 'Search the site', required: true }), el('button', { type: 'submit' }, 'Search')),
+      el('form', { role: 'search', method: 'get', action: `${view.place.siteBasePath}~search`, ariaLabel: 'Search the pages' }, el('input', { type: 'search', name: 'q', ariaLabel: 'Search the site', required: true }), el('button', { type: 'submit' }, 'Search')),
     ],
   });
 }
@@ -123,7 +123,7 @@ export function searchResultsHtml(view: FrameView, query: string, found: FoundPa
     title: query ? `Search: ${query}` : 'Search',
     content: [
       el('h1', {}, 'Search'),
-      el('form', { role: 'search', method: 'get', action: `${view.place.siteBasePath}~search` }, el('input', { type: 'search', name: 'q', value: query, ariaLabel: 'Search the site', required: true }), el('button', { type: 'submit' }, 'Search')),
+      el('form', { role: 'search', method: 'get', action: `${view.place.siteBasePath}~search`, ariaLabel: 'Search the pages' }, el('input', { type: 'search', name: 'q', value: query, ariaLabel: 'Search the site', required: true }), el('button', { type: 'submit' }, 'Search')),
       query ? el('p', { role: 'status' }, found.length === 0 ? `Nothing found for “${query}”.` : `${found.length} ${found.length === 1 ? 'page' : 'pages'} found for “${query}”.`) : null,
       el(
         'ol',

@@ -19,7 +19,7 @@ code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-s
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:var(--bg);padding:.5rem;z-index:2}
 .theme-input{position:absolute;opacity:0;width:1px;height:1px}
 .theme-label{cursor:pointer;border:1px solid var(--line);border-radius:6px;padding:.2rem .6rem;color:var(--fg);white-space:nowrap}
-.theme-input:focus-visible+header .theme-label{outline:2px solid var(--accent)}
+.theme-input:focus-visible+.theme-label{outline:2px solid var(--accent)}
 header.site{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}
 header.site .title{font-weight:700;font-size:1.15rem;color:var(--fg);text-decoration:none;display:flex;gap:.5rem;align-items:center}
 header.site .title img{height:28px;width:auto}
