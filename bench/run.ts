@@ -16,10 +16,11 @@ import { benchTranslations } from './translations.js';
 import { durableWriteMs, fmt } from './lib.js';
 import { benchSites } from './sites.js';
 import { benchSitePages } from './sitePages.js';
+import { benchLighthouse } from './lighthouse.js';
 import { benchSlowInput } from './slowInput.js';
 import { benchSoak } from './soak.js';
 
-const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments, 'change-requests': benchChangeRequests, sites: benchSites, openapi: benchOpenAPI, conversations: benchConversations, translations: benchTranslations, pdf: benchPdf, 'slow-input': benchSlowInput, git: benchGit, published: benchPublished, 'site-pages': benchSitePages, soak: benchSoak };
+const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments, 'change-requests': benchChangeRequests, sites: benchSites, openapi: benchOpenAPI, conversations: benchConversations, translations: benchTranslations, pdf: benchPdf, 'slow-input': benchSlowInput, git: benchGit, published: benchPublished, 'site-pages': benchSitePages, lighthouse: benchLighthouse, soak: benchSoak };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 
 const before = loadavg();

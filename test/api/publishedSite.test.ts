@@ -69,6 +69,7 @@ test('the published URL shows the site: its first page from its Document, the si
   assert.match(faq.body, /<a href="[^"]*faq" aria-current="page">FAQ<\/a>/);
   assert.match(faq.body, /rel="prev"/);
   assert.match(faq.body, /<p class="updated">Last updated <time datetime="\d{4}-\d\d-\d\dT[^"]+">[^<]+<\/time><\/p>/);
+  assert.match((await visit(`${base}quick-start`)).body, '<meta name="description" content="It takes five minutes.">', 'without a description of its own, the first paragraph\'s start');
   const configuration = await visit(`${base}quick-start/configuration`);
   assert.match(configuration.body, /<nav class="breadcrumbs"[^>]*><ol><li><a href="[^"]*quick-start">Quick start<\/a><\/li><\/ol><\/nav>/);
   assert.match(configuration.body, '<code class="language-yaml"><span class="hljs-attr">port:</span> <span class="hljs-number">3000</span></code>', 'code highlighted on the server');

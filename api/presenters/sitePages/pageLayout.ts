@@ -38,6 +38,7 @@ export interface SiteFrame {
 /** The main column of a page. */
 export interface PageBody {
   title: string;
+  /** For search engines' snippets (`<meta name="description">`). */
   description?: string;
   content: Child[];
   outline?: OutlineEntry[];

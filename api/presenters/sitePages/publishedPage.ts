@@ -66,9 +66,11 @@ export function publishedPageHtml(view: PublishedPageView & { page: RevisionPage
   });
   const description = typeof page.meta.description === 'string' ? page.meta.description : undefined;
   const paginationEnabled = (view.customization.pagination as { enabled?: boolean } | undefined)?.enabled !== false;
+  // Without a description of its own, a page's snippet is the start of its first paragraph.
+  const snippet = description ?? firstParagraphText(document);
   return sitePageHtml(frameOf(view, page), {
     title: page.title,
-    ...(description ? { description } : {}),
+    ...(snippet ? { description: snippet } : {}),
     canonicalUrl: place.canonicalUrl,
     markdownUrl: markdownPath(view, page),
     outline,
@@ -81,6 +83,24 @@ export function publishedPageHtml(view: PublishedPageView & { page: RevisionPage
       paginationEnabled ? pagination(revision.pages, place.basePath, page) : null,
     ],
   });
+}
+
+function firstParagraphText(document: Document): string | undefined {
+  // The first paragraph in reading order, inside a hint or a list if that is where it is.
+  const first = (nodes: Array<Record<string, unknown>>): Record<string, unknown> | undefined => {
+    for (const node of nodes) {
+      if (node.type === 'paragraph') return node;
+      const inner = Array.isArray(node.nodes) && node.object === 'block' ? first(node.nodes as Array<Record<string, unknown>>) : undefined;
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  const paragraph = first(document.nodes);
+  const text = (node: Record<string, unknown>): string =>
+    Array.isArray(node.leaves) ? (node.leaves as Array<{ text?: string }>).map((leaf) => leaf.text ?? '').join('') : Array.isArray(node.nodes) ? (node.nodes as Array<Record<string, unknown>>).map(text).join('') : '';
+  const words = paragraph ? text(paragraph).replace(/\s+/g, ' ').trim() : '';
+  if (!words) return undefined;
+  return words.length <= 160 ? words : `${words.slice(0, 157).replace(/\s+\S*$/, '')}…`;
 }
 
 function lastUpdated(updatedAt: Date, customization: Record<string, unknown>) {
