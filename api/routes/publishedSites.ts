@@ -4,7 +4,8 @@ import type Koa from 'koa';
 import { DomainError } from '../../domain/common/errors.js';
 import { publishedRevisions, readPublishedDocument, readPublishedPage, searchPublishedSite, type PublishedPageView, type PublishedRedirect } from '../../domain/publishing/index.js';
 import { readSpaceFile, readSpaceRevision } from '../../domain/spaces/index.js';
-import type { RevisionPage } from '../../engine/readRevision.js';
+import { allPages } from '../../engine/allPages.js';
+import type { Revision, RevisionPage } from '../../engine/readRevision.js';
 import { contentDeps, type AppContext } from '../context.js';
 import { serveSiteMcp } from '../sites/siteMcp.js';
 import { EncodedCache, encodedOnce, type ContentEncoding } from '../encodedCache.js';
@@ -115,16 +116,34 @@ function redirect(ctx: AppContext, to: PublishedRedirect) {
 }
 
 /**
- * Rendered pages: a page depends on its revision (commits never change), the site space and path
- * it is shown under, and what the visitor's claims and the site's current structure and
- * customization make of the frame around it.
+ * Rendered pages: a page depends on its own markdown (its blob), on what the revision's other
+ * pages, files and reusable contents look like from it (titles, paths, kinds: the sidebar, links,
+ * previous/next), on when it last changed, and on the frame around it (the path it is shown under,
+ * the visitor's claims, the site's structure and customization). Not on the commit: a merge that
+ * changes one page's text renders that page again, and no other.
  */
 const renderedPages = new EncodedCache();
 
 function renderedKey(view: PublishedPageView & { page: RevisionPage }): string {
   const { place } = view;
   const frame = JSON.stringify([place.basePath, place.claims, place.site.visibility, place.site.title, place.preview ?? null, place.sitePreview ? 1 : 0, view.customization, view.siteSpaces, view.structure.sections.map((section) => [section.id, section.title])]);
-  return `${place.siteSpace.spaceId}:${view.revision.commit}:${view.page.id}:${createHash('sha1').update(frame).digest('base64url')}`;
+  return `${place.siteSpace.spaceId}:${view.page.id}:${view.page.oid}:${revisionShape(view.revision)}:${view.updatedAt?.getTime() ?? ''}:${createHash('sha1').update(frame).digest('base64url')}`;
+}
+
+const shapes = new WeakMap<Revision, string>();
+
+/** A hash of what every page of the revision shows of the others, computed once per revision. */
+function revisionShape(revision: Revision): string {
+  let shape = shapes.get(revision);
+  if (shape === undefined) {
+    const hash = createHash('sha1');
+    for (const page of allPages(revision.pages)) hash.update(JSON.stringify([page.id, page.kind, page.title, page.path, page.file ?? '', page.href ?? '', page.meta.hidden === true, page.pages.length]));
+    for (const file of revision.files) hash.update(JSON.stringify([file.id, file.oid, file.name]));
+    for (const content of revision.reusableContents) hash.update(JSON.stringify([content.id, content.oid]));
+    shape = hash.digest('base64url');
+    shapes.set(revision, shape);
+  }
+  return shape;
 }
 
 /** A cached body, compressed as the client accepts, its ETag derived from its key: a matching revalidation answers 304 before anything is rendered. */

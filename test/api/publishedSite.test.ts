@@ -113,6 +113,20 @@ test('a page revalidates with its ETag; the site root without a slash redirects;
   assert.is((await visit(`${site.urls.published}llms.txt`)).status, 404);
 });
 
+test('a merge that changes one page\'s text renders that page again and no other (the others keep their ETag)', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Docs', [guide.id]);
+  const etagOf = async (path: string) => (await visit(`${site.urls.published}${path}`)).headers.get('etag');
+  const before = { faq: await etagOf('faq'), quickStart: await etagOf('quick-start'), home: await etagOf('') };
+  const pages = (await t.call('GET', `/v1/spaces/${guide.id}/content/pages`, { token: fx.admin.token })).body.pages as Array<{ id: string; path: string }>;
+  const faq = pages.find((page) => page.path === 'faq')!;
+  await merged(guide.id, [{ operation: 'update_page', page: faq.id, document: { markdown: '## Where do I start?\n\nWith the [introduction](README.md), then the quick start.\n' } }]);
+  assert.match((await visit(`${site.urls.published}faq`)).body, 'then the quick start');
+  assert.is.not(await etagOf('faq'), before.faq);
+  assert.is(await etagOf('quick-start'), before.quickStart);
+  assert.is(await etagOf(''), before.home);
+});
+
 test('agents: a .md twin of every page, text/markdown on the page URL, llms.txt, llms-full.txt; crawlers: robots.txt and sitemap.xml', async () => {
   const guide = await space('Guide');
   const site = await publishedSite('Docs', [guide.id]);
