@@ -126,7 +126,7 @@ test('keyboard only: the skip link comes first, the sidebar is reachable by Tab 
     await page.close();
   }));
 
-test('with script on, the search box lists results as the visitor types (the page works the same without)', () =>
+test('with script on, the search box lists results as the visitor types and code blocks copy (the page works the same without)', () =>
   explained(async () => {
     const url = await publishedSite('Live search');
     const page = await browser.newPage();
@@ -139,6 +139,11 @@ test('with script on, the search box lists results as the visitor types (the pag
     assert.equal(await page.$$eval('.live-results a', (links) => links.map((link) => link.textContent)), ['Configuration']);
     await Promise.all([page.waitForNavigation(), page.click('.live-results a')]);
     assert.is(await page.$eval('main h1', (heading) => heading.textContent), 'Configuration');
+    const context = browser.defaultBrowserContext();
+    await context.overridePermissions(new URL(url).origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+    await page.click('figure.code button.copy');
+    await page.waitForFunction(() => document.querySelector('figure.code button.copy')?.textContent === 'Copied', { timeout: 5000 });
+    assert.is(await page.evaluate(() => navigator.clipboard.readText()), 'port: 3000', 'a code block copies its code');
     assert.equal(problems, []);
     await page.close();
   }));

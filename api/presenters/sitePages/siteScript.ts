@@ -1,11 +1,26 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The sites' one script, deferred and optional (every page reads and navigates without it): the
- * header's search box shows results as the visitor types, from `~search.json`. Results are built
+ * The sites' one script, deferred and optional (every page reads and navigates without it): code
+ * blocks get a copy button, and the header's search box shows results as the visitor types, from
+ * `~search.json`. Results are built
  * with DOM calls and `textContent`, never as HTML.
  */
 export const siteScript = `(() => {
+  for (const figure of document.querySelectorAll('figure.code')) {
+    const code = figure.querySelector('code');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'copy';
+    button.textContent = 'Copy';
+    button.addEventListener('click', async () => {
+      await navigator.clipboard.writeText(code.textContent).then(() => (button.textContent = 'Copied'), () => (button.textContent = 'Copy failed'));
+      setTimeout(() => (button.textContent = 'Copy'), 1500);
+    });
+    figure.prepend(button);
+  }
+})();
+(() => {
   const form = document.querySelector('header form[role=search]');
   const input = form && form.querySelector('input[name=q]');
   if (!input) return;

@@ -58,7 +58,7 @@ pre{background:var(--soft);border:1px solid var(--line);border-radius:6px;paddin
 .hljs-title,.hljs-section,.hljs-name,.hljs-selector-tag{color:var(--t)}
 .hljs-comment,.hljs-quote,.hljs-meta{color:var(--c)}
 :not(pre)>code{background:var(--soft);padding:.1rem .3rem;border-radius:4px}
-figure{margin:1.5rem 0}figure.code figcaption{font-size:.85rem;color:var(--muted)}
+figure{margin:1.5rem 0}figure.code{position:relative}.copy{position:absolute;right:.5rem;top:.5rem;font-size:.8rem;padding:.1rem .5rem}figure.code figcaption{font-size:.85rem;color:var(--muted)}
 img{max-width:100%;height:auto}
 .table{overflow-x:auto}table{border-collapse:collapse;width:100%}th,td{border:1px solid var(--line);padding:.4rem .7rem;text-align:left;vertical-align:top}th{background:var(--soft)}
 blockquote{margin:1rem 0;padding:0 1rem;border-left:4px solid var(--line);color:var(--muted)}
