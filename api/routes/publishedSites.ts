@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
 import { DomainError } from '../../domain/common/errors.js';
-import { publishedRevisions, readPublishedDocument, readPublishedPage, searchPublishedSite, type PublishedPageView, type PublishedRedirect } from '../../domain/publishing/index.js';
+import { publishedRevisions, readPublishedDocument, readPublishedPage, searchPublishedSite, siteOfPublishedUrl, type PublishedPageView, type PublishedRedirect } from '../../domain/publishing/index.js';
 import { readSpaceFile, readSpaceRevision } from '../../domain/spaces/index.js';
 import { allPages } from '../../engine/allPages.js';
 import type { Revision, RevisionPage } from '../../engine/readRevision.js';
@@ -15,22 +15,23 @@ import { siteAssets } from '../presenters/sitePages/siteAssets.js';
 import mime from 'mime-types';
 
 /**
- * The published sites, beside `/v1`: `GET /sites/<siteId>/<page path>` renders the page a reader
+ * The published sites, beside `/v1`: `GET /sites/<siteId>/<page path>` (or the page path on a
+ * site's own hostname, below its basename) renders the page a reader
  * asked for (resolvePublishedUrl's rules: visibility, share links, visitor auth, conditions,
  * redirects), with its `.md` twin, `llms.txt`, `llms-full.txt`, `sitemap.xml`, `robots.txt`,
  * a search page (`~search?q=`), the files pages show (`~files/…`) and the stylesheet (`~assets/…`).
  */
 export async function publishedSites(ctx: AppContext, next: Koa.Next) {
-  const match = /^\/sites\/([A-Za-z0-9_-]+)(\/.*)?$/.exec(ctx.path);
-  const isMcp = match?.[2] === '/~mcp';
-  if (!match || (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !isMcp)) return next();
-  const siteBasePath = `/sites/${match[1]}/`;
-  if (match[2] === undefined) return void ctx.redirect(`${siteBasePath}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+  const found = await siteOfRequest(ctx);
+  if (!found) return next();
+  const { siteBasePath, origin } = found;
+  const isMcp = ctx.path === `${siteBasePath}~mcp`;
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !isMcp) return next();
+  if (!ctx.path.startsWith(siteBasePath)) return void ctx.redirect(`${siteBasePath}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
   // An agent's MCP client keeps the URL it was given: its credentials stay in it.
   if (!isMcp && moveCredentialsToCookies(ctx, siteBasePath)) return;
-  const rest = match[2].slice(1);
   try {
-    await serve(ctx, siteBasePath, rest);
+    await serve(ctx, { siteBasePath, origin }, ctx.path.slice(siteBasePath.length));
   } catch (error) {
     if (!(error instanceof DomainError) || (error.code !== 'not_found' && error.code !== 'unauthenticated')) throw error;
     ctx.status = error.code === 'not_found' ? 404 : 401;
@@ -38,6 +39,28 @@ export async function publishedSites(ctx: AppContext, next: Koa.Next) {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = error.code === 'not_found' ? messagePageHtml('Not found', 'No published site answers at this address.') : messagePageHtml('Sign in needed', error.message);
   }
+}
+
+/** Where a request's site lives: its base path, and the origin its absolute URLs are made with. */
+interface SiteAddress {
+  siteBasePath: string;
+  origin: string;
+}
+
+/** Paths that stay the API's whatever the host: the API, the git remote, metrics, sign-in. */
+const serverPaths = /^\/(v1|git|metrics|auth)(\/|$)/;
+
+/**
+ * `/sites/<id>/…` on this server's own host; on another host, the site whose custom hostname it
+ * is (under the site's basename), so a docs domain pointed at Quire shows its site at its root.
+ */
+async function siteOfRequest(ctx: AppContext): Promise<SiteAddress | undefined> {
+  const own = /^\/sites\/([A-Za-z0-9_-]+)(?:\/|$)/.exec(ctx.path);
+  if (own) return { siteBasePath: `/sites/${own[1]}/`, origin: ctx.urls.base };
+  if (ctx.hostname === new URL(ctx.urls.base).hostname || serverPaths.test(ctx.path)) return undefined;
+  const origin = `${ctx.protocol}://${ctx.host}`;
+  const found = await siteOfPublishedUrl(contentDeps(ctx), `${origin}${ctx.path}`, ctx.urls.base);
+  return found && { siteBasePath: found.siteBasePath, origin };
 }
 
 /** Query parameters that carry a visitor's credentials, and the cookies they move into. */
@@ -62,8 +85,8 @@ function moveCredentialsToCookies(ctx: AppContext, siteBasePath: string): boolea
 }
 
 /** The URL resolvePublishedUrl reads for a path of the site, the visitor's credentials (cookies, or the query an MCP client keeps) put back as the parameters they came as. */
-function lookupUrl(ctx: AppContext, path: string): string {
-  const url = new URL(path, ctx.urls.base);
+function lookupUrl(ctx: AppContext, origin: string, path: string): string {
+  const url = new URL(path, origin);
   for (const name of ['share', 'preview'] as const) {
     const value = ctx.cookies.get(credentials[name]) ?? new URLSearchParams(ctx.querystring).get(name);
     if (value) url.searchParams.set(name, value);
@@ -80,17 +103,17 @@ const activeTypes = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/
 
 const siteFiles = new Set(['llms.txt', 'llms-full.txt', 'sitemap.xml', 'robots.txt']);
 
-async function serve(ctx: AppContext, siteBasePath: string, rest: string) {
+async function serve(ctx: AppContext, { siteBasePath, origin }: SiteAddress, rest: string) {
   if (rest.startsWith('~assets/')) return serveAsset(ctx, rest.slice('~assets/'.length));
   const deps = contentDeps(ctx);
-  const lookup = (path: string) => readPublishedPage(deps, { url: lookupUrl(ctx, path), publicBase: ctx.urls.base, visitor: visitorOf(ctx) });
+  const lookup = (path: string) => readPublishedPage(deps, { url: lookupUrl(ctx, origin, path), publicBase: ctx.urls.base, visitor: visitorOf(ctx) });
   if (siteFiles.has(rest) || rest === '~search' || rest === '~search.json' || rest === '~mcp' || rest.startsWith('~files/')) {
     const root = await lookup(siteBasePath);
     if ('redirect' in root) return redirect(ctx, root);
-    if (rest === '~mcp') return serveSiteMcp(ctx, { root, lookupUrl: (path) => lookupUrl(ctx, path), visitor: visitorOf(ctx) });
+    if (rest === '~mcp') return serveSiteMcp(ctx, { root, origin, lookupUrl: (path) => lookupUrl(ctx, origin, path), visitor: visitorOf(ctx) });
     if (rest.startsWith('~files/')) return serveFile(ctx, root, rest.slice('~files/'.length));
     if (rest === '~search' || rest === '~search.json') return serveSearch(ctx, root, rest.endsWith('.json'));
-    return serveSiteFile(ctx, root, rest);
+    return serveSiteFile(ctx, root, rest, origin);
   }
   const wantsMarkdown = rest.endsWith('.md') || ctx.accepts('text/html', 'text/markdown') === 'text/markdown';
   const pagePath = rest.endsWith('.md') ? ctx.path.slice(0, -'.md'.length).replace(/\/index$/, '/') : ctx.path;
@@ -197,14 +220,14 @@ function serveAsset(ctx: AppContext, name: string) {
   ctx.body = asset.bodies[encoding];
 }
 
-async function serveSiteFile(ctx: AppContext, root: PublishedPageView, name: string) {
+async function serveSiteFile(ctx: AppContext, root: PublishedPageView, name: string, origin: string) {
   cacheHeaders(ctx, root);
-  if (name === 'robots.txt') return send(ctx, 'text/plain; charset=utf-8', robotsTxt(root, ctx.urls.base));
+  if (name === 'robots.txt') return send(ctx, 'text/plain; charset=utf-8', robotsTxt(root, origin));
   const listings = await publishedRevisions(contentDeps(ctx), root);
-  if (name === 'llms.txt') return send(ctx, 'text/plain; charset=utf-8', llmsTxt(root, listings, ctx.urls.base));
-  if (name === 'sitemap.xml') return send(ctx, 'application/xml; charset=utf-8', sitemapXml(root, listings, ctx.urls.base));
+  if (name === 'llms.txt') return send(ctx, 'text/plain; charset=utf-8', llmsTxt(root, listings, origin));
+  if (name === 'sitemap.xml') return send(ctx, 'application/xml; charset=utf-8', sitemapXml(root, listings, origin));
   ctx.type = 'text/plain; charset=utf-8';
-  ctx.body = Readable.from(llmsFullTxt(root, listings, ctx.urls.base));
+  ctx.body = Readable.from(llmsFullTxt(root, listings, origin));
 }
 
 /** `~files/<spaceId>/<blob id>/<name>`: a file of a site space the visitor sees, from its published revision. */

@@ -13,6 +13,8 @@ const mcpBodyLimitBytes = 64 * 1024;
 export interface SiteMcpRequest {
   /** The site as the visitor sees it (its root page's view). */
   root: PublishedPageView;
+  /** The origin the site's absolute URLs are made with (this server's, or the site's own host). */
+  origin: string;
   /** How to look up another URL path of the site as the same visitor. */
   lookupUrl: (path: string) => string;
   visitor: PublishedVisitor;
@@ -40,14 +42,14 @@ export async function serveSiteMcp(ctx: AppContext, request: SiteMcpRequest) {
   });
 }
 
-function siteMcpServer(ctx: AppContext, { root, lookupUrl, visitor }: SiteMcpRequest): McpServer {
+function siteMcpServer(ctx: AppContext, { root, origin, lookupUrl, visitor }: SiteMcpRequest): McpServer {
   const deps = contentDeps(ctx);
   const siteTitle = typeof root.customization.title === 'string' ? root.customization.title : root.place.site.title;
   const server = new McpServer({ name: `quire-site-${root.place.site.id}`, title: siteTitle, version: apiVersion });
   const text = (value: string, isError = false) => ({ content: [{ type: 'text' as const, text: value }], ...(isError ? { isError } : {}) });
 
   server.registerTool('list_pages', { title: 'List pages', description: `Every page of ${siteTitle}, with its markdown URL (llms.txt).`, annotations: { readOnlyHint: true } }, async () =>
-    text(llmsTxt(root, await publishedRevisions(deps, root), ctx.urls.base)),
+    text(llmsTxt(root, await publishedRevisions(deps, root), origin)),
   );
 
   server.registerTool(

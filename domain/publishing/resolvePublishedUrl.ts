@@ -201,6 +201,11 @@ async function visitorOf(deps: Pick<ContentDeps, 'db'>, site: SiteRecord, visito
   return { redirect: fallback.toString(), target: 'external' };
 }
 
+/** The site a URL is on (this server's `/sites/<id>/`, or a custom hostname and basename recorded on a site), published or not, and its base path. */
+export function siteOfPublishedUrl(deps: Pick<ContentDeps, 'db'>, url: string, publicBase: string): Promise<{ site: SiteRecord; siteBasePath: string } | undefined> {
+  return siteOfUrl(deps, new URL(url), new URL(publicBase));
+}
+
 async function siteOfUrl(deps: Pick<ContentDeps, 'db'>, url: URL, base: URL): Promise<{ site: SiteRecord; siteBasePath: string } | undefined> {
   const basePath = base.pathname.replace(/\/+$/, '');
   if (url.host === base.host) {

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { SignJWT } from 'jose';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -236,6 +237,35 @@ test('a visitor-auth site sends visitors to sign in, takes their JWT into a cook
   assert.is((await visit(`${site.urls.published}staff/`, { cookie: reader })).status, 404);
   assert.not.match((await visit(`${site.urls.published}llms.txt`, { cookie: reader })).body, 'staff');
   assert.is((await visit(site.urls.published, { cookie: 'quire_visitor=not.a.jwt' })).status, 302, 'a wrong token: back to sign in');
+});
+
+/** A request as a browser on another host name sends it (fetch won't let a caller set Host). */
+function visitAs(host: string, pathname: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  const server = new URL(t.url);
+  return new Promise((resolve, reject) => {
+    http.get({ host: server.hostname, port: server.port, path: pathname, headers: { host } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    }).on('error', reject);
+  });
+}
+
+test('a site with its own hostname is served at that host\'s root, its links and listings on that host; the API stays the API there', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Docs', [guide.id]);
+  const hostname = `docs-${site.id.toLowerCase()}.example.com`;
+  const patched = await t.call('PATCH', `${sites()}/${site.id}`, { token: fx.admin.token, body: { hostname } });
+  assert.is(patched.status, 200, JSON.stringify(patched.body));
+  const home = await visitAs(hostname, '/');
+  assert.is(home.status, 200);
+  assert.match(home.body, '<h1>Introduction</h1>');
+  assert.ok(links(home.body).includes('/quick-start/configuration'), 'links are paths of the hostname');
+  assert.is((await visitAs(hostname, '/faq')).status, 200);
+  assert.match((await visitAs(hostname, '/llms.txt')).body, `- [FAQ](http://${hostname}/faq.md)`);
+  assert.is((await visitAs(hostname, '/v1/')).headers['content-type']?.startsWith('application/json'), true);
+  assert.is((await visitAs('unknown.example.com', '/faq')).status, 404);
 });
 
 test('nothing a writer types runs: titles, bodies, links and customization reach the page as text', async () => {
