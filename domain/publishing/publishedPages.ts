@@ -69,7 +69,7 @@ export async function readPublishedDocument(view: Pick<PublishedPageView, 'revis
 }
 
 /** The site around a place: its visible structure, site spaces with titles, and the customization of the place's site space. */
-export async function siteAround(deps: Deps, place: PublishedPlace): Promise<Pick<PublishedPageView, 'place' | 'structure' | 'siteSpaces' | 'customization'>> {
+async function siteAround(deps: Deps, place: PublishedPlace): Promise<Pick<PublishedPageView, 'place' | 'structure' | 'siteSpaces' | 'customization'>> {
   const structure = visibleStructure((await loadSiteStructureCached(deps.db, place.site.id))!, place.claims);
   const siteSpaces = await visibleSiteSpaces(deps, structure);
   const customization = await siteSpaceCustomization(deps, place.site, place.siteSpace.id);

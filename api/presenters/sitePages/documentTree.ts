@@ -98,7 +98,7 @@ class DocumentRenderer {
   }
 
   private heading(node: DocumentNode, level: 1 | 2 | 3): Element {
-    const title = plain(nodesOf(node));
+    const title = documentText(nodesOf(node));
     const base = slugify(title) || 'section';
     const seen = (this.ids.get(base) ?? 0) + 1;
     this.ids.set(base, seen);
@@ -117,7 +117,7 @@ class DocumentRenderer {
 
   private code(node: DocumentNode): Element {
     const data = dataOf(node);
-    const source = nodesOf(node).map((line) => plain(nodesOf(line))).join('\n');
+    const source = nodesOf(node).map((line) => documentText(nodesOf(line))).join('\n');
     const syntax = stringOf(data.syntax);
     const title = stringOf(data.title);
     return el(
@@ -231,9 +231,9 @@ function leaves(node: DocumentNode): Child[] {
   });
 }
 
-/** The text of inline nodes, marks dropped. */
-function plain(nodes: DocumentNode[]): string {
+/** The text of Document nodes, marks dropped. */
+export function documentText(nodes: DocumentNode[]): string {
   return nodes
-    .map((node) => (node.object === 'text' ? (Array.isArray(node.leaves) ? (node.leaves as Array<{ text?: string }>).map((leaf) => stringOf(leaf.text)).join('') : '') : plain(nodesOf(node))))
+    .map((node) => (node.object === 'text' ? (Array.isArray(node.leaves) ? (node.leaves as Array<{ text?: string }>).map((leaf) => stringOf(leaf.text)).join('') : '') : documentText(nodesOf(node))))
     .join('');
 }

@@ -4,8 +4,8 @@ import type { PublishedPageView, FoundPage } from '../../../domain/publishing/in
 import { findPageById } from '../../../engine/findPage.js';
 import { pagesByFile, resolveLink, type ContentRef } from '../../../engine/resolveLink.js';
 import type { RevisionPage } from '../../../engine/readRevision.js';
-import type { Document } from '../../../engine/markdown/toDocument.js';
-import { documentTree } from './documentTree.js';
+import type { Document, DocumentNode } from '../../../engine/markdown/toDocument.js';
+import { documentText, documentTree } from './documentTree.js';
 import { el } from './hast.js';
 import { breadcrumbs, pagePath, pagination } from './navigation.js';
 import { sitePageHtml, type SiteFrame } from './pageLayout.js';
@@ -96,9 +96,7 @@ function firstParagraphText(document: Document): string | undefined {
     return undefined;
   };
   const paragraph = first(document.nodes);
-  const text = (node: Record<string, unknown>): string =>
-    Array.isArray(node.leaves) ? (node.leaves as Array<{ text?: string }>).map((leaf) => leaf.text ?? '').join('') : Array.isArray(node.nodes) ? (node.nodes as Array<Record<string, unknown>>).map(text).join('') : '';
-  const words = paragraph ? text(paragraph).replace(/\s+/g, ' ').trim() : '';
+  const words = paragraph ? documentText([paragraph as DocumentNode]).replace(/\s+/g, ' ').trim() : '';
   if (!words) return undefined;
   return words.length <= 160 ? words : `${words.slice(0, 157).replace(/\s+\S*$/, '')}…`;
 }
@@ -127,18 +125,21 @@ export function messagePageHtml(title: string, message: string): string {
   return toHtml(tree);
 }
 
+/** A found page's URL on the site. */
+const foundPageUrl = (view: FrameView, hit: FoundPage) => `${view.place.siteBasePath}${hit.siteSpace.path}${hit.path.split('/').filter(Boolean).map(encodeURIComponent).join('/')}`;
+
 /** What the search box's script lists as the visitor types: each page's title, URL and where it sits. */
 export function searchResultsJson(view: FrameView, found: FoundPage[]): Array<{ title: string; url: string; context: string }> {
   return found.slice(0, 10).map((hit) => ({
     title: hit.title,
-    url: `${view.place.siteBasePath}${hit.siteSpace.path}${hit.path.split('/').filter(Boolean).map(encodeURIComponent).join('/')}`,
+    url: foundPageUrl(view, hit),
     context: [...(view.siteSpaces.length > 1 ? [hit.siteSpace.title] : []), ...hit.ancestors].join(' › '),
   }));
 }
 
 /** The site's search page: a form that works without script, and what it found. */
 export function searchResultsHtml(view: FrameView, query: string, found: FoundPage[]): string {
-  const pageUrl = (hit: FoundPage) => `${view.place.siteBasePath}${hit.siteSpace.path}${hit.path.split('/').filter(Boolean).map(encodeURIComponent).join('/')}`;
+  const pageUrl = (hit: FoundPage) => foundPageUrl(view, hit);
   return sitePageHtml(frameOf(view), {
     title: query ? `Search: ${query}` : 'Search',
     content: [
