@@ -22,7 +22,14 @@ const attribute = /([a-zA-Z][\w-]*)=(?:"([^"]*)"|'([^']*)'|([^\s%]+))/g;
 const fence = /^\s*(`{3,}|~{3,})/;
 
 /** Tags that always wrap content and need their `end` tag. */
-export const containerTags = new Set(['hint', 'tabs', 'tab', 'code', 'content-ref', 'file', 'stepper', 'step', 'columns', 'column', 'expandable', 'if', 'swagger', 'openapi']);
+export const containerTags = new Set(['hint', 'tabs', 'tab', 'code', 'content-ref', 'file', 'stepper', 'step', 'columns', 'column', 'expandable', 'if', 'swagger', 'openapi', 'openapi-operation']);
+
+/**
+ * An expandable, as Git Sync writes it: `<details>` and `</details>` on lines of their own around
+ * a `<summary>` line and markdown. Split like a `{% … %}` block named `details`.
+ */
+const detailsOpen = /^\s*<details(?:\s+open)?\s*>\s*$/i;
+const detailsClose = /^\s*<\/details\s*>\s*$/i;
 
 export function parseAttributes(text: string): Record<string, string> {
   const attributes: Record<string, string> = {};
@@ -52,6 +59,18 @@ export function splitBlocks(markdown: string): Segment[] {
       if (inFence === null) inFence = fenceMatch[1]![0]!;
       else if (fenceMatch[1]![0] === inFence) inFence = null;
       buffer.push(line);
+      continue;
+    }
+    if (inFence === null && detailsClose.test(line) && stack.length && stack[stack.length - 1]!.name === 'details') {
+      flush();
+      stack.pop()!.segment.end = lineStart + line.length;
+      continue;
+    }
+    if (inFence === null && detailsOpen.test(line)) {
+      flush();
+      const segment: Extract<Segment, { kind: 'block' }> = { kind: 'block', name: 'details', attributes: {}, children: [], start: lineStart, end: lineStart + line.length };
+      target().push(segment);
+      stack.push({ name: 'details', segment, openedAt: root.length });
       continue;
     }
     const tag = inFence === null ? tagLine.exec(line) : null;

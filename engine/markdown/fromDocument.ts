@@ -1,7 +1,10 @@
 import type { AlignType, BlockContent, ListItem, PhrasingContent, Root, RootContent, Table, TableRow } from 'mdast';
 import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
+import { cardsTableHtml } from './cardsTable.js';
+import { mathOptions } from './parse.js';
 
 /** The upstream JSON Document, as the API receives it (see `JSONDocument`). */
 export interface JsonDocument {
@@ -14,6 +17,7 @@ type Node = Record<string, unknown>;
 
 const stringifier = unified()
   .use(remarkGfm)
+  .use(remarkMath, mathOptions)
   .use(remarkStringify, { bullet: '-', emphasis: '_', strong: '*', fence: '`', fences: true, listItemIndent: 'one', rule: '-', resourceLink: true });
 
 const nodesOf = (node: Node): Node[] => (Array.isArray(node.nodes) ? (node.nodes as Node[]) : []);
@@ -88,6 +92,27 @@ function gitbookBlock(node: Node): string | undefined {
       return `{% tabs %}\n${nodesOf(node)
         .map((tab) => `{% tab ${attribute('title', str(dataOf(tab).title))} %}\n${blocksToMarkdown(nodesOf(tab))}\n{% endtab %}`)
         .join('\n\n')}\n{% endtabs %}`;
+    case 'stepper':
+      return `{% stepper %}\n${nodesOf(node)
+        .map((step) => `{% step %}\n${blocksToMarkdown(nodesOf(step))}\n{% endstep %}`)
+        .join('\n\n')}\n{% endstepper %}`;
+    case 'expandable': {
+      const fragments = Array.isArray(node.fragments) ? (node.fragments as Node[]) : [];
+      const part = (name: string) => fragments.find((fragment) => fragment.fragment === name);
+      const title = plain({ nodes: nodesOf(part('expandable-title') ?? {}) } as Node).replace(/\s+/g, ' ').trim();
+      const body = blocksToMarkdown(nodesOf(part('expandable-body') ?? {}));
+      return `<details>\n\n<summary>${escapeHtml(title)}</summary>\n\n${body}\n\n</details>`;
+    }
+    case 'math':
+      return `$$\n${str(data.formula).trim()}\n$$`;
+    case 'openapi-operation': {
+      const spec = str(dataOf({ data: data.ref } as Node).spec);
+      return `{% openapi-operation ${attribute('spec', spec)} ${attribute('path', str(data.path))} ${attribute('method', str(data.method))} %}\n{% endopenapi-operation %}`;
+    }
+    case 'swagger':
+      return `{% openapi ${attribute('src', refTarget(data.ref))} ${attribute('path', str(data.path))} ${attribute('method', str(data.method))} %}\n{% endopenapi %}`;
+    case 'table':
+      return dataOf({ data: data.view } as Node).type === 'cards' ? cardsTableHtml(node as Node & { object: string }, refTarget) : undefined;
     case 'embed':
       return `{% embed ${attribute('url', str(data.url))} %}`;
     case 'content-ref': {
@@ -218,6 +243,8 @@ function inlines(nodes: Node[]): PhrasingContent[] {
         return [{ type: 'link', url: refTarget(data.ref), children: inlines(nodesOf(node)) }];
       case 'inline-image':
         return [{ type: 'image', url: refTarget(data.ref), alt: str(data.alt) || null }];
+      case 'inline-math':
+        return [{ type: 'inlineMath', value: str(data.formula) }];
       default:
         return inlines(nodesOf(node));
     }
@@ -240,6 +267,8 @@ function leaves(node: Node): PhrasingContent[] {
     return [wrapped];
   });
 }
+
+const escapeHtml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The text of a node and everything in it. */
 function plain(node: Node): string {

@@ -4,6 +4,7 @@ import { assertTreeDepth, maxMarkdownDepth, nestingBound } from './depth.js';
 import { splitBlocks, type Segment } from './blocks.js';
 import { parseMarkdown } from './parse.js';
 import { topBlocks, type BlockSegment, type TopBlock } from './topBlocks.js';
+import { cardsTable, htmlText } from './cardsTable.js';
 
 /** JSON shapes of the upstream Document (see `JSONDocument` in the API spec). */
 export type DocumentNode = Record<string, unknown> & { object: string };
@@ -83,6 +84,11 @@ const text = (value: string, marks: string[] = []): DocumentNode => ({
 });
 const hintStyles = new Set(['info', 'warning', 'danger', 'success']);
 const essentials = new Set(['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider']);
+/** What a tab and a stepper's step may hold (the spec's lists); an expandable's body holds tables and quotes too, not embeds or files. */
+const stepContent = new Set([...essentials, 'content-ref', 'code', 'embed', 'file', 'images', 'drawing', 'hint', 'blockquote', 'math', 'integration']);
+const expandableContent = new Set([...essentials, 'images', 'code', 'table', 'hint', 'blockquote', 'reusable-content']);
+const only = (allowed: Set<string>, nodes: DocumentNode[]) => nodes.filter((node) => allowed.has(node.type as string));
+const openapiMethods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 class Converter {
   constructor(private readonly resolve: ResolveRef) {}
@@ -115,9 +121,31 @@ class Converter {
             'tabs',
             segment.children
               .filter((child): child is Extract<Segment, { kind: 'block' }> => child.kind === 'block' && child.name === 'tab')
-              .map((tab) => block('tabs-item', this.segments(tab.children), { title: tab.attributes.title ?? '' })),
+              .map((tab) => block('tabs-item', only(stepContent, this.segments(tab.children)), { title: tab.attributes.title ?? '' })),
           ),
         ];
+      case 'stepper':
+        return [
+          block(
+            'stepper',
+            segment.children
+              .filter((child): child is BlockSegment => child.kind === 'block' && child.name === 'step')
+              .map((step) => block('stepper-step', only(stepContent, this.segments(step.children)))),
+          ),
+        ];
+      case 'details':
+        return [this.expandable(segment)];
+      case 'openapi-operation': {
+        const method = attributes.method?.toLowerCase() ?? '';
+        if (!attributes.spec || !attributes.path || !openapiMethods.has(method)) return [];
+        return [voidBlock('openapi-operation', { ref: { kind: 'openapi', spec: attributes.spec }, path: attributes.path, method })];
+      }
+      case 'openapi':
+      case 'swagger': {
+        const method = attributes.method?.toLowerCase() ?? '';
+        if (!attributes.src || !attributes.path || !openapiMethods.has(method)) return [];
+        return [voidBlock('swagger', { ref: this.resolve(attributes.src), path: attributes.path, method })];
+      }
       case 'code': {
         const code = this.segments(segment.children).find((node) => node.type === 'code');
         if (!code) return this.segments(segment.children);
@@ -162,9 +190,11 @@ class Converter {
       case 'thematicBreak':
         return [voidBlock('divider', {})];
       case 'html':
-        return node.value.trim() ? [block('paragraph', [text(node.value)])] : [];
+        return (cardsTable(node.value, this.resolve) ?? (node.value.trim() ? [block('paragraph', [text(node.value)])] : [])) as DocumentNode[];
       case 'table':
         return [this.table(node as Table)];
+      case 'math':
+        return [voidBlock('math', { formula: node.value })];
       default:
         return [];
     }
@@ -196,6 +226,32 @@ class Converter {
       }),
     );
     return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader: false }, records, definition }, fragments };
+  }
+
+  /**
+   * `<details>`: its `<summary>` line is the title (text only), the rest the body; an expandable
+   * holds both as fragments, the body never empty.
+   */
+  private expandable(segment: BlockSegment): DocumentNode {
+    let title = '';
+    const children = segment.children.map((child): Segment => {
+      if (title || child.kind !== 'markdown') return child;
+      const summary = /^\s*<summary>([\s\S]*?)<\/summary>[ \t]*$/im.exec(child.text);
+      if (!summary) return child;
+      title = htmlText(summary[1]!).trim();
+      return { ...child, text: child.text.slice(0, summary.index) + child.text.slice(summary.index + summary[0].length) };
+    });
+    const body = only(expandableContent, this.segments(children));
+    return {
+      object: 'block',
+      type: 'expandable',
+      isVoid: true,
+      data: {},
+      fragments: [
+        { object: 'fragment', fragment: 'expandable-title', type: 'expandable-title', nodes: [block('paragraph', [text(title)])] },
+        { object: 'fragment', fragment: 'expandable-body', type: 'expandable-body', nodes: body.length ? body : [block('paragraph', [text('')])] },
+      ],
+    };
   }
 
   private list(list: List): DocumentNode {
@@ -250,6 +306,8 @@ class Converter {
           return [{ object: 'inline', type: 'inline-image', data: { ref: this.resolve(node.url), ...(node.alt ? { alt: node.alt } : {}) }, isVoid: true }];
         case 'html':
           return [text(node.value, marks)];
+        case 'inlineMath':
+          return [{ object: 'inline', type: 'inline-math', data: { formula: node.value }, isVoid: true }];
         default:
           return 'children' in node ? this.inlines(node.children as PhrasingContent[], marks) : 'value' in node ? [text(String(node.value), marks)] : [];
       }

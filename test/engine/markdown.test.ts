@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { splitBlocks } from '../../engine/markdown/blocks.js';
@@ -98,6 +99,27 @@ test('a page becomes a Document the upstream schema accepts', () => {
   const tasks = document.nodes[6]!;
   assert.equal((tasks.nodes as DocumentNode[]).map((item) => (item.data as { checked: boolean }).checked), [true, false]);
   assert.equal((document.nodes[9]!.nodes as DocumentNode[])[0]!.data, { ref: { kind: 'file', file: 'logoFile' }, alt: 'Logo' });
+});
+
+test('steppers, expandables, math, cards and OpenAPI blocks become the upstream blocks', () => {
+  const rich = readFileSync(new URL('../fixtures/markdown-corpus/35-rich-blocks.md', import.meta.url), 'utf8');
+  const document = markdownToDocument(rich, (target) => (target.endsWith('.md') ? { kind: 'page', page: target.slice(0, -3) } : { kind: 'url', url: target }));
+  assertUpstreamSchema('JSONDocument', document);
+  assert.equal(types(document.nodes), ['heading-1', 'paragraph', 'math', 'stepper', 'expandable', 'code', 'table', 'openapi-operation', 'swagger']);
+  const inlineMath = (document.nodes[1]!.nodes as DocumentNode[]).find((node) => node.type === 'inline-math');
+  assert.equal(inlineMath?.data, { formula: 'E = mc^2' });
+  assert.ok(JSON.stringify(document.nodes[1]).includes('a price of $5 and $6'), 'single dollars stay text');
+  assert.equal(document.nodes[2]!.data, { formula: '\\int_0^1 x^2 \\, dx = \\frac{1}{3}' });
+  assert.equal(types(document.nodes[3]!.nodes as DocumentNode[]), ['stepper-step', 'stepper-step']);
+  const fragments = document.nodes[4]!.fragments as DocumentNode[];
+  assert.ok(JSON.stringify(fragments[0]).includes('"Why & how"'), 'the summary is the title, entities decoded');
+  assert.ok(JSON.stringify(fragments[1]).includes('"bold"'));
+  assert.equal(document.nodes[5]!.data, { syntax: 'mermaid' });
+  const cards = document.nodes[6]!.data as { view: Record<string, unknown>; records: Record<string, { values: Record<string, unknown> }> };
+  assert.equal(cards.view, { type: 'cards', cardSize: 'medium', columns: ['c0'], targetDefinition: 'c1', coverDefinition: 'c2' });
+  assert.equal(cards.records.r1!.values.c1, { kind: 'page', page: 'next' });
+  assert.equal(document.nodes[7]!.data, { ref: { kind: 'openapi', spec: 'petstore' }, path: '/pets', method: 'get' });
+  assert.equal(document.nodes[8]!.data, { ref: { kind: 'url', url: 'https://example.com/petstore.yaml' }, path: '/pets/{petId}', method: 'delete' });
 });
 
 test('the schema check itself refuses a malformed Document', () => {
