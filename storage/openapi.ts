@@ -1,4 +1,4 @@
-import type { Queryable, Transaction } from './db.js';
+import type { Database, Queryable, Transaction } from './db.js';
 import { notFound } from './errors.js';
 import { newId, now } from './ids.js';
 import { mapPage, paginate, type Page, type PageRequest } from './pagination.js';
@@ -70,6 +70,25 @@ const columns = 'id, organization_id, slug, source_url, source_text, generation,
 export async function findOpenAPISpec(db: Queryable, organizationId: string, slug: string): Promise<OpenAPISpecRecord | undefined> {
   const row = await db.get<SpecRow>(`SELECT ${columns} FROM openapi_specs WHERE organization_id = ? AND slug = ?`, [organizationId, slug]);
   return row && toSpec(row);
+}
+
+/** A processed specification's latest version: what pages that show its operations are rendered from. */
+export interface OpenAPIProcessedVersion {
+  slug: string;
+  sourceUrl: string | null;
+  versionId: string;
+}
+
+/**
+ * The organization's public specifications that have a processed version (a private one stays out
+ * of published pages, as it does of site tokens' reads), read through the cache (a
+ * published page's render key holds their versions, so a new version renders its pages again).
+ */
+export async function processedOpenAPIVersionsCached(db: Database, organizationId: string): Promise<OpenAPIProcessedVersion[]> {
+  const rows = await db.cached(`openapi-versions:${organizationId}`, ['openapi_specs'], () =>
+    db.all<{ slug: string; source_url: string | null; last_version_id: string }>("SELECT slug, source_url, last_version_id FROM openapi_specs WHERE organization_id = ? AND last_version_id IS NOT NULL AND visibility = 'public' ORDER BY slug", [organizationId]),
+  );
+  return (rows ?? []).map((row) => ({ slug: row.slug, sourceUrl: row.source_url, versionId: row.last_version_id }));
 }
 
 export async function getOpenAPISpec(db: Queryable, organizationId: string, slug: string): Promise<OpenAPISpecRecord> {

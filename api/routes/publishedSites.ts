@@ -130,7 +130,7 @@ async function serve(ctx: AppContext, { siteBasePath, origin }: SiteAddress, res
   ctx.set('Link', `<${siteBasePath}llms.txt>; rel="llms-txt"`);
   if (wantsMarkdown) return send(ctx, 'text/markdown; charset=utf-8', markdownTwin(view.page));
   const page = { ...view, page: view.page };
-  await sendRendered(ctx, 'text/html; charset=utf-8', renderedKey(page), async () => publishedPageHtml(page, await readPublishedDocument(page, page.page)));
+  await sendRendered(ctx, 'text/html; charset=utf-8', renderedKey(page), async () => publishedPageHtml(page, await readPublishedDocument(deps, page, page.page)));
 }
 
 function redirect(ctx: AppContext, to: PublishedRedirect) {
@@ -142,14 +142,15 @@ function redirect(ctx: AppContext, to: PublishedRedirect) {
  * Rendered pages: a page depends on its own markdown (its blob), on what the revision's other
  * pages, files and reusable contents look like from it (titles, paths, kinds: the sidebar, links,
  * previous/next), on when it last changed, and on the frame around it (the path it is shown under,
- * the visitor's claims, the site's structure and customization). Not on the commit: a merge that
+ * the visitor's claims, the site's structure and customization, the organization's OpenAPI
+ * versions its blocks are drawn from). Not on the commit: a merge that
  * changes one page's text renders that page again, and no other.
  */
 const renderedPages = new EncodedCache();
 
 function renderedKey(view: PublishedPageView & { page: RevisionPage }): string {
   const { place } = view;
-  const frame = JSON.stringify([place.basePath, place.claims, place.site.visibility, place.site.title, place.preview ?? null, place.sitePreview ? 1 : 0, view.customization, view.siteSpaces, view.structure.sections.map((section) => [section.id, section.title])]);
+  const frame = JSON.stringify([place.basePath, place.claims, place.site.visibility, place.site.title, place.preview ?? null, place.sitePreview ? 1 : 0, view.customization, view.siteSpaces, view.structure.sections.map((section) => [section.id, section.title]), view.openapi.map((spec) => spec.versionId)]);
   return `${place.siteSpace.spaceId}:${view.page.id}:${view.page.oid}:${revisionShape(view.revision)}:${view.updatedAt?.getTime() ?? ''}:${createHash('sha1').update(frame).digest('base64url')}`;
 }
 

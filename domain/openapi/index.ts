@@ -2,3 +2,4 @@
 export * from './openapi.js';
 export * from './openapiBundle.js';
 export * from './bundleInPool.js';
+export * from './processedSpecs.js';

@@ -1,6 +1,6 @@
 import { findPageByPath } from '../../engine/findPage.js';
 import { lastChangeOf } from '../../engine/lastChange.js';
-import type { Document } from '../../engine/markdown/toDocument.js';
+import type { Document, DocumentNode } from '../../engine/markdown/toDocument.js';
 import type { Revision, RevisionPage } from '../../engine/readRevision.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
@@ -8,6 +8,7 @@ import { findChangeRequest } from '../../storage/changeRequests.js';
 import { loadSiteStructureCached, type SiteStructure } from '../../storage/siteStructure.js';
 import { findSpaceCached } from '../../storage/spaces.js';
 import type { ContentDeps } from '../common/deps.js';
+import { processedOpenAPIVersions, readProcessedSpec, type OpenAPIProcessedVersion } from '../openapi/index.js';
 import { siteSpaceCustomization, type Customization } from '../sites/index.js';
 import { dereferenceReusableContents, readPageDocument, readSpaceRevision } from '../spaces/index.js';
 import { resolvePublishedUrl, type PublishedPlace, type PublishedRedirect, type PublishedVisitor } from './resolvePublishedUrl.js';
@@ -37,6 +38,14 @@ export interface PublishedPageView {
   page?: RevisionPage;
   /** When the page's file last changed in the revision's history (its "Last updated"). */
   updatedAt?: Date;
+  /** The organization's processed OpenAPI specifications, which OpenAPI blocks are rendered from. */
+  openapi: OpenAPIProcessedVersion[];
+}
+
+/** A published page's Document, with the OpenAPI documents its blocks show, by `slug:<slug>` and `url:<source URL>`. */
+export interface PublishedDocument {
+  document: Document;
+  specs: Map<string, unknown>;
 }
 
 export interface PublishedPageRequest {
@@ -60,12 +69,38 @@ export async function readPublishedPage(deps: Deps, request: PublishedPageReques
   // A history that can't be read (a repository being repacked, say) costs the page its date, not the page.
   const changedAt = page?.file ? await lastChangeOf(deps.repositories.open(place.siteSpace.spaceId), revision.commit, page.file).catch(() => undefined) : undefined;
   const updatedAt = changedAt ? new Date(changedAt * 1000) : undefined;
-  return { ...(await siteAround(deps, place)), revision, ...(page ? { page } : {}), ...(updatedAt ? { updatedAt } : {}) };
+  const openapi = await processedOpenAPIVersions(deps, place.site.organizationId);
+  return { ...(await siteAround(deps, place)), revision, openapi, ...(page ? { page } : {}), ...(updatedAt ? { updatedAt } : {}) };
 }
 
-/** A published page's Document, reusable content inlined: read apart, as a page rendered before needs none. */
-export async function readPublishedDocument(view: Pick<PublishedPageView, 'revision'>, page: RevisionPage): Promise<Document> {
-  return dereferenceReusableContents(view.revision, page.file ?? '', await readPageDocument(page));
+/**
+ * A published page's Document, reusable content inlined, and the specifications its OpenAPI
+ * blocks name (by slug, or by the URL a spec was registered from): read apart, as a page rendered
+ * before needs none of it.
+ */
+export async function readPublishedDocument(deps: Pick<Deps, 'db'>, view: Pick<PublishedPageView, 'revision' | 'openapi'>, page: RevisionPage): Promise<PublishedDocument> {
+  const document = await dereferenceReusableContents(view.revision, page.file ?? '', await readPageDocument(page));
+  const specs = new Map<string, unknown>();
+  const wanted = openapiRefs(document.nodes);
+  for (const version of view.openapi) {
+    const keys = [`slug:${version.slug}`, ...(version.sourceUrl ? [`url:${version.sourceUrl}`] : [])].filter((key) => wanted.has(key));
+    if (keys.length === 0) continue;
+    const spec = await readProcessedSpec(deps, version.versionId);
+    for (const key of keys) specs.set(key, spec);
+  }
+  return { document, specs };
+}
+
+/** The specifications OpenAPI blocks anywhere in the nodes name, as readPublishedDocument keys them. */
+function openapiRefs(nodes: readonly DocumentNode[], found = new Set<string>()): Set<string> {
+  for (const node of nodes) {
+    const ref = (node.data as { ref?: { kind?: string; spec?: string; url?: string } } | undefined)?.ref;
+    if (node.type === 'openapi-operation' && ref?.kind === 'openapi' && ref.spec) found.add(`slug:${ref.spec.toLowerCase()}`);
+    if (node.type === 'swagger' && ref?.kind === 'url' && ref.url) found.add(`url:${ref.url}`);
+    if (Array.isArray(node.nodes)) openapiRefs(node.nodes as DocumentNode[], found);
+    if (Array.isArray(node.fragments)) openapiRefs(node.fragments as DocumentNode[], found);
+  }
+  return found;
 }
 
 /** The site around a place: its visible structure, site spaces with titles, and the customization of the place's site space. */

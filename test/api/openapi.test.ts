@@ -178,6 +178,72 @@ test('a published site\'s token reads the organization\'s public specifications 
   assert.is((await read(`${specs}/new-api`)).status, 404, 'an unpublished site\'s token reads nothing');
 });
 
+test('a published page\'s OpenAPI blocks show the operation from the registered public spec, by slug or by its source URL; a new version shows at once; a private spec is only named', async () => {
+  files.set('/shop/openapi.yaml', `openapi: 3.0.3
+info: { title: Shop, version: '1' }
+servers: [{ url: 'https://api.example.com/v1' }]
+paths:
+  /orders/{orderId}:
+    parameters:
+      - { name: orderId, in: path, required: true, schema: { type: string }, description: The order }
+    get:
+      summary: Read an order
+      parameters:
+        - { name: expand, in: query, schema: { type: boolean } }
+      responses:
+        '200':
+          description: The order
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Order' }
+        '404': { description: No such order }
+components:
+  schemas:
+    Order:
+      type: object
+      required: [id]
+      properties:
+        id: { type: string, example: ord_1 }
+        lines: { type: array, items: { $ref: '#/components/schemas/Order' } }
+`);
+  const before = new Date().toISOString();
+  assert.is((await t.call('POST', specs, { token: fx.admin.token, body: { slug: 'shop', source: { url: `${sourceUrl}/shop/openapi.yaml` } } })).status, 201);
+  await processed('shop', before);
+  assert.is((await t.call('PATCH', `${specs}/shop`, { token: fx.admin.token, body: { visibility: 'public' } })).status, 200);
+  const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Shop API' } })).body;
+  const readme = (await t.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: fx.admin.token })).body.pages[0];
+  const markdown = `{% openapi-operation spec="shop" path="/orders/{orderId}" method="get" %}\n{% endopenapi-operation %}\n\n{% openapi src="${sourceUrl}/shop/openapi.yaml" path="/orders/{orderId}" method="get" %}\n{% endopenapi %}\n`;
+  const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.admin.token, body: { subject: 'API' } })).body;
+  assert.is((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { token: fx.admin.token, body: { changes: [{ operation: 'update_page', page: readme.id, document: { markdown } }] } })).status, 200);
+  assert.is((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`, { token: fx.admin.token })).body.result, 'merge');
+  const site = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Shop docs', spaces: [space.id] } })).body;
+  const published = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/publish`, { token: fx.admin.token })).body;
+  const page = async () => (await (await fetch(published.urls.published)).text()) as string;
+
+  const shown = await page();
+  const sections = shown.match(/<section class="openapi"[^>]*>[\s\S]*?<\/section>/g) ?? [];
+  assert.is(sections.length, 2, 'both blocks drawn: by slug and by source URL');
+  const [first] = sections;
+  assert.match(first!, '<p class="openapi-title"><strong>Read an order</strong></p>');
+  assert.match(first!, '<span class="method method-get">GET</span> <code>https://api.example.com/v1/orders/{orderId}</code>');
+  assert.match(first!, /<caption>Path parameters<\/caption>.*<code>orderId<\/code><span class="required"> required<\/span><\/td><td>string<\/td><td>The order<\/td>/);
+  assert.match(first!, /<caption>Query parameters<\/caption>.*<code>expand<\/code><\/td><td>boolean<\/td>/);
+  assert.match(first!, /<details class="openapi-response" open><summary><code>200<\/code> The order<\/summary><ul class="schema"><li><code>id<\/code> <span class="type">string<\/span><span class="required"> required<\/span><\/li><li><code>lines<\/code> <span class="type">object\[\]<\/span><\/li><\/ul>/);
+  assert.match(first!, /"id": "ord_1"/, 'an example built from the schema\'s own examples, the cycle through lines cut');
+  assert.match(first!, /<details class="openapi-response"><summary><code>404<\/code> No such order<\/summary><\/details>/);
+
+  files.set('/shop/openapi.yaml', (files.get('/shop/openapi.yaml') as string).replace('Read an order', 'Fetch one order'));
+  const again = new Date().toISOString();
+  assert.is((await t.call('PUT', `${specs}/shop`, { token: fx.admin.token, body: { source: { url: `${sourceUrl}/shop/openapi.yaml` } } })).status, 200);
+  await processed('shop', again);
+  assert.is(((await page()).match(/<strong>Fetch one order<\/strong>/g) ?? []).length, 2, 'the new version renders the page again');
+
+  assert.is((await t.call('PATCH', `${specs}/shop`, { token: fx.admin.token, body: { visibility: 'private' } })).status, 200);
+  const hidden = await page();
+  assert.not.match(hidden, 'Fetch one order', 'a private spec is not drawn on a published page');
+  assert.match(hidden, '<p class="card openapi">GET /orders/{orderId}');
+});
+
 test('a specification nested past 200 levels is a PARSE_ERROR naming the limit, not a stack overflow', async () => {
   const deep = `{"openapi":"3.0.0","info":{"title":"Deep","version":"1"},"paths":{},"x-deep":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
   const since = new Date().toISOString();

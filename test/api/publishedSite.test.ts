@@ -128,6 +128,33 @@ test('a merge that changes one page\'s text renders that page again and no other
   assert.is(await etagOf(''), before.home);
 });
 
+test('steppers, expandables, math (as MathML), Mermaid (as code), cards, and an OpenAPI block whose spec the organization lacks', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Rich', [guide.id]);
+  const pages = (await t.call('GET', `/v1/spaces/${guide.id}/content/pages`, { token: fx.admin.token })).body.pages as Array<{ id: string; path: string }>;
+  const faq = pages.find((page) => page.path === 'faq')!;
+  const markdown = [
+    'Energy: $$E = mc^2$$, for $5.',
+    '$$\n\\frac{a}{b}\n$$',
+    '{% stepper %}\n{% step %}\n### Install\n\nRun it.\n{% endstep %}\n\n{% step %}\n### Start\n\nOpen it.\n{% endstep %}\n{% endstepper %}',
+    '<details>\n\n<summary>Why &amp; how</summary>\n\nHidden **text**.\n\n</details>',
+    '```mermaid\ngraph TD; A-->B\n```',
+    '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead><tbody><tr><td><strong>Quick</strong> start</td><td><a href="quick-start.md">quick-start.md</a></td></tr><tr><td>Nowhere</td><td><a href="javascript:alert(1)">x</a></td></tr></tbody></table>',
+    '{% openapi-operation spec="unknown" path="/pets" method="get" %}\n{% endopenapi-operation %}',
+  ].join('\n\n');
+  await merged(guide.id, [{ operation: 'update_page', page: faq.id, document: { markdown } }]);
+  const page = (await visit(`${site.urls.published}faq`)).body;
+  assert.match(page, /<p>Energy: <span class="math-formula"><span class="katex"><math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML">.*?<annotation encoding="application\/x-tex">E = mc\^2<\/annotation>.*?, for \$5\.<\/p>/);
+  assert.match(page, /<div class="math"><span class="math-formula"><span class="katex"><math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML" display="block"><semantics><mrow><mfrac>/);
+  assert.match(page, /<ol class="stepper"><li><h2 id="install">.*?<\/li><li><h2 id="start">.*?Open it\.<\/p><\/li><\/ol>/);
+  assert.match(page, /<details class="expandable"><summary>Why &#x26; how<\/summary><p>Hidden <strong>text<\/strong>\.<\/p><\/details>/);
+  assert.match(page, /<code class="language-mermaid">graph TD; A-->B<\/code>/);
+  const base = new URL(site.urls.published).pathname;
+  assert.match(page, `<div class="cards cards-medium"><a class="cards-card" href="${base}quick-start"><div class="card-body"><div>Quick start</div></div></a><div class="cards-card"><div class="card-body"><div>Nowhere</div></div></div></div>`);
+  assert.match(page, '<p class="card openapi">GET /pets</p>', 'an unknown spec leaves the operation named, not drawn');
+  assert.not.match(page, 'javascript:');
+});
+
 test('agents: a .md twin of every page, text/markdown on the page URL, llms.txt, llms-full.txt; crawlers: robots.txt and sitemap.xml', async () => {
   const guide = await space('Guide');
   const site = await publishedSite('Docs', [guide.id]);

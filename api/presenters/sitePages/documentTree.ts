@@ -4,6 +4,8 @@ import { slugify } from '../../../engine/slugify.js';
 import type { ContentRef } from '../../../engine/resolveLink.js';
 import type { Document, DocumentNode } from '../../../engine/markdown/toDocument.js';
 import { el, safeHref, type Child } from './hast.js';
+import { mathTree } from './math.js';
+import { openapiOperationTree } from './openapiOperation.js';
 
 /** Where a reference of the page leads on the site: undefined when it leads nowhere the visitor may go. */
 export interface SiteLinks {
@@ -11,6 +13,8 @@ export interface SiteLinks {
   resolve(ref: Record<string, unknown>): ContentRef;
   page(pageId: string): string | undefined;
   file(fileId: string): { url: string; name: string } | undefined;
+  /** The OpenAPI document an OpenAPI block names (`slug:<slug>` or `url:<source URL>`), when the organization has it processed. */
+  spec(key: string): unknown;
 }
 
 export interface OutlineEntry {
@@ -22,12 +26,20 @@ export interface OutlineEntry {
 /** A page's Document as hast: its blocks, and the headings it has (the "On this page" outline). */
 export function documentTree(document: Document, links: SiteLinks): { content: ElementContent[]; outline: OutlineEntry[] } {
   // The page's highest heading level is shown as h2 (its title is the h1), so levels never skip.
-  const levels = document.nodes.map((node) => headingLevels[String(node.type)]).filter((level) => level !== undefined);
+  const levels = headingLevelsIn(document.nodes);
   const renderer = new DocumentRenderer(links, levels.length ? Math.min(...levels) - 1 : 0);
   return { content: renderer.blocks(document.nodes), outline: renderer.outline };
 }
 
 const headingLevels: Record<string, 1 | 2 | 3> = { 'heading-1': 1, 'heading-2': 2, 'heading-3': 3 };
+
+/** The levels of the headings anywhere in the nodes (inside steps, tabs and expandables too). */
+function headingLevelsIn(nodes: DocumentNode[]): number[] {
+  return nodes.flatMap((node) => {
+    const level = headingLevels[String(node.type)];
+    return level !== undefined ? [level] : headingLevelsIn([...nodesOf(node), ...((node.fragments ?? []) as DocumentNode[])]);
+  });
+}
 const hintLabels: Record<string, string> = { info: 'Note', success: 'Tip', warning: 'Warning', danger: 'Danger' };
 
 const nodesOf = (node: DocumentNode) => (Array.isArray(node.nodes) ? (node.nodes as DocumentNode[]) : []);
@@ -91,6 +103,18 @@ class DocumentRenderer {
         const target = this.refTarget(data.ref);
         return target ? el('p', { className: ['file'] }, el('a', { href: target.href, download: '' }, target.label)) : undefined;
       }
+      case 'math':
+        return el('div', { className: ['math'] }, mathTree(stringOf(data.formula), true));
+      case 'stepper':
+        return el('ol', { className: ['stepper'] }, nodesOf(node).map((step) => el('li', {}, this.blocks(nodesOf(step)))));
+      case 'expandable': {
+        const part = (name: string) => ((node.fragments ?? []) as DocumentNode[]).find((fragment) => fragment.fragment === name);
+        const title = nodesOf(part('expandable-title') ?? { object: 'fragment' })[0];
+        return el('details', { className: ['expandable'] }, el('summary', {}, title ? this.inlines(nodesOf(title)) : 'Details'), this.blocks(nodesOf(part('expandable-body') ?? { object: 'fragment' })));
+      }
+      case 'openapi-operation':
+      case 'swagger':
+        return this.openapi(data);
       default:
         // What has children keeps them; anything else Quire can't show is left out.
         return nodesOf(node).length ? el('div', {}, this.blocks(nodesOf(node))) : undefined;
@@ -99,10 +123,7 @@ class DocumentRenderer {
 
   private heading(node: DocumentNode, level: 1 | 2 | 3): Element {
     const title = documentText(nodesOf(node));
-    const base = slugify(title) || 'section';
-    const seen = (this.ids.get(base) ?? 0) + 1;
-    this.ids.set(base, seen);
-    const id = seen === 1 ? base : `${base}-${seen}`;
+    const id = this.anchor(title);
     const shown = Math.max(1, level - this.levelOffset) as 1 | 2 | 3;
     this.outline.push({ id, title, level: shown });
     return el(`h${shown + 1}`, { id }, el('a', { href: `#${id}`, className: ['anchor'] }, this.inlines(nodesOf(node))));
@@ -128,8 +149,30 @@ class DocumentRenderer {
     );
   }
 
+  /** An OpenAPI block: the operation from the organization's processed specification, or a link to where the block points. */
+  private openapi(data: Record<string, unknown>): Element | undefined {
+    const ref = (data.ref ?? {}) as { kind?: string; spec?: string; url?: string };
+    const key = ref.kind === 'openapi' ? `slug:${stringOf(ref.spec).toLowerCase()}` : ref.kind === 'url' ? `url:${stringOf(ref.url)}` : '';
+    const spec = key ? this.links.spec(key) : undefined;
+    const path = stringOf(data.path);
+    const method = stringOf(data.method).toLowerCase();
+    const operation = spec === undefined ? undefined : openapiOperationTree(spec, path, method, (title) => this.anchor(title));
+    if (operation) return operation;
+    const source = ref.kind === 'url' ? safeHref(stringOf(ref.url)) : undefined;
+    return el('p', { className: ['card', 'openapi'] }, `${method.toUpperCase()} ${path}`, source ? [' — ', el('a', { href: source }, 'specification')] : null);
+  }
+
+  /** A unique id for a heading-like title of the page. */
+  private anchor(title: string): string {
+    const base = slugify(title) || 'section';
+    const seen = (this.ids.get(base) ?? 0) + 1;
+    this.ids.set(base, seen);
+    return seen === 1 ? base : `${base}-${seen}`;
+  }
+
   private table(node: DocumentNode): Element {
     const data = dataOf(node);
+    if (dataOf({ object: 'view', data: data.view }).type === 'cards') return this.cards(node);
     const view = (data.view ?? {}) as { columns?: string[] };
     const definition = (data.definition ?? {}) as Record<string, { title?: string; textAlignment?: string }>;
     const records = Object.values((data.records ?? {}) as Record<string, { orderIndex?: string; values?: Record<string, string> }>).sort((a, b) => stringOf(a.orderIndex).localeCompare(stringOf(b.orderIndex)));
@@ -151,6 +194,35 @@ class DocumentRenderer {
           return el('td', align(column), cell);
         })))),
       ),
+    );
+  }
+
+  /**
+   * A cards table: each record a card showing the view's columns, its cover image on top, the
+   * whole card a link when the view names a target column the visitor can follow.
+   */
+  private cards(node: DocumentNode): Element {
+    const data = dataOf(node);
+    const view = (data.view ?? {}) as { columns?: string[]; targetDefinition?: string; coverDefinition?: string; cardSize?: string };
+    const records = Object.values((data.records ?? {}) as Record<string, { orderIndex?: string; values?: Record<string, unknown> }>).sort((a, b) => stringOf(a.orderIndex).localeCompare(stringOf(b.orderIndex)));
+    const fragments = new Map(((node.fragments ?? []) as DocumentNode[]).map((fragment) => [stringOf(fragment.fragment), fragment]));
+    return el(
+      'div',
+      { className: ['cards', view.cardSize === 'large' ? 'cards-large' : 'cards-medium'] },
+      records.map((record) => {
+        const values = record.values ?? {};
+        const target = view.targetDefinition ? this.refTarget(values[view.targetDefinition]) : undefined;
+        const coverValue = view.coverDefinition ? values[view.coverDefinition] : undefined;
+        const coverFile = Array.isArray(coverValue) && typeof coverValue[0] === 'string' ? this.links.file(coverValue[0]) : undefined;
+        const body = (view.columns ?? []).map((column) => {
+          const fragment = fragments.get(stringOf(values[column]));
+          const inner = fragment ? nodesOf(fragment) : [];
+          // Links inside a card that is itself a link would nest anchors: their text is kept.
+          return el('div', {}, inner.map((block) => (target ? documentText(nodesOf(block)) : this.inlines(nodesOf(block)))));
+        });
+        const content = [coverFile ? el('img', { src: coverFile.url, alt: '', loading: 'lazy', decoding: 'async' }) : null, el('div', { className: ['card-body'] }, body)];
+        return target ? el('a', { className: ['cards-card'], href: target.href }, content) : el('div', { className: ['cards-card'] }, content);
+      }),
     );
   }
 
@@ -201,6 +273,7 @@ class DocumentRenderer {
         return target ? el('a', { href: target.href }, inner) : inner;
       }
       if (node.type === 'inline-image') return this.image(node);
+      if (node.type === 'inline-math') return mathTree(stringOf(dataOf(node).formula), false);
       return this.inlines(nodesOf(node));
     });
   }

@@ -1,6 +1,6 @@
 import type { Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
-import type { PublishedPageView, FoundPage } from '../../../domain/publishing/index.js';
+import type { PublishedDocument, PublishedPageView, FoundPage } from '../../../domain/publishing/index.js';
 import { findPageById } from '../../../engine/findPage.js';
 import { pagesByFile, resolveLink, type ContentRef } from '../../../engine/resolveLink.js';
 import type { RevisionPage } from '../../../engine/readRevision.js';
@@ -50,7 +50,7 @@ function frameOf(view: FrameView, current?: RevisionPage): SiteFrame {
 }
 
 /** The page a published URL shows, rendered from its Document. */
-export function publishedPageHtml(view: PublishedPageView & { page: RevisionPage }, document: Document): string {
+export function publishedPageHtml(view: PublishedPageView & { page: RevisionPage }, { document, specs }: PublishedDocument): string {
   const { place, revision, page } = view;
   const byFile = pagesByFile(revision);
   const { content, outline } = documentTree(document, {
@@ -63,6 +63,7 @@ export function publishedPageHtml(view: PublishedPageView & { page: RevisionPage
       const file = revision.files.find((candidate) => candidate.id === fileId);
       return file && { url: fileUrl(view, place.siteSpace.spaceId, file.oid, file.name), name: file.name };
     },
+    spec: (key) => specs.get(key),
   });
   const description = typeof page.meta.description === 'string' ? page.meta.description : undefined;
   const paginationEnabled = (view.customization.pagination as { enabled?: boolean } | undefined)?.enabled !== false;

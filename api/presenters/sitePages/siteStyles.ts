@@ -67,6 +67,12 @@ blockquote{margin:1rem 0;padding:0 1rem;border-left:4px solid var(--line);color:
 .tabs details{border:1px solid var(--line);border-radius:6px;margin:.5rem 0;padding:0 1rem}.tabs summary{cursor:pointer;font-weight:600;padding:.5rem 0}
 .card a{display:block;border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;text-decoration:none;overflow-wrap:anywhere}
 ul.tasks{list-style:none;padding-left:1rem}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:1rem;margin:1.5rem 0}.cards-large{grid-template-columns:repeat(auto-fill,minmax(20rem,1fr))}
+.cards-card{display:block;border:1px solid var(--line);border-radius:6px;overflow:hidden;color:var(--fg);text-decoration:none}a.cards-card:hover,a.cards-card:focus-visible{border-color:var(--accent)}.cards-card img{display:block;width:100%;aspect-ratio:16/9;object-fit:cover}.card-body{padding:.75rem 1rem}
+.stepper{list-style:none;counter-reset:step;padding-left:0}.stepper>li{counter-increment:step;position:relative;padding-left:2.75rem;margin:1rem 0}.stepper>li::before{content:counter(step);position:absolute;left:0;top:0;width:1.9rem;height:1.9rem;border-radius:50%;background:var(--soft);border:1px solid var(--line);text-align:center;line-height:1.9rem;font-weight:600}.stepper>li>:first-child{margin-top:0}
+details.expandable{border:1px solid var(--line);border-radius:6px;margin:1rem 0;padding:0 1rem}details.expandable summary{cursor:pointer;font-weight:600;padding:.5rem 0}
+.math{overflow-x:auto;margin:1rem 0}.math-source{white-space:pre-wrap}
+.openapi{border:1px solid var(--line);border-radius:6px;padding:0 1rem 1rem;margin:1.5rem 0}.openapi-endpoint code{overflow-wrap:anywhere}.method{font-weight:700;font-family:ui-monospace,monospace;padding:.1rem .4rem;border-radius:4px;background:var(--soft)}.required{color:var(--k);font-size:.85em}.schema{font-size:.93rem}.schema .type{color:var(--muted)}.openapi-response summary{cursor:pointer}caption{text-align:left;font-weight:600;padding:.5rem 0}
 .pagination{display:flex;justify-content:space-between;gap:1rem;margin-top:3rem;border-top:1px solid var(--line);padding-top:1rem}
 .pagination a{text-decoration:none}.pagination .next{margin-left:auto;text-align:right}
 .updated{color:var(--muted);font-size:.85rem;margin-top:2rem}

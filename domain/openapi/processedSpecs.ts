@@ -1,0 +1,28 @@
+import { processedOpenAPIVersionsCached, readOpenAPIFilesystem, type OpenAPIProcessedVersion } from '../../storage/openapi.js';
+import type { Database } from '../../storage/db.js';
+
+export type { OpenAPIProcessedVersion };
+
+/** The organization's processed specifications (slug, source URL, latest version), cached until one changes. */
+export function processedOpenAPIVersions(deps: { db: Database }, organizationId: string): Promise<OpenAPIProcessedVersion[]> {
+  return processedOpenAPIVersionsCached(deps.db, organizationId);
+}
+
+/** Versions never change once stored: the last few read are kept parsed, as pages showing one spec are rendered in a row. */
+const parsed = new Map<string, Promise<unknown>>();
+const parsedLimit = 8;
+
+/** A processed version's bundled document (`openapi.json` of its filesystem). */
+export function readProcessedSpec(deps: { db: Database }, versionId: string): Promise<unknown> {
+  let spec = parsed.get(versionId);
+  if (!spec) {
+    spec = readOpenAPIFilesystem(deps.db, versionId).then((filesystem) => filesystem['openapi.json']);
+    spec.catch(() => parsed.delete(versionId));
+    parsed.set(versionId, spec);
+    if (parsed.size > parsedLimit) parsed.delete(parsed.keys().next().value!);
+  } else {
+    parsed.delete(versionId);
+    parsed.set(versionId, spec);
+  }
+  return spec;
+}
