@@ -1,4 +1,7 @@
 import { mkdtempSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SignJWT } from 'jose';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
@@ -27,11 +30,30 @@ test.after(async () => {
   await browser?.close();
 });
 
-async function publishedSite(title: string): Promise<string> {
+/** Steppers, an expandable, math, cards and Mermaid: what the FAQ page of the axe test holds. */
+const richFaq = [
+  'Energy: $$E = mc^2$$.',
+  '$$\n\\frac{a}{b}\n$$',
+  '{% stepper %}\n{% step %}\n## Install\n\nRun it.\n{% endstep %}\n\n{% step %}\n## Start\n\nOpen it.\n{% endstep %}\n{% endstepper %}',
+  '<details>\n\n<summary>Why and how</summary>\n\nHidden **text**.\n\n</details>',
+  '```mermaid\ngraph TD; A-->B\n```',
+  '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead><tbody><tr><td><strong>Quick</strong> start</td><td><a href="quick-start.md">quick-start.md</a></td></tr><tr><td>Setting up</td><td><a href="quick-start/configuration.md">configuration</a></td></tr></tbody></table>',
+].join('\n\n');
+
+async function publishedSite(title: string, options: { faq?: string; visibility?: string } = {}): Promise<string> {
   const space = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Guide', template: { id: 'getting-started' } } });
-  const site = await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title, spaces: [space.body.id] } });
+  if (options.faq) await rewriteFaq(space.body.id, options.faq);
+  const site = await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title, spaces: [space.body.id], ...(options.visibility ? { visibility: options.visibility } : {}) } });
   const published = await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.body.id}/publish`, { token: fx.admin.token });
   return published.body.urls.published as string;
+}
+
+async function rewriteFaq(spaceId: string, markdown: string) {
+  const pages = (await t.call('GET', `/v1/spaces/${spaceId}/content/pages`, { token: fx.admin.token })).body.pages as Array<{ id: string; path: string }>;
+  const changeRequest = (await t.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: fx.admin.token, body: { subject: 'Rich FAQ' } })).body;
+  const changes = [{ operation: 'update_page', page: pages.find((page) => page.path === 'faq')!.id, document: { markdown } }];
+  assert.is((await t.call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, { token: fx.admin.token, body: { changes } })).status, 200);
+  assert.is((await t.call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/merge`, { token: fx.admin.token })).body.result, 'merge');
 }
 
 /** A page with script off, as a reader who blocks it; every CSP complaint and failed request is kept. */
@@ -148,9 +170,9 @@ test('with script on, the search box lists results as the visitor types and code
     await page.close();
   }));
 
-test('axe-core finds no accessibility violation on the template\'s pages, their search page and 404, in both themes', () =>
+test('axe-core finds no accessibility violation on the template\'s pages (one with steppers, an expandable, math, cards and Mermaid), their search page and 404, in both themes', () =>
   explained(async () => {
-    const url = await publishedSite('Accessible docs');
+    const url = await publishedSite('Accessible docs', { faq: richFaq });
     const page = await browser.newPage();
     await page.setBypassCSP(true); // axe is injected as an inline script, which the site's CSP refuses
     const violations: string[] = [];
@@ -169,6 +191,54 @@ test('axe-core finds no accessibility violation on the template\'s pages, their 
     }
     assert.equal(violations, [], violations.join('\n'));
     await page.close();
+  }));
+
+test('a visitor-auth site: the browser goes to sign in, comes back with a JWT and sees the sections its claims allow; another visitor\'s claims don\'t', () =>
+  explained(async () => {
+    const guide = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Guide', template: { id: 'getting-started' } } });
+    const staffOnly = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Staff handbook', template: { id: 'getting-started' } } });
+    const sites = `/v1/orgs/${fx.org.id}/sites`;
+    const site = (await t.call('POST', sites, { token: fx.admin.token, body: { title: 'Signed-in docs', spaces: [guide.body.id], visibility: 'visitor-auth' } })).body;
+    const added = await t.call('POST', `${sites}/${site.id}/site-spaces`, { token: fx.admin.token, body: { spaceId: staffOnly.body.id } });
+    await t.call('PATCH', `${sites}/${site.id}/site-spaces/${added.body.id}`, { token: fx.admin.token, body: { condition: 'visitor.claims.role == "staff"', path: 'staff' } });
+    // The customer's sign-in page: it signs the claims of whoever the test says is signing in and sends them back where they were going.
+    let role = 'staff';
+    const login = http.createServer(async (request, response) => {
+      const location = new URL(request.url ?? '/', 'http://login').searchParams.get('location') ?? '/';
+      const jwt = await new SignJWT({ role }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(key));
+      response.writeHead(302, { location: `${published}${location.replace(/^\//, '')}?jwt_token=${jwt}` }).end();
+    });
+    await new Promise<void>((resolve) => login.listen(0, '127.0.0.1', resolve));
+    const auth = await t.call('PATCH', `${sites}/${site.id}/publishing/auth`, { token: fx.admin.token, body: { backend: 'custom', fallbackURL: `http://127.0.0.1:${(login.address() as AddressInfo).port}/sso` } });
+    const key = auth.body.privateKey as string;
+    const published = (await t.call('POST', `${sites}/${site.id}/publish`, { token: fx.admin.token })).body.urls.published as string;
+    try {
+      const staff = await browser.createBrowserContext();
+      const page = await staff.newPage();
+      await page.goto(`${published}faq`, { waitUntil: 'load' });
+      await screenshot(page, 'visitor-staff');
+      assert.is(new URL(page.url()).pathname, `${new URL(published).pathname}faq`, 'back on the page asked for, the token gone from the URL');
+      assert.is(await page.$eval('main h1', (heading) => heading.textContent), 'FAQ');
+      await page.click('.variants summary');
+      await Promise.all([page.waitForNavigation(), page.click('.variants a[href$="/staff/"]')]);
+      assert.ok(page.url().endsWith('/staff/'), page.url());
+      assert.is(await page.$eval('main h1', (heading) => heading.textContent), 'Introduction', 'the staff handbook\'s first page');
+      assert.match(await page.$eval('body', (body) => body.textContent ?? ''), 'Staff handbook');
+      await staff.close();
+
+      role = 'reader';
+      const reader = await browser.createBrowserContext();
+      const other = await reader.newPage();
+      await other.goto(published, { waitUntil: 'load' });
+      await screenshot(other, 'visitor-reader');
+      assert.is(await other.$eval('main h1', (heading) => heading.textContent), 'Introduction');
+      assert.is(await other.$('a[href$="/staff/"]'), null, 'no way to the staff section');
+      const hidden = await other.goto(`${published}staff/`, { waitUntil: 'load' });
+      assert.is(hidden?.status(), 404);
+      await reader.close();
+    } finally {
+      login.close();
+    }
   }));
 
 test('with script on, nothing a writer typed runs', () =>
