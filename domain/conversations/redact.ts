@@ -89,10 +89,27 @@ export function redact(text: string, found?: Set<RedactedKind>): string {
   out = out.replace(namedCredential, (_match, name: string, separator: string) => `${name}${separator}${mark('token')}`);
   out = out.replace(opaque, (match) => (isOpaque(match) ? mark('token') : match));
   out = out.replace(cardLike, (match) => (luhn(match.replace(/\D/g, '')) ? mark('card') : match));
-  const phones = findPhoneNumbersInText(out, 'US');
-  for (const phone of phones.reverse()) out = out.slice(0, phone.startsAt) + mark('phone') + out.slice(phone.endsAt);
-  return out;
+  let scanned = 0;
+  return out.replace(phoneRun, (run) => {
+    if ((run.match(/\d/g)?.length ?? 0) < 7) return run;
+    scanned += run.length;
+    if (scanned > phoneScanBudget) return run.replace(phoneStretch, () => mark('phone'));
+    let redacted = run;
+    for (const phone of findPhoneNumbersInText(run, 'US').reverse()) redacted = redacted.slice(0, phone.startsAt) + mark('phone') + redacted.slice(phone.endsAt);
+    return redacted;
+  });
 }
+
+/**
+ * Phone numbers are looked for in runs of digits and the punctuation numbers are written with;
+ * the shortest valid number anywhere has 7 digits with its country code, so shorter runs are
+ * skipped. libphonenumber reads about 10 µs a character of such runs (64 KB of `1 2 3 …` took
+ * 0.8 s), so it reads the first 16 KB of them in a text; past that, every stretch of 7 to 17
+ * digits is taken for a phone number: more is hidden in number-dense text, never less.
+ */
+const phoneRun = /\+?\(?\d[\d \t().\/-]*\d/g;
+const phoneScanBudget = 16_384;
+const phoneStretch = /\+?\d(?:[ \t().\/-]{0,2}\d){6,16}/g;
 
 /** A URL redacted: the markers percent-encoded, so it stays a URL. */
 export function redactUrl(url: string): string {
