@@ -117,7 +117,8 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   if (!siteSpace) throw notPublished(input.url);
 
   const canonicalPrefix = segments.slice(0, taken).map((segment) => `${encodeURIComponent(segment)}/`).join('');
-  const previewed = await previewOf(deps, siteSpace.spaceId, segments.slice(taken), input);
+  // A site preview URL's holder sees the site as its editor would: its spaces' change requests and revisions too.
+  const previewed = await previewOf(deps, siteSpace.spaceId, segments.slice(taken), sitePreview ? { mayPreview: async () => true } : input);
   if (previewed === null) throw notPublished(input.url);
   if (previewed) taken += 3;
   const prefix = segments.slice(0, taken).map((segment) => `${encodeURIComponent(segment)}/`).join('');
@@ -153,7 +154,8 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
 
 /**
  * `~/changes/<number or id>/` or `~/revisions/<commit>/` right after the site space's path: the
- * change request's head or the revision, for a caller who may see the space's unpublished content.
+ * change request's head or the revision, for a caller who may see the space's unpublished content
+ * (a member who reads the space, or whoever holds a preview URL of the site).
  * Undefined when the URL previews nothing; null when it names a preview the caller can't have
  * (no such change request or revision, or not theirs to see: the same 404 for both).
  */

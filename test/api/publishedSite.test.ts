@@ -231,6 +231,35 @@ test('an unlisted site is not indexed; a share-link site needs its key, which mo
   assert.is((await visit(location, { cookie: cookie.split(';')[0]! })).status, 404);
 });
 
+test('a site preview URL shows the site\'s change requests and revisions on the site itself, not indexed nor cached; without it they are not there', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Previewed', [guide.id]);
+  const pages = (await t.call('GET', `/v1/spaces/${guide.id}/content/pages`, { token: fx.admin.token })).body.pages as Array<{ id: string; path: string }>;
+  const changeRequest = (await t.call('POST', `/v1/spaces/${guide.id}/change-requests`, { token: fx.admin.token, body: { subject: 'Draft' } })).body;
+  const changes = [{ operation: 'update_page', page: pages.find((page) => page.path === 'faq')!.id, document: { markdown: 'Draft answers, not merged yet.\n' } }];
+  assert.is((await t.call('POST', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/content`, { token: fx.admin.token, body: { changes } })).status, 200);
+  const draft = `${site.urls.published}~/changes/${changeRequest.number}/faq`;
+  assert.is((await visit(draft)).status, 404, 'no change request for an anonymous visitor');
+  assert.not.match((await visit(`${site.urls.published}faq`)).body, 'Draft answers');
+
+  const previewUrl = new URL((await t.call('GET', `${sites()}/${site.id}/publishing/preview`, { token: fx.admin.token })).body.url as string);
+  const key = previewUrl.searchParams.get('preview')!;
+  const handed = await visit(`${draft}?preview=${key}`);
+  assert.is(handed.status, 302);
+  const cookie = handed.headers.get('set-cookie')!.split(';')[0]!;
+  const shown = await visit(draft, { cookie });
+  assert.is(shown.status, 200, shown.body);
+  assert.match(shown.body, 'Draft answers, not merged yet.');
+  assert.match(shown.headers.get('cache-control') ?? '', 'private, no-store');
+  assert.match(shown.headers.get('x-robots-tag') ?? '', 'noindex');
+  assert.match(shown.body, '<meta name="robots" content="noindex');
+  const base = new URL(site.urls.published).pathname;
+  assert.ok(links(shown.body).includes(`${base}~/changes/${changeRequest.number}/quick-start`), 'its links stay in the preview');
+  const revision = (await t.call('GET', `/v1/spaces/${guide.id}`, { token: fx.admin.token })).body.revision as string;
+  assert.is((await visit(`${site.urls.published}~/revisions/${revision}/faq`, { cookie })).status, 200);
+  assert.is((await visit(`${site.urls.published}~/revisions/${'0'.repeat(40)}/faq`, { cookie })).status, 404);
+});
+
 test('a visitor-auth site sends visitors to sign in, takes their JWT into a cookie, and shows what their claims allow', async () => {
   const guide = await space('Guide');
   const staffOnly = await space('Staff handbook');
