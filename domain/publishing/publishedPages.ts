@@ -8,6 +8,7 @@ import { findChangeRequest } from '../../storage/changeRequests.js';
 import { loadSiteStructureCached, type SiteStructure } from '../../storage/siteStructure.js';
 import { findSpaceCached } from '../../storage/spaces.js';
 import type { ContentDeps } from '../common/deps.js';
+import { imageSizesOf, type ImageSize } from './imageSizes.js';
 import { processedOpenAPIVersions, readProcessedSpec, type OpenAPIProcessedVersion } from '../openapi/index.js';
 import { siteSpaceCustomization, type Customization } from '../sites/index.js';
 import { dereferenceReusableContents, readPageDocument, readSpaceRevision } from '../spaces/index.js';
@@ -42,10 +43,11 @@ export interface PublishedPageView {
   openapi: OpenAPIProcessedVersion[];
 }
 
-/** A published page's Document, with the OpenAPI documents its blocks show, by `slug:<slug>` and `url:<source URL>`. */
+/** A published page's Document, with the OpenAPI documents its blocks show, by `slug:<slug>` and `url:<source URL>`, and its images' sizes by blob id. */
 export interface PublishedDocument {
   document: Document;
   specs: Map<string, unknown>;
+  imageSizes: Map<string, ImageSize>;
 }
 
 export interface PublishedPageRequest {
@@ -78,7 +80,7 @@ export async function readPublishedPage(deps: Deps, request: PublishedPageReques
  * blocks name (by slug, or by the URL a spec was registered from): read apart, as a page rendered
  * before needs none of it.
  */
-export async function readPublishedDocument(deps: Pick<Deps, 'db'>, view: Pick<PublishedPageView, 'revision' | 'openapi'>, page: RevisionPage): Promise<PublishedDocument> {
+export async function readPublishedDocument(deps: Pick<Deps, 'db' | 'repositories'>, view: Pick<PublishedPageView, 'revision' | 'openapi' | 'place'>, page: RevisionPage): Promise<PublishedDocument> {
   const document = await dereferenceReusableContents(view.revision, page.file ?? '', await readPageDocument(page));
   const specs = new Map<string, unknown>();
   const wanted = openapiRefs(document.nodes);
@@ -88,7 +90,8 @@ export async function readPublishedDocument(deps: Pick<Deps, 'db'>, view: Pick<P
     const spec = await readProcessedSpec(deps, version.versionId);
     for (const key of keys) specs.set(key, spec);
   }
-  return { document, specs };
+  const imageSizes = await imageSizesOf(deps, view.place.siteSpace.spaceId, view.revision, page.file ?? '', document.nodes);
+  return { document, specs, imageSizes };
 }
 
 /** The specifications OpenAPI blocks anywhere in the nodes name, as readPublishedDocument keys them. */

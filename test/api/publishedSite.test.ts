@@ -59,7 +59,7 @@ test('the published URL shows the site: its first page from its Document, the si
   const base = new URL(site.urls.published).pathname;
   assert.ok(links(home.body).includes(`${base}quick-start`), 'the page links to the quick start by its URL on the site');
   assert.ok(links(home.body).includes(`${base}quick-start/configuration`), 'the sidebar lists nested pages');
-  assert.match(home.body, /<img src="[^"]*~files\/[^"]*logo\.png"/);
+  assert.match(home.body, /<img src="[^"]*~files\/[^"]*logo\.png" alt="[^"]*" width="\d+" height="\d+" loading="lazy"/, "images carry their size");
 
   for (const href of new Set(links(home.body).filter((href) => href.startsWith(base) && !href.includes('~search')))) {
     const page = await visit(href);

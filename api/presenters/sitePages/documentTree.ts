@@ -12,7 +12,8 @@ export interface SiteLinks {
   /** The reference as written in the page, resolved against its revision. */
   resolve(ref: Record<string, unknown>): ContentRef;
   page(pageId: string): string | undefined;
-  file(fileId: string): { url: string; name: string } | undefined;
+  /** A file of the revision: its URL on the site, its name, and its size when it is an image. */
+  file(fileId: string): { url: string; name: string; width?: number; height?: number } | undefined;
   /** The OpenAPI document an OpenAPI block names (`slug:<slug>` or `url:<source URL>`), when the organization has it processed. */
   spec(key: string): unknown;
 }
@@ -220,7 +221,7 @@ class DocumentRenderer {
           // Links inside a card that is itself a link would nest anchors: their text is kept.
           return el('div', {}, inner.map((block) => (target ? documentText(nodesOf(block)) : this.inlines(nodesOf(block)))));
         });
-        const content = [coverFile ? el('img', { src: coverFile.url, alt: '', loading: 'lazy', decoding: 'async' }) : null, el('div', { className: ['card-body'] }, body)];
+        const content = [coverFile ? el('img', { src: coverFile.url, alt: '', ...sizeOf(coverFile), loading: 'lazy', decoding: 'async' }) : null, el('div', { className: ['card-body'] }, body)];
         return target ? el('a', { className: ['cards-card'], href: target.href }, content) : el('div', { className: ['cards-card'] }, content);
       }),
     );
@@ -229,7 +230,7 @@ class DocumentRenderer {
   private image(node: DocumentNode): Element | undefined {
     const data = dataOf(node);
     const target = this.refTarget(data.ref, { image: true });
-    return target ? el('img', { src: target.href, alt: stringOf(data.alt), loading: 'lazy', decoding: 'async' }) : undefined;
+    return target ? el('img', { src: target.href, alt: stringOf(data.alt), ...sizeOf(target), loading: 'lazy', decoding: 'async' }) : undefined;
   }
 
   private card(href: string, label: string, kind: string): Element | undefined {
@@ -238,7 +239,7 @@ class DocumentRenderer {
   }
 
   /** A ref's URL on the site and a label for it; undefined for what the visitor can't follow. */
-  private refTarget(raw: unknown, options: { image?: boolean } = {}): { href: string; label: string } | undefined {
+  private refTarget(raw: unknown, options: { image?: boolean } = {}): { href: string; label: string; width?: number; height?: number } | undefined {
     if (typeof raw !== 'object' || raw === null) return undefined;
     const ref = this.links.resolve(raw as Record<string, unknown>);
     switch (ref.kind) {
@@ -252,7 +253,7 @@ class DocumentRenderer {
       }
       case 'file': {
         const file = this.links.file(ref.file);
-        return file && { href: file.url, label: file.name };
+        return file && { href: file.url, label: file.name, ...sizeOf(file) };
       }
       case 'url': {
         // A relative target the revision doesn't hold is a broken link: shown as its text, leading nowhere.
@@ -288,6 +289,9 @@ function highlighted(source: string, syntax: string): Child {
   if (!syntax || source.length > highlightLimit || !highlighter.registered(syntax)) return source;
   return highlighter.highlight(syntax, source).children as ElementContent[];
 }
+
+/** An image's width and height attributes, when its size is known: the page keeps its layout as images load. */
+const sizeOf = (image: { width?: number; height?: number }) => (image.width && image.height ? { width: image.width, height: image.height } : {});
 
 const markTags: Record<string, string> = { bold: 'strong', italic: 'em', strikethrough: 'del', code: 'code' };
 

@@ -50,7 +50,7 @@ function frameOf(view: FrameView, current?: RevisionPage): SiteFrame {
 }
 
 /** The page a published URL shows, rendered from its Document. */
-export function publishedPageHtml(view: PublishedPageView & { page: RevisionPage }, { document, specs }: PublishedDocument): string {
+export function publishedPageHtml(view: PublishedPageView & { page: RevisionPage }, { document, specs, imageSizes }: PublishedDocument): string {
   const { place, revision, page } = view;
   const byFile = pagesByFile(revision);
   const { content, outline } = documentTree(document, {
@@ -61,7 +61,7 @@ export function publishedPageHtml(view: PublishedPageView & { page: RevisionPage
     },
     file: (fileId) => {
       const file = revision.files.find((candidate) => candidate.id === fileId);
-      return file && { url: fileUrl(view, place.siteSpace.spaceId, file.oid, file.name), name: file.name };
+      return file && { url: fileUrl(view, place.siteSpace.spaceId, file.oid, file.name), name: file.name, ...imageSizes.get(file.oid) };
     },
     spec: (key) => specs.get(key),
   });
