@@ -193,6 +193,28 @@ test('axe-core finds no accessibility violation on the template\'s pages (one wi
     await page.close();
   }));
 
+test('a share-link site: refused without its link, then read with it (the key leaves the address bar and stays in the site\'s cookie); a revoked link stops it', () =>
+  explained(async () => {
+    const sites = `/v1/orgs/${fx.org.id}/sites`;
+    const space = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Guide', template: { id: 'getting-started' } } });
+    const site = (await t.call('POST', sites, { token: fx.admin.token, body: { title: 'Partner docs', spaces: [space.body.id], visibility: 'share-link' } })).body;
+    const published = (await t.call('POST', `${sites}/${site.id}/publish`, { token: fx.admin.token })).body.urls.published as string;
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    const refused = await page.goto(published, { waitUntil: 'load' });
+    assert.is(refused?.status(), 404);
+    const link = (await t.call('POST', `${sites}/${site.id}/share-links`, { token: fx.admin.token, body: { name: 'Partners' } })).body;
+    await page.goto(link.urls.published as string, { waitUntil: 'load' });
+    await screenshot(page, 'share-link');
+    assert.is(new URL(page.url()).search, '', 'the key is gone from the address bar');
+    assert.is(await page.$eval('main h1', (heading) => heading.textContent), 'Introduction');
+    await Promise.all([page.waitForNavigation(), page.click('nav.toc a[href$="/faq"]')]);
+    assert.is(await page.$eval('main h1', (heading) => heading.textContent), 'FAQ', 'the cookie carries the key from page to page');
+    await t.call('PATCH', `${sites}/${site.id}/share-links/${link.id}`, { token: fx.admin.token, body: { active: false } });
+    assert.is((await page.reload({ waitUntil: 'load' }))?.status(), 404, 'a revoked link reads nothing');
+    await context.close();
+  }));
+
 test('a visitor-auth site: the browser goes to sign in, comes back with a JWT and sees the sections its claims allow; another visitor\'s claims don\'t', () =>
   explained(async () => {
     const guide = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Guide', template: { id: 'getting-started' } } });
