@@ -108,16 +108,17 @@ function organizationPolicy(role: RoleOrGuest, rule: OrganizationRule): Policy {
  * is at least `role`. Without any access the space doesn't exist for the caller (404); with too
  * little, 403. `deleted`: the route works on spaces in the bin (restore).
  */
-export function inSpace(role: MemberRole, options: { deleted?: boolean; also?: readonly Requirement[] } = {}): Policy {
+export function inSpace(role: MemberRole, options: { deleted?: boolean; readByPost?: boolean; also?: readonly Requirement[] } = {}): Policy {
   return withRequirements(spacePolicy(role, options), 'space', role, options.also ?? []);
 }
 
-function spacePolicy(role: MemberRole, options: { deleted?: boolean }): Policy {
+/** `readByPost`: a read that takes its question as a body (a site token may make it too). */
+function spacePolicy(role: MemberRole, options: { deleted?: boolean; readByPost?: boolean }): Policy {
   return {
     rule: `space role ${role}${role === 'admin' ? '' : ' or above'}${options.deleted ? ' (deleted spaces too)' : ''}`,
     check: async (ctx, next) => {
       const siteToken = await siteTokenOf(ctx);
-      if (siteToken) return siteTokenReads(ctx, next, role, siteToken);
+      if (siteToken) return siteTokenReads(ctx, next, role, siteToken, options.readByPost ? ['POST'] : ['GET', 'HEAD']);
       const caller = await authenticate(ctx);
       const spaceId = ctx.params.spaceId ?? '';
       // Read on every request to a space: its parts through the read cache, and the whole of it
@@ -263,8 +264,8 @@ async function siteTokenOf(ctx: AppContext): Promise<SiteToken | undefined> {
  * the spaces its site spaces show (conditions judged on its claims), their primary branch and its
  * history, never a change request, never a write.
  */
-async function siteTokenReads(ctx: AppContext, next: Koa.Next, role: MemberRole, token: SiteToken) {
-  if (role !== 'read' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) throw forbidden('A site token only reads the published content of its site');
+async function siteTokenReads(ctx: AppContext, next: Koa.Next, role: MemberRole, token: SiteToken, readingMethods: string[]) {
+  if (role !== 'read' || !readingMethods.includes(ctx.method)) throw forbidden('A site token only reads the published content of its site');
   const space = await spaceReadableBySiteToken(ctx, token, ctx.params.spaceId ?? '');
   if (!space) throw notFound(`Space ${ctx.params.spaceId} not found`);
   if (ctx.path.includes('/change-requests') && !(ctx.params.changeRequestId !== undefined && (await tokenPreviewsChangeRequest(ctx, token, space.id, ctx.params.changeRequestId)))) {
@@ -274,6 +275,7 @@ async function siteTokenReads(ctx: AppContext, next: Koa.Next, role: MemberRole,
   ctx.state.space = space;
   ctx.state.spaceRole = 'read';
   ctx.state.role = null;
+  ctx.state.siteToken = token;
   ctx.state.organization = await findOrganizationCached(ctx.db, space.organizationId);
   return next();
 }

@@ -4,6 +4,7 @@ import { revisionChanges } from '../../engine/revisionChanges.js';
 import { findTemplate } from '../../engine/templates.js';
 import { applyTemplate, dereferenceReusableContents, documentSourceOf, pageMetaLinks, readParentRevisionWithSizes, readRevisionWithSizes, readStableMarkdowns, readReusableContentDocument, readSpaceFile, readPageDocuments, readPageDocument, reusableContentOf } from '../../domain/spaces/index.js';
 import { applyTemplateToChangeRequestById } from '../../domain/changeRequests/index.js';
+import { computeDocument } from '../../domain/openapi/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
@@ -33,6 +34,7 @@ routes.get('/spaces/:spaceId/revisions/:revisionId/changes', 'getRevisionSemanti
 routes.get('/spaces/:spaceId/revisions/:revisionId/pages', 'listPagesInRevisionById', read, handle({ query: schemas.contentQuery }, listPages));
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId', 'getPageInRevisionById', read, handle({ query: schemas.pageQuery }, getPage));
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId/document', 'getPageDocumentInRevisionById', read, handle({ query: schemas.pageDocumentQuery }, getPageDocument));
+routes.post('/spaces/:spaceId/content/computed/document', 'getComputedDocument', inSpace(spaceActions.view, { readByPost: true }), handle({ query: schemas.computedDocumentQuery, body: schemas.computedDocumentBody }, getComputedDocument));
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links', 'listRevisionPageMetaLinks', read, handle({}, getPageMetaLinks));
 routes.get('/spaces/:spaceId/revisions/:revisionId/path/*pagePath', 'getPageInRevisionByPath', read, handle({ query: schemas.pageQuery }, getPageByPath));
 routes.get('/spaces/:spaceId/content/reusable-contents/:reusableContentId', 'getReusableContentById', read, handle({ query: schemas.contentQuery }, getReusableContent));
@@ -93,6 +95,12 @@ async function getPageDocument(ctx: AppContext, { params, query }: { params: Par
   const read = await readPageDocument(page);
   const document = dereferenced ? await dereferenceReusableContents(view.revision, page.file ?? '', read) : read;
   ctx.body = presented.get(key, () => presentPageDocument(view, page, document));
+}
+
+/** A Document computed from the organization's OpenAPI specification (computeDocument): a site token sees public specifications only. */
+async function getComputedDocument(ctx: AppContext, { body }: { body: schemas.ComputedDocumentBody }) {
+  const { space } = spaceOf(ctx);
+  ctx.body = await computeDocument(contentDeps(ctx), space.organizationId, body.source, body.seed, { publicOnly: ctx.state.siteToken !== undefined });
 }
 
 /** What the revision changed, against the one before it (its first parent; nothing, for the first). */

@@ -141,3 +141,29 @@ export type ContentQuery = FromSchema<typeof contentQuery>;
 export type PageQuery = FromSchema<typeof pageQuery>;
 export type FilesQuery = FromSchema<typeof filesQuery>;
 export type ApplyTemplateBody = FromSchema<typeof applyTemplate>;
+
+/** getComputedDocument's body: the source's own shape is checked by the domain, which names what it can't compute. */
+export const computedDocumentBody = {
+  type: 'object',
+  properties: {
+    source: {
+      type: 'object',
+      properties: {
+        type: { type: 'string', minLength: 1 },
+        dependencies: { type: 'object' },
+        props: { type: 'object', properties: { doc: { type: 'string' }, page: { type: 'string', minLength: 1 } } },
+      },
+      required: ['type'],
+    },
+    seed: { type: 'string' },
+  },
+  required: ['source', 'seed'],
+  additionalProperties: false,
+} as const;
+export type ComputedDocumentBody = FromSchema<typeof computedDocumentBody>;
+
+export const computedDocumentQuery = {
+  type: 'object',
+  properties: { schema: { enum: ['current', 'next'] } },
+  additionalProperties: false,
+} as const;

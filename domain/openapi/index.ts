@@ -3,3 +3,4 @@ export * from './openapi.js';
 export * from './openapiBundle.js';
 export * from './bundleInPool.js';
 export * from './processedSpecs.js';
+export * from './computedDocument.js';

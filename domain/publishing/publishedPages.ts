@@ -98,7 +98,7 @@ export async function readPublishedDocument(deps: Pick<Deps, 'db' | 'repositorie
 function openapiRefs(nodes: readonly DocumentNode[], found = new Set<string>()): Set<string> {
   for (const node of nodes) {
     const ref = (node.data as { ref?: { kind?: string; spec?: string; url?: string } } | undefined)?.ref;
-    if (node.type === 'openapi-operation' && ref?.kind === 'openapi' && ref.spec) found.add(`slug:${ref.spec.toLowerCase()}`);
+    if ((node.type === 'openapi-operation' || node.type === 'openapi-schemas') && ref?.kind === 'openapi' && ref.spec) found.add(`slug:${ref.spec.toLowerCase()}`);
     if (node.type === 'swagger' && ref?.kind === 'url' && ref.url) found.add(`url:${ref.url}`);
     if (Array.isArray(node.nodes)) openapiRefs(node.nodes as DocumentNode[], found);
     if (Array.isArray(node.fragments)) openapiRefs(node.fragments as DocumentNode[], found);

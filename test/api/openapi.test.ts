@@ -244,6 +244,50 @@ components:
   assert.match(hidden, '<p class="card openapi">GET /orders/{orderId}');
 });
 
+test('getComputedDocument: info, one tag\'s operations and the models of a processed spec, keys from the seed; a site token sees public specs only; other sources and unknown tags are refused', async () => {
+  const text = JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'Catalog', version: '1', description: 'The catalog API.\n\nRead-only.' },
+    tags: [{ name: 'items', description: 'Items on sale.' }],
+    paths: {
+      '/items': { get: { tags: ['items'], responses: { 200: { description: 'ok' } } }, post: { tags: ['items'], responses: { 201: { description: 'made' } } } },
+      '/health': { get: { tags: ['ops'], responses: { 200: { description: 'ok' } } } },
+    },
+    components: { schemas: { Item: { type: 'object', properties: { id: { type: 'string' } } }, Price: { type: 'number' } } },
+  });
+  const before = new Date().toISOString();
+  assert.is((await t.call('POST', specs, { token: fx.admin.token, body: { slug: 'catalog', source: { text } } })).status, 201);
+  await processed('catalog', before);
+  const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Catalog docs' } })).body;
+  const computed = `/v1/spaces/${space.id}/content/computed/document`;
+  const source = (props: Record<string, string>) => ({ type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'catalog' } } }, props });
+  const compute = (props: Record<string, string>, token = fx.reader.token, seed = 'one') => t.call('POST', computed, { token, body: { source: source(props), seed } });
+
+  const info = await compute({ doc: 'info' });
+  assert.is(info.status, 200, JSON.stringify(info.body));
+  assert.equal(info.body.nodes.map((node: { type: string }) => node.type), ['paragraph', 'paragraph']);
+  assert.match(JSON.stringify(info.body), 'Read-only.');
+  const operations = await compute({ doc: 'operations', page: 'items' });
+  assert.equal(operations.body.nodes.map((node: { type: string; data: { path?: string; method?: string } }) => [node.type, node.data.path, node.data.method]), [['paragraph', undefined, undefined], ['openapi-operation', '/items', 'get'], ['openapi-operation', '/items', 'post']]);
+  assert.equal(operations.body.nodes[1].data.ref, { kind: 'openapi', spec: 'catalog' });
+  assert.equal((await compute({ doc: 'operations', page: 'items' })).body, operations.body, 'the same seed, the same keys');
+  assert.is.not((await compute({ doc: 'operations', page: 'items' }, fx.reader.token, 'two')).body.nodes[1].key, operations.body.nodes[1].key);
+  const models = await compute({ doc: 'models' });
+  assert.equal(models.body.nodes[0].data, { ref: { kind: 'openapi', spec: 'catalog' }, schemas: ['Item', 'Price'], grouped: true });
+
+  assertErrorIs(await compute({ doc: 'operations', page: 'nothing' }), 404, 'OpenAPI specification "catalog" has no operation tagged "nothing"');
+  assertErrorIs(await t.call('POST', computed, { token: fx.reader.token, body: { source: { type: 'builtin:translation', props: { space: 'x', document: 'y' } }, seed: 's' } }), 400, 'Computed documents from "builtin:translation" sources are not supported: Quire computes "builtin:openapi" ones');
+  assertErrorIs(await compute({ doc: 'everything' }), 400, '"source.props.doc" must be "info", "models" or "operations" (with "page": a tag)');
+
+  const site = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Catalog', spaces: [space.id] } })).body;
+  const published = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/publish`, { token: fx.admin.token })).body;
+  const siteToken = (await t.call('POST', '/v1/urls/published', { body: { url: published.urls.published } })).body.apiToken as string;
+  const asSite = (props: Record<string, string>) => t.call('POST', computed, { headers: { authorization: `Bearer ${siteToken}` }, body: { source: source(props), seed: 'one' } });
+  assertErrorIs(await asSite({ doc: 'models' }), 404, 'OpenAPI specification "catalog" not found');
+  assert.is((await t.call('PATCH', `${specs}/catalog`, { token: fx.admin.token, body: { visibility: 'public' } })).status, 200);
+  assert.equal((await asSite({ doc: 'models' })).body, models.body);
+});
+
 test('a specification nested past 200 levels is a PARSE_ERROR naming the limit, not a stack overflow', async () => {
   const deep = `{"openapi":"3.0.0","info":{"title":"Deep","version":"1"},"paths":{},"x-deep":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
   const since = new Date().toISOString();

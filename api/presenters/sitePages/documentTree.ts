@@ -5,7 +5,7 @@ import type { ContentRef } from '../../../engine/resolveLink.js';
 import type { Document, DocumentNode } from '../../../engine/markdown/toDocument.js';
 import { el, safeHref, type Child } from './hast.js';
 import { mathTree } from './math.js';
-import { openapiOperationTree } from './openapiOperation.js';
+import { openapiOperationTree, openapiSchemasTree } from './openapiOperation.js';
 
 /** Where a reference of the page leads on the site: undefined when it leads nowhere the visitor may go. */
 export interface SiteLinks {
@@ -116,6 +116,11 @@ class DocumentRenderer {
       case 'openapi-operation':
       case 'swagger':
         return this.openapi(data);
+      case 'openapi-schemas': {
+        const spec = this.links.spec(`slug:${stringOf(dataOf({ object: 'ref', data: data.ref }).spec).toLowerCase()}`);
+        const names = Array.isArray(data.schemas) ? data.schemas.filter((name): name is string => typeof name === 'string') : [];
+        return spec === undefined ? undefined : openapiSchemasTree(spec, names, (title) => this.anchor(title));
+      }
       default:
         // What has children keeps them; anything else Quire can't show is left out.
         return nodesOf(node).length ? el('div', {}, this.blocks(nodesOf(node))) : undefined;

@@ -29,6 +29,23 @@ export function openapiOperationTree(spec: unknown, path: string, method: string
   );
 }
 
+/** Named schemas of a bundled OpenAPI document (`components.schemas`, or Swagger's `definitions`), each with its properties. */
+export function openapiSchemasTree(spec: unknown, names: string[], anchor: (title: string) => string): Element | undefined {
+  const document = record(spec);
+  const schemas = record(record(document.components).schemas ?? document.definitions);
+  const resolver = new References(document);
+  const shown = names.filter((name) => name in schemas).slice(0, 200);
+  if (shown.length === 0) return undefined;
+  return el(
+    'div',
+    { className: ['openapi-schemas'] },
+    shown.map((name) => {
+      const schema = resolver.resolve(schemas[name]);
+      return el('section', { className: ['openapi'], id: anchor(name), ariaLabel: name }, el('p', { className: ['openapi-title'] }, el('strong', {}, name), ' ', el('span', { className: ['type'] }, typeOf(resolver, schema))), paragraphs(text(schema.description)), schemaTree(resolver, schemas[name], 0));
+    }),
+  );
+}
+
 type Json = Record<string, unknown>;
 const record = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
