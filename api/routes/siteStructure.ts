@@ -69,7 +69,7 @@ async function listSections(ctx: AppContext, { query }: { query: schemas.ListWit
 
 async function createSection(ctx: AppContext, { body }: { body: schemas.AddSectionBody }) {
   const found = await theSite(ctx);
-  const id = await addSection(ctx.db, found, body, callerOf(ctx).id);
+  const id = await addSection(contentDeps(ctx), found, body, callerOf(ctx).id);
   const shown = await viewOf(ctx, await theSite(ctx), undefined, inSection(id));
   ctx.status = 201;
   ctx.set('Location', ctx.urls.api(`/orgs/${found.organizationId}/sites/${found.id}/sections/${id}`));
@@ -79,19 +79,19 @@ async function createSection(ctx: AppContext, { body }: { body: schemas.AddSecti
 async function patchSection(ctx: AppContext, { body }: { body: schemas.UpdateSectionBody }) {
   const found = await theSite(ctx);
   const id = ctx.params.siteSectionId ?? '';
-  await updateSectionSettings(ctx.db, found, id, body);
+  await updateSectionSettings(contentDeps(ctx), found, id, body);
   const shown = await viewOf(ctx, found, undefined, inSection(id));
   ctx.body = presentSection(shown, pick(shown.structure.sections, id));
 }
 
 async function deleteSection(ctx: AppContext) {
-  ctx.status = (await removeSection(ctx.db, await theSite(ctx), ctx.params.siteSectionId ?? '')) ? 205 : 204;
+  ctx.status = (await removeSection(contentDeps(ctx), await theSite(ctx), ctx.params.siteSectionId ?? '')) ? 205 : 204;
 }
 
 async function moveTheSection(ctx: AppContext, { body }: { body: schemas.MoveSectionBody }) {
   const found = await theSite(ctx);
   const id = ctx.params.siteSectionId ?? '';
-  await moveSection(ctx.db, found, id, refsOf(body.position, 'siteSection'));
+  await moveSection(contentDeps(ctx), found, id, refsOf(body.position, 'siteSection'));
   const shown = await viewOf(ctx, found, undefined, inSection(id));
   ctx.body = presentSection(shown, pick(shown.structure.sections, id));
 }
@@ -111,7 +111,7 @@ async function listSiteSpaces(ctx: AppContext, { query }: { query: schemas.ListS
 
 async function createSiteSpace(ctx: AppContext, { body }: { body: schemas.AddSiteSpaceBody }) {
   const found = await theSite(ctx);
-  const id = await addSiteSpace(ctx.db, found, body, callerOf(ctx).id);
+  const id = await addSiteSpace(contentDeps(ctx), found, body, callerOf(ctx).id);
   const shown = await viewOf(ctx, found, undefined, only(id));
   ctx.status = 201;
   ctx.set('Location', ctx.urls.api(`/orgs/${found.organizationId}/sites/${found.id}/site-spaces/${id}`));
@@ -121,19 +121,19 @@ async function createSiteSpace(ctx: AppContext, { body }: { body: schemas.AddSit
 async function patchSiteSpace(ctx: AppContext, { body }: { body: schemas.UpdateSiteSpaceBody }) {
   const found = await theSite(ctx);
   const id = ctx.params.siteSpaceId ?? '';
-  await updateSiteSpaceSettings(ctx.db, found, id, body, callerOf(ctx).id);
+  await updateSiteSpaceSettings(contentDeps(ctx), found, id, body, callerOf(ctx).id);
   const shown = await viewOf(ctx, found, undefined, only(id));
   ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, id));
 }
 
 async function deleteSiteSpace(ctx: AppContext) {
-  ctx.status = (await removeSiteSpace(ctx.db, await theSite(ctx), ctx.params.siteSpaceId ?? '')) ? 205 : 204;
+  ctx.status = (await removeSiteSpace(contentDeps(ctx), await theSite(ctx), ctx.params.siteSpaceId ?? '')) ? 205 : 204;
 }
 
 async function moveTheSiteSpace(ctx: AppContext, { body }: { body: schemas.MoveSiteSpaceBody }) {
   const found = await theSite(ctx);
   const id = ctx.params.siteSpaceId ?? '';
-  await moveSiteSpace(ctx.db, found, id, refsOf(body.position, 'siteSpace'));
+  await moveSiteSpace(contentDeps(ctx), found, id, refsOf(body.position, 'siteSpace'));
   const shown = await viewOf(ctx, found, undefined, only(id));
   ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, id));
 }
@@ -160,7 +160,7 @@ async function presentedGroup(ctx: AppContext, found: SiteRecord, id: string) {
 
 async function createGroup(ctx: AppContext, { body }: { body: schemas.AddGroupBody }) {
   const found = await theSite(ctx);
-  const id = await addGroup(ctx.db, found, body);
+  const id = await addGroup(contentDeps(ctx), found, body);
   ctx.status = 201;
   ctx.set('Location', ctx.urls.api(`/orgs/${found.organizationId}/sites/${found.id}/section-groups/${id}`));
   ctx.body = await presentedGroup(ctx, found, id);
@@ -169,29 +169,29 @@ async function createGroup(ctx: AppContext, { body }: { body: schemas.AddGroupBo
 async function patchGroup(ctx: AppContext, { body }: { body: schemas.UpdateGroupBody }) {
   const found = await theSite(ctx);
   const id = ctx.params.siteSectionGroupId ?? '';
-  await updateGroupSettings(ctx.db, found, id, body);
+  await updateGroupSettings(contentDeps(ctx), found, id, body);
   ctx.body = await presentedGroup(ctx, found, id);
 }
 
 async function deleteGroup(ctx: AppContext) {
-  ctx.status = (await removeGroup(ctx.db, await theSite(ctx), ctx.params.siteSectionGroupId ?? '')) ? 205 : 204;
+  ctx.status = (await removeGroup(contentDeps(ctx), await theSite(ctx), ctx.params.siteSectionGroupId ?? '')) ? 205 : 204;
 }
 
 async function addToGroup(ctx: AppContext, { body }: { body: schemas.AddSectionToGroupBody }) {
   const found = await theSite(ctx);
   const id = ctx.params.siteSectionGroupId ?? '';
-  await addSectionToGroup(ctx.db, found, id, body.sectionId);
+  await addSectionToGroup(contentDeps(ctx), found, id, body.sectionId);
   ctx.status = 201;
   ctx.body = await presentedGroup(ctx, found, id);
 }
 
 async function removeFromGroup(ctx: AppContext) {
-  ctx.status = (await removeSectionFromGroup(ctx.db, await theSite(ctx), ctx.params.siteSectionGroupId ?? '', ctx.params.siteSectionId ?? '')) ? 205 : 204;
+  ctx.status = (await removeSectionFromGroup(contentDeps(ctx), await theSite(ctx), ctx.params.siteSectionGroupId ?? '', ctx.params.siteSectionId ?? '')) ? 205 : 204;
 }
 
 async function moveTheGroup(ctx: AppContext, { body }: { body: schemas.MoveGroupBody }) {
   const found = await theSite(ctx);
   const id = ctx.params.siteSectionGroupId ?? '';
-  await moveGroup(ctx.db, found, id, refsOf(body.position, 'id'));
+  await moveGroup(contentDeps(ctx), found, id, refsOf(body.position, 'id'));
   ctx.body = await presentedGroup(ctx, found, id);
 }

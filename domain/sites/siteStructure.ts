@@ -1,4 +1,4 @@
-import type { Database, Transaction } from '../../storage/db.js';
+import type { Transaction } from '../../storage/db.js';
 import {
   deleteGroup,
   deleteSection,
@@ -19,7 +19,17 @@ import {
 import type { SiteRecord } from '../../storage/sites.js';
 import { invalidInput, missing } from '../common/errors.js';
 import { placeAmong, positionAtEnd, type Placement, type Sibling } from './sitePositions.js';
-import { assertReadableSpaces, checkedCondition, slugOf, spaceOfOrganization, uniquePath } from './sites.js';
+import type { ContentDeps } from '../common/deps.js';
+import { announceSiteChange, assertReadableSpaces, checkedCondition, slugOf, spaceOfOrganization, uniquePath } from './sites.js';
+
+type StructureDeps = Pick<ContentDeps, 'db' | 'jobs'>;
+
+/** A change of a site's structure, in one transaction: once it is committed, a published site's renderer is told its pages changed. */
+async function structureChange<T>(deps: StructureDeps, site: SiteRecord, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  const result = await deps.db.transaction(work);
+  if (site.published) announceSiteChange(deps, site.id);
+  return result;
+}
 
 type Kind = 'site-section' | 'site-section-group' | 'site-space';
 const tableOf = { 'site-section': 'site_sections', 'site-section-group': 'site_section_groups', 'site-space': 'site_spaces' } as const;
@@ -64,9 +74,9 @@ function sectionTitle(title: string | null | undefined, spaceTitle: string): str
  * A new section holding the space as its first site space. A site whose spaces sat at its root
  * gets them gathered into a first section (the default) before it.
  */
-export async function addSection(db: Database, site: SiteRecord, input: { spaceId: string; title?: string | null; icon?: string | null }, readerId: string): Promise<string> {
-  await assertReadableSpaces(db, site.organizationId, [input.spaceId], readerId, 'spaceId');
-  return db.transaction(async (tx) => {
+export async function addSection(deps: StructureDeps, site: SiteRecord, input: { spaceId: string; title?: string | null; icon?: string | null }, readerId: string): Promise<string> {
+  await assertReadableSpaces(deps.db, site.organizationId, [input.spaceId], readerId, 'spaceId');
+  return structureChange(deps, site, async (tx) => {
     const space = await spaceOfOrganization(tx, site.organizationId, input.spaceId, 'spaceId');
     const structure = await loadSiteStructure(tx, site.id);
     const paths = structure.sections.map((section) => section.path);
@@ -107,8 +117,8 @@ export interface SectionUpdate {
   description?: string | null;
 }
 
-export function updateSectionSettings(db: Database, site: SiteRecord, sectionId: string, update: SectionUpdate): Promise<void> {
-  return db.transaction(async (tx) => {
+export function updateSectionSettings(deps: StructureDeps, site: SiteRecord, sectionId: string, update: SectionUpdate): Promise<void> {
+  return structureChange(deps, site, async (tx) => {
     const structure = await loadSiteStructure(tx, site.id);
     found(structure.sections, sectionId, 'site-section');
     if (update.path !== undefined && structure.sections.some((section) => section.id !== sectionId && section.path === update.path)) {
@@ -125,8 +135,8 @@ export function updateSectionSettings(db: Database, site: SiteRecord, sectionId:
 }
 
 /** False when there was no such section. Its site spaces go with it; a deleted default hands over to the first section left. */
-export function removeSection(db: Database, site: SiteRecord, sectionId: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
+export function removeSection(deps: StructureDeps, site: SiteRecord, sectionId: string): Promise<boolean> {
+  return structureChange(deps, site, async (tx) => {
     const structure = await loadSiteStructure(tx, site.id);
     const section = structure.sections.find((candidate) => candidate.id === sectionId);
     if (!section) return false;
@@ -151,8 +161,8 @@ export function orderedSections(structure: SiteStructure): SiteStructure['sectio
   return result;
 }
 
-export function moveSection(db: Database, site: SiteRecord, sectionId: string, position: MovePosition | undefined): Promise<void> {
-  return db.transaction(async (tx) => {
+export function moveSection(deps: StructureDeps, site: SiteRecord, sectionId: string, position: MovePosition | undefined): Promise<void> {
+  return structureChange(deps, site, async (tx) => {
     const structure = await loadSiteStructure(tx, site.id);
     const section = found(structure.sections, sectionId, 'site-section');
     const siblings = sectionSiblings(structure, section.groupId).filter((sibling) => sibling.id !== sectionId);
@@ -161,9 +171,9 @@ export function moveSection(db: Database, site: SiteRecord, sectionId: string, p
 }
 
 /** The space into the section given, else the default section, else the site's root; the first of a place is its default. */
-export async function addSiteSpace(db: Database, site: SiteRecord, input: { spaceId: string; sectionId?: string }, readerId: string): Promise<string> {
-  await assertReadableSpaces(db, site.organizationId, [input.spaceId], readerId, 'spaceId');
-  return db.transaction(async (tx) => {
+export async function addSiteSpace(deps: StructureDeps, site: SiteRecord, input: { spaceId: string; sectionId?: string }, readerId: string): Promise<string> {
+  await assertReadableSpaces(deps.db, site.organizationId, [input.spaceId], readerId, 'spaceId');
+  return structureChange(deps, site, async (tx) => {
     const space = await spaceOfOrganization(tx, site.organizationId, input.spaceId, 'spaceId');
     const structure = await loadSiteStructure(tx, site.id);
     let sectionId: string | null = null;
@@ -189,14 +199,14 @@ export async function addSiteSpace(db: Database, site: SiteRecord, input: { spac
 }
 
 export async function updateSiteSpaceSettings(
-  db: Database,
+  deps: StructureDeps,
   site: SiteRecord,
   siteSpaceId: string,
   update: { path?: string; condition?: string | null; spaceId?: string; hidden?: boolean },
   readerId: string,
 ): Promise<void> {
-  if (update.spaceId !== undefined) await assertReadableSpaces(db, site.organizationId, [update.spaceId], readerId, 'spaceId');
-  return db.transaction(async (tx) => {
+  if (update.spaceId !== undefined) await assertReadableSpaces(deps.db, site.organizationId, [update.spaceId], readerId, 'spaceId');
+  return structureChange(deps, site, async (tx) => {
     const structure = await loadSiteStructure(tx, site.id);
     const siteSpace = found(structure.siteSpaces, siteSpaceId, 'site-space');
     if (update.path !== undefined && structure.siteSpaces.some((other) => other.id !== siteSpaceId && other.sectionId === siteSpace.sectionId && other.path === update.path)) {
@@ -209,8 +219,8 @@ export async function updateSiteSpaceSettings(
 }
 
 /** False when there was no such site space; a deleted default hands over to the first one left beside it. */
-export function removeSiteSpace(db: Database, site: SiteRecord, siteSpaceId: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
+export function removeSiteSpace(deps: StructureDeps, site: SiteRecord, siteSpaceId: string): Promise<boolean> {
+  return structureChange(deps, site, async (tx) => {
     const structure = await loadSiteStructure(tx, site.id);
     const siteSpace = structure.siteSpaces.find((candidate) => candidate.id === siteSpaceId);
     if (!siteSpace) return false;
@@ -221,8 +231,8 @@ export function removeSiteSpace(db: Database, site: SiteRecord, siteSpaceId: str
   });
 }
 
-export function moveSiteSpace(db: Database, site: SiteRecord, siteSpaceId: string, position: MovePosition | undefined): Promise<void> {
-  return db.transaction(async (tx) => {
+export function moveSiteSpace(deps: StructureDeps, site: SiteRecord, siteSpaceId: string, position: MovePosition | undefined): Promise<void> {
+  return structureChange(deps, site, async (tx) => {
     const structure = await loadSiteStructure(tx, site.id);
     const siteSpace = found(structure.siteSpaces, siteSpaceId, 'site-space');
     const siblings = siteSpaceSiblings(structure, siteSpace.sectionId).filter((sibling) => sibling.id !== siteSpaceId);
@@ -231,8 +241,8 @@ export function moveSiteSpace(db: Database, site: SiteRecord, siteSpaceId: strin
 }
 
 /** A group at the end of its parent (the root without one), taking the given sections in their order. */
-export function addGroup(db: Database, site: SiteRecord, input: { title: string; icon?: string | null; sections?: string[]; parent?: string }): Promise<string> {
-  return db.transaction(async (tx) => {
+export function addGroup(deps: StructureDeps, site: SiteRecord, input: { title: string; icon?: string | null; sections?: string[]; parent?: string }): Promise<string> {
+  return structureChange(deps, site, async (tx) => {
     const structure = await loadSiteStructure(tx, site.id);
     const parentId = input.parent ?? null;
     if (parentId !== null && !structure.groups.some((group) => group.id === parentId)) throw invalidInput(`"parent" ${parentId} is not a section group of the site`);
@@ -245,16 +255,16 @@ export function addGroup(db: Database, site: SiteRecord, input: { title: string;
   });
 }
 
-export function updateGroupSettings(db: Database, site: SiteRecord, groupId: string, update: { title?: string; icon?: string | null }): Promise<void> {
-  return db.transaction(async (tx) => {
+export function updateGroupSettings(deps: StructureDeps, site: SiteRecord, groupId: string, update: { title?: string; icon?: string | null }): Promise<void> {
+  return structureChange(deps, site, async (tx) => {
     found((await loadSiteStructure(tx, site.id)).groups, groupId, 'site-section-group');
     await updateGroup(tx, groupId, update);
   });
 }
 
 /** False when there was no such group. What it held moves up to its parent, in its place and order. */
-export function removeGroup(db: Database, site: SiteRecord, groupId: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
+export function removeGroup(deps: StructureDeps, site: SiteRecord, groupId: string): Promise<boolean> {
+  return structureChange(deps, site, async (tx) => {
     const structure = await loadSiteStructure(tx, site.id);
     const group = structure.groups.find((candidate) => candidate.id === groupId);
     if (!group) return false;
@@ -272,8 +282,8 @@ export function removeGroup(db: Database, site: SiteRecord, groupId: string): Pr
 }
 
 /** The section to the end of the group, from wherever it was. */
-export function addSectionToGroup(db: Database, site: SiteRecord, groupId: string, sectionId: string): Promise<void> {
-  return db.transaction(async (tx) => {
+export function addSectionToGroup(deps: StructureDeps, site: SiteRecord, groupId: string, sectionId: string): Promise<void> {
+  return structureChange(deps, site, async (tx) => {
     const structure = await loadSiteStructure(tx, site.id);
     found(structure.groups, groupId, 'site-section-group');
     if (!structure.sections.some((section) => section.id === sectionId)) throw invalidInput(`"sectionId" ${sectionId} is not a section of the site`);
@@ -283,8 +293,8 @@ export function addSectionToGroup(db: Database, site: SiteRecord, groupId: strin
 }
 
 /** False when the section was not in the group; otherwise it moves up to the group's parent, right after the group. */
-export function removeSectionFromGroup(db: Database, site: SiteRecord, groupId: string, sectionId: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
+export function removeSectionFromGroup(deps: StructureDeps, site: SiteRecord, groupId: string, sectionId: string): Promise<boolean> {
+  return structureChange(deps, site, async (tx) => {
     const structure = await loadSiteStructure(tx, site.id);
     const group = structure.groups.find((candidate) => candidate.id === groupId);
     const section = structure.sections.find((candidate) => candidate.id === sectionId);
@@ -296,8 +306,8 @@ export function removeSectionFromGroup(db: Database, site: SiteRecord, groupId: 
   });
 }
 
-export function moveGroup(db: Database, site: SiteRecord, groupId: string, position: MovePosition | undefined): Promise<void> {
-  return db.transaction(async (tx) => {
+export function moveGroup(deps: StructureDeps, site: SiteRecord, groupId: string, position: MovePosition | undefined): Promise<void> {
+  return structureChange(deps, site, async (tx) => {
     const structure = await loadSiteStructure(tx, site.id);
     const group = found(structure.groups, groupId, 'site-section-group');
     const siblings = sectionSiblings(structure, group.parentId).filter((sibling) => sibling.id !== groupId);

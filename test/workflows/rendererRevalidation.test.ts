@@ -47,7 +47,7 @@ test.after(async () => {
 
 const posted = (tags: string[]) => until(`the renderer to be told ${tags.join(', ')}`, () => received.find((post) => JSON.stringify(post.tags) === JSON.stringify(tags)), 30_000, 25);
 
-test('publishing, a new revision of a published space and unpublishing are each posted with the tags they make stale', async () => {
+test('publishing, a new revision of a published space, a change of the site\'s structure and unpublishing are each posted with the tags they make stale', async () => {
   const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Shown' } })).body;
   const site = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Docs', spaces: [space.id] } })).body;
   assert.is((await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/publish`, { token: fx.admin.token })).status, 200);
@@ -56,6 +56,11 @@ test('publishing, a new revision of a published space and unpublishing are each 
 
   assert.is((await t.call('POST', `/v1/spaces/${space.id}/content/template`, { token: fx.admin.token, body: { id: 'getting-started' } })).status, 201);
   assert.ok((await posted([`site:${site.id}`, `space:${space.id}`])).signatureValid);
+
+  received.length = 0;
+  const variant = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Variant' } })).body;
+  assert.is((await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/site-spaces`, { token: fx.admin.token, body: { spaceId: variant.id } })).status, 201);
+  await posted([`site:${site.id}`]);
 
   const before = received.length;
   const unshown = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Unshown' } })).body;
