@@ -285,11 +285,7 @@ async function siteTokenReadsSite(ctx: AppContext, next: Koa.Next, token: SiteTo
   if (!readingMethods.includes(ctx.method)) throw forbidden('A site token only reads the published content of its site');
   const site = ctx.params.organizationId === token.organization && ctx.params.siteId === token.site ? await siteOfToken(ctx, token) : undefined;
   if (!site) throw notFound(`Site ${ctx.params.siteId} not found`);
-  ctx.state.organization = await findOrganizationCached(ctx.db, site.organizationId);
-  if (!ctx.state.organization) throw notFound(`Organization ${ctx.params.organizationId} not found`);
-  ctx.state.role = null;
-  ctx.state.siteToken = token;
-  return next();
+  return readingForSite(ctx, next, token, site.organizationId);
 }
 
 /** A site token on a GET of its organization's content that published pages use (the route narrows what it answers). */
@@ -297,7 +293,12 @@ async function siteTokenReadsOrganization(ctx: AppContext, next: Koa.Next, token
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw forbidden('A site token only reads the published content of its site');
   const site = ctx.params.organizationId === token.organization ? await siteOfToken(ctx, token) : undefined;
   if (!site) throw notFound(`Organization ${ctx.params.organizationId} not found`);
-  ctx.state.organization = await findOrganizationCached(ctx.db, site.organizationId);
+  return readingForSite(ctx, next, token, site.organizationId);
+}
+
+/** The route runs for the site token, in its site's organization, with no member role. */
+async function readingForSite(ctx: AppContext, next: Koa.Next, token: SiteToken, organizationId: string) {
+  ctx.state.organization = await findOrganizationCached(ctx.db, organizationId);
   if (!ctx.state.organization) throw notFound(`Organization ${ctx.params.organizationId} not found`);
   ctx.state.role = null;
   ctx.state.siteToken = token;
