@@ -19,6 +19,11 @@ const defaultLayout = {
   outline: true,
   pagination: true,
   metadata: true,
+  // 0.202.0's options: no cover mask, no tags to show (Quire has none), page actions and heading anchors shown.
+  coverMask: 'none',
+  tags: false,
+  actions: true,
+  anchors: true,
 } as const;
 
 export interface RevisionView {
@@ -109,6 +114,7 @@ export function presentPage(view: RevisionView, page: RevisionPage, format: Page
     pages: children,
     git: { oid: page.oid ?? '', path: page.file ?? '' },
     layout: defaultLayout,
+    tags: [],
     ...(page.meta.hidden === true ? { hidden: true } : {}),
     ...(page.meta.noIndex === true ? { noIndex: true } : {}),
   };
@@ -134,6 +140,8 @@ export function presentRevision(view: RevisionView, format: 'markdown') {
     pages: revision.pages.map((page) => presentPage(view, page, format)),
     files: revision.files.map((file) => presentFile(view, file)),
     reusableContents: revision.reusableContents.map(presentReusableContent),
+    // 0.202.0: a revision's tags (Quire has none).
+    tags: [],
     createdAt: revision.createdAt,
     type: revision.parents.length > 1 ? ('update' as const) : ('edits' as const),
     git: { oid: revision.commit, message: revision.message, createdByGitBook: false },

@@ -21,7 +21,7 @@ export function groupByPage(hits: SectionHit[]): PageHits[] {
   return [...pages.values()];
 }
 
-/** Upstream's SearchPageResult, with 0.202.0's `score` (relevance: GitBook's renderer sorts by it) and one-based `rank` (its place among all pages found). */
+/** Upstream's SearchPageResult, with 0.202.0's `score` (relevance: GitBook's renderer sorts by it), one-based `rank` (its place among all pages found) and `description`. */
 export function presentPageHits(page: PageHits, urls: Urls) {
   const first = page.hits[0]!;
   const app = urls.pageApp(page.spaceId, page.pageId);
@@ -40,6 +40,8 @@ export function presentPageHits(page: PageHits, urls: Urls) {
       urls: { app: hit.sectionId ? `${app}#${hit.sectionId}` : app },
     })),
     ancestors: first.ancestors.map((title) => ({ title })),
+    // 0.202.0 requires a found page's description; the search index keeps none.
+    description: '',
     urls: { app },
   };
 }

@@ -1,4 +1,6 @@
 import type { AdaptiveSchemaRecord, ShareLinkRecord, SiteRecord } from '../../storage/sites.js';
+import { sitePermissions, type RoleOrGuest } from '../policies/roles.js';
+import type { AppContext } from '../context.js';
 import type { Urls } from '../urls.js';
 
 /** Where the published site lives on this server (served as a clear 404 page until rendering arrives). */
@@ -21,17 +23,28 @@ export function spacePublishedUrl(urls: Urls, place: { siteId: string; segments:
   return place.shareKey ? `${url}?share=${encodeURIComponent(place.shareKey)}` : url;
 }
 
-export function presentSite(site: SiteRecord, urls: Urls) {
+/** Who reads a site: a site token's visitor, or a member with their organization role (null: a guest). */
+export const siteReaderOf = (ctx: AppContext): RoleOrGuest | 'visitor' => (ctx.state.siteToken ? 'visitor' : (ctx.state.role ?? null));
+
+/**
+ * A site in 0.146.0's shape with 0.202.0's additions (`appliedType`, `defaultLevel`, `permissions`,
+ * `urls.preview`), which GitBook's renderer is built on. `reader`: the caller's organization role,
+ * or `'visitor'` for a site token.
+ */
+export function presentSite(site: SiteRecord, urls: Urls, reader: RoleOrGuest | 'visitor') {
   const siteUrl = publishedSiteUrl(urls, site.id);
   return {
     object: 'site' as const,
     id: site.id,
     type: site.type,
+    appliedType: site.type,
     title: site.title,
     ...(site.hostname ? { hostname: site.hostname } : {}),
     ...(site.basename ? { basename: site.basename } : {}),
     ...(site.proxyOrigin ? { proxy: { origin: site.proxyOrigin, target: siteUrl } } : {}),
     visibility: site.visibility,
+    defaultLevel: 'inherit' as const,
+    permissions: sitePermissions(reader),
     published: site.published,
     siteSpaces: site.siteSpaceCount,
     createdAt: site.createdAt,
@@ -42,6 +55,8 @@ export function presentSite(site: SiteRecord, urls: Urls) {
       location: urls.api(`/orgs/${site.organizationId}/sites/${site.id}`),
       app: urls.app(`/o/${site.organizationId}/sites/${site.id}`),
       ...(site.published ? { published: siteUrl } : {}),
+      // Where the site is shown: unpublished, it needs the key getSitePublishingPreviewById adds.
+      preview: siteUrl,
     },
   };
 }

@@ -3,7 +3,8 @@ import { defaultCustomization, sectionSiblings, type Customization, type SiteSpa
 import type { SiteSectionGroupRecord, SiteSectionRecord, SiteSpaceRecord } from '../../storage/siteStructure.js';
 import type { SiteRecord } from '../../storage/sites.js';
 import type { AppContext } from '../context.js';
-import { presentSite, publishedUrl } from './site.js';
+import { presentSite, publishedUrl, siteReaderOf } from './site.js';
+import { presentSiteCustomization } from './siteCustomization.js';
 import { presentSpace } from './space.js';
 
 /** A site with its structure and the spaces it shows (domain/sites: readSiteSpaces), for every presenter below. */
@@ -46,6 +47,8 @@ export function presentSiteSpace(view: SiteView, siteSpace: SiteSpaceRecord) {
     space: presentSpace(shown.space, shown.revision, shown.role, view.ctx.urls),
     title: shown.space.title,
     default: siteSpace.isDefault,
+    // 0.202.0: Quire has no draft site spaces or sections.
+    draft: false,
     ...(siteSpace.condition !== null ? { condition: siteSpace.condition } : {}),
     hasAdvancedCustomizationFeature: false,
     urls: published ? { published } : {},
@@ -61,6 +64,7 @@ export function presentSection(view: SiteView, section: SiteSectionRecord) {
     title: section.title,
     ...(section.description !== null ? { description: section.description } : {}),
     default: section.isDefault,
+    draft: false,
     path: section.path,
     ...(section.condition !== null ? { condition: section.condition } : {}),
     ...(section.groupId ? { sectionGroup: section.groupId } : {}),
@@ -111,11 +115,11 @@ export function presentStructure(view: SiteView) {
 export function presentPublishedSite(view: SiteView) {
   return {
     object: 'published-content-site' as const,
-    site: presentSite(view.site, view.ctx.urls),
+    site: presentSite(view.site, view.ctx.urls, siteReaderOf(view.ctx)),
     structure: presentStructure(view),
     customizations: {
-      site: view.customizations?.site ?? defaultCustomization(view.site.title),
-      siteSpaces: Object.fromEntries(view.structure.siteSpaces.map((siteSpace) => [siteSpace.id, view.customizations?.siteSpaces.get(siteSpace.id) ?? defaultCustomization(view.site.title)])),
+      site: presentSiteCustomization(view.customizations?.site ?? defaultCustomization(view.site.title)),
+      siteSpaces: Object.fromEntries(view.structure.siteSpaces.map((siteSpace) => [siteSpace.id, presentSiteCustomization(view.customizations?.siteSpaces.get(siteSpace.id) ?? defaultCustomization(view.site.title))])),
     },
     scripts: [],
   };

@@ -18,7 +18,7 @@ import { JsonCache } from '../jsonCache.js';
 import { inOrganization } from '../policies/index.js';
 import { siteActions } from '../policies/actions.js';
 import { presentList } from '../presenters/list.js';
-import { presentAdaptiveSchema, presentShareLink, presentSite } from '../presenters/site.js';
+import { presentAdaptiveSchema, presentShareLink, presentSite, siteReaderOf } from '../presenters/site.js';
 import { presentPublishedSite, presentStructure, siteView, siteViewKey } from '../presenters/siteStructure.js';
 import { visibleStructure } from '../../domain/publishing/index.js';
 import * as schemas from '../schemas/sites.js';
@@ -57,7 +57,7 @@ async function list(ctx: AppContext, { query }: { query: schemas.ListSitesQuery 
   const { organization } = organizationOf(ctx);
   const { space, title, published, type, ...page } = query;
   const types = type === undefined ? undefined : Array.isArray(type) ? type : [type];
-  ctx.body = presentList(await listSites(ctx.db, organization.id, { space, title, published, type: types }, page), (item) => presentSite(item, ctx.urls));
+  ctx.body = presentList(await listSites(ctx.db, organization.id, { space, title, published, type: types }, page), (item) => presentSite(item, ctx.urls, siteReaderOf(ctx)));
 }
 
 async function create(ctx: AppContext, { body }: { body: schemas.CreateSiteBody }) {
@@ -65,18 +65,18 @@ async function create(ctx: AppContext, { body }: { body: schemas.CreateSiteBody 
   const id = await createSite(ctx.db, { organizationId: organization.id, type: body.type ?? 'basic', title: body.title ?? 'Untitled site', visibility: body.visibility ?? 'public', spaceIds: body.spaces ?? [] }, callerOf(ctx).id);
   const created = await siteOf(ctx.db, organization.id, id);
   ctx.status = 201;
-  ctx.set('Location', presentSite(created, ctx.urls).urls.location);
-  ctx.body = presentSite(created, ctx.urls);
+  ctx.set('Location', presentSite(created, ctx.urls, siteReaderOf(ctx)).urls.location);
+  ctx.body = presentSite(created, ctx.urls, siteReaderOf(ctx));
 }
 
 async function get(ctx: AppContext) {
-  ctx.body = presentSite(await theSite(ctx), ctx.urls);
+  ctx.body = presentSite(await theSite(ctx), ctx.urls, siteReaderOf(ctx));
 }
 
 async function update(ctx: AppContext, { body }: { body: schemas.UpdateSiteBody }) {
   const before = await theSite(ctx);
   await updateSiteSettings(contentDeps(ctx), before, body);
-  ctx.body = presentSite(await theSite(ctx), ctx.urls);
+  ctx.body = presentSite(await theSite(ctx), ctx.urls, siteReaderOf(ctx));
 }
 
 /** 205 when the site was deleted, 204 when there was none (as upstream). */
@@ -87,12 +87,12 @@ async function remove(ctx: AppContext) {
 
 async function publish(ctx: AppContext) {
   await setSitePublished(contentDeps(ctx), await theSite(ctx), true);
-  ctx.body = presentSite(await theSite(ctx), ctx.urls);
+  ctx.body = presentSite(await theSite(ctx), ctx.urls, siteReaderOf(ctx));
 }
 
 async function unpublish(ctx: AppContext) {
   await setSitePublished(contentDeps(ctx), await theSite(ctx), false);
-  ctx.body = presentSite(await theSite(ctx), ctx.urls);
+  ctx.body = presentSite(await theSite(ctx), ctx.urls, siteReaderOf(ctx));
 }
 
 /** The key counts only when it is an active key of this site's own links. */

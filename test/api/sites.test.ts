@@ -33,7 +33,10 @@ test('create (type basic by default, with spaces), get, list with filters, patch
   assert.is(site.published, false);
   assert.is(site.urls.published, undefined, 'no published URL before publishing');
   assert.is(site.urls.location, `${base}/v1/orgs/${fx.org.id}/sites/${site.id}`);
-  assert.equal((await t.call('GET', `${sites}/${site.id}`, { token: fx.reader.token })).body, site);
+  const read = (await t.call('GET', `${sites}/${site.id}`, { token: fx.reader.token })).body;
+  assert.equal({ ...read, permissions: undefined }, { ...site, permissions: undefined }, 'a reader gets the site its creator got');
+  assert.equal(site.permissions, { view: true, access: true, edit: true, create: true, admin: true, installIntegration: true, viewAdaptiveSchema: true, editAdaptiveSchema: true });
+  assert.equal(read.permissions, { view: true, access: true, edit: false, create: false, admin: false, installIntegration: false, viewAdaptiveSchema: true, editAdaptiveSchema: false }, 'what a reader may do, from the site routes\' rules');
 
   const other = await createSite({ title: 'Handbook', type: 'premium', visibility: 'unlisted' });
   const ids = async (query: string) => (await t.call('GET', `${sites}${query}`, { token: fx.reader.token })).body.items.map((item: { id: string }) => item.id);

@@ -11,6 +11,7 @@ import addFormatsModule from 'ajv-formats';
  */
 const require = createRequire(import.meta.url);
 type Spec = {
+  components?: { schemas: Record<string, { properties?: Record<string, unknown> } | undefined> };
   paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;
 };
 const spec = JSON.parse(readFileSync(require.resolve('@gitbook/api/spec/openapi.json'), 'utf8')) as Spec;
@@ -96,6 +97,21 @@ function openTwin(branch: unknown): unknown {
  * Fields Quire sends beyond the upstream schema, each checked as strictly as the rest. Keep this
  * short: a field belongs here only once it is a decision, not to make a test pass.
  */
+/** Some properties of a schema of a spec, as that spec writes them. */
+function propertiesOf(source: Spec, name: string, fields: string[]): Record<string, unknown> {
+  // A schema made of others (`allOf`) has the properties of its parts.
+  type Part = { properties?: Record<string, unknown>; allOf?: Part[]; $ref?: string } | undefined;
+  const gather = (schema: Part): Record<string, unknown> => ({
+    ...Object.assign({}, ...(schema?.allOf ?? []).map((part) => gather(part?.$ref ? (source.components?.schemas[part.$ref.split('/').pop()!] as Part) : part))),
+    ...(schema?.properties ?? {}),
+  });
+  const properties = gather(source.components?.schemas[name] as Part);
+  return Object.fromEntries(fields.map((field) => {
+    if (!(field in properties)) throw new Error(`${name} has no property ${field}`);
+    return [field, properties[field]];
+  }));
+}
+
 const quireFields: Record<string, Record<string, unknown>> = {
   // docs/decisions.md, "SAML": when the provider's certificate expires (issue 10, defect 9).
   OrganizationSAMLProvider: { certificateExpiresAt: { type: 'string' } },
@@ -107,10 +123,52 @@ const quireFields: Record<string, Record<string, unknown>> = {
     ancestors: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'], additionalProperties: false } },
     score: { type: 'number', minimum: 0 },
     rank: { type: 'integer', minimum: 1 },
+    description: { type: 'string' },
   },
   SearchSectionResult: { score: { type: 'number', minimum: 0 } },
   SearchSpaceResult: { type: { enum: ['space'] }, score: { type: 'number', minimum: 0 } },
   // API.md lists SiteSpace `hidden` (navigation only, issue 13); 0.146.0's schema lacks it (docs/decisions.md, *Docs sites*).
+  // 0.202.0's additions to sites, site spaces and sections, answered in 0.146.0's shapes too: GitBook's
+  // renderer is built on 0.202.0 (docs/decisions.md, "Published content lookups and site tokens").
+  SiteSpace: { hidden: { type: 'boolean' }, ...propertiesOf(newerSpec, 'SiteSpace', ['draft']) },
+  Site: propertiesOf(newerSpec, 'Site', ['appliedType', 'defaultLevel', 'permissions', 'urls']),
+  SiteSection: propertiesOf(newerSpec, 'SiteSection', ['draft']),
+  // …and to revisions, pages and their layout options.
+  RevisionBase: { tags: inlined(newerSpec, propertiesOf(newerSpec, 'RevisionBase', ['tags']).tags) },
+  RevisionPageBase: { tags: inlined(newerSpec, propertiesOf(newerSpec, 'RevisionPageDocument', ['tags']).tags) },
+  RevisionPageLayoutOptions: inlined(newerSpec, propertiesOf(newerSpec, 'RevisionPageLayoutOptions', ['coverMask', 'tags', 'actions', 'anchors'])) as Record<string, unknown>,
+};
+
+/** A schema of `source` with every `$ref` replaced by what it names, to be placed in the other spec. */
+function inlined(source: Spec, schema: unknown, depth = 0): unknown {
+  if (depth > 20 || typeof schema !== 'object' || schema === null) return schema;
+  if (Array.isArray(schema)) return schema.map((item) => inlined(source, item, depth + 1));
+  const ref = (schema as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') return inlined(source, source.components?.schemas[ref.split('/').pop()!], depth + 1);
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, inlined(source, value, depth + 1)]));
+}
+
+/**
+ * Fields added below the top of a component schema (its path of properties): the customization
+ * settings' nested objects. 0.202.0's required additions are checked in 0.146.0's shape too, and
+ * 0.146.0's fields that 0.202.0 dropped in 0.202.0's.
+ */
+type NestedFields = Array<[schema: string, path: string[], fields: Record<string, unknown>]>;
+const newerSettings = (path: string[]) => (newerSpec.components?.schemas.SiteCustomizationSettingsBase as { properties: Record<string, { properties?: Record<string, unknown> }> } | undefined)?.properties[path[0]!]?.properties ?? {};
+const nestedQuireFields: NestedFields = [
+  ['SiteCustomizationSettings', [], { socialAccounts: inlined(newerSpec, newerSpec.components?.schemas.SiteCustomizationSettingsBase?.properties?.socialAccounts) }],
+  ['SiteCustomizationSettings', ['styling'], { codeTheme: inlined(newerSpec, newerSettings(['styling']).codeTheme) }],
+  ['SiteCustomizationSettings', ['pageActions'], { items: inlined(newerSpec, newerSettings(['pageActions']).items) }],
+];
+const olderSettings = (spec.components?.schemas.SiteCustomizationSettings?.properties ?? {}) as Record<string, { properties?: Record<string, unknown> }>;
+const nestedOlderFields: NestedFields = [
+  ['SiteCustomizationSettingsBase', [], { pdf: olderSettings.pdf, git: olderSettings.git }],
+  ['SiteCustomizationSettingsBase', ['pageActions'], olderSettings.pageActions?.properties ?? {}],
+];
+
+/** 0.146.0's fields that 0.202.0 no longer lists and Quire still answers, for the check against 0.202.0. */
+const olderFields: Record<string, Record<string, unknown>> = {
+  Site: { agentsContext: spec.components?.schemas.SiteAgentsContext },
   SiteSpace: { hidden: { type: 'boolean' } },
 };
 
@@ -136,7 +194,7 @@ const quireResponseFields: Array<[string, Record<string, unknown>]> = [
   ['/spaces/{spaceId}/change-requests/{changeRequestId}/update', { conflicts: conflictsField }],
 ];
 
-function strictSpec(document: unknown, addedFields = quireFields): unknown {
+function strictSpec(document: unknown, addedFields = quireFields, nestedFields = nestedQuireFields): unknown {
   resolving = document;
   const converted = convertNullable(document) as { components: { schemas: Record<string, Schema> }; paths: Spec['paths'] };
   for (const [template, fields] of document === spec ? quireResponseFields : []) {
@@ -154,6 +212,12 @@ function strictSpec(document: unknown, addedFields = quireFields): unknown {
     if (!schema || !isObject(schema.properties)) throw new Error(`upstream has no object schema ${name} to add Quire's fields to`);
     schema.properties = { ...schema.properties, ...fields };
   }
+  for (const [name, path, fields] of nestedFields) {
+    let schema = converted.components.schemas[name];
+    for (const step of path) schema = (schema?.properties as Record<string, Schema> | undefined)?.[step];
+    if (!schema || !isObject(schema.properties)) throw new Error(`upstream has no object schema ${[name, ...path].join('.')} to add fields to`);
+    schema.properties = { ...schema.properties, ...fields };
+  }
   const strict = strictCopy(converted) as { components: Record<string, unknown> };
   strict.components.openSchemas = Object.fromEntries(Object.entries(converted.components.schemas).map(([name, schema]) => [name, strictCopy(schema, true)]));
   return strict;
@@ -163,7 +227,7 @@ const ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: false, 
 addFormatsModule.default(ajv);
 ajv.addFormat('emoji', true).addFormat('icon', true).addFormat('int32', true).addFormat('byte', true);
 ajv.addSchema(strictSpec(spec) as object, 'openapi.json');
-ajv.addSchema(strictSpec(newerSpec, {}) as object, 'openapi-0.202.json');
+ajv.addSchema(strictSpec(newerSpec, olderFields, nestedOlderFields) as object, 'openapi-0.202.json');
 
 /** Operations Quire adds beyond the upstream spec, with the upstream schema their body follows. */
 const extensions: Record<string, { operationId: string; schema: string }> = {
@@ -241,6 +305,20 @@ export function assertUpstreamResponse(method: string, path: string, status: num
   if (!validate(body)) {
     const errors = (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`);
     throw new Error(`${method} ${path} ${status} does not match the upstream schema:\n  ${errors.join('\n  ')}\nbody: ${JSON.stringify(body).slice(0, 2000)}`);
+  }
+}
+
+/** Throws unless `body` is what @gitbook/api 0.202.0's spec says this request answers with `status` (GitBook's renderer is built on it). */
+export function assertNewerResponse(method: string, path: string, status: number, body: unknown): void {
+  const bare = path.replace(/^\/v1/, '').split('?')[0] || '/';
+  const op = newerOperations.filter((candidate) => candidate.method === method && candidate.pattern.test(bare)).sort((a, b) => b.literals - a.literals)[0];
+  if (!op) throw new Error(`${method} ${path}: no operation of 0.202.0 has this path`);
+  const response = op.spec.paths[op.template]?.[method.toLowerCase()]?.responses?.[String(status)];
+  if (!response?.content?.['application/json']) throw new Error(`${method} ${path} (${op.operationId}) answered ${status}, which 0.202.0 lists without a JSON body`);
+  const validate = validatorFor(`${op.schemaId}#/paths/${pointer(op.template)}/${method.toLowerCase()}/responses/${status}/content/${pointer('application/json')}/schema`);
+  if (!validate(body)) {
+    const errors = (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`);
+    throw new Error(`${method} ${path} ${status} does not match 0.202.0's schema:\n  ${errors.join('\n  ')}\nbody: ${JSON.stringify(body).slice(0, 2000)}`);
   }
 }
 
