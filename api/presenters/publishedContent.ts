@@ -14,7 +14,7 @@ export function presentPublishedContent(place: PublishedPlace, apiToken: string)
     apiToken,
     organization: place.site.organizationId,
     ...(place.shareKey ? { shareKey: place.shareKey } : {}),
-    complete: true,
+    complete: place.complete,
     canonicalUrl: place.canonicalUrl,
   };
 }

@@ -25,6 +25,8 @@ export interface PublishedPlace {
   siteBasePath: string;
   /** The URL without query, share key or trailing noise: where this content lives. */
   canonicalUrl: string;
+  /** No further site segment (a section's or a variant's path) can follow the ones the URL named: upstream's `complete`. */
+  complete: boolean;
   /** The share link key the URL carried, for a share-link site. */
   shareKey?: string;
   claims: Claims;
@@ -105,15 +107,24 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   let taken = 0;
   const sections = structure.sections;
   let section: SiteSectionRecord | undefined;
+  // Complete: the URL named every site segment it could (section, variant) or none could follow;
+  // a lookup that fell back to a default while others exist may be one of a longer URL's.
+  let complete = true;
   if (sections.length > 0) {
     section = sections.find((candidate) => !candidate.isDefault && candidate.path === segments[0]);
     if (section) taken += 1;
-    else section = sections.find((candidate) => candidate.isDefault) ?? sections[0];
+    else {
+      section = sections.find((candidate) => candidate.isDefault) ?? sections[0];
+      complete &&= !sections.some((candidate) => candidate !== section);
+    }
   }
   const siteSpaces = structure.siteSpaces.filter((siteSpace) => siteSpace.sectionId === (section?.id ?? null));
   let siteSpace = siteSpaces.find((candidate) => !candidate.isDefault && candidate.path === segments[taken]);
   if (siteSpace) taken += 1;
-  else siteSpace = siteSpaces.find((candidate) => candidate.isDefault) ?? siteSpaces[0];
+  else {
+    siteSpace = siteSpaces.find((candidate) => candidate.isDefault) ?? siteSpaces[0];
+    complete &&= !siteSpaces.some((candidate) => candidate !== siteSpace);
+  }
   if (!siteSpace) throw notPublished(input.url);
 
   const canonicalPrefix = segments.slice(0, taken).map((segment) => `${encodeURIComponent(segment)}/`).join('');
@@ -144,6 +155,7 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
     basePath,
     siteBasePath,
     canonicalUrl: canonical.toString(),
+    complete,
     ...(shareKey ? { shareKey } : {}),
     claims,
     ...(visitorKey ? { visitorKey } : {}),

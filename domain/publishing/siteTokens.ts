@@ -35,6 +35,13 @@ export interface SiteToken {
 
 /** How long a site token lives: the renderer asks for a new one with each URL lookup. */
 const lifetimeSeconds = 3600;
+/**
+ * Tokens are issued as of the start of a 15-minute window, so lookups of one place within a
+ * window get the very same token (HS256 signs alike): GitBook's renderer keys its cache of
+ * rendered pages by the token, which a fresh one per lookup would never let it reuse. A token
+ * has 45 to 60 minutes to live.
+ */
+const issueWindowSeconds = 900;
 const issuer = 'quire';
 
 const keyOf = (dataDir: string) => cachedInstanceKey(dataDir, 'site-tokens');
@@ -53,8 +60,9 @@ export function mintSiteToken(deps: Pick<ContentDeps, 'dataDir'>, place: Publish
     ...(place.preview ?? {}),
     ...(place.sitePreview ? { sitePreview: true as const } : {}),
   };
-  const expires = place.sitePreview ? Math.min(place.sitePreview.expiresAt, Math.floor(Date.now() / 1000) + lifetimeSeconds) : `${lifetimeSeconds}s`;
-  return new SignJWT({ ...token }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(issuer).setIssuedAt().setExpirationTime(expires).sign(keyOf(deps.dataDir));
+  const issuedAt = Math.floor(Date.now() / 1000 / issueWindowSeconds) * issueWindowSeconds;
+  const expires = Math.min(place.sitePreview?.expiresAt ?? Infinity, issuedAt + lifetimeSeconds);
+  return new SignJWT({ ...token }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(issuer).setIssuedAt(issuedAt).setExpirationTime(expires).sign(keyOf(deps.dataDir));
 }
 
 /** Whether a bearer token has a JWT's shape (three base64url parts): read as a site token, not looked up as a user's. */

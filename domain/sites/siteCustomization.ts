@@ -39,7 +39,8 @@ export function defaultCustomization(title: string): Customization {
     themes: { default: 'light', toggeable: true },
     pdf: { enabled: true },
     feedback: { enabled: false },
-    ai: { mode: 'search' },
+    // Quire has no assistant: 'search' (upstream's default) makes GitBook's renderer ask for recommended questions Quire can't answer.
+    ai: { mode: 'none' },
     advancedCustomization: { enabled: true },
     trademark: { enabled: true },
     externalLinks: { target: 'self' },

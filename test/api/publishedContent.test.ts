@@ -43,6 +43,11 @@ test('a published URL resolves, without a token, to its site, site space and pag
   const claims = decoded(found.body.apiToken);
   assert.equal({ kind: claims.kind, site: claims.site, siteSpace: claims.siteSpace, space: claims.space, organization: claims.organization, claims: claims.claims }, { kind: 'site', site: site.id, siteSpace: found.body.siteSpace, space: guide.id, organization: fx.org.id, claims: {} });
   assert.ok(Number(claims.exp) - Number(claims.iat) === 3600, 'a short-lived token');
+  assert.ok(Number(claims.iat) % 900 === 0 && Date.now() / 1000 - Number(claims.iat) < 900, 'issued as of its 15-minute window');
+  // Two lookups in a row, once more if a window's end fell between them.
+  let [first, second] = [found.body.apiToken as string, (await lookup(`${base}quick-start`)).body.apiToken as string];
+  if (decoded(second).iat !== claims.iat) [first, second] = [second, (await lookup(`${base}quick-start`)).body.apiToken as string];
+  assert.is(second, first, 'the same place within a window: the same token, which the renderer caches pages by');
   const byQuery = await t.call('GET', `/v1/urls/published?url=${encodeURIComponent(base)}`);
   assert.is(byQuery.status, 200);
   assert.is(byQuery.body.pathname, '');
@@ -51,6 +56,20 @@ test('a published URL resolves, without a token, to its site, site space and pag
     const missing = await lookup(url);
     assert.is(missing.status, 404, url);
   }
+});
+
+test('complete: a URL that names its variant, or leaves none to name, is complete; one that falls back to the default while others exist is not', async () => {
+  const guide = await space('Guide');
+  const single = await publishedSite('Single', [guide.id]);
+  assert.is((await lookup(single.urls.published)).body.complete, true, 'one variant: nothing more to name');
+  const other = await space('Guide v2');
+  const site = await publishedSite('Variants', [guide.id, other.id]);
+  const siteSpaces = (await t.call('GET', `${sites()}/${site.id}/site-spaces`, { token: fx.admin.token })).body.items as Array<{ path: string; default: boolean }>;
+  const second = siteSpaces.find((siteSpace) => !siteSpace.default)!;
+  const root = await lookup(site.urls.published);
+  assert.is(root.body.complete, false, 'the default variant while another exists: a longer URL may name it');
+  const named = await lookup(`${site.urls.published}${second.path}/quick-start`);
+  assert.equal([named.body.space, named.body.pathname, named.body.complete], [other.id, 'quick-start', true]);
 });
 
 test('a site token reads exactly its site published content: spaces it shows, their primary history; no other space, no change request, no write, no organization route', async () => {
