@@ -21,22 +21,14 @@ const settings = schemas.SiteCustomizationSettings.properties;
 settings.socialAccounts = newerSettings.socialAccounts;
 settings.styling.properties.codeTheme = newerSettings.styling.properties.codeTheme;
 settings.pageActions.properties.items = newerSettings.pageActions.properties.items;
-const pending = [settings.socialAccounts, settings.styling.properties.codeTheme, settings.pageActions.properties.items].flatMap((schema) => referencedNames(schema));
+const pending = [settings.socialAccounts, settings.styling.properties.codeTheme, settings.pageActions.properties.items].flatMap((schema) => referenced(schema));
 while (pending.length) {
   const name = pending.pop();
   if (schemas[name]) continue;
   schemas[name] = newer[name];
-  pending.push(...referencedNames(newer[name]));
+  pending.push(...referenced(newer[name]));
 }
 
-function referencedNames(schema) {
-  const names = [];
-  JSON.stringify(schema, (key, value) => {
-    if (key === '$ref') names.push(value.split('/').pop());
-    return value;
-  });
-  return names;
-}
 const dropped = new Set(['description', 'title', 'example', 'deprecated', 'discriminator']);
 /** Formats ajv doesn't know and the API doesn't check (an icon is any name, an emoji any code). */
 const droppedFormats = new Set(['icon', 'emoji']);
