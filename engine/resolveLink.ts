@@ -55,3 +55,11 @@ export function resolveLink(revision: Revision, byFile: Map<string, RevisionPage
   if (included) return { ref: { kind: 'reusable-content', reusableContent: included.id }, broken: false };
   return { ref: { kind: 'url', url: target }, broken: true };
 }
+
+/**
+ * A content reference of a page's Document as the page wrote it (a target written as a path is a
+ * `url` reference until resolved), resolved against the revision from `fromFile`.
+ */
+export function resolveWrittenRef(revision: Revision, fromFile: string, ref: Record<string, unknown>): ContentRef {
+  return ref.kind === 'url' ? resolveLink(revision, pagesByFile(revision), fromFile, String(ref.url ?? '')).ref : (ref as unknown as ContentRef);
+}

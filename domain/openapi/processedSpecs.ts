@@ -1,3 +1,4 @@
+import { Lru } from '../../engine/lru.js';
 import { processedOpenAPIVersionsCached, readOpenAPIFilesystem, type OpenAPIProcessedVersion } from '../../storage/openapi.js';
 import type { Database } from '../../storage/db.js';
 
@@ -9,8 +10,7 @@ export function processedOpenAPIVersions(deps: { db: Database }, organizationId:
 }
 
 /** Versions never change once stored: the last few read are kept parsed, as pages showing one spec are rendered in a row. */
-const parsed = new Map<string, Promise<unknown>>();
-const parsedLimit = 8;
+const parsed = new Lru<string, Promise<unknown>>(8);
 
 /** A processed version's bundled document (`openapi.json` of its filesystem). */
 export function readProcessedSpec(deps: { db: Database }, versionId: string): Promise<unknown> {
@@ -18,10 +18,6 @@ export function readProcessedSpec(deps: { db: Database }, versionId: string): Pr
   if (!spec) {
     spec = readOpenAPIFilesystem(deps.db, versionId).then((filesystem) => filesystem['openapi.json']);
     spec.catch(() => parsed.delete(versionId));
-    parsed.set(versionId, spec);
-    if (parsed.size > parsedLimit) parsed.delete(parsed.keys().next().value!);
-  } else {
-    parsed.delete(versionId);
     parsed.set(versionId, spec);
   }
   return spec;

@@ -1,7 +1,8 @@
 import { imageSize } from 'image-size';
+import { Lru } from '../../engine/lru.js';
 import type { DocumentNode } from '../../engine/markdown/toDocument.js';
 import type { Revision } from '../../engine/readRevision.js';
-import { pagesByFile, resolveLink } from '../../engine/resolveLink.js';
+import { resolveWrittenRef } from '../../engine/resolveLink.js';
 import type { ContentDeps } from '../common/deps.js';
 import { readSpaceFile } from '../spaces/index.js';
 
@@ -11,8 +12,7 @@ export interface ImageSize {
 }
 
 /** Sizes by blob id: a blob never changes, so each is measured once (null: not an image we can measure). */
-const measured = new Map<string, ImageSize | null>();
-const measuredLimit = 10_000;
+const measured = new Lru<string, ImageSize | null>(10_000);
 
 /**
  * The width and height of the revision's image files a Document shows (image blocks, inline
@@ -20,11 +20,10 @@ const measuredLimit = 10_000;
  */
 export async function imageSizesOf(deps: Pick<ContentDeps, 'repositories'>, spaceId: string, revision: Revision, pageFile: string, nodes: readonly DocumentNode[]): Promise<Map<string, ImageSize>> {
   const files = new Map(revision.files.map((file) => [file.id, file]));
-  const byFile = pagesByFile(revision);
   // Images are written as paths in the page's markdown: resolved as the page's links are.
-  const fileOf = (ref: { kind?: string; file?: string; url?: string }) => {
-    const resolved = ref.kind === 'url' ? resolveLink(revision, byFile, pageFile, String(ref.url ?? '')).ref : ref;
-    return resolved.kind === 'file' ? (resolved as { file: string }).file : undefined;
+  const fileOf = (ref: Ref) => {
+    const resolved = resolveWrittenRef(revision, pageFile, ref);
+    return resolved.kind === 'file' ? resolved.file : undefined;
   };
   const oids = new Set<string>();
   for (const fileId of imageFileIds(nodes, fileOf)) {
@@ -33,11 +32,11 @@ export async function imageSizesOf(deps: Pick<ContentDeps, 'repositories'>, spac
   }
   const sizes = new Map<string, ImageSize>();
   for (const oid of oids) {
-    if (!measured.has(oid)) {
-      if (measured.size >= measuredLimit) measured.delete(measured.keys().next().value!);
-      measured.set(oid, measure(await readSpaceFile(deps, spaceId, oid).catch(() => undefined)));
+    let size = measured.get(oid);
+    if (size === undefined) {
+      size = measure(await readSpaceFile(deps, spaceId, oid).catch(() => undefined));
+      measured.set(oid, size);
     }
-    const size = measured.get(oid);
     if (size) sizes.set(oid, size);
   }
   return sizes;
@@ -55,7 +54,7 @@ function measure(bytes: Uint8Array | undefined): ImageSize | null {
   }
 }
 
-type Ref = { kind?: string; file?: string; url?: string };
+type Ref = Record<string, unknown> & { kind?: string; url?: string };
 
 function imageFileIds(nodes: readonly DocumentNode[], fileOf: (ref: Ref) => string | undefined, found: string[] = []): string[] {
   for (const node of nodes) {

@@ -71,8 +71,8 @@ export async function readPublishedPage(deps: Deps, request: PublishedPageReques
   // A history that can't be read (a repository being repacked, say) costs the page its date, not the page.
   const changedAt = page?.file ? await lastChangeOf(deps.repositories.open(place.siteSpace.spaceId), revision.commit, page.file).catch(() => undefined) : undefined;
   const updatedAt = changedAt ? new Date(changedAt * 1000) : undefined;
-  const openapi = await processedOpenAPIVersions(deps, place.site.organizationId);
-  return { ...(await siteAround(deps, place)), revision, openapi, ...(page ? { page } : {}), ...(updatedAt ? { updatedAt } : {}) };
+  const [around, openapi] = await Promise.all([siteAround(deps, place), processedOpenAPIVersions(deps, place.site.organizationId)]);
+  return { ...around, revision, openapi, ...(page ? { page } : {}), ...(updatedAt ? { updatedAt } : {}) };
 }
 
 /**
@@ -85,7 +85,7 @@ export async function readPublishedDocument(deps: Pick<Deps, 'db' | 'repositorie
   const specs = new Map<string, unknown>();
   const wanted = openapiRefs(document.nodes);
   for (const version of view.openapi) {
-    const keys = [`slug:${version.slug}`, ...(version.sourceUrl ? [`url:${version.sourceUrl}`] : [])].filter((key) => wanted.has(key));
+    const keys = [`slug:${version.slug}`, ...(version.sourceUrl ? [`url:${version.sourceUrl}`] : [])].filter((key) => wanted.has(key)); // as openapiSpecKey writes them
     if (keys.length === 0) continue;
     const spec = await readProcessedSpec(deps, version.versionId);
     for (const key of keys) specs.set(key, spec);
@@ -94,12 +94,23 @@ export async function readPublishedDocument(deps: Pick<Deps, 'db' | 'repositorie
   return { document, specs, imageSizes };
 }
 
-/** The specifications OpenAPI blocks anywhere in the nodes name, as readPublishedDocument keys them. */
+/**
+ * The specification an OpenAPI block draws from, as PublishedDocument's `specs` key it: `slug:<slug>`
+ * for a registered one (`openapi-operation`, `openapi-schemas`), `url:<source URL>` for one a
+ * `swagger` block names by its URL; undefined for any other node.
+ */
+export function openapiSpecKey(node: DocumentNode): string | undefined {
+  const ref = (node.data as { ref?: { kind?: string; spec?: string; url?: string } } | undefined)?.ref;
+  if ((node.type === 'openapi-operation' || node.type === 'openapi-schemas') && ref?.kind === 'openapi' && ref.spec) return `slug:${ref.spec.toLowerCase()}`;
+  if (node.type === 'swagger' && ref?.kind === 'url' && ref.url) return `url:${ref.url}`;
+  return undefined;
+}
+
+/** The specifications OpenAPI blocks anywhere in the nodes name. */
 function openapiRefs(nodes: readonly DocumentNode[], found = new Set<string>()): Set<string> {
   for (const node of nodes) {
-    const ref = (node.data as { ref?: { kind?: string; spec?: string; url?: string } } | undefined)?.ref;
-    if ((node.type === 'openapi-operation' || node.type === 'openapi-schemas') && ref?.kind === 'openapi' && ref.spec) found.add(`slug:${ref.spec.toLowerCase()}`);
-    if (node.type === 'swagger' && ref?.kind === 'url' && ref.url) found.add(`url:${ref.url}`);
+    const key = openapiSpecKey(node);
+    if (key) found.add(key);
     if (Array.isArray(node.nodes)) openapiRefs(node.nodes as DocumentNode[], found);
     if (Array.isArray(node.fragments)) openapiRefs(node.fragments as DocumentNode[], found);
   }

@@ -22,11 +22,11 @@ const attribute = /([a-zA-Z][\w-]*)=(?:"([^"]*)"|'([^']*)'|([^\s%]+))/g;
 const fence = /^\s*(`{3,}|~{3,})/;
 
 /** Tags that always wrap content and need their `end` tag. */
-export const containerTags = new Set(['hint', 'tabs', 'tab', 'code', 'content-ref', 'file', 'stepper', 'step', 'columns', 'column', 'expandable', 'if', 'swagger', 'openapi', 'openapi-operation']);
+export const containerTags = new Set(['hint', 'tabs', 'tab', 'code', 'content-ref', 'file', 'stepper', 'step', 'columns', 'column', 'expandable', 'if', 'swagger', 'openapi', 'openapi-operation', 'details']);
 
 /**
  * An expandable, as Git Sync writes it: `<details>` and `</details>` on lines of their own around
- * a `<summary>` line and markdown. Split like a `{% … %}` block named `details`.
+ * a `<summary>` line and markdown. Read as `{% details %}` and `{% enddetails %}`.
  */
 const detailsOpen = /^\s*<details(?:\s+open)?\s*>\s*$/i;
 const detailsClose = /^\s*<\/details\s*>\s*$/i;
@@ -35,6 +35,16 @@ export function parseAttributes(text: string): Record<string, string> {
   const attributes: Record<string, string> = {};
   for (const match of text.matchAll(attribute)) attributes[match[1]!] = match[2] ?? match[3] ?? match[4] ?? '';
   return attributes;
+}
+
+/** The tag a line is (`<details>` lines as their `{% %}` forms), with its attributes; undefined for any other line. */
+function tagOf(line: string): { name: string; attributes: Record<string, string> } | undefined {
+  if (detailsOpen.test(line)) return { name: 'details', attributes: {} };
+  if (detailsClose.test(line)) return { name: 'enddetails', attributes: {} };
+  const tag = tagLine.exec(line);
+  if (!tag) return undefined;
+  const argument = tag[2] ?? tag[3];
+  return { name: tag[1]!, attributes: { ...parseAttributes(tag[4] ?? ''), ...(argument !== undefined ? { argument } : {}) } };
 }
 
 export function splitBlocks(markdown: string): Segment[] {
@@ -61,24 +71,13 @@ export function splitBlocks(markdown: string): Segment[] {
       buffer.push(line);
       continue;
     }
-    if (inFence === null && detailsClose.test(line) && stack.length && stack[stack.length - 1]!.name === 'details') {
-      flush();
-      stack.pop()!.segment.end = lineStart + line.length;
-      continue;
-    }
-    if (inFence === null && detailsOpen.test(line)) {
-      flush();
-      const segment: Extract<Segment, { kind: 'block' }> = { kind: 'block', name: 'details', attributes: {}, children: [], start: lineStart, end: lineStart + line.length };
-      target().push(segment);
-      stack.push({ name: 'details', segment, openedAt: root.length });
-      continue;
-    }
-    const tag = inFence === null ? tagLine.exec(line) : null;
-    if (!tag) {
+    const tag = inFence === null ? tagOf(line) : undefined;
+    // A `</details>` closing no `<details>` of ours is the page's own HTML.
+    if (!tag || (tag.name === 'enddetails' && stack[stack.length - 1]?.name !== 'details')) {
       buffer.push(line);
       continue;
     }
-    const name = tag[1]!;
+    const { name, attributes } = tag;
     if (name.startsWith('end') && stack.length && stack[stack.length - 1]!.name === name.slice(3)) {
       flush();
       stack.pop()!.segment.end = lineStart + line.length;
@@ -86,8 +85,6 @@ export function splitBlocks(markdown: string): Segment[] {
     }
     flush();
     const end = lineStart + line.length; // a void tag is its line; a container's end moves to its end tag's
-    const argument = tag[2] ?? tag[3];
-    const attributes = { ...parseAttributes(tag[4] ?? ''), ...(argument !== undefined ? { argument } : {}) };
     const segment: Extract<Segment, { kind: 'block' }> = { kind: 'block', name, attributes, children: [], start: lineStart, end };
     target().push(segment);
     if (containerTags.has(name)) stack.push({ name, segment, openedAt: root.length });

@@ -1,4 +1,5 @@
 import type { AlignType, BlockContent, ListItem, PhrasingContent, Root, RootContent, Table, TableRow } from 'mdast';
+import { toHtml } from 'hast-util-to-html';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import remarkStringify from 'remark-stringify';
@@ -101,7 +102,8 @@ function gitbookBlock(node: Node): string | undefined {
       const part = (name: string) => fragments.find((fragment) => fragment.fragment === name);
       const title = plain({ nodes: nodesOf(part('expandable-title') ?? {}) } as Node).replace(/\s+/g, ' ').trim();
       const body = blocksToMarkdown(nodesOf(part('expandable-body') ?? {}));
-      return `<details>\n\n<summary>${escapeHtml(title)}</summary>\n\n${body}\n\n</details>`;
+      const summary = toHtml({ type: 'element', tagName: 'summary', properties: {}, children: [{ type: 'text', value: title }] }, { characterReferences: { useNamedReferences: true } });
+      return `<details>\n\n${summary}\n\n${body}\n\n</details>`;
     }
     case 'math':
       return `$$\n${str(data.formula).trim()}\n$$`;
@@ -267,8 +269,6 @@ function leaves(node: Node): PhrasingContent[] {
     return [wrapped];
   });
 }
-
-const escapeHtml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The text of a node and everything in it. */
 function plain(node: Node): string {

@@ -3,6 +3,7 @@ import { common, createLowlight } from 'lowlight';
 import { slugify } from '../../../engine/slugify.js';
 import type { ContentRef } from '../../../engine/resolveLink.js';
 import type { Document, DocumentNode } from '../../../engine/markdown/toDocument.js';
+import { openapiSpecKey } from '../../../domain/publishing/index.js';
 import { el, safeHref, type Child } from './hast.js';
 import { mathTree } from './math.js';
 import { openapiOperationTree, openapiSchemasTree } from './openapiOperation.js';
@@ -115,9 +116,10 @@ class DocumentRenderer {
       }
       case 'openapi-operation':
       case 'swagger':
-        return this.openapi(data);
+        return this.openapi(node);
       case 'openapi-schemas': {
-        const spec = this.links.spec(`slug:${stringOf(dataOf({ object: 'ref', data: data.ref }).spec).toLowerCase()}`);
+        const key = openapiSpecKey(node);
+        const spec = key ? this.links.spec(key) : undefined;
         const names = Array.isArray(data.schemas) ? data.schemas.filter((name): name is string => typeof name === 'string') : [];
         return spec === undefined ? undefined : openapiSchemasTree(spec, names, (title) => this.anchor(title));
       }
@@ -156,9 +158,10 @@ class DocumentRenderer {
   }
 
   /** An OpenAPI block: the operation from the organization's processed specification, or a link to where the block points. */
-  private openapi(data: Record<string, unknown>): Element | undefined {
-    const ref = (data.ref ?? {}) as { kind?: string; spec?: string; url?: string };
-    const key = ref.kind === 'openapi' ? `slug:${stringOf(ref.spec).toLowerCase()}` : ref.kind === 'url' ? `url:${stringOf(ref.url)}` : '';
+  private openapi(node: DocumentNode): Element | undefined {
+    const data = dataOf(node);
+    const ref = (data.ref ?? {}) as { kind?: string; url?: string };
+    const key = openapiSpecKey(node);
     const spec = key ? this.links.spec(key) : undefined;
     const path = stringOf(data.path);
     const method = stringOf(data.method).toLowerCase();
@@ -181,8 +184,7 @@ class DocumentRenderer {
     if (dataOf({ object: 'view', data: data.view }).type === 'cards') return this.cards(node);
     const view = (data.view ?? {}) as { columns?: string[] };
     const definition = (data.definition ?? {}) as Record<string, { title?: string; textAlignment?: string }>;
-    const records = Object.values((data.records ?? {}) as Record<string, { orderIndex?: string; values?: Record<string, string> }>).sort((a, b) => stringOf(a.orderIndex).localeCompare(stringOf(b.orderIndex)));
-    const fragments = new Map(((node.fragments ?? []) as DocumentNode[]).map((fragment) => [stringOf(fragment.fragment), fragment]));
+    const { records, fragments } = tableParts(node);
     const columns = view.columns ?? [];
     const align = (column: string) => (['center', 'right'].includes(stringOf(definition[column]?.textAlignment)) ? { style: `text-align:${definition[column]!.textAlignment}` } : {});
     return el(
@@ -193,7 +195,7 @@ class DocumentRenderer {
         {},
         el('thead', {}, el('tr', {}, columns.map((column) => el('th', { scope: 'col', ...align(column) }, stringOf(definition[column]?.title))))),
         el('tbody', {}, records.map((record) => el('tr', {}, columns.map((column) => {
-          const fragment = fragments.get(record.values?.[column] ?? '');
+          const fragment = fragments.get(stringOf(record.values?.[column]));
           const inner = fragment ? nodesOf(fragment) : [];
           // A cell of one paragraph shows its text without the paragraph's margins.
           const cell = inner.length === 1 && inner[0]!.type === 'paragraph' ? this.inlines(nodesOf(inner[0]!)) : this.blocks(inner);
@@ -210,8 +212,7 @@ class DocumentRenderer {
   private cards(node: DocumentNode): Element {
     const data = dataOf(node);
     const view = (data.view ?? {}) as { columns?: string[]; targetDefinition?: string; coverDefinition?: string; cardSize?: string };
-    const records = Object.values((data.records ?? {}) as Record<string, { orderIndex?: string; values?: Record<string, unknown> }>).sort((a, b) => stringOf(a.orderIndex).localeCompare(stringOf(b.orderIndex)));
-    const fragments = new Map(((node.fragments ?? []) as DocumentNode[]).map((fragment) => [stringOf(fragment.fragment), fragment]));
+    const { records, fragments } = tableParts(node);
     return el(
       'div',
       { className: ['cards', view.cardSize === 'large' ? 'cards-large' : 'cards-medium'] },
@@ -293,6 +294,13 @@ const highlightLimit = 20_000;
 function highlighted(source: string, syntax: string): Child {
   if (!syntax || source.length > highlightLimit || !highlighter.registered(syntax)) return source;
   return highlighter.highlight(syntax, source).children as ElementContent[];
+}
+
+/** A table block's records in their order, and its fragments (the cells' rich text) by name. */
+function tableParts(node: DocumentNode) {
+  const records = Object.values((dataOf(node).records ?? {}) as Record<string, { orderIndex?: string; values?: Record<string, unknown> }>).sort((a, b) => stringOf(a.orderIndex).localeCompare(stringOf(b.orderIndex)));
+  const fragments = new Map(((node.fragments ?? []) as DocumentNode[]).map((fragment) => [stringOf(fragment.fragment), fragment]));
+  return { records, fragments };
 }
 
 /** An image's width and height attributes, when its size is known: the page keeps its layout as images load. */

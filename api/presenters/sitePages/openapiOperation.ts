@@ -116,10 +116,10 @@ function requestBody(resolver: References, operation: Json, parameters: Json[]):
 }
 
 const maxDepth = 4;
+const maxProperties = 60;
 
 /** The named schemas a schema is (its `$ref`, or its items' for an array): a schema met again inside itself stops there. */
 const refsOf = (schema: unknown, resolved: Json): string[] => [text(record(schema).$ref), resolved.type === 'array' ? text(record(resolved.items).$ref) : ''].filter(Boolean);
-const maxProperties = 60;
 
 function schemaTree(resolver: References, schema: unknown, depth: number, seen: Set<string> = new Set()): Element | null {
   const resolved = resolver.resolve(schema);
@@ -141,12 +141,17 @@ function schemaTree(resolver: References, schema: unknown, depth: number, seen: 
         ' ',
         el('span', { className: ['type'] }, typeOf(resolver, property)),
         required.has(name) ? el('span', { className: ['required'] }, ' required') : null,
-        text(resolver.resolve(property).description) ? [' — ', text(resolver.resolve(property).description)] : null,
+        descriptionOf(resolver, property),
         schemaTree(resolver, property, depth + 1, inner),
       ),
     ),
   );
 }
+
+const descriptionOf = (resolver: References, property: unknown): Child => {
+  const description = text(resolver.resolve(property).description);
+  return description ? [' — ', description] : null;
+};
 
 function responses(resolver: References, operation: Json): Child {
   const entries = Object.entries(record(operation.responses)).slice(0, 20);

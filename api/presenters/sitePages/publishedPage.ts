@@ -2,7 +2,7 @@ import type { Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import type { PublishedDocument, PublishedPageView, FoundPage } from '../../../domain/publishing/index.js';
 import { findPageById } from '../../../engine/findPage.js';
-import { pagesByFile, resolveLink, type ContentRef } from '../../../engine/resolveLink.js';
+import { resolveWrittenRef } from '../../../engine/resolveLink.js';
 import type { RevisionPage } from '../../../engine/readRevision.js';
 import type { Document, DocumentNode } from '../../../engine/markdown/toDocument.js';
 import { documentText, documentTree } from './documentTree.js';
@@ -52,9 +52,8 @@ function frameOf(view: FrameView, current?: RevisionPage): SiteFrame {
 /** The page a published URL shows, rendered from its Document. */
 export function publishedPageHtml(view: PublishedPageView & { page: RevisionPage }, { document, specs, imageSizes }: PublishedDocument): string {
   const { place, revision, page } = view;
-  const byFile = pagesByFile(revision);
   const { content, outline } = documentTree(document, {
-    resolve: (ref) => (ref.kind === 'url' ? resolveLink(revision, byFile, page.file ?? '', String(ref.url ?? '')).ref : (ref as unknown as ContentRef)),
+    resolve: (ref) => resolveWrittenRef(revision, page.file ?? '', ref),
     page: (pageId) => {
       const target = findPageById(revision, pageId);
       return target && target.kind !== 'link' ? pagePath(place.basePath, target) : undefined;
