@@ -6,6 +6,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** PostgreSQL for the metadata and search (`QUIRE_DATABASE_URL`); unset, SQLite in the data directory. */
+  databaseUrl?: string;
   /** Base of the absolute URLs the API hands out; defaults to http://localhost:<port>. */
   publicUrl?: string;
   bootstrap?: { token: string; email: string; organizationTitle: string };
@@ -62,6 +64,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST ?? '0.0.0.0',
     dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.QUIRE_DATABASE_URL || undefined,
     publicUrl: env.QUIRE_PUBLIC_URL?.replace(/\/+$/, '') || undefined,
     bootstrap: bootstrapToken
       ? {

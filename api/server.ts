@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { openDatabase, type Database } from '../storage/db.js';
+import { databaseLocation, openDatabase, type Database } from '../storage/db.js';
 import { createApp } from './app.js';
 import { bootstrapInstance } from '../domain/organizations/index.js';
 import { settleSearchRefreshes } from '../domain/spaces/index.js';
@@ -30,7 +29,7 @@ export interface RunningServer {
 export async function startServer(config: Config): Promise<RunningServer> {
   checkGitBinary();
   mkdirSync(config.dataDir, { recursive: true });
-  const db = await openDatabase(path.join(config.dataDir, 'quire.sqlite'));
+  const db = await openDatabase(databaseLocation(config.dataDir, config.databaseUrl));
   if (config.bootstrap) await bootstrapInstance(db, config.bootstrap);
 
   const urls = new Urls(config.publicUrl ?? `http://localhost:${config.port}`, new DownloadSigner(downloadSigningKey(config.dataDir), config.downloadUrlWindowMs));

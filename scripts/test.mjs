@@ -15,30 +15,60 @@ if (cli.status !== 0) {
 
 // The suites run in one child process (test/runner/runSuites.mjs), which counts what uvu doesn't:
 // a hook that throws, a suite running fewer tests than it declares, a file registering no suite.
+// They run twice: metadata in SQLite (the embedded default), then in PostgreSQL (a throwaway
+// cluster the run starts itself, see test/helpers/postgres.ts); QUIRE_TEST_DRIVERS picks (e.g. "sqlite").
 // Usage: node scripts/test.mjs [dir] [pattern]   (default: test '\.test\.ts$')
 const [dir = 'test', pattern = '\\.test\\.ts$'] = process.argv.slice(2);
-const reportDir = mkdtempSync(path.join(tmpdir(), 'quire-test-report-'));
-const reportPath = path.join(reportDir, 'report.json');
-const args = ['--import', 'tsx', 'test/runner/runSuites.mjs', dir, pattern, reportPath];
-const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+const drivers = (process.env.QUIRE_TEST_DRIVERS ?? 'sqlite postgres').split(/[\s,]+/).filter(Boolean);
+const unknown = drivers.filter((driver) => driver !== 'sqlite' && driver !== 'postgres');
+if (unknown.length) {
+  console.error(`QUIRE_TEST_DRIVERS: unknown ${unknown.join(', ')} (sqlite, postgres)`);
+  console.log('\n0 passed, 1 failed');
+  process.exit(1);
+}
+if (drivers.includes('postgres') && spawnSync('bash', ['scripts/postgresql.sh'], { stdio: 'inherit' }).status !== 0) {
+  console.error('PostgreSQL is not available: see the message above');
+  console.log('\n0 passed, 1 failed');
+  process.exit(1);
+}
 // A suite that hangs (a process left running, a promise never settled) fails the run instead.
 const limitMinutes = Number(process.env.QUIRE_TEST_TIMEOUT_MINUTES ?? 20);
-const watchdog = setTimeout(() => {
-  console.error(`\nthe test run took over ${limitMinutes} minutes: stopping it`);
-  child.kill('SIGKILL');
-}, limitMinutes * 60_000);
-child.on('close', (code, signal) => {
-  clearTimeout(watchdog);
-  let report;
-  try {
-    report = JSON.parse(readFileSync(reportPath, 'utf8'));
-  } catch {
-    console.error(`\nthe test run ended (${signal ?? `exit code ${code}`}) without reporting its results`);
-  }
-  rmSync(reportDir, { recursive: true, force: true });
-  const passed = report?.passed ?? 0;
-  const failed = report ? report.failed : 1;
-  const ok = code === 0 && failed === 0;
-  console.log(`\n${passed} passed, ${ok ? 0 : Math.max(1, failed)} failed${report?.skipped ? `, ${report.skipped} skipped` : ''}`);
-  process.exit(ok ? 0 : 1);
-});
+
+/** One run of the suites; resolves with its counts. */
+function runSuites(driver) {
+  const reportDir = mkdtempSync(path.join(tmpdir(), 'quire-test-report-'));
+  const reportPath = path.join(reportDir, 'report.json');
+  const args = ['--import', 'tsx', 'test/runner/runSuites.mjs', dir, pattern, reportPath];
+  const env = { ...process.env, QUIRE_TEST_POSTGRES: driver === 'postgres' ? '1' : '0' };
+  delete env.QUIRE_DATABASE_URL;
+  if (drivers.length > 1) console.log(`\n=== metadata in ${driver === 'postgres' ? 'PostgreSQL' : 'SQLite'} ===`);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'], env });
+  const watchdog = setTimeout(() => {
+    console.error(`\nthe test run (${driver}) took over ${limitMinutes} minutes: stopping it`);
+    child.kill('SIGKILL');
+  }, limitMinutes * 60_000);
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(watchdog);
+      let report;
+      try {
+        report = JSON.parse(readFileSync(reportPath, 'utf8'));
+      } catch {
+        console.error(`\nthe test run (${driver}) ended (${signal ?? `exit code ${code}`}) without reporting its results`);
+      }
+      rmSync(reportDir, { recursive: true, force: true });
+      const ok = code === 0 && report !== undefined && report.failed === 0;
+      const counts = { passed: report?.passed ?? 0, failed: ok ? 0 : Math.max(1, report?.failed ?? 1), skipped: report?.skipped ?? 0 };
+      if (drivers.length > 1) console.log(`\n${driver}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
+      resolve(counts);
+    });
+  });
+}
+
+const total = { passed: 0, failed: 0, skipped: 0 };
+for (const driver of drivers) {
+  const counts = await runSuites(driver);
+  for (const key of Object.keys(total)) total[key] += counts[key];
+}
+console.log(`\n${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
+process.exit(total.failed === 0 ? 0 : 1);

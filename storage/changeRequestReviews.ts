@@ -71,13 +71,13 @@ export async function findReview(db: Queryable, changeRequestId: string, id: str
 
 /** A change request's reviews, oldest first; `outdated` filters on it. */
 export async function listReviews(db: Queryable, changeRequestId: string, filter: { outdated?: boolean }, request: PageRequest): Promise<Page<ReviewRecord>> {
-  const from = `(SELECT r.*, ${outdatedColumn} FROM change_request_reviews r WHERE r.change_request_id = ?)`;
+  const from = `(SELECT r.*, ${outdatedColumn} FROM change_request_reviews r WHERE r.change_request_id = ?) AS reviews`;
   const page = await paginate<ReviewRow>(
     db,
     {
       select: '*',
       from,
-      where: filter.outdated === undefined ? '1' : 'outdated = ?',
+      where: filter.outdated === undefined ? 'TRUE' : 'outdated = ?',
       params: [changeRequestId, ...(filter.outdated === undefined ? [] : [filter.outdated ? 1 : 0])],
       sort: ['created_at', 'id'],
       key: (row) => [row.created_at, row.id],

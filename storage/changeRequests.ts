@@ -154,7 +154,7 @@ export interface ChangeRequestCounts {
 /** How many change requests a space has, in all and open or draft. */
 export async function countChangeRequests(db: Queryable, spaceId: string): Promise<ChangeRequestCounts> {
   const row = await db.get<{ total: number; open: number | null; draft: number | null }>(
-    `SELECT COUNT(*) AS total, SUM(status = 'open') AS open, SUM(status = 'draft') AS draft FROM change_requests WHERE space_id = ?`,
+    `SELECT COUNT(*) AS total, COUNT(*) FILTER (WHERE status = 'open') AS open, COUNT(*) FILTER (WHERE status = 'draft') AS draft FROM change_requests WHERE space_id = ?`,
     [spaceId],
   );
   return { total: row?.total ?? 0, open: row?.open ?? 0, draft: row?.draft ?? 0 };
@@ -202,7 +202,7 @@ export async function addContributor(db: Queryable, changeRequestId: string, use
   const at = now();
   await db.run(
     `INSERT INTO change_request_contributors (change_request_id, user_id, first_at, last_at, count) VALUES (?, ?, ?, ?, 1)
-     ON CONFLICT (change_request_id, user_id) DO UPDATE SET last_at = excluded.last_at, count = count + 1`,
+     ON CONFLICT (change_request_id, user_id) DO UPDATE SET last_at = excluded.last_at, count = change_request_contributors.count + 1`,
     [changeRequestId, userId, at, at],
   );
 }

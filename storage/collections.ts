@@ -152,7 +152,7 @@ export async function deleteCollection(db: Transaction, id: string): Promise<boo
   if (!collection) return false;
   // Shift the children so the lowest lands just after the parent's last item, keeping their order.
   const lowest = await db.get<{ low: number | null }>(
-    'SELECT MIN(position) AS low FROM (SELECT position FROM spaces WHERE collection_id = ? UNION ALL SELECT position FROM collections WHERE parent_id = ?)',
+    'SELECT MIN(position) AS low FROM (SELECT position FROM spaces WHERE collection_id = ? UNION ALL SELECT position FROM collections WHERE parent_id = ?) AS children',
     [id, id],
   );
   const shift = (await nextPosition(db, collection.organizationId, collection.parentId)) - (lowest?.low ?? 1);

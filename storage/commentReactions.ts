@@ -19,7 +19,7 @@ export async function changeReactions(db: Queryable, subject: ReactionSubject, i
   const { table, column } = tables[subject];
   const at = now();
   for (const emoji of change.added) {
-    await db.run(`INSERT OR IGNORE INTO ${table} (${column}, emoji, user_id, reacted_at) VALUES (?, ?, ?, ?)`, [id, emoji, userId, at]);
+    await db.run(`INSERT INTO ${table} (${column}, emoji, user_id, reacted_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`, [id, emoji, userId, at]);
   }
   for (const emoji of change.removed) {
     await db.run(`DELETE FROM ${table} WHERE ${column} = ? AND emoji = ? AND user_id = ?`, [id, emoji, userId]);

@@ -11,3 +11,8 @@ export class StorageError extends Error {
 
 export const notFound = (what: string) => new StorageError('not_found', `${what} not found`);
 export const conflict = (message: string) => new StorageError('conflict', message);
+
+/** A unique constraint refused the row: SQLite's message, PostgreSQL's code 23505. */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string }).code === '23505' || /UNIQUE constraint failed/.test((error as Error).message);
+}

@@ -46,7 +46,7 @@ export async function findGitSync(db: Queryable, spaceId: string): Promise<GitSy
 export async function recordGitInfo(db: Queryable, spaceId: string, info: { provider?: 'github' | 'gitlab'; url?: string; repoName: string }): Promise<void> {
   await db.run(
     `INSERT INTO space_git_sync (space_id, provider, url, repo_name, updated_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (space_id) DO UPDATE SET provider = COALESCE(excluded.provider, provider), url = COALESCE(excluded.url, url), repo_name = excluded.repo_name, updated_at = excluded.updated_at`,
+     ON CONFLICT (space_id) DO UPDATE SET provider = COALESCE(excluded.provider, space_git_sync.provider), url = COALESCE(excluded.url, space_git_sync.url), repo_name = excluded.repo_name, updated_at = excluded.updated_at`,
     [spaceId, info.provider ?? null, info.url ?? null, info.repoName, now()],
   );
 }
@@ -55,7 +55,7 @@ export async function recordGitInfo(db: Queryable, spaceId: string, info: { prov
 export async function recordGitOperation(db: Queryable, spaceId: string, outcome: { direction: 'import' | 'export'; state: 'running' | 'success' | 'failure'; message?: string; commit?: string }): Promise<void> {
   await db.run(
     `INSERT INTO space_git_sync (space_id, updated_at, last_direction, last_state, last_message, last_commit) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (space_id) DO UPDATE SET last_direction = excluded.last_direction, last_state = excluded.last_state, last_message = excluded.last_message, last_commit = COALESCE(excluded.last_commit, last_commit)`,
+     ON CONFLICT (space_id) DO UPDATE SET last_direction = excluded.last_direction, last_state = excluded.last_state, last_message = excluded.last_message, last_commit = COALESCE(excluded.last_commit, space_git_sync.last_commit)`,
     [spaceId, now(), outcome.direction, outcome.state, outcome.message ?? null, outcome.commit ?? null],
   );
 }

@@ -1,3 +1,4 @@
+import type { Dialect } from './dialect.js';
 import type { Queryable, Transaction } from './db.js';
 import { notFound } from './errors.js';
 import { newId, now } from './ids.js';
@@ -69,7 +70,7 @@ export async function listIssueClusters(
   request: PageRequest,
 ): Promise<Page<IssueClusterRecord>> {
   const column = sortColumns[filter.orderBy];
-  const where = filter.status === undefined ? 'organization_id = ?' : 'organization_id = ? AND 0';
+  const where = filter.status === undefined ? 'organization_id = ?' : 'organization_id = ? AND FALSE';
   const page = await paginate<ClusterRow & { sort_key: string | number }>(
     db,
     { select: `*, ${column} AS sort_key`, from: 'issue_clusters', where, params: [organizationId], sort: [column, 'id'], key: (row) => [row.sort_key, row.id] },
@@ -155,20 +156,25 @@ export async function clustersSharingTerms(db: Queryable, organizationId: string
   if (!terms.length) return [];
   const rows = await db.all<{ cluster_id: string }>(
     // CROSS JOIN keeps the few query terms as the outer loop, each looked up in the term index.
-    `SELECT t.cluster_id FROM (SELECT value ->> 'term' AS term, value ->> 'weight' AS weight FROM json_each(?)) q
-     CROSS JOIN issue_cluster_terms t ON t.organization_id = ? AND t.term = q.term
+    `SELECT t.cluster_id FROM ${queryTerms[db.dialect]} issue_cluster_terms t ON t.organization_id = ? AND t.term = q.term
      GROUP BY t.cluster_id ORDER BY SUM(t.weight * q.weight) DESC, t.cluster_id LIMIT ?`,
     [JSON.stringify(terms), organizationId, limit],
   );
   return rows.map((row) => row.cluster_id);
 }
 
+/** The query's terms and weights, from a JSON array of `{term, weight}`, as the table `q` joined to what follows. */
+const queryTerms: Record<Dialect, string> = {
+  sqlite: "(SELECT value ->> 'term' AS term, value ->> 'weight' AS weight FROM json_each(?)) q CROSS JOIN",
+  postgres: 'json_to_recordset(CAST(? AS json)) AS q(term text, weight double precision) JOIN',
+};
+
 /** Adds (or with sign -1 removes) a member's vector to its cluster's centroid. */
 export async function addToCentroid(tx: Transaction, organizationId: string, clusterId: string, vector: Record<string, number>, sign: 1 | -1): Promise<void> {
   for (const [term, weight] of Object.entries(vector)) {
     await tx.run(
       `INSERT INTO issue_cluster_terms (cluster_id, organization_id, term, weight) VALUES (?, ?, ?, ?)
-       ON CONFLICT (cluster_id, term) DO UPDATE SET weight = weight + excluded.weight`,
+       ON CONFLICT (cluster_id, term) DO UPDATE SET weight = issue_cluster_terms.weight + excluded.weight`,
       [clusterId, organizationId, term, sign * weight],
     );
   }
@@ -212,13 +218,13 @@ export async function corpusCounts(db: Queryable, organizationId: string, terms?
 export async function countIssueInCorpus(tx: Transaction, organizationId: string, surface: Record<string, string>, sign: 1 | -1): Promise<void> {
   await tx.run(
     `INSERT INTO conversation_corpora (organization_id, issues, version) VALUES (?, ?, 1)
-     ON CONFLICT (organization_id) DO UPDATE SET issues = issues + excluded.issues, version = version + 1`,
+     ON CONFLICT (organization_id) DO UPDATE SET issues = conversation_corpora.issues + excluded.issues, version = conversation_corpora.version + 1`,
     [organizationId, sign],
   );
   for (const [term, word] of Object.entries(surface)) {
     await tx.run(
       `INSERT INTO conversation_terms (organization_id, term, documents, surface) VALUES (?, ?, ?, ?)
-       ON CONFLICT (organization_id, term) DO UPDATE SET documents = documents + excluded.documents`,
+       ON CONFLICT (organization_id, term) DO UPDATE SET documents = conversation_terms.documents + excluded.documents`,
       [organizationId, term, sign, word],
     );
   }
@@ -246,6 +252,12 @@ export interface ClusterActivity {
   weeklyPulse: number[];
 }
 
+/** Whole weeks from `created_at` to the time given as the parameter. */
+const weeksBefore: Record<Dialect, string> = {
+  sqlite: 'CAST((julianday(?) - julianday(created_at)) / 7 AS INTEGER)',
+  postgres: 'CAST(floor(EXTRACT(EPOCH FROM CAST(? AS timestamptz) - CAST(created_at AS timestamptz)) / 604800) AS INTEGER)',
+};
+
 /** Per cluster: its issues counted by their conversation's source, and by week of the conversation's creation. */
 export async function clusterActivity(db: Queryable, clusterIds: string[], at = new Date()): Promise<Map<string, ClusterActivity>> {
   const activity = new Map<string, ClusterActivity>(clusterIds.map((id) => [id, { sources: {}, weeklyPulse: new Array<number>(13).fill(0) }]));
@@ -258,7 +270,7 @@ export async function clusterActivity(db: Queryable, clusterIds: string[], at = 
   );
   for (const row of sources) activity.get(row.cluster_id)!.sources[row.source] = row.n;
   const weeks = await db.all<{ cluster_id: string; weeks_ago: number; n: number }>(
-    `SELECT cluster_id, CAST((julianday(?) - julianday(created_at)) / 7 AS INTEGER) AS weeks_ago, COUNT(*) AS n FROM conversation_issues
+    `SELECT cluster_id, ${weeksBefore[db.dialect]} AS weeks_ago, COUNT(*) AS n FROM conversation_issues
      WHERE cluster_id IN (SELECT value FROM json_each(?)) AND created_at > ? AND created_at <= ? GROUP BY cluster_id, weeks_ago`,
     [at.toISOString(), ids, new Date(at.getTime() - 13 * 7 * 86_400_000).toISOString(), at.toISOString()],
   );

@@ -1,4 +1,6 @@
+import type pg from 'pg';
 import type { Queryable } from './db.js';
+import { postgresSchema } from './dialect.js';
 import { migrations } from './migrations/index.js';
 
 /**
@@ -20,5 +22,37 @@ export async function migrate(db: Queryable, exec: (sql: string) => Promise<void
       await exec('ROLLBACK');
       throw new Error(`migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`);
     }
+  }
+}
+
+/** Any number: the advisory lock under which PostgreSQL nodes starting together migrate once. */
+const migrationLock = 0x51756972;
+
+/**
+ * PostgreSQL: every migration above the recorded version, in one transaction under an advisory
+ * lock, so a node that starts while another migrates waits and then finds nothing to do.
+ */
+export async function migratePostgres(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [migrationLock]);
+    await client.query('CREATE TABLE IF NOT EXISTS quire_schema (version BIGINT NOT NULL)');
+    const version = Number((await client.query('SELECT max(version) AS version FROM quire_schema')).rows[0]?.version ?? 0);
+    for (const migration of migrations) {
+      if (migration.version <= version) continue;
+      try {
+        await client.query(migration.postgres ?? postgresSchema(migration.sql));
+      } catch (error) {
+        throw new Error(`migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`);
+      }
+      await client.query('INSERT INTO quire_schema (version) VALUES ($1)', [migration.version]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
   }
 }

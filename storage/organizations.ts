@@ -1,3 +1,4 @@
+import type { Dialect } from './dialect.js';
 import type { Database, Queryable, Transaction } from './db.js';
 import { notFound } from './errors.js';
 import { newId, now } from './ids.js';
@@ -45,12 +46,20 @@ interface OrganizationRow {
   merge_rules: string;
 }
 
-const columns = `organizations.id, organizations.title, organizations.created_at, organizations.created_by,
+const ownColumns = `organizations.id, organizations.title, organizations.created_at, organizations.created_by,
   organizations.hostname, organizations.type, organizations.use_case, organizations.community_type,
   organizations.default_role, organizations.default_content, organizations.logo, organizations.sso,
-  organizations.ai, organizations.invite_links, organizations.merge_rules,
+  organizations.ai, organizations.invite_links, organizations.merge_rules`;
+
+/** The organization's columns and its email domains in order, as a JSON array. */
+const columnsOf: Record<Dialect, string> = {
+  sqlite: `${ownColumns},
   (SELECT json_group_array(domain) FROM (SELECT domain FROM organization_email_domains d
-     WHERE d.organization_id = organizations.id ORDER BY d.position)) AS email_domains`;
+     WHERE d.organization_id = organizations.id ORDER BY d.position)) AS email_domains`,
+  postgres: `${ownColumns},
+  (SELECT COALESCE(json_agg(domain ORDER BY d.position), '[]')::text FROM organization_email_domains d
+     WHERE d.organization_id = organizations.id) AS email_domains`,
+};
 
 function toOrganization(row: OrganizationRow): OrganizationRecord {
   return {
@@ -86,7 +95,7 @@ export async function insertOrganization(db: Queryable, input: { title: string; 
 }
 
 export async function findOrganization(db: Queryable, id: string): Promise<OrganizationRecord | undefined> {
-  const row = await db.get<OrganizationRow>(`SELECT ${columns} FROM organizations WHERE id = ? AND deleted_at IS NULL`, [id]);
+  const row = await db.get<OrganizationRow>(`SELECT ${columnsOf[db.dialect]} FROM organizations WHERE id = ? AND deleted_at IS NULL`, [id]);
   return row && toOrganization(row);
 }
 
@@ -113,7 +122,7 @@ export async function listOrganizationsOfUser(
   const page = await paginate<OrganizationRow & { joined_at: string; member_role: MemberRole | null }>(
     db,
     {
-      select: `${columns}, memberships.joined_at, memberships.role AS member_role`,
+      select: `${columnsOf[db.dialect]}, memberships.joined_at, memberships.role AS member_role`,
       from: 'memberships JOIN organizations ON organizations.id = memberships.organization_id',
       where: 'memberships.user_id = ?',
       params: [userId],
@@ -126,13 +135,13 @@ export async function listOrganizationsOfUser(
 }
 
 export async function listOrganizationsAll(db: Queryable): Promise<OrganizationRecord[]> {
-  const rows = await db.all<OrganizationRow>(`SELECT ${columns} FROM organizations WHERE deleted_at IS NULL ORDER BY created_at, id`);
+  const rows = await db.all<OrganizationRow>(`SELECT ${columnsOf[db.dialect]} FROM organizations WHERE deleted_at IS NULL ORDER BY created_at, id`);
   return rows.map(toOrganization);
 }
 
 export async function listOrganizationsWithEmailDomain(db: Queryable, domain: string): Promise<OrganizationRecord[]> {
   const rows = await db.all<OrganizationRow>(
-    `SELECT ${columns} FROM organizations
+    `SELECT ${columnsOf[db.dialect]} FROM organizations
      WHERE id IN (SELECT organization_id FROM organization_email_domains WHERE domain = ?)
      ORDER BY created_at, id`,
     [domain.toLowerCase()],
@@ -141,7 +150,7 @@ export async function listOrganizationsWithEmailDomain(db: Queryable, domain: st
 }
 
 export async function findOrganizationByHostname(db: Queryable, hostname: string): Promise<OrganizationRecord | undefined> {
-  const row = await db.get<OrganizationRow>(`SELECT ${columns} FROM organizations WHERE hostname = ?`, [hostname]);
+  const row = await db.get<OrganizationRow>(`SELECT ${columnsOf[db.dialect]} FROM organizations WHERE hostname = ?`, [hostname]);
   return row && toOrganization(row);
 }
 

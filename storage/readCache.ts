@@ -87,3 +87,14 @@ export function tableReach(tables: Array<{ name: string; references: Array<{ par
     return reach;
   };
 }
+
+/** The tables statements wrote; 'all' when one of them can't be told. */
+export function tablesOf(statements: string[]): Set<string> | 'all' {
+  const tables = new Set<string>();
+  for (const sql of statements) {
+    const table = writtenTable(sql);
+    if (table === 'all') return 'all';
+    if (table) tables.add(table);
+  }
+  return tables;
+}

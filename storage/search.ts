@@ -1,5 +1,10 @@
 import type { Queryable, Transaction } from './db.js';
 import { now } from './ids.js';
+import { fts5 } from './searchIndex/fts5.js';
+import { postgresText } from './searchIndex/postgresText.js';
+import type { SearchIndex } from './searchIndex/searchIndex.js';
+
+const searchIndexes: Record<Queryable['dialect'], SearchIndex> = { sqlite: fts5, postgres: postgresText };
 
 export interface IndexedSection {
   id: string;
@@ -94,45 +99,15 @@ export interface SectionHit {
   pageTitle: string;
   pagePath: string;
   ancestors: string[];
-  /** Relevance: BM25's (title weighted four times the body), higher is better, 0 or more. */
+  /** Relevance, higher is better, 0 or more: title matches weigh four times body matches (see searchIndex/). */
   score: number;
-}
-
-/**
- * Words of a query as an FTS5 expression: every word must match (the last one as a prefix), and
- * nothing the user types is read as FTS5 syntax.
- */
-export function ftsQuery(query: string): string | undefined {
-  const words = query.normalize('NFKC').match(/[\p{L}\p{N}_]+/gu) ?? [];
-  if (words.length === 0) return undefined;
-  return words.map((word, index) => `"${word}"${index === words.length - 1 ? '*' : ''}`).join(' ');
 }
 
 /** The best-matching sections in the given spaces, best first (at most `limit`). */
 export async function searchSections(db: Queryable, spaceIds: string[], query: string, limit: number): Promise<SectionHit[]> {
-  const expression = ftsQuery(query);
-  if (!expression || spaceIds.length === 0) return [];
-  const rows = await db.all<{
-    space_id: string;
-    page_id: string;
-    section_id: string;
-    section_title: string;
-    excerpt: string;
-    title: string;
-    path: string;
-    ancestors: string;
-    score: number;
-  }>(
-    `SELECT s.space_id, s.page_id, s.section_id, s.title AS section_title,
-       snippet(search_sections, 1, '', '', '…', 32) AS excerpt, p.title, p.path, p.ancestors,
-       -bm25(search_sections, 4.0, 1.0) AS score
-     FROM search_sections s
-     JOIN search_pages p ON p.space_id = s.space_id AND p.page_id = s.page_id
-     WHERE search_sections MATCH ? AND s.space_id IN (SELECT value FROM json_each(?))
-     ORDER BY score DESC, s.page_id, s.section_id
-     LIMIT ?`,
-    [expression, JSON.stringify(spaceIds), limit],
-  );
+  const words = queryWords(query);
+  if (words.length === 0 || spaceIds.length === 0) return [];
+  const rows = await searchIndexes[db.dialect].sections(db, spaceIds, words, limit);
   return rows.map((row) => ({
     spaceId: row.space_id,
     pageId: row.page_id,
@@ -144,4 +119,9 @@ export async function searchSections(db: Queryable, spaceIds: string[], query: s
     ancestors: JSON.parse(row.ancestors) as string[],
     score: Math.max(0, row.score),
   }));
+}
+
+/** A query's words (letters, digits, underscores): every one must match, the last as a prefix. */
+export function queryWords(query: string): string[] {
+  return query.normalize('NFKC').match(/[\p{L}\p{N}_]+/gu) ?? [];
 }

@@ -1,5 +1,5 @@
 import type { Database, Queryable } from './db.js';
-import { conflict } from './errors.js';
+import { conflict, isUniqueViolation } from './errors.js';
 import { newId, now } from './ids.js';
 import { containsPattern, mapPage, paginate, type Page, type PageRequest } from './pagination.js';
 
@@ -34,7 +34,6 @@ const toRedirect = (row: SiteRedirectRow): SiteRedirectRecord => ({
 });
 
 const taken = (source: string) => conflict(`The site already redirects ${source}`);
-const isUniqueViolation = (error: unknown) => /UNIQUE constraint failed/.test((error as Error).message);
 
 export async function insertSiteRedirect(db: Queryable, siteId: string, input: { source: string; destination: RedirectDestination }): Promise<SiteRedirectRecord> {
   const id = newId();

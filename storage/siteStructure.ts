@@ -192,12 +192,12 @@ export async function gatherRootSiteSpaces(db: Queryable, siteId: string, sectio
 }
 
 export async function setDefaultSection(db: Queryable, siteId: string, sectionId: string): Promise<void> {
-  await db.run('UPDATE site_sections SET is_default = (id = ?) WHERE site_id = ?', [sectionId, siteId]);
+  await db.run('UPDATE site_sections SET is_default = CASE WHEN id = ? THEN 1 ELSE 0 END WHERE site_id = ?', [sectionId, siteId]);
 }
 
 /** Makes this site space the one default of its section (or of the site's root). */
 export async function setDefaultSiteSpace(db: Queryable, siteId: string, sectionId: string | null, siteSpaceId: string): Promise<void> {
-  await db.run('UPDATE site_spaces SET is_default = (id = ?) WHERE site_id = ? AND section_id IS ?', [siteSpaceId, siteId, sectionId]);
+  await db.run('UPDATE site_spaces SET is_default = CASE WHEN id = ? THEN 1 ELSE 0 END WHERE site_id = ? AND section_id IS ?', [siteSpaceId, siteId, sectionId]);
 }
 
 export async function deleteSection(db: Queryable, siteId: string, sectionId: string): Promise<boolean> {

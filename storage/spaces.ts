@@ -70,7 +70,7 @@ export async function nextPosition(db: Queryable, organizationId: string, collec
   const row = await db.get<{ top: number | null }>(
     `SELECT MAX(position) AS top FROM (
        SELECT position FROM spaces WHERE organization_id = ? AND collection_id IS ?
-       UNION ALL SELECT position FROM collections WHERE organization_id = ? AND parent_id IS ?)`,
+       UNION ALL SELECT position FROM collections WHERE organization_id = ? AND parent_id IS ?) AS siblings`,
     [organizationId, collectionId, organizationId, collectionId],
   );
   return (row?.top ?? 0) + 1;

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { errorFields, log } from '../domain/common/log.js';
 import { localSpaceRepositories } from '../engine/spaceRepositories.js';
-import { openDatabase } from '../storage/db.js';
+import { databaseLocation, openDatabase } from '../storage/db.js';
 import { stopOnSignals } from './runtime/stopOnSignals.js';
 import { closeWorkerPool } from '../engine/workerPool.js';
 import { temporalFromEnv } from './settings.js';
@@ -18,7 +18,7 @@ async function main() {
   const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
   mkdirSync(dataDir, { recursive: true });
   const settings = temporalFromEnv(process.env).temporal;
-  const db = await openDatabase(path.join(dataDir, 'quire.sqlite'));
+  const db = await openDatabase(databaseLocation(dataDir, process.env.QUIRE_DATABASE_URL));
   // Jobs the worker's own work starts (a renderer's revalidation after an import) go through a client of its own.
   const jobs = new JobClient(settings);
   const worker = await startWorker(settings, { db, repositories: localSpaceRepositories(dataDir), dataDir, jobs });

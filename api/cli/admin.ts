@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { openDatabase, type Database, type Queryable } from '../../storage/db.js';
+import { databaseLocation, openDatabase, type Database, type Queryable } from '../../storage/db.js';
 import { ensureMembership, memberRoles, type MemberRole } from '../../storage/members.js';
 import { findOrganization, listOrganizationsAll, markOrganizationDeleted } from '../../storage/organizations.js';
 import { findSpace, listAllSpacesOfOrganization } from '../../storage/spaces.js';
@@ -174,9 +174,9 @@ async function main() {
     console.log(usage);
     return;
   }
-  const { dataDir } = configFromEnv();
+  const { dataDir, databaseUrl } = configFromEnv();
   mkdirSync(dataDir, { recursive: true });
-  const db = await openDatabase(path.join(dataDir, 'quire.sqlite'));
+  const db = await openDatabase(databaseLocation(dataDir, databaseUrl));
   try {
     const output = await run(db, positionals, values as Record<string, string | undefined>, dataDir);
     if (output) console.log(output);

@@ -20,11 +20,11 @@ export function recheckPolicyInWrites(policy: Policy) {
     };
     ctx.db = {
       ...db,
-      transaction: (work) =>
+      transaction: (work, options) =>
         db.transaction(async (tx) => {
           await recheck(tx);
           return work(tx);
-        }),
+        }, options),
       run: (sql, params) =>
         db.transaction(async (tx) => {
           await recheck(tx);
@@ -37,5 +37,5 @@ export function recheckPolicyInWrites(policy: Policy) {
 
 /** The database as seen from inside `tx`: fresh reads on the write connection, no cache. */
 function readingThrough(db: Database, tx: Transaction): Database {
-  return { get: tx.get, all: tx.all, run: tx.run, cached: (_key, _reads, load) => load(), transaction: (work) => work(tx), close: db.close };
+  return { dialect: tx.dialect, get: tx.get, all: tx.all, run: tx.run, cached: (_key, _reads, load) => load(), transaction: (work) => work(tx), close: db.close };
 }

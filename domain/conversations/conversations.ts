@@ -118,6 +118,9 @@ export async function processPendingConversations(deps: ContentDeps, organizatio
   return { processed, remaining: pending.length === limit };
 }
 
+/** Processing and consolidation all write the organization's corpus counts: one at a time, not retried against each other. */
+const corpusWrites = (organizationId: string) => ({ exclusive: `conversation-corpus:${organizationId}` });
+
 async function processConversation(deps: ContentDeps, conversation: ConversationRecord, extractor: Extractor): Promise<boolean> {
   const extracted = await extractor(conversation);
   const issues = extracted.issues.map((issue) => {
@@ -154,7 +157,7 @@ async function processConversation(deps: ContentDeps, conversation: Conversation
       if (cluster && cluster.issues >= 2 * cluster.labelledAtSize) await relabel(tx, cluster);
     }
     return markConversationProcessed(tx, organizationId, conversation.id, conversation.revision);
-  });
+  }, corpusWrites(organizationId));
 }
 
 /** Clusters compared exactly with a new issue: the best few by shared rare terms. */
@@ -205,7 +208,7 @@ export async function consolidateClusters(deps: ContentDeps, organizationId: str
       if (version !== plan.version && attempt < 2) return false;
       await applyConsolidation(tx, organizationId, version === plan.version ? plan : (await planConsolidation(tx, organizationId))!);
       return true;
-    });
+    }, corpusWrites(organizationId));
     if (applied) return 'consolidated';
   }
   return 'consolidated';

@@ -1,10 +1,12 @@
-// `npm run fuzz [-- --short]`: Schemathesis against a fresh Quire, over the upstream operations Quire
+// `npm run fuzz [-- --short] [--postgres]`: Schemathesis against a fresh Quire, over the upstream operations Quire
 // implements, and a slow-input phase (slowInputs.ts). Exit code 1 when any check fails, Schemathesis
-// can't test something, or an answer takes over a second.
+// can't test something, or an answer takes over a second. With --postgres, the server keeps its metadata in a
+// throwaway PostgreSQL cluster (scripts/postgresCluster.ts).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startPostgresCluster, type PostgresCluster } from '../postgresCluster.js';
 import { apiClient, createFixtures, createNewerFixtures, operatorToken, type Fixtures } from './fixtures.js';
 import { describe, failed, readFindings, tally, type RunFindings } from './report.js';
 import { startFuzzedServer } from './server.js';
@@ -14,10 +16,11 @@ import { ensureSchemathesis, schemathesisModule } from './venv.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const short = process.argv.includes('--short');
+const onPostgres = process.argv.includes('--postgres');
 /** Test cases per operation and phase: a few in CI, more for the full run. */
 const examples = Number(process.env.QUIRE_FUZZ_EXAMPLES ?? (short ? 3 : 200));
 const seed = process.env.QUIRE_FUZZ_SEED ?? '20261122';
-const outDir = path.join(root, '.cache/fuzz', short ? 'short' : 'full');
+const outDir = path.join(root, '.cache/fuzz', `${short ? 'short' : 'full'}${onPostgres ? '-postgres' : ''}`);
 const configFile = path.join(outDir, 'schemathesis.toml');
 const log = (line: string) => console.error(`fuzz: ${line}`);
 
@@ -83,7 +86,17 @@ async function main(): Promise<number> {
   const spec = filteredSpec();
   writeFileSync(specFile, JSON.stringify(spec, null, 1));
 
-  const server = await startFuzzedServer(root, path.join(outDir, 'server.log'));
+  let cluster: PostgresCluster | undefined;
+  if (onPostgres) {
+    cluster = await startPostgresCluster();
+    await cluster.createDatabase('quire_fuzz');
+    // The server and the admin command (operatorToken) inherit it.
+    process.env.QUIRE_DATABASE_URL = cluster.url('quire_fuzz');
+  }
+  const server = await startFuzzedServer(root, path.join(outDir, 'server.log')).catch(async (error) => {
+    await cluster?.stop();
+    throw error;
+  });
   try {
     const memberToken = operatorToken(root, server.dataDir, 'fuzz-member@example.com');
     const admin = apiClient(server.base, server.token);
@@ -121,6 +134,7 @@ async function main(): Promise<number> {
     return failing ? 1 : 0;
   } finally {
     await server.stop();
+    await cluster?.stop();
   }
 }
 

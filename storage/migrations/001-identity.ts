@@ -1,9 +1,7 @@
 import type { Migration } from './index.js';
+import { postgresSchema } from '../dialect.js';
 
-export const identity: Migration = {
-  version: 1,
-  name: 'identity',
-  sql: `
+const sql = `
 CREATE TABLE users (
   id TEXT PRIMARY KEY,
   display_name TEXT NOT NULL,
@@ -116,5 +114,11 @@ CREATE TABLE agent_instructions (
   updated_by TEXT NOT NULL
 );
 
-`,
+`;
+
+export const identity: Migration = {
+  version: 1,
+  name: 'identity',
+  sql,
+  postgres: 'CREATE EXTENSION IF NOT EXISTS citext;\n' + postgresSchema(sql),
 };

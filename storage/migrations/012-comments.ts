@@ -1,9 +1,7 @@
 import type { Migration } from './index.js';
+import { postgresSchema, withRowid } from '../dialect.js';
 
-export const comments: Migration = {
-  version: 12,
-  name: 'comments',
-  sql: `
+const sql = `
 -- A comment on a space, or (change_request_id set) on a change request of the space; its target is
 -- the space, a page, or a block node or table cell of a page, as seen at revision. change_request_id
 -- has no foreign key: change requests are never deleted on their own, and their comments go with
@@ -58,5 +56,11 @@ CREATE TABLE comment_reply_reactions (
   reacted_at TEXT NOT NULL,
   PRIMARY KEY (reply_id, emoji, user_id)
 );
-`,
+`;
+
+export const comments: Migration = {
+  version: 12,
+  name: 'comments',
+  sql,
+  postgres: withRowid(postgresSchema(sql), ['comment_reactions', 'comment_reply_reactions']),
 };

@@ -1,9 +1,7 @@
 import type { Migration } from './index.js';
+import { postgresSchema, withRowid } from '../dialect.js';
 
-export const conversations: Migration = {
-  version: 15,
-  name: 'conversations',
-  sql: `
+const sql = `
 -- Support conversations an organization posts, personal data already redacted. "id" is the
 -- source's id: posting it again updates the row and bumps "revision"; the processing job brings
 -- "processed_revision" up to it.
@@ -89,5 +87,11 @@ CREATE TABLE conversation_corpora (
 -- A change request may say which issue cluster it addresses (a Quire extension).
 ALTER TABLE change_requests ADD COLUMN conversations_issues_cluster TEXT;
 CREATE INDEX change_requests_by_cluster ON change_requests (conversations_issues_cluster) WHERE conversations_issues_cluster IS NOT NULL;
-`,
+`;
+
+export const conversations: Migration = {
+  version: 15,
+  name: 'conversations',
+  sql,
+  postgres: withRowid(postgresSchema(sql), ['conversations', 'issue_cluster_terms']),
 };

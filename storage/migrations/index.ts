@@ -20,7 +20,9 @@ import { siteCustomization } from './019-site-customization.js';
 export interface Migration {
   version: number;
   name: string;
+  /** SQLite's DDL; PostgreSQL runs it through dialect.ts's postgresSchema unless `postgres` is given. */
   sql: string;
+  postgres?: string;
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */

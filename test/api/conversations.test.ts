@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertErrorIs, assertGuarded, messages, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
 import { until } from '../helpers/poll.js';
+import { metadataFiles } from '../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 
@@ -119,8 +119,7 @@ test('personal data is redacted before anything is stored: emails, phone numbers
   const [issue] = await issuesOf('zd-3003');
   assert.ok(issue.issue.summary.includes('[email]'), issue.issue.summary);
   // Nowhere on disk: neither the database, nor its write-ahead log.
-  const files = ['quire.sqlite', 'quire.sqlite-wal'].map((name) => path.join(t.dataDir, name));
-  const disk = files.map((file) => readFileSync(file).toString('latin1')).join('');
+  const disk = (await metadataFiles(t.dataDir)).map((file) => readFileSync(file).toString('latin1')).join('');
   for (const [kind, secret] of Object.entries(secrets)) assert.not.ok(disk.includes(secret), `${kind} reached the disk`);
   // Version numbers, dates and ordinary long words stay.
   assert.is((await post({ id: 'zd-3004', parts: [user('Version 1.2.3 released on 2026-05-01, order 12345; internationalization works')] })).status, 204);
@@ -157,8 +156,7 @@ test('redaction sees through look-alikes: international and fullwidth addresses,
   assert.is((await detail(id)).conversation.id, stored.conversation.id);
   const listed = (await t.call('GET', `${base()}/conversations?limit=100`, { token: fx.editor.token })).body.items as Array<{ id: string }>;
   assert.is(listed.filter((item) => item.id === stored.conversation.id).length, 1);
-  const files = ['quire.sqlite', 'quire.sqlite-wal'].map((name) => path.join(t.dataDir, name));
-  const disk = files.map((file) => readFileSync(file).toString('utf8')).join('');
+  const disk = (await metadataFiles(t.dataDir)).map((file) => readFileSync(file).toString('utf8')).join('');
   for (const [kind, secret] of Object.entries({ ...secrets, id, key: 'jane.doe@corp.example' })) assert.not.ok(disk.includes(secret), `${kind} reached the disk`);
 });
 

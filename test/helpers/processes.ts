@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { testDatabaseUrl } from './postgres.js';
 
 export const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -26,10 +27,16 @@ export function startWorkerProcess(env: Record<string, string>): Promise<Service
   return startProcess('workflows/main.ts', env, /"message":"Quire worker is running"()/);
 }
 
-function startProcess(entry: string, env: Record<string, string>, ready: RegExp): Promise<ServiceProcess> {
+/** On a PostgreSQL test run, the database of the process's data directory. */
+async function withDatabase(env: Record<string, string>): Promise<Record<string, string>> {
+  const url = env.DATA_DIR && !env.QUIRE_DATABASE_URL ? await testDatabaseUrl(env.DATA_DIR) : undefined;
+  return url ? { ...env, QUIRE_DATABASE_URL: url } : env;
+}
+
+async function startProcess(entry: string, env: Record<string, string>, ready: RegExp): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: projectRoot,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...(await withDatabase(env)) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -66,8 +73,8 @@ function startProcess(entry: string, env: Record<string, string>, ready: RegExp)
 }
 
 /** Runs `npm run -s admin -- …` the way an operator would (through tsx directly, for speed). */
-export function runAdmin(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/cli/admin.ts', ...args], { cwd: projectRoot, env: { ...process.env, ...env } });
+export async function runAdmin(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/cli/admin.ts', ...args], { cwd: projectRoot, env: { ...process.env, ...(await withDatabase(env)) } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

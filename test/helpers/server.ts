@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from '../../api/server.js';
 import { createToken } from '../../storage/tokens.js';
 import { createUser } from '../../storage/users.js';
 import { startWorker, type RunningWorker } from '../../workflows/worker.js';
+import { testDatabaseUrl } from './postgres.js';
 import { testTemporalSettings } from './temporal.js';
 import { assertErrorBody, assertUpstreamResponse } from './upstream.js';
 import { parseRateLimit } from '../../api/rateLimits.js';
@@ -38,7 +39,8 @@ let counter = 0;
 export async function startTestServer(overrides: Partial<Config> = {}, options: { worker?: boolean; dataDir?: string } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'quire-test-'));
   const temporal = overrides.temporal ?? (await testTemporalSettings());
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, bodyLimitBytes: 1024 * 1024, accessLog: false, spaceRetentionMs: 7 * 86_400_000, downloadUrlWindowMs: 12 * 3_600_000, runWorker: false, rateLimit: parseRateLimit(defaultRateLimit, parseDuration), ...overrides, temporal });
+  const databaseUrl = await testDatabaseUrl(dataDir);
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, databaseUrl, bodyLimitBytes: 1024 * 1024, accessLog: false, spaceRetentionMs: 7 * 86_400_000, downloadUrlWindowMs: 12 * 3_600_000, runWorker: false, rateLimit: parseRateLimit(defaultRateLimit, parseDuration), ...overrides, temporal });
   const worker: RunningWorker | undefined = options.worker ? await startWorker(temporal, { db: server.db, repositories: server.repositories, dataDir, jobs: server.jobs }) : undefined;
   return {
     url: server.url,

@@ -8,7 +8,8 @@ import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { spawn } from 'node:child_process';
 import { parse } from 'yaml';
 import net from 'node:net';
-import { openDatabase } from '../../storage/db.js';
+import { databaseLocation, openDatabase } from '../../storage/db.js';
+import { testDatabaseUrl } from '../helpers/postgres.js';
 import { markSpaceDeleted } from '../../storage/spaceDeletion.js';
 import { answers, freePort, startDevServer } from '../../workflows/runtime/devServer.js';
 import { pinnedCliVersion } from '../../workflows/runtime/temporalCli.js';
@@ -76,7 +77,7 @@ test('a pending purge survives a crash of Quire, whose dev server stops with it;
   writeFileSync(pidFile, JSON.stringify({ pid: leftover, owner: first.child.pid, address: `127.0.0.1:${env.QUIRE_TEMPORAL_PORT}` }));
   await until('the leftover dev server to answer', () => answers(`127.0.0.1:${env.QUIRE_TEMPORAL_PORT}`), 15_000, 200);
   // A crash between marking a space deleted and starting its job leaves this behind.
-  const db = await openDatabase(path.join(dataDir, 'quire.sqlite'));
+  const db = await openDatabase(databaseLocation(dataDir, await testDatabaseUrl(dataDir)));
   await markSpaceDeleted(db, halfDeleted.id, new Date().toISOString());
   await db.close();
 

@@ -8,7 +8,7 @@ import { projectRoot } from '../helpers/processes.js';
 const test = suite('test runner');
 
 function runFixtures(pattern: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['scripts/test.mjs', 'test/fixtures/runner', pattern], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/test.mjs', 'test/fixtures/runner', pattern], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, QUIRE_TEST_DRIVERS: 'sqlite' } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -5,12 +5,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase, type Database } from '../../storage/db.js';
 import { writtenTable } from '../../storage/readCache.js';
+import { freshTestDatabase, testingOnPostgres } from '../helpers/postgres.js';
 
 const test = suite('storage: the read cache drops what a write touched');
 const dir = mkdtempSync(path.join(tmpdir(), 'quire-read-cache-'));
-const file = path.join(dir, 'quire.db');
+let file = path.join(dir, 'quire.db');
 let db: Database;
 test.before(async () => {
+  if (testingOnPostgres) file = await freshTestDatabase('read_cache');
   db = await openDatabase(file);
 });
 test.after(async () => {
@@ -46,11 +48,11 @@ test('a write keeps values read from other tables and drops those read from its 
   const token = counter('token', ['tokens', 'users']);
   await space.read();
   await token.read();
-  await db.run('UPDATE change_request_contributors SET count = count WHERE 0');
+  await db.run('UPDATE change_request_contributors SET count = count WHERE FALSE');
   await space.read();
   await token.read();
   assert.equal([space.loads(), token.loads()], [1, 1], 'a write elsewhere keeps both');
-  await db.run('UPDATE users SET display_name = display_name WHERE 0');
+  await db.run('UPDATE users SET display_name = display_name WHERE FALSE');
   await space.read();
   await token.read();
   assert.equal([space.loads(), token.loads()], [1, 2], 'a write to users drops the token read only');
@@ -59,7 +61,7 @@ test('a write keeps values read from other tables and drops those read from its 
 test('a delete reaches the tables whose foreign keys cascade from it', async () => {
   const membership = counter('membership', ['memberships']);
   await membership.read();
-  await db.run('DELETE FROM organizations WHERE 0');
+  await db.run('DELETE FROM organizations WHERE FALSE');
   await membership.read();
   assert.is(membership.loads(), 2, 'memberships cascade from organizations');
 });
@@ -71,12 +73,12 @@ test('a transaction drops what any of its statements wrote; one that can’t be 
   await grants.read();
   await db.transaction(async (tx) => {
     await tx.get('SELECT 1');
-    await tx.run('UPDATE content_grants SET role = role WHERE 0');
+    await tx.run('UPDATE content_grants SET role = role WHERE FALSE');
   });
   await space.read();
   await grants.read();
   assert.equal([space.loads(), grants.loads()], [1, 2]);
-  await db.run('WITH unchanged AS (SELECT 1) UPDATE spaces SET title = title WHERE 0');
+  await db.run('WITH unchanged AS (SELECT 1) UPDATE spaces SET title = title WHERE FALSE');
   await grants.read();
   assert.is(grants.loads(), 3);
 });

@@ -4,12 +4,13 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase, type Database } from '../../storage/db.js';
+import { freshTestDatabase, testingOnPostgres } from '../helpers/postgres.js';
 
 const test = suite('storage: a read after a write sees it, whatever other reads run meanwhile');
 const dir = mkdtempSync(path.join(tmpdir(), 'quire-read-your-writes-'));
 let db: Database;
 test.before(async () => {
-  db = await openDatabase(path.join(dir, 'quire.db'));
+  db = await openDatabase(testingOnPostgres ? await freshTestDatabase('read_your_writes') : path.join(dir, 'quire.db'));
   // A table of the test's own: the migrations' tables have foreign keys to satisfy.
   await db.run('CREATE TABLE probe_rows (id TEXT PRIMARY KEY, value TEXT)');
   await db.transaction(async (tx) => {

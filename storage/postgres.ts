@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { Database, Params, Queryable, Transaction, TransactionOptions } from './db.js';
+import { postgresParams, toPostgres } from './dialect.js';
+import { migratePostgres } from './migrate.js';
+import { ReadCache, tableReach, tablesOf, writtenTable } from './readCache.js';
+
+/** Numbers as SQLite gives them: BIGINT and NUMERIC (COUNT, SUM) as numbers, booleans as 0/1. */
+const types = {
+  getTypeParser: ((oid: number, format?: string) => {
+    if (oid === 20 || oid === 1700) return (value: string) => Number(value);
+    if (oid === 16) return (value: string) => (value === 't' ? 1 : 0);
+    return pg.types.getTypeParser(oid, format as never);
+  }) as typeof pg.types.getTypeParser,
+};
+
+/** Serialization failures and deadlocks: the transaction lost a race and runs again. */
+const retryable = new Set(['40001', '40P01']);
+const maxAttempts = 12;
+const channel = 'quire_changes';
+
+/** Counts of transactions and re-runs since start, for the benchmark report. */
+export const transactionStats = { transactions: 0, retried: 0, mostAttempts: 1 };
+
+/**
+ * PostgreSQL behind the same interface as SQLite: reads on one pool, transactions on another (so a
+ * transaction waiting for a read can't starve the reads it waits for), each transaction
+ * SERIALIZABLE and run again when it loses a race. Other processes' commits reach the read cache
+ * by LISTEN/NOTIFY: every writing transaction notifies in itself, so only on commit.
+ */
+export async function openPostgres(url: string): Promise<Database> {
+  const reads = new pg.Pool({ connectionString: url, max: 8, types });
+  const writes = new pg.Pool({ connectionString: url, max: 8, types });
+  for (const pool of [reads, writes]) pool.on('error', () => undefined); // an idle client's loss: the next query reconnects
+  await migratePostgres(writes);
+  const read = poolQueryable(reads);
+  const node = randomUUID();
+  const cache = new ReadCache(await tableReachOf(read));
+  const listener = await listen(url, node, () => cache.clear());
+
+  async function transaction<T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    transactionStats.transactions += 1;
+    for (let attempt = 1; ; attempt += 1) {
+      const client = await writes.connect();
+      const statements: string[] = [];
+      const tx: Transaction = { ...clientQueryable(client, statements), inTransaction: true };
+      let broken: Error | undefined;
+      try {
+        if (options.exclusive !== undefined) await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [options.exclusive]);
+        await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+        const result = await work(tx);
+        if (statements.some((sql) => writtenTable(sql) !== null)) await client.query('SELECT pg_notify($1, $2)', [channel, node]);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        if (retryable.has((error as { code?: string }).code ?? '') && attempt < maxAttempts) {
+          transactionStats.retried += attempt === 1 ? 1 : 0;
+          transactionStats.mostAttempts = Math.max(transactionStats.mostAttempts, attempt + 1);
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** Math.min(attempt, 6)));
+          continue;
+        }
+        throw error;
+      } finally {
+        if (options.exclusive !== undefined && !broken) await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [options.exclusive]).catch((error: Error) => (broken = error));
+        client.release(broken);
+        cache.written(tablesOf(statements));
+      }
+    }
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    dialect: 'postgres',
+    get: read.get,
+    all: read.all,
+    run: (sql, params) => transaction((tx) => tx.run(sql, params)),
+    transaction,
+    cached: (key, tables, load) => cache.get(key, tables, load),
+    close: () => (closing ??= Promise.all([listener.close(), reads.end(), writes.end()]).then(() => undefined)),
+  };
+}
+
+function poolQueryable(pool: pg.Pool): Queryable {
+  const query = (sql: string, params: Params = []) => pool.query(toPostgres(sql), postgresParams(params)).catch(naming(sql));
+  return {
+    dialect: 'postgres',
+    get: async <T>(sql: string, params?: Params) => (await query(sql, params)).rows[0] as T | undefined,
+    all: async <T>(sql: string, params?: Params) => (await query(sql, params)).rows as T[],
+    run: async (sql, params) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
+  };
+}
+
+/** A transaction's statements, recorded so the cache drops what they wrote once it ends. */
+function clientQueryable(client: pg.PoolClient, statements: string[]): Queryable {
+  const query = (sql: string, params: Params = []) => (statements.push(sql), client.query(toPostgres(sql), postgresParams(params)).catch(naming(sql)));
+  return {
+    dialect: 'postgres',
+    get: async <T>(sql: string, params?: Params) => (await query(sql, params)).rows[0] as T | undefined,
+    all: async <T>(sql: string, params?: Params) => (await query(sql, params)).rows as T[],
+    run: async (sql, params) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
+  };
+}
+
+/** A failed statement's error carries the statement (its text, never its values) into the logs. */
+function naming(sql: string) {
+  return (error: Error & { statement?: string }) => {
+    error.statement ??= toPostgres(sql).replace(/\s+/g, ' ').slice(0, 500);
+    throw error;
+  };
+}
+
+/**
+ * Clears the cache on every other node's commit. While the connection is down nothing is heard,
+ * so the cache is off (cleared on every notice of trouble, and again once listening resumes).
+ */
+async function listen(url: string, node: string, clear: () => void): Promise<{ close(): Promise<void> }> {
+  let client: pg.Client | undefined;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url, types });
+    next.on('notification', (message) => message.payload !== node && clear());
+    next.on('error', () => reconnect());
+    next.on('end', () => reconnect());
+    await next.connect();
+    await next.query(`LISTEN ${channel}`);
+    client = next;
+    clear();
+  };
+  const reconnect = () => {
+    clear();
+    if (closed || retry) return;
+    client = undefined;
+    retry = setTimeout(() => {
+      retry = undefined;
+      connect().catch(reconnect);
+    }, 100);
+    retry.unref();
+  };
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
+
+/** The schema's foreign keys and triggers, as tableReach takes them. */
+async function tableReachOf(db: Queryable) {
+  const names = await db.all<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()");
+  const keys = await db.all<{ child: string; parent: string; acts: number }>(
+    `SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent,
+       (c.confdeltype IN ('c', 'n', 'd') OR c.confupdtype IN ('c', 'n', 'd')) AS acts
+     FROM pg_constraint c WHERE c.contype = 'f'`,
+  );
+  const triggers = new Set(
+    (await db.all<{ name: string }>('SELECT DISTINCT tgrelid::regclass::text AS name FROM pg_trigger WHERE NOT tgisinternal')).map((row) => row.name.toLowerCase()),
+  );
+  return tableReach(
+    names.map(({ name }) => ({
+      name,
+      references: keys.filter((key) => key.child === name).map((key) => ({ parent: key.parent, acts: key.acts === 1 })),
+      hasTrigger: triggers.has(name.toLowerCase()),
+    })),
+  );
+}

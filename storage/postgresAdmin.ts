@@ -1,0 +1,17 @@
+import pg from 'pg';
+
+/**
+ * Makes a database on the server `url` points at (its own database is only connected to), as a
+ * copy of `template` when given; one that exists already is left as it is.
+ */
+export async function createPostgresDatabase(url: string, name: string, template?: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}${template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : ''}`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '42P04') throw error;
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { startPostgresCluster, type PostgresCluster } from '../../scripts/postgresCluster.js';
+import { openDatabase } from '../../storage/db.js';
+
+/**
+ * With QUIRE_TEST_POSTGRES=1 (`npm run test:postgres`) every test server, worker and admin command
+ * keeps its metadata in PostgreSQL: one throwaway cluster per test run, one database per data
+ * directory (so processes sharing a data directory share a database, as on SQLite), each made
+ * from a migrated template.
+ */
+export const testingOnPostgres = process.env.QUIRE_TEST_POSTGRES === '1';
+
+let cluster: Promise<PostgresCluster> | undefined;
+const databases = new Map<string, Promise<string>>();
+
+/** The cluster of this test run, started on first use and stopped when the process exits. */
+export function testCluster(): Promise<PostgresCluster> {
+  cluster ??= startPostgresCluster().then(async (started) => {
+    process.once('exit', () => started.stopNow());
+    await started.createDatabase('quire_template');
+    const template = await openDatabase(started.url('quire_template'));
+    await template.close();
+    return started;
+  });
+  return cluster;
+}
+
+/** The database of a data directory: undefined on SQLite runs. */
+export async function testDatabaseUrl(dataDir: string): Promise<string | undefined> {
+  if (!testingOnPostgres) return undefined;
+  let url = databases.get(dataDir);
+  if (!url) {
+    const name = `quire_${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`;
+    url = testCluster().then(async (running) => {
+      await running.createDatabase(name, 'quire_template');
+      return running.url(name);
+    });
+    databases.set(dataDir, url);
+  }
+  return url;
+}
+
+/** A new, empty database (its own name), for tests that open the storage directly. */
+export async function freshTestDatabase(label: string): Promise<string> {
+  const running = await testCluster();
+  const name = `quire_${label}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  await running.createDatabase(name, 'quire_template');
+  return running.url(name);
+}
+
+/**
+ * The files a data directory's metadata is written to: the SQLite file and its write-ahead log,
+ * or on PostgreSQL every file of the cluster (tables and WAL), the other tests' databases included.
+ */
+export async function metadataFiles(dataDir: string): Promise<string[]> {
+  if (!testingOnPostgres) return ['quire.sqlite', 'quire.sqlite-wal'].map((name) => path.join(dataDir, name));
+  const running = await testCluster();
+  return readdirSync(path.join(running.dir, 'data'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
