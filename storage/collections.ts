@@ -99,7 +99,7 @@ export async function listAllCollectionsOfOrganization(db: Queryable, organizati
 export async function collectionChain(db: Queryable, id: string | null): Promise<CollectionRecord[]> {
   if (!id) return [];
   const rows = await db.all<CollectionRow>(
-    `WITH RECURSIVE chain(id, depth) AS (SELECT ?, 0 UNION ALL SELECT c.parent_id, chain.depth + 1 FROM collections c JOIN chain ON c.id = chain.id WHERE c.parent_id IS NOT NULL AND chain.depth < 64)
+    `WITH RECURSIVE chain(id, depth) AS (SELECT id, 0 FROM collections WHERE id = ? UNION ALL SELECT c.parent_id, chain.depth + 1 FROM collections c JOIN chain ON c.id = chain.id WHERE c.parent_id IS NOT NULL AND chain.depth < 64)
      SELECT collections.* FROM chain JOIN collections ON collections.id = chain.id ORDER BY chain.depth`,
     [id],
   );
@@ -173,7 +173,7 @@ export async function listChildPositions(db: Queryable, organizationId: string, 
 
 /** Moves a collection with everything below it (collections and spaces) to another organization. */
 export async function transferCollectionTree(db: Transaction, id: string, organizationId: string, position: number): Promise<CollectionRecord> {
-  const descendants = `WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT c.id FROM collections c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree`;
+  const descendants = `WITH RECURSIVE tree(id) AS (SELECT id FROM collections WHERE id = ? UNION ALL SELECT c.id FROM collections c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree`;
   await db.run(`UPDATE spaces SET organization_id = ?, updated_at = ? WHERE collection_id IN (${descendants})`, [organizationId, now(), id]);
   await db.run(`UPDATE collections SET organization_id = ?, updated_at = ? WHERE id IN (${descendants})`, [organizationId, now(), id]);
   return updateCollection(db, id, { parentId: null, position });
