@@ -1,13 +1,12 @@
-import path from 'node:path';
-import { openDatabase } from '../storage/db.js';
+import { databaseLocation, openDatabase } from '../storage/db.js';
 import { addMembership } from '../storage/members.js';
 import { insertOrganization } from '../storage/organizations.js';
 import { createToken } from '../storage/tokens.js';
 import { createUser } from '../storage/users.js';
 
 /** An organization with `memberCount` members (the first an admin) and the admin's token. */
-export async function seedOrganization(dataDir: string, memberCount: number) {
-  const db = await openDatabase(path.join(dataDir, 'quire.sqlite'));
+export async function seedOrganization(dataDir: string, memberCount: number, databaseUrl?: string) {
+  const db = await openDatabase(databaseLocation(dataDir, databaseUrl));
   const result = await db.transaction(async (tx) => {
     const admin = await createUser(tx, { email: 'bench-admin@example.com', emailVerified: true });
     const organization = await insertOrganization(tx, { title: 'Benchmark Org', createdBy: admin.id });

@@ -15,3 +15,19 @@ export async function createPostgresDatabase(url: string, name: string, template
     await client.end();
   }
 }
+
+/**
+ * Writes every change of the cluster out to its table files (CHECKPOINT, which needs a superuser)
+ * and answers the folder of `url`'s database under the cluster's data directory: `base/<oid>`.
+ */
+export async function checkpointedDatabaseFolder(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('CHECKPOINT');
+    const { rows } = await client.query<{ oid: string }>('SELECT oid FROM pg_database WHERE datname = current_database()');
+    return `base/${rows[0]!.oid}`;
+  } finally {
+    await client.end();
+  }
+}

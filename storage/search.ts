@@ -125,3 +125,12 @@ export async function searchSections(db: Queryable, spaceIds: string[], query: s
 export function queryWords(query: string): string[] {
   return query.normalize('NFKC').match(/[\p{L}\p{N}_]+/gu) ?? [];
 }
+
+/** The bytes the search tables take (their indexes included): for the benchmarks. */
+export async function searchIndexBytes(db: Queryable): Promise<number> {
+  const row =
+    db.dialect === 'postgres'
+      ? await db.get<{ bytes: number }>("SELECT pg_total_relation_size('search_sections') + pg_total_relation_size('search_pages') AS bytes")
+      : await db.get<{ bytes: number }>("SELECT SUM(pgsize) AS bytes FROM dbstat WHERE name LIKE 'search%'");
+  return row?.bytes ?? 0;
+}

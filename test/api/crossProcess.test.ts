@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { listTokens } from '../../storage/tokens.js';
-import { assertErrorIs, messages } from '../helpers/fixtures.js';
+import { acceptInvitation, assertErrorIs, messages } from '../helpers/fixtures.js';
 import { until } from '../helpers/poll.js';
 import { runAdmin, startService, type ServiceProcess } from '../helpers/processes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -9,7 +9,7 @@ import { reportingErrors } from '../helpers/suite.js';
 import { checkedBody } from '../helpers/upstream.js';
 
 // Two API processes over one DATA_DIR, and the admin CLI beside them: what one writes, the other
-// serves (its caches notice SQLite's data_version). How soon is bench/crossProcess.ts's figure;
+// serves (its caches notice SQLite's data_version, or PostgreSQL's NOTIFY). How soon is bench/crossProcess.ts's figure;
 // here it must happen before a deadline far above it.
 const test = suite('caches across processes');
 let t: TestServer;
@@ -62,6 +62,27 @@ test('a token revoked with the admin CLI while both processes have it cached is 
   await until('the other process to refuse the revoked token', async () => (await getOther('/v1/user', person.token)).status === 401, 5000);
   assert.equal((await getOther('/v1/user', person.token)).body, { error: { code: 401, message: messages.badToken } });
   assert.is((await t.call('GET', '/v1/user', { token: admin.token })).status, 200, 'other tokens still work');
+});
+
+test('two admins demoting each other through the two processes at once: exactly one wins, every time', async () => {
+  const newAdmin = async () => {
+    const person = await t.user();
+    await t.call('POST', `/v1/orgs/${orgId}/invites`, { token: admin.token, body: { emails: [{ email: person.email, role: 'admin' }] } });
+    await acceptInvitation(t, orgId, person);
+    return person;
+  };
+  const demote = (server: string, by: { token: string }, whom: { id: string }) =>
+    fetch(`${server}/v1/orgs/${orgId}/members/${whom.id}`, { method: 'PATCH', headers: { authorization: `Bearer ${by.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ role: 'read' }) });
+  for (let trial = 0; trial < 10; trial++) {
+    const [a, b] = await Promise.all([newAdmin(), newAdmin()]);
+    // Both have been read (and their roles cached) by both processes before they race.
+    for (const person of [a, b]) assert.is((await getOther(`/v1/orgs/${orgId}/members/${person.id}`, admin.token)).status, 200);
+    const [byA, byB] = await Promise.all([demote(t.url, a, b), demote(other.url, b, a)]);
+    const bodies = await Promise.all([byA.text(), byB.text()]);
+    assert.equal([byA.status, byB.status].sort(), [200, 403], `trial ${trial}: ${bodies.join(' ')}`);
+    const roles = await Promise.all([a, b].map(async (person) => (await t.call('GET', `/v1/orgs/${orgId}/members/${person.id}`, { token: admin.token })).body.role));
+    assert.equal(roles.sort(), ['admin', 'read'], `trial ${trial}: one admin left of the two`);
+  }
 });
 
 test.run();

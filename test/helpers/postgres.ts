@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { startPostgresCluster, type PostgresCluster } from '../../scripts/postgresCluster.js';
 import { openDatabase } from '../../storage/db.js';
+import { checkpointedDatabaseFolder } from '../../storage/postgresAdmin.js';
 
 /**
  * With QUIRE_TEST_POSTGRES=1 (`npm run test:postgres`) every test server, worker and admin command
@@ -51,13 +52,15 @@ export async function freshTestDatabase(label: string): Promise<string> {
 }
 
 /**
- * The files a data directory's metadata is written to: the SQLite file and its write-ahead log,
- * or on PostgreSQL every file of the cluster (tables and WAL), the other tests' databases included.
+ * The files a data directory's metadata is written to: the SQLite file and its write-ahead log, or
+ * on PostgreSQL its database's table files, after a checkpoint has written every change there
+ * (the cluster's WAL holds the other tests' databases too).
  */
 export async function metadataFiles(dataDir: string): Promise<string[]> {
   if (!testingOnPostgres) return ['quire.sqlite', 'quire.sqlite-wal'].map((name) => path.join(dataDir, name));
   const running = await testCluster();
-  return readdirSync(path.join(running.dir, 'data'), { recursive: true, withFileTypes: true })
+  const folder = path.join(running.dir, 'data', await checkpointedDatabaseFolder((await testDatabaseUrl(dataDir))!));
+  return readdirSync(folder, { withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
+    .map((entry) => path.join(folder, entry.name));
 }

@@ -1,0 +1,178 @@
+// The scale-out issue's figures (issue 25), as far as it is built: SQLite against PostgreSQL on one
+// node. Through the built server (dist/): page GET, space GET and search req/s and latencies, a
+// metadata write's latency, the server's memory. In this process, on the storage layer: transactions
+// racing for one row (retries on PostgreSQL), the time another process's commit takes to reach a read
+// cache, and search over 200 spaces × 100 pages (latency, index size).
+import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
+import { startPostgresCluster, type PostgresCluster } from '../scripts/postgresCluster.js';
+import { openDatabase, type Database } from '../storage/db.js';
+import { corpusCounts, countIssueInCorpus } from '../storage/issueClusters.js';
+import { insertOrganization } from '../storage/organizations.js';
+import { transactionStats } from '../storage/postgres.js';
+import { searchIndexBytes, searchSections, updateSpaceIndex, type IndexedPage } from '../storage/search.js';
+import { insertSpace } from '../storage/spaces.js';
+import { createUser } from '../storage/users.js';
+import { buildQuire, fmt, sharedTemporalAddress, spawnQuire, tempDataDir } from './lib.js';
+import { seedOrganization } from './seed.js';
+
+type Driver = 'sqlite' | 'postgres';
+
+const percentile = (samples: number[], p: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(samples.length * p))]!;
+const p50p99 = (samples: number[]) => `${fmt(percentile(samples, 0.5))} / ${fmt(percentile(samples, 0.99))}`;
+
+async function requestRate(url: string, headers: Record<string, string>): Promise<{ rps: number; p50: number; p99: number }> {
+  await autocannon({ url, headers, connections: 10, duration: 2 }); // warm-up
+  const result = await autocannon({ url, headers, connections: 10, duration: 8 });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function timedRequests(count: number, request: (round: number) => Promise<Response>): Promise<number[]> {
+  const samples: number[] = [];
+  for (let round = 0; round < count + 20; round += 1) {
+    const started = performance.now();
+    const response = await request(round);
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`answered ${response.status}`);
+    if (round >= 20) samples.push(performance.now() - started);
+  }
+  return samples;
+}
+
+/** The HTTP figures of one server, its metadata on `driver`. */
+async function serverFigures(driver: Driver, cluster: PostgresCluster, figures: Record<string, string>): Promise<number> {
+  const dataDir = tempDataDir();
+  let databaseUrl: string | undefined;
+  if (driver === 'postgres') {
+    await cluster.createDatabase('quire_bench_http');
+    databaseUrl = cluster.url('quire_bench_http');
+  }
+  const { organizationId, token } = await seedOrganization(dataDir, 1, databaseUrl);
+  const server = await spawnQuire({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: await sharedTemporalAddress(), ...(databaseUrl && { QUIRE_DATABASE_URL: databaseUrl }) });
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  try {
+    const space = (await (await fetch(`${server.url}/v1/orgs/${organizationId}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: 'Bench', template: { id: 'getting-started' } }) })).json()) as { id: string };
+    const pages = (await (await fetch(`${server.url}/v1/spaces/${space.id}/content/pages`, { headers })).json()) as { pages: Array<{ id: string }> };
+    const page = await requestRate(`${server.url}/v1/spaces/${space.id}/content/page/${pages.pages[0]!.id}`, headers);
+    const spaceRead = await requestRate(`${server.url}/v1/spaces/${space.id}`, headers);
+    const search = await requestRate(`${server.url}/v1/spaces/${space.id}/search?query=space`, headers);
+    const name = driver === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+    figures[`${name}: page GET req/s (p50 / p99 ms, 10 connections)`] = `${fmt(page.rps, 0)} (${page.p50} / ${page.p99})`;
+    figures[`${name}: space GET req/s (p50 / p99 ms)`] = `${fmt(spaceRead.rps, 0)} (${spaceRead.p50} / ${spaceRead.p99})`;
+    figures[`${name}: search GET req/s (p50 / p99 ms)`] = `${fmt(search.rps, 0)} (${search.p50} / ${search.p99})`;
+    const writes = await timedRequests(200, (round) => fetch(`${server.url}/v1/spaces/${space.id}`, { method: 'PATCH', headers, body: JSON.stringify({ title: `Bench ${round}` }) }));
+    figures[`${name}: space PATCH (a metadata write), sequential: p50 / p99 ms`] = p50p99(writes);
+    const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1];
+    figures[`${name}: the server's RSS after these, MB`] = rss ? fmt(Number(rss) / 1024, 0) : 'unknown';
+    return page.rps;
+  } finally {
+    await server.stop();
+  }
+}
+
+async function openBoth(cluster: PostgresCluster, name: string): Promise<Record<Driver, () => Promise<Database>>> {
+  await cluster.createDatabase(name);
+  const file = `${tempDataDir()}/quire.sqlite`;
+  return { sqlite: () => openDatabase(file), postgres: () => openDatabase(cluster.url(name)) };
+}
+
+/** 8 writers × 25 transactions that each read and bump one organization's corpus row. */
+async function contention(db: Database): Promise<string> {
+  const owner = await createUser(db, { email: `contention-${Date.now()}@example.com` });
+  const organization = await db.transaction((tx) => insertOrganization(tx, { title: 'Contention', createdBy: owner.id }));
+  const started = performance.now();
+  const before = { ...transactionStats };
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    for (let i = 0; i < 25; i += 1) await db.transaction((tx) => countIssueInCorpus(tx, organization.id, { bench: 'bench' }, 1));
+  }));
+  const ms = performance.now() - started;
+  const counted = (await corpusCounts(db, organization.id, [])).issues;
+  const retried = transactionStats.retried - before.retried;
+  const share = db.dialect === 'postgres' ? `; ${retried} of 200 retried (${fmt((retried / 200) * 100, 1)} %), most tries ${transactionStats.mostAttempts}` : '';
+  return `${counted} of 200 counted, ${fmt(200 / (ms / 1000), 0)} transactions/s${share}`;
+}
+
+/** How long another handle's commit takes to clear this handle's cached read: 40 samples. */
+async function invalidation(reader: Database, writer: Database): Promise<string> {
+  const samples: number[] = [];
+  for (let round = 0; round < 40; round += 1) {
+    let loads = 0;
+    const read = () => reader.cached(`probe-${round}`, ['users'], async () => ++loads);
+    await read();
+    await createUser(writer, { email: `probe-${round}-${Date.now()}@example.com` });
+    const started = performance.now();
+    while (loads < 2) {
+      await read();
+      if (loads < 2) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    samples.push(performance.now() - started);
+  }
+  return `${p50p99(samples)} (max ${fmt(Math.max(...samples))})`;
+}
+
+const words = ['install', 'configure', 'deploy', 'token', 'webhook', 'billing', 'search', 'cache', 'release', 'migrate', 'backup', 'cluster', 'résumé', 'naïve', 'café', '文档', 'schema', 'quota', 'region', 'audit'];
+
+/** 200 spaces × 100 pages × 3 sections indexed, then 200 searches over 5 spaces. */
+async function searchAtScale(db: Database): Promise<{ latency: string; size: string }> {
+  const owner = await createUser(db, { email: `search-${Date.now()}@example.com` });
+  const organization = await db.transaction((tx) => insertOrganization(tx, { title: 'Search', createdBy: owner.id }));
+  const spaceIds: string[] = [];
+  for (let s = 0; s < 200; s += 1) {
+    const space = await db.transaction((tx) => insertSpace(tx, { organizationId: organization.id, collectionId: null, title: `Space ${s}`, emoji: null, createdBy: owner.id }));
+    const pages: IndexedPage[] = Array.from({ length: 100 }, (_, p) => ({
+      pageId: `page-${p}`,
+      title: `${words[(s + p) % words.length]} guide ${p}`,
+      path: `guide-${p}`,
+      ancestors: [],
+      contentHash: `${s}-${p}`,
+      sections: Array.from({ length: 3 }, (_, n) => ({
+        id: `section-${n}`,
+        title: `${words[(p + n) % words.length]} step ${n}`,
+        body: Array.from({ length: 60 }, (_, w) => words[(s * 7 + p * 3 + n + w * 11) % words.length]).join(' '),
+      })),
+    }));
+    await db.transaction((tx) => updateSpaceIndex(tx, space.id, 'r1', pages, []));
+    spaceIds.push(space.id);
+  }
+  const samples: number[] = [];
+  for (let round = 0; round < 220; round += 1) {
+    const within = spaceIds.slice((round * 5) % 195, ((round * 5) % 195) + 5);
+    const started = performance.now();
+    await searchSections(db, within, `${words[round % words.length]} ${words[(round * 3) % words.length]!.slice(0, 3)}`, 50);
+    if (round >= 20) samples.push(performance.now() - started);
+  }
+  const size = await searchIndexBytes(db);
+  return { latency: p50p99(samples), size: `${fmt(size / 1024 / 1024, 1)} MB` };
+}
+
+export async function benchScale(): Promise<Record<string, string>> {
+  buildQuire();
+  const figures: Record<string, string> = {};
+  const cluster = await startPostgresCluster();
+  try {
+    const sqliteRps = await serverFigures('sqlite', cluster, figures);
+    const postgresRps = await serverFigures('postgres', cluster, figures);
+    figures['PostgreSQL page GET as % of SQLite’s (target ≥ 80)'] = fmt((postgresRps / sqliteRps) * 100, 1);
+
+    const opened = await openBoth(cluster, 'quire_bench_storage');
+    for (const driver of ['sqlite', 'postgres'] as const) {
+      const name = driver === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+      const db = await opened[driver]();
+      const other = await opened[driver]();
+      try {
+        figures[`${name}: 200 transactions racing for one row`] = await contention(db);
+        figures[`${name}: another handle's commit clearing a cached read: p50 / p99 ms (target ≤ 100)`] = await invalidation(db, other);
+        const search = await searchAtScale(db);
+        figures[`${name}: search over 5 of 200 spaces × 100 pages (60,000 sections): p50 / p99 ms`] = search.latency;
+        figures[`${name}: search index size`] = search.size;
+      } finally {
+        await other.close();
+        await db.close();
+      }
+    }
+  } finally {
+    await cluster.stop();
+  }
+  return figures;
+}
