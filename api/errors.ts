@@ -26,6 +26,7 @@ const statusOfStorageCode: Record<StorageError['code'], number> = {
   not_found: 404,
   conflict: 409,
   invalid_cursor: 400,
+  unavailable: 503,
 };
 
 const statusOfEngineCode: Record<EngineErrorCode, number> = {

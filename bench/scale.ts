@@ -149,7 +149,7 @@ async function searchAtScale(db: Database): Promise<{ latency: string; size: str
 export async function benchScale(): Promise<Record<string, string>> {
   buildQuire();
   const figures: Record<string, string> = {};
-  const cluster = await startPostgresCluster();
+  const cluster = await startPostgresCluster({ durable: true });
   try {
     const sqliteRps = await serverFigures('sqlite', cluster, figures);
     const postgresRps = await serverFigures('postgres', cluster, figures);

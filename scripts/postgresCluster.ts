@@ -32,7 +32,8 @@ export function postgresBinaries(): string {
   return `/usr/lib/postgresql/${newest}/bin`;
 }
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+/** `durable`: fsync on, as a production server runs (the benchmarks); off by default, for the tests' speed. */
+export async function startPostgresCluster(options: { durable?: boolean } = {}): Promise<PostgresCluster> {
   const bin = postgresBinaries();
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-pg-'));
@@ -45,9 +46,9 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   };
   const user = asRoot ? 'postgres' : (process.env.USER ?? 'postgres');
   run('initdb', ['-D', data, '-U', user, '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
-  // Durable against a crash of the server (what the tests do to it), not of the machine.
-  const options = `-k ${dir} -c listen_addresses= -c max_connections=400 -c fsync=off -c full_page_writes=off -c shared_buffers=64MB`;
-  const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
+  // Without fsync, durable against a crash of the server (what the tests do to it), not of the machine.
+  const settings = `-k ${dir} -c listen_addresses= -c max_connections=400 -c shared_buffers=64MB${options.durable ? '' : ' -c fsync=off -c full_page_writes=off'}`;
+  const start = () => run('pg_ctl', ['-D', data, '-o', settings, '-l', path.join(dir, 'log'), '-w', 'start']);
   start();
   const url = (database: string) => `postgresql://${user}@${encodeURIComponent(dir)}/${database}`;
   let creating = Promise.resolve();

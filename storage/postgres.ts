@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Database, Params, Queryable, Transaction, TransactionOptions } from './db.js';
 import { postgresParams, toPostgres } from './dialect.js';
+import { databaseUnavailable } from './errors.js';
 import { migratePostgres } from './migrate.js';
 import { ReadCache, tableReach, tablesOf, writtenTable } from './readCache.js';
 
@@ -29,9 +30,15 @@ export const transactionStats = { transactions: 0, retried: 0, mostAttempts: 1 }
  * by LISTEN/NOTIFY: every writing transaction notifies in itself, so only on commit.
  */
 export async function openPostgres(url: string): Promise<Database> {
-  const reads = new pg.Pool({ connectionString: url, max: 8, types });
-  const writes = new pg.Pool({ connectionString: url, max: 8, types });
-  for (const pool of [reads, writes]) pool.on('error', () => undefined); // an idle client's loss: the next query reconnects
+  // A connection waited for longer than 5 s (a server that hangs, a pool held by slow work) fails the request.
+  const reads = new pg.Pool({ connectionString: url, max: 8, types, connectionTimeoutMillis: 5_000 });
+  const writes = new pg.Pool({ connectionString: url, max: 8, types, connectionTimeoutMillis: 5_000 });
+  for (const pool of [reads, writes]) {
+    // A connection lost while idle in the pool is dropped by the pool; one lost while checked out
+    // (a transaction between statements) fails its next statement. Neither may crash the process.
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
+  }
   await migratePostgres(writes);
   const read = poolQueryable(reads);
   const node = randomUUID();
@@ -41,7 +48,9 @@ export async function openPostgres(url: string): Promise<Database> {
   async function transaction<T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     transactionStats.transactions += 1;
     for (let attempt = 1; ; attempt += 1) {
-      const client = await writes.connect();
+      const client = await writes.connect().catch((error: Error) => {
+        throw isConnectionFailure(error) ? databaseUnavailable() : error;
+      });
       const statements: string[] = [];
       const tx: Transaction = { ...clientQueryable(client, statements), inTransaction: true };
       let broken: Error | undefined;
@@ -59,6 +68,10 @@ export async function openPostgres(url: string): Promise<Database> {
           transactionStats.mostAttempts = Math.max(transactionStats.mostAttempts, attempt + 1);
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** Math.min(attempt, 6)));
           continue;
+        }
+        if (isConnectionFailure(error)) {
+          broken = error as Error;
+          throw databaseUnavailable();
         }
         throw error;
       } finally {
@@ -105,9 +118,24 @@ function clientQueryable(client: pg.PoolClient, statements: string[]): Queryable
 /** A failed statement's error carries the statement (its text, never its values) into the logs. */
 function naming(sql: string) {
   return (error: Error & { statement?: string }) => {
+    if (isConnectionFailure(error)) throw databaseUnavailable();
     error.statement ??= toPostgres(sql).replace(/\s+/g, ' ').slice(0, 500);
     throw error;
   };
+}
+
+/**
+ * The server can't be reached or went away (refused, reset, shut down, starting up, or a
+ * connection ended mid-query): the request answers 503, not 500. A transaction cut off at COMMIT
+ * may or may not have committed; PostgreSQL applies it whole or not at all either way.
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code) ||
+    code.startsWith('08') ||
+    /^Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test((error as Error).message ?? '')
+  );
 }
 
 /**
