@@ -71,6 +71,30 @@ async function serverFigures(driver: Driver, cluster: PostgresCluster, figures: 
   }
 }
 
+/** Two API processes over one database (and DATA_DIR): a title written through one, read at once through the other, 1,000 times. */
+async function crossNodeReads(cluster: PostgresCluster): Promise<string> {
+  await cluster.createDatabase('quire_bench_nodes');
+  const databaseUrl = cluster.url('quire_bench_nodes');
+  const dataDir = tempDataDir();
+  const { organizationId, token } = await seedOrganization(dataDir, 1, databaseUrl);
+  const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: await sharedTemporalAddress(), QUIRE_DATABASE_URL: databaseUrl };
+  const [a, b] = await Promise.all([spawnQuire(env), spawnQuire(env)]);
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  try {
+    let stale = 0;
+    for (let round = 0; round < 1000; round += 1) {
+      const written = await fetch(`${a!.url}/v1/orgs/${organizationId}`, { method: 'PATCH', headers, body: JSON.stringify({ title: `Title ${round}` }) });
+      if (!written.ok) throw new Error(`PATCH answered ${written.status}`);
+      await written.arrayBuffer();
+      const read = (await (await fetch(`${b!.url}/v1/orgs/${organizationId}`, { headers })).json()) as { title: string };
+      if (read.title !== `Title ${round}`) stale += 1;
+    }
+    return `${stale} stale of 1,000`;
+  } finally {
+    await Promise.all([a!.stop(), b!.stop()]);
+  }
+}
+
 async function openBoth(cluster: PostgresCluster, name: string): Promise<Record<Driver, () => Promise<Database>>> {
   await cluster.createDatabase(name);
   const file = `${tempDataDir()}/quire.sqlite`;
@@ -154,6 +178,7 @@ export async function benchScale(): Promise<Record<string, string>> {
     const sqliteRps = await serverFigures('sqlite', cluster, figures);
     const postgresRps = await serverFigures('postgres', cluster, figures);
     figures['PostgreSQL page GET as % of SQLite’s (target ≥ 80)'] = fmt((postgresRps / sqliteRps) * 100, 1);
+    figures['PostgreSQL, two API processes: organization title written through one, read at once through the other'] = await crossNodeReads(cluster);
 
     const opened = await openBoth(cluster, 'quire_bench_storage');
     for (const driver of ['sqlite', 'postgres'] as const) {

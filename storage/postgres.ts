@@ -89,7 +89,8 @@ export async function openPostgres(url: string): Promise<Database> {
     all: read.all,
     run: (sql, params) => transaction((tx) => tx.run(sql, params)),
     transaction,
-    cached: (key, tables, load) => cache.get(key, tables, load),
+    // Unheard commits can't drop what is kept, so while not listening nothing is kept.
+    cached: (key, tables, load) => (listener.listening() ? cache.get(key, tables, load) : load()),
     close: () => (closing ??= Promise.all([listener.close(), reads.end(), writes.end()]).then(() => undefined)),
   };
 }
@@ -140,34 +141,44 @@ export function isConnectionFailure(error: unknown): boolean {
 
 /**
  * Clears the cache on every other node's commit. While the connection is down nothing is heard,
- * so the cache is off (cleared on every notice of trouble, and again once listening resumes).
+ * so the cache is off (`listening` false; cleared on every notice of trouble, and again once
+ * listening resumes).
  */
-async function listen(url: string, node: string, clear: () => void): Promise<{ close(): Promise<void> }> {
+async function listen(url: string, node: string, clear: () => void): Promise<{ listening(): boolean; close(): Promise<void> }> {
   let client: pg.Client | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url, types });
     next.on('notification', (message) => message.payload !== node && clear());
-    next.on('error', () => reconnect());
-    next.on('end', () => reconnect());
-    await next.connect();
-    await next.query(`LISTEN ${channel}`);
+    next.on('error', () => lost(next));
+    next.on('end', () => lost(next));
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${channel}`);
+    } catch (error) {
+      void next.end().catch(() => undefined);
+      throw error;
+    }
+    if (closed) return void next.end().catch(() => undefined);
     client = next;
     clear();
   };
-  const reconnect = () => {
+  /** A connection failed or ended: an earlier one's late news changes nothing. */
+  const lost = (from?: pg.Client) => {
+    if (from && client && from !== client) return;
     clear();
-    if (closed || retry) return;
     client = undefined;
+    if (closed || retry) return;
     retry = setTimeout(() => {
       retry = undefined;
-      connect().catch(reconnect);
+      connect().catch(() => lost());
     }, 100);
     retry.unref();
   };
   await connect();
   return {
+    listening: () => client !== undefined,
     async close() {
       closed = true;
       if (retry) clearTimeout(retry);
