@@ -27,6 +27,7 @@ const statusOfStorageCode: Record<StorageError['code'], number> = {
   conflict: 409,
   invalid_cursor: 400,
   unavailable: 503,
+  contended: 503,
 };
 
 const statusOfEngineCode: Record<EngineErrorCode, number> = {

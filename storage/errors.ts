@@ -1,7 +1,7 @@
 /** Errors storage throws; the API maps each `code` to an HTTP status in one place. */
 export class StorageError extends Error {
   constructor(
-    readonly code: 'not_found' | 'conflict' | 'invalid_cursor' | 'unavailable',
+    readonly code: 'not_found' | 'conflict' | 'invalid_cursor' | 'unavailable' | 'contended',
     message: string,
   ) {
     super(message);
@@ -12,6 +12,7 @@ export class StorageError extends Error {
 export const notFound = (what: string) => new StorageError('not_found', `${what} not found`);
 export const conflict = (message: string) => new StorageError('conflict', message);
 export const databaseUnavailable = () => new StorageError('unavailable', 'The database is unavailable: try again shortly');
+export const tooContended = () => new StorageError('contended', 'Too many concurrent changes to the same data: try again');
 
 /** A unique constraint refused the row: SQLite's message, PostgreSQL's code 23505. */
 export function isUniqueViolation(error: unknown): boolean {
