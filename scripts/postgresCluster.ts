@@ -39,9 +39,10 @@ export async function startPostgresCluster(options: { durable?: boolean } = {}):
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-pg-'));
   if (asRoot) chownSync(dir, uid('postgres'), gid('postgres'));
   const data = path.join(dir, 'data');
+  const spawnTool = (tool: string, args: string[]) =>
+    asRoot ? spawnSync('runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args], { encoding: 'utf8' }) : spawnSync(path.join(bin, tool), args, { encoding: 'utf8' });
   const run = (tool: string, args: string[]) => {
-    const command = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]] as const : [path.join(bin, tool), args] as const;
-    const result = spawnSync(command[0], [...command[1]], { encoding: 'utf8' });
+    const result = spawnTool(tool, args);
     if (result.status !== 0) throw new Error(`${tool} failed: ${result.stderr || result.stdout}`);
   };
   const user = asRoot ? 'postgres' : (process.env.USER ?? 'postgres');
@@ -66,7 +67,7 @@ export async function startPostgresCluster(options: { durable?: boolean } = {}):
       rmSync(dir, { recursive: true, force: true });
     },
     stopNow() {
-      spawnSync(asRoot ? 'runuser' : path.join(bin, 'pg_ctl'), asRoot ? ['-u', 'postgres', '--', path.join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', 'stop'] : ['-D', data, '-m', 'immediate', 'stop']);
+      spawnTool('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']); // whatever it answers, the folder goes
       rmSync(dir, { recursive: true, force: true });
     },
     crash() {

@@ -5,13 +5,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-// The temporal CLI the tests' dev servers run: found, or built once (minutes) before the clock starts.
-const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/temporal-cli.ts'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-if (cli.status !== 0) {
-  console.error('the temporal CLI is not available: see the message above');
+/** Ends the run before any suite, as a failure CI's summary line counts. */
+function fail(message) {
+  console.error(message);
   console.log('\n0 passed, 1 failed');
   process.exit(1);
 }
+
+// The temporal CLI the tests' dev servers run: found, or built once (minutes) before the clock starts.
+const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/temporal-cli.ts'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+if (cli.status !== 0) fail('the temporal CLI is not available: see the message above');
 
 // The suites run in one child process (test/runner/runSuites.mjs), which counts what uvu doesn't:
 // a hook that throws, a suite running fewer tests than it declares, a file registering no suite.
@@ -21,16 +24,8 @@ if (cli.status !== 0) {
 const [dir = 'test', pattern = '\\.test\\.ts$'] = process.argv.slice(2);
 const drivers = (process.env.QUIRE_TEST_DRIVERS ?? 'sqlite postgres').split(/[\s,]+/).filter(Boolean);
 const unknown = drivers.filter((driver) => driver !== 'sqlite' && driver !== 'postgres');
-if (unknown.length) {
-  console.error(`QUIRE_TEST_DRIVERS: unknown ${unknown.join(', ')} (sqlite, postgres)`);
-  console.log('\n0 passed, 1 failed');
-  process.exit(1);
-}
-if (drivers.includes('postgres') && spawnSync('bash', ['scripts/postgresql.sh'], { stdio: 'inherit' }).status !== 0) {
-  console.error('PostgreSQL is not available: see the message above');
-  console.log('\n0 passed, 1 failed');
-  process.exit(1);
-}
+if (unknown.length) fail(`QUIRE_TEST_DRIVERS: unknown ${unknown.join(', ')} (sqlite, postgres)`);
+if (drivers.includes('postgres') && spawnSync('bash', ['scripts/postgresql.sh'], { stdio: 'inherit' }).status !== 0) fail('PostgreSQL is not available: see the message above');
 // A suite that hangs (a process left running, a promise never settled) fails the run instead.
 const limitMinutes = Number(process.env.QUIRE_TEST_TIMEOUT_MINUTES ?? 20);
 

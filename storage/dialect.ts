@@ -28,7 +28,6 @@ function rewrite(sql: string): string {
         .replace(/\bIS\s+NOT\s+\?/gi, 'IS DISTINCT FROM ?')
         .replace(/\bIS\s+\?/gi, 'IS NOT DISTINCT FROM ?')
         .replace(/\bjson_each\(\s*\?\s*\)/gi, 'json_array_elements_text(CAST(? AS json))')
-        .replace(/\bjson_each\(([\w.]+)\)/gi, 'json_array_elements_text(CAST($1 AS json))')
         // SQLite's LIKE ignores ASCII case.
         .replace(/\bLIKE\b/gi, 'ILIKE')
         // SQLite keeps an alias's case; PostgreSQL folds unquoted names to lower case.

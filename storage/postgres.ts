@@ -28,8 +28,8 @@ const aloneAfterAttempts = 3;
 const turnLock = 0x51756973;
 const channel = 'quire_changes';
 
-/** Counts of transactions and re-runs since start, for the benchmark report. */
-export const transactionStats = { transactions: 0, retried: 0, mostAttempts: 1 };
+/** Transactions that lost a race, and the most tries any needed, since start: for the benchmark report. */
+export const transactionStats = { retried: 0, mostAttempts: 1 };
 
 /**
  * PostgreSQL behind the same interface as SQLite: reads on one pool, transactions on another (so a
@@ -48,19 +48,18 @@ export async function openPostgres(url: string): Promise<Database> {
     pool.on('connect', (client) => client.on('error', () => undefined));
   }
   await migratePostgres(writes);
-  const read = poolQueryable(reads);
+  const read = queryable(reads);
   const node = randomUUID();
   const cache = new ReadCache(await tableReachOf(read));
   const listener = await listen(url, node, () => cache.clear());
 
   async function transaction<T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    transactionStats.transactions += 1;
     for (let attempt = 1; ; attempt += 1) {
       const client = await writes.connect().catch((error: Error) => {
         throw isConnectionFailure(error) ? databaseUnavailable() : error;
       });
       const statements: string[] = [];
-      const tx: Transaction = { ...clientQueryable(client, statements), inTransaction: true };
+      const tx: Transaction = { ...queryable(client, statements), inTransaction: true };
       let broken: Error | undefined;
       const alone = attempt > aloneAfterAttempts;
       try {
@@ -73,7 +72,8 @@ export async function openPostgres(url: string): Promise<Database> {
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
-        if (retryable.has((error as { code?: string }).code ?? '') && attempt < maxAttempts) {
+        const lostRace = retryable.has((error as { code?: string }).code ?? '');
+        if (lostRace && attempt < maxAttempts) {
           transactionStats.retried += attempt === 1 ? 1 : 0;
           transactionStats.mostAttempts = Math.max(transactionStats.mostAttempts, attempt + 1);
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** Math.min(attempt, 6)));
@@ -83,7 +83,7 @@ export async function openPostgres(url: string): Promise<Database> {
           broken = error as Error;
           throw databaseUnavailable();
         }
-        if (retryable.has((error as { code?: string }).code ?? '')) throw tooContended();
+        if (lostRace) throw tooContended();
         throw error;
       } finally {
         if (alone && !broken) await client.query(`SELECT pg_advisory_unlock(${turnLock})`).catch((error: Error) => (broken = error));
@@ -107,19 +107,15 @@ export async function openPostgres(url: string): Promise<Database> {
   };
 }
 
-function poolQueryable(pool: pg.Pool): Queryable {
-  const query = (sql: string, params: Params = []) => pool.query(toPostgres(sql), postgresParams(params)).catch(naming(sql));
-  return {
-    dialect: 'postgres',
-    get: async <T>(sql: string, params?: Params) => (await query(sql, params)).rows[0] as T | undefined,
-    all: async <T>(sql: string, params?: Params) => (await query(sql, params)).rows as T[],
-    run: async (sql, params) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
+/**
+ * Statements on a pool (each on any connection) or on a transaction's connection, whose statements
+ * are recorded so the cache drops what they wrote once it ends.
+ */
+function queryable(target: pg.Pool | pg.PoolClient, statements?: string[]): Queryable {
+  const query = (sql: string, params: Params = []) => {
+    statements?.push(sql);
+    return target.query(toPostgres(sql), postgresParams(params)).catch(naming(sql));
   };
-}
-
-/** A transaction's statements, recorded so the cache drops what they wrote once it ends. */
-function clientQueryable(client: pg.PoolClient, statements: string[]): Queryable {
-  const query = (sql: string, params: Params = []) => (statements.push(sql), client.query(toPostgres(sql), postgresParams(params)).catch(naming(sql)));
   return {
     dialect: 'postgres',
     get: async <T>(sql: string, params?: Params) => (await query(sql, params)).rows[0] as T | undefined,
@@ -142,7 +138,7 @@ function naming(sql: string) {
  * connection ended mid-query): the request answers 503, not 500. A transaction cut off at COMMIT
  * may or may not have committed; PostgreSQL applies it whole or not at all either way.
  */
-export function isConnectionFailure(error: unknown): boolean {
+function isConnectionFailure(error: unknown): boolean {
   const code = (error as { code?: string }).code ?? '';
   return (
     ['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code) ||

@@ -6,7 +6,7 @@ import { openDatabase } from '../../storage/db.js';
 import { checkpointedDatabaseFolder } from '../../storage/postgresAdmin.js';
 
 /**
- * With QUIRE_TEST_POSTGRES=1 (`npm run test:postgres`) every test server, worker and admin command
+ * With QUIRE_TEST_POSTGRES=1 (the second pass of `npm test`, scripts/test.mjs) every test server, worker and admin command
  * keeps its metadata in PostgreSQL: one throwaway cluster per test run, one database per data
  * directory (so processes sharing a data directory share a database, as on SQLite), each made
  * from a migrated template.
