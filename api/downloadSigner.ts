@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { instanceKey } from '../domain/common/instanceKeys.js';
 
 /**
  * Signs file download URLs, so an `<img src>` or a PDF renderer can fetch them without an
@@ -36,6 +35,3 @@ export class DownloadSigner {
     return createHmac('sha256', this.key).update(`${apiPath}\n${expires}`).digest('base64url');
   }
 }
-
-/** The signing key of a data directory (`keys/download-urls.key`), shared by every process over it. */
-export const downloadSigningKey = (dataDir: string): Buffer => instanceKey(dataDir, 'download-urls');

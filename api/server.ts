@@ -7,7 +7,8 @@ import { bootstrapInstance } from '../domain/organizations/index.js';
 import { settleSearchRefreshes } from '../domain/spaces/index.js';
 import { checkGitBinary, closeHookChannel } from '../domain/git/index.js';
 import type { Config } from './config.js';
-import { DownloadSigner, downloadSigningKey } from './downloadSigner.js';
+import { DownloadSigner } from './downloadSigner.js';
+import { instanceKey } from '../domain/common/instanceKeys.js';
 import { Urls } from './urls.js';
 import { JobClient } from '../workflows/client.js';
 import { localSpaceRepositories } from '../engine/spaceRepositories.js';
@@ -32,7 +33,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const db = await openDatabase(databaseLocation(config.dataDir, config.databaseUrl));
   if (config.bootstrap) await bootstrapInstance(db, config.bootstrap);
 
-  const urls = new Urls(config.publicUrl ?? `http://localhost:${config.port}`, new DownloadSigner(downloadSigningKey(config.dataDir), config.downloadUrlWindowMs));
+  const urls = new Urls(config.publicUrl ?? `http://localhost:${config.port}`, new DownloadSigner(await instanceKey({ db, dataDir: config.dataDir }, 'download-urls'), config.downloadUrlWindowMs));
   const jobs = new JobClient(config.temporal);
   const repositories = localSpaceRepositories(config.dataDir);
   const eventLoopDelay = new EventLoopDelay();

@@ -44,7 +44,7 @@ export function postgresParams(params: readonly unknown[]): unknown[] {
 
 /**
  * A migration's DDL for PostgreSQL: SQLite's INTEGER (64-bit) as BIGINT, REAL (double) as DOUBLE
- * PRECISION, a NOCASE text column as CITEXT, and every other text column in the "C" collation, so
+ * PRECISION, BLOB as BYTEA (both read back as a Buffer), a NOCASE text column as CITEXT, and every other text column in the "C" collation, so
  * lists sort by code point as on SQLite (and ILIKE folds ASCII only, as SQLite's LIKE), whatever
  * the database's locale.
  */
@@ -52,6 +52,7 @@ export function postgresSchema(sql: string): string {
   return sql
     .replace(/\bINTEGER\b/g, 'BIGINT')
     .replace(/\bREAL\b/g, 'DOUBLE PRECISION')
+    .replace(/\bBLOB\b/g, 'BYTEA')
     .replace(/\bTEXT(\b[^,\n]*?)\s+COLLATE\s+NOCASE\b/g, 'CITEXT$1')
     .replace(/\bTEXT\b/g, 'TEXT COLLATE "C"');
 }

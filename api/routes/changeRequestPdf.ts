@@ -1,7 +1,6 @@
-import { createReadStream } from 'node:fs';
 import { changeRequestOf } from '../../domain/changeRequests/index.js';
-import { pdfExportState, requestChangeRequestPdf } from '../../domain/pdf/index.js';
-import { jobDeps, spaceOf, type AppContext } from '../context.js';
+import { pdfExportBytes, pdfExportState, requestChangeRequestPdf } from '../../domain/pdf/index.js';
+import { contentDeps, jobDeps, spaceOf, type AppContext } from '../context.js';
 import { notFound, unprocessable, unavailable } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace, inSpaceOrSignedDownload } from '../policies/index.js';
@@ -29,15 +28,17 @@ async function requestPdf(ctx: AppContext, { query }: { query: schemas.PdfQuery 
 
 async function download(ctx: AppContext) {
   const { space } = spaceOf(ctx);
-  const exported = pdfExportState(ctx.config.dataDir, space.id, ctx.params.exportId ?? '');
+  const exported = await pdfExportState(contentDeps(ctx), space.id, ctx.params.exportId ?? '');
   if (exported.state === 'unknown') throw notFound(`PDF ${ctx.params.exportId} not found in space ${space.id}`);
   if (exported.state === 'failed') throw unprocessable(`The PDF could not be rendered: ${exported.reason}`);
   if (exported.state === 'pending') {
     ctx.set('Retry-After', String(retryAfterSeconds));
     throw unavailable(`The PDF is not ready yet: it is being rendered. Try again in ${retryAfterSeconds} seconds.`);
   }
+  const pdf = await pdfExportBytes(contentDeps(ctx), space.id, ctx.params.exportId!);
+  if (!pdf) throw notFound(`PDF ${ctx.params.exportId} not found in space ${space.id}`);
   ctx.set('Cache-Control', 'private, max-age=31536000, immutable');
   ctx.set('Content-Disposition', `inline; filename="${space.id}-${ctx.params.changeRequestId}.pdf"`);
   ctx.type = 'application/pdf';
-  ctx.body = createReadStream(exported.file);
+  ctx.body = pdf;
 }

@@ -1,35 +1,37 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Database } from '../../storage/db.js';
+import { storedInstanceKey } from '../../storage/instanceKeys.js';
+import type { ContentDeps } from './deps.js';
+
+export type InstanceKeyName = 'download-urls' | 'site-tokens' | 'site-previews';
+
+const loaded = new WeakMap<Database, Map<InstanceKeyName, Promise<Buffer>>>();
 
 /**
- * A secret key of a data directory (`DATA_DIR/keys/<name>.key`): made once (32 random bytes,
- * readable by its owner only) and shared by every process over that directory, so what one
- * process signs another accepts.
+ * A secret key of the instance (32 random bytes), kept in the database so that what one node
+ * signs every other accepts; read once per process. A data folder from before keys moved there
+ * keeps its key (`DATA_DIR/keys/<name>.key`): it is the one stored, so URLs and tokens already
+ * handed out stay valid.
  */
-export function instanceKey(dataDir: string, name: string): Buffer {
-  const file = path.join(dataDir, 'keys', `${name}.key`);
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+export function instanceKey(deps: Pick<ContentDeps, 'db' | 'dataDir'>, name: InstanceKeyName): Promise<Buffer> {
+  let keys = loaded.get(deps.db);
+  if (!keys) loaded.set(deps.db, (keys = new Map()));
+  let key = keys.get(name);
+  if (!key) {
+    key = storedInstanceKey(deps.db, name, (legacyKey(deps.dataDir, name) ?? randomBytes(32)).toString('base64')).then((secret) => Buffer.from(secret, 'base64'));
+    key.catch(() => keys.delete(name)); // a database that was down is asked again next time
+    keys.set(name, key);
   }
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  try {
-    writeFileSync(file, randomBytes(32), { flag: 'wx', mode: 0o600 });
-    chmodSync(file, 0o600);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // another process made it first
-  }
-  return readFileSync(file);
+  return key;
 }
 
-const read = new Map<string, Buffer>();
-
-/** instanceKey, read once per process: for keys used on every request (tokens signed and checked). */
-export function cachedInstanceKey(dataDir: string, name: string): Buffer {
-  const id = `${dataDir}\0${name}`;
-  let key = read.get(id);
-  if (!key) read.set(id, (key = instanceKey(dataDir, name)));
-  return key;
+function legacyKey(dataDir: string, name: string): Buffer | undefined {
+  try {
+    return readFileSync(path.join(dataDir, 'keys', `${name}.key`));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import mime from 'mime-types';
 import { findPageById } from '../../engine/findPage.js';
@@ -7,6 +6,7 @@ import { readFileBytes } from '../../engine/readFileBytes.js';
 import type { Revision, RevisionPage } from '../../engine/readRevision.js';
 import { findChangeRequest, type ChangeRequestRecord } from '../../storage/changeRequests.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
+import { failStoredPdfExport, pdfExportStatus, readPdfExport, requestPdfExport, storePdfExport, type PdfExportStatus } from '../../storage/pdfExports.js';
 import { changeRequestState } from '../changeRequests/index.js';
 import type { ContentDeps, JobDeps } from '../common/deps.js';
 import { invalidInput, missing } from '../common/errors.js';
@@ -28,16 +28,6 @@ export interface PdfExportInput {
 export const pdfOptions = (input: PdfExportInput) => (input.page ? `page-${input.page}` : 'all');
 export const pdfExportId = (input: PdfExportInput) => createHash('sha256').update(`${input.spaceId}:${input.changeRequestId}:${input.revision}:${pdfOptions(input)}`).digest('hex').slice(0, 32);
 
-const exportsDir = (dataDir: string, spaceId: string) => path.join(dataDir, 'exports', 'pdf', spaceId);
-const exportFile = (dataDir: string, spaceId: string, exportId: string, kind: 'json' | 'pdf' | 'failed') => path.join(exportsDir(dataDir, spaceId), `${exportId}.${kind}`);
-
-function writeAtomically(file: string, content: string | Uint8Array) {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, content);
-  renameSync(temporary, file);
-}
-
 /**
  * Asks for the PDF of a change request's head revision (or of one of its pages): records the
  * request and starts its job, unless that revision and those options were rendered already.
@@ -49,32 +39,31 @@ export async function requestChangeRequestPdf(deps: JobDeps, space: SpaceRecord,
   if (page && !findPageById(await readSpaceRevision(deps, space.id, revision), page)) throw missing(`Page ${page} not found in change request ${changeRequest.number}`);
   const input: PdfExportInput = { spaceId: space.id, changeRequestId: changeRequest.id, revision, page };
   const exportId = pdfExportId(input);
-  if (existsSync(exportFile(deps.dataDir, space.id, exportId, 'pdf'))) return { exportId };
-  writeAtomically(exportFile(deps.dataDir, space.id, exportId, 'json'), JSON.stringify(input));
+  if ((await pdfExportStatus(deps.db, space.id, exportId))?.state === 'ready') return { exportId };
+  await requestPdfExport(deps.db, exportId, space.id, input);
   await deps.jobs.startPdfExport(input);
   return { exportId };
 }
 
-export type PdfExportState = { state: 'ready'; file: string } | { state: 'failed'; reason: string } | { state: 'pending' } | { state: 'unknown' };
+export type PdfExportState = PdfExportStatus | { state: 'unknown' };
 
 /** Where an export stands: rendered, failed for good, under way, or never asked for. */
-export function pdfExportState(dataDir: string, spaceId: string, exportId: string): PdfExportState {
-  if (!/^[0-9a-f]{32}$/.test(exportId) || !existsSync(exportFile(dataDir, spaceId, exportId, 'json'))) return { state: 'unknown' };
-  const pdf = exportFile(dataDir, spaceId, exportId, 'pdf');
-  if (existsSync(pdf)) return { state: 'ready', file: pdf };
-  const failed = exportFile(dataDir, spaceId, exportId, 'failed');
-  if (existsSync(failed)) return { state: 'failed', reason: readFileSync(failed, 'utf8') };
-  return { state: 'pending' };
+export async function pdfExportState(deps: Pick<ContentDeps, 'db'>, spaceId: string, exportId: string): Promise<PdfExportState> {
+  if (!/^[0-9a-f]{32}$/.test(exportId)) return { state: 'unknown' };
+  return (await pdfExportStatus(deps.db, spaceId, exportId)) ?? { state: 'unknown' };
 }
 
+/** The rendered PDF, or undefined when it isn't (see pdfExportState). */
+export const pdfExportBytes = (deps: Pick<ContentDeps, 'db'>, spaceId: string, exportId: string): Promise<Buffer | undefined> => readPdfExport(deps.db, spaceId, exportId);
+
 /**
- * The job's work: renders the revision and stores the PDF under its export id (written whole, then
- * renamed, so a worker killed mid-way leaves no half PDF and a retry writes the same file).
+ * The job's work: renders the revision and stores the PDF under its export id (in one statement,
+ * so a worker killed mid-way leaves no half PDF, and a retry stores the same one). Kept in the
+ * database, any node serves it.
  */
 export async function renderChangeRequestPdf(deps: ContentDeps, input: PdfExportInput): Promise<'rendered' | 'there' | 'gone'> {
   const exportId = pdfExportId(input);
-  const target = exportFile(deps.dataDir, input.spaceId, exportId, 'pdf');
-  if (existsSync(target)) return 'there';
+  if ((await pdfExportStatus(deps.db, input.spaceId, exportId))?.state === 'ready') return 'there';
   const space = await findSpace(deps.db, input.spaceId);
   const changeRequest = space && (await findChangeRequest(deps.db, space.id, input.changeRequestId));
   if (!space || !changeRequest) return 'gone';
@@ -83,13 +72,12 @@ export async function renderChangeRequestPdf(deps: ContentDeps, input: PdfExport
   const chapters: Chapter[] = [];
   for (const { page, depth } of pages) chapters.push({ title: page.title, depth, html: pageHtml(page.markdown ?? '', { title: page.title, resolveImage: await imageResolver(deps, input.spaceId, revision, page) }) });
   const pdf = await renderPdf({ title: space.title, subtitle: `Change request #${changeRequest.number}: ${changeRequest.subject} — revision ${input.revision.slice(0, 7)}`, chapters });
-  writeAtomically(target, pdf);
-  return 'rendered';
+  return (await storePdfExport(deps.db, exportId, pdf)) ? 'rendered' : 'gone';
 }
 
 /** Records why an export failed for good, so its URL says so instead of "not ready". */
-export function failPdfExport(dataDir: string, input: PdfExportInput, reason: string): void {
-  writeAtomically(exportFile(dataDir, input.spaceId, pdfExportId(input), 'failed'), reason);
+export async function failPdfExport(deps: Pick<ContentDeps, 'db'>, input: PdfExportInput, reason: string): Promise<void> {
+  await failStoredPdfExport(deps.db, pdfExportId(input), reason);
 }
 
 function documentPages(pages: RevisionPage[], depth: number): Array<{ page: RevisionPage; depth: number }> {

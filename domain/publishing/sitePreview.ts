@@ -3,14 +3,14 @@ import { loadSiteStructureCached } from '../../storage/siteStructure.js';
 import type { SiteRecord } from '../../storage/sites.js';
 import type { ContentDeps } from '../common/deps.js';
 import { invalidInput } from '../common/errors.js';
-import { cachedInstanceKey } from '../common/instanceKeys.js';
+import { instanceKey } from '../common/instanceKeys.js';
 
 /** How long a preview URL works: upstream's hour. */
 export const previewLifetimeSeconds = 3600;
 const issuer = 'quire';
 const audience = 'site-preview';
 
-const keyOf = (dataDir: string) => cachedInstanceKey(dataDir, 'site-previews');
+const keyOf = (deps: Pick<ContentDeps, 'db' | 'dataDir'>) => instanceKey(deps, 'site-previews');
 
 /** What a preview URL grants: the site, published or not, whatever its visibility, until `expiresAt` (seconds). */
 export interface SitePreviewGrant {
@@ -31,14 +31,15 @@ export async function mintSitePreview(deps: Pick<ContentDeps, 'db' | 'dataDir'>,
     const section = siteSpace.sectionId === null ? undefined : structure.sections.find((candidate) => candidate.id === siteSpace.sectionId);
     segments = [...(section && !section.isDefault ? [section.path] : []), ...(siteSpace.isDefault ? [] : [siteSpace.path])];
   }
-  const key = await new SignJWT({ site: site.id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(issuer).setAudience(audience).setIssuedAt().setExpirationTime(`${previewLifetimeSeconds}s`).sign(keyOf(deps.dataDir));
+  const key = await new SignJWT({ site: site.id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(issuer).setAudience(audience).setIssuedAt().setExpirationTime(`${previewLifetimeSeconds}s`).sign(await keyOf(deps));
   return { key, segments };
 }
 
 /** The grant of a preview key for this site, or null when it is another site's, forged or expired. */
-export async function readSitePreview(deps: Pick<ContentDeps, 'dataDir'>, key: string, siteId: string): Promise<SitePreviewGrant | null> {
+export async function readSitePreview(deps: Pick<ContentDeps, 'db' | 'dataDir'>, key: string, siteId: string): Promise<SitePreviewGrant | null> {
+  const secret = await keyOf(deps); // outside the try: a database that is down is a 503, not a bad key
   try {
-    const { payload } = await jwtVerify(key, keyOf(deps.dataDir), { issuer, audience, algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(key, secret, { issuer, audience, algorithms: ['HS256'] });
     return payload.site === siteId && typeof payload.exp === 'number' ? { site: siteId, expiresAt: payload.exp } : null;
   } catch {
     return null;

@@ -9,7 +9,7 @@ import { findChangeRequest } from '../../storage/changeRequests.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { evaluateCondition, type Claims } from '../common/conditions.js';
 import type { ContentDeps } from '../common/deps.js';
-import { cachedInstanceKey } from '../common/instanceKeys.js';
+import { instanceKey } from '../common/instanceKeys.js';
 import { findSitePublishingAuth } from '../../storage/sitePublishingAuth.js';
 import { keyFingerprint } from './visitorAuth.js';
 import type { PublishedPlace } from './resolvePublishedUrl.js';
@@ -44,10 +44,10 @@ const lifetimeSeconds = 3600;
 const issueWindowSeconds = 900;
 const issuer = 'quire';
 
-const keyOf = (dataDir: string) => cachedInstanceKey(dataDir, 'site-tokens');
+const keyOf = (deps: Pick<ContentDeps, 'db' | 'dataDir'>) => instanceKey(deps, 'site-tokens');
 
 /** A signed JWT (HS256, the instance's key) for the content a URL lookup found; the renderer decodes it without checking. */
-export function mintSiteToken(deps: Pick<ContentDeps, 'dataDir'>, place: PublishedPlace): Promise<string> {
+export async function mintSiteToken(deps: Pick<ContentDeps, 'db' | 'dataDir'>, place: PublishedPlace): Promise<string> {
   const token: SiteToken = {
     kind: 'site',
     site: place.site.id,
@@ -62,16 +62,17 @@ export function mintSiteToken(deps: Pick<ContentDeps, 'dataDir'>, place: Publish
   };
   const issuedAt = Math.floor(Date.now() / 1000 / issueWindowSeconds) * issueWindowSeconds;
   const expires = Math.min(place.sitePreview?.expiresAt ?? Infinity, issuedAt + lifetimeSeconds);
-  return new SignJWT({ ...token }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(issuer).setIssuedAt(issuedAt).setExpirationTime(expires).sign(keyOf(deps.dataDir));
+  return new SignJWT({ ...token }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(issuer).setIssuedAt(issuedAt).setExpirationTime(expires).sign(await keyOf(deps));
 }
 
 /** Whether a bearer token has a JWT's shape (three base64url parts): read as a site token, not looked up as a user's. */
 export const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token);
 
 /** The site token's claims, or null when its signature, issuer, kind or expiry is wrong. */
-export async function readSiteToken(deps: Pick<ContentDeps, 'dataDir'>, jwt: string): Promise<SiteToken | null> {
+export async function readSiteToken(deps: Pick<ContentDeps, 'db' | 'dataDir'>, jwt: string): Promise<SiteToken | null> {
+  const secret = await keyOf(deps); // outside the try: a database that is down is a 503, not a bad token
   try {
-    const { payload } = await jwtVerify(jwt, keyOf(deps.dataDir), { issuer, algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(jwt, secret, { issuer, algorithms: ['HS256'] });
     if (payload.kind !== 'site' || typeof payload.site !== 'string' || typeof payload.organization !== 'string') return null;
     return payload as unknown as SiteToken;
   } catch {

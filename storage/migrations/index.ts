@@ -16,6 +16,7 @@ import { gitSync } from './016-git-sync.js';
 import { siteRedirects } from './017-site-redirects.js';
 import { sitePublishingAuth } from './018-site-publishing-auth.js';
 import { siteCustomization } from './019-site-customization.js';
+import { sharedState } from './020-shared-state.js';
 
 export interface Migration {
   version: number;
@@ -26,4 +27,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync, siteRedirects, sitePublishingAuth, siteCustomization];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync, siteRedirects, sitePublishingAuth, siteCustomization, sharedState];

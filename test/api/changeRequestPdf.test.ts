@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { pdfExportStatus } from '../../storage/pdfExports.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
@@ -108,12 +108,14 @@ test('GET .../pdf answers {url} at once; the URL serves a PDF with a title page,
 
 test('the same revision and options reuse the stored PDF; another page or another revision is another PDF', async () => {
   const first = (await t.call('GET', `${base}/pdf`, { token: fx.reader.token })).body.url;
-  const file = `${t.dataDir}/exports/pdf/${spaceId}/${new URL(first).pathname.split('/').pop()}.pdf`;
-  const rendered = statSync(file).mtimeMs;
+  const exportId = new URL(first).pathname.split('/').pop()!;
+  const renderedAt = () => pdfExportStatus(t.server.db, spaceId, exportId).then((status) => (status?.state === 'ready' ? status.renderedAt : undefined));
+  const rendered = await renderedAt();
+  assert.ok(rendered, 'rendered once');
   const again = (await t.call('GET', `${base}/pdf`, { token: fx.editor.token })).body.url;
   assert.is(again, first);
   assert.is((await fetch(again)).status, 200, 'ready at once');
-  assert.is(statSync(file).mtimeMs, rendered, 'not rendered again');
+  assert.is(await renderedAt(), rendered, 'not rendered again');
 
   const faq = pages.find((page) => page.title === 'FAQ')!;
   const only = (await t.call('GET', `${base}/pdf?only=true&page=${faq.id}`, { token: fx.reader.token })).body.url;

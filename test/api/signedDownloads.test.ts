@@ -1,11 +1,16 @@
-import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkedBody } from '../helpers/upstream.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
+import { storedInstanceKey } from '../../storage/instanceKeys.js';
+
+/** The instance's download-URL key as the database holds it. */
+const downloadKey = async (server: TestServer) => Buffer.from(await storedInstanceKey(server.server.db, 'download-urls', 'unused'), 'base64');
 
 // A file's downloadURL works where no Authorization header can be sent (an <img src>, a PDF
 // renderer): it is signed and expires; an altered or expired signature is refused.
@@ -62,12 +67,26 @@ test('an altered signature, another file’s path or a missing part is refused w
 
 test('an expired link, signed with the instance’s key, is refused with 403', async () => {
   const logo = new URL(files.find((file) => file.name === 'logo.png')!.downloadURL);
-  const key = readFileSync(path.join(t.dataDir, 'keys', 'download-urls.key'));
+  const key = await downloadKey(t);
   const expires = Math.floor(Date.now() / 1000) - 60;
   const expired = new URL(logo);
   expired.searchParams.set('expires', String(expires));
   expired.searchParams.set('signature', createHmac('sha256', key).update(`${logo.pathname}\n${expires}`).digest('base64url'));
   assert.equal(await refusal(expired.href), { status: 403, body: { error: { code: 403, message: 'The download link has expired: read the file from the API again for a new one' } } });
+});
+
+test('a data folder from before keys were kept in the database keeps its key: links handed out stay valid', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-test-'));
+  const legacy = randomBytes(32);
+  mkdirSync(path.join(dataDir, 'keys'));
+  writeFileSync(path.join(dataDir, 'keys', 'download-urls.key'), legacy);
+  const older = await startTestServer({}, { dataDir });
+  try {
+    assert.ok((await downloadKey(older)).equals(legacy), 'the file’s key is the one stored');
+    assert.not.ok((await downloadKey(t)).equals(legacy), 'another instance made its own');
+  } finally {
+    await older.close();
+  }
 });
 
 test.run();

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { pdfExportStatus } from '../../storage/pdfExports.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
@@ -114,11 +114,11 @@ test('a PDF export whose worker dies while Chromium renders is rendered by anoth
   const worker = await startWorkerProcess(env);
   workers.push(worker);
   const { url } = (await t.call('GET', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/pdf`, { token })).body;
-  const exportFile = `${t.dataDir}/exports/pdf/${spaceId}/${new URL(url).pathname.split('/').pop()}.pdf`;
+  const exportId = new URL(url).pathname.split('/').pop()!;
   const chromium = () => childrenOf(worker.child.pid!).some((child) => /chrom/i.test(child.command));
   await until('the first worker to launch Chromium', chromium, 60_000, 5);
   killWithChildren(workers.pop()!);
-  assert.not.ok(existsSync(exportFile), 'killed before the PDF was written');
+  assert.is((await pdfExportStatus(t.server.db, spaceId, exportId))?.state, 'pending', 'killed before the PDF was stored');
   assert.is((await fetch(url)).status, 503, 'still being rendered');
 
   workers.push(await startWorkerProcess(env));

@@ -7,6 +7,6 @@ export function renderPdfExport(deps: ContentDeps) {
 }
 
 /** Marks an export failed for good, with the reason its URL then gives. */
-export function failPdfExportActivity(deps: { dataDir: string }) {
-  return async (input: PdfExportInput & { reason: string }) => failPdfExport(deps.dataDir, input, input.reason);
+export function failPdfExportActivity(deps: Pick<ContentDeps, 'db'>) {
+  return (input: PdfExportInput & { reason: string }) => failPdfExport(deps, input, input.reason);
 }
