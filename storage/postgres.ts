@@ -17,6 +17,7 @@ const types = {
 
 /** Serialization failures and deadlocks: the transaction lost a race and runs again. */
 const retryable = new Set(['40001', '40P01']);
+const uniqueViolation = '23505';
 const maxAttempts = 12;
 /**
  * A transaction that lost this many races runs its next try alone: every transaction holds a shared
@@ -72,7 +73,11 @@ export async function openPostgres(url: string): Promise<Database> {
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
-        const lostRace = retryable.has((error as { code?: string }).code ?? '');
+        const code = (error as { code?: string }).code ?? '';
+        // A key inserted by a concurrent transaction (the next change-request number) can fail as a
+        // unique violation rather than a serialization failure; re-run, it sees that row. Once the
+        // transaction has run alone, a violation is a real duplicate and goes up as it is.
+        const lostRace = retryable.has(code) || (code === uniqueViolation && !alone);
         if (lostRace && attempt < maxAttempts) {
           transactionStats.retried += attempt === 1 ? 1 : 0;
           transactionStats.mostAttempts = Math.max(transactionStats.mostAttempts, attempt + 1);

@@ -161,4 +161,13 @@ test('outdated: the primary branch moved past the branch base', async () => {
   assert.ok(readFileSync(path.join(gitdir, 'HEAD'), 'utf8').includes('refs/heads/main'));
 });
 
+test('change requests opened at once in one space get distinct numbers, each with its branch', async () => {
+  const space = await newSpace('Raced');
+  const base = `/v1/spaces/${space.id}/change-requests`;
+  const created = await Promise.all(Array.from({ length: 8 }, (_, index) => t.call('POST', base, { token: fx.editor.token, body: { subject: `Draft ${index}` } })));
+  assert.ok(created.every((answer) => answer.status === 201), JSON.stringify(created.map((answer) => answer.body)));
+  assert.equal(created.map((answer) => answer.body.number).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8]);
+  for (const { body } of created) assert.is((await t.call('GET', `${base}/${body.number}`, { token: fx.reader.token })).body.id, body.id);
+});
+
 test.run();
