@@ -1,4 +1,4 @@
-import { moveItem, transferItem, readSpaceView } from '../../domain/spaces/index.js';
+import { moveItem, transferItem, readSpaceViews } from '../../domain/spaces/index.js';
 import { deleteCollection, insertCollection, listCollectionsOfOrganization, updateCollection } from '../../storage/collections.js';
 import { listReachableSpaces } from '../../storage/spaces.js';
 import { organizationAccess, roleWhere } from '../../domain/organizations/index.js';
@@ -61,7 +61,7 @@ async function listSpaces(ctx: AppContext, { query }: { query: schemas.ListColle
   const { collection, organizationRole } = collectionOf(ctx);
   const access = await organizationAccess(ctx.db, collection.organizationId, organizationRole, await grantsOf(ctx));
   const page = await listReachableSpaces(ctx.db, { collectionId: collection.id }, { ids: [...access.spaces.keys()] }, query);
-  const items = await Promise.all(page.items.map(async (space) => presentSpaceView(await readSpaceView(contentDeps(ctx), space), access.spaces.get(space.id)?.role, ctx.urls)));
+  const items = (await readSpaceViews(contentDeps(ctx), page.items)).map((view) => presentSpaceView(view, access.spaces.get(view.space.id)?.role, ctx.urls));
   ctx.body = presentList({ ...page, items }, (item) => item);
 }
 

@@ -18,7 +18,7 @@ import { handle } from '../validate.js';
 import { listReachableSpaces } from '../../storage/spaces.js';
 import { RouteTable } from './table.js';
 import { presentSpaceView } from '../presenters/space.js';
-import { readSpaceView } from '../../domain/spaces/index.js';
+import { readSpaceViews } from '../../domain/spaces/index.js';
 
 export const memberRoutes = new RouteTable();
 const routes = memberRoutes;
@@ -91,9 +91,7 @@ async function listSpaces(ctx: AppContext, { query }: { query: schemas.ListMembe
   const access = await organizationAccess(ctx.db, organization.id, member.role, await findContentGrants(ctx.db, member.user.id));
   const page = await listReachableSpaces(ctx.db, { organizationId: organization.id }, { ids: [...access.spaces.keys()] }, query);
   const callerAccess = await organizationAccess(ctx.db, organization.id, organizationOf(ctx).role, await findContentGrantsCached(ctx.db, callerOf(ctx).id));
-  const items = await Promise.all(
-    page.items.map(async (space) => ({ permission: access.spaces.get(space.id)!.role, space: presentSpaceView(await readSpaceView(contentDeps(ctx), space), callerAccess.spaces.get(space.id)?.role, ctx.urls) })),
-  );
+  const items = (await readSpaceViews(contentDeps(ctx), page.items)).map((view) => ({ permission: access.spaces.get(view.space.id)!.role, space: presentSpaceView(view, callerAccess.spaces.get(view.space.id)?.role, ctx.urls) }));
   ctx.body = presentList({ ...page, items }, (item) => item);
 }
 

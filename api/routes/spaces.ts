@@ -1,5 +1,5 @@
 import { findTemplate } from '../../engine/templates.js';
-import { createSpace, deleteSpace, duplicateSpace, moveItem, restoreSpace, toMergeRules, transferItem, readSpaceView } from '../../domain/spaces/index.js';
+import { createSpace, deleteSpace, duplicateSpace, moveItem, restoreSpace, toMergeRules, transferItem, readSpaceView, readSpaceViews } from '../../domain/spaces/index.js';
 import { publishedPlaceOfSpace } from '../../domain/sites/index.js';
 import { listReachableSpaces, updateSpace } from '../../storage/spaces.js';
 import { organizationAccess, roleOnSpace } from '../../domain/organizations/index.js';
@@ -34,7 +34,7 @@ async function list(ctx: AppContext, { query }: { query: schemas.ListSpacesQuery
   const { organization, role } = organizationOf(ctx);
   const reachable = (await organizationAccess(ctx.db, organization.id, role, await grantsOf(ctx))).spaces;
   const page = await listReachableSpaces(ctx.db, { organizationId: organization.id }, { ids: [...reachable.keys()] }, query);
-  const items = await Promise.all(page.items.map(async (space) => presentSpaceView(await readSpaceView(contentDeps(ctx), space), reachable.get(space.id)?.role, ctx.urls)));
+  const items = (await readSpaceViews(contentDeps(ctx), page.items)).map((view) => presentSpaceView(view, reachable.get(view.space.id)?.role, ctx.urls));
   ctx.body = presentList({ ...page, items }, (item) => item);
 }
 

@@ -9,7 +9,7 @@ import { assertMergeRules } from './changeRequestMergeRules.js';
 import { assertWritable } from './changeRequests.js';
 import type { ContentDeps } from '../common/deps.js';
 import { spaceLocked } from '../common/errors.js';
-import { authorOf, scheduleSearchRefresh } from '../spaces/index.js';
+import { authorOf, primaryBranchMoved } from '../spaces/index.js';
 
 export type MergeOutcome =
   | { result: 'merge' | 'update'; revision: string; changeRequest: ChangeRequestRecord }
@@ -50,7 +50,7 @@ export async function mergeChangeRequest(deps: ContentDeps, input: { space: Spac
     throw error;
   });
   if (!merged.merged) return { result: 'conflicts', revision: merged.head, conflicts: merged.conflicts, changeRequest };
-  scheduleSearchRefresh(deps, space.id);
+  await primaryBranchMoved(deps, space.id);
   return { result: 'merge', revision: merged.commit, changeRequest: updated! };
 }
 

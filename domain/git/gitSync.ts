@@ -16,7 +16,7 @@ import { invalidInput, missing, spaceLocked } from '../common/errors.js';
 import { largestFileBytes } from '../common/limits.js';
 import { log } from '../common/log.js';
 import { OutboundFetchError, pinnedAddress } from '../common/outboundFetch.js';
-import { authorOf, scheduleSearchRefresh } from '../spaces/index.js';
+import { authorOf, primaryBranchMoved } from '../spaces/index.js';
 
 /** One Git Sync operation, as its job receives it. */
 export interface GitSyncJob {
@@ -163,7 +163,7 @@ async function importInto(deps: ContentDeps, space: SpaceRecord, repo: Repositor
     if (head && (await readCommit(repo, head)).tree === root) return head;
     try {
       const { commit } = await commitTree({ repo, branch: primaryBranch, expected: head, tree: root, parents: head ? [head] : [], message, author, beforeLanding: (commit) => refuseProblems(commit, head) });
-      scheduleSearchRefresh(deps, space.id);
+      await primaryBranchMoved(deps, space.id);
       return commit;
     } catch (error) {
       if (!(error instanceof RefConflictError) || attempt === 3) throw error;

@@ -14,7 +14,7 @@ import type { UserRecord } from '../../storage/users.js';
 import { openChangeRequestAt, ruleSkippedByDirectChange } from '../changeRequests/index.js';
 import type { ContentDeps } from '../common/deps.js';
 import { largestFileBytes } from '../common/limits.js';
-import { scheduleSearchRefresh } from '../spaces/index.js';
+import { primaryBranchMoved } from '../spaces/index.js';
 
 export interface Pusher {
   space: SpaceRecord;
@@ -89,7 +89,7 @@ async function landOnPrimary(deps: ContentDeps, repo: Repository, pusher: Pusher
   if (rule) return refuse(`the merge rule ${rule} applies to this space: push to refs/for/${primaryBranch} to open a change request`);
   const moved = await moveBranch(repo, primaryBranch, update, { fastForwardOnly: true });
   if (moved) return refuse(moved);
-  scheduleSearchRefresh(deps, pusher.space.id);
+  await primaryBranchMoved(deps, pusher.space.id);
   say(`${primaryBranch} is at ${short(update.newOid)}: the space's new revision.`);
   return { ref: update.ref, ok: true };
 }

@@ -4,7 +4,7 @@ import type { SiteRecord } from '../../storage/sites.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { organizationAccess, roleOnSpace } from '../organizations/index.js';
 import type { ContentDeps } from '../common/deps.js';
-import { spaceRevision } from '../spaces/index.js';
+import { primaryRevisions } from '../spaces/index.js';
 
 /** A space a site shows, with the caller's role on it and its revision. */
 export interface ShownSpace {
@@ -34,16 +34,18 @@ export async function readSiteSpaces(
   const ids = [...new Set(structure.siteSpaces.filter(wanted).map((siteSpace) => siteSpace.spaceId))];
   // A few spaces are looked up one by one; more, through one reading of the organization's access.
   const access = ids.length > 4 ? await organizationAccess(deps.db, site.organizationId, organizationRole) : undefined;
-  const spaces = new Map<string, ShownSpace>();
+  const found = new Map<string, Omit<ShownSpace, 'revision'>>();
   await Promise.all(
     ids.map(async (id) => {
       const reachable = access?.spaces.get(id);
       const space = reachable?.space ?? (await findSpace(deps.db, id));
       if (!space) return;
       const role = access ? reachable?.role : await roleOnSpace(deps.db, organizationRole, space);
-      spaces.set(id, { space, role, revision: await spaceRevision(deps, id) });
+      found.set(id, { space, role });
     }),
   );
+  const revisions = await primaryRevisions(deps, [...found.keys()]);
+  const spaces = new Map<string, ShownSpace>([...found].map(([id, shown]) => [id, { ...shown, revision: revisions.get(id)! }]));
   const shown = { ...structure, siteSpaces: structure.siteSpaces.filter((siteSpace) => wanted(siteSpace) && spaces.has(siteSpace.spaceId)) };
   return { structure: shown, spaces };
 }

@@ -14,3 +14,4 @@ export * from './pageDocuments.js';
 export * from './pageMetaLinks.js';
 export * from './reusableContents.js';
 export * from './stableRefs.js';
+export * from './primaryHead.js';

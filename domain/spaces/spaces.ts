@@ -10,7 +10,7 @@ import { copySpaceIndex } from '../../storage/search.js';
 import { insertSpace, type NewSpace, type SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { invalidInput } from '../common/errors.js';
-import { scheduleSearchRefresh } from './searchIndex.js';
+import { primaryBranchMoved } from './primaryHead.js';
 
 export const authorOf = (user: UserRecord): Author => ({ name: user.displayName, email: user.email });
 
@@ -46,7 +46,7 @@ export async function createSpace(
       author: authorOf(input.creator),
     });
     const space = await deps.db.transaction((tx) => insertSpace(tx, { ...input, id }));
-    scheduleSearchRefresh(deps, id);
+    await primaryBranchMoved(deps, id);
     return space;
   } catch (error) {
     await deps.repositories.remove(id).catch(() => undefined);
@@ -80,7 +80,7 @@ export async function duplicateSpace(deps: ContentDeps, space: SpaceRecord, crea
       await copySpaceIndex(tx, space.id, id);
       return inserted;
     });
-    scheduleSearchRefresh(deps, id);
+    await primaryBranchMoved(deps, id);
     return copy;
   } catch (error) {
     await deps.repositories.remove(id).catch(() => undefined);

@@ -8,7 +8,7 @@ import type { UserRecord } from '../../storage/users.js';
 import { authorOf } from './spaces.js';
 import type { ContentDeps } from '../common/deps.js';
 import { spaceLocked } from '../common/errors.js';
-import { scheduleSearchRefresh } from './searchIndex.js';
+import { primaryBranchMoved } from './primaryHead.js';
 
 export interface ContentWrite {
   space: SpaceRecord;
@@ -42,7 +42,7 @@ export async function writeContent(deps: ContentDeps, write: ContentWrite): Prom
     try {
       // The changes are worked out under the repository lock: concurrent writers queue, none retries.
       const { commit } = await commitOnHead({ repo, branch, derive: (head) => write.changes(repo, head), message: write.message, author: authorOf(write.author), whileLanding: deriveAhead(repo) });
-      if (branch === primaryBranch) scheduleSearchRefresh(deps, write.space.id);
+      if (branch === primaryBranch) await primaryBranchMoved(deps, write.space.id);
       return { commit };
     } catch (error) {
       if (!(error instanceof RefConflictError) || attempt === attempts) throw error;

@@ -17,6 +17,7 @@ import { siteRedirects } from './017-site-redirects.js';
 import { sitePublishingAuth } from './018-site-publishing-auth.js';
 import { siteCustomization } from './019-site-customization.js';
 import { sharedState } from './020-shared-state.js';
+import { storagePlacement } from './021-storage-placement.js';
 
 export interface Migration {
   version: number;
@@ -27,4 +28,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync, siteRedirects, sitePublishingAuth, siteCustomization, sharedState];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync, siteRedirects, sitePublishingAuth, siteCustomization, sharedState, storagePlacement];
