@@ -10,6 +10,7 @@ import { jsonBody } from './middleware/jsonBody.js';
 import { recheckPolicyInWrites } from './middleware/recheckPolicy.js';
 import { requestContext } from './middleware/requestContext.js';
 import { requestTarget } from './middleware/requestTarget.js';
+import { routedRequests, storageRouting } from './middleware/storageRouting.js';
 import { publishedSites } from './routes/publishedSites.js';
 import { gitRouter } from './routes/git.js';
 import { allRoutes } from './routes/index.js';
@@ -39,8 +40,10 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
 
   app.use(securityHeaders as never);
   app.use(requestContext({ accessLog: services.config.accessLog }) as never);
+  if (services.storageNode) app.use(routedRequests(services.storageNode.secret) as never);
   app.use(rateLimit(services.config.rateLimit) as never);
   app.use(requestTarget as never);
+  if (services.storageNode) app.use(storageRouting(services.storageNode.node, services.storageNode.secret, services.config.bodyLimitBytes) as never);
   app.use(metricsEndpoint(health.eventLoopDelay) as never);
   app.use(gitRouter.routes() as never);
   app.use(publishedSites as never);

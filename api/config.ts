@@ -28,6 +28,14 @@ export interface Config {
   runWorker: boolean;
   /** Requests one caller (token, or address without one) may make per window; undefined: no limit (QUIRE_RATE_LIMIT=off). */
   rateLimit?: RateLimit;
+  /**
+   * Storage nodes (QUIRE_STORAGE): the storage whose repositories this node keeps in its data
+   * directory and serves once it owns it, or 'none' for a node that only routes. Unset: the one
+   * node of an instance, every space on 'local', nothing routed (see docs/decisions.md).
+   */
+  storage?: string;
+  /** Where the other nodes reach this one (QUIRE_NODE_URL); defaults to http://127.0.0.1:<port>. */
+  nodeUrl?: string;
   /** Set when no TEMPORAL_ADDRESS was given: the ports of the dev server `npm start` runs. */
   localTemporal?: { port: number; uiPort: number };
 }
@@ -56,6 +64,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   if (bootstrapToken !== undefined && bootstrapToken.length < minBootstrapTokenLength) {
     throw new Error(`QUIRE_BOOTSTRAP_TOKEN must be at least ${minBootstrapTokenLength} characters: it is an admin's password`);
   }
+  const storage = env.QUIRE_STORAGE || undefined;
+  if (storage !== undefined && !/^[a-z0-9][a-z0-9-]{0,62}$/.test(storage)) throw new Error(`QUIRE_STORAGE must be a storage id (lowercase letters, digits and dashes) or "none", got "${storage}"`);
+  if (storage !== undefined && !env.QUIRE_DATABASE_URL) throw new Error('QUIRE_STORAGE needs QUIRE_DATABASE_URL: storage nodes share one PostgreSQL database');
   const organizationCreation = env.QUIRE_ORG_CREATION ?? 'anyone';
   if (organizationCreation !== 'anyone' && organizationCreation !== 'operators') {
     throw new Error(`QUIRE_ORG_CREATION must be "anyone" or "operators", got "${organizationCreation}"`);
@@ -80,6 +91,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     organizationCreation,
     runWorker: env.QUIRE_WORKER !== 'off',
     rateLimit: parseRateLimit(env.QUIRE_RATE_LIMIT ?? defaultRateLimit, parseDuration),
+    storage,
+    nodeUrl: env.QUIRE_NODE_URL?.replace(/\/+$/, '') || undefined,
     ...temporalFromEnv(env),
   };
 }

@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import type { StorageNode } from '../domain/storages/index.js';
 import type { RouterContext } from '@koa/router';
 import type { Database } from '../storage/db.js';
 import type { MemberRole } from '../storage/members.js';
@@ -17,6 +18,8 @@ import type { JobClient } from '../workflows/client.js';
 /** Per-request state, filled by the request context middleware, the policies and validation. */
 export interface AppState {
   requestId: string;
+  /** Routed here by another node of the instance (see middleware/storageRouting). */
+  routed?: boolean;
   caller?: UserRecord;
   organization?: OrganizationRecord;
   /** The caller's role in `organization`; null for a guest. */
@@ -38,6 +41,8 @@ export interface AppServices {
   urls: Urls;
   jobs: JobClient;
   repositories: Repositories;
+  /** Set on an instance spread over storage nodes (QUIRE_STORAGE): this node, and the secret nodes mark routed requests with. */
+  storageNode?: { node: StorageNode; secret: string };
 }
 
 export type AppContext = RouterContext<AppState, AppServices>;

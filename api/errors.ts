@@ -33,6 +33,8 @@ const statusOfStorageCode: Record<StorageError['code'], number> = {
 const statusOfEngineCode: Record<EngineErrorCode, number> = {
   RefConflict: 409,
   RepositoryBusy: 503,
+  // Reached only where the request couldn't be routed to the node that keeps it (see storageRouting).
+  RepositoryElsewhere: 503,
   InvalidChange: 400,
   RevisionNotFound: 404,
   MergeConflict: 409,

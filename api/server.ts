@@ -13,6 +13,7 @@ import { Urls } from './urls.js';
 import { JobClient } from '../workflows/client.js';
 import { localSpaceRepositories } from '../engine/spaceRepositories.js';
 import { closeWorkerPool } from '../engine/workerPool.js';
+import { storageNode } from '../domain/storages/index.js';
 import { EventLoopDelay } from './metrics.js';
 import type { Repositories } from '../domain/common/ports.js';
 
@@ -35,9 +36,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
   const urls = new Urls(config.publicUrl ?? `http://localhost:${config.port}`, new DownloadSigner(await instanceKey({ db, dataDir: config.dataDir }, 'download-urls'), config.downloadUrlWindowMs));
   const jobs = new JobClient(config.temporal);
-  const repositories = localSpaceRepositories(config.dataDir);
+  // On storage nodes, a space whose repository isn't here is another node's (see storageRouting).
+  const repositories = localSpaceRepositories(config.dataDir, config.storage === undefined ? {} : { storage: config.storage, onlyPresent: true });
+  const node = config.storage === undefined ? undefined : storageNode({ db, repositories }, config.storage === 'none' ? null : config.storage);
+  const routing = node && { node, secret: (await instanceKey({ db, dataDir: config.dataDir }, 'node-routing')).toString('base64url') };
   const eventLoopDelay = new EventLoopDelay();
-  const app = createApp({ db, config, urls, jobs, repositories }, { eventLoopDelay });
+  const app = createApp({ db, config, urls, jobs, repositories, storageNode: routing }, { eventLoopDelay });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5000;
   server.requestTimeout = 60_000;
@@ -47,6 +51,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   });
   const { port } = server.address() as AddressInfo;
   if (!config.publicUrl) (urls as { base: string }).base = `http://localhost:${port}`;
+  node?.start(config.nodeUrl ?? `http://127.0.0.1:${port}`);
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -62,6 +67,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // Busy worker threads are stopped, not waited for: the requests they served end now.
       await closeWorkerPool();
       await closed;
+      await node?.stop();
       await closeHookChannel();
       await settleSearchRefreshes();
       eventLoopDelay.stop();

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import { RepositoryElsewhereError } from './errors/index.js';
 import path from 'node:path';
 import { forgetRepositoryLock, withRepositoryLock } from './lock.js';
 import { closeRepository, createRepository, openRepository, type Repository } from './repository.js';
@@ -69,13 +71,28 @@ export async function removeSpaceRepository(root: string, spaceId: string): Prom
 
 /**
  * The space repositories of one data folder, as the domain's `Repositories` port expects them
- * (declared in domain/common/ports.ts; the engine doesn't import it, the shapes match).
+ * (declared in domain/common/ports.ts; the engine doesn't import it, the shapes match), on the
+ * storage `storage`. With `onlyPresent` (a storage node), opening a space whose repository isn't
+ * in the folder throws RepositoryElsewhereError instead of reading an empty one: another node
+ * keeps it.
  */
-export function localSpaceRepositories(root: string) {
+export function localSpaceRepositories(root: string, options: { storage?: string; onlyPresent?: boolean } = {}) {
+  const present = new Set<string>();
+  const open = (spaceId: string) => {
+    if (options.onlyPresent && !present.has(spaceId)) {
+      if (!existsSync(spaceGitdir(root, spaceId))) throw new RepositoryElsewhereError(spaceId);
+      present.add(spaceId);
+    }
+    return openSpaceRepository(root, spaceId);
+  };
   return {
-    open: (spaceId: string) => openSpaceRepository(root, spaceId),
+    storage: options.storage ?? 'local',
+    open,
     create: (spaceId: string) => createSpaceRepository(root, spaceId),
-    copy: (fromSpaceId: string, toSpaceId: string, options?: { branches?: string[] }) => copySpaceRepository(root, fromSpaceId, toSpaceId, options),
-    remove: (spaceId: string) => removeSpaceRepository(root, spaceId),
+    copy: (fromSpaceId: string, toSpaceId: string, copyOptions?: { branches?: string[] }) => copySpaceRepository(root, fromSpaceId, toSpaceId, copyOptions),
+    remove: (spaceId: string) => {
+      present.delete(spaceId);
+      return removeSpaceRepository(root, spaceId);
+    },
   };
 }

@@ -44,7 +44,19 @@ export interface Database extends Queryable {
    * Only found values are kept, so unknown keys (a guessed token) can't fill the memory.
    */
   cached<T>(key: string, reads: readonly string[], load: () => Promise<T | undefined>): Promise<T | undefined>;
+  /**
+   * Takes the lock of that name for as long as this process's session lasts, or answers null at
+   * once when another session holds it. PostgreSQL only (a session advisory lock on a connection
+   * of its own): a process that dies, or whose connection is cut, loses it, and `lost` settles.
+   */
+  holdSessionLock?(name: string): Promise<SessionLock | null>;
   close(): Promise<void>;
+}
+
+export interface SessionLock {
+  /** Settles when the session, and with it the lock, is gone. */
+  lost: Promise<void>;
+  release(): Promise<void>;
 }
 
 /** A `postgres://` or `postgresql://` URL opens PostgreSQL; anything else is an SQLite file's path. */

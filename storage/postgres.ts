@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Database, Params, Queryable, Transaction, TransactionOptions } from './db.js';
+import type { Database, Params, Queryable, SessionLock, Transaction, TransactionOptions } from './db.js';
 import { postgresParams, toPostgres } from './dialect.js';
 import { databaseUnavailable, tooContended } from './errors.js';
 import { migratePostgres } from './migrate.js';
@@ -108,6 +108,7 @@ export async function openPostgres(url: string): Promise<Database> {
     transaction,
     // Unheard commits can't drop what is kept, so while not listening nothing is kept.
     cached: (key, tables, load) => (listener.listening() ? cache.get(key, tables, load) : load()),
+    holdSessionLock: (name) => holdSessionLock(url, name),
     close: () => (closing ??= Promise.all([listener.close(), reads.end(), writes.end()]).then(() => undefined)),
   };
 }
@@ -201,6 +202,28 @@ async function listen(url: string, node: string, clear: () => void): Promise<{ l
 }
 
 /** The schema's foreign keys and triggers, as tableReach takes them. */
+/**
+ * A session advisory lock on a connection of its own, kept alive by TCP keepalives: the server
+ * drops the lock when the process dies (its socket closes) or its connection is cut.
+ */
+async function holdSessionLock(url: string, name: string): Promise<SessionLock | null> {
+  const client = new pg.Client({ connectionString: url, types, keepAlive: true, keepAliveInitialDelayMillis: 1_000, connectionTimeoutMillis: 5_000 });
+  let gone!: () => void;
+  const lost = new Promise<void>((resolve) => (gone = resolve));
+  client.on('error', () => gone());
+  client.on('end', () => gone());
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 1)) AS held', [name]);
+    if (rows[0]?.held) return { lost, release: () => client.end().catch(() => undefined) };
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw isConnectionFailure(error) ? databaseUnavailable() : error;
+  }
+  await client.end();
+  return null;
+}
+
 async function tableReachOf(db: Queryable) {
   const names = await db.all<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()");
   const keys = await db.all<{ child: string; parent: string; acts: number }>(

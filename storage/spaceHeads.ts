@@ -17,8 +17,11 @@ export async function recordedSpaceHeads(db: Queryable, spaceIds: readonly strin
   return new Map(rows.map((row) => [row.space_id, row.revision]));
 }
 
-/** Spaces of a storage with no head recorded (made before heads were recorded), a batch at a time. */
-export async function spacesWithoutHead(db: Queryable, storageId: string, limit: number): Promise<string[]> {
-  const rows = await db.all<{ id: string }>('SELECT id FROM spaces WHERE storage_id = ? AND NOT EXISTS (SELECT 1 FROM space_heads WHERE space_id = spaces.id) ORDER BY id LIMIT ?', [storageId, limit]);
+/** Spaces of a storage with no head recorded (made before heads were recorded), by id after `after`. */
+export async function spacesWithoutHead(db: Queryable, storageId: string, after: string, limit: number): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(
+    'SELECT id FROM spaces WHERE storage_id = ? AND id > ? AND NOT EXISTS (SELECT 1 FROM space_heads WHERE space_id = spaces.id) ORDER BY id LIMIT ?',
+    [storageId, after, limit],
+  );
   return rows.map((row) => row.id);
 }

@@ -25,6 +25,8 @@ export interface SpaceRecord {
   createdAt: string;
   updatedAt: string;
   deletedAt: string | null;
+  /** The storage whose node keeps the space's repository. */
+  storageId: string;
 }
 
 interface SpaceRow {
@@ -43,6 +45,7 @@ interface SpaceRow {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  storage_id: string;
 }
 
 function toSpace(row: SpaceRow): SpaceRecord {
@@ -62,6 +65,7 @@ function toSpace(row: SpaceRow): SpaceRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     deletedAt: row.deleted_at,
+    storageId: row.storage_id,
   };
 }
 
@@ -88,6 +92,8 @@ export interface NewSpace {
   mergeRules?: SpaceMergeRules;
   language?: string | null;
   createdBy: string;
+  /** Where its repository was made: 'local' on an instance of one node. */
+  storageId?: string;
 }
 
 export async function insertSpace(db: Queryable, input: NewSpace): Promise<SpaceRecord> {
@@ -95,8 +101,8 @@ export async function insertSpace(db: Queryable, input: NewSpace): Promise<Space
   const at = now();
   await db.run(
     `INSERT INTO spaces (id, organization_id, collection_id, position, title, emoji, visibility, edit_mode, default_level,
-       merge_rules, language, created_by, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       merge_rules, language, created_by, created_at, updated_at, storage_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       id,
       input.organizationId,
@@ -112,6 +118,7 @@ export async function insertSpace(db: Queryable, input: NewSpace): Promise<Space
       input.createdBy,
       at,
       at,
+      input.storageId ?? 'local',
     ],
   );
   return getSpace(db, id, { includeDeleted: true });

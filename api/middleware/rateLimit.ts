@@ -11,7 +11,8 @@ import { RateLimiter, type RateLimit } from '../rateLimits.js';
 export function rateLimit(limit: RateLimit | undefined) {
   const limiter = limit && new RateLimiter(limit);
   return async (ctx: Koa.Context, next: Koa.Next) => {
-    if (!limiter) return next();
+    // A request another node routed here was counted there.
+    if (!limiter || ctx.state.routed === true) return next();
     const token = /^Bearer\s+(\S+)$/i.exec(ctx.get('Authorization'))?.[1];
     const caller = token ? `token:${createHash('sha256').update(token).digest('base64url')}` : `address:${ctx.ip}`;
     const state = limiter.take(caller);

@@ -36,9 +36,12 @@ export type RevalidationSubject = { spaceId: string } | { siteId: string };
 
 /**
  * Where the repositories of spaces live. engine/spaceRepositories.ts implements it on the local
- * disk (`<dataDir>/spaces/<id>.git`); placement across storage nodes would implement it too.
+ * disk (`<dataDir>/spaces/<id>.git`) of one storage node.
  */
 export interface Repositories {
+  /** The storage these repositories are on: where a space made here is placed. */
+  storage: string;
+  /** Throws RepositoryElsewhereError when another storage node keeps the space's repository. */
   open(spaceId: string): Repository;
   create(spaceId: string): Promise<Repository>;
   /** A copy with the same history; with `branches`, only those branches are kept. */

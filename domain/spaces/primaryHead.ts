@@ -1,6 +1,6 @@
 import { primaryBranch } from '../../engine/repository.js';
 import { withSettledBranch } from '../../engine/settledBranch.js';
-import { recordedSpaceHeads, recordSpaceHead } from '../../storage/spaceHeads.js';
+import { recordedSpaceHeads, recordSpaceHead, spacesWithoutHead } from '../../storage/spaceHeads.js';
 import type { ContentDeps } from '../common/deps.js';
 import { errorFields, log } from '../common/log.js';
 import { scheduleSearchRefresh } from './searchIndex.js';
@@ -53,4 +53,23 @@ export async function primaryRevisions(deps: Pick<ContentDeps, 'db' | 'repositor
     }),
   );
   return revisions;
+}
+
+/**
+ * Records the heads of a storage's spaces that have none (made before heads were recorded), a
+ * batch at a time: run by the node that has just taken the storage, off every request's path.
+ */
+export async function recordMissingHeads(deps: Pick<ContentDeps, 'db' | 'repositories'>, storageId: string): Promise<number> {
+  let recorded = 0;
+  for (let after = ''; ; ) {
+    const batch = await spacesWithoutHead(deps.db, storageId, after, 100);
+    if (batch.length === 0) return recorded;
+    for (const spaceId of batch) {
+      await recordPrimaryHead(deps, spaceId).then(
+        () => (recorded += 1),
+        (error: unknown) => log.warn(`the head of space ${spaceId} was not recorded`, errorFields(error)),
+      );
+    }
+    after = batch.at(-1)!;
+  }
 }

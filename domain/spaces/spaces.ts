@@ -45,7 +45,7 @@ export async function createSpace(
       message: input.template ? `Create space from the ${input.template.title} template` : 'Create empty space',
       author: authorOf(input.creator),
     });
-    const space = await deps.db.transaction((tx) => insertSpace(tx, { ...input, id }));
+    const space = await deps.db.transaction((tx) => insertSpace(tx, { ...input, id, storageId: deps.repositories.storage }));
     await primaryBranchMoved(deps, id);
     return space;
   } catch (error) {
@@ -65,6 +65,7 @@ export async function duplicateSpace(deps: ContentDeps, space: SpaceRecord, crea
     const copy = await deps.db.transaction(async (tx) => {
       const inserted = await insertSpace(tx, {
       id,
+      storageId: deps.repositories.storage,
       organizationId: space.organizationId,
       collectionId: space.collectionId,
       title: `${space.title} (copy)`.slice(0, 50),

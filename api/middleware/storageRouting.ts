@@ -1,0 +1,89 @@
+import { timingSafeEqual } from 'node:crypto';
+import type Koa from 'koa';
+import type { IncomingMessage } from 'node:http';
+import { RepositoryElsewhereError } from '../../engine/errors/index.js';
+import type { StorageNode } from '../../domain/storages/index.js';
+import { findSpaceCached } from '../../storage/spaces.js';
+import { findStorage, findStorageCached, leastFilledStorage } from '../../storage/storages.js';
+import type { AppContext } from '../context.js';
+import { HttpError, unavailable } from '../errors.js';
+import { forward, relay, requestBody, routedHeader } from '../nodeProxy.js';
+
+/** Marks a request another node of the instance routed here (its secret checked): it is not limited or routed again. */
+export function routedRequests(secret: string) {
+  const expected = Buffer.from(secret);
+  return (ctx: Koa.Context, next: Koa.Next) => {
+    const given = Buffer.from(ctx.get(routedHeader));
+    ctx.state.routed = given.length === expected.length && timingSafeEqual(given, expected);
+    return next();
+  };
+}
+
+const spacePath = /^\/v1\/spaces\/([^/]+)/;
+const gitPath = /^\/git\/([^/]+?)(?:\.git)?\//;
+const spacesOfOrganization = /^\/v1\/orgs\/[^/]+\/spaces\/?$/;
+
+/**
+ * Sends each request about a space to the node that owns the space's storage (one hop), and a
+ * new space to a storage with room when this node keeps none. A request that reaches a
+ * repository elsewhere some other way (a published page of a space on another storage) is sent
+ * on too, if it only reads. A node that gets a routed request for a storage it no longer owns
+ * answers 421, and the router reads the placement again and retries once.
+ */
+export function storageRouting(node: StorageNode, secret: string, bodyLimitBytes: number) {
+  return async (ctx: AppContext, next: Koa.Next) => {
+    const routed = ctx.state.routed === true;
+    const storage = await storageOfRequest(ctx, node);
+    if (storage !== undefined && storage !== node.storage) {
+      if (routed) throw new HttpError(421, `Storage ${storage} is not served by this node: the placement changed, read it again`);
+      return send(ctx, storage);
+    }
+    if (storage !== undefined && !node.owns()) {
+      throw (routed ? new HttpError(421, `Storage ${storage} is not served by this node right now`) : unavailable(`Storage ${storage} is not served right now (its node is taking it over): try again shortly`));
+    }
+    try {
+      await next();
+    } catch (error) {
+      if (!(error instanceof RepositoryElsewhereError) || routed || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) throw error;
+      const space = await findSpaceCached(ctx.db, error.spaceId, { includeDeleted: true });
+      if (!space || space.storageId === node.storage) throw error;
+      ctx.body = undefined;
+      await send(ctx, space.storageId);
+    }
+  };
+
+  async function send(ctx: AppContext, storage: string) {
+    const body = await requestBody(ctx, bodyLimitBytes);
+    for (let attempt = 1; ; attempt += 1) {
+      const placement = attempt === 1 ? await findStorageCached(ctx.db, storage) : await findStorage(ctx.db, storage);
+      if (!placement?.nodeUrl || placement.nodeUrl === node.url) throw unavailable(`Storage ${storage} has no node serving it right now: try again shortly`);
+      const answer: IncomingMessage | undefined = await forward(ctx, placement.nodeUrl, body, secret).catch((error: NodeJS.ErrnoException) => {
+        // A node gone (refused, reset) is retried once the placement is read again; anything else is this request's failure.
+        if (['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'EPIPE'].includes(error.code ?? '')) return undefined;
+        throw error;
+      });
+      const retry = (answer === undefined || answer.statusCode === 421) && attempt === 1 && !isStream(body);
+      if (retry) {
+        answer?.resume();
+        continue;
+      }
+      if (!answer) throw unavailable(`Storage ${storage}: its node ${placement.nodeUrl} is not answering: try again shortly`);
+      return relay(ctx, answer);
+    }
+  }
+}
+
+const isStream = (body: unknown) => body !== undefined && !Buffer.isBuffer(body);
+
+/** The storage that must serve the request, or undefined when any node can. */
+async function storageOfRequest(ctx: AppContext, node: StorageNode): Promise<string | undefined> {
+  const spaceId = spacePath.exec(ctx.path)?.[1] ?? gitPath.exec(ctx.path)?.[1];
+  if (spaceId !== undefined) return (await findSpaceCached(ctx.db, decodeURIComponent(spaceId), { includeDeleted: true }))?.storageId;
+  if (ctx.method === 'POST' && spacesOfOrganization.test(ctx.path)) {
+    if (node.storage !== null) return node.storage;
+    const room = await leastFilledStorage(ctx.db);
+    if (!room) throw unavailable('No storage node is serving: a space can’t be made right now');
+    return room.id;
+  }
+  return undefined;
+}

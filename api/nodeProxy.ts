@@ -1,0 +1,50 @@
+import http from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { AppContext } from './context.js';
+
+/** The header a node sends with a request it routes to another: a secret every node derives alike. */
+export const routedHeader = 'x-quire-routed';
+
+/** Headers that belong to one connection, not to the request or answer: never passed on. */
+const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length']);
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/** The request's body, whole when it is small enough to send again (a retry after a stale placement), else its stream. */
+export async function requestBody(ctx: AppContext, limitBytes: number): Promise<Buffer | IncomingMessage | undefined> {
+  if (ctx.method === 'GET' || ctx.method === 'HEAD') return undefined;
+  const length = Number(ctx.get('content-length') || NaN);
+  if (!(length <= limitBytes)) return ctx.req;
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Sends the request to the node at `nodeUrl` (one hop, marked as routed) and resolves with its
+ * answer, not yet read: the caller passes it on, or drops it to try elsewhere.
+ */
+export function forward(ctx: AppContext, nodeUrl: string, body: Buffer | IncomingMessage | undefined, secret: string): Promise<IncomingMessage> {
+  const target = new URL(ctx.url, nodeUrl);
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(ctx.req.headers)) if (value !== undefined && !hopByHop.has(name)) headers[name] = value;
+  headers[routedHeader] = secret;
+  headers['x-forwarded-for'] = ctx.ip;
+  if (Buffer.isBuffer(body)) headers['content-length'] = String(body.length);
+  else if (body) headers['transfer-encoding'] = 'chunked';
+  return new Promise((resolve, reject) => {
+    const request = http.request(target, { method: ctx.method, headers, agent }, resolve);
+    request.on('error', reject);
+    if (Buffer.isBuffer(body)) request.end(body);
+    else if (body) body.pipe(request);
+    else request.end();
+  });
+}
+
+/** Passes another node's answer on as this request's. */
+export function relay(ctx: AppContext, answer: IncomingMessage): void {
+  ctx.status = answer.statusCode ?? 502;
+  for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !hopByHop.has(name)) ctx.set(name, value);
+  if (answer.headers['content-length'] !== undefined) ctx.length = Number(answer.headers['content-length']);
+  ctx.body = answer;
+}

@@ -1,0 +1,2 @@
+/** Storage nodes: which node keeps which spaces' repositories. */
+export * from './storageNode.js';

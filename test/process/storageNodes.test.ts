@@ -1,0 +1,169 @@
+import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spaceGitdir } from '../../engine/spaceRepositories.js';
+import { openDatabase, type Database } from '../../storage/db.js';
+import { findSpace } from '../../storage/spaces.js';
+import { findStorage } from '../../storage/storages.js';
+import { createToken } from '../../storage/tokens.js';
+import { createUser } from '../../storage/users.js';
+import { git, ok } from '../helpers/gitClient.js';
+import { until } from '../helpers/poll.js';
+import { freshTestDatabase, testingOnPostgres } from '../helpers/postgres.js';
+import { startService, type ServiceProcess } from '../helpers/processes.js';
+import { reportingErrors } from '../helpers/suite.js';
+import { testTemporalSettings } from '../helpers/temporal.js';
+import { checkedBody } from '../helpers/upstream.js';
+
+// An instance spread over storage nodes, each its own OS process over one PostgreSQL database:
+// A keeps storage s1, B keeps s2 (each in a data folder of its own), C keeps none and only routes.
+// Requests about a space reach the node that keeps it in one hop, whichever node they arrive at;
+// a storage is owned by one node at a time, and a standby on the owner's volume takes it over
+// only once the owner is dead.
+const test = suite('storage nodes');
+const folders: string[] = [];
+const nodes: ServiceProcess[] = [];
+let db: Database;
+let databaseUrl: string;
+let temporalAddress: string;
+let token: string;
+let a: ServiceProcess;
+let b: ServiceProcess;
+let c: ServiceProcess;
+const dataDirs = { s1: '', s2: '' };
+
+const folder = (label: string) => {
+  const made = mkdtempSync(path.join(tmpdir(), `quire-node-${label}-`));
+  folders.push(made);
+  return made;
+};
+
+async function node(storage: string, dataDir: string): Promise<ServiceProcess> {
+  const started = await startService({ DATA_DIR: dataDir, QUIRE_DATABASE_URL: databaseUrl, QUIRE_STORAGE: storage, TEMPORAL_ADDRESS: temporalAddress, QUIRE_WORKER: 'off', QUIRE_ACCESS_LOG: 'off' });
+  nodes.push(started);
+  return started;
+}
+
+const servedBy = async (storage: string, url: string) => (await findStorage(db, storage))?.nodeUrl === url;
+
+/** Calls a node as a client would, every answer checked against the upstream schema. */
+async function call(at: ServiceProcess, method: string, requestPath: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(at.url + requestPath, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: response.status, body: await checkedBody(method, requestPath, response) };
+}
+
+if (testingOnPostgres) {
+  test.before(
+    reportingErrors(async () => {
+      databaseUrl = await freshTestDatabase('storage_nodes');
+      temporalAddress = (await testTemporalSettings()).address;
+      db = await openDatabase(databaseUrl);
+      const user = await createUser(db, { email: 'operator@example.com', emailVerified: true });
+      token = (await createToken(db, user.id)).token;
+      dataDirs.s1 = folder('s1');
+      dataDirs.s2 = folder('s2');
+      [a, b, c] = await Promise.all([node('s1', dataDirs.s1), node('s2', dataDirs.s2), node('none', folder('router'))]);
+      await until('A and B to own their storages', async () => (await servedBy('s1', a.url)) && (await servedBy('s2', b.url)), 10_000);
+    }),
+  );
+  test.after(async () => {
+    await Promise.all(nodes.map((running) => running.stop('SIGKILL')));
+    await db?.close();
+    for (const made of folders) rmSync(made, { recursive: true, force: true });
+  });
+
+  test('spaces made through the router land on both storages; any node serves any space, reads, writes, lists and git', async () => {
+    const organization = (await call(c, 'POST', '/v1/orgs', { title: 'Spread' })).body.id;
+    const spaces: Array<{ id: string; revision: string }> = [];
+    for (let index = 0; index < 4; index += 1) {
+      const created = await call(c, 'POST', `/v1/orgs/${organization}/spaces`, { title: `Space ${index}`, template: { id: 'getting-started' } });
+      assert.is(created.status, 201, JSON.stringify(created.body));
+      spaces.push(created.body);
+    }
+    const storages = await Promise.all(spaces.map(async (space) => (await findSpace(db, space.id))!.storageId));
+    assert.equal([...storages].sort(), ['s1', 's1', 's2', 's2'], 'placed where there was most room');
+    spaces.forEach((space, index) => {
+      const kept = storages[index]!;
+      assert.ok(existsSync(spaceGitdir(kept === 's1' ? dataDirs.s1 : dataDirs.s2, space.id)), `space ${index} is in ${kept}'s folder`);
+      assert.not.ok(existsSync(spaceGitdir(kept === 's1' ? dataDirs.s2 : dataDirs.s1, space.id)), 'and only there');
+    });
+
+    for (const [index, space] of spaces.entries()) {
+      for (const at of [a, b, c]) assert.is((await call(at, 'GET', `/v1/spaces/${space.id}/content/pages`)).status, 200, `space ${index} read through ${at.url}`);
+      const changeRequest = (await call(at(index), 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Routed' })).body;
+      const wrote = await call(at(index + 1), 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', title: `Routed ${index}`, document: { markdown: '# Routed\n' } }] });
+      assert.is(wrote.status, 200, JSON.stringify(wrote.body));
+      const merged = await call(at(index + 2), 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
+      assert.is(merged.body.result, 'merge', JSON.stringify(merged.body));
+      space.revision = merged.body.revision;
+    }
+    const listed = (await call(c, 'GET', `/v1/orgs/${organization}/spaces`)).body.items as Array<{ id: string; revision: string }>;
+    assert.equal(
+      listed.map((space) => space.revision),
+      spaces.map((space) => space.revision),
+      'the router, with no repository, lists every revision',
+    );
+
+    const work = folder('clone');
+    const clone = path.join(work, 'clone');
+    await ok(work, 'clone', '--quiet', `${c.url.replace('://', `://writer:${token}@`)}/git/${spaces[1]!.id}.git`, clone);
+    assert.is(await ok(clone, 'rev-parse', 'HEAD'), spaces[1]!.revision, 'cloned through the router');
+    writeFileSync(path.join(clone, 'pushed.md'), '# Pushed\n');
+    await ok(clone, 'add', '.');
+    await ok(clone, 'commit', '--quiet', '-m', 'Pushed through the router');
+    const pushed = await git(clone, 'push', 'origin', 'HEAD:main');
+    assert.is(pushed.code, 0, pushed.stderr);
+    assert.is((await call(a, 'GET', `/v1/spaces/${spaces[1]!.id}`)).body.revision, await ok(clone, 'rev-parse', 'HEAD'), 'the push landed in the space');
+  });
+
+  test('a standby on the owner’s volume can’t take the storage while the owner lives, stopped or not, and takes it once the owner is dead', async () => {
+    const organization = (await call(c, 'POST', '/v1/orgs', { title: 'Failover' })).body.id;
+    const space = (await call(a, 'POST', `/v1/orgs/${organization}/spaces`, { title: 'On s1' })).body;
+    assert.is((await findSpace(db, space.id))!.storageId, 's1');
+    const standby = await node('s1', dataDirs.s1);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.ok(await servedBy('s1', a.url), 'A still owns s1: the standby waits');
+    assert.match(standby.stdout(), /storage s1 is owned by another node: waiting to take it over/);
+    a.child.kill('SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.ok(await servedBy('s1', a.url), 'A, stopped, still holds its session: the standby can’t take s1');
+    assert.not.match(standby.stdout(), /storage s1 is served by this node/);
+
+    const killed = Date.now();
+    a.child.kill('SIGKILL');
+    await until('the standby to take s1', () => servedBy('s1', standby.url), 10_000, 10);
+    const tookMs = Date.now() - killed;
+    const served = await until('the space through the router', async () => {
+      const answer = await call(c, 'GET', `/v1/spaces/${space.id}`);
+      return answer.status === 200 ? answer : undefined;
+    }, 10_000);
+    console.log(`    standby took s1 ${tookMs} ms after the owner was killed; served through the router ${Date.now() - killed} ms after`);
+    assert.is(served.body.id, space.id);
+    const changeRequest = await call(c, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'After the failover' });
+    assert.is(changeRequest.status, 201, JSON.stringify(changeRequest.body));
+    a = standby;
+  });
+} else {
+  test('QUIRE_STORAGE needs PostgreSQL: a node started with it over SQLite refuses to start, saying so', async () => {
+    const refused = await startService({ DATA_DIR: folder('sqlite'), QUIRE_STORAGE: 's1', QUIRE_WORKER: 'off', QUIRE_DATABASE_URL: '' }).then(
+      async (started) => {
+        await started.stop('SIGKILL');
+        return 'it started';
+      },
+      (error: Error) => error.message,
+    );
+    assert.match(refused, /QUIRE_STORAGE needs QUIRE_DATABASE_URL: storage nodes share one PostgreSQL database/);
+  });
+  test.after(() => {
+    for (const made of folders) rmSync(made, { recursive: true, force: true });
+  });
+}
+
+/** The nodes in turn, so that each step of a write arrives at another one. */
+function at(index: number): ServiceProcess {
+  return [a, b, c][index % 3]!;
+}
+
+test.run();
