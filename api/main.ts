@@ -1,4 +1,4 @@
-import { startWorker } from '../workflows/worker.js';
+import { startWorkers } from '../workflows/worker.js';
 import { startLocalTemporal } from '../workflows/runtime/localTemporal.js';
 import { stopOnSignals } from '../workflows/runtime/stopOnSignals.js';
 import { ensureDeletionJobs } from '../domain/spaces/index.js';
@@ -22,7 +22,7 @@ async function main() {
   });
   // Ready once the worker polls too: started after "ready", its start-up would slow the first requests.
   const worker = config.runWorker
-    ? await startWorker(config.temporal, { db: server.db, repositories: server.repositories, dataDir: config.dataDir, jobs: server.jobs }).catch(async (error) => {
+    ? await startWorkers(config.temporal, { db: server.db, repositories: server.repositories, dataDir: config.dataDir, jobs: server.jobs }).catch(async (error) => {
         await server.close();
         await devServer?.stop();
         throw error;

@@ -13,7 +13,7 @@ import { Urls } from './urls.js';
 import { JobClient } from '../workflows/client.js';
 import { localSpaceRepositories } from '../engine/spaceRepositories.js';
 import { closeWorkerPool } from '../engine/workerPool.js';
-import { storageNode } from '../domain/storages/index.js';
+import { storageNode, storageOfSpace } from '../domain/storages/index.js';
 import { EventLoopDelay } from './metrics.js';
 import type { Repositories } from '../domain/common/ports.js';
 
@@ -35,9 +35,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   if (config.bootstrap) await bootstrapInstance(db, config.bootstrap);
 
   const urls = new Urls(config.publicUrl ?? `http://localhost:${config.port}`, new DownloadSigner(await instanceKey({ db, dataDir: config.dataDir }, 'download-urls'), config.downloadUrlWindowMs));
-  const jobs = new JobClient(config.temporal);
-  // On storage nodes, a space whose repository isn't here is another node's (see storageRouting).
+  // On storage nodes, a space whose repository isn't here is another node's (see storageRouting),
+  // and the jobs on a space's repository go to its storage's queue.
   const repositories = localSpaceRepositories(config.dataDir, config.storage === undefined ? {} : { storage: config.storage, onlyPresent: true });
+  const jobs = new JobClient(config.temporal, config.storage === undefined ? undefined : (spaceId) => storageOfSpace(db, spaceId));
   const node = config.storage === undefined ? undefined : storageNode({ db, repositories }, config.storage === 'none' ? null : config.storage);
   const routing = node && { node, secret: (await instanceKey({ db, dataDir: config.dataDir }, 'node-routing')).toString('base64url') };
   const eventLoopDelay = new EventLoopDelay();

@@ -217,8 +217,8 @@ export async function updateSpace(db: Queryable, id: string, changes: SpaceChang
   return getSpace(db, id, { includeDeleted: true });
 }
 
-/** The ids of every live space, oldest first, a page at a time after `afterId` (for sweeps over all repositories). */
-export async function listLiveSpaceIds(db: Queryable, afterId: string, limit: number): Promise<string[]> {
-  const rows = await db.all<{ id: string }>('SELECT id FROM spaces WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?', [afterId, limit]);
+/** The ids of the live spaces of a storage, by id, a page at a time after `afterId` (for sweeps over its repositories). */
+export async function listLiveSpaceIds(db: Queryable, storageId: string, afterId: string, limit: number): Promise<string[]> {
+  const rows = await db.all<{ id: string }>('SELECT id FROM spaces WHERE deleted_at IS NULL AND storage_id = ? AND id > ? ORDER BY id LIMIT ?', [storageId, afterId, limit]);
   return rows.map((row) => row.id);
 }

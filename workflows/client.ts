@@ -1,5 +1,5 @@
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowNotFoundError } from '@temporalio/client';
-import type { TemporalSettings } from './settings.js';
+import { storageTaskQueue, type TemporalSettings } from './settings.js';
 import { spaceRestored } from './signals.js';
 import type { spaceDeletion } from './spaceDeletion.workflow.js';
 import type { Jobs, RevalidationSubject, SpaceDeletionInput } from '../domain/common/ports.js';
@@ -47,13 +47,26 @@ export class JobClient implements Jobs {
   private checking: Promise<boolean> | undefined;
   private consolidationScheduled: Promise<void> | undefined;
 
-  constructor(readonly settings: TemporalSettings) {
+  /**
+   * `storageOf` (storage nodes): the storage that keeps a space, whose queue its repository's jobs
+   * go to. Without it, every job goes to the deployment's queue.
+   */
+  constructor(
+    readonly settings: TemporalSettings,
+    private readonly storageOf?: (spaceId: string) => Promise<string | undefined>,
+  ) {
     this.connection = Connection.lazy({
       address: settings.address,
       // A couple of quick retries ride out a blip; the default ten would outlast the request's patience.
       interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3 }))],
     });
     this.client = new Client({ connection: this.connection, namespace: settings.namespace });
+  }
+
+  /** The queue of a job on a space's repository: its storage's, on storage nodes. */
+  private async queueOf(spaceId: string): Promise<string> {
+    const storage = this.storageOf && (await this.storageOf(spaceId));
+    return storage ? storageTaskQueue(this.settings.taskQueue, storage) : this.settings.taskQueue;
   }
 
   /**
@@ -113,10 +126,10 @@ export class JobClient implements Jobs {
   }
 
   /** Runs a translation's run `run`; a job already under that id (the same run asked twice) is joined. */
-  async startTranslationRun(translationId: string, run: number): Promise<void> {
-    await this.call(`start run ${run} of translation ${translationId}`, () =>
+  async startTranslationRun(translationId: string, run: number, sourceSpaceId: string): Promise<void> {
+    await this.call(`start run ${run} of translation ${translationId}`, async () =>
       this.client.workflow.start<typeof translationRun>('translationRun', {
-        taskQueue: this.settings.taskQueue,
+        taskQueue: await this.queueOf(sourceSpaceId),
         workflowId: translationJobId(translationId, run),
         args: [{ translationId, run }],
         workflowIdConflictPolicy: 'USE_EXISTING',
@@ -126,9 +139,9 @@ export class JobClient implements Jobs {
 
   /** Renders a change request's PDF; the same revision and options asked again join the job under way. */
   async startPdfExport(input: PdfExportInput): Promise<void> {
-    await this.call(`start the PDF export of change request ${input.changeRequestId}`, () =>
+    await this.call(`start the PDF export of change request ${input.changeRequestId}`, async () =>
       this.client.workflow.start<typeof pdfExport>('pdfExport', {
-        taskQueue: this.settings.taskQueue,
+        taskQueue: await this.queueOf(input.spaceId),
         workflowId: pdfJobId(input),
         args: [input],
         workflowIdConflictPolicy: 'USE_EXISTING',
@@ -182,8 +195,8 @@ export class JobClient implements Jobs {
 
   /** Starts a Git Sync import or export of a space: each request its own job. */
   async startGitSync(job: GitSyncJob): Promise<void> {
-    await this.call(`start the Git Sync ${job.direction} of space ${job.spaceId}`, () =>
-      this.client.workflow.start<typeof gitSync>('gitSync', { taskQueue: this.settings.taskQueue, workflowId: gitSyncJobId(job, randomUUID()), args: [job] }),
+    await this.call(`start the Git Sync ${job.direction} of space ${job.spaceId}`, async () =>
+      this.client.workflow.start<typeof gitSync>('gitSync', { taskQueue: await this.queueOf(job.spaceId), workflowId: gitSyncJobId(job, randomUUID()), args: [job] }),
     );
   }
 
@@ -192,7 +205,9 @@ export class JobClient implements Jobs {
    * threshold (an existing one is updated to them). Returns its id.
    */
   async ensureRepositoryMaintenance(): Promise<string> {
-    const scheduleId = maintenanceScheduleId(this.settings.taskQueue);
+    // On a storage node, the schedule of its storage, run by its own workers.
+    const taskQueue = this.settings.storage ? storageTaskQueue(this.settings.taskQueue, this.settings.storage) : this.settings.taskQueue;
+    const scheduleId = maintenanceScheduleId(taskQueue);
     const every = this.settings.repackEveryMs ?? 3_600_000;
     const input: RepositoryMaintenanceInput = { looseObjects: this.settings.repackLooseObjects ?? 1000 };
     await this.call('schedule the repository maintenance', async () => {
@@ -200,7 +215,7 @@ export class JobClient implements Jobs {
         await this.client.schedule.create({
           scheduleId,
           spec: { intervals: [{ every }] },
-          action: { type: 'startWorkflow', workflowType: 'repositoryMaintenance', taskQueue: this.settings.taskQueue, args: [input] },
+          action: { type: 'startWorkflow', workflowType: 'repositoryMaintenance', taskQueue, args: [input] },
           policies: { overlap: ScheduleOverlapPolicy.SKIP },
         });
       } catch (error) {
@@ -208,16 +223,16 @@ export class JobClient implements Jobs {
         await this.client.schedule.getHandle(scheduleId).update((previous) => ({
           ...previous,
           spec: { intervals: [{ every }] },
-          action: { type: 'startWorkflow', workflowType: 'repositoryMaintenance', taskQueue: this.settings.taskQueue, args: [input] },
+          action: { type: 'startWorkflow', workflowType: 'repositoryMaintenance', taskQueue, args: [input] },
         }));
       }
     });
     return scheduleId;
   }
 
-  private startDeletionWorkflow(input: SpaceDeletionInput) {
+  private async startDeletionWorkflow(input: SpaceDeletionInput) {
     return this.client.workflow.start<typeof spaceDeletion>('spaceDeletion', {
-      taskQueue: this.settings.taskQueue,
+      taskQueue: await this.queueOf(input.spaceId),
       workflowId: spaceDeletionJobId(input.spaceId),
       args: [input],
       memo: { deletedAt: input.deletedAt },

@@ -6,7 +6,8 @@ import { databaseLocation, openDatabase } from '../storage/db.js';
 import { stopOnSignals } from './runtime/stopOnSignals.js';
 import { closeWorkerPool } from '../engine/workerPool.js';
 import { temporalFromEnv } from './settings.js';
-import { startWorker } from './worker.js';
+import { startWorkers } from './worker.js';
+import { storageOfSpace } from '../domain/storages/index.js';
 import { JobClient } from './client.js';
 
 /**
@@ -19,10 +20,13 @@ async function main() {
   mkdirSync(dataDir, { recursive: true });
   const settings = temporalFromEnv(process.env).temporal;
   const db = await openDatabase(databaseLocation(dataDir, process.env.QUIRE_DATABASE_URL));
+  // On a storage node (QUIRE_STORAGE) the worker also runs the jobs on that storage's repositories.
+  const storage = process.env.QUIRE_STORAGE || undefined;
+  const repositories = localSpaceRepositories(dataDir, storage === undefined ? {} : { storage, onlyPresent: true });
   // Jobs the worker's own work starts (a renderer's revalidation after an import) go through a client of its own.
-  const jobs = new JobClient(settings);
-  const worker = await startWorker(settings, { db, repositories: localSpaceRepositories(dataDir), dataDir, jobs });
-  log.info('Quire worker is running', { pid: process.pid, temporal: settings.address, taskQueue: settings.taskQueue, dataDir });
+  const jobs = new JobClient(settings, storage === undefined ? undefined : (spaceId) => storageOfSpace(db, spaceId));
+  const worker = await startWorkers(settings, { db, repositories, dataDir, jobs });
+  log.info('Quire worker is running', { pid: process.pid, temporal: settings.address, taskQueue: settings.taskQueue, ...(settings.storage && { storage: settings.storage }), dataDir });
 
   stopOnSignals(
     async () => {

@@ -12,7 +12,16 @@ export interface TemporalSettings {
   repackLooseObjects?: number;
   /** The site renderer told when published content changes (QUIRE_RENDERER_URL, QUIRE_RENDERER_SECRET). */
   renderer?: RendererSettings;
+  /**
+   * On storage nodes (QUIRE_STORAGE): the storage this node keeps. Jobs that touch a space's
+   * repository run on its storage's queue (`<taskQueue>@<storage>`), which only that node's
+   * workers poll; every worker polls `taskQueue` for the others.
+   */
+  storage?: string;
 }
+
+/** The task queue of a storage's jobs: polled by the workers of the node that keeps it. */
+export const storageTaskQueue = (taskQueue: string, storage: string) => `${taskQueue}@${storage}`;
 
 export interface RendererSettings {
   url: string;
@@ -68,6 +77,7 @@ export function temporalFromEnv(env: NodeJS.ProcessEnv): { temporal: TemporalSet
       repackEveryMs: minutesFrom(env, 'QUIRE_REPACK_MINUTES', 60) * 60_000,
       repackLooseObjects: countFrom(env, 'QUIRE_REPACK_LOOSE_OBJECTS', 1000),
       renderer: rendererFrom(env),
+      storage: env.QUIRE_STORAGE && env.QUIRE_STORAGE !== 'none' ? env.QUIRE_STORAGE : undefined,
     },
     localTemporal: local,
   };

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities, type ActivityDependencies } from './activities/index.js';
-import type { TemporalSettings } from './settings.js';
+import { storageTaskQueue, type TemporalSettings } from './settings.js';
 import { errorFields, log } from '../domain/common/log.js';
 
 export interface RunningWorker {
@@ -106,4 +106,14 @@ export async function startWorker(settings: TemporalSettings, deps: ActivityDepe
       await loop;
     },
   };
+}
+
+/**
+ * The workers of a node: on the deployment's queue, and on a storage node also on its storage's
+ * queue (`<queue>@<storage>`), where the jobs on its repositories go.
+ */
+export async function startWorkers(settings: TemporalSettings, deps: ActivityDependencies): Promise<RunningWorker> {
+  const queues = [settings.taskQueue, ...(settings.storage ? [storageTaskQueue(settings.taskQueue, settings.storage)] : [])];
+  const workers = await Promise.all(queues.map((taskQueue) => startWorker({ ...settings, taskQueue }, deps)));
+  return { stop: async () => void (await Promise.all(workers.map((worker) => worker.stop()))) };
 }

@@ -2,9 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import type { IncomingMessage } from 'node:http';
 import { RepositoryElsewhereError } from '../../engine/errors/index.js';
-import type { StorageNode } from '../../domain/storages/index.js';
-import { findSpaceCached } from '../../storage/spaces.js';
-import { findStorage, findStorageCached, leastFilledStorage } from '../../storage/storages.js';
+import { placementOf, storageOfSpace, storageWithRoom, type StorageNode } from '../../domain/storages/index.js';
 import type { AppContext } from '../context.js';
 import { HttpError, unavailable } from '../errors.js';
 import { forward, relay, requestBody, routedHeader } from '../nodeProxy.js';
@@ -45,17 +43,17 @@ export function storageRouting(node: StorageNode, secret: string, bodyLimitBytes
       await next();
     } catch (error) {
       if (!(error instanceof RepositoryElsewhereError) || routed || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) throw error;
-      const space = await findSpaceCached(ctx.db, error.spaceId, { includeDeleted: true });
-      if (!space || space.storageId === node.storage) throw error;
+      const storage = await storageOfSpace(ctx.db, error.spaceId);
+      if (storage === undefined || storage === node.storage) throw error;
       ctx.body = undefined;
-      await send(ctx, space.storageId);
+      await send(ctx, storage);
     }
   };
 
   async function send(ctx: AppContext, storage: string) {
     const body = await requestBody(ctx, bodyLimitBytes);
     for (let attempt = 1; ; attempt += 1) {
-      const placement = attempt === 1 ? await findStorageCached(ctx.db, storage) : await findStorage(ctx.db, storage);
+      const placement = await placementOf(ctx.db, storage, { fresh: attempt > 1 });
       if (!placement?.nodeUrl || placement.nodeUrl === node.url) throw unavailable(`Storage ${storage} has no node serving it right now: try again shortly`);
       const answer: IncomingMessage | undefined = await forward(ctx, placement.nodeUrl, body, secret).catch((error: NodeJS.ErrnoException) => {
         // A node gone (refused, reset) is retried once the placement is read again; anything else is this request's failure.
@@ -78,10 +76,10 @@ const isStream = (body: unknown) => body !== undefined && !Buffer.isBuffer(body)
 /** The storage that must serve the request, or undefined when any node can. */
 async function storageOfRequest(ctx: AppContext, node: StorageNode): Promise<string | undefined> {
   const spaceId = spacePath.exec(ctx.path)?.[1] ?? gitPath.exec(ctx.path)?.[1];
-  if (spaceId !== undefined) return (await findSpaceCached(ctx.db, decodeURIComponent(spaceId), { includeDeleted: true }))?.storageId;
+  if (spaceId !== undefined) return storageOfSpace(ctx.db, decodeURIComponent(spaceId));
   if (ctx.method === 'POST' && spacesOfOrganization.test(ctx.path)) {
     if (node.storage !== null) return node.storage;
-    const room = await leastFilledStorage(ctx.db);
+    const room = await storageWithRoom(ctx.db);
     if (!room) throw unavailable('No storage node is serving: a space can’t be made right now');
     return room.id;
   }

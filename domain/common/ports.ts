@@ -20,7 +20,8 @@ export interface Jobs {
   ensureSpaceDeletion(input: SpaceDeletionInput): Promise<void>;
   cancelSpaceDeletion(spaceId: string, deletedAt: string): Promise<void>;
   startOpenAPIProcessing(organizationId: string, slug: string): Promise<void>;
-  startTranslationRun(translationId: string, run: number): Promise<void>;
+  /** `sourceSpaceId`: the space whose repository the run reads (its storage runs the job). */
+  startTranslationRun(translationId: string, run: number, sourceSpaceId: string): Promise<void>;
   startPdfExport(input: PdfExportInput): Promise<void>;
   signalConversationsIngested(organizationId: string): Promise<void>;
   startGitSync(job: GitSyncJob): Promise<void>;

@@ -27,7 +27,8 @@ export async function repackSpace(deps: Pick<ContentDeps, 'repositories'>, space
  */
 export async function repackSpacesOverThreshold(deps: Pick<ContentDeps, 'db' | 'repositories'>, threshold: number, progress: () => void = () => undefined): Promise<RepackOutcome[]> {
   const repacked: RepackOutcome[] = [];
-  for (let after = '', ids = await listLiveSpaceIds(deps.db, after, 500); ids.length > 0; after = ids[ids.length - 1]!, ids = await listLiveSpaceIds(deps.db, after, 500)) {
+  const storage = deps.repositories.storage; // the spaces whose repositories are on this node
+  for (let after = '', ids = await listLiveSpaceIds(deps.db, storage, after, 500); ids.length > 0; after = ids[ids.length - 1]!, ids = await listLiveSpaceIds(deps.db, storage, after, 500)) {
     for (const spaceId of ids) {
       progress();
       if ((await looseObjectCount(deps.repositories.open(spaceId).gitdir)) < threshold) continue;

@@ -1,2 +1,3 @@
 /** Storage nodes: which node keeps which spaces' repositories. */
 export * from './storageNode.js';
+export * from './placement.js';

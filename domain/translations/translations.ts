@@ -70,7 +70,7 @@ export async function runTranslation(deps: JobDeps, translation: TranslationReco
   const claimed = await deps.db.transaction((tx) => claimTranslationRun(tx, translation.id));
   if (!claimed) return;
   try {
-    await deps.jobs.startTranslationRun(translation.id, claimed.run);
+    await deps.jobs.startTranslationRun(translation.id, claimed.run, translation.sourceSpaceId);
   } catch (error) {
     if (claimed.started) await releaseTranslationRun(deps.db, translation.id, claimed.run);
     throw error;

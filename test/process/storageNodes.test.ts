@@ -27,7 +27,7 @@ const folders: string[] = [];
 const nodes: ServiceProcess[] = [];
 let db: Database;
 let databaseUrl: string;
-let temporalAddress: string;
+let temporal: { address: string; taskQueue: string };
 let token: string;
 let a: ServiceProcess;
 let b: ServiceProcess;
@@ -40,8 +40,18 @@ const folder = (label: string) => {
   return made;
 };
 
+/** A node as `npm start` runs it; a storage node with its workers (its storage's jobs are its own), the router without. */
 async function node(storage: string, dataDir: string): Promise<ServiceProcess> {
-  const started = await startService({ DATA_DIR: dataDir, QUIRE_DATABASE_URL: databaseUrl, QUIRE_STORAGE: storage, TEMPORAL_ADDRESS: temporalAddress, QUIRE_WORKER: 'off', QUIRE_ACCESS_LOG: 'off' });
+  const started = await startService({
+    DATA_DIR: dataDir,
+    QUIRE_DATABASE_URL: databaseUrl,
+    QUIRE_STORAGE: storage,
+    TEMPORAL_ADDRESS: temporal.address,
+    QUIRE_TASK_QUEUE: temporal.taskQueue,
+    QUIRE_WORKER: storage === 'none' ? 'off' : 'on',
+    QUIRE_SPACE_RETENTION: '1s',
+    QUIRE_ACCESS_LOG: 'off',
+  });
   nodes.push(started);
   return started;
 }
@@ -58,7 +68,7 @@ if (testingOnPostgres) {
   test.before(
     reportingErrors(async () => {
       databaseUrl = await freshTestDatabase('storage_nodes');
-      temporalAddress = (await testTemporalSettings()).address;
+      temporal = await testTemporalSettings();
       db = await openDatabase(databaseUrl);
       const user = await createUser(db, { email: 'operator@example.com', emailVerified: true });
       token = (await createToken(db, user.id)).token;
@@ -116,6 +126,18 @@ if (testingOnPostgres) {
     const pushed = await git(clone, 'push', 'origin', 'HEAD:main');
     assert.is(pushed.code, 0, pushed.stderr);
     assert.is((await call(a, 'GET', `/v1/spaces/${spaces[1]!.id}`)).body.revision, await ok(clone, 'rev-parse', 'HEAD'), 'the push landed in the space');
+  });
+
+  test('jobs on a space’s repository run on its storage’s node: a space deleted through the router is purged from its folder', async () => {
+    const organization = (await call(c, 'POST', '/v1/orgs', { title: 'Purged' })).body.id;
+    const made = await Promise.all([0, 1].map(async (index) => (await call(c, 'POST', `/v1/orgs/${organization}/spaces`, { title: `Doomed ${index}` })).body.id as string));
+    for (const spaceId of made) {
+      const storage = (await findSpace(db, spaceId))!.storageId;
+      const gitdir = spaceGitdir(storage === 's1' ? dataDirs.s1 : dataDirs.s2, spaceId);
+      assert.ok(existsSync(gitdir));
+      assert.is((await call(c, 'DELETE', `/v1/spaces/${spaceId}`)).status, 205);
+      await until(`space ${spaceId} on ${storage} to be purged`, async () => !existsSync(gitdir) && (await findSpace(db, spaceId, { includeDeleted: true })) === undefined, 30_000, 100);
+    }
   });
 
   test('a standby on the owner’s volume can’t take the storage while the owner lives, stopped or not, and takes it once the owner is dead', async () => {
