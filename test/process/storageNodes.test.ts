@@ -51,6 +51,8 @@ async function node(storage: string, dataDir: string): Promise<ServiceProcess> {
     QUIRE_WORKER: storage === 'none' ? 'off' : 'on',
     QUIRE_SPACE_RETENTION: '1s',
     QUIRE_ACCESS_LOG: 'off',
+    // One address for the instance, as behind a load balancer: the published URLs are the same on every node.
+    QUIRE_PUBLIC_URL: 'http://docs.quire.test',
   });
   nodes.push(started);
   return started;
@@ -126,6 +128,17 @@ if (testingOnPostgres) {
     const pushed = await git(clone, 'push', 'origin', 'HEAD:main');
     assert.is(pushed.code, 0, pushed.stderr);
     assert.is((await call(a, 'GET', `/v1/spaces/${spaces[1]!.id}`)).body.revision, await ok(clone, 'rev-parse', 'HEAD'), 'the push landed in the space');
+
+    // A published page's lookup reads the repository without naming the space in its path: a node
+    // that doesn't keep it sends the read on.
+    const onS2 = spaces.find((_, index) => storages[index] === 's2')!;
+    const site = (await call(c, 'POST', `/v1/orgs/${organization}/sites`, { title: 'Spread site', spaces: [onS2.id], visibility: 'public' })).body;
+    const published = (await call(c, 'POST', `/v1/orgs/${organization}/sites/${site.id}/publish`)).body.urls.published as string;
+    for (const at of [a, b, c]) {
+      const found = await call(at, 'GET', `/v1/urls/published?url=${encodeURIComponent(`${published.replace(/\/$/, '')}/quick-start`)}`);
+      assert.is(found.status, 200, `${at.url}: ${JSON.stringify(found.body)}`);
+      assert.is(found.body.space, onS2.id);
+    }
   });
 
   test('jobs on a space’s repository run on its storage’s node: a space deleted through the router is purged from its folder', async () => {
