@@ -9,10 +9,12 @@ export const routedHeader = 'x-quire-routed';
 const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length']);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+/** How long a routed request may go without a byte of its answer. */
+const answerTimeoutMs = 30_000;
 
 /** The request's body, whole when it is small enough to send again (a retry after a stale placement), else its stream. */
 export async function requestBody(ctx: AppContext, limitBytes: number): Promise<Buffer | IncomingMessage | undefined> {
-  if (ctx.method === 'GET' || ctx.method === 'HEAD') return undefined;
+  if (ctx.method === 'GET' || ctx.method === 'HEAD' || (!ctx.get('content-length') && !ctx.get('transfer-encoding'))) return undefined;
   const length = Number(ctx.get('content-length') || NaN);
   if (!(length <= limitBytes)) return ctx.req;
   const chunks: Buffer[] = [];
@@ -34,7 +36,10 @@ export function forward(ctx: AppContext, nodeUrl: string, body: Buffer | Incomin
   else if (body) headers['transfer-encoding'] = 'chunked';
   return new Promise((resolve, reject) => {
     const request = http.request(target, { method: ctx.method, headers, agent }, resolve);
-    request.on('error', reject);
+    // A kept-alive connection the other node had closed fails before the request reached it (`reusedSocket`).
+    request.on('error', (error) => reject(Object.assign(error, { reusedSocket: request.reusedSocket })));
+    // A node that accepts the connection and never answers (stopped, hung) fails the request, as a down one would.
+    request.setTimeout(answerTimeoutMs, () => request.destroy(Object.assign(new Error(`no answer from ${nodeUrl} in ${answerTimeoutMs / 1000} s`), { code: 'ETIMEDOUT' })));
     if (Buffer.isBuffer(body)) request.end(body);
     else if (body) body.pipe(request);
     else request.end();

@@ -1,5 +1,5 @@
 // The scale-out issue's figures (issue 25), as far as it is built: SQLite against PostgreSQL on one
-// node. Through the built server (dist/): page GET, space GET and search req/s and latencies, a
+// node, and storage nodes (a request routed one hop, a commit each way). Through the built server (dist/): page GET, space GET and search req/s and latencies, a
 // metadata write's latency, the server's memory. In this process, on the storage layer: transactions
 // racing for one row (retries on PostgreSQL), the time another process's commit takes to reach a read
 // cache, and search over 200 spaces × 100 pages (latency, index size).
@@ -95,6 +95,47 @@ async function crossNodeReads(cluster: PostgresCluster): Promise<string> {
   }
 }
 
+/**
+ * Storage nodes: node A keeps storage s1, node C keeps none and routes. Page GETs of a space on s1
+ * straight to A and through C (the proxy hop), and a one-page commit each way.
+ */
+async function routedFigures(cluster: PostgresCluster, figures: Record<string, string>): Promise<void> {
+  await cluster.createDatabase('quire_bench_routed');
+  const databaseUrl = cluster.url('quire_bench_routed');
+  const { organizationId, token } = await seedOrganization(tempDataDir(), 1, databaseUrl);
+  const env = { PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: await sharedTemporalAddress(), QUIRE_DATABASE_URL: databaseUrl, QUIRE_WORKER: 'off' };
+  const [a, c] = await Promise.all([spawnQuire({ ...env, DATA_DIR: tempDataDir(), QUIRE_STORAGE: 's1' }), spawnQuire({ ...env, DATA_DIR: tempDataDir(), QUIRE_STORAGE: 'none' })]);
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  try {
+    let space: { id?: string } = {};
+    for (let tries = 0; !space.id && tries < 100; tries += 1) {
+      const made = await fetch(`${c!.url}/v1/orgs/${organizationId}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: 'Routed', template: { id: 'getting-started' } }) });
+      space = (await made.json()) as { id?: string };
+      if (!space.id) await new Promise((resolve) => setTimeout(resolve, 100)); // A hasn't claimed s1 yet
+    }
+    const pages = (await (await fetch(`${a!.url}/v1/spaces/${space.id}/content/pages`, { headers })).json()) as { pages: Array<{ id: string }> };
+    const pagePath = `/v1/spaces/${space.id}/content/page/${pages.pages[0]!.id}`;
+    const direct = await requestRate(`${a!.url}${pagePath}`, headers);
+    const routed = await requestRate(`${c!.url}${pagePath}`, headers);
+    figures['Storage nodes: page GET req/s straight to its node (p50 / p99 ms)'] = `${fmt(direct.rps, 0)} (${direct.p50} / ${direct.p99})`;
+    figures['Storage nodes: page GET req/s through a routing node (p50 / p99 ms)'] = `${fmt(routed.rps, 0)} (${routed.p50} / ${routed.p99})`;
+    const sequential = async (base: string) => p50(await timedRequests(300, () => fetch(`${base}${pagePath}`, { headers })));
+    const [straight, hop] = [await sequential(a!.url), await sequential(c!.url)];
+    figures['Storage nodes: the proxy hop, one request at a time: p50 ms added (target ≤ 1)'] = `${fmt(hop - straight, 2)} (${fmt(straight, 2)} → ${fmt(hop, 2)})`;
+    for (const [name, base] of [['straight to its node', a!.url], ['through a routing node', c!.url]] as const) {
+      const changeRequest = (await (await fetch(`${base}/v1/spaces/${space.id}/change-requests`, { method: 'POST', headers, body: JSON.stringify({ subject: name }) })).json()) as { id: string };
+      const commits = await timedRequests(100, (round) =>
+        fetch(`${base}/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { method: 'POST', headers, body: JSON.stringify({ changes: [{ operation: 'insert_page', title: `Page ${round}`, document: { markdown: `# Page ${round}\n` } }] }) }),
+      );
+      figures[`Storage nodes: one-page commit ${name}, sequential: p50 / p99 ms`] = p50p99(commits);
+    }
+  } finally {
+    await Promise.all([a!.stop(), c!.stop()]);
+  }
+}
+
+const p50 = (samples: number[]) => percentile(samples, 0.5);
+
 async function openBoth(cluster: PostgresCluster, name: string): Promise<Record<Driver, () => Promise<Database>>> {
   await cluster.createDatabase(name);
   const file = `${tempDataDir()}/quire.sqlite`;
@@ -179,6 +220,7 @@ export async function benchScale(): Promise<Record<string, string>> {
     const postgresRps = await serverFigures('postgres', cluster, figures);
     figures['PostgreSQL page GET as % of SQLite’s (target ≥ 80)'] = fmt((postgresRps / sqliteRps) * 100, 1);
     figures['PostgreSQL, two API processes: organization title written through one, read at once through the other'] = await crossNodeReads(cluster);
+    await routedFigures(cluster, figures);
 
     const opened = await openBoth(cluster, 'quire_bench_storage');
     for (const driver of ['sqlite', 'postgres'] as const) {

@@ -17,11 +17,20 @@ export async function recordedSpaceHeads(db: Queryable, spaceIds: readonly strin
   return new Map(rows.map((row) => [row.space_id, row.revision]));
 }
 
-/** Spaces of a storage with no head recorded (made before heads were recorded), by id after `after`. */
-export async function spacesWithoutHead(db: Queryable, storageId: string, after: string, limit: number): Promise<string[]> {
-  const rows = await db.all<{ id: string }>(
-    'SELECT id FROM spaces WHERE storage_id = ? AND id > ? AND NOT EXISTS (SELECT 1 FROM space_heads WHERE space_id = spaces.id) ORDER BY id LIMIT ?',
+/** A space of a storage with its recorded head and the revision its search index is at (null: none). */
+export interface SpaceHeadState {
+  spaceId: string;
+  recorded: string | null;
+  indexed: string | null;
+}
+
+/** The live and deleted spaces of a storage, by id after `after`, with their recorded and indexed revisions. */
+export async function spaceHeadStates(db: Queryable, storageId: string, after: string, limit: number): Promise<SpaceHeadState[]> {
+  const rows = await db.all<{ id: string; recorded: string | null; indexed: string | null }>(
+    `SELECT spaces.id AS id, space_heads.revision AS recorded, search_spaces.revision AS indexed FROM spaces
+     LEFT JOIN space_heads ON space_heads.space_id = spaces.id LEFT JOIN search_spaces ON search_spaces.space_id = spaces.id
+     WHERE spaces.storage_id = ? AND spaces.id > ? ORDER BY spaces.id LIMIT ?`,
     [storageId, after, limit],
   );
-  return rows.map((row) => row.id);
+  return rows.map((row) => ({ spaceId: row.id, recorded: row.recorded, indexed: row.indexed }));
 }

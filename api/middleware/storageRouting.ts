@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
-import type { IncomingMessage } from 'node:http';
 import { RepositoryElsewhereError } from '../../engine/errors/index.js';
 import { placementOf, storageOfSpace, storageWithRoom, type StorageNode } from '../../domain/storages/index.js';
 import type { AppContext } from '../context.js';
@@ -55,18 +54,21 @@ export function storageRouting(node: StorageNode, secret: string, bodyLimitBytes
     for (let attempt = 1; ; attempt += 1) {
       const placement = await placementOf(ctx.db, storage, { fresh: attempt > 1 });
       if (!placement?.nodeUrl || placement.nodeUrl === node.url) throw unavailable(`Storage ${storage} has no node serving it right now: try again shortly`);
-      const answer: IncomingMessage | undefined = await forward(ctx, placement.nodeUrl, body, secret).catch((error: NodeJS.ErrnoException) => {
-        // A node gone (refused, reset) is retried once the placement is read again; anything else is this request's failure.
-        if (['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'EPIPE'].includes(error.code ?? '')) return undefined;
-        throw error;
-      });
-      const retry = (answer === undefined || answer.statusCode === 421) && attempt === 1 && !isStream(body);
-      if (retry) {
-        answer?.resume();
+      const sent = await forward(ctx, placement.nodeUrl, body, secret).then(
+        (answer) => ({ answer }),
+        (error: NodeJS.ErrnoException & { reusedSocket?: boolean }) => ({ failure: error }),
+      );
+      // Retried once, with the placement read again: a node that refused the connection (the request
+      // never reached it), a read on a kept-alive connection the node had closed, or a node that no
+      // longer owns the storage (421). A write cut off midway may have been carried out: not sent twice.
+      const reads = ctx.method === 'GET' || ctx.method === 'HEAD';
+      const unreached = 'failure' in sent && (sent.failure.code === 'ECONNREFUSED' || (reads && sent.failure.reusedSocket === true && sent.failure.code === 'ECONNRESET'));
+      if ((unreached || ('answer' in sent && sent.answer.statusCode === 421)) && attempt === 1 && !isStream(body)) {
+        if ('answer' in sent) sent.answer.resume();
         continue;
       }
-      if (!answer) throw unavailable(`Storage ${storage}: its node ${placement.nodeUrl} is not answering: try again shortly`);
-      return relay(ctx, answer);
+      if ('failure' in sent) throw unavailable(`Storage ${storage}: its node ${placement.nodeUrl} is not answering (${sent.failure.code ?? sent.failure.message}): try again shortly`);
+      return relay(ctx, sent.answer);
     }
   }
 }

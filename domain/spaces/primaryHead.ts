@@ -1,9 +1,10 @@
+import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
 import { withSettledBranch } from '../../engine/settledBranch.js';
-import { recordedSpaceHeads, recordSpaceHead, spacesWithoutHead } from '../../storage/spaceHeads.js';
+import { recordedSpaceHeads, recordSpaceHead, spaceHeadStates } from '../../storage/spaceHeads.js';
 import type { ContentDeps } from '../common/deps.js';
 import { errorFields, log } from '../common/log.js';
-import { scheduleSearchRefresh } from './searchIndex.js';
+import { refreshSearchIndex, scheduleSearchRefresh } from './searchIndex.js';
 import { spaceRevision } from './spaces.js';
 
 /** Recordings asked for and not begun yet: one begun later reads a newer head, so they are shared. */
@@ -56,20 +57,34 @@ export async function primaryRevisions(deps: Pick<ContentDeps, 'db' | 'repositor
 }
 
 /**
- * Records the heads of a storage's spaces that have none (made before heads were recorded), a
- * batch at a time: run by the node that has just taken the storage, off every request's path.
+ * Brings what the database says of a storage's repositories up to them: run by the node that has
+ * just taken the storage, off every request's path. A node killed after a branch moved and before
+ * it recorded the head, or refreshed the search index, left them behind; so did spaces made
+ * before heads were recorded. Reads each primary ref (a stat and 41 bytes), and records or
+ * re-indexes only what differs.
  */
-export async function recordMissingHeads(deps: Pick<ContentDeps, 'db' | 'repositories'>, storageId: string): Promise<number> {
-  let recorded = 0;
+export async function reconcileStorage(deps: Pick<ContentDeps, 'db' | 'repositories'>, storageId: string): Promise<{ recorded: number; reindexed: number }> {
+  const done = { recorded: 0, reindexed: 0 };
   for (let after = ''; ; ) {
-    const batch = await spacesWithoutHead(deps.db, storageId, after, 100);
-    if (batch.length === 0) return recorded;
-    for (const spaceId of batch) {
-      await recordPrimaryHead(deps, spaceId).then(
-        () => (recorded += 1),
-        (error: unknown) => log.warn(`the head of space ${spaceId} was not recorded`, errorFields(error)),
-      );
+    const batch = await spaceHeadStates(deps.db, storageId, after, 500);
+    if (batch.length === 0) return done;
+    for (const { spaceId, recorded, indexed } of batch) {
+      const head = await readBranch(deps.repositories.open(spaceId), primaryBranch).catch((error: unknown) => {
+        log.warn(`storage ${storageId}: the head of space ${spaceId} could not be read`, errorFields(error));
+        return null;
+      });
+      if (!head) continue;
+      if (head !== recorded) {
+        await recordPrimaryHead(deps, spaceId).then(
+          () => (done.recorded += 1),
+          (error: unknown) => log.warn(`the head of space ${spaceId} was not recorded`, errorFields(error)),
+        );
+      }
+      if (head !== indexed) {
+        await refreshSearchIndex(deps, spaceId);
+        done.reindexed += 1;
+      }
     }
-    after = batch.at(-1)!;
+    after = batch.at(-1)!.spaceId;
   }
 }

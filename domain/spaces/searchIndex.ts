@@ -1,3 +1,4 @@
+import { RepositoryElsewhereError } from '../../engine/errors/index.js';
 import { readRevision } from '../../engine/readRevision.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
@@ -16,6 +17,7 @@ const indexedHeads = new Map<string, string>();
  * revision never overwrites a newer one.
  */
 export function refreshSearchIndex(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: string): Promise<void> {
+  if (!keptHere(deps, spaceId)) return Promise.resolve(); // its storage node refreshes it after each write
   if (!running.has(spaceId) && indexedHeads.has(spaceId)) {
     // The common case, settled without queueing: is the index still at the branch head?
     return readBranch(deps.repositories.open(spaceId), primaryBranch).then(
@@ -24,6 +26,17 @@ export function refreshSearchIndex(deps: Pick<ContentDeps, 'db' | 'repositories'
     );
   }
   return queueRefresh(deps, spaceId);
+}
+
+/** Whether this node keeps the space's repository: on storage nodes, another node may. */
+function keptHere(deps: Pick<ContentDeps, 'repositories'>, spaceId: string): boolean {
+  try {
+    deps.repositories.open(spaceId);
+    return true;
+  } catch (error) {
+    if (error instanceof RepositoryElsewhereError) return false;
+    throw error;
+  }
 }
 
 function queueRefresh(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: string): Promise<void> {

@@ -2,7 +2,7 @@ import type { Database } from '../../storage/db.js';
 import { claimStorage, releaseStorage } from '../../storage/storages.js';
 import type { ContentDeps } from '../common/deps.js';
 import { errorFields, log } from '../common/log.js';
-import { recordMissingHeads } from '../spaces/index.js';
+import { reconcileStorage } from '../spaces/index.js';
 
 /**
  * One node of an instance spread over storage nodes: the storage whose repositories it keeps (or
@@ -58,7 +58,10 @@ export function storageNode(deps: Pick<ContentDeps, 'db' | 'repositories'>, stor
       owned = true;
       log.info(`storage ${id} is served by this node`, { node: url, ...(waitingSince === undefined ? {} : { waitedMs: Date.now() - waitingSince }) });
       waitingSince = undefined;
-      void recordMissingHeads(deps, id).catch((error: unknown) => log.warn(`storage ${id}: heads not recorded`, errorFields(error)));
+      void reconcileStorage(deps, id).then(
+        (done) => (done.recorded > 0 || done.reindexed > 0) && log.info(`storage ${id}: heads and search brought up to the repositories`, done),
+        (error: unknown) => log.warn(`storage ${id}: not reconciled with its repositories`, errorFields(error)),
+      );
       await Promise.race([lock.lost, stopping]);
       owned = false;
       if (stopped) {
