@@ -107,7 +107,11 @@ export async function openPostgres(url: string): Promise<Database> {
     run: (sql, params) => transaction((tx) => tx.run(sql, params)),
     transaction,
     // Unheard commits can't drop what is kept, so while not listening nothing is kept.
-    cached: (key, tables, load) => (listener.listening() ? cache.get(key, tables, load) : load()),
+    cached: async (key, tables, load) => {
+      if (!listener.listening()) return load();
+      await ioTurn();
+      return cache.get(key, tables, load);
+    },
     holdSessionLock: (name) => holdSessionLock(url, name),
     close: () => (closing ??= Promise.all([listener.close(), reads.end(), writes.end()]).then(() => undefined)),
   };
@@ -202,6 +206,22 @@ async function listen(url: string, node: string, clear: () => void): Promise<{ l
 }
 
 /** The schema's foreign keys and triggers, as tableReach takes them. */
+let turn: Promise<void> | undefined;
+/**
+ * Resolves once the event loop has taken in what its sockets hold: a commit's notice that reached
+ * the listening connection together with (or just before) the request that reads is applied to
+ * the cache before the read. One turn is shared by all the cached reads of a tick.
+ */
+function ioTurn(): Promise<void> {
+  turn ??= new Promise<void>((resolve) =>
+    setImmediate(() => {
+      turn = undefined;
+      resolve();
+    }),
+  );
+  return turn;
+}
+
 /**
  * A session advisory lock on a connection of its own, kept alive by TCP keepalives: the server
  * drops the lock when the process dies (its socket closes) or its connection is cut.
