@@ -2,7 +2,7 @@
 // node, and storage nodes (a request routed one hop, a commit each way). Through the built server (dist/): page GET, space GET and search req/s and latencies, a
 // metadata write's latency, the server's memory. In this process, on the storage layer: transactions
 // racing for one row (retries on PostgreSQL), the time another process's commit takes to reach a read
-// cache, and search over 200 spaces × 100 pages (latency, index size).
+// cache, search over 1,000 spaces × 100 pages (latency, index size), and 100,000 spaces' metadata.
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import { startPostgresCluster, type PostgresCluster } from '../scripts/postgresCluster.js';
@@ -11,7 +11,8 @@ import { corpusCounts, countIssueInCorpus } from '../storage/issueClusters.js';
 import { insertOrganization } from '../storage/organizations.js';
 import { transactionStats } from '../storage/postgres.js';
 import { searchIndexBytes, searchSections, updateSpaceIndex, type IndexedPage } from '../storage/search.js';
-import { insertSpace } from '../storage/spaces.js';
+import { insertSpace, listAllSpacesOfOrganization } from '../storage/spaces.js';
+import { recordedSpaceHeads, recordSpaceHead } from '../storage/spaceHeads.js';
 import { createUser } from '../storage/users.js';
 import { buildQuire, fmt, sharedTemporalAddress, spawnQuire, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
@@ -129,9 +130,46 @@ async function routedFigures(cluster: PostgresCluster, figures: Record<string, s
       );
       figures[`Storage nodes: one-page commit ${name}, sequential: p50 / p99 ms`] = p50p99(commits);
     }
+
+    // Commits/s from 8 writers through the router: their spaces all on s1, then spread over s1 and s2.
+    const makeSpaces = async (count: number) => {
+      const ids: string[] = [];
+      for (let index = 0; index < count; index += 1) ids.push(((await (await fetch(`${c!.url}/v1/orgs/${organizationId}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: `Written ${index}` }) })).json()) as { id: string }).id);
+      return ids;
+    };
+    const onS1 = await makeSpaces(4);
+    figures['Storage nodes: commits/s, 8 writers through the router, one storage'] = fmt(await commitRate(c!.url, headers, [...onS1, ...onS1]), 0);
+    const b = await spawnQuire({ ...env, DATA_DIR: tempDataDir(), QUIRE_STORAGE: 's2' });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // B takes s2
+      const onS2 = await makeSpaces(4); // the emptier storage: s2
+      figures['Storage nodes: commits/s, 8 writers through the router, two storages'] = fmt(await commitRate(c!.url, headers, [...onS1, ...onS2]), 0);
+      const rss = (pid: number | undefined) => fmt(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024, 0);
+      figures['Storage nodes: RSS of A (s1) / B (s2) / C (router), MB'] = `${rss(a!.child.pid)} / ${rss(b.child.pid)} / ${rss(c!.child.pid)}`;
+    } finally {
+      await b.stop();
+    }
   } finally {
     await Promise.all([a!.stop(), c!.stop()]);
   }
+}
+
+/** Commits per second over 5 s, one writer per entry of `spaceIds`, each adding pages to a change request of its own. */
+async function commitRate(base: string, headers: Record<string, string>, spaceIds: string[]): Promise<number> {
+  const until = Date.now() + 5000;
+  let commits = 0;
+  await Promise.all(
+    spaceIds.map(async (spaceId, writer) => {
+      const changeRequest = (await (await fetch(`${base}/v1/spaces/${spaceId}/change-requests`, { method: 'POST', headers, body: JSON.stringify({ subject: `Writer ${writer}` }) })).json()) as { id: string };
+      for (let round = 0; Date.now() < until; round += 1) {
+        const response = await fetch(`${base}/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, { method: 'POST', headers, body: JSON.stringify({ changes: [{ operation: 'insert_page', title: `W${writer} ${round}`, document: { markdown: `# ${round}\n` } }] }) });
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`a commit answered ${response.status}`);
+        commits += 1;
+      }
+    }),
+  );
+  return commits / 5;
 }
 
 const p50 = (samples: number[]) => percentile(samples, 0.5);
@@ -178,12 +216,14 @@ async function invalidation(reader: Database, writer: Database): Promise<string>
 
 const words = ['install', 'configure', 'deploy', 'token', 'webhook', 'billing', 'search', 'cache', 'release', 'migrate', 'backup', 'cluster', 'résumé', 'naïve', 'café', '文档', 'schema', 'quota', 'region', 'audit'];
 
-/** 200 spaces × 100 pages × 3 sections indexed, then 200 searches over 5 spaces. */
+/** 1,000 spaces × 100 pages × 3 sections indexed, then 200 searches over 5 spaces. */
+const searchedSpaces = 1000;
+
 async function searchAtScale(db: Database): Promise<{ latency: string; size: string }> {
   const owner = await createUser(db, { email: `search-${Date.now()}@example.com` });
   const organization = await db.transaction((tx) => insertOrganization(tx, { title: 'Search', createdBy: owner.id }));
   const spaceIds: string[] = [];
-  for (let s = 0; s < 200; s += 1) {
+  for (let s = 0; s < searchedSpaces; s += 1) {
     const space = await db.transaction((tx) => insertSpace(tx, { organizationId: organization.id, collectionId: null, title: `Space ${s}`, emoji: null, createdBy: owner.id }));
     const pages: IndexedPage[] = Array.from({ length: 100 }, (_, p) => ({
       pageId: `page-${p}`,
@@ -202,13 +242,44 @@ async function searchAtScale(db: Database): Promise<{ latency: string; size: str
   }
   const samples: number[] = [];
   for (let round = 0; round < 220; round += 1) {
-    const within = spaceIds.slice((round * 5) % 195, ((round * 5) % 195) + 5);
+    const within = spaceIds.slice((round * 5) % (searchedSpaces - 5), ((round * 5) % (searchedSpaces - 5)) + 5);
     const started = performance.now();
     await searchSections(db, within, `${words[round % words.length]} ${words[(round * 3) % words.length]!.slice(0, 3)}`, 50);
     if (round >= 20) samples.push(performance.now() - started);
   }
   const size = await searchIndexBytes(db);
   return { latency: p50p99(samples), size: `${fmt(size / 1024 / 1024, 1)} MB` };
+}
+
+/**
+ * Metadata for 100,000 spaces (1,000 organizations of 100), written in transactions of 1,000; then
+ * what a request reads of it: one organization's spaces, and their recorded heads.
+ */
+async function metadataAtScale(db: Database): Promise<{ written: string; list: string }> {
+  const owner = await createUser(db, { email: `metadata-${Date.now()}@example.com` });
+  const started = performance.now();
+  const organizations: string[] = [];
+  for (let batch = 0; batch < 100; batch += 1) {
+    await db.transaction(async (tx) => {
+      for (let o = 0; o < 10; o += 1) {
+        const organization = await insertOrganization(tx, { title: `Org ${batch}-${o}`, createdBy: owner.id });
+        organizations.push(organization.id);
+        for (let s = 0; s < 100; s += 1) {
+          const space = await insertSpace(tx, { organizationId: organization.id, collectionId: null, title: `Space ${s}`, emoji: null, createdBy: owner.id });
+          await recordSpaceHead(tx, space.id, 'f'.repeat(40));
+        }
+      }
+    });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const samples: number[] = [];
+  for (let round = 0; round < 220; round += 1) {
+    const begun = performance.now();
+    const spaces = await listAllSpacesOfOrganization(db, organizations[(round * 37) % organizations.length]!);
+    await recordedSpaceHeads(db, spaces.map((space) => space.id));
+    if (round >= 20) samples.push(performance.now() - begun);
+  }
+  return { written: `${fmt(seconds, 1)} s (${fmt(100_000 / seconds, 0)} spaces/s)`, list: p50p99(samples) };
 }
 
 export async function benchScale(): Promise<Record<string, string>> {
@@ -231,8 +302,11 @@ export async function benchScale(): Promise<Record<string, string>> {
         figures[`${name}: 200 transactions racing for one row`] = await contention(db);
         figures[`${name}: another handle's commit clearing a cached read: p50 / p99 ms (target ≤ 100)`] = await invalidation(db, other);
         const search = await searchAtScale(db);
-        figures[`${name}: search over 5 of 200 spaces × 100 pages (60,000 sections): p50 / p99 ms`] = search.latency;
+        figures[`${name}: search over 5 of 1,000 spaces × 100 pages (300,000 sections): p50 / p99 ms`] = search.latency;
         figures[`${name}: search index size`] = search.size;
+        const metadata = await metadataAtScale(db);
+        figures[`${name}: 100,000 spaces' metadata written (1,000 organizations)`] = metadata.written;
+        figures[`${name}: an organization's 100 spaces and their heads, among 100,000: p50 / p99 ms`] = metadata.list;
       } finally {
         await other.close();
         await db.close();
