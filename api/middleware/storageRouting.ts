@@ -68,6 +68,11 @@ export function storageRouting(node: StorageNode, secret: string, bodyLimitBytes
         continue;
       }
       if ('failure' in sent) throw unavailable(`Storage ${storage}: its node ${placement.nodeUrl} is not answering (${sent.failure.code ?? sent.failure.message}): try again shortly`);
+      if (sent.answer.statusCode === 421) {
+        // The node named still doesn't own the storage (it lost its session and hasn't taken it back yet).
+        sent.answer.resume();
+        throw unavailable(`Storage ${storage} is not served right now (its node is taking it over): try again shortly`);
+      }
       return relay(ctx, sent.answer);
     }
   }
