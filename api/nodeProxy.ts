@@ -46,10 +46,30 @@ export function forward(ctx: AppContext, nodeUrl: string, body: Buffer | Incomin
   });
 }
 
-/** Passes another node's answer on as this request's. */
-export function relay(ctx: AppContext, answer: IncomingMessage): void {
+/** Answers up to this size are read whole before they are passed on; larger ones (git packs) are streamed. */
+const wholeAnswerBytes = 8 * 1024 * 1024;
+
+/**
+ * Passes another node's answer on as this request's. An answer of known, modest size is read
+ * whole first, so a node that dies mid-answer makes a clean 503 (`unreachable`) rather than a
+ * connection cut under the client.
+ */
+export async function relay(ctx: AppContext, answer: IncomingMessage, unreachable: (reason: string) => Error): Promise<void> {
+  const length = Number(answer.headers['content-length'] ?? NaN);
+  let body: Buffer | IncomingMessage = answer;
+  const bodiless = ctx.method === 'HEAD' || answer.statusCode === 204 || answer.statusCode === 304;
+  if (!bodiless && length <= wholeAnswerBytes) {
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of answer) chunks.push(chunk as Buffer);
+    } catch (error) {
+      throw unreachable((error as Error).message);
+    }
+    body = Buffer.concat(chunks);
+    if (body.length !== length) throw unreachable(`its answer was cut off after ${body.length} of ${length} bytes`);
+  }
   ctx.status = answer.statusCode ?? 502;
   for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !hopByHop.has(name)) ctx.set(name, value);
-  if (answer.headers['content-length'] !== undefined) ctx.length = Number(answer.headers['content-length']);
-  ctx.body = answer;
+  if (Number.isFinite(length)) ctx.length = length;
+  ctx.body = body;
 }

@@ -73,7 +73,7 @@ export function storageRouting(node: StorageNode, secret: string, bodyLimitBytes
         sent.answer.resume();
         throw unavailable(`Storage ${storage} is not served right now (its node is taking it over): try again shortly`);
       }
-      return relay(ctx, sent.answer);
+      return relay(ctx, sent.answer, (reason) => unavailable(`Storage ${storage}: its node ${placement.nodeUrl} stopped answering (${reason}): try again shortly`));
     }
   }
 }

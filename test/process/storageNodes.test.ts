@@ -112,6 +112,9 @@ if (testingOnPostgres) {
 
     for (const [index, space] of spaces.entries()) {
       for (const at of [a, b, c]) assert.is((await call(at, 'GET', `/v1/spaces/${space.id}/content/pages`)).status, 200, `space ${index} read through ${at.url}`);
+      const head = await fetch(`${c.url}/v1/spaces/${space.id}`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } });
+      assert.is(head.status, 200, 'a HEAD through the router');
+      assert.ok(Number(head.headers.get('content-length')) > 0, 'with the length its GET would have');
       const changeRequest = (await call(at(index), 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Routed' })).body;
       const wrote = await call(at(index + 1), 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', title: `Routed ${index}`, document: { markdown: '# Routed\n' } }] });
       assert.is(wrote.status, 200, JSON.stringify(wrote.body));
