@@ -45,7 +45,8 @@ export async function updateSpaceIndex(tx: Transaction, spaceId: string, revisio
   // A refresh that was under way when the space was purged must not leave its index behind.
   if (!(await tx.get('SELECT 1 FROM spaces WHERE id = ?', [spaceId]))) return;
   const stale = JSON.stringify([...removed, ...changed.map((page) => page.pageId)]);
-  await tx.run('DELETE FROM search_sections WHERE space_id = ? AND page_id IN (SELECT value FROM json_each(?))', [spaceId, stale]);
+  const ofSpace = searchIndexes[tx.dialect].ofSpace(spaceId);
+  await tx.run(`DELETE FROM search_sections WHERE ${ofSpace.where} AND page_id IN (SELECT value FROM json_each(?))`, [...ofSpace.params, stale]);
   await tx.run('DELETE FROM search_pages WHERE space_id = ? AND page_id IN (SELECT value FROM json_each(?))', [spaceId, stale]);
   await insertRows(
     tx,
@@ -73,10 +74,11 @@ export async function copySpaceIndex(tx: Transaction, fromSpaceId: string, toSpa
      SELECT ?, page_id, title, path, ancestors, content_hash FROM search_pages WHERE space_id = ?`,
     [toSpaceId, fromSpaceId],
   );
+  const ofSpace = searchIndexes[tx.dialect].ofSpace(fromSpaceId);
   await tx.run(
     `INSERT INTO search_sections (title, body, space_id, page_id, section_id)
-     SELECT title, body, ?, page_id, section_id FROM search_sections WHERE space_id = ?`,
-    [toSpaceId, fromSpaceId],
+     SELECT title, body, ?, page_id, section_id FROM search_sections WHERE ${ofSpace.where}`,
+    [toSpaceId, ...ofSpace.params],
   );
   await tx.run(`INSERT INTO search_spaces (space_id, revision, indexed_at) SELECT ?, revision, indexed_at FROM search_spaces WHERE space_id = ?`, [
     toSpaceId,
@@ -85,7 +87,8 @@ export async function copySpaceIndex(tx: Transaction, fromSpaceId: string, toSpa
 }
 
 export async function removeSpaceIndex(db: Transaction, spaceId: string): Promise<void> {
-  await db.run('DELETE FROM search_sections WHERE space_id = ?', [spaceId]);
+  const ofSpace = searchIndexes[db.dialect].ofSpace(spaceId);
+  await db.run(`DELETE FROM search_sections WHERE ${ofSpace.where}`, ofSpace.params);
   await db.run('DELETE FROM search_pages WHERE space_id = ?', [spaceId]);
   await db.run('DELETE FROM search_spaces WHERE space_id = ?', [spaceId]);
 }

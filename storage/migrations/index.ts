@@ -18,6 +18,7 @@ import { sitePublishingAuth } from './018-site-publishing-auth.js';
 import { siteCustomization } from './019-site-customization.js';
 import { sharedState } from './020-shared-state.js';
 import { storagePlacement } from './021-storage-placement.js';
+import { searchBySpace } from './022-search-by-space.js';
 
 export interface Migration {
   version: number;
@@ -28,4 +29,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync, siteRedirects, sitePublishingAuth, siteCustomization, sharedState, storagePlacement];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync, siteRedirects, sitePublishingAuth, siteCustomization, sharedState, storagePlacement, searchBySpace];

@@ -15,9 +15,12 @@ export interface SectionRow {
 
 /**
  * The full-text search of `search_sections` (title, body) per database: rows are written by the
- * same statements on both; only the match, the ranking and the excerpt differ.
+ * same statements on both; only the match, the ranking, the excerpt and how one space's rows are
+ * found differ.
  */
 export interface SearchIndex {
   /** Sections in `spaceIds` matching every word (the last as a prefix), best first. */
   sections(db: Queryable, spaceIds: string[], words: string[], limit: number): Promise<SectionRow[]>;
+  /** A condition on `search_sections` keeping one space's rows, found through an index. */
+  ofSpace(spaceId: string): { where: string; params: unknown[] };
 }

@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sqlite3 from 'sqlite3';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openDatabase, type Database } from '../../storage/db.js';
+import { migrations } from '../../storage/migrations/index.js';
+import { insertOrganization } from '../../storage/organizations.js';
+import { copySpaceIndex, removeSpaceIndex, searchSections, updateSpaceIndex, type IndexedPage } from '../../storage/search.js';
+import { insertSpace } from '../../storage/spaces.js';
+import { createUser } from '../../storage/users.js';
+import { freshTestDatabase, testingOnPostgres } from '../helpers/postgres.js';
+
+// The index finds one space's rows through an index on both databases (FTS5: space_id is a
+// full-text column since migration 22): these check that a space's rows, and only its, are
+// rewritten, copied and removed, and that a search over some spaces keeps to them.
+const test = suite('storage: the search index, one space at a time');
+const dir = mkdtempSync(path.join(tmpdir(), 'quire-search-index-'));
+let db: Database;
+let organizationId: string;
+let ownerId: string;
+test.before(async () => {
+  db = await openDatabase(testingOnPostgres ? await freshTestDatabase('search_index') : path.join(dir, 'quire.db'));
+  ownerId = (await createUser(db, { email: 'search-index@example.com' })).id;
+  organizationId = (await db.transaction((tx) => insertOrganization(tx, { title: 'Search', createdBy: ownerId }))).id;
+});
+test.after(async () => {
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const newSpace = async (id?: string) =>
+  (await db.transaction((tx) => insertSpace(tx, { id, organizationId, collectionId: null, title: 'Space', emoji: null, createdBy: ownerId }))).id;
+
+const page = (pageId: string, body: string): IndexedPage => ({
+  pageId,
+  title: `Page ${pageId}`,
+  path: pageId,
+  ancestors: [],
+  contentHash: body,
+  sections: [{ id: 's1', title: 'Intro', body }],
+});
+
+const pagesFound = async (spaceIds: string[], query: string) =>
+  (await searchSections(db, spaceIds, query, 50)).map((hit) => `${hit.spaceId}/${hit.pageId}`).sort();
+
+test('a refresh rewrites the changed pages of its space only', async () => {
+  const [a, b] = [await newSpace(), await newSpace()];
+  await db.transaction((tx) => updateSpaceIndex(tx, a, 'r1', [page('p1', 'heron lake'), page('p2', 'heron river')], []));
+  await db.transaction((tx) => updateSpaceIndex(tx, b, 'r1', [page('p1', 'heron lake'), page('p2', 'heron river')], []));
+  await db.transaction((tx) => updateSpaceIndex(tx, a, 'r2', [page('p1', 'kestrel lake')], ['p2']));
+  assert.equal(await pagesFound([a, b], 'heron'), [`${b}/p1`, `${b}/p2`]);
+  assert.equal(await pagesFound([a, b], 'kestrel'), [`${a}/p1`]);
+  assert.equal(await pagesFound([a], 'lake'), [`${a}/p1`]);
+});
+
+test('a search over some spaces finds nothing in the others, whether they are few or many', async () => {
+  const spaces = await Promise.all(Array.from({ length: 70 }, () => newSpace()));
+  for (const spaceId of spaces) await db.transaction((tx) => updateSpaceIndex(tx, spaceId, 'r1', [page('p', 'plover')], []));
+  assert.equal(await pagesFound(spaces.slice(0, 3), 'plover'), spaces.slice(0, 3).map((id) => `${id}/p`).sort());
+  assert.equal((await pagesFound(spaces.slice(0, 69), 'plover')).length, 50, 'past the spaces named in the match, the limit still holds');
+  assert.equal(await pagesFound(spaces.slice(0, 3), `plover ${spaces[0]}`), [], 'a space’s id is not a word of its text');
+  assert.equal(await pagesFound(spaces.slice(0, 69), `plover ${spaces[0]}`), [], 'nor when the spaces are many');
+});
+
+test('spaces whose ids differ only in case keep their own rows', async () => {
+  const upper = await newSpace('CaseFoldedSpaceId00A');
+  const lower = await newSpace('casefoldedspaceid00a');
+  await db.transaction((tx) => updateSpaceIndex(tx, upper, 'r1', [page('p', 'grebe')], []));
+  await db.transaction((tx) => updateSpaceIndex(tx, lower, 'r1', [page('p', 'grebe')], []));
+  assert.equal(await pagesFound([upper], 'grebe'), [`${upper}/p`]);
+  await db.transaction((tx) => removeSpaceIndex(tx, upper));
+  assert.equal(await pagesFound([upper, lower], 'grebe'), [`${lower}/p`]);
+});
+
+test('a copy takes the original space’s rows and no other’s', async () => {
+  const [original, other, copy] = [await newSpace(), await newSpace(), await newSpace()];
+  await db.transaction((tx) => updateSpaceIndex(tx, original, 'r1', [page('p1', 'curlew')], []));
+  await db.transaction((tx) => updateSpaceIndex(tx, other, 'r1', [page('p9', 'curlew')], []));
+  await db.transaction((tx) => copySpaceIndex(tx, original, copy));
+  assert.equal(await pagesFound([copy], 'curlew'), [`${copy}/p1`]);
+});
+
+if (!testingOnPostgres) {
+  test('an index built before migration 22 is searchable after it, and refreshed one space at a time', async () => {
+    const file = path.join(dir, 'before-22.db');
+    const old = new sqlite3.Database(file);
+    const exec = (sql: string) => new Promise<void>((resolve, reject) => old.exec(sql, (error) => (error ? reject(error) : resolve())));
+    for (const migration of migrations.filter((m) => m.version < 22)) await exec(migration.sql);
+    await exec(`PRAGMA user_version = 21;
+      INSERT INTO search_pages VALUES ('sA', 'p1', 'Old', 'old', '[]', 'h1'), ('sB', 'p1', 'Old', 'old', '[]', 'h1');
+      INSERT INTO search_sections (title, body, space_id, page_id, section_id) VALUES ('Intro', 'dunlin', 'sA', 'p1', 's1'), ('Intro', 'dunlin', 'sB', 'p1', 's1');`);
+    await new Promise<void>((resolve, reject) => old.close((error) => (error ? reject(error) : resolve())));
+    const upgraded = await openDatabase(file);
+    try {
+      const found = async (query: string) => (await searchSections(upgraded, ['sA', 'sB'], query, 10)).map((hit) => hit.spaceId).sort();
+      assert.equal(await found('dunlin'), ['sA', 'sB']);
+      const owner = await createUser(upgraded, { email: 'upgrade@example.com' });
+      const organization = await upgraded.transaction((tx) => insertOrganization(tx, { title: 'Upgraded', createdBy: owner.id }));
+      await upgraded.transaction((tx) => insertSpace(tx, { id: 'sA', organizationId: organization.id, collectionId: null, title: 'A', emoji: null, createdBy: owner.id }));
+      await upgraded.transaction((tx) => updateSpaceIndex(tx, 'sA', 'r2', [page('p1', 'sanderling')], []));
+      assert.equal(await found('dunlin'), ['sB']);
+      assert.equal(await found('sanderling'), ['sA']);
+    } finally {
+      await upgraded.close();
+    }
+  });
+}
+
+test.run();
