@@ -28,7 +28,7 @@ const sectionLimit = 2000;
  * A site search's: a reader's search box shows the best few dozen hits, and every hit considered
  * costs an excerpt (2,000 made a search over 10,000 pages take 80 ms).
  */
-const siteSectionLimit = 300;
+const siteSectionLimit = 100;
 
 /** Pages of the space's current revision that match every word, best first. */
 async function searchSpace(ctx: AppContext, { query }: { query: schemas.SearchQuery }) {

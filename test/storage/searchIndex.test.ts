@@ -8,6 +8,7 @@ import { openDatabase, type Database } from '../../storage/db.js';
 import { migrations } from '../../storage/migrations/index.js';
 import { insertOrganization } from '../../storage/organizations.js';
 import { copySpaceIndex, removeSpaceIndex, searchSections, updateSpaceIndex, type IndexedPage } from '../../storage/search.js';
+import { excerpt } from '../../storage/searchIndex/excerpt.js';
 import { insertSpace } from '../../storage/spaces.js';
 import { createUser } from '../../storage/users.js';
 import { freshTestDatabase, testingOnPostgres } from '../helpers/postgres.js';
@@ -80,6 +81,23 @@ test('a copy takes the original space’s rows and no other’s', async () => {
   await db.transaction((tx) => updateSpaceIndex(tx, other, 'r1', [page('p9', 'curlew')], []));
   await db.transaction((tx) => copySpaceIndex(tx, original, copy));
   assert.equal(await pagesFound([copy], 'curlew'), [`${copy}/p1`]);
+});
+
+test('a hit’s excerpt shows the words around its match', async () => {
+  const spaceId = await newSpace();
+  const words = Array.from({ length: 100 }, (_, index) => (index === 60 ? 'Avocets' : `filler${index}`));
+  await db.transaction((tx) => updateSpaceIndex(tx, spaceId, 'r1', [page('p', words.join(' '))], []));
+  const [hit] = await searchSections(db, [spaceId], 'avocet', 10);
+  assert.ok(hit?.excerpt.includes('Avocets'), hit?.excerpt);
+  assert.not.ok(hit?.excerpt.includes('filler0 '), 'it starts near the match, not at the top');
+});
+
+test('an excerpt: 32 words from four before the first match, accents and case folded, … where the text goes on', () => {
+  const body = Array.from({ length: 100 }, (_, index) => (index === 50 ? 'Café,' : `w${index}`)).join(' ');
+  assert.is(excerpt(body, ['cafe']), `…${Array.from({ length: 32 }, (_, index) => (index === 4 ? 'Café' : `w${46 + index}`)).join(' ').replace('Café', 'Café,')}…`);
+  assert.is(excerpt('a short body about a résumé', ['about', 'resu']), 'a short body about a résumé', 'nothing cut, no …');
+  assert.is(excerpt(`${Array.from({ length: 40 }, (_, index) => `w${index}`).join(' ')} tail`, ['tail']), `…${Array.from({ length: 31 }, (_, index) => `w${index + 9}`).join(' ')} tail`, 'a match near the end: the last 32 words');
+  assert.is(excerpt('words only in the title', ['heading']), 'words only in the title', 'no match in the body: its start');
 });
 
 if (!testingOnPostgres) {
