@@ -13,6 +13,7 @@ import { requestTarget } from './middleware/requestTarget.js';
 import { routedRequests, storageRouting } from './middleware/storageRouting.js';
 import { publishedSites } from './routes/publishedSites.js';
 import { gitRouter } from './routes/git.js';
+import { internalRouter } from './routes/internal.js';
 import { allRoutes } from './routes/index.js';
 import type { Route } from './routes/table.js';
 import { routeBuckets } from './routeBuckets.js';
@@ -46,6 +47,7 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
   if (services.storageNode) app.use(storageRouting(services.storageNode.node, services.storageNode.secret, services.config.bodyLimitBytes) as never);
   app.use(metricsEndpoint(health.eventLoopDelay) as never);
   app.use(gitRouter.routes() as never);
+  if (services.storageNode) app.use(internalRouter.routes() as never);
   app.use(publishedSites as never);
   app.use(routeBuckets('/v1', allRoutes, register));
   app.use(async (ctx) => {

@@ -35,6 +35,8 @@ const statusOfEngineCode: Record<EngineErrorCode, number> = {
   RepositoryBusy: 503,
   // Reached only where the request couldn't be routed to the node that keeps it (see storageRouting).
   RepositoryElsewhere: 503,
+  // A write while the space moves between storages (docs/decisions.md): a retry soon succeeds.
+  RepositoryMoving: 503,
   InvalidChange: 400,
   RevisionNotFound: 404,
   MergeConflict: 409,

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { IncomingMessage } from 'node:http';
+import { routedHeader } from '../domain/storages/index.js';
 import type { AppContext } from './context.js';
 
-/** The header a node sends with a request it routes to another: a secret every node derives alike. */
-export const routedHeader = 'x-quire-routed';
+export { routedHeader };
 
 /** Headers that belong to one connection, not to the request or answer: never passed on. */
 const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length']);

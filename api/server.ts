@@ -13,7 +13,7 @@ import { Urls } from './urls.js';
 import { JobClient } from '../workflows/client.js';
 import { localSpaceRepositories } from '../engine/spaceRepositories.js';
 import { closeWorkerPool } from '../engine/workerPool.js';
-import { storageNode, storageOfSpace } from '../domain/storages/index.js';
+import { nodeRoutingSecret, storageNode, storageOfSpace } from '../domain/storages/index.js';
 import { EventLoopDelay } from './metrics.js';
 import type { Repositories } from '../domain/common/ports.js';
 
@@ -40,7 +40,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const repositories = localSpaceRepositories(config.dataDir, config.storage === undefined ? {} : { storage: config.storage, onlyPresent: true });
   const jobs = new JobClient(config.temporal, config.storage === undefined ? undefined : (spaceId) => storageOfSpace(db, spaceId));
   const node = config.storage === undefined ? undefined : storageNode({ db, repositories }, config.storage === 'none' ? null : config.storage);
-  const routing = node && { node, secret: (await instanceKey({ db, dataDir: config.dataDir }, 'node-routing')).toString('base64url') };
+  const routing = node && { node, secret: await nodeRoutingSecret({ db, dataDir: config.dataDir }) };
   const eventLoopDelay = new EventLoopDelay();
   const app = createApp({ db, config, urls, jobs, repositories, storageNode: routing }, { eventLoopDelay });
   const server = http.createServer(app.callback());

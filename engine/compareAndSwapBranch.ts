@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { RefConflictError, RepositoryBusyError } from './errors/index.js';
+import { RefConflictError, RepositoryBusyError, RepositoryMovingError } from './errors/index.js';
+import { isFrozen } from './frozenRepository.js';
 import { syncDirectory, writeSynced } from './gitFs.js';
 import { forgetRefStat, readBranch } from './readBranch.js';
 import { branchRef, type Repository } from './repository.js';
@@ -37,6 +38,8 @@ export async function compareAndSwapBranch(repo: Repository, branch: string, exp
     await Promise.all([writeSynced(ours, Buffer.from(`${next}\n`), 'wx'), options.after]);
     await takeGitLock(ours, gitLock, ref);
     try {
+      // Checked holding the ref's lock, under the repository lock the freeze is taken under too.
+      if (isFrozen(repo.gitdir)) throw new RepositoryMovingError(repo.gitdir);
       const actual = await readBranch(repo, branch);
       if (actual !== expected) throw new RefConflictError(ref, expected, actual);
       renameSync(gitLock, refPath);

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { RepositoryBusyError } from './errors/index.js';
+import { RepositoryBusyError, RepositoryElsewhereError } from './errors/index.js';
 
 const inProcess = new Map<string, Promise<unknown>>();
 
@@ -22,11 +22,18 @@ export const repositoryLockPath = (gitdir: string) => `${gitdir}.quire-lock`;
  * repository that names its holder (host, pid). A lock whose holder died on this host is taken
  * over at once; one whose holder stopped refreshing it (another host, a reused pid) after 10 s.
  */
-export function withRepositoryLock<T>(gitdir: string, work: () => Promise<T>): Promise<T> {
+export function withRepositoryLock<T>(gitdir: string, work: () => Promise<T>, options: { absentOk?: boolean } = {}): Promise<T> {
+  // A repository moved to another storage while this writer waited is gone once the lock is had.
+  const present = options.absentOk
+    ? work
+    : () => {
+        if (!existsSync(gitdir)) throw new RepositoryElsewhereError(path.basename(gitdir, '.git'));
+        return work();
+      };
   const previous = inProcess.get(gitdir) ?? Promise.resolve();
   const run = previous.then(
-    () => holdFileLock(gitdir, work),
-    () => holdFileLock(gitdir, work),
+    () => holdFileLock(gitdir, present),
+    () => holdFileLock(gitdir, present),
   );
   const settled = run.catch(() => undefined);
   inProcess.set(gitdir, settled);

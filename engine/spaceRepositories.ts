@@ -3,7 +3,9 @@ import fs from 'node:fs/promises';
 import { RepositoryElsewhereError } from './errors/index.js';
 import path from 'node:path';
 import { forgetRepositoryLock, withRepositoryLock } from './lock.js';
+import { freezeRepository, thawRepository } from './frozenRepository.js';
 import { closeRepository, createRepository, openRepository, type Repository } from './repository.js';
+import { bundleRepository, handOverRepository, receiveBundle, removeMovedAside, type RefValues } from './repositoryTransfer.js';
 
 /** Where a space's bare repository lives under the data directory. */
 export function spaceGitdir(root: string, spaceId: string): string {
@@ -64,7 +66,7 @@ async function keepOnlyBranches(gitdir: string, kept: Set<string>): Promise<void
 
 export async function removeSpaceRepository(root: string, spaceId: string): Promise<void> {
   const gitdir = spaceGitdir(root, spaceId);
-  await withRepositoryLock(gitdir, () => fs.rm(gitdir, { recursive: true, force: true }));
+  await withRepositoryLock(gitdir, () => fs.rm(gitdir, { recursive: true, force: true }), { absentOk: true });
   await forgetRepositoryLock(gitdir);
   closeRepository(gitdir);
 }
@@ -77,12 +79,10 @@ export async function removeSpaceRepository(root: string, spaceId: string): Prom
  * keeps it.
  */
 export function localSpaceRepositories(root: string, options: { storage?: string; onlyPresent?: boolean } = {}) {
-  const present = new Set<string>();
+  // Looked for at every open (a stat): a space moved to another storage leaves this folder while
+  // other processes of this node (API, worker) may still be asked for it.
   const open = (spaceId: string) => {
-    if (options.onlyPresent && !present.has(spaceId)) {
-      if (!existsSync(spaceGitdir(root, spaceId))) throw new RepositoryElsewhereError(spaceId);
-      present.add(spaceId);
-    }
+    if (options.onlyPresent && !existsSync(spaceGitdir(root, spaceId))) throw new RepositoryElsewhereError(spaceId);
     return openSpaceRepository(root, spaceId);
   };
   return {
@@ -90,9 +90,12 @@ export function localSpaceRepositories(root: string, options: { storage?: string
     open,
     create: (spaceId: string) => createSpaceRepository(root, spaceId),
     copy: (fromSpaceId: string, toSpaceId: string, copyOptions?: { branches?: string[] }) => copySpaceRepository(root, fromSpaceId, toSpaceId, copyOptions),
-    remove: (spaceId: string) => {
-      present.delete(spaceId);
-      return removeSpaceRepository(root, spaceId);
-    },
+    remove: (spaceId: string) => removeSpaceRepository(root, spaceId),
+    freeze: (spaceId: string) => freezeRepository(open(spaceId).gitdir),
+    thaw: (spaceId: string) => thawRepository(open(spaceId).gitdir),
+    bundle: (spaceId: string) => bundleRepository(open(spaceId).gitdir),
+    receive: (spaceId: string, bundleFile: string) => receiveBundle(spaceGitdir(root, spaceId), bundleFile),
+    handOver: (spaceId: string, decide: (refs: RefValues) => Promise<boolean>) => handOverRepository(open(spaceId).gitdir, decide),
+    removeHandedOver: (spaceId: string) => removeMovedAside(spaceGitdir(root, spaceId)),
   };
 }

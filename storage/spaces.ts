@@ -222,3 +222,9 @@ export async function listLiveSpaceIds(db: Queryable, storageId: string, afterId
   const rows = await db.all<{ id: string }>('SELECT id FROM spaces WHERE deleted_at IS NULL AND storage_id = ? AND id > ? ORDER BY id LIMIT ?', [storageId, afterId, limit]);
   return rows.map((row) => row.id);
 }
+
+/** Moves a space's placement to storage `to` if it is still on `from`: whether it moved. */
+export async function placeSpaceOnStorage(db: Queryable, spaceId: string, from: string, to: string): Promise<boolean> {
+  const changed = await db.run('UPDATE spaces SET storage_id = ? WHERE id = ? AND storage_id = ?', [to, spaceId, from]);
+  return changed.changes === 1;
+}

@@ -1,4 +1,4 @@
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { storageTaskQueue, type TemporalSettings } from './settings.js';
 import { spaceRestored } from './signals.js';
 import type { spaceDeletion } from './spaceDeletion.workflow.js';
@@ -12,6 +12,8 @@ import { conversationsIngested, type conversationProcessing } from './conversati
 import { pdfOptions, type PdfExportInput } from '../domain/pdf/index.js';
 import type { GitSyncJob } from '../domain/git/index.js';
 import type { gitSync } from './gitSync.workflow.js';
+import type { spaceMove } from './spaceMove.workflow.js';
+import type { SpaceMove } from '../domain/storages/index.js';
 import { randomUUID } from 'node:crypto';
 
 /** The job service can't be reached: the API answers 503 and changes nothing. */
@@ -26,6 +28,7 @@ export const conversationsJobId = (organizationId: string) => `conversations:${o
 export const consolidationScheduleId = (taskQueue: string) => `conversations-consolidation:${taskQueue}`;
 export const gitSyncJobId = (job: GitSyncJob, id: string) => `git-sync:${job.spaceId}:${job.direction}:${id}`;
 export const maintenanceScheduleId = (taskQueue: string) => `repository-maintenance:${taskQueue}`;
+export const spaceMoveJobId = (spaceId: string) => `space-move:${spaceId}`;
 export const translationJobId = (translationId: string, run: number) => `translation:${translationId}:${run}`;
 
 /** How long a request waits on Temporal before it gives up with a 503. */
@@ -228,6 +231,23 @@ export class JobClient implements Jobs {
       }
     });
     return scheduleId;
+  }
+
+  /**
+   * Starts moving a space to another storage (workflows/spaceMove.workflow.ts), or finds the move
+   * of that space already under way; the handle's `result()` waits for it to end.
+   */
+  async startSpaceMove(move: SpaceMove, releaseAfterMs: number): Promise<{ workflowId: string; result(): Promise<string> }> {
+    const queue = (storage: string) => storageTaskQueue(this.settings.taskQueue, storage);
+    const workflowId = spaceMoveJobId(move.spaceId);
+    return this.call(`start the move of space ${move.spaceId}`, () =>
+      this.client.workflow
+        .start<typeof spaceMove>('spaceMove', { taskQueue: this.settings.taskQueue, workflowId, args: [{ ...move, sourceQueue: queue(move.from), targetQueue: queue(move.to), releaseAfterMs }] })
+        .catch((error) => {
+          if (error instanceof WorkflowExecutionAlreadyStartedError) return this.client.workflow.getHandle<typeof spaceMove>(workflowId);
+          throw error;
+        }),
+    );
   }
 
   private async startDeletionWorkflow(input: SpaceDeletionInput) {

@@ -8,3 +8,4 @@ export { conversationsConsolidation } from './conversationsConsolidation.workflo
 export { repositoryMaintenance } from './repositoryMaintenance.workflow.js';
 export { gitSync } from './gitSync.workflow.js';
 export { rendererRevalidation } from './rendererRevalidation.workflow.js';
+export { spaceMove } from './spaceMove.workflow.js';

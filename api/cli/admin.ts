@@ -6,6 +6,7 @@ import { databaseLocation, openDatabase, type Database, type Queryable } from '.
 import { ensureMembership, memberRoles, type MemberRole } from '../../storage/members.js';
 import { findOrganization, listOrganizationsAll, markOrganizationDeleted } from '../../storage/organizations.js';
 import { findSpace, listAllSpacesOfOrganization } from '../../storage/spaces.js';
+import { findStorage } from '../../storage/storages.js';
 import { repackSpace } from '../../domain/git/index.js';
 import { localSpaceRepositories } from '../../engine/spaceRepositories.js';
 import { closeWorkerPool } from '../../engine/workerPool.js';
@@ -36,6 +37,11 @@ const usage = `Usage: npm run -s admin -- <command> [options]
   token revoke --id <tokenId>                            revoke a token
   space repack <spaceId>                                 pack the space's repository now (git gc), as the
                                                          maintenance schedule does past QUIRE_REPACK_LOOSE_OBJECTS
+  space move <spaceId> --to <storage> [--release-after <duration>]
+                                                         move the space's repository to another storage (storage
+                                                         nodes): its writes answer 503 while it is copied and
+                                                         checked; waits for the move (a Temporal job) to end. The
+                                                         old copy is removed --release-after the switch (1m)
   site export <siteId> <dir>                             write a public (or unlisted) published site as static
                                                          files: relative links, .md twins, llms.txt, redirects
                                                          as refresh pages, a Pagefind search index
@@ -76,6 +82,22 @@ async function deleteOrganization(db: Database, organizationId: string): Promise
     for (const space of spaces) await deleteSpace({ db, jobs, retentionMs: config.spaceRetentionMs }, space);
     if (!(await db.transaction((tx) => markOrganizationDeleted(tx, organization.id)))) throw new UsageError(`organization ${organizationId} was deleted meanwhile`);
     return `deleted ${organization.id} (${organization.title}): ${spaces.length} spaces in the bin, purged after ${process.env.QUIRE_SPACE_RETENTION ?? '7d'}`;
+  } finally {
+    await jobs.close();
+  }
+}
+
+/** Starts the space's move and waits for it to end: a Temporal job run by both storages' workers. */
+async function moveSpace(db: Database, spaceId: string, to: string, releaseAfterMs: number): Promise<string> {
+  const space = await findSpace(db, spaceId);
+  if (!space) throw new UsageError(`no live space with id ${spaceId}`);
+  if (space.storageId === to) throw new UsageError(`space ${spaceId} is already on storage ${to}`);
+  const storage = await findStorage(db, to);
+  if (!storage?.nodeUrl) throw new UsageError(storage ? `storage ${to} has no node serving it right now` : `no storage ${to}: a node started with QUIRE_STORAGE=${to} makes it`);
+  const jobs = new JobClient(configFromEnv().temporal);
+  try {
+    const move = await jobs.startSpaceMove({ spaceId, from: space.storageId, to }, releaseAfterMs);
+    return await move.result();
   } finally {
     await jobs.close();
   }
@@ -137,6 +159,8 @@ async function run(db: Database, [noun, verb, subject, target]: string[], option
       const outcome = await repackSpace({ repositories: localSpaceRepositories(dataDir) }, spaceId);
       return `repacked ${spaceId} in ${outcome.ms} ms: ${outcome.looseBefore} loose objects before, ${outcome.looseAfter} after`;
     }
+    case 'space move':
+      return moveSpace(db, required(subject, 'spaceId (space move <spaceId> --to <storage>)'), required(options.to, 'to'), durationOption(options['release-after'] ?? '1m', 'release-after'));
     case 'site export': {
       const siteId = required(subject, 'siteId (site export <siteId> <dir>)');
       const outDir = path.resolve(required(target, 'dir (site export <siteId> <dir>)'));
@@ -167,6 +191,8 @@ async function main() {
       label: { type: 'string' },
       id: { type: 'string' },
       expires: { type: 'string' },
+      to: { type: 'string' },
+      'release-after': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

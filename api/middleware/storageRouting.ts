@@ -30,10 +30,11 @@ const spacesOfOrganization = /^\/v1\/orgs\/[^/]+\/spaces\/?$/;
 export function storageRouting(node: StorageNode, secret: string, bodyLimitBytes: number) {
   return async (ctx: AppContext, next: Koa.Next) => {
     const routed = ctx.state.routed === true;
-    const storage = await storageOfRequest(ctx, node);
+    const reads = ctx.method === 'GET' || ctx.method === 'HEAD';
+    const { spaceId, storage } = await storageOfRequest(ctx, node);
     if (storage !== undefined && storage !== node.storage) {
       if (routed) throw new HttpError(421, `Storage ${storage} is not served by this node: the placement changed, read it again`);
-      return send(ctx, storage);
+      return send(ctx, next, storage, spaceId);
     }
     if (storage !== undefined && !node.owns()) {
       throw (routed ? new HttpError(421, `Storage ${storage} is not served by this node right now`) : unavailable(`Storage ${storage} is not served right now (its node is taking it over): try again shortly`));
@@ -41,17 +42,29 @@ export function storageRouting(node: StorageNode, secret: string, bodyLimitBytes
     try {
       await next();
     } catch (error) {
-      if (!(error instanceof RepositoryElsewhereError) || routed || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) throw error;
-      const storage = await storageOfSpace(ctx.db, error.spaceId);
-      if (storage === undefined || storage === node.storage) throw error;
+      if (!(error instanceof RepositoryElsewhereError) || !reads) throw error;
+      // A space moved off this storage a moment ago (its placement not yet seen here): the router reads it again.
+      if (routed) throw new HttpError(421, `Space ${error.spaceId} is no longer kept by this node: read its placement again`);
+      const elsewhere = await storageOfSpace(ctx.db, error.spaceId, { fresh: true });
+      if (elsewhere === undefined || elsewhere === node.storage) throw error;
       ctx.body = undefined;
-      await send(ctx, storage);
+      await send(ctx, undefined, elsewhere, error.spaceId);
     }
   };
 
-  async function send(ctx: AppContext, storage: string) {
+  /** Sends the request on; `next` serves it here instead if the space turns out to have moved to this node's storage. */
+  async function send(ctx: AppContext, next: Koa.Next | undefined, firstStorage: string, spaceId: string | undefined) {
     const body = await requestBody(ctx, bodyLimitBytes);
+    let storage = firstStorage;
     for (let attempt = 1; ; attempt += 1) {
+      if (attempt > 1 && spaceId !== undefined) {
+        // The space may have moved to another storage (a 421 from the node that kept it).
+        storage = (await storageOfSpace(ctx.db, spaceId, { fresh: true })) ?? storage;
+        if (storage === node.storage) {
+          if (next && body === undefined) return next();
+          throw unavailable(`Space ${spaceId} has just moved to this node's storage: try again`);
+        }
+      }
       const placement = await placementOf(ctx.db, storage, { fresh: attempt > 1 });
       if (!placement?.nodeUrl || placement.nodeUrl === node.url) throw unavailable(`Storage ${storage} has no node serving it right now: try again shortly`);
       const sent = await forward(ctx, placement.nodeUrl, body, secret).then(
@@ -60,7 +73,7 @@ export function storageRouting(node: StorageNode, secret: string, bodyLimitBytes
       );
       // Retried once, with the placement read again: a node that refused the connection (the request
       // never reached it), a read on a kept-alive connection the node had closed, or a node that no
-      // longer owns the storage (421). A write cut off midway may have been carried out: not sent twice.
+      // longer owns the storage or the space (421). A write cut off midway may have been carried out: not sent twice.
       const reads = ctx.method === 'GET' || ctx.method === 'HEAD';
       const unreached = 'failure' in sent && (sent.failure.code === 'ECONNREFUSED' || (reads && sent.failure.reusedSocket === true && sent.failure.code === 'ECONNRESET'));
       if ((unreached || ('answer' in sent && sent.answer.statusCode === 421)) && attempt === 1 && !isStream(body)) {
@@ -80,15 +93,18 @@ export function storageRouting(node: StorageNode, secret: string, bodyLimitBytes
 
 const isStream = (body: unknown) => body !== undefined && !Buffer.isBuffer(body);
 
-/** The storage that must serve the request, or undefined when any node can. */
-async function storageOfRequest(ctx: AppContext, node: StorageNode): Promise<string | undefined> {
-  const spaceId = spacePath.exec(ctx.path)?.[1] ?? gitPath.exec(ctx.path)?.[1];
-  if (spaceId !== undefined) return storageOfSpace(ctx.db, decodeURIComponent(spaceId));
+/** The storage that must serve the request (and the space it is about), or undefined when any node can. */
+async function storageOfRequest(ctx: AppContext, node: StorageNode): Promise<{ spaceId?: string; storage?: string }> {
+  const named = spacePath.exec(ctx.path)?.[1] ?? gitPath.exec(ctx.path)?.[1];
+  if (named !== undefined) {
+    const spaceId = decodeURIComponent(named);
+    return { spaceId, storage: await storageOfSpace(ctx.db, spaceId) };
+  }
   if (ctx.method === 'POST' && spacesOfOrganization.test(ctx.path)) {
-    if (node.storage !== null) return node.storage;
+    if (node.storage !== null) return { storage: node.storage };
     const room = await storageWithRoom(ctx.db);
     if (!room) throw unavailable('No storage node is serving: a space can’t be made right now');
-    return room.id;
+    return { storage: room.id };
   }
-  return undefined;
+  return {};
 }

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Repository } from '../../engine/repository.js';
 import type { PdfExportInput } from '../pdf/index.js';
 import type { GitSyncJob } from '../git/index.js';
@@ -49,4 +50,16 @@ export interface Repositories {
   copy(fromSpaceId: string, toSpaceId: string, options?: { branches?: string[] }): Promise<Repository>;
   /** Removes the repository; nothing there is fine. */
   remove(spaceId: string): Promise<void>;
+  // Moving a space between storages (domain/storages/spaceMove.ts):
+  /** No branch of the repository moves until `thaw`: writes fail with RepositoryMovingError. */
+  freeze(spaceId: string): Promise<void>;
+  thaw(spaceId: string): Promise<void>;
+  /** The whole repository as a git bundle. */
+  bundle(spaceId: string): Readable;
+  /** The repository made from a bundle file, checked and frozen: its refs. */
+  receive(spaceId: string, bundleFile: string): Promise<Record<string, string>>;
+  /** Under the repository's lock: its refs to `decide`; on true, the repository is set aside and no longer opens here. */
+  handOver(spaceId: string, decide: (refs: Record<string, string>) => Promise<boolean>): Promise<boolean>;
+  /** Deletes a repository handed over; nothing there is fine. */
+  removeHandedOver(spaceId: string): void;
 }

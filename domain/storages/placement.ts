@@ -1,10 +1,10 @@
 import type { Database } from '../../storage/db.js';
-import { findSpaceCached } from '../../storage/spaces.js';
+import { findSpace, findSpaceCached } from '../../storage/spaces.js';
 import { findStorage, findStorageCached, leastFilledStorage, type StorageRecord } from '../../storage/storages.js';
 
-/** The storage that keeps a space (deleted ones too), or undefined when there is no such space. */
-export async function storageOfSpace(db: Database, spaceId: string): Promise<string | undefined> {
-  return (await findSpaceCached(db, spaceId, { includeDeleted: true }))?.storageId;
+/** The storage that keeps a space (deleted ones too), or undefined when there is no such space: through the read cache, or `fresh`. */
+export async function storageOfSpace(db: Database, spaceId: string, options: { fresh?: boolean } = {}): Promise<string | undefined> {
+  return (await (options.fresh ? findSpace : findSpaceCached)(db, spaceId, { includeDeleted: true }))?.storageId;
 }
 
 /** Where a storage is served: through the read cache, or `fresh` after the cached placement failed. */

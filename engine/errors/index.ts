@@ -5,5 +5,6 @@ export { MergeConflictError } from './MergeConflictError.js';
 export { RefConflictError } from './RefConflictError.js';
 export { RepositoryBusyError } from './RepositoryBusyError.js';
 export { RepositoryElsewhereError } from './RepositoryElsewhereError.js';
+export { RepositoryMovingError } from './RepositoryMovingError.js';
 export { RevisionNotFoundError } from './RevisionNotFoundError.js';
 export { WorkTooCostlyError } from './WorkTooCostlyError.js';

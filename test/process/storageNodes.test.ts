@@ -13,7 +13,7 @@ import { createUser } from '../../storage/users.js';
 import { git, ok } from '../helpers/gitClient.js';
 import { until } from '../helpers/poll.js';
 import { freshTestDatabase, testingOnPostgres } from '../helpers/postgres.js';
-import { startService, type ServiceProcess } from '../helpers/processes.js';
+import { runAdmin, startService, type ServiceProcess } from '../helpers/processes.js';
 import { reportingErrors } from '../helpers/suite.js';
 import { testTemporalSettings } from '../helpers/temporal.js';
 import { checkedBody } from '../helpers/upstream.js';
@@ -174,6 +174,62 @@ if (testingOnPostgres) {
       assert.is((await call(c, 'DELETE', `/v1/spaces/${spaceId}`)).status, 205);
       await until(`space ${spaceId} on ${storage} to be purged`, async () => !existsSync(gitdir) && (await findSpace(db, spaceId, { includeDeleted: true })) === undefined, 30_000, 100);
     }
+  });
+
+  test('a space moved from s1 to s2 under reads and writes through the router: writes answer 2xx or 503 meanwhile, reads never fail, every acknowledged write is on s2, fsck clean, the old copy removed', async () => {
+    const organization = (await call(c, 'POST', '/v1/orgs', { title: 'Moved' })).body.id;
+    const space = (await call(a, 'POST', `/v1/orgs/${organization}/spaces`, { title: 'Moving', template: { id: 'getting-started' } })).body;
+    assert.is((await findSpace(db, space.id))!.storageId, 's1');
+    const changeRequest = (await call(c, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Written during the move' })).body.id as string;
+
+    const acknowledged: string[] = [];
+    const statuses = new Map<number, number>();
+    const failedReads: number[] = [];
+    const unexpected: string[] = [];
+    let writing = true;
+    const writers = Array.from({ length: 4 }, async (_, writer) => {
+      for (let round = 0; writing; round += 1) {
+        const title = `W${writer} R${round}`;
+        const wrote = await call(c, 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest}/content`, { changes: [{ operation: 'insert_page', title, document: { markdown: `# ${title}\n` } }] });
+        statuses.set(wrote.status, (statuses.get(wrote.status) ?? 0) + 1);
+        if (wrote.status !== 200 && wrote.status !== 503) unexpected.push(`${wrote.status} ${JSON.stringify(wrote.body)}`);
+        if (wrote.status === 200) acknowledged.push(title);
+        else await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    });
+    const readers = [a, b].map(async (reader) => {
+      while (writing) {
+        const read = await call(reader, 'GET', `/v1/spaces/${space.id}/content/pages`);
+        if (read.status !== 200) failedReads.push(read.status);
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    const moved = await runAdmin(['space', 'move', space.id, '--to', 's2', '--release-after', '1s'], { DATA_DIR: folder('admin'), QUIRE_DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporal.address, QUIRE_TASK_QUEUE: temporal.taskQueue });
+    const tookMs = Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    writing = false;
+    await Promise.all([...writers, ...readers]);
+    assert.is(moved.code, 0, moved.stderr);
+    assert.match(moved.stdout, `space ${space.id} moved from storage s1 to s2`);
+    console.log(`    moved in ${tookMs} ms (the admin command, Temporal included); writes answered ${JSON.stringify(Object.fromEntries(statuses))}`);
+
+    assert.is((await findSpace(db, space.id))!.storageId, 's2');
+    assert.ok(existsSync(spaceGitdir(dataDirs.s2, space.id)), 'the repository is in s2’s folder');
+    assert.not.ok(existsSync(spaceGitdir(dataDirs.s1, space.id)), 'and no longer opens in s1’s');
+    assert.equal(failedReads, [], 'reads answered throughout');
+    assert.equal(unexpected, [], 'writes answered 200, or 503 while the space was frozen');
+    assert.ok((statuses.get(200) ?? 0) > 0, 'writes landed');
+
+    const pages = await call(c, 'GET', `/v1/spaces/${space.id}/change-requests/${changeRequest}/content/pages`);
+    const present = new Set((pages.body.pages as Array<{ title: string }>).map((page) => page.title));
+    assert.equal(acknowledged.filter((title) => !present.has(title)), [], 'every acknowledged write is on s2');
+    execFileSync('git', ['-C', spaceGitdir(dataDirs.s2, space.id), 'fsck', '--full', '--no-dangling'], { stdio: 'pipe' });
+    for (const [index, writer] of [a, b, c].entries()) {
+      const wrote = await call(writer, 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest}/content`, { changes: [{ operation: 'insert_page', title: `After ${index}`, document: { markdown: '# After\n' } }] });
+      assert.is(wrote.status, 200, `a write after the move through ${writer.url}: ${JSON.stringify(wrote.body)}`);
+    }
+    await until('s1 to remove its old copy', () => !existsSync(`${spaceGitdir(dataDirs.s1, space.id)}.moved`), 15_000, 100);
   });
 
   test('a standby on the owner’s volume can’t take the storage while the owner lives, stopped or not, and takes it once the owner is dead', async () => {

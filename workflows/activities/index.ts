@@ -8,6 +8,7 @@ import { consolidateConversations, processConversations } from './processConvers
 import { repackRepositories } from './repackRepositories.js';
 import { runGitSync } from './runGitSync.js';
 import { revalidateRenderer } from './revalidateRenderer.js';
+import { spaceMoveActivities } from './moveSpace.js';
 import type { RendererSettings } from '../settings.js';
 
 /** The domain's dependencies: the worker's entry point wires them once. */
@@ -28,6 +29,7 @@ export function createActivities(deps: ActivityDependencies, options: { renderer
     repackRepositories: repackRepositories(deps),
     runGitSync: heartbeating(runGitSync(deps)),
     revalidateRenderer: revalidateRenderer(deps, options.renderer),
+    ...spaceMoveActivities(deps),
   };
 }
 
