@@ -60,7 +60,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const bodyLimitBytes = Number(env.QUIRE_BODY_LIMIT ?? 1024 * 1024);
   if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1) throw new Error(`QUIRE_BODY_LIMIT must be a number of bytes, got ${env.QUIRE_BODY_LIMIT}`);
-  const bootstrapToken = env.QUIRE_BOOTSTRAP_TOKEN;
+  const bootstrapToken = env.QUIRE_BOOTSTRAP_TOKEN || undefined; // set empty (a compose file's default): unset
   if (bootstrapToken !== undefined && bootstrapToken.length < minBootstrapTokenLength) {
     throw new Error(`QUIRE_BOOTSTRAP_TOKEN must be at least ${minBootstrapTokenLength} characters: it is an admin's password`);
   }
