@@ -72,6 +72,9 @@ async function serverFigures(driver: Driver, cluster: PostgresCluster, figures: 
 }
 
 /** Two API processes over one database (and DATA_DIR): a title written through one, read at once through the other, 1,000 times. */
+/** Write-then-read pairs across two processes: the issue asks for 1,000 with none stale. */
+const pairs = 3000;
+
 async function crossNodeReads(cluster: PostgresCluster): Promise<string> {
   await cluster.createDatabase('quire_bench_nodes');
   const databaseUrl = cluster.url('quire_bench_nodes');
@@ -82,14 +85,14 @@ async function crossNodeReads(cluster: PostgresCluster): Promise<string> {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   try {
     let stale = 0;
-    for (let round = 0; round < 1000; round += 1) {
+    for (let round = 0; round < pairs; round += 1) {
       const written = await fetch(`${a!.url}/v1/orgs/${organizationId}`, { method: 'PATCH', headers, body: JSON.stringify({ title: `Title ${round}` }) });
       if (!written.ok) throw new Error(`PATCH answered ${written.status}`);
       await written.arrayBuffer();
       const read = (await (await fetch(`${b!.url}/v1/orgs/${organizationId}`, { headers })).json()) as { title: string };
       if (read.title !== `Title ${round}`) stale += 1;
     }
-    return `${stale} stale of 1,000`;
+    return `${stale} stale of ${pairs.toLocaleString('en')}`;
   } finally {
     await Promise.all([a!.stop(), b!.stop()]);
   }

@@ -109,7 +109,8 @@ export async function openPostgres(url: string): Promise<Database> {
     // Unheard commits can't drop what is kept, so while not listening nothing is kept.
     cached: async (key, tables, load) => {
       if (!listener.listening()) return load();
-      await ioTurn();
+      await listener.sync();
+      if (!listener.listening()) return load();
       return cache.get(key, tables, load);
     },
     holdSessionLock: (name) => holdSessionLock(url, name),
@@ -162,8 +163,9 @@ function isConnectionFailure(error: unknown): boolean {
  * so the cache is off (`listening` false; cleared on every notice of trouble, and again once
  * listening resumes).
  */
-async function listen(url: string, node: string, clear: () => void): Promise<{ listening(): boolean; close(): Promise<void> }> {
+async function listen(url: string, node: string, clear: () => void): Promise<{ listening(): boolean; sync(): Promise<void>; close(): Promise<void> }> {
   let client: pg.Client | undefined;
+  const sync = roundTrips(() => client?.query('SELECT 1'));
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
@@ -197,6 +199,7 @@ async function listen(url: string, node: string, clear: () => void): Promise<{ l
   await connect();
   return {
     listening: () => client !== undefined,
+    sync,
     async close() {
       closed = true;
       if (retry) clearTimeout(retry);
@@ -205,21 +208,37 @@ async function listen(url: string, node: string, clear: () => void): Promise<{ l
   };
 }
 
-/** The schema's foreign keys and triggers, as tableReach takes them. */
-let turn: Promise<void> | undefined;
 /**
- * Resolves once the event loop has taken in what its sockets hold: a commit's notice that reached
- * the listening connection together with (or just before) the request that reads is applied to
- * the cache before the read. One turn is shared by all the cached reads of a tick.
+ * A round trip on the listening connection, for a cached read to wait for before it reads: a
+ * commit that came before the read (its answer seen by the client that now reads) had signalled
+ * the listening session, and PostgreSQL hands a session the notices it was signalled before the
+ * end of its next statement, so their clearing of the cache comes before this resolves. Reads
+ * share trips: one that arrives while a trip is under way waits for the next, which is sent after
+ * it arrived; all that arrive meanwhile share that one.
  */
-function ioTurn(): Promise<void> {
-  turn ??= new Promise<void>((resolve) =>
-    setImmediate(() => {
-      turn = undefined;
-      resolve();
-    }),
-  );
-  return turn;
+function roundTrips(trip: () => Promise<unknown> | undefined): () => Promise<void> {
+  let sent: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const send = (): Promise<void> => {
+    const answered: Promise<void> = Promise.resolve(trip())
+      .then(
+        () => undefined,
+        () => undefined, // a lost connection is the listener's to report: reads then skip the cache
+      )
+      .finally(() => {
+        if (sent === answered) sent = undefined;
+      });
+    sent = answered;
+    return answered;
+  };
+  return () => {
+    if (!sent) return send();
+    next ??= sent.then(() => {
+      next = undefined;
+      return send();
+    });
+    return next;
+  };
 }
 
 /**
@@ -244,6 +263,7 @@ async function holdSessionLock(url: string, name: string): Promise<SessionLock |
   return null;
 }
 
+/** The schema's foreign keys and triggers, as tableReach takes them. */
 async function tableReachOf(db: Queryable) {
   const names = await db.all<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()");
   const keys = await db.all<{ child: string; parent: string; acts: number }>(

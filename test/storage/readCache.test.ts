@@ -99,4 +99,22 @@ test('another process’s write drops everything; this process’s own writes do
   await until(async () => (await organization.read(), organization.loads() === 2), 'the other connection’s commit dropping the cached value');
 });
 
+if (testingOnPostgres) {
+  test('a cached read just after another handle’s commit sees it, every time: 1,000 write-then-read pairs', async () => {
+    const other = await openDatabase(file);
+    try {
+      const count = () => db.cached('users', ['users'], async () => Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM users'))!.n));
+      const stale: number[] = [];
+      for (let pair = 0; pair < 1000; pair += 1) {
+        const before = (await count()) ?? 0;
+        await other.run('INSERT INTO users (id, display_name, email, search_key, created_at) VALUES (?, ?, ?, ?, ?)', [`u-pair-${pair}`, 'Pair', `pair-${pair}@example.com`, 'pair', '2026-01-01T00:00:00.000Z']);
+        if ((await count()) !== before + 1) stale.push(pair);
+      }
+      assert.equal(stale, [], 'no read missed the commit before it');
+    } finally {
+      await other.close();
+    }
+  });
+}
+
 test.run();
