@@ -8,7 +8,7 @@ import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { openDatabase, type Database } from '../../storage/db.js';
 import { findSpace } from '../../storage/spaces.js';
 import { findStorage } from '../../storage/storages.js';
-import { createToken } from '../../storage/tokens.js';
+import { createToken, revokeToken } from '../../storage/tokens.js';
 import { createUser } from '../../storage/users.js';
 import { git, ok } from '../helpers/gitClient.js';
 import { until } from '../helpers/poll.js';
@@ -162,6 +162,15 @@ if (testingOnPostgres) {
       assert.is(response.status, 200, `${at.url}: ${JSON.stringify(body)} (a trusted mark would have made it a 421)`);
       assert.is(body.id, space.id);
     }
+  });
+
+  test('a token revoked is refused at once by every node, each of which had it cached', async () => {
+    const user = await createUser(db, { email: 'revoked@example.com', emailVerified: true });
+    const created = await createToken(db, user.id);
+    const asUser = (at: ServiceProcess) => fetch(`${at.url}/v1/user`, { headers: { authorization: `Bearer ${created.token}` } }).then((response) => response.status);
+    for (let round = 0; round < 3; round += 1) assert.equal(await Promise.all([a, b, c].map(asUser)), [200, 200, 200], 'known to every node');
+    await db.transaction((tx) => revokeToken(tx, created.record.id));
+    assert.equal(await Promise.all([a, b, c].map(asUser)), [401, 401, 401], 'refused by every node on the next request');
   });
 
   test('jobs on a space’s repository run on its storage’s node: a space deleted through the router is purged from its folder', async () => {
