@@ -2,7 +2,7 @@
 // node, and storage nodes (a request routed one hop, a commit each way). Through the built server (dist/): page GET, space GET and search req/s and latencies, a
 // metadata write's latency, the server's memory. In this process, on the storage layer: transactions
 // racing for one row (retries on PostgreSQL), the time another process's commit takes to reach a read
-// cache, and search over 1,000 spaces × 100 pages (latency, index size).
+// cache, search over 1,000 spaces × 100 pages (latency, index size), and 100,000 spaces' metadata.
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import { startPostgresCluster, type PostgresCluster } from '../scripts/postgresCluster.js';
@@ -11,7 +11,8 @@ import { corpusCounts, countIssueInCorpus } from '../storage/issueClusters.js';
 import { insertOrganization } from '../storage/organizations.js';
 import { transactionStats } from '../storage/postgres.js';
 import { searchIndexBytes, searchSections, updateSpaceIndex, type IndexedPage } from '../storage/search.js';
-import { insertSpace } from '../storage/spaces.js';
+import { insertSpace, listAllSpacesOfOrganization } from '../storage/spaces.js';
+import { recordedSpaceHeads, recordSpaceHead } from '../storage/spaceHeads.js';
 import { createUser } from '../storage/users.js';
 import { buildQuire, fmt, sharedTemporalAddress, spawnQuire, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
@@ -254,6 +255,37 @@ async function searchAtScale(db: Database): Promise<{ latency: string; size: str
   return { latency: p50p99(samples), size: `${fmt(size / 1024 / 1024, 1)} MB`, indexing };
 }
 
+/**
+ * Metadata for 100,000 spaces (1,000 organizations of 100), written in transactions of 1,000; then
+ * what a request reads of it: one organization's spaces, and their recorded heads.
+ */
+async function metadataAtScale(db: Database): Promise<{ written: string; list: string }> {
+  const owner = await createUser(db, { email: `metadata-${Date.now()}@example.com` });
+  const started = performance.now();
+  const organizations: string[] = [];
+  for (let batch = 0; batch < 100; batch += 1) {
+    await db.transaction(async (tx) => {
+      for (let o = 0; o < 10; o += 1) {
+        const organization = await insertOrganization(tx, { title: `Org ${batch}-${o}`, createdBy: owner.id });
+        organizations.push(organization.id);
+        for (let s = 0; s < 100; s += 1) {
+          const space = await insertSpace(tx, { organizationId: organization.id, collectionId: null, title: `Space ${s}`, emoji: null, createdBy: owner.id });
+          await recordSpaceHead(tx, space.id, 'f'.repeat(40));
+        }
+      }
+    });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const samples: number[] = [];
+  for (let round = 0; round < 220; round += 1) {
+    const begun = performance.now();
+    const spaces = await listAllSpacesOfOrganization(db, organizations[(round * 37) % organizations.length]!);
+    await recordedSpaceHeads(db, spaces.map((space) => space.id));
+    if (round >= 20) samples.push(performance.now() - begun);
+  }
+  return { written: `${fmt(seconds, 1)} s (${fmt(100_000 / seconds, 0)} spaces/s)`, list: p50p99(samples) };
+}
+
 export async function benchScale(): Promise<Record<string, string>> {
   buildQuire();
   const figures: Record<string, string> = {};
@@ -277,6 +309,9 @@ export async function benchScale(): Promise<Record<string, string>> {
         figures[`${name}: search over 5 of 1,000 spaces × 100 pages (300,000 sections): p50 / p99 ms`] = search.latency;
         figures[`${name}: indexing 1,000 spaces × 100 pages, one transaction per space`] = search.indexing;
         figures[`${name}: search index size`] = search.size;
+        const metadata = await metadataAtScale(db);
+        figures[`${name}: 100,000 spaces' metadata written (1,000 organizations)`] = metadata.written;
+        figures[`${name}: an organization's 100 spaces and their heads, among 100,000: p50 / p99 ms`] = metadata.list;
       } finally {
         await other.close();
         await db.close();
