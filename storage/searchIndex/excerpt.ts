@@ -80,7 +80,9 @@ function asciiExcerpt(body: string, whole: string[], prefix: string): string {
     }
     return { end, taken };
   };
-  let { end, taken } = wordsFrom(start, excerptWords);
+  const forward = wordsFrom(start, excerptWords);
+  const end = forward.end;
+  let taken = forward.taken;
   while (taken < excerptWords && start > 0) {
     let cursor = start - 1;
     while (cursor >= 0 && !wordAt(cursor)) cursor -= 1;
