@@ -268,7 +268,7 @@ if (testingOnPostgres) {
     assert.is(changeRequest.status, 201, JSON.stringify(changeRequest.body));
     a = standby;
   });
-  test('SIGKILL of a storage node under writes through the router, five times, then of the router twice: every acknowledged write kept, fsck clean, nothing orphaned, search caught up', async () => {
+  test('SIGKILL of a storage node under 50 editors writing through the router, ten times, then of the router twice: every acknowledged write kept, fsck clean, nothing orphaned, search caught up', async () => {
     const before = { s1: repositoriesIn(dataDirs.s1), s2: repositoriesIn(dataDirs.s2) };
     const organization = (await call(c, 'POST', '/v1/orgs', { title: 'Killed' })).body.id;
     const spaces: Array<{ id: string; storage: string }> = [];
@@ -288,7 +288,7 @@ if (testingOnPostgres) {
     // have landed, but it wasn't acknowledged.
     const send = (method: string, requestPath: string, body?: unknown) => call(c, method, requestPath, body).catch(() => ({ status: 0, body: undefined as any }));
     let writing = true;
-    const editors = Array.from({ length: 20 }, async (_, editor) => {
+    const editors = Array.from({ length: 50 }, async (_, editor) => {
       const space = spaces[editor % spaces.length]!;
       let changeRequest: string | undefined;
       for (let round = 0; writing; round += 1) {
@@ -307,7 +307,7 @@ if (testingOnPostgres) {
       }
     });
 
-    for (let round = 0; round < 5; round += 1) {
+    for (let round = 0; round < 10; round += 1) {
       await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 700));
       await a.stop('SIGKILL');
       await new Promise((resolve) => setTimeout(resolve, 200));
