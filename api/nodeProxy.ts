@@ -3,8 +3,6 @@ import type { IncomingMessage } from 'node:http';
 import { routedHeader } from '../domain/storages/index.js';
 import type { AppContext } from './context.js';
 
-export { routedHeader };
-
 /** Headers that belong to one connection, not to the request or answer: never passed on. */
 const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length']);
 

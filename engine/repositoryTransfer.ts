@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { markFrozen } from './frozenRepository.js';
@@ -89,9 +89,6 @@ export function handOverRepository(gitdir: string, decide: (refs: RefValues) => 
 }
 
 const movedAside = (gitdir: string) => `${gitdir}.moved`;
-
-/** Whether a repository handed over is still set aside here. */
-export const isMovedAside = (gitdir: string): boolean => existsSync(movedAside(gitdir));
 
 /** Deletes what handOverRepository set aside. */
 export function removeMovedAside(gitdir: string): void {

@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import { RepositoryElsewhereError } from '../../engine/errors/index.js';
-import { placementOf, storageOfSpace, storageWithRoom, type StorageNode } from '../../domain/storages/index.js';
+import { placementOf, routedHeader, storageOfSpace, storageWithRoom, type StorageNode } from '../../domain/storages/index.js';
 import type { AppContext } from '../context.js';
 import { HttpError, unavailable } from '../errors.js';
-import { forward, relay, requestBody, routedHeader } from '../nodeProxy.js';
+import { forward, relay, requestBody } from '../nodeProxy.js';
 
 /** Marks a request another node of the instance routed here (its secret checked): it is not limited or routed again. */
 export function routedRequests(secret: string) {
@@ -30,7 +30,6 @@ const spacesOfOrganization = /^\/v1\/orgs\/[^/]+\/spaces\/?$/;
 export function storageRouting(node: StorageNode, secret: string, bodyLimitBytes: number) {
   return async (ctx: AppContext, next: Koa.Next) => {
     const routed = ctx.state.routed === true;
-    const reads = ctx.method === 'GET' || ctx.method === 'HEAD';
     const { spaceId, storage } = await storageOfRequest(ctx, node);
     if (storage !== undefined && storage !== node.storage) {
       if (routed) throw new HttpError(421, `Storage ${storage} is not served by this node: the placement changed, read it again`);
@@ -42,7 +41,7 @@ export function storageRouting(node: StorageNode, secret: string, bodyLimitBytes
     try {
       await next();
     } catch (error) {
-      if (!(error instanceof RepositoryElsewhereError) || !reads) throw error;
+      if (!(error instanceof RepositoryElsewhereError) || !isRead(ctx)) throw error;
       // A space moved off this storage a moment ago (its placement not yet seen here): the router reads it again.
       if (routed) throw new HttpError(421, `Space ${error.spaceId} is no longer kept by this node: read its placement again`);
       const elsewhere = await storageOfSpace(ctx.db, error.spaceId, { fresh: true });
@@ -74,8 +73,7 @@ export function storageRouting(node: StorageNode, secret: string, bodyLimitBytes
       // Retried once, with the placement read again: a node that refused the connection (the request
       // never reached it), a read on a kept-alive connection the node had closed, or a node that no
       // longer owns the storage or the space (421). A write cut off midway may have been carried out: not sent twice.
-      const reads = ctx.method === 'GET' || ctx.method === 'HEAD';
-      const unreached = 'failure' in sent && (sent.failure.code === 'ECONNREFUSED' || (reads && sent.failure.reusedSocket === true && sent.failure.code === 'ECONNRESET'));
+      const unreached = 'failure' in sent && (sent.failure.code === 'ECONNREFUSED' || (isRead(ctx) && sent.failure.reusedSocket === true && sent.failure.code === 'ECONNRESET'));
       if ((unreached || ('answer' in sent && sent.answer.statusCode === 421)) && attempt === 1 && !isStream(body)) {
         if ('answer' in sent) sent.answer.resume();
         continue;
@@ -91,6 +89,7 @@ export function storageRouting(node: StorageNode, secret: string, bodyLimitBytes
   }
 }
 
+const isRead = (ctx: AppContext) => ctx.method === 'GET' || ctx.method === 'HEAD';
 const isStream = (body: unknown) => body !== undefined && !Buffer.isBuffer(body);
 
 /** The storage that must serve the request (and the space it is about), or undefined when any node can. */

@@ -7,9 +7,9 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { findSpace, placeSpaceOnStorage } from '../../storage/spaces.js';
 import { findStorage } from '../../storage/storages.js';
 import type { ContentDeps } from '../common/deps.js';
-import { instanceKey } from '../common/instanceKeys.js';
 import { log } from '../common/log.js';
 import { recordPrimaryHead } from '../spaces/index.js';
+import { nodeRoutingSecret, routedHeader } from './storageNode.js';
 
 /**
  * Moving a space from one storage to another, as the steps of a Temporal workflow each run by the
@@ -22,14 +22,6 @@ export interface SpaceMove {
   spaceId: string;
   from: string;
   to: string;
-}
-
-/** The header a node sends with a request it routes to another, and with its calls between nodes. */
-export const routedHeader = 'x-quire-routed';
-
-/** The secret every node derives alike from the instance's `node-routing` key: what marks a request as from another node. */
-export async function nodeRoutingSecret(deps: Pick<ContentDeps, 'db' | 'dataDir'>): Promise<string> {
-  return (await instanceKey(deps, 'node-routing')).toString('base64url');
 }
 
 /** Where a move stands when a step is run again (a retried activity): it may have happened already. */

@@ -1,6 +1,7 @@
 import type { Database } from '../../storage/db.js';
 import { claimStorage, releaseStorage } from '../../storage/storages.js';
 import type { ContentDeps } from '../common/deps.js';
+import { instanceKey } from '../common/instanceKeys.js';
 import { errorFields, log } from '../common/log.js';
 import { reconcileStorage } from '../spaces/index.js';
 
@@ -91,4 +92,12 @@ export function storageNode(deps: Pick<ContentDeps, 'db' | 'repositories'>, stor
       await running;
     },
   };
+}
+
+/** The header a node sends with a request it routes to another, and with its calls between nodes. */
+export const routedHeader = 'x-quire-routed';
+
+/** The secret every node derives alike from the instance's `node-routing` key: what marks a request as from another node. */
+export async function nodeRoutingSecret(deps: Pick<ContentDeps, 'db' | 'dataDir'>): Promise<string> {
+  return (await instanceKey(deps, 'node-routing')).toString('base64url');
 }

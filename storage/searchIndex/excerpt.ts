@@ -56,17 +56,14 @@ function asciiExcerpt(body: string, whole: string[], prefix: string): string {
     for (let at = lower.indexOf(word); at !== -1; at = lower.indexOf(word, at + 1)) if (startsWord(at) && !(isWhole && wordAt(at + word.length))) return at;
     return -1;
   };
-  const hits = [firstAt(prefix, false), ...whole.map((word) => firstAt(word, true))].filter((at) => at !== -1);
-  let start = hits.length === 0 ? 0 : Math.min(...hits);
-  // Back over up to `leadInWords` words before the match.
-  for (let back = 0, at = start; back < leadInWords && at > 0; back += 1) {
+  /** Where the word before `at` starts, or -1 when none is. */
+  const previousWord = (at: number) => {
     let cursor = at - 1;
     while (cursor >= 0 && !wordAt(cursor)) cursor -= 1;
-    if (cursor < 0) break;
+    if (cursor < 0) return -1;
     while (cursor > 0 && wordAt(cursor - 1)) cursor -= 1;
-    start = at = cursor;
-  }
-  // Forward over `excerptWords` words; fewer after the match than that: more of them before it.
+    return cursor;
+  };
   const wordsFrom = (from: number, count: number): { end: number; taken: number } => {
     let at = from;
     let end = from;
@@ -80,17 +77,19 @@ function asciiExcerpt(body: string, whole: string[], prefix: string): string {
     }
     return { end, taken };
   };
-  const forward = wordsFrom(start, excerptWords);
-  const end = forward.end;
-  let taken = forward.taken;
-  while (taken < excerptWords && start > 0) {
-    let cursor = start - 1;
-    while (cursor >= 0 && !wordAt(cursor)) cursor -= 1;
-    if (cursor < 0) break;
-    while (cursor > 0 && wordAt(cursor - 1)) cursor -= 1;
-    start = cursor;
-    taken += 1;
-  }
+  const hits = [firstAt(prefix, false), ...whole.map((word) => firstAt(word, true))].filter((at) => at !== -1);
+  let start = hits.length === 0 ? 0 : Math.min(...hits);
+  // Back over up to `leadInWords` words before the match; then forward over `excerptWords` words,
+  // and where fewer follow the match than that, back over more of them before it.
+  const stepBack = () => {
+    const before = previousWord(start);
+    if (before === -1) return false;
+    start = before;
+    return true;
+  };
+  for (let back = 0; back < leadInWords && stepBack(); back += 1);
+  const { end, taken } = wordsFrom(start, excerptWords);
+  for (let more = taken; more < excerptWords && stepBack(); more += 1);
   while (start < lower.length && !wordAt(start)) start += 1;
   if (end <= start) return '';
   let firstWord = 0;
