@@ -42,12 +42,12 @@ async function main() {
   });
 
   stopOnSignals(
-    async () => {
+    async (step) => {
       reconciling.stop();
       // The worker first: its activities use the database the server closes.
-      await worker?.stop();
-      await server.close();
-      await devServer?.stop();
+      if (worker) await step('worker', () => worker.stop());
+      await server.close(step);
+      if (devServer) await step('temporal', () => devServer.stop());
     },
     { graceMs: shutdownGraceMs, onGiveUp: () => void devServer?.stop(), watchParent: true },
   );

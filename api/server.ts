@@ -17,6 +17,9 @@ import { nodeRoutingSecret, storageNode, storageOfSpace } from '../domain/storag
 import { EventLoopDelay } from './metrics.js';
 import type { Repositories } from '../domain/common/ports.js';
 
+/** Runs one named part of the shutdown (stopOnSignals times it). */
+type ShutdownStep = <T>(name: string, run: () => Promise<T>) => Promise<T>;
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -24,7 +27,8 @@ export interface RunningServer {
   jobs: JobClient;
   /** The space repositories the API serves, for a worker in the same process to share. */
   repositories: Repositories;
-  close(): Promise<void>;
+  /** Stops serving; `step` times each part (see stopOnSignals). */
+  close(step?: ShutdownStep): Promise<void>;
 }
 
 /** Opens the data directory (migrating it), bootstraps an empty instance, and listens. */
@@ -46,6 +50,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5000;
   server.requestTimeout = 60_000;
+  const connections = closingConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
@@ -60,20 +65,49 @@ export async function startServer(config: Config): Promise<RunningServer> {
     db,
     jobs,
     repositories,
-    close: async () => {
+    close: async (step: ShutdownStep = (_name, run) => run()) => {
       const closed = new Promise<void>((resolve) => {
         server.close(() => resolve());
-        server.closeIdleConnections();
+        connections.endAfterResponses();
       });
       // Busy worker threads are stopped, not waited for: the requests they served end now.
-      await closeWorkerPool();
-      await closed;
-      await node?.stop();
-      await closeHookChannel();
-      await settleSearchRefreshes();
+      await step('threads', () => closeWorkerPool());
+      await step('connections', () => closed);
+      await step('storage node', async () => node?.stop());
+      await step('git hooks', () => closeHookChannel());
+      await step('search refreshes', () => settleSearchRefreshes());
       eventLoopDelay.stop();
-      await jobs.close();
-      await db.close();
+      await step('jobs', () => jobs.close());
+      await step('database', () => db.close());
+    },
+  };
+}
+
+/**
+ * Keep-alive connections end with the response under way when the server closes: `server.close`
+ * only waits for them, and a client keeps an idle one open for seconds.
+ */
+function closingConnections(server: http.Server): { endAfterResponses(): void } {
+  const inFlight = new Set<http.ServerResponse>();
+  let closing = false;
+  const endAfter = (response: http.ServerResponse) => {
+    if (!response.headersSent) {
+      response.shouldKeepAlive = false; // answered with "Connection: close", then the socket ends
+      return;
+    }
+    const socket = response.socket;
+    response.once('finish', () => socket?.end());
+  };
+  server.on('request', (_request: http.IncomingMessage, response: http.ServerResponse) => {
+    if (closing) return endAfter(response);
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
+  });
+  return {
+    endAfterResponses: () => {
+      closing = true;
+      server.closeIdleConnections();
+      inFlight.forEach(endAfter);
     },
   };
 }

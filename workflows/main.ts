@@ -29,11 +29,11 @@ async function main() {
   log.info('Quire worker is running', { pid: process.pid, temporal: settings.address, taskQueue: settings.taskQueue, ...(settings.storage && { storage: settings.storage }), dataDir });
 
   stopOnSignals(
-    async () => {
+    async (step) => {
       // Activities waiting on a worker thread (a bundle being parsed) end now instead of holding the stop.
-      await Promise.all([worker.stop(), closeWorkerPool()]);
-      await jobs.close();
-      await db.close();
+      await Promise.all([step('worker', () => worker.stop()), step('threads', () => closeWorkerPool())]);
+      await step('jobs', () => jobs.close());
+      await step('database', () => db.close());
     },
     { graceMs: 5000, watchParent: true },
   );

@@ -3,26 +3,43 @@ import { errorFields, log } from '../../domain/common/log.js';
 /** How often the parent process is looked for (see `watchParent`). */
 const parentPollMs = 500;
 
+/** Runs one named step of a shutdown; its duration goes into the "stopped" line. */
+export type ShutdownStep = <T>(name: string, run: () => Promise<T>) => Promise<T>;
+
 /**
  * Runs `close` once on SIGTERM, SIGINT or SIGHUP (and, with `watchParent`, when the process that
  * started this one is gone: `npm start` killed with SIGKILL), then exits: 0 when it finishes, 1
- * when it fails or outlasts `graceMs`, after `onGiveUp` has had its say.
+ * when it fails or outlasts `graceMs`, after `onGiveUp` has had its say. Each step `close` names
+ * is timed, so a slow shutdown says where its time went.
  */
-export function stopOnSignals(close: () => Promise<unknown>, options: { graceMs: number; onGiveUp?: () => void; watchParent?: boolean }): void {
+export function stopOnSignals(close: (step: ShutdownStep) => Promise<unknown>, options: { graceMs: number; onGiveUp?: () => void; watchParent?: boolean }): void {
   let stopping = false;
+  const stepMs: Record<string, number> = {};
+  const underWay = new Set<string>();
+  const step: ShutdownStep = async (name, run) => {
+    const started = performance.now();
+    underWay.add(name);
+    try {
+      return await run();
+    } finally {
+      underWay.delete(name);
+      stepMs[name] = Math.round(performance.now() - started);
+    }
+  };
   const stop = (reason: string) => {
     if (stopping) return;
     stopping = true;
+    const started = performance.now();
     log.info(`shutting down: ${reason}`);
     // In-flight requests and activities get a grace period; then the process ends whatever is left open.
     setTimeout(() => {
-      log.error(`shutdown took over ${options.graceMs} ms: exiting with work left open`);
+      log.error(`shutdown took over ${options.graceMs} ms: exiting with work left open`, { underWay: [...underWay], stepMs });
       options.onGiveUp?.();
       process.exit(1);
     }, options.graceMs).unref();
-    close().then(
+    close(step).then(
       () => {
-        log.info('stopped');
+        log.info('stopped', { ms: Math.round(performance.now() - started), stepMs });
         log.flush();
         process.exit(0);
       },
