@@ -16,11 +16,11 @@ import { seedOrganization } from './seed.js';
 
 const author = { name: 'Bench', email: 'bench@example.com' };
 /** The number of the j-th page that isn't a section's README (those are 10, 20, …). */
-const pageNumber = (j: number) => Math.floor(j / 9) * 10 + (j % 9) + 1;
-const body = (n: number, edit = '') => `# Page ${n}\n\n${edit}Page ${n} explains one thing.\n\n${Array.from({ length: 20 }, (_, line) => `Line ${line} of page ${n}.`).join('\n\n')}\n`;
+export const pageNumber = (j: number) => Math.floor(j / 9) * 10 + (j % 9) + 1;
+export const body = (n: number, edit = '') => `# Page ${n}\n\n${edit}Page ${n} explains one thing.\n\n${Array.from({ length: 20 }, (_, line) => `Line ${line} of page ${n}.`).join('\n\n')}\n`;
 
 /** `count` pages in sections of 10 (a README and 9 pages each), one commit on the primary branch. */
-async function writePages(dataDir: string, spaceId: string, count: number) {
+export async function writePages(dataDir: string, spaceId: string, count: number) {
   const changes = [];
   const entries: SummaryEntry[] = [];
   for (let section = 0; section < count / 10; section += 1) {

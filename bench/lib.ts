@@ -32,7 +32,10 @@ const quireServer = startedServer();
  * Starts the built server as `npm start` does, with `env` besides (its data directory, port,
  * Temporal). Rate limits are off: a benchmark measures what the server can do, not the limit.
  */
-export const spawnQuire = (env: Record<string, string>) => spawnServer(quireServer.args, { ...quireServer.env, QUIRE_RATE_LIMIT: 'off', ...env });
+export const spawnQuire = (env: Record<string, string>) => spawnServer([...profiling(), ...quireServer.args], { ...quireServer.env, QUIRE_RATE_LIMIT: 'off', ...env });
+
+/** With QUIRE_BENCH_CPU_PROFILE=<folder>, each server writes a V8 CPU profile there as it exits (for `npm run -s profile:top`). */
+const profiling = () => (process.env.QUIRE_BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.QUIRE_BENCH_CPU_PROFILE}`] : []);
 
 export const tempDataDir = () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));

@@ -5,10 +5,14 @@
  */
 export const cacheBudgetBytes = Math.max(0, Number(process.env.QUIRE_CACHE_MB ?? 48)) * 1024 * 1024;
 
-interface Entry<V> {
+interface Entry<K, V> {
+  key: K;
   value: V;
   bytes: number;
   used: number;
+  /** Neighbours in this cache's order of use, least recent first. */
+  older?: Entry<K, V>;
+  newer?: Entry<K, V>;
 }
 
 const caches = new Set<BudgetedCache<unknown, unknown>>();
@@ -19,10 +23,17 @@ const reorderAfterUses = 64;
 /** The bytes the budgeted caches hold now (estimates: what their entries were weighed at). */
 export const cachedBytes = () => usedBytes;
 
-/** A least-recently-used cache whose entries count against the process-wide budget. */
+/**
+ * A least-recently-used cache whose entries count against the process-wide budget. Its order of
+ * use is a linked list, not a Map's insertion order: evicting a Map's first entry again and again
+ * leaves deleted slots that each later lookup of the first entry walks past (quadratic when a
+ * large space's pages stream through a full budget).
+ */
 export class BudgetedCache<K, V> {
-  private readonly entries = new Map<K, Entry<V>>();
+  private readonly entries = new Map<K, Entry<K, V>>();
   private readonly loading = new Map<K, Promise<V>>();
+  private oldest?: Entry<K, V>;
+  private newest?: Entry<K, V>;
   private bytes = 0;
 
   /** `weigh` estimates an entry's memory in bytes (its key included); `capBytes` bounds this cache alone, within the budget. */
@@ -37,10 +48,10 @@ export class BudgetedCache<K, V> {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     // Moved to the end of this cache's order unless it was used a moment ago (it is near the end
-    // then): a hot entry asked for on every request costs a lookup, not a delete and an insert.
+    // then): a hot entry asked for on every request costs a lookup, not an unlink and a link.
     if (clock - entry.used > reorderAfterUses) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
+      this.unlink(entry);
+      this.link(entry);
     }
     entry.used = ++clock;
     return entry.value;
@@ -50,7 +61,9 @@ export class BudgetedCache<K, V> {
     this.delete(key);
     const bytes = this.weigh(value, key);
     if (bytes > Math.min(cacheBudgetBytes, this.capBytes)) return; // larger than the whole budget: not kept at all
-    this.entries.set(key, { value, bytes, used: ++clock });
+    const entry: Entry<K, V> = { key, value, bytes, used: ++clock };
+    this.entries.set(key, entry);
+    this.link(entry);
     usedBytes += bytes;
     this.bytes += bytes;
     while (this.bytes > this.capBytes) this.evictOne();
@@ -61,6 +74,7 @@ export class BudgetedCache<K, V> {
     const entry = this.entries.get(key);
     if (entry === undefined) return;
     this.entries.delete(key);
+    this.unlink(entry);
     usedBytes -= entry.bytes;
     this.bytes -= entry.bytes;
   }
@@ -89,15 +103,27 @@ export class BudgetedCache<K, V> {
 
   /** When this cache's least recently used entry was last used (Infinity when empty). */
   oldestUse(): number {
-    for (const entry of this.entries.values()) return entry.used;
-    return Infinity;
+    return this.oldest?.used ?? Infinity;
   }
 
   evictOne(): void {
-    for (const key of this.entries.keys()) {
-      this.delete(key);
-      return;
-    }
+    if (this.oldest) this.delete(this.oldest.key);
+  }
+
+  private link(entry: Entry<K, V>): void {
+    entry.older = this.newest;
+    entry.newer = undefined;
+    if (this.newest) this.newest.newer = entry;
+    else this.oldest = entry;
+    this.newest = entry;
+  }
+
+  private unlink(entry: Entry<K, V>): void {
+    if (entry.older) entry.older.newer = entry.newer;
+    else this.oldest = entry.newer;
+    if (entry.newer) entry.newer.older = entry.older;
+    else this.newest = entry.older;
+    entry.older = entry.newer = undefined;
   }
 }
 

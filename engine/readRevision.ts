@@ -68,13 +68,15 @@ export const assetsFolder = '.gitbook/assets/';
 export const includesFolder = '.gitbook/includes/';
 
 // Commits and blobs never change: what is read from them is cached by object id, within the budget.
+// A page's markdown is the very string of its parsed page file (`readPageFile`), weighed there
+// once: weighed here too, a 10,000-page space's text counted twice and thrashed the budget.
 const revisions = new BudgetedCache<string, Revision>(
   (revision, key) =>
     stringBytes(key) +
     500 +
-    allPages(revision.pages).reduce((bytes, page) => bytes + 400 + stringBytes(page.markdown) + stringBytes(page.file) + stringBytes(page.path), 0) +
+    allPages(revision.pages).reduce((bytes, page) => bytes + 400 + stringBytes(page.file) + stringBytes(page.path), 0) +
     revision.files.reduce((bytes, file) => bytes + 300 + stringBytes(file.path), 0) +
-    revision.reusableContents.reduce((bytes, content) => bytes + 300 + stringBytes(content.path) + stringBytes(content.markdown), 0) +
+    revision.reusableContents.reduce((bytes, content) => bytes + 300 + stringBytes(content.path), 0) +
     [...revision.redirects].reduce((bytes, [from, to]) => bytes + 100 + stringBytes(from) + stringBytes(to), 0),
 );
 const gitbookRedirects = new BudgetedCache<string, Map<string, string>>((redirects) => 200 + [...redirects].reduce((bytes, [from, to]) => bytes + 100 + stringBytes(from) + stringBytes(to), 0));

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { BudgetedCache, stringBytes } from './cacheBudget.js';
 import type { RevisionPage } from './readRevision.js';
 import { slugify } from './slugify.js';
 
@@ -13,34 +12,25 @@ export interface PageSection {
 export interface SearchablePage {
   page: RevisionPage;
   ancestors: string[];
-  sections: PageSection[];
-  /** Changes whenever anything indexed for the page changes. */
+  /**
+   * Changes whenever anything indexed for the page changes: made from what its sections are read
+   * from (title, place, ancestors, and the markdown's blob id), so telling the changed pages of a
+   * revision apart reads no page's text.
+   */
   contentHash: string;
 }
 
-// Sections depend only on a page's title and markdown: a new revision re-reads only changed pages.
-const sectionCache = new BudgetedCache<string, PageSection[]>(
-  (sections, key) => stringBytes(key) + sections.reduce((bytes, section) => bytes + 100 + stringBytes(section.id) + stringBytes(section.title) + stringBytes(section.body), 100),
-);
-
-/** A page's text cut at its headings: what search finds and shows. */
-export function pageSections(page: RevisionPage): PageSection[] {
-  // A document page's markdown is its blob's (after the frontmatter): the blob's id stands for it,
-  // so the key is short, not a second copy of the text counted against the cache budget.
-  const key = page.oid !== undefined ? `${page.oid}\n${page.title}` : `${page.title}\n${page.markdown ?? ''}`;
-  const cached = sectionCache.get(key);
-  if (cached) return cached;
-  const sections = readSections(page);
-  sectionCache.set(key, sections);
-  return sections;
-}
+/** Raised whenever what `pageSections` makes of a page changes: every index is then rebuilt once. */
+const sectionsVersion = 2;
 
 /**
- * Cuts the page at its headings, line by line (code fences respected), and reduces each part to
- * the words a reader sees: link and image text without targets, no emphasis marks, HTML tags or
- * `{% %}` block tags. A full markdown parse would cost ten times as much for the same words.
+ * A page's text cut at its headings, what search finds and shows: cut line by line (code fences
+ * respected), each part reduced to the words a reader sees: link and image text without targets,
+ * no emphasis marks, HTML tags or `{% %}` block tags. A full markdown parse would cost ten times
+ * as much for the same words. Not cached: an index refresh asks only for the pages whose content
+ * hash changed, which no cache would hold.
  */
-function readSections(page: RevisionPage): PageSection[] {
+export function pageSections(page: RevisionPage): PageSection[] {
   const sections: PageSection[] = [{ id: '', title: page.title, body: '' }];
   const bodies: string[][] = [[]];
   let fence: string | null = null;
@@ -99,7 +89,7 @@ function plainText(line: string): string {
  */
 const entries = new WeakMap<RevisionPage, { under: string; entry: SearchablePage }>();
 
-/** Every document page of a revision with its sections and its ancestors' titles. */
+/** Every document page of a revision with its ancestors' titles (its sections: `pageSections`). */
 export function searchablePages(pages: RevisionPage[], ancestors: string[] = []): SearchablePage[] {
   const found: SearchablePage[] = [];
   const visit = (level: RevisionPage[], above: string[]) => {
@@ -116,9 +106,9 @@ export function searchablePages(pages: RevisionPage[], ancestors: string[] = [])
 function entryOf(page: RevisionPage, ancestors: string[], under: string): SearchablePage {
   const known = entries.get(page);
   if (known && known.under === under) return known.entry;
-  const sections = pageSections(page);
-  const contentHash = createHash('sha256').update(JSON.stringify([page.title, page.path, ancestors, sections])).digest('base64url');
-  const entry = { page, ancestors, sections, contentHash };
+  const content = page.oid ?? page.markdown ?? '';
+  const contentHash = createHash('sha256').update(JSON.stringify([sectionsVersion, page.title, page.path, ancestors, content])).digest('base64url');
+  const entry = { page, ancestors, contentHash };
   entries.set(page, { under, entry });
   return entry;
 }

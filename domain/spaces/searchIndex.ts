@@ -2,12 +2,19 @@ import { RepositoryElsewhereError } from '../../engine/errors/index.js';
 import { readRevision } from '../../engine/readRevision.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
-import { searchablePages } from '../../engine/searchSections.js';
+import { pageSections, searchablePages } from '../../engine/searchSections.js';
+import { BudgetedCache } from '../../engine/cacheBudget.js';
 import { errorFields, log } from '../common/log.js';
 import { indexedHashes, indexedRevision, updateSpaceIndex } from '../../storage/search.js';
 import { type ContentDeps } from '../common/deps.js';
 
 const running = new Map<string, Promise<void>>();
+/**
+ * Each space's indexed pages (page id → content hash) as this process last wrote them, and the
+ * revision they are at: a refresh compares the new revision with these instead of reading every
+ * page's row again, when the index is still at that revision.
+ */
+const indexedPages = new BudgetedCache<string, { revision: string; hashes: Map<string, string> }>((indexed) => 200 + indexed.hashes.size * 200);
 /** The revision each space's index was last brought to by this process: spares a query per search. */
 const indexedHeads = new Map<string, string>();
 
@@ -55,12 +62,15 @@ async function refresh(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: 
   const repo = deps.repositories.open(spaceId);
   const head = await readBranch(repo, primaryBranch);
   if (!head || indexedHeads.get(spaceId) === head) return;
-  if ((await indexedRevision(deps.db, spaceId)) === head) {
+  const indexedAt = await indexedRevision(deps.db, spaceId);
+  if (indexedAt === head) {
     indexedHeads.set(spaceId, head);
     return;
   }
   const pages = searchablePages((await readRevision(repo, head)).pages);
-  const indexed = await indexedHashes(deps.db, spaceId);
+  const known = indexedPages.get(spaceId);
+  const indexed = known && known.revision === indexedAt ? known.hashes : await indexedHashes(deps.db, spaceId);
+  // Only the changed pages' text is read and cut into sections.
   const changed = pages.filter((entry) => indexed.get(entry.page.id) !== entry.contentHash);
   const present = new Set(pages.map((entry) => entry.page.id));
   const removed = [...indexed.keys()].filter((pageId) => !present.has(pageId));
@@ -69,11 +79,12 @@ async function refresh(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: 
       tx,
       spaceId,
       head,
-      changed.map(({ page, ancestors, sections, contentHash }) => ({ pageId: page.id, title: page.title, path: page.path, ancestors, contentHash, sections })),
+      changed.map(({ page, ancestors, contentHash }) => ({ pageId: page.id, title: page.title, path: page.path, ancestors, contentHash, sections: pageSections(page) })),
       removed,
     ),
   );
   indexedHeads.set(spaceId, head);
+  indexedPages.set(spaceId, { revision: head, hashes: new Map(pages.map((entry) => [entry.page.id, entry.contentHash])) });
 }
 
 const scheduled = new Map<string, NodeJS.Timeout>();

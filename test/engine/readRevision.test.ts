@@ -8,7 +8,7 @@ import { renderPageFile } from '../../engine/layout/pageFile.js';
 import { parseSummary, renderSummary } from '../../engine/layout/summary.js';
 import { allPages } from '../../engine/allPages.js';
 import { readRevision, type RevisionPage } from '../../engine/readRevision.js';
-import { searchablePages } from '../../engine/searchSections.js';
+import { pageSections, searchablePages } from '../../engine/searchSections.js';
 import { createRepository, primaryBranch, type Repository } from '../../engine/repository.js';
 
 const test = suite('engine: readRevision (Git Sync layout)');
@@ -154,7 +154,7 @@ test('headings and lines made to make regular expressions backtrack are read as 
   const revision = await readRevision(repo, head);
   const [page] = searchablePages(revision.pages);
   assert.is(page!.page.title, `a${' '.repeat(run)}b`);
-  const section = page!.sections[1]!;
+  const section = pageSections(page!.page)[1]!;
   assert.is(section.title, `x${' '.repeat(run)}y`);
   assert.equal(section.body.split('\n\n').map((paragraph) => paragraph.length), [run, run, 3 * run, 2 * run - 1]);
 });
@@ -174,7 +174,7 @@ test('a commit touching one page re-indexes that page only: the others keep thei
   assert.ok(after[0] === before[0], 'an unchanged page: the very same entry');
   assert.is(after[1]!.contentHash, before[1]!.contentHash, 'the changed page’s parent is rebuilt, its indexed content the same');
   assert.is.not(after[2]!.contentHash, before[2]!.contentHash);
-  assert.is(after[2]!.sections[0]!.body, 'Do that, then this.');
+  assert.is(pageSections(after[2]!.page)[0]!.body, 'Do that, then this.');
 });
 
 test('without SUMMARY.md, pages come from the files: README first, folders under their README', async () => {
