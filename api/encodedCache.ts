@@ -10,8 +10,13 @@ export type ContentEncoding = 'br' | 'gzip' | 'identity';
  * than serving it.
  */
 export class EncodedCache {
-  private readonly bodies = new JsonCache();
+  private readonly bodies: JsonCache;
   private readonly pending = new Map<string, Promise<Buffer>>();
+
+  /** `name` says what it holds (in metrics). */
+  constructor(name: string) {
+    this.bodies = new JsonCache(name);
+  }
 
   /** The body in the encoding asked for; `render` runs once for concurrent misses of one key. */
   async get(key: string, encoding: ContentEncoding, render: () => Promise<string>): Promise<Buffer> {

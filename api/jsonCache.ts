@@ -9,9 +9,9 @@ import { BudgetedCache } from '../engine/cacheBudget.js';
 export class JsonCache {
   private readonly entries: BudgetedCache<string, Buffer>;
 
-  /** `capBytes` bounds this cache alone; all of them together stay within the process-wide budget. */
-  constructor(capBytes?: number) {
-    this.entries = new BudgetedCache((json, key) => json.length + key.length * 2 + 100, capBytes);
+  /** `name` says what it holds (in metrics); `capBytes` bounds this cache alone; all of them together stay within the process-wide budget. */
+  constructor(name: string, capBytes?: number) {
+    this.entries = new BudgetedCache(name, (json: Buffer, key: string) => json.length + key.length * 2 + 100, capBytes);
   }
 
   /** The JSON as UTF-8 bytes, encoded once: Koa writes a Buffer body as it is. `build` may return it serialized (or encoded) already. */

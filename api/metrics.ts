@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { workerPoolStats } from '../engine/workerPool.js';
+import { cacheStats } from '../engine/cacheBudget.js';
 
 const windowMs = 60_000;
 
@@ -42,6 +43,7 @@ export class EventLoopDelay {
 export function prometheusText(delay: EventLoopDelay): string {
   const recent = delay.recent();
   const pool = workerPoolStats();
+  const cache = cacheStats();
   const memory = process.memoryUsage();
   const metric = (name: string, type: 'gauge' | 'counter' | 'summary', help: string, ...samples: string[]) => [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, ...samples];
   const lines = [
@@ -56,6 +58,15 @@ export function prometheusText(delay: EventLoopDelay): string {
       `quire_event_loop_delay_seconds{quantile="0.99"} ${recent.p99 / 1000}`,
     ),
     ...metric('quire_event_loop_delay_max_seconds', 'gauge', 'Longest event-loop delay over the last complete minute.', `quire_event_loop_delay_max_seconds ${recent.max / 1000}`),
+    ...metric('quire_cache_budget_bytes', 'gauge', 'The content caches\' shared budget (QUIRE_CACHE_MB).', `quire_cache_budget_bytes ${cache.budgetBytes}`),
+    ...metric('quire_cache_bytes', 'gauge', 'What the content caches hold, as their entries were weighed.', `quire_cache_bytes ${cache.usedBytes}`),
+    ...metric('quire_cache_held_bytes', 'gauge', 'What each content cache holds, as its entries were weighed.', ...cache.caches.map(({ name, bytes }) => `quire_cache_held_bytes{cache="${name}"} ${bytes}`)),
+    ...metric(
+      'quire_cache_lookups_total',
+      'counter',
+      'Content cache lookups since start, by cache and result.',
+      ...cache.caches.flatMap(({ name, hits, misses }) => [`quire_cache_lookups_total{cache="${name}",result="hit"} ${hits}`, `quire_cache_lookups_total{cache="${name}",result="miss"} ${misses}`]),
+    ),
     ...metric('quire_worker_pool_threads', 'gauge', 'Worker threads running CPU-heavy work on user input.', `quire_worker_pool_threads ${pool.threads}`),
     ...metric('quire_worker_pool_queued', 'gauge', 'Tasks waiting for a worker thread.', `quire_worker_pool_queued ${pool.queued}`),
     ...metric('quire_worker_pool_running', 'gauge', 'Tasks given to the pool and not finished (queued or running).', `quire_worker_pool_running ${pool.running}`),

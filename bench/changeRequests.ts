@@ -19,8 +19,8 @@ const author = { name: 'Bench', email: 'bench@example.com' };
 export const pageNumber = (j: number) => Math.floor(j / 9) * 10 + (j % 9) + 1;
 export const body = (n: number, edit = '') => `# Page ${n}\n\n${edit}Page ${n} explains one thing.\n\n${Array.from({ length: 20 }, (_, line) => `Line ${line} of page ${n}.`).join('\n\n')}\n`;
 
-/** `count` pages in sections of 10 (a README and 9 pages each), one commit on the primary branch. */
-export async function writePages(dataDir: string, spaceId: string, count: number) {
+/** `count` pages in sections of 10 (a README and 9 pages each), one commit on the primary branch; `edit` opens each page's text (different spaces, different blobs). */
+export async function writePages(dataDir: string, spaceId: string, count: number, edit = '') {
   const changes = [];
   const entries: SummaryEntry[] = [];
   for (let section = 0; section < count / 10; section += 1) {
@@ -28,11 +28,11 @@ export async function writePages(dataDir: string, spaceId: string, count: number
     for (let page = 0; page < 9; page += 1) {
       const n = section * 10 + page + 1;
       const file = `section-${section}/page-${page}.md`;
-      changes.push({ path: file, content: renderPageFile({ meta: { pageId: `p${n}` }, body: body(n) }) });
+      changes.push({ path: file, content: renderPageFile({ meta: { pageId: `p${n}` }, body: body(n, edit) }) });
       children.push({ title: `Page ${n}`, target: file, children: [] });
     }
     const file = `section-${section}/README.md`;
-    changes.push({ path: file, content: renderPageFile({ meta: { pageId: `s${section}` }, body: body(section * 10) }) });
+    changes.push({ path: file, content: renderPageFile({ meta: { pageId: `s${section}` }, body: body(section * 10, edit) }) });
     entries.push({ title: `Section ${section}`, target: file, children });
   }
   changes.push({ path: 'SUMMARY.md', content: renderSummary([{ title: null, entries }]) });

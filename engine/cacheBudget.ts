@@ -23,6 +23,16 @@ const reorderAfterUses = 64;
 /** The bytes the budgeted caches hold now (estimates: what their entries were weighed at). */
 export const cachedBytes = () => usedBytes;
 
+/** What `GET /metrics` reports of the caches: the budget, and each cache's bytes and lookups since start. */
+export function cacheStats() {
+  const byName = new Map<string, { name: string; bytes: number; hits: number; misses: number }>();
+  for (const cache of caches) {
+    const stats = byName.get(cache.name) ?? { name: cache.name, bytes: 0, hits: 0, misses: 0 };
+    byName.set(cache.name, { name: cache.name, bytes: stats.bytes + cache.heldBytes(), hits: stats.hits + cache.hits, misses: stats.misses + cache.misses });
+  }
+  return { budgetBytes: cacheBudgetBytes, usedBytes, caches: [...byName.values()] };
+}
+
 /**
  * A least-recently-used cache whose entries count against the process-wide budget. Its order of
  * use is a linked list, not a Map's insertion order: evicting a Map's first entry again and again
@@ -35,9 +45,12 @@ export class BudgetedCache<K, V> {
   private oldest?: Entry<K, V>;
   private newest?: Entry<K, V>;
   private bytes = 0;
+  hits = 0;
+  misses = 0;
 
-  /** `weigh` estimates an entry's memory in bytes (its key included); `capBytes` bounds this cache alone, within the budget. */
+  /** `name` says what it holds (in metrics); `weigh` estimates an entry's memory in bytes (its key included); `capBytes` bounds this cache alone, within the budget. */
   constructor(
+    readonly name: string,
     private readonly weigh: (value: V, key: K) => number,
     private readonly capBytes = Infinity,
   ) {
@@ -46,7 +59,11 @@ export class BudgetedCache<K, V> {
 
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
+    if (entry === undefined) {
+      this.misses += 1;
+      return undefined;
+    }
+    this.hits += 1;
     // Moved to the end of this cache's order unless it was used a moment ago (it is near the end
     // then): a hot entry asked for on every request costs a lookup, not an unlink and a link.
     if (clock - entry.used > reorderAfterUses) {
@@ -99,6 +116,10 @@ export class BudgetedCache<K, V> {
       this.loading.set(key, pending);
     }
     return pending;
+  }
+
+  heldBytes(): number {
+    return this.bytes;
   }
 
   /** When this cache's least recently used entry was last used (Infinity when empty). */

@@ -8,7 +8,7 @@ export interface TreeItem {
 }
 
 // Trees never change: a flattened one is cached by its id (shared by every commit that has it).
-const trees = new BudgetedCache<string, Map<string, TreeItem>>((listing) => {
+const trees = new BudgetedCache<string, Map<string, TreeItem>>('trees', (listing) => {
   let bytes = 200;
   for (const path of listing.keys()) bytes += stringBytes(path) + 140;
   return bytes;

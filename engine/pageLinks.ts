@@ -15,7 +15,7 @@ export interface LinkUse {
   broken: boolean;
 }
 
-const targetsByMarkdown = new BudgetedCache<string, string[]>((targets, markdown) => stringBytes(markdown) + targets.reduce((bytes, target) => bytes + stringBytes(target), 100));
+const targetsByMarkdown = new BudgetedCache<string, string[]>('page links', (targets, markdown) => stringBytes(markdown) + targets.reduce((bytes, target) => bytes + stringBytes(target), 100));
 const linksByRevision = new WeakMap<Revision, LinkUse[]>();
 
 /** Every link target written in a page: markdown links and images, and GitBook blocks that point somewhere. */

@@ -71,6 +71,7 @@ export const includesFolder = '.gitbook/includes/';
 // A page's markdown is the very string of its parsed page file (`readPageFile`), weighed there
 // once: weighed here too, a 10,000-page space's text counted twice and thrashed the budget.
 const revisions = new BudgetedCache<string, Revision>(
+  'revisions',
   (revision, key) =>
     stringBytes(key) +
     500 +
@@ -79,8 +80,8 @@ const revisions = new BudgetedCache<string, Revision>(
     revision.reusableContents.reduce((bytes, content) => bytes + 300 + stringBytes(content.path), 0) +
     [...revision.redirects].reduce((bytes, [from, to]) => bytes + 100 + stringBytes(from) + stringBytes(to), 0),
 );
-const gitbookRedirects = new BudgetedCache<string, Map<string, string>>((redirects) => 200 + [...redirects].reduce((bytes, [from, to]) => bytes + 100 + stringBytes(from) + stringBytes(to), 0));
-const summaries = new BudgetedCache<string, SummaryGroup[]>((groups) => 200 + JSON.stringify(groups).length * 2);
+const gitbookRedirects = new BudgetedCache<string, Map<string, string>>('redirects', (redirects) => 200 + [...redirects].reduce((bytes, [from, to]) => bytes + 100 + stringBytes(from) + stringBytes(to), 0));
+const summaries = new BudgetedCache<string, SummaryGroup[]>('summaries', (groups) => 200 + JSON.stringify(groups).length * 2);
 
 /** The content of a commit: its page tree (Git Sync layout) and its files. */
 export function readRevision(repo: Repository, commit: string): Promise<Revision> {

@@ -9,7 +9,7 @@ const commitId = /^[0-9a-f]{40}$/;
 const branchName = /^(?!\/|.*\/\/|.*\.\.|.*\/\.|\.|.*\.lock$|.*\/$|.*@\{)[A-Za-z0-9._/-]+$/;
 
 /** Commit ids found in a repository: a commit, once written, stays (each request for a revision by id checks it once). */
-const knownCommits = new BudgetedCache<string, true>((_, key) => key.length * 2 + 60);
+const knownCommits = new BudgetedCache<string, true>('known commits', (_, key) => key.length * 2 + 60);
 
 /**
  * The commit a revision reference names: a 40-hex commit id of this repository, or a branch

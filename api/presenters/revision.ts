@@ -152,7 +152,7 @@ export function presentRevision(view: RevisionView, format: 'markdown') {
 // Presented pages, as JSON bytes without their children, by everything that decides them: a
 // commit that changes one page re-presents that page only, and the revision is assembled from
 // bytes without serializing or encoding the rest again.
-const pageFragments = new BudgetedCache<string, Buffer>((fragment, key) => fragment.length + key.length * 2 + 100);
+const pageFragments = new BudgetedCache<string, Buffer>('presented pages', (fragment, key) => fragment.length + key.length * 2 + 100);
 const comma = Buffer.from(',');
 const childrenOpen = Buffer.from(',"pages":[');
 const childrenClose = Buffer.from(']}');

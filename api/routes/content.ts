@@ -48,7 +48,7 @@ routes.post('/spaces/:spaceId/content/template', 'applyTemplateToSpace', inSpace
 
 // What is presented from a commit never changes (but for its signed download URLs, the same for
 // a whole signing window): its JSON is kept, within the cache budget.
-const presented = new JsonCache();
+const presented = new JsonCache('presented revisions');
 
 /** What a presentation is kept under: the commit, `what`, and the signing window. */
 const presentedKey = (ctx: AppContext, view: RevisionView, what: string) => `${view.spaceId}:${view.revision.commit}:${what}:${ctx.urls.downloads?.window() ?? 0}`;

@@ -146,7 +146,7 @@ function redirect(ctx: AppContext, to: PublishedRedirect) {
  * versions its blocks are drawn from). Not on the commit: a merge that
  * changes one page's text renders that page again, and no other.
  */
-const renderedPages = new EncodedCache();
+const renderedPages = new EncodedCache('rendered site pages');
 
 function renderedKey(view: PublishedPageView & { page: RevisionPage }): string {
   const { place } = view;

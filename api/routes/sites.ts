@@ -101,7 +101,7 @@ async function validShareKey(ctx: AppContext, siteId: string, shareKey: string |
 }
 
 // A published profile is kept under the hash of everything it is made of (siteViewKey), within the cache budget.
-const publishedProfiles = new JsonCache();
+const publishedProfiles = new JsonCache('published profiles');
 
 /**
  * The site as the caller sees it: a member, all of it (with the share key given, if active); a

@@ -14,7 +14,7 @@ const running = new Map<string, Promise<void>>();
  * revision they are at: a refresh compares the new revision with these instead of reading every
  * page's row again, when the index is still at that revision.
  */
-const indexedPages = new BudgetedCache<string, { revision: string; hashes: Map<string, string> }>((indexed) => 200 + indexed.hashes.size * 200);
+const indexedPages = new BudgetedCache<string, { revision: string; hashes: Map<string, string> }>('indexed pages', (indexed) => 200 + indexed.hashes.size * 200);
 /** The revision each space's index was last brought to by this process: spares a query per search. */
 const indexedHeads = new Map<string, string>();
 

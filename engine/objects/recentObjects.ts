@@ -7,7 +7,7 @@ import type { GitObject } from './gitObject.js';
  * a write) finds its new trees, blobs and commit here instead of reading back and inflating the
  * files it wrote a moment ago. An object never changes, so nothing here goes stale.
  */
-const recent = new BudgetedCache<string, GitObject>((object, key) => object.data.length + key.length * 2 + 100, 8 * 1024 * 1024);
+const recent = new BudgetedCache<string, GitObject>('objects just written', (object, key) => object.data.length + key.length * 2 + 100, 8 * 1024 * 1024);
 
 export const recentObject = (gitdir: string, oid: string): GitObject | undefined => recent.get(`${gitdir}:${oid}`);
 

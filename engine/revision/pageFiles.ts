@@ -4,7 +4,7 @@ import { readBlob } from '../objects/readBlob.js';
 import type { Repository } from '../repository.js';
 
 // Blobs never change: a parsed page file is cached by its blob id.
-const pageFiles = new BudgetedCache<string, PageFile>((file) => stringBytes(file.body) + JSON.stringify(file.meta).length * 2 + 200);
+const pageFiles = new BudgetedCache<string, PageFile>('page files', (file) => stringBytes(file.body) + JSON.stringify(file.meta).length * 2 + 200);
 
 /** A markdown file parsed into its frontmatter and body, cached by blob id. */
 export async function readPageFile(repo: Repository, oid: string): Promise<PageFile> {

@@ -56,6 +56,8 @@ test('past the time limit a page is refused naming the limit, and nothing is wri
   const metrics = await (await fetch(`${t.url}/metrics`)).text();
   assert.ok(Number(/^quire_worker_pool_stopped_total (\d+)$/m.exec(metrics)?.[1]) >= 2, metrics);
   assert.match(metrics, /^quire_event_loop_delay_seconds\{quantile="0\.99"\} [\d.e-]+$/m);
+  assert.match(metrics, /^quire_cache_budget_bytes \d+$/m);
+  assert.ok(Number(/^quire_cache_lookups_total\{cache="revisions",result="hit"\} (\d+)$/m.exec(metrics)?.[1]) > 0, 'the space read above was read through the caches');
 });
 
 test.run();

@@ -5,7 +5,7 @@ import { BudgetedCache } from '../../engine/cacheBudget.js';
 const test = suite('engine: the budgeted cache drops what was used least recently');
 
 test('an entry used again after a while moves to the end; the least recently used goes first', () => {
-  const cache = new BudgetedCache<string, string>(() => 100, 1000); // room for ten entries
+  const cache = new BudgetedCache<string, string>('test', () => 100, 1000); // room for ten entries
   for (let i = 0; i < 10; i += 1) cache.set(`k${i}`, `v${i}`);
   for (let i = 0; i < 100; i += 1) cache.get('k9'); // a hot entry, asked for again and again
   assert.is(cache.get('k0'), 'v0');
@@ -18,7 +18,7 @@ test('an entry used again after a while moves to the end; the least recently use
 });
 
 test('a stream of new entries through a full cache evicts the oldest, one for one', () => {
-  const cache = new BudgetedCache<number, number>(() => 100, 100 * 100_000); // room for 100,000 entries
+  const cache = new BudgetedCache<number, number>('test', () => 100, 100 * 100_000); // room for 100,000 entries
   for (let i = 0; i < 100_000; i += 1) cache.set(i, i);
   // Each evicts the oldest. (Evicting a Map's first entry over and over walked past its deleted
   // slots: about 16 µs an eviction at this size, 3 s for these. `npm run bench search-refresh`
@@ -30,7 +30,7 @@ test('a stream of new entries through a full cache evicts the oldest, one for on
 });
 
 test('entries deleted, re-set and read keep the order of use', () => {
-  const cache = new BudgetedCache<string, string>(() => 100, 300);
+  const cache = new BudgetedCache<string, string>('test', () => 100, 300);
   cache.set('a', '1');
   cache.set('b', '2');
   cache.set('c', '3');
