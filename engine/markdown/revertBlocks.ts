@@ -10,10 +10,11 @@ const blockKeyOf = (nodeKey: string) => nodeKey.replace(/\.\d+$/, '');
  * comes back where it was, one changed since gets its old text. Keys are those of the Document
  * nodes (`keyedBlocks`), read from either revision: a deleted block's key is only in the base's.
  *
- * Blocks are matched on their content's hash by a longest-common-subsequence diff. Within a changed
- * region, blocks pair up in order as "changed"; those left over were added (current side) or
- * deleted (base side). A moved block is a deletion and an addition of the same content, and so
- * of the same key: reverting that key removes it where it is now and puts it back where it was.
+ * Blocks are matched on their content's hash by a longest-common-subsequence diff. A block whose
+ * content the other side has elsewhere was moved: a deletion and an addition of the same content,
+ * and so of the same key, and reverting that key removes it where it is now and puts it back where
+ * it was. The other blocks of a changed region pair up in order as "changed"; those left over
+ * were added (current side) or deleted (base side).
  * Everything else of the current text, the spacing between blocks included, stays as it is.
  * Returns the keys matching no block of either revision, or the new markdown.
  */
@@ -28,21 +29,33 @@ export function revertBlocks(current: string, base: string, keys: readonly strin
   /** What goes where each current block was: its own text, the base's text, nothing; and base blocks restored before it. */
   const replaced = new Map<number, string | null>();
   const restoredBefore = new Map<number, KeyedBlock[]>();
+  // A block whose content is on the other side too, elsewhere, was moved: it pairs with nothing
+  // in its changed region (paired in order, a moved block would take the place of its neighbour).
+  const nowHashes = new Set(now.map((block) => block.hash));
+  const baseHashes = new Set(before.map((block) => block.hash));
+  const restoreAt = (index: number, block: KeyedBlock) => restoredBefore.set(index, [...(restoredBefore.get(index) ?? []), block]);
   for (const hunk of diffIndices(
     before.map((block) => block.hash),
     now.map((block) => block.hash),
   )) {
     const [baseStart, baseLength] = hunk.buffer1;
     const [nowStart, nowLength] = hunk.buffer2;
-    const paired = Math.min(baseLength, nowLength);
-    for (let i = 0; i < paired; i += 1) {
-      const old = before[baseStart + i]!;
-      const changed = now[nowStart + i]!;
-      if (wanted.has(old.key) || wanted.has(changed.key)) replaced.set(nowStart + i, base.slice(old.start, old.end));
+    const range = (start: number, length: number) => Array.from({ length }, (_, i) => start + i);
+    const baseChanged = range(baseStart, baseLength).filter((i) => !nowHashes.has(before[i]!.hash));
+    const nowChanged = range(nowStart, nowLength).filter((j) => !baseHashes.has(now[j]!.hash));
+    const pairOf = new Map<number, number>(); // base index → current index, changed in place
+    for (let k = 0; k < Math.min(baseChanged.length, nowChanged.length); k += 1) pairOf.set(baseChanged[k]!, nowChanged[k]!);
+    const paired = new Set(pairOf.values());
+    for (const [i, j] of pairOf) if (wanted.has(before[i]!.key) || wanted.has(now[j]!.key)) replaced.set(j, base.slice(before[i]!.start, before[i]!.end));
+    // Added or moved here since: removed.
+    for (const j of range(nowStart, nowLength)) if (!paired.has(j) && wanted.has(now[j]!.key)) replaced.set(j, null);
+    // Deleted or moved away since: put back before the block that follows it in the base's order.
+    const baseIndices = range(baseStart, baseLength);
+    for (const [position, i] of baseIndices.entries()) {
+      if (pairOf.has(i) || !wanted.has(before[i]!.key)) continue;
+      const next = baseIndices.slice(position + 1).find((later) => pairOf.has(later));
+      restoreAt(next === undefined ? nowStart + nowLength : pairOf.get(next)!, before[i]!);
     }
-    for (let i = paired; i < nowLength; i += 1) if (wanted.has(now[nowStart + i]!.key)) replaced.set(nowStart + i, null);
-    const deleted = before.slice(baseStart + paired, baseStart + baseLength).filter((block) => wanted.has(block.key));
-    if (deleted.length > 0) restoredBefore.set(nowStart + nowLength, deleted);
   }
   if (replaced.size === 0 && restoredBefore.size === 0) return { markdown: current, unknown: [] };
 

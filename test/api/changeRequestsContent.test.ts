@@ -216,6 +216,40 @@ test('revert_page with block keys reverts those blocks only, keys read from eith
   assert.is((await markdownNow()).markdown, 'Alpha one.\n\nBravo two.\n\nCharlie three.\n\n- delta\n- echo\n');
 });
 
+test('revert_page with block keys: blocks inserted above, moved and edited around the reverted ones stay as they are', async () => {
+  const { space, base } = await changeRequestIn('Revert around');
+  const faq = flat((await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages).find((page) => page.title === 'FAQ')!;
+  const write = async (markdown: string) => {
+    const written = await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: faq.id, document: { markdown } }] } });
+    assert.is(written.status, 200, JSON.stringify(written.body));
+    return written.body.revision as string;
+  };
+  type Node = { key: string; type: string; nodes?: Array<{ leaves?: Array<{ text: string }> }> };
+  const keysOf = async (path: string) =>
+    Object.fromEntries(((await t.call('GET', `${path}?format=document`, { token: fx.reader.token })).body.document.nodes as Node[]).map((node) => [node.nodes?.[0]?.leaves?.[0]?.text ?? node.type, node.key]));
+  const markdownNow = async () => (await t.call('GET', `${base}/content/page/${faq.id}?format=markdown`, { token: fx.reader.token })).body.markdown;
+  const revert = async (block: string[]) => {
+    const reverted = await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'revert_page', page: faq.id, revision: earlier, block }] } });
+    assert.is(reverted.status, 200, JSON.stringify(reverted.body));
+  };
+
+  const earlier = await write('# FAQ\n\nOne.\n\nTwo.\n\nThree.\n\nFour.\n\nFive.\n');
+  // Since then: a block inserted at the top, Four moved above it, Two and Five edited.
+  await write('# FAQ\n\nFour.\n\nZero.\n\nOne.\n\nTwo, edited.\n\nThree.\n\nFive, edited.\n');
+  const then = await keysOf(`/v1/spaces/${space.id}/revisions/${earlier}/page/${faq.id}`);
+  const now = await keysOf(`${base}/content/page/${faq.id}`);
+  for (const text of ['One.', 'Three.', 'Four.']) assert.is(now[text], then[text], `${text}: its key survives the insert above it and the move`);
+
+  await revert([now['Two, edited.']!]);
+  assert.is(await markdownNow(), 'Four.\n\nZero.\n\nOne.\n\nTwo.\n\nThree.\n\nFive, edited.\n', 'only Two goes back; the insert, the move and the other edit stay');
+
+  await revert([then['Four.']!]);
+  assert.is(await markdownNow(), 'Zero.\n\nOne.\n\nTwo.\n\nThree.\n\nFour.\n\nFive, edited.\n', 'the moved block goes back between Three and Five');
+
+  await revert([then['Five.']!, now['Zero.']!]);
+  assert.is(await markdownNow(), 'One.\n\nTwo.\n\nThree.\n\nFour.\n\nFive.\n', 'the last edit and the insert reverted too: the earlier page');
+});
+
 test('links, backlinks and the changes against the merge base', async () => {
   const { base } = await changeRequestIn('Changes');
   const pages = flat((await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages);
