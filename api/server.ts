@@ -13,6 +13,7 @@ import { Urls } from './urls.js';
 import { JobClient } from '../workflows/client.js';
 import { localSpaceRepositories } from '../engine/spaceRepositories.js';
 import { closeWorkerPool } from '../engine/workerPool.js';
+import { settlePageFilesSnapshots } from '../engine/revision/pageFilesSnapshot.js';
 import { nodeRoutingSecret, storageNode, storageOfSpace } from '../domain/storages/index.js';
 import { EventLoopDelay } from './metrics.js';
 import type { Repositories } from '../domain/common/ports.js';
@@ -76,6 +77,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await step('storage node', async () => node?.stop());
       await step('git hooks', () => closeHookChannel());
       await step('search refreshes', () => settleSearchRefreshes());
+      await step('page file snapshots', () => settlePageFilesSnapshots());
       eventLoopDelay.stop();
       await step('jobs', () => jobs.close());
       await step('database', () => db.close());

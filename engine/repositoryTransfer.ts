@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { forgetPageFilesSnapshot } from './revision/pageFilesSnapshot.js';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { markFrozen } from './frozenRepository.js';
@@ -83,6 +84,7 @@ export function handOverRepository(gitdir: string, decide: (refs: RefValues) => 
     rmSync(movedAside(gitdir), { recursive: true, force: true });
     renameSync(gitdir, movedAside(gitdir));
     closeRepository(gitdir);
+    await forgetPageFilesSnapshot(gitdir);
     await syncDirectory(path.dirname(gitdir));
     return true;
   });

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import { RepositoryElsewhereError } from './errors/index.js';
 import path from 'node:path';
 import { forgetRepositoryLock, withRepositoryLock } from './lock.js';
+import { forgetPageFilesSnapshot } from './revision/pageFilesSnapshot.js';
 import { freezeRepository, thawRepository } from './frozenRepository.js';
 import { closeRepository, createRepository, openRepository, type Repository } from './repository.js';
 import { bundleRepository, handOverRepository, receiveBundle, removeMovedAside, type RefValues } from './repositoryTransfer.js';
@@ -68,6 +69,7 @@ export async function removeSpaceRepository(root: string, spaceId: string): Prom
   const gitdir = spaceGitdir(root, spaceId);
   await withRepositoryLock(gitdir, () => fs.rm(gitdir, { recursive: true, force: true }), { absentOk: true });
   await forgetRepositoryLock(gitdir);
+  await forgetPageFilesSnapshot(gitdir);
   closeRepository(gitdir);
 }
 

@@ -2,6 +2,7 @@ import { BudgetedCache, stringBytes } from '../cacheBudget.js';
 import { parsePageFile, type PageFile } from '../layout/pageFile.js';
 import { readBlob } from '../objects/readBlob.js';
 import type { Repository } from '../repository.js';
+import { snapshottedPageFiles } from './pageFilesSnapshot.js';
 
 // Blobs never change: a parsed page file is cached by its blob id.
 const pageFiles = new BudgetedCache<string, PageFile>('page files', (file) => stringBytes(file.body) + JSON.stringify(file.meta).length * 2 + 200);
@@ -11,17 +12,31 @@ export async function readPageFile(repo: Repository, oid: string): Promise<PageF
   return pageFiles.through(oid, async () => parsePageFile((await readBlob(repo, oid)).toString('utf8')));
 }
 
+/** Fewer page files than this missing are read from their objects without looking at the snapshot. */
+const snapshotWorthIt = 16;
+
 /**
- * The markdown files, parsed, by blob id: those not in the cache yet read many at once (a cold
- * read waits on the disk once, not once per page). The pages are then built without waiting.
+ * The markdown files, parsed, by blob id: those not in the cache yet taken from the repository's
+ * snapshot (`pageFilesSnapshot.ts`) or read many at once (a cold read waits on the disk once, not
+ * once per page). The pages are then built without waiting.
  */
 export async function loadPageFiles(repo: Repository, oids: string[]): Promise<Map<string, PageFile>> {
   const loaded = new Map<string, PageFile>();
-  const missing: string[] = [];
+  let missing: string[] = [];
   for (const oid of oids) {
     const cached = pageFiles.get(oid);
     if (cached === undefined) missing.push(oid);
     else loaded.set(oid, cached);
+  }
+  if (missing.length >= snapshotWorthIt) {
+    const snapshot = await snapshottedPageFiles(repo);
+    missing = missing.filter((oid) => {
+      const file = snapshot.get(oid);
+      if (file === undefined) return true;
+      pageFiles.set(oid, file);
+      loaded.set(oid, file);
+      return false;
+    });
   }
   for (let start = 0; start < missing.length; start += 64) {
     const batch = missing.slice(start, start + 64);

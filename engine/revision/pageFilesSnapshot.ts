@@ -1,0 +1,102 @@
+import { existsSync } from 'node:fs';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import type { PageFile } from '../layout/pageFile.js';
+import type { Repository } from '../repository.js';
+
+/**
+ * The parsed page files of the revision a repository's readers last derived, kept in one file
+ * beside the repository (`<gitdir>.quire-page-files.json`: nothing of git's, nor in the way of a
+ * removal of the repository's folder). A revision built with none of its pages in memory (the first read
+ * after a restart) takes the page files it finds there instead of reading and inflating one
+ * object per page: a page file depends only on its blob's id, so a stale snapshot is never wrong,
+ * only less useful. It is a cache: a file that is missing, torn or of another format is ignored.
+ */
+const snapshotFile = (gitdir: string) => `${gitdir}.quire-page-files.json`;
+const format = 1;
+/** Writes of one repository's snapshot wait this long for the next derived revision: the last one is written. */
+const settleMs = 3000;
+/** Entries serialized between two turns of the event loop: a 10,000-page space is not one long block. */
+const entriesPerTurn = 500;
+
+const pending = new Map<string, { files: Map<string, PageFile>; timer: NodeJS.Timeout }>();
+
+/** Keeps `files` (a derived revision's page files, by blob id) as the repository's snapshot, shortly. */
+export function snapshotPageFiles(repo: Repository, files: Map<string, PageFile>): void {
+  const waiting = pending.get(repo.gitdir);
+  if (waiting) {
+    waiting.files = files;
+    return;
+  }
+  const timer = setTimeout(() => {
+    const latest = pending.get(repo.gitdir)!.files;
+    pending.delete(repo.gitdir);
+    void writeSnapshot(repo.gitdir, latest).catch(() => undefined); // a repository deleted or moved meanwhile: nothing to keep
+  }, settleMs);
+  timer.unref();
+  pending.set(repo.gitdir, { files, timer });
+}
+
+async function writeSnapshot(gitdir: string, files: Map<string, PageFile>): Promise<void> {
+  const lines: string[] = [JSON.stringify({ format })];
+  let counted = 0;
+  for (const [oid, file] of files) {
+    const line = JSON.stringify([oid, file.meta, file.body], keepsItsValue);
+    if (line !== undefined && !line.includes('"\u0000unkept"')) lines.push(line);
+    if (++counted % entriesPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  // Written beside and renamed over: a reader finds the old snapshot or the new one, whole.
+  const temporary = `${snapshotFile(gitdir)}.${process.pid}.tmp`;
+  try {
+    await writeFile(temporary, lines.join('\n'));
+    await rename(temporary, snapshotFile(gitdir));
+  } finally {
+    await rm(temporary, { force: true });
+  }
+  // The repository removed or moved away meanwhile: no snapshot outlives it.
+  if (!existsSync(gitdir)) await forgetPageFilesSnapshot(gitdir);
+}
+
+/** Writes the snapshots still waiting now (a clean shutdown: the next start finds them). */
+export async function settlePageFilesSnapshots(): Promise<void> {
+  const waiting = [...pending].map(([gitdir, { files, timer }]) => {
+    clearTimeout(timer);
+    return writeSnapshot(gitdir, files).catch(() => undefined);
+  });
+  pending.clear();
+  await Promise.all(waiting);
+}
+
+/** Removes the repository's snapshot, and drops one waiting to be written: its repository is going. */
+export async function forgetPageFilesSnapshot(gitdir: string): Promise<void> {
+  const waiting = pending.get(gitdir);
+  if (waiting) clearTimeout(waiting.timer);
+  pending.delete(gitdir);
+  await rm(snapshotFile(gitdir), { force: true });
+}
+
+/** Frontmatter values JSON can't carry as they are (`.inf`, `.nan`): their page is left out of the snapshot. */
+function keepsItsValue(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && !Number.isFinite(value) ? '\u0000unkept' : value;
+}
+
+/** The page files of the repository's snapshot, by blob id; empty when there is none to use. */
+export async function snapshottedPageFiles(repo: Repository): Promise<Map<string, PageFile>> {
+  const found = new Map<string, PageFile>();
+  let text: string;
+  try {
+    text = await readFile(snapshotFile(repo.gitdir), 'utf8');
+  } catch {
+    return found;
+  }
+  const lines = text.split('\n');
+  try {
+    if ((JSON.parse(lines[0] ?? '') as { format?: number }).format !== format) return found;
+    for (const line of lines.slice(1)) {
+      const [oid, meta, body] = JSON.parse(line) as [string, Record<string, unknown>, string];
+      found.set(oid, { meta, body });
+    }
+  } catch {
+    return new Map(); // torn or foreign: read from the objects instead
+  }
+  return found;
+}
