@@ -11,6 +11,7 @@ import { PageBuilder } from './revision/pageBuilder.js';
 import { loadPageFiles } from './revision/pageFiles.js';
 import { snapshotPageFiles } from './revision/pageFilesSnapshot.js';
 import { summaryFromFiles } from './revision/summaryFromFiles.js';
+import { turnPauser } from './turns.js';
 
 export type PageKind = 'document' | 'group' | 'link';
 
@@ -116,8 +117,14 @@ async function loadRevision(repo: Repository, commit: string): Promise<Revision>
   snapshotPageFiles(repo, pageFiles);
   const builder = new PageBuilder(listing, pageFiles, documentsOfParent(repo, object.parents));
   const pages: RevisionPage[] = [];
+  // Built a top-level entry at a time, pausing between them when the turn runs long.
+  const pause = turnPauser();
   for (const group of groups) {
-    const entries = builder.entries(group.entries);
+    const entries: RevisionPage[] = [];
+    for (const entry of group.entries) {
+      entries.push(...builder.entries([entry]));
+      await pause();
+    }
     if (group.title === null) pages.push(...entries);
     else pages.push(builder.group(group, entries));
   }
