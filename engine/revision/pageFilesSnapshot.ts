@@ -79,21 +79,32 @@ function keepsItsValue(_key: string, value: unknown): unknown {
   return typeof value === 'number' && !Number.isFinite(value) ? '\u0000unkept' : value;
 }
 
-/** The page files of the repository's snapshot, by blob id; empty when there is none to use. */
+/**
+ * The page files of the repository's snapshot, by blob id; empty when there is none to use. Each
+ * line is decoded on its own and each id copied: a string cut from the whole file's text (as
+ * JSON.parse and split may cut) would keep all of it alive as long as one page file is cached.
+ */
 export async function snapshottedPageFiles(repo: Repository): Promise<Map<string, PageFile>> {
   const found = new Map<string, PageFile>();
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(snapshotFile(repo.gitdir), 'utf8');
+    bytes = await readFile(snapshotFile(repo.gitdir));
   } catch {
     return found;
   }
-  const lines = text.split('\n');
   try {
-    if ((JSON.parse(lines[0] ?? '') as { format?: number }).format !== format) return found;
-    for (const line of lines.slice(1)) {
-      const [oid, meta, body] = JSON.parse(line) as [string, Record<string, unknown>, string];
-      found.set(oid, { meta, body });
+    let start = 0;
+    for (let line = 0; start < bytes.length; line += 1) {
+      const newline = bytes.indexOf(10, start);
+      const end = newline === -1 ? bytes.length : newline;
+      const parsed: unknown = JSON.parse(bytes.toString('utf8', start, end));
+      start = end + 1;
+      if (line === 0) {
+        if ((parsed as { format?: number }).format !== format) return found;
+        continue;
+      }
+      const [oid, meta, body] = parsed as [string, Record<string, unknown>, string];
+      found.set(Buffer.from(oid, 'latin1').toString('latin1'), { meta, body });
     }
   } catch {
     return new Map(); // torn or foreign: read from the objects instead
