@@ -1,23 +1,12 @@
 // Issue 21's cache figure: pages read round-robin from ten 10,000-page spaces, with the content
 // caches' hit rate and the server's resident memory (target ≤ 400 MB), at the default budget and
 // at a larger one; and one 10,000-page space read over and over, which must not thrash.
-import http from 'node:http';
 import { buildQuire, fmt, median, sharedTemporalAddress, spawnQuire, tempDataDir } from './lib.js';
 import { pageNumber, writePages } from './changeRequests.js';
 import { seedOrganization } from './seed.js';
+import { get as getBytes } from './content.js';
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-function get(url: string, auth: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers: auth, agent }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => (response.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`${url}: ${response.statusCode}`))));
-      })
-      .on('error', reject);
-  });
-}
+const get = async (url: string, auth: Record<string, string>) => (await getBytes(url, auth)).toString('utf8');
 
 const metricOf = (metrics: string, name: string) => Number(new RegExp(`^${name.replace(/[{}"]/g, (c) => `\\${c}`)} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
 const mb = (bytes: number) => fmt(bytes / 1024 / 1024, 0);

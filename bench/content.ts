@@ -70,7 +70,7 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 
 /** The answer's bytes over a kept-alive connection, not decoded: the time is the server's and the wire's. */
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-function get(url: string, auth: Record<string, string>): Promise<Buffer> {
+export function get(url: string, auth: Record<string, string>): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers: auth, agent }, (response) => {

@@ -179,17 +179,24 @@ test('revert_page brings a page back as it is in the base', async () => {
   assert.equal([back.title, back.markdown], [original.title, original.markdown]);
 });
 
-test('revert_page with block keys reverts those blocks only, keys read from either revision', async () => {
-  const { space, base } = await changeRequestIn('Revert blocks');
+type KeyedNode = { key: string; type: string; nodes?: Array<{ leaves?: Array<{ text: string }> }> };
+/** A Document's top-level keys by the text of their first leaf. */
+const keysByText = (document: { nodes: KeyedNode[] }) => Object.fromEntries(document.nodes.map((node) => [node.nodes?.[0]?.leaves?.[0]?.text ?? node.type, node.key]));
+
+/** A change request whose FAQ page `write` replaces (answering the new revision). */
+async function faqToEdit(subject: string) {
+  const { space, base } = await changeRequestIn(subject);
   const faq = flat((await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages).find((page) => page.title === 'FAQ')!;
   const write = async (markdown: string) => {
     const written = await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: faq.id, document: { markdown } }] } });
     assert.is(written.status, 200, JSON.stringify(written.body));
     return written.body.revision as string;
   };
-  type Node = { key: string; type: string; nodes?: Array<{ leaves?: Array<{ text: string }> }> };
-  const keysByText = (document: { nodes: Node[] }) =>
-    Object.fromEntries(document.nodes.map((node) => [node.nodes?.[0]?.leaves?.[0]?.text ?? node.type, node.key]));
+  return { space, base, faq, write };
+}
+
+test('revert_page with block keys reverts those blocks only, keys read from either revision', async () => {
+  const { space, base, faq, write } = await faqToEdit('Revert blocks');
   const earlier = await write('# FAQ\n\nAlpha one.\n\nBravo two.\n\nCharlie three.\n\n- delta\n- echo\n');
   await write('# FAQ\n\nAlpha one, edited.\n\nCharlie three.\n\n- delta\n- echo\n\nFoxtrot new.\n');
   const then = keysByText((await t.call('GET', `/v1/spaces/${space.id}/revisions/${earlier}/page/${faq.id}?format=document`, { token: fx.reader.token })).body.document);
@@ -217,16 +224,8 @@ test('revert_page with block keys reverts those blocks only, keys read from eith
 });
 
 test('revert_page with block keys: blocks inserted above, moved and edited around the reverted ones stay as they are', async () => {
-  const { space, base } = await changeRequestIn('Revert around');
-  const faq = flat((await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages).find((page) => page.title === 'FAQ')!;
-  const write = async (markdown: string) => {
-    const written = await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: faq.id, document: { markdown } }] } });
-    assert.is(written.status, 200, JSON.stringify(written.body));
-    return written.body.revision as string;
-  };
-  type Node = { key: string; type: string; nodes?: Array<{ leaves?: Array<{ text: string }> }> };
-  const keysOf = async (path: string) =>
-    Object.fromEntries(((await t.call('GET', `${path}?format=document`, { token: fx.reader.token })).body.document.nodes as Node[]).map((node) => [node.nodes?.[0]?.leaves?.[0]?.text ?? node.type, node.key]));
+  const { space, base, faq, write } = await faqToEdit('Revert around');
+  const keysOf = async (path: string) => keysByText((await t.call('GET', `${path}?format=document`, { token: fx.reader.token })).body.document);
   const markdownNow = async () => (await t.call('GET', `${base}/content/page/${faq.id}?format=markdown`, { token: fx.reader.token })).body.markdown;
   const revert = async (block: string[]) => {
     const reverted = await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'revert_page', page: faq.id, revision: earlier, block }] } });
