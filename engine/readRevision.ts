@@ -9,7 +9,6 @@ import { readCommit } from './objects/readCommit.js';
 import type { Repository } from './repository.js';
 import { PageBuilder } from './revision/pageBuilder.js';
 import { loadPageFiles } from './revision/pageFiles.js';
-import { snapshotPageFiles } from './revision/pageFilesSnapshot.js';
 import { summaryFromFiles } from './revision/summaryFromFiles.js';
 import { turnPauser } from './turns.js';
 
@@ -114,7 +113,6 @@ async function loadRevision(repo: Repository, commit: string): Promise<Revision>
     repo,
     [...listing.entries()].filter(([path, item]) => path.endsWith('.md') && item.type === 'blob').map(([, item]) => item.oid),
   );
-  snapshotPageFiles(repo, pageFiles);
   const builder = new PageBuilder(listing, pageFiles, documentsOfParent(repo, object.parents));
   const pages: RevisionPage[] = [];
   // Built a top-level entry at a time, pausing between them when the turn runs long.

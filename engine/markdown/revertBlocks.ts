@@ -1,6 +1,8 @@
 import { diffIndices } from 'node-diff3';
 import { keyedBlocks, type KeyedBlock } from './toDocument.js';
 
+const range = (start: number, length: number) => Array.from({ length }, (_, i) => start + i);
+
 /** A Document node's key names its block: `<key>.2` is the second node made from block `<key>`. */
 const blockKeyOf = (nodeKey: string) => nodeKey.replace(/\.\d+$/, '');
 
@@ -40,17 +42,17 @@ export function revertBlocks(current: string, base: string, keys: readonly strin
   )) {
     const [baseStart, baseLength] = hunk.buffer1;
     const [nowStart, nowLength] = hunk.buffer2;
-    const range = (start: number, length: number) => Array.from({ length }, (_, i) => start + i);
-    const baseChanged = range(baseStart, baseLength).filter((i) => !nowHashes.has(before[i]!.hash));
-    const nowChanged = range(nowStart, nowLength).filter((j) => !baseHashes.has(now[j]!.hash));
+    const baseIndices = range(baseStart, baseLength);
+    const nowIndices = range(nowStart, nowLength);
+    const baseChanged = baseIndices.filter((i) => !nowHashes.has(before[i]!.hash));
+    const nowChanged = nowIndices.filter((j) => !baseHashes.has(now[j]!.hash));
     const pairOf = new Map<number, number>(); // base index → current index, changed in place
     for (let k = 0; k < Math.min(baseChanged.length, nowChanged.length); k += 1) pairOf.set(baseChanged[k]!, nowChanged[k]!);
     const paired = new Set(pairOf.values());
     for (const [i, j] of pairOf) if (wanted.has(before[i]!.key) || wanted.has(now[j]!.key)) replaced.set(j, base.slice(before[i]!.start, before[i]!.end));
     // Added or moved here since: removed.
-    for (const j of range(nowStart, nowLength)) if (!paired.has(j) && wanted.has(now[j]!.key)) replaced.set(j, null);
+    for (const j of nowIndices) if (!paired.has(j) && wanted.has(now[j]!.key)) replaced.set(j, null);
     // Deleted or moved away since: put back before the block that follows it in the base's order.
-    const baseIndices = range(baseStart, baseLength);
     for (const [position, i] of baseIndices.entries()) {
       if (pairOf.has(i) || !wanted.has(before[i]!.key)) continue;
       const next = baseIndices.slice(position + 1).find((later) => pairOf.has(later));

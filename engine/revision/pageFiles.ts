@@ -2,7 +2,7 @@ import { BudgetedCache, stringBytes } from '../cacheBudget.js';
 import { parsePageFile, type PageFile } from '../layout/pageFile.js';
 import { readBlob } from '../objects/readBlob.js';
 import type { Repository } from '../repository.js';
-import { snapshottedPageFiles } from './pageFilesSnapshot.js';
+import { snapshotPageFiles, snapshottedPageFiles } from './pageFilesSnapshot.js';
 
 // Blobs never change: a parsed page file is cached by its blob id.
 const pageFiles = new BudgetedCache<string, PageFile>('page files', (file) => stringBytes(file.body) + JSON.stringify(file.meta).length * 2 + 200);
@@ -12,7 +12,7 @@ export async function readPageFile(repo: Repository, oid: string): Promise<PageF
   return pageFiles.through(oid, async () => parsePageFile((await readBlob(repo, oid)).toString('utf8')));
 }
 
-/** Fewer page files than this missing are read from their objects without looking at the snapshot. */
+/** Fewer page files than this missing are read from their objects without looking at the snapshot, nor renewing it. */
 const snapshotWorthIt = 16;
 
 /**
@@ -42,5 +42,8 @@ export async function loadPageFiles(repo: Repository, oids: string[]): Promise<M
     const batch = missing.slice(start, start + 64);
     (await Promise.all(batch.map((oid) => readPageFile(repo, oid)))).forEach((file, index) => loaded.set(batch[index]!, file));
   }
+  // Many read from their objects: the snapshot lacked them (or there is none), so it is renewed.
+  // A build that found its page files in memory or in the snapshot leaves the snapshot as it is.
+  if (missing.length >= snapshotWorthIt) snapshotPageFiles(repo, loaded);
   return loaded;
 }

@@ -2,25 +2,25 @@ import { existsSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import type { PageFile } from '../layout/pageFile.js';
 import type { Repository } from '../repository.js';
+import { turnPauser } from '../turns.js';
 
 /**
- * The parsed page files of the revision a repository's readers last derived, kept in one file
- * beside the repository (`<gitdir>.quire-page-files.json`: nothing of git's, nor in the way of a
- * removal of the repository's folder). A revision built with none of its pages in memory (the first read
- * after a restart) takes the page files it finds there instead of reading and inflating one
- * object per page: a page file depends only on its blob's id, so a stale snapshot is never wrong,
- * only less useful. It is a cache: a file that is missing, torn or of another format is ignored.
+ * The parsed page files of the repository's revision last built mostly from its objects, kept in
+ * one file beside the repository (`<gitdir>.quire-page-files.json`: nothing of git's, nor in the
+ * way of a removal of the repository's folder). A revision built with none of its pages in memory
+ * (the first read after a restart) takes the page files it finds there instead of reading and
+ * inflating one object per page: a page file depends only on its blob's id, so a stale snapshot is
+ * never wrong, only less useful. It is a cache: a file that is missing, torn or of another format
+ * is ignored.
  */
 const snapshotFile = (gitdir: string) => `${gitdir}.quire-page-files.json`;
 const format = 1;
 /** Writes of one repository's snapshot wait this long for the next derived revision: the last one is written. */
 const settleMs = 3000;
-/** Entries serialized between two turns of the event loop: a 10,000-page space is not one long block. */
-const entriesPerTurn = 500;
 
 const pending = new Map<string, { files: Map<string, PageFile>; timer: NodeJS.Timeout }>();
 
-/** Keeps `files` (a derived revision's page files, by blob id) as the repository's snapshot, shortly. */
+/** Keeps `files` (a revision's page files, by blob id) as the repository's snapshot, shortly. */
 export function snapshotPageFiles(repo: Repository, files: Map<string, PageFile>): void {
   const waiting = pending.get(repo.gitdir);
   if (waiting) {
@@ -38,11 +38,12 @@ export function snapshotPageFiles(repo: Repository, files: Map<string, PageFile>
 
 async function writeSnapshot(gitdir: string, files: Map<string, PageFile>): Promise<void> {
   const lines: string[] = [JSON.stringify({ format })];
-  let counted = 0;
+  // Serialized a few milliseconds' worth a turn: a 10,000-page space is not one long block.
+  const pause = turnPauser();
   for (const [oid, file] of files) {
     const line = JSON.stringify([oid, file.meta, file.body], keepsItsValue);
     if (line !== undefined && !line.includes('"\u0000unkept"')) lines.push(line);
-    if (++counted % entriesPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
+    await pause();
   }
   // Written beside and renamed over: a reader finds the old snapshot or the new one, whole.
   const temporary = `${snapshotFile(gitdir)}.${process.pid}.tmp`;

@@ -22,19 +22,22 @@ test.before(() => {
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 const pageCount = 40;
-const markdownOf = (n: number) => `# Page ${n}\n\nPage ${n} says something of its own.\n`;
+// Each repository's pages are its own: blobs this process has parsed before would come from its cache, not its objects.
+let repositories = 0;
+const markdownOf = (n: number, repository: number) => `# Page ${n}\n\nPage ${n} of repository ${repository} says something of its own.\n`;
 
 /** A repository of 40 pages, read once (its snapshot written), in a data folder's `spaces/`. */
 async function readOnce() {
+  const repository = (repositories += 1);
   const root = mkdtempSync(path.join(dir, 'data-'));
   const spaceId = `space${path.basename(root).replace(/\W/g, '')}`;
   const repo = await createRepository(spaceGitdir(root, spaceId));
-  const changes = Array.from({ length: pageCount }, (_, n) => ({ path: `page-${n}.md`, content: markdownOf(n) }));
+  const changes = Array.from({ length: pageCount }, (_, n) => ({ path: `page-${n}.md`, content: markdownOf(n, repository) }));
   changes.push({ path: 'SUMMARY.md', content: renderSummary([{ title: null, entries: changes.map((change, n) => ({ title: `Page ${n}`, target: change.path, children: [] })) }]) });
   const { commit } = await commitChanges({ repo, branch: primaryBranch, base: null, changes, message: 'pages', author });
   await readRevision(repo, commit);
   await settlePageFilesSnapshots();
-  return { root, spaceId, repo, commit, snapshot: `${repo.gitdir}.quire-page-files.json` };
+  return { root, spaceId, repo, commit, repository, snapshot: `${repo.gitdir}.quire-page-files.json` };
 }
 
 const readCold = (gitdir: string, commit: string) =>
@@ -49,23 +52,23 @@ function deletePageBlobs(gitdir: string) {
 }
 
 test('a process with empty caches builds the revision from the snapshot, not from the page objects', async () => {
-  const { repo, commit, snapshot } = await readOnce();
+  const { repo, commit, repository, snapshot } = await readOnce();
   assert.ok(existsSync(snapshot), 'the snapshot is written beside the repository');
   const copy = path.join(dir, 'without-blobs.git');
   cpSync(repo.gitdir, copy, { recursive: true });
   cpSync(snapshot, `${copy}.quire-page-files.json`);
   deletePageBlobs(copy);
   const pages = readCold(copy, commit);
-  for (let n = 0; n < pageCount; n += 1) assert.is(pages[`page-${n}`], markdownOf(n));
+  for (let n = 0; n < pageCount; n += 1) assert.is(pages[`page-${n}`], markdownOf(n, repository));
 });
 
 test('a torn or foreign snapshot is ignored: the page objects are read', async () => {
-  const { repo, commit, snapshot } = await readOnce();
+  const { repo, commit, repository, snapshot } = await readOnce();
   const text = readFileSync(snapshot, 'utf8');
   writeFileSync(snapshot, text.slice(0, Math.floor(text.length / 2)));
-  assert.is(readCold(repo.gitdir, commit)['page-7'], markdownOf(7), 'torn');
+  assert.is(readCold(repo.gitdir, commit)['page-7'], markdownOf(7, repository), 'torn');
   writeFileSync(snapshot, text.replace('{"format":1}', '{"format":99}'));
-  assert.is(readCold(repo.gitdir, commit)['page-7'], markdownOf(7), 'another format');
+  assert.is(readCold(repo.gitdir, commit)['page-7'], markdownOf(7, repository), 'another format');
 });
 
 test('the snapshot goes with its repository', async () => {
