@@ -33,6 +33,17 @@ export function termVector(counts: Record<string, number>): TermVector {
 
 export const idfOf = (corpus: Corpus) => (term: string) => Math.log((corpus.documents + 1) / (corpus.documentFrequency(term) + 1)) + 1;
 
+/**
+ * The weights issues are compared by: the inverse document frequency, but nothing for a word only
+ * one issue has. Such a word can match no other issue and only lengthens its issue's vector, so a
+ * long message full of its own details (names, backstory, typos) would never reach the join
+ * threshold with the few words it shares with its topic.
+ */
+export const matchingIdfOf = (corpus: Corpus) => {
+  const idf = idfOf(corpus);
+  return (term: string) => (corpus.documentFrequency(term) <= 1 ? 0 : idf(term));
+};
+
 /** Cosine of two vectors weighted by `idf`; the smaller one is walked. */
 export function similarity(a: TermVector, b: TermVector, idf: (term: string) => number): number {
   const [small, large] = Object.keys(a).length <= Object.keys(b).length ? [a, b] : [b, a];
@@ -73,79 +84,4 @@ export function nearest(vector: TermVector, candidates: Iterable<Candidate>, idf
     if (score >= threshold && (!best || score > best.similarity || (score === best.similarity && candidate.id < best.id))) best = { id: candidate.id, similarity: score };
   }
   return best;
-}
-
-export interface ClusteringItem {
-  id: string;
-  vector: TermVector;
-}
-
-/**
- * Clusters the whole set again, in a way that depends on the set and not on the order issues
- * arrived in: one pass in `items`' order (callers sort by content), then rounds of reassigning
- * every issue to its nearest centroid (an issue near none starts its own cluster: incoherent
- * clusters split) and merging centroids that drifted together, until nothing moves. Returns the
- * groups of issue ids.
- */
-export function recluster(items: ClusteringItem[], idf: (term: string) => number, rounds = 8): string[][] {
-  const centroids = new Map<number, TermVector>();
-  const assignment = new Map<string, number>();
-  let next = 0;
-  for (const item of items) {
-    const best = nearest(item.vector, [...centroids].map(([id, centroid]) => ({ id: String(id), centroid })), idf);
-    const group = best ? Number(best.id) : next++;
-    centroids.set(group, addInto(centroids.get(group) ?? {}, item.vector));
-    assignment.set(item.id, group);
-  }
-  for (let round = 0; round < rounds; round += 1) {
-    let moved = mergeClose(centroids, assignment, idf);
-    const candidates = [...centroids].map(([id, centroid]) => ({ id: String(id), centroid }));
-    const reassigned = new Map<string, number>();
-    for (const item of items) {
-      const best = nearest(item.vector, candidates, idf);
-      const group = best ? Number(best.id) : next++;
-      if (group !== assignment.get(item.id)) moved = true;
-      reassigned.set(item.id, group);
-    }
-    centroids.clear();
-    for (const item of items) {
-      const group = reassigned.get(item.id)!;
-      centroids.set(group, addInto(centroids.get(group) ?? {}, item.vector));
-    }
-    for (const [id, group] of reassigned) assignment.set(id, group);
-    if (!moved) break;
-  }
-  const groups = new Map<number, string[]>();
-  for (const item of items) {
-    const group = assignment.get(item.id)!;
-    groups.set(group, [...(groups.get(group) ?? []), item.id]);
-  }
-  return [...groups.values()];
-}
-
-/**
- * Merges centroids above the threshold, most similar pairs first, each cluster at most once per
- * call (the centroids moved; the next round looks again); whether any merged.
- */
-function mergeClose(centroids: Map<number, TermVector>, assignment: Map<string, number>, idf: (term: string) => number): boolean {
-  const ids = [...centroids.keys()].sort((x, y) => x - y);
-  const pairs: Array<{ a: number; b: number; score: number }> = [];
-  for (let i = 0; i < ids.length; i += 1) {
-    for (let j = i + 1; j < ids.length; j += 1) {
-      const score = similarity(centroids.get(ids[i]!)!, centroids.get(ids[j]!)!, idf);
-      if (score >= mergeThreshold) pairs.push({ a: ids[i]!, b: ids[j]!, score });
-    }
-  }
-  pairs.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);
-  const touched = new Set<number>();
-  const into = new Map<number, number>();
-  for (const { a, b } of pairs) {
-    if (touched.has(a) || touched.has(b)) continue;
-    touched.add(a).add(b);
-    addInto(centroids.get(a)!, centroids.get(b)!);
-    centroids.delete(b);
-    into.set(b, a);
-  }
-  for (const [id, group] of assignment) if (into.has(group)) assignment.set(id, into.get(group)!);
-  return into.size > 0;
 }

@@ -32,12 +32,12 @@ import {
   type IssueClusterRecord,
 } from '../../storage/issueClusters.js';
 import { now } from '../../storage/ids.js';
-import { addInto, idfOf, nearest, recluster, termVector, type TermVector } from './clustering.js';
+import { addInto, idfOf, nearest, termVector, type TermVector } from './clustering.js';
+import type { Consolidation } from './consolidation.js';
 import { extractIssuesLocally, type ConversationText, type ExtractedIssue } from './extractIssues.js';
 import { labelCluster } from './labels.js';
-import { termsOf } from './language.js';
+import { issueTerms } from './issueTerms.js';
 import { configuredModel, extractIssuesWithModel } from './modelIssues.js';
-import { plainTexts } from './plainText.js';
 import { runInPool, siblingModule } from '../../engine/workerPool.js';
 import { storedConversationId } from './redact.js';
 import type { ContentDeps, JobDeps } from '../common/deps.js';
@@ -45,6 +45,10 @@ import { log } from '../common/log.js';
 
 /** Personal data is redacted in the worker pool (redactTasks.ts), before anything is stored. */
 const redactTasks = siblingModule(import.meta.url, 'redactTasks');
+/** Consolidation's clustering runs in the worker pool too (consolidationTasks.ts): seconds of CPU for a large organization. */
+const consolidationTasks = siblingModule(import.meta.url, 'consolidationTasks');
+/** The job's own limit (30 minutes) is the real bound; this one stops a runaway thread. */
+const consolidationLimitMs = 10 * 60_000;
 
 export interface ConversationPost {
   id: string;
@@ -100,12 +104,6 @@ export function configuredExtractor(env: NodeJS.ProcessEnv = process.env): Extra
   };
 }
 
-/** The words an issue is clustered by: the subject and what the user said (local issues), or the issue's own words (a model's). */
-function issueText(conversation: ConversationRecord, issue: ExtractedIssue, local: boolean): string {
-  const said = local ? plainTexts(conversation.parts.filter((part) => part.role === 'user').map((part) => part.body)) : [issue.title, issue.summary];
-  return [conversation.subject ?? '', ...said].join('\n');
-}
-
 /**
  * Processes up to `limit` pending conversations of the organization, each in its own transaction:
  * its issues replaced, each issue joined to its nearest cluster or starting one. What is still
@@ -123,10 +121,7 @@ const corpusWrites = (organizationId: string) => ({ exclusive: `conversation-cor
 
 async function processConversation(deps: ContentDeps, conversation: ConversationRecord, extractor: Extractor): Promise<boolean> {
   const extracted = await extractor(conversation);
-  const issues = extracted.issues.map((issue) => {
-    const terms = termsOf(issueText(conversation, issue, extracted.local));
-    return { ...issue, counts: terms.counts, surface: terms.surface, vector: termVector(terms.counts) };
-  });
+  const issues = extracted.issues.map((issue) => ({ ...issue, ...issueTerms(conversation, issue, extracted.local) }));
   const organizationId = conversation.organizationId;
   return deps.db.transaction(async (tx) => {
     const current = await findConversation(tx, organizationId, conversation.id);
@@ -217,19 +212,19 @@ export async function consolidateClusters(deps: ContentDeps, organizationId: str
 type Plan = NonNullable<Awaited<ReturnType<typeof planConsolidation>>>;
 
 async function planConsolidation(db: ContentDeps['db'] | Transaction, organizationId: string) {
-  const corpus = await corpusCounts(db, organizationId);
+  const corpus = await corpusCounts(db, organizationId, []);
   if (corpus.version === corpus.consolidatedVersion) return undefined;
-  const issues = (await issuesOfOrganization(db, organizationId)).map((issue) => ({
+  const stored = await issuesOfOrganization(db, organizationId);
+  const toConsolidate = stored.map((issue) => ({
     id: issue.id,
-    clusterId: issue.clusterId,
-    title: issue.title,
-    vector: termVector(issue.terms),
-    // Issues are visited in an order given by their content (never their arrival, nor their ids).
+    // Issues are visited in orders given by their content (never their arrival, nor their ids).
     key: createHash('sha1').update(JSON.stringify([Object.entries(issue.terms).sort(), issue.conversationId, issue.title])).digest('hex'),
+    terms: issue.terms,
   }));
-  issues.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const idf = idfOf({ documents: corpus.issues, documentFrequency: (term) => corpus.documents.get(term) ?? 0 });
-  return { version: corpus.version, issues, groups: recluster(issues, idf) };
+  toConsolidate.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const { groups, vectors } = await runInPool<Consolidation>(consolidationTasks, 'consolidateIssues', toConsolidate, `Consolidating the ${stored.length} issues of organization ${organizationId}`, { limitMs: consolidationLimitMs });
+  const issues = stored.map((issue) => ({ id: issue.id, clusterId: issue.clusterId, vector: vectors[issue.id]! }));
+  return { version: corpus.version, issues, groups };
 }
 
 async function applyConsolidation(tx: Transaction, organizationId: string, plan: Plan): Promise<void> {

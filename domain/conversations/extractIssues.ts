@@ -13,10 +13,10 @@ export interface ExtractedIssue {
 
 /** The user says the problem went away on its own: nothing left to document. */
 const selfResolved = /\b(never ?mind|figured it out|solved it myself|sorted it out myself|found it|ignore (?:this|my (?:last )?message)|no longer needed)\b/i;
-const spamCues = /\b(seo|backlinks?|casino|crypto|investment opportunity|click here|buy now|limited time|claim your|guaranteed|unsubscribe|dear friend|earn \d+%?)\b/gi;
+const spamCues = /\b(seo|backlinks?|casino|crypto|investment opportunity|click here|buy now|limited time|claim your|guaranteed|unsubscribe|dear friend|earn \d+%?|partnerships?|co-marketing|webinar|book a (?:call|demo))\b/gi;
 /** Words that mark a sentence as a problem or a request, besides questions and negations. */
 const problemCues = new Set(
-  'error errors fail fails failed failing broken missing stuck unable expired wrong confusing unclear timeout conflict locked cut greyed unauthorized forbidden charged refund crash crashes bug limit limits 401 403 404 429 500 mismatch pending ignores disappear still unverified'.split(' '),
+  'error errors fail fails failed failing broken missing stuck unable expired wrong confusing unclear timeout conflict locked cut greyed unauthorized forbidden charged refund crash crashes bug limit limits 401 403 404 429 500 mismatch pending ignores disappear still unverified zero lose loses lost spins hangs freezes forever instead blank empty nothing overwrote wiped'.split(' '),
 );
 const requestStarts = /^(how|where|what|which|why|when|is there|is it possible|can (?:i|we|you|one)|could (?:i|we|you)|do (?:i|we|you)|does|should|will|are there|would it|please)\b/i;
 const pleasantry = /^(hi|hello|hey|dear|thanks|thank you|cheers|regards|best|good (?:morning|afternoon|evening))\b[\s,!.]*/i;

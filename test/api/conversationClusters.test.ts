@@ -11,13 +11,14 @@ import { reportingErrors } from '../helpers/suite.js';
 import { inspectJobs, testTemporalSettings } from '../helpers/temporal.js';
 
 /**
- * Clustering quality on a labelled set: 72 support conversations written for this test, 64 over
- * 8 topics and 8 with nothing to document (test/fixtures/conversations/labelled.json). The same
- * set arrives in three orders, one organization each; the figures are reported, and the floors
- * below sit just under the figures reached (ARI 0.75–0.78 as arrived, 0.860 consolidated; purity
- * 0.95–0.97): a regression fails the suite.
+ * Clustering quality on a labelled set, through the API and the jobs: 72 support conversations
+ * written for this test, 64 over 8 topics and 8 with nothing to document
+ * (test/fixtures/conversations/labelled.json). The same set arrives in three orders, one
+ * organization each; the figures are reported, and the floors below sit just under the figures
+ * reached (ARI 0.76–0.79 as arrived, 0.886 consolidated; purity 0.95–0.98 and 0.97): a regression
+ * fails the suite. The other labelled sets are scored in memory (test/domain/clusterQuality.test.ts).
  */
-const floors = { onlineRand: 0.74, onlinePurity: 0.95, rand: 0.85, purity: 0.95 };
+const floors = { onlineRand: 0.74, onlinePurity: 0.95, rand: 0.87, purity: 0.96 };
 const topics = 8;
 
 interface Labelled {
@@ -120,7 +121,7 @@ test('every order clusters well as it arrives; consolidation makes the result th
   assert.equal(partition(consolidated[2]!), partition(consolidated[0]!), 'orders 1 and 3 consolidate to the same clusters');
   assert.ok(result.rand >= floors.rand, `ARI ${result.rand}`);
   assert.ok(result.purity >= floors.purity, `purity ${result.purity}`);
-  assert.ok(result.clusters >= topics && result.clusters <= 2.5 * topics, `${result.clusters} clusters`);
+  assert.ok(result.clusters >= topics && result.clusters <= 2 * topics, `${result.clusters} clusters`);
 
   // Every cluster is labelled from its members and counts them.
   const clusters = (await t.call('GET', `/v1/orgs/${orgs[0]}/conversations-clusters?limit=1000&orderBy=issues`, { token: admin.token })).body.items;
