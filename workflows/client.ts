@@ -161,7 +161,7 @@ export class JobClient implements Jobs {
       await this.client.workflow.signalWithStart<typeof conversationProcessing>('conversationProcessing', {
         taskQueue: this.settings.taskQueue,
         workflowId: conversationsJobId(organizationId),
-        args: [{ organizationId }],
+        args: [{ organizationId, consolidateWhenQuietMs: this.settings.consolidateWhenQuietMs ?? 10_000 }],
         signal: conversationsIngested,
         signalArgs: [],
       });

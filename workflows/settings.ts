@@ -6,6 +6,11 @@ export interface TemporalSettings {
   taskQueue: string;
   /** How often the conversations consolidation schedule runs (QUIRE_CONSOLIDATION_MINUTES, default 60). */
   consolidationEveryMs?: number;
+  /**
+   * How long an organization's posts must go quiet before its clusters are consolidated
+   * (QUIRE_CONSOLIDATION_QUIET_SECONDS, default 10; 0 leaves it to the schedule).
+   */
+  consolidateWhenQuietMs?: number;
   /** How often the repository maintenance schedule runs (QUIRE_REPACK_MINUTES, default 60). */
   repackEveryMs?: number;
   /** The loose objects past which a repository is repacked (QUIRE_REPACK_LOOSE_OBJECTS, default 1000). */
@@ -56,6 +61,12 @@ function minutesFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return minutes;
 }
 
+function secondsFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const seconds = Number(env[name] ?? fallback);
+  if (!Number.isFinite(seconds) || seconds < 0) throw new Error(`${name} must be a number of seconds (0 or more), got ${env[name]}`);
+  return seconds;
+}
+
 function countFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const count = Number(env[name] ?? fallback);
   if (!Number.isInteger(count) || count < 1) throw new Error(`${name} must be a whole number (at least 1), got ${env[name]}`);
@@ -74,6 +85,7 @@ export function temporalFromEnv(env: NodeJS.ProcessEnv): { temporal: TemporalSet
       namespace: env.TEMPORAL_NAMESPACE ?? 'default',
       taskQueue: env.QUIRE_TASK_QUEUE ?? 'quire',
       consolidationEveryMs: minutesFrom(env, 'QUIRE_CONSOLIDATION_MINUTES', 60) * 60_000,
+      consolidateWhenQuietMs: secondsFrom(env, 'QUIRE_CONSOLIDATION_QUIET_SECONDS', 10) * 1000,
       repackEveryMs: minutesFrom(env, 'QUIRE_REPACK_MINUTES', 60) * 60_000,
       repackLooseObjects: countFrom(env, 'QUIRE_REPACK_LOOSE_OBJECTS', 1000),
       renderer: rendererFrom(env),

@@ -35,8 +35,9 @@ export async function ownDevServer(stateDir: string, port?: number): Promise<Dev
 }
 
 /** Settings on the shared dev server with a task queue of their own, so test servers never run each other's jobs. */
+/** A task queue of the test's own on the shared dev server; clusters are consolidated only when a test asks (see conversationClusters). */
 export async function testTemporalSettings(): Promise<TemporalSettings> {
-  return { address: (await sharedDevServer()).address, namespace: 'default', taskQueue: `test-${randomUUID()}` };
+  return { address: (await sharedDevServer()).address, namespace: 'default', taskQueue: `test-${randomUUID()}`, consolidateWhenQuietMs: 0 };
 }
 
 /** A Temporal client of the test's own, to look at jobs the way an operator would. */

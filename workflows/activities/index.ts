@@ -4,7 +4,7 @@ import { finishFailedOpenAPISpec, processOpenAPISpec } from './processOpenAPISpe
 import { purgeDeletedSpace } from './purgeDeletedSpace.js';
 import { failTranslation, runTranslation } from './runTranslation.js';
 import { failPdfExportActivity, renderPdfExport } from './renderPdfExport.js';
-import { consolidateConversations, processConversations } from './processConversations.js';
+import { consolidateConversations, consolidateOrganizationConversations, processConversations } from './processConversations.js';
 import { repackRepositories } from './repackRepositories.js';
 import { runGitSync } from './runGitSync.js';
 import { revalidateRenderer } from './revalidateRenderer.js';
@@ -26,6 +26,7 @@ export function createActivities(deps: ActivityDependencies, options: { renderer
     failPdfExport: failPdfExportActivity(deps),
     processConversations: heartbeating(processConversations(deps)),
     consolidateConversations: heartbeating(consolidateConversations(deps)),
+    consolidateOrganizationConversations: heartbeating(consolidateOrganizationConversations(deps)),
     repackRepositories: repackRepositories(deps),
     runGitSync: heartbeating(runGitSync(deps)),
     revalidateRenderer: revalidateRenderer(deps, options.renderer),

@@ -9,6 +9,11 @@ export function processConversations(deps: ContentDeps) {
   return async (input: ConversationProcessingInput) => processPendingConversations(deps, input.organizationId, configuredExtractor());
 }
 
+/** The organization's clusters made again from scratch, once its posts have gone quiet. */
+export function consolidateOrganizationConversations(deps: ContentDeps) {
+  return async (input: ConversationProcessingInput) => consolidateClusters(deps, input.organizationId);
+}
+
 /** Sweeps conversations left pending, then consolidates the clusters of every organization whose issues changed. */
 export function consolidateConversations(deps: ContentDeps) {
   return async () => {
