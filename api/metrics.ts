@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { workerPoolStats } from '../engine/workerPool.js';
 import { cacheStats } from '../engine/cacheBudget.js';
+import { groupCommitStats } from '../engine/commitOnHead.js';
 
 const windowMs = 60_000;
 
@@ -44,6 +45,7 @@ export function prometheusText(delay: EventLoopDelay): string {
   const recent = delay.recent();
   const pool = workerPoolStats();
   const cache = cacheStats();
+  const commits = groupCommitStats();
   const memory = process.memoryUsage();
   const metric = (name: string, type: 'gauge' | 'counter' | 'summary', help: string, ...samples: string[]) => [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, ...samples];
   const lines = [
@@ -67,6 +69,8 @@ export function prometheusText(delay: EventLoopDelay): string {
       'Content cache lookups since start, by cache and result.',
       ...cache.caches.flatMap(({ name, hits, misses }) => [`quire_cache_lookups_total{cache="${name}",result="hit"} ${hits}`, `quire_cache_lookups_total{cache="${name}",result="miss"} ${misses}`]),
     ),
+    ...metric('quire_commit_groups_total', 'counter', 'Content write groups committed since start: batches waiting on one repository\'s lock, committed with one round of syncs.', `quire_commit_groups_total ${commits.groups}`),
+    ...metric('quire_commit_group_batches_total', 'counter', 'Content write batches in those groups since start.', `quire_commit_group_batches_total ${commits.batches}`),
     ...metric('quire_worker_pool_threads', 'gauge', 'Worker threads running CPU-heavy work on user input.', `quire_worker_pool_threads ${pool.threads}`),
     ...metric('quire_worker_pool_queued', 'gauge', 'Tasks waiting for a worker thread.', `quire_worker_pool_queued ${pool.queued}`),
     ...metric('quire_worker_pool_running', 'gauge', 'Tasks given to the pool and not finished (queued or running).', `quire_worker_pool_running ${pool.running}`),

@@ -44,10 +44,7 @@ export function commitTree(input: CommitTreeInput): Promise<{ commit: string; tr
 
 /** commitTree for a caller that already holds the repository lock. */
 export async function commitTreeHoldingLock(input: CommitTreeInput): Promise<{ commit: string; tree: string }> {
-  const when = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
-  const person = { name: input.author.name, email: input.author.email, ...when };
-  const content = commitContent({ tree: input.tree, parents: input.parents, author: person, committer: person, message: input.message });
-  const commit = objectId('commit', content);
+  const { oid: commit, content } = commitObject(input);
   await writeLooseObjects(input.repo.gitdir, [...(input.newObjects ?? []), { oid: commit, type: 'commit', content }]);
   await input.beforeLanding?.(commit);
   // Objects are in place, and their names durable, before the branch moves: a crash before the
@@ -56,4 +53,12 @@ export async function commitTreeHoldingLock(input: CommitTreeInput): Promise<{ c
   input.whileLanding?.(commit);
   await landed;
   return { commit, tree: input.tree };
+}
+
+/** The commit object of `tree` with its parents, by the author, now. */
+export function commitObject(input: Pick<CommitTreeInput, 'tree' | 'parents' | 'author' | 'message'>): NewObject {
+  const when = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
+  const person = { name: input.author.name, email: input.author.email, ...when };
+  const content = commitContent({ tree: input.tree, parents: input.parents, author: person, committer: person, message: input.message });
+  return { oid: objectId('commit', content), type: 'commit', content };
 }

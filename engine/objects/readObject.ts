@@ -6,6 +6,7 @@ import { looseObjectSize, readLooseObject } from './loose.js';
 import type { Pack } from './pack.js';
 import { objectsFolder, packsIn, rescanPacks } from './packs.js';
 import { recentObject } from './recentObjects.js';
+import { stagedObject } from './stagedObjects.js';
 
 /**
  * Any object of the repository, loose or packed, read by the engine itself: loose objects
@@ -13,7 +14,7 @@ import { recentObject } from './recentObjects.js';
  * neither finds (alternates, an old index format) is left to isomorphic-git.
  */
 export async function readObject(repo: Repository, oid: string): Promise<GitObject> {
-  const written = recentObject(repo.gitdir, oid);
+  const written = recentObject(repo.gitdir, oid) ?? stagedObject(repo.gitdir, oid);
   if (written) return written;
   if (repo.quarantine) {
     const packed = await findPacked(repo.quarantine, oid);
@@ -32,6 +33,8 @@ export async function readObject(repo: Repository, oid: string): Promise<GitObje
 
 /** An object's size in bytes, read from its header (a blob's size without reading the blob). */
 export async function readObjectSize(repo: Repository, oid: string): Promise<number> {
+  const staged = stagedObject(repo.gitdir, oid);
+  if (staged) return staged.data.length;
   for (const objects of repo.quarantine ? [repo.quarantine, objectsFolder(repo.gitdir)] : [objectsFolder(repo.gitdir)]) {
     const packed = await findPacked(objects, oid);
     if (packed) return packed.pack.size(packed.offset);
