@@ -46,7 +46,9 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
   app.use(requestTarget as never);
   if (services.storageNode) app.use(storageRouting(services.storageNode.node, services.storageNode.secret, services.config.bodyLimitBytes) as never);
   app.use(metricsEndpoint(health.eventLoopDelay) as never);
-  app.use(gitRouter.routes() as never);
+  // Only the git remote's paths go through its router, which tests every route's pattern.
+  const gitRoutes = gitRouter.routes();
+  app.use(((ctx: Koa.Context, next: Koa.Next) => (/^\/git\//i.test(ctx.path) ? gitRoutes(ctx as never, next) : next())) as never);
   if (services.storageNode) app.use(internalRouter.routes() as never);
   app.use(publishedSites as never);
   app.use(routeBuckets('/v1', allRoutes, register));

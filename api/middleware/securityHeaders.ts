@@ -15,6 +15,7 @@ export async function securityHeaders(ctx: Koa.Context, next: Koa.Next) {
   } finally {
     ctx.set('X-Content-Type-Options', 'nosniff');
     if (ctx.get('Authorization') && !ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-store');
-    if (ctx.response.is('html') && !ctx.response.get('Content-Security-Policy')) ctx.set('Content-Security-Policy', htmlContentSecurityPolicy);
+    // The type read as a header, not through type-is (a media-type parse on every answer).
+    if (/^\s*text\/html\b/i.test(String(ctx.response.get('Content-Type'))) && !ctx.response.get('Content-Security-Policy')) ctx.set('Content-Security-Policy', htmlContentSecurityPolicy);
   }
 }

@@ -47,6 +47,10 @@ interface SiteAddress {
   origin: string;
 }
 
+const hostnames = new Map<string, string>();
+/** A base URL's hostname, parsed once. */
+const hostnameOf = (base: string) => hostnames.get(base) ?? hostnames.set(base, new URL(base).hostname).get(base)!;
+
 /** Paths that stay the API's whatever the host: the API, the git remote, metrics, sign-in. */
 const serverPaths = /^\/(v1|git|metrics|auth)(\/|$)/;
 
@@ -55,9 +59,11 @@ const serverPaths = /^\/(v1|git|metrics|auth)(\/|$)/;
  * is (under the site's basename), so a docs domain pointed at Quire shows its site at its root.
  */
 async function siteOfRequest(ctx: AppContext): Promise<SiteAddress | undefined> {
-  const own = /^\/sites\/([A-Za-z0-9_-]+)(?:\/|$)/.exec(ctx.path);
+  const requestPath = ctx.path;
+  const own = /^\/sites\/([A-Za-z0-9_-]+)(?:\/|$)/.exec(requestPath);
   if (own) return { siteBasePath: `/sites/${own[1]}/`, origin: ctx.urls.base };
-  if (ctx.hostname === new URL(ctx.urls.base).hostname || serverPaths.test(ctx.path)) return undefined;
+  // The cheap test first: every API request is one of these.
+  if (serverPaths.test(requestPath) || ctx.hostname === hostnameOf(ctx.urls.base)) return undefined;
   const origin = `${ctx.protocol}://${ctx.host}`;
   const found = await siteOfPublishedUrl(contentDeps(ctx), `${origin}${ctx.path}`, ctx.urls.base);
   return found && { siteBasePath: found.siteBasePath, origin };
