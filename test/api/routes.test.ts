@@ -5,6 +5,7 @@ import { anyone } from '../../api/policies/index.js';
 import { allRoutes } from '../../api/routes/index.js';
 import { permissionsTable } from '../../api/routes/permissionsTable.js';
 import { RouteTable, specPath } from '../../api/routes/table.js';
+import { compileAllValidators } from '../../api/validate.js';
 import { findOperation } from '../helpers/upstream.js';
 
 const test = suite('route table');
@@ -18,6 +19,11 @@ test('every registered route declares a permission policy', () => {
   const open = allRoutes.filter((route) => route.policy === anyone).map((route) => route.operationId);
   // The API's information, and which published content a URL shows (what any visitor of the URL sees).
   assert.equal(open, ['getApiInformation', 'getPublishedContentByUrl', 'resolvePublishedContentByUrl'], 'only these need no token');
+});
+
+test("every route's request schemas compile (the server compiles each on its route's first request)", () => {
+  assert.ok(allRoutes.length > 0);
+  compileAllValidators();
 });
 
 test('a route declared without a policy is refused', () => {
