@@ -26,11 +26,12 @@ interface Waiting {
   input: CommitOnHeadInput;
   resolve: (result: { commit: string; tree: string }) => void;
   reject: (error: unknown) => void;
-  taken: boolean;
 }
 
 /** Batches waiting for their repository's lock, by repository: the next holder commits them all. */
 const waiting = new Map<string, Waiting[]>();
+/** Repositories with a lock request under way that will take every batch waiting when it gets the lock. */
+const asked = new Set<string>();
 /** Groups committed and the batches in them, since start (`GET /metrics`). */
 const counts = { groups: 0, batches: 0 };
 
@@ -42,32 +43,33 @@ export const groupCommitStats = () => ({ ...counts });
  * batches all land, each on the one before. Throws RefConflictError only if real git moved the
  * branch meanwhile (it doesn't take Quire's lock).
  *
- * Group commit: whoever gets the lock commits every batch waiting for it at that moment, each as
- * its own commit on the one before it (on its own branch), then writes all their objects with one
- * round of syncs and moves each branch once, to its last commit. A batch that fails (its changes
- * don't apply) fails alone; the others land.
+ * Group commit: one lock request at a time per repository; when it gets the lock it commits every
+ * batch waiting at that moment, each as its own commit on the one before it (on its own branch),
+ * then writes all their objects with one round of syncs and moves each branch once, to its last
+ * commit. A batch that fails (its changes don't apply) fails alone; the others land.
  */
 export function commitOnHead(input: CommitOnHeadInput): Promise<{ commit: string; tree: string }> {
-  const gitdir = input.repo.gitdir;
+  const { repo } = input;
+  const gitdir = repo.gitdir;
   return new Promise((resolve, reject) => {
-    const request: Waiting = { input, resolve, reject, taken: false };
-    waiting.set(gitdir, [...(waiting.get(gitdir) ?? []), request]);
-    withRepositoryLock(gitdir, async () => {
+    waiting.set(gitdir, [...(waiting.get(gitdir) ?? []), { input, resolve, reject }]);
+    if (asked.has(gitdir)) return;
+    asked.add(gitdir);
+    const takeWaiting = () => {
+      asked.delete(gitdir);
       const group = waiting.get(gitdir) ?? [];
       waiting.delete(gitdir);
-      for (const member of group) member.taken = true;
-      if (group.length === 0) return;
+      return group;
+    };
+    withRepositoryLock(gitdir, async () => {
+      const group = takeWaiting();
       counts.groups += 1;
       counts.batches += group.length;
-      await commitGroup(input.repo, group);
+      await commitGroup(repo, group);
     }).catch((error: unknown) => {
-      // The lock was never had (busy, or the repository moved away): this batch fails; the others
-      // still waiting are taken by the next holder, or fail with their own attempt.
-      if (request.taken) return;
-      const left = (waiting.get(gitdir) ?? []).filter((member) => member !== request);
-      if (left.length) waiting.set(gitdir, left);
-      else waiting.delete(gitdir);
-      reject(error);
+      // The lock was never had (busy, or the repository moved away): every batch that waited for
+      // it fails with that. (commitGroup settles its own batches and never throws.)
+      if (asked.has(gitdir)) for (const request of takeWaiting()) request.reject(error);
     });
   });
 }

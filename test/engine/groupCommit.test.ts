@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { commitChanges } from '../../engine/commitChanges.js';
 import { commitOnHead, groupCommitStats } from '../../engine/commitOnHead.js';
-import { InvalidChangeError, RefConflictError } from '../../engine/errors/index.js';
+import { InvalidChangeError, RefConflictError, RepositoryElsewhereError } from '../../engine/errors/index.js';
 import { readBlob } from '../../engine/objects/readBlob.js';
 import { readTree } from '../../engine/objects/readTree.js';
 import { readCommit } from '../../engine/objects/readCommit.js';
@@ -119,6 +119,19 @@ test('a branch moved by git meanwhile fails only its own batches, with RefConfli
   assert.is(git(repo.gitdir, 'log', '-1', '--format=%s', primaryBranch).trim(), 'by git');
   assert.is(git(repo.gitdir, 'show', 'cr-1:log.md'), 'z\n');
   git(repo.gitdir, 'fsck', '--full');
+});
+
+test('when the lock is never had (the repository moved away), every batch that waited for it fails with that', async () => {
+  const repo = await repositoryWithTwoBranches();
+  rmSync(repo.gitdir, { recursive: true, force: true });
+  const results = await Promise.allSettled([appendLine(repo, primaryBranch, 'a'), appendLine(repo, 'cr-1', 'b')]);
+  for (const result of results) {
+    assert.is(result.status, 'rejected');
+    assert.instance((result as PromiseRejectedResult).reason, RepositoryElsewhereError);
+  }
+  // The next batch asks for the lock again rather than waiting on the failed request.
+  const next = await Promise.allSettled([appendLine(repo, primaryBranch, 'c')]);
+  assert.instance((next[0] as PromiseRejectedResult).reason, RepositoryElsewhereError);
 });
 
 test.run();
