@@ -13,9 +13,10 @@ import { createUser } from '../../storage/users.js';
 import { git, ok } from '../helpers/gitClient.js';
 import { until } from '../helpers/poll.js';
 import { freshTestDatabase, testingOnPostgres } from '../helpers/postgres.js';
-import { runAdmin, startService, type ServiceProcess } from '../helpers/processes.js';
+import { runAdmin, startService, startWorkerProcess, type ServiceProcess } from '../helpers/processes.js';
 import { reportingErrors } from '../helpers/suite.js';
-import { testTemporalSettings } from '../helpers/temporal.js';
+import { ownDevServer } from '../helpers/temporal.js';
+import type { DevServer } from '../../workflows/runtime/devServer.js';
 import { checkedBody } from '../helpers/upstream.js';
 
 // An instance spread over storage nodes, each its own OS process over one PostgreSQL database:
@@ -29,6 +30,8 @@ const nodes: ServiceProcess[] = [];
 let db: Database;
 let databaseUrl: string;
 let temporal: { address: string; taskQueue: string };
+let devServer: DevServer;
+let temporalState: string;
 let token: string;
 let a: ServiceProcess;
 let b: ServiceProcess;
@@ -78,7 +81,9 @@ if (testingOnPostgres) {
   test.before(
     reportingErrors(async () => {
       databaseUrl = await freshTestDatabase('storage_nodes');
-      temporal = await testTemporalSettings();
+      temporalState = folder('temporal');
+      devServer = await ownDevServer(temporalState);
+      temporal = { address: devServer.address, taskQueue: 'storage-nodes' };
       db = await openDatabase(databaseUrl);
       const user = await createUser(db, { email: 'operator@example.com', emailVerified: true });
       token = (await createToken(db, user.id)).token;
@@ -90,6 +95,7 @@ if (testingOnPostgres) {
   );
   test.after(async () => {
     await Promise.all(nodes.map((running) => running.stop('SIGKILL')));
+    await devServer?.stop();
     await db?.close();
     for (const made of folders) rmSync(made, { recursive: true, force: true });
   });
@@ -357,6 +363,83 @@ if (testingOnPostgres) {
       const rows = spaces.filter((space) => space.storage === storage).map((space) => space.id).sort();
       assert.equal(made, rows, `storage ${storage}: one repository per space made, no more`);
     }
+  });
+
+  test('a separate worker killed mid-job, then Temporal itself, under writes through the router: writes go on, what needs a job answers 503 and changes nothing, and every job resumes', async () => {
+    const organization = (await call(c, 'POST', '/v1/orgs', { title: 'Jobs' })).body.id;
+    const space = (await call(c, 'POST', `/v1/orgs/${organization}/spaces`, { title: 'Written' })).body;
+    const doomed = (await call(c, 'POST', `/v1/orgs/${organization}/spaces`, { title: 'Doomed' })).body;
+    const doomedStorage = (await findSpace(db, doomed.id))!.storageId as 's1' | 's2';
+    assert.ok(existsSync(spaceGitdir(dataDirs[doomedStorage], doomed.id)));
+    const workerEnv = { DATA_DIR: folder('worker'), QUIRE_DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporal.address, QUIRE_TASK_QUEUE: temporal.taskQueue };
+    let worker = await startWorkerProcess(workerEnv);
+    nodes.push(worker);
+
+    // Ten editors add pages through the router the whole time; a write needs no job.
+    const opened = await call(c, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Under outages' });
+    assert.is(opened.status, 201);
+    const acknowledged: string[] = [];
+    const statuses = new Map<number, number>();
+    let writing = true;
+    const editors = Array.from({ length: 10 }, async (_, editor) => {
+      for (let round = 0; writing; round += 1) {
+        const title = `W${editor} R${round}`;
+        const wrote = await call(c, 'POST', `/v1/spaces/${space.id}/change-requests/${opened.body.id}/content`, { changes: [{ operation: 'insert_page', title, document: { markdown: `# ${title}\n` } }] });
+        statuses.set(wrote.status, (statuses.get(wrote.status) ?? 0) + 1);
+        if (wrote.status === 200) acknowledged.push(title);
+      }
+    });
+    const conversation = (id: string) => ({ id, subject: `Custom domain ${id}`, parts: [{ type: 'message', role: 'user', body: `How do I point docs.example.com (${id}) at our published site? The CNAME record is set.` }] });
+    const post = async (ids: string[]) => {
+      const posted = await call(c, 'POST', `/v1/orgs/${organization}/conversations`, ids.map(conversation));
+      assert.is(posted.status, 204, JSON.stringify(posted.body));
+    };
+    const posted: string[] = [];
+    const postBatch = async (label: string) => {
+      const ids = Array.from({ length: 10 }, (_, i) => `${label}-${i}`);
+      await post(ids);
+      posted.push(...ids);
+    };
+
+    // The separate worker is killed while the organization's conversation job runs, and started again.
+    await postBatch('before');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await worker.stop('SIGKILL');
+    await postBatch('worker-down');
+    worker = await startWorkerProcess(workerEnv);
+    nodes.push(worker);
+
+    // Temporal is killed: writes go on, posts are stored, a delete answers 503 and changes nothing.
+    process.kill(devServer.pid, 'SIGKILL');
+    const jobsStatus = async () => (await call(c, 'GET', '/v1/')).body.jobs.status;
+    await until('the router to tell the job service is down', async () => (await jobsStatus()) === 'down', 15_000);
+    await postBatch('temporal-down');
+    const refused = await call(c, 'DELETE', `/v1/spaces/${doomed.id}`);
+    assert.is(refused.status, 503, JSON.stringify(refused.body));
+    assert.is((await call(c, 'GET', `/v1/spaces/${doomed.id}`)).status, 200, 'a delete that could not start its job changed nothing');
+    const writesWhileDown = acknowledged.length;
+    await until('writes to land while Temporal is down', async () => acknowledged.length > writesWhileDown + 10, 10_000);
+
+    devServer = await ownDevServer(temporalState, Number(temporal.address.split(':').pop()));
+    await until('the router to tell the job service is up', async () => (await jobsStatus()) === 'up', 15_000);
+    // A post after the outage starts the organization's job, which processes everything pending.
+    await postBatch('after');
+    assert.is((await call(c, 'DELETE', `/v1/spaces/${doomed.id}`)).status, 205);
+    writing = false;
+    await Promise.all(editors);
+
+    assert.equal([...statuses.keys()], [200], `every write answered 200: ${JSON.stringify([...statuses])}`);
+    const pages = await call(c, 'GET', `/v1/spaces/${space.id}/change-requests/${opened.body.id}/content/pages`);
+    const present = new Set((pages.body.pages as Array<{ title: string }>).map((page) => page.title));
+    assert.equal(acknowledged.filter((title) => !present.has(title)), [], 'acknowledged writes lost');
+    const storage = (await findSpace(db, space.id))!.storageId as 's1' | 's2';
+    execFileSync('git', ['-C', spaceGitdir(dataDirs[storage], space.id), 'fsck', '--full', '--no-dangling'], { stdio: 'pipe' });
+    await until('every conversation posted to be processed, those of the outages included', async () => {
+      const listed = (await call(c, 'GET', `/v1/orgs/${organization}/conversations?limit=1000`)).body.items as Array<{ id: string; processedAt?: string }>;
+      return posted.every((id) => listed.some((item) => item.id === id && item.processedAt));
+    }, 60_000);
+    await until('the deleted space to be purged from its storage', async () => !existsSync(spaceGitdir(dataDirs[doomedStorage], doomed.id)), 30_000);
+    console.log(`    ${acknowledged.length} page writes acknowledged (${acknowledged.length - writesWhileDown} after Temporal went down); ${posted.length} conversations processed`);
   });
 } else {
   test('QUIRE_STORAGE needs PostgreSQL: a node started with it over SQLite refuses to start, saying so', async () => {
