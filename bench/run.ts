@@ -23,8 +23,9 @@ import { benchSoak } from './soak.js';
 import { benchSearchRefresh } from './searchRefresh.js';
 import { benchCache } from './cacheRoundRobin.js';
 import { benchGroupCommit } from './groupCommit.js';
+import { benchMove } from './move.js';
 
-const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments, 'change-requests': benchChangeRequests, sites: benchSites, openapi: benchOpenAPI, conversations: benchConversations, translations: benchTranslations, pdf: benchPdf, 'slow-input': benchSlowInput, git: benchGit, published: benchPublished, 'site-pages': benchSitePages, lighthouse: benchLighthouse, soak: benchSoak, scale: benchScale, 'search-refresh': benchSearchRefresh, cache: benchCache, 'group-commit': benchGroupCommit };
+const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments, 'change-requests': benchChangeRequests, sites: benchSites, openapi: benchOpenAPI, conversations: benchConversations, translations: benchTranslations, pdf: benchPdf, 'slow-input': benchSlowInput, git: benchGit, published: benchPublished, 'site-pages': benchSitePages, lighthouse: benchLighthouse, soak: benchSoak, scale: benchScale, 'search-refresh': benchSearchRefresh, cache: benchCache, 'group-commit': benchGroupCommit, move: benchMove };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 
 const before = loadavg();
