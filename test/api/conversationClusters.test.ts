@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { corpusCounts } from '../../storage/issueClusters.js';
 import type { TemporalSettings } from '../../workflows/settings.js';
 import { adjustedRandIndex, purity } from '../helpers/clusterQuality.js';
+import { shuffled } from '../helpers/clusterSimulation.js';
 import { until } from '../helpers/poll.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
@@ -42,17 +43,6 @@ test.before(
   }),
 );
 test.after(async () => t?.close());
-
-function shuffled<T>(items: T[], seed: number): T[] {
-  const out = [...items];
-  let state = seed;
-  for (let i = out.length - 1; i > 0; i -= 1) {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    const j = state % (i + 1);
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
 
 /** Conversation id → cluster id, from the issues list. */
 async function clustering(orgId: string): Promise<Map<string, string>> {
