@@ -4,8 +4,7 @@ import { commitObject } from './commitTree.js';
 import { compareAndSwapBranch } from './compareAndSwapBranch.js';
 import { syncWrittenFolders } from './gitFs.js';
 import { withRepositoryLock } from './lock.js';
-import type { NewObject } from './objects/loose.js';
-import { writeLooseObjects } from './objects/loose.js';
+import { writeLooseObjects, type NewObject } from './objects/loose.js';
 import { readCommit } from './objects/readCommit.js';
 import { stageObjects, unstageObjects } from './objects/stagedObjects.js';
 import { readBranch } from './readBranch.js';
@@ -99,7 +98,7 @@ async function commitGroup(repo: Repository, group: Waiting[]): Promise<void> {
         const commit = commitObject({ ...request.input, tree: staged.tree, parents: state.tip ? [state.tip] : [] });
         // The next batch is derived from this commit: its objects are read from memory until written.
         const made = [...staged.objects, commit];
-        stageObjects(repo.gitdir, made.map(({ oid, type, content }) => ({ oid, type, data: Buffer.from(content.buffer, content.byteOffset, content.byteLength) })));
+        stageObjects(repo.gitdir, made);
         objects.push(...made);
         state.tip = commit.oid;
         state.landed.push({ request, commit: commit.oid, tree: staged.tree });

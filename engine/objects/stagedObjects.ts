@@ -1,4 +1,5 @@
 import type { GitObject } from './gitObject.js';
+import type { NewObject } from './loose.js';
 
 /**
  * Objects of commits made but not yet written, by repository: a group commit (commitOnHead) builds
@@ -11,10 +12,11 @@ const staged = new Map<string, Map<string, GitObject>>();
 
 export const stagedObject = (gitdir: string, oid: string): GitObject | undefined => staged.get(gitdir)?.get(oid);
 
-export function stageObjects(gitdir: string, objects: Array<{ oid: string } & GitObject>): void {
+/** Objects about to be written, readable at once; their bytes are shared, not copied. */
+export function stageObjects(gitdir: string, objects: NewObject[]): void {
   let folder = staged.get(gitdir);
   if (!folder) staged.set(gitdir, (folder = new Map()));
-  for (const { oid, type, data } of objects) folder.set(oid, { type, data });
+  for (const { oid, type, content } of objects) folder.set(oid, { type, data: Buffer.from(content.buffer, content.byteOffset, content.byteLength) });
 }
 
 export function unstageObjects(gitdir: string, oids: Iterable<string>): void {
