@@ -59,16 +59,17 @@ interface PidFile {
  * so) is stopped first: it holds the state file and the port.
  */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
-  if (options.port !== 0 && options.uiPort !== 0) return startOnPorts(options);
-  // Ports chosen here: one found free can be taken by another process before the dev server binds
-  // it, which then exits at once. Then it is tried again on other ports.
+  // A port found free can be taken by another process before the dev server binds it, which then
+  // exits at once: ports chosen here are chosen again. The CLI does the same for ports of its own
+  // (its HTTP API and metrics, any free ones), so a dev server that exits before serving on ports
+  // it was given (found free just before: startOnPorts checks) is started again on them.
   for (let attempt = 1; ; attempt += 1) {
     const ports = { port: options.port || (await freePort()), uiPort: options.uiPort === 0 ? await freePort() : options.uiPort };
     try {
       return await startOnPorts({ ...options, ...ports });
     } catch (error) {
       if (!(error instanceof ExitedBeforeServing) || attempt >= 5) throw error;
-      log.warn(`the Temporal dev server could not bind ${error.address}; trying other ports`);
+      log.warn(`the Temporal dev server exited before serving ${error.address}; starting it again${options.port === 0 || options.uiPort === 0 ? ' on other ports' : ''}`);
     }
   }
 }
