@@ -60,7 +60,7 @@ const notPublished = (url: string) => missing(`No published content at ${url}`);
  * then a section's path (else the default section), then a site space's path (else the section's
  * default), the rest being the page's path. Sections and site spaces whose condition fails for the
  * visitor's claims are not there. An unpublished site and a share-link site without an active key
- * of its own links (`?share=`) are a 404; a visitor-auth site needs a visitor JWT signed with its
+ * of its own links (shareKeyOf) are a 404; a visitor-auth site needs a visitor JWT signed with its
  * publishing key (else its fallback URL, or a 401 without one). After the site space's path,
  * `~/changes/<n>/` and `~/revisions/<id>/` preview unpublished content (previewOf). A path that is the
  * source of one of the site's redirects, or where a page was before it moved (git history), answers
@@ -82,13 +82,15 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   }
   const found = await siteOfUrl(deps, url, new URL(input.publicBase));
   if (!found) throw notPublished(input.url);
-  const { site, siteBasePath } = found;
+  const { site } = found;
   // A preview URL (getSitePublishingPreviewById) shows the site as it will be: published or not, to anyone holding it for its hour.
   const previewKey = url.searchParams.get('preview') ?? undefined;
   const sitePreview = previewKey ? await readSitePreview(deps, previewKey, site.id) : null;
   if (!site.published && !sitePreview) throw notPublished(input.url);
-  const shareKey = url.searchParams.get('share') ?? undefined;
-  if (!sitePreview && site.visibility === 'share-link' && !(shareKey && (await isActiveShareKey(deps.db, site.id, shareKey)))) throw notPublished(input.url);
+  const { shareKey, keyInPath } = await shareKeyOf(deps, site, url, found.siteBasePath);
+  if (!sitePreview && site.visibility === 'share-link' && !shareKey) throw notPublished(input.url);
+  // A key given as the first segment (GitBook's form) stays in the base paths, so the links built on them keep it.
+  const siteBasePath = keyInPath ? `${found.siteBasePath}${encodeURIComponent(shareKey!)}/` : found.siteBasePath;
   const visitor = await visitorOf(deps, sitePreview ? { ...site, visibility: 'public' } : site, input.visitor ?? {}, url, siteBasePath);
   if ('redirect' in visitor) return visitor;
   const { claims, visitorKey } = visitor;
@@ -98,7 +100,7 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   const redirected = source.length > 1 ? await redirectOfSource(deps, site, source, loaded) : undefined;
   if (redirected) {
     const target = new URL(`${siteBasePath}${redirected.segments.map(encodeURIComponent).join('/')}`, url);
-    if (shareKey) target.searchParams.set('share', shareKey);
+    if (shareKey && !keyInPath) target.searchParams.set('share', shareKey);
     if (sitePreview) target.searchParams.set('preview', previewKey!);
     return { redirect: target.toString(), target: 'content' };
   }
@@ -141,12 +143,12 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   const moved = head ? await movedPagePath(repo, head, pathname) : undefined;
   if (moved !== undefined) {
     const target = new URL(`${basePath}${moved.split('/').map(encodeURIComponent).join('/')}`, url);
-    if (shareKey) target.searchParams.set('share', shareKey);
+    if (shareKey && !keyInPath) target.searchParams.set('share', shareKey);
     if (sitePreview) target.searchParams.set('preview', previewKey!);
     return { redirect: target.toString(), target: 'content' };
   }
   // A preview's canonical URL is the published page's.
-  const canonical = new URL(`${siteBasePath}${canonicalPrefix}${segments.slice(taken).map(encodeURIComponent).join('/')}`, url);
+  const canonical = new URL(`${found.siteBasePath}${canonicalPrefix}${segments.slice(taken).map(encodeURIComponent).join('/')}`, url);
   return {
     site,
     section,
@@ -162,6 +164,21 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
     ...(previewed ? { preview: previewed.preview } : {}),
     ...(sitePreview ? { sitePreview } : {}),
   };
+}
+
+/**
+ * The share link key a URL of a share-link site carries, if it is one of the site's active links:
+ * a `share` parameter (the form `urls.published` gives, which Quire's own renderer moves into a
+ * cookie), or the first path segment below the site's base (GitBook's form,
+ * `docs.example.com/<key>/<path>`: its renderer drops the query before it looks a URL up).
+ */
+async function shareKeyOf(deps: Pick<ContentDeps, 'db'>, site: SiteRecord, url: URL, siteBasePath: string): Promise<{ shareKey?: string; keyInPath: boolean }> {
+  const parameter = url.searchParams.get('share');
+  if (parameter) return (await isActiveShareKey(deps.db, site.id, parameter)) ? { shareKey: parameter, keyInPath: false } : { keyInPath: false };
+  if (site.visibility !== 'share-link') return { keyInPath: false };
+  const first = url.pathname.slice(siteBasePath.length).split('/')[0];
+  const segment = first ? decodeSegment(first) : '';
+  return segment && (await isActiveShareKey(deps.db, site.id, segment)) ? { shareKey: segment, keyInPath: true } : { keyInPath: false };
 }
 
 /**

@@ -151,6 +151,36 @@ test('a share-link site: its URL needs an active key of its own links; a revoked
   assert.is((await lookup(shared)).status, 404);
 });
 
+
+test('a share-link site\'s key as the first path segment (GitBook\'s form, which its renderer looks up without the query): the base paths keep it, the canonical URL doesn\'t', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Partner docs', [guide.id], 'share-link');
+  const link = await t.call('POST', `${sites()}/${site.id}/share-links`, { token: fx.admin.token, body: { name: 'Renderer' } });
+  const shared = new URL(link.body.urls.published as string);
+  const key = shared.searchParams.get('share')!;
+  const base = `${shared.origin}${shared.pathname}`;
+  const found = await lookup(`${base}${key}/quick-start`);
+  assert.is(found.status, 200, JSON.stringify(found.body));
+  const keyed = `/sites/${site.id}/${key}/`;
+  assert.equal(
+    [found.body.shareKey, found.body.pathname, found.body.siteBasePath, found.body.basePath, found.body.canonicalUrl],
+    [key, 'quick-start', keyed, keyed, `${base}quick-start`],
+  );
+  assert.is(decoded(found.body.apiToken).site, site.id);
+  assert.is((await read(`/v1/spaces/${guide.id}`, found.body.apiToken)).status, 200);
+  const root = await lookup(`${base}${key}`);
+  assert.equal([root.status, root.body.pathname, root.body.siteBasePath], [200, '', keyed]);
+
+  const redirect = await t.call('POST', `${sites()}/${site.id}/redirects`, { token: fx.admin.token, body: { source: '/old-start', destination: { kind: 'site-space', siteSpaceId: found.body.siteSpace } } });
+  assert.ok(redirect.status < 300, JSON.stringify(redirect.body));
+  const moved = await lookup(`${base}${key}/old-start`);
+  assert.is(moved.status, 200, JSON.stringify(moved.body));
+  assert.equal([moved.body.target, moved.body.redirect], ['content', base + key + '/'], 'the redirect keeps the key where it was, in the path');
+
+  assert.is((await lookup(`${base}not-a-key/quick-start`)).status, 404, 'a segment that is no active key of the site');
+  await t.call('PATCH', `${sites()}/${site.id}/share-links/${link.body.id}`, { token: fx.admin.token, body: { active: false } });
+  assert.is((await lookup(`${base}${key}/quick-start`)).status, 404, 'a revoked link');
+});
 test('the renderer\'s reads with a site token: the published site, its structure, a page by path in the revision and its Document', async () => {
   const guide = await space('Guide');
   const beta = await space('Beta');
