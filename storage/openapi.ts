@@ -80,13 +80,13 @@ export interface OpenAPIProcessedVersion {
 }
 
 /**
- * The organization's public specifications that have a processed version (a private one stays out
- * of published pages, as it does of site tokens' reads), read through the cache (a
- * published page's render key holds their versions, so a new version renders its pages again).
+ * The organization's specifications that have a processed version, public or private (a published
+ * page draws the ones its blocks name: private only means no public link), read through the cache
+ * (a published page's render key holds their versions, so a new version renders its pages again).
  */
 export async function processedOpenAPIVersionsCached(db: Database, organizationId: string): Promise<OpenAPIProcessedVersion[]> {
   const rows = await db.cached(`openapi-versions:${organizationId}`, ['openapi_specs'], () =>
-    db.all<{ slug: string; source_url: string | null; last_version_id: string }>("SELECT slug, source_url, last_version_id FROM openapi_specs WHERE organization_id = ? AND last_version_id IS NOT NULL AND visibility = 'public' ORDER BY slug", [organizationId]),
+    db.all<{ slug: string; source_url: string | null; last_version_id: string }>("SELECT slug, source_url, last_version_id FROM openapi_specs WHERE organization_id = ? AND last_version_id IS NOT NULL ORDER BY slug", [organizationId]),
   );
   return (rows ?? []).map((row) => ({ slug: row.slug, sourceUrl: row.source_url, versionId: row.last_version_id }));
 }

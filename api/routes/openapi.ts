@@ -1,6 +1,7 @@
 import { createOpenAPISpec, normalizeSlug, putOpenAPISpec, removeOpenAPISpec } from '../../domain/openapi/index.js';
 import { getOpenAPISpec, getOpenAPIVersion, listOpenAPISpecs, listOpenAPIVersions, readOpenAPIFilesystem, setOpenAPIVisibility, type OpenAPISpecRecord } from '../../storage/openapi.js';
-import { jobDeps, organizationOf, type AppContext } from '../context.js';
+import { siteTokenShowsSpec } from '../../domain/publishing/index.js';
+import { contentDeps, jobDeps, organizationOf, type AppContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { openAPIActions } from '../policies/actions.js';
 import { inOrganization } from '../policies/index.js';
@@ -14,7 +15,7 @@ export const openAPIRoutes = new RouteTable();
 const routes = openAPIRoutes;
 const { view, edit, admin } = openAPIActions;
 const spec = '/orgs/:organizationId/openapi/:specSlug';
-// Published pages show OpenAPI blocks: a site token of the organization reads its public specs (specOf hides the others).
+// Published pages show OpenAPI blocks: a site token of the organization reads its public specs and those its site's pages name (specOf hides the others).
 const readByPublishedPages = { siteToken: 'organization' } as const;
 
 routes.get('/orgs/:organizationId/openapi', 'listOpenAPISpecs', inOrganization(view), handle({ query: schemas.listSpecs }, list));
@@ -29,10 +30,11 @@ routes.get(`${spec}/versions/latest/content`, 'getLatestOpenAPISpecVersionConten
 routes.get(`${spec}/versions/:versionId`, 'getOpenAPISpecVersionById', inOrganization(view, readByPublishedPages), handle({}, version));
 routes.get(`${spec}/versions/:versionId/content`, 'getOpenAPISpecVersionContentById', inOrganization(view, readByPublishedPages), handle({}, versionContent));
 
-/** The path's spec; for a site token, only a public one (a private spec is as absent). */
+/** The path's spec; for a site token, a public one or one its site's pages show (any other is as absent). */
 async function specOf(ctx: AppContext): Promise<OpenAPISpecRecord> {
   const found = await getOpenAPISpec(ctx.db, organizationOf(ctx).organization.id, normalizeSlug(ctx.params.specSlug ?? ''));
-  if (ctx.state.siteToken && found.visibility !== 'public') throw notFound(`OpenAPI specification "${found.slug}" not found`);
+  const token = ctx.state.siteToken;
+  if (token && found.visibility !== 'public' && !(await siteTokenShowsSpec(contentDeps(ctx), token, found))) throw notFound(`OpenAPI specification "${found.slug}" not found`);
   return found;
 }
 

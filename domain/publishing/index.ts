@@ -6,4 +6,5 @@ export { openapiSpecKey, publishedRevisions, readPublishedDocument, readPublishe
 export { changeSiteRedirect, createSiteRedirect, redirectOfSource, removeSiteRedirect, siteRedirectOf } from './siteRedirects.js';
 export { notifyRenderer, revalidationTags } from './revalidation.js';
 export { changePublishingAuth, publishingAuthOf, regeneratePublishingKey } from './visitorAuth.js';
+export { siteTokenShowsSpec } from './siteSpecs.js';
 export { mintSitePreview, previewLifetimeSeconds } from './sitePreview.js';

@@ -107,7 +107,7 @@ export function openapiSpecKey(node: DocumentNode): string | undefined {
 }
 
 /** The specifications OpenAPI blocks anywhere in the nodes name. */
-function openapiRefs(nodes: readonly DocumentNode[], found = new Set<string>()): Set<string> {
+export function openapiRefs(nodes: readonly DocumentNode[], found = new Set<string>()): Set<string> {
   for (const node of nodes) {
     const key = openapiSpecKey(node);
     if (key) found.add(key);

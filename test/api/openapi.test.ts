@@ -159,7 +159,7 @@ test('uploaded text: Swagger 2.0 and OpenAPI 3.1; PUT on a new slug creates (201
   }
 });
 
-test('a published site\'s token reads the organization\'s public specifications (its pages show them), never the private ones nor the list', async () => {
+test('a published site\'s token reads the organization\'s public specifications, never a private one its site\'s pages don\'t name, nor the list', async () => {
   const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'API docs' } })).body;
   const site = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Docs', spaces: [space.id] } })).body;
   const published = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/publish`, { token: fx.admin.token })).body;
@@ -178,7 +178,7 @@ test('a published site\'s token reads the organization\'s public specifications 
   assert.is((await read(`${specs}/new-api`)).status, 404, 'an unpublished site\'s token reads nothing');
 });
 
-test('a published page\'s OpenAPI blocks show the operation from the registered public spec, by slug or by its source URL; a new version shows at once; a private spec is only named', async () => {
+test('a published page\'s OpenAPI blocks show the operation from the registered public spec, by slug or by its source URL; a new version shows at once; a private one too (private: no public link), which the page\'s site token reads', async () => {
   files.set('/shop/openapi.yaml', `openapi: 3.0.3
 info: { title: Shop, version: '1' }
 servers: [{ url: 'https://api.example.com/v1' }]
@@ -239,9 +239,15 @@ components:
   assert.is(((await page()).match(/<strong>Fetch one order<\/strong>/g) ?? []).length, 2, 'the new version renders the page again');
 
   assert.is((await t.call('PATCH', `${specs}/shop`, { token: fx.admin.token, body: { visibility: 'private' } })).status, 200);
-  const hidden = await page();
-  assert.not.match(hidden, 'Fetch one order', 'a private spec is not drawn on a published page');
-  assert.match(hidden, '<p class="card openapi">GET /orders/{orderId}');
+  assert.is(((await page()).match(/<strong>Fetch one order<\/strong>/g) ?? []).length, 2, 'private only means no public link: the page that names the spec still draws it');
+
+  // GitBook's renderer reads the spec each block names with the site token of the page.
+  const siteToken = (await t.call('POST', '/v1/urls/published', { body: { url: published.urls.published } })).body.apiToken as string;
+  const asSite = (path: string) => t.call('GET', path, { headers: { authorization: `Bearer ${siteToken}` } });
+  const content = await asSite(`${specs}/shop/versions/latest/content`);
+  assert.is(content.status, 200, JSON.stringify(content.body));
+  assert.match(JSON.stringify(content.body), 'Fetch one order');
+  assert.is((await asSite(`${specs}/shop`)).status, 200);
 });
 
 test('getComputedDocument: info, one tag\'s operations and the models of a processed spec, keys from the seed; a site token sees public specs only; other sources and unknown tags are refused', async () => {
