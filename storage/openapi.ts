@@ -24,7 +24,9 @@ export interface OpenAPISpecRecord {
   lastVersionId: string | null;
   lastProcessedAt: string | null;
   lastErrorCode: OpenAPIErrorCode | null;
+  /** The first problems of the last failed processing (keptProblems), and how many there were. */
   lastErrors: OpenAPIProblem[] | null;
+  lastErrorCount: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -59,7 +61,7 @@ function toSpec(row: SpecRow): OpenAPISpecRecord {
     lastVersionId: row.last_version_id,
     lastProcessedAt: row.last_processed_at,
     lastErrorCode: row.last_error_code as OpenAPIErrorCode | null,
-    lastErrors: row.last_errors === null ? null : (JSON.parse(row.last_errors) as OpenAPIProblem[]),
+    ...storedProblems(row.last_errors),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -154,9 +156,20 @@ export async function setOpenAPIProcessingState(db: Queryable, specId: string, s
   await db.run('UPDATE openapi_specs SET processing_state = ? WHERE id = ?', [state, specId]);
 }
 
-/** A failed processing: the errors are recorded; the last good version stays. */
+/** How many of a failed processing's problems are kept: a spec can break its schema thousands of times. */
+export const keptProblems = 50;
+
+/** A failed processing: its first problems and their count are recorded; the last good version stays. */
 export async function recordOpenAPIFailure(db: Queryable, specId: string, code: OpenAPIErrorCode, errors: OpenAPIProblem[]): Promise<void> {
-  await db.run('UPDATE openapi_specs SET last_processed_at = ?, last_error_code = ?, last_errors = ? WHERE id = ?', [now(), code, JSON.stringify(errors), specId]);
+  const recorded = JSON.stringify({ problems: errors.slice(0, keptProblems), total: errors.length });
+  await db.run('UPDATE openapi_specs SET last_processed_at = ?, last_error_code = ?, last_errors = ? WHERE id = ?', [now(), code, recorded, specId]);
+}
+
+/** `last_errors`: `{problems, total}`, or a plain list as rows recorded before the count was kept. */
+function storedProblems(json: string | null): { lastErrors: OpenAPIProblem[] | null; lastErrorCount: number } {
+  if (json === null) return { lastErrors: null, lastErrorCount: 0 };
+  const stored = JSON.parse(json) as OpenAPIProblem[] | { problems: OpenAPIProblem[]; total: number };
+  return Array.isArray(stored) ? { lastErrors: stored, lastErrorCount: stored.length } : { lastErrors: stored.problems, lastErrorCount: stored.total };
 }
 
 export interface OpenAPIVersionRecord {

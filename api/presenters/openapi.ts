@@ -20,6 +20,7 @@ export function presentOpenAPISpec(spec: OpenAPISpecRecord, role: MemberRole | n
     ...(spec.lastProcessedAt !== null ? { lastProcessedAt: spec.lastProcessedAt } : {}),
     ...(spec.lastErrorCode !== null ? { lastProcessErrorCode: spec.lastErrorCode } : {}),
     ...(spec.lastErrors !== null ? { lastProcessedErrors: spec.lastErrors.map((problem) => ({ message: problem.message, ...(problem.code ? { code: problem.code } : {}) })) } : {}),
+    lastProcessedErrorCount: spec.lastErrorCount,
     permissions: { view: atLeast(role, openAPIActions.view), edit: atLeast(role, openAPIActions.edit) },
     urls: { location: urls.api(specPath(spec)), app: urls.app(`/o/${spec.organizationId}/openapi/${encodeURIComponent(spec.slug)}`) },
   };
@@ -40,6 +41,11 @@ export function presentOpenAPIVersion(spec: OpenAPISpecRecord, version: OpenAPIV
   };
 }
 
+/**
+ * 0.146.0's `url` and 0.202.0's `urls` (GitBook's renderer reads the latter): `public` is a public
+ * spec's source URL; null for a private one, and for uploaded text, which has no public address.
+ */
 export function presentOpenAPIContent(spec: OpenAPISpecRecord, version: OpenAPIVersionRecord, filesystem: Record<string, unknown>, urls: Urls) {
-  return { filesystem, url: openAPIVersionUrl(spec, version, urls) };
+  const url = openAPIVersionUrl(spec, version, urls);
+  return { filesystem, url, urls: { source: url, public: spec.visibility === 'public' ? version.sourceUrl : null } };
 }

@@ -11,7 +11,7 @@ export class OpenAPIProcessingError extends Error {
     readonly problems: OpenAPIProblem[],
     readonly transient: boolean,
   ) {
-    super(problems.map((problem) => problem.message).join('; '));
+    super(problems.slice(0, 50).map((problem) => problem.message).join('; '));
   }
 }
 
@@ -124,7 +124,7 @@ function asProcessingError(error: unknown): OpenAPIProcessingError {
   if (Array.isArray(details) && details.length > 0) {
     return new OpenAPIProcessingError(
       'PARSE_ERROR',
-      details.slice(0, 50).map((detail) => ({ message: `at ${detail.instancePath || '/'}: ${detail.message ?? 'invalid'}${detail.params ? ' ' + JSON.stringify(detail.params) : ''}`, code: 'schema' })),
+      details.map((detail) => ({ message: `at ${detail.instancePath || '/'}: ${detail.message ?? 'invalid'}${detail.params ? ' ' + JSON.stringify(detail.params) : ''}`, code: 'schema' })),
       false,
     );
   }

@@ -303,6 +303,16 @@ test('a specification nested past 200 levels is a PARSE_ERROR naming the limit, 
   assert.equal(done.lastProcessedErrors, [{ message: 'https://openapi.invalid/openapi.json nests objects and arrays deeper than the limit of 200 levels', code: 'too_deep' }]);
 });
 
+test('a specification breaking its schema 60 times: the first 50 problems are kept, and the count says 60', async () => {
+  const paths = Array.from({ length: 60 }, (_, index) => `  /p${index}:\n    get: {}\n`).join('');
+  const since = new Date().toISOString();
+  assert.is((await t.call('PUT', `${specs}/broken-many`, { token: fx.creator.token, body: { source: { text: `openapi: 3.0.3\ninfo: { title: Many, version: '1' }\npaths:\n${paths}` } } })).status, 201);
+  const done = await processed('broken-many', since);
+  assert.is(done.lastProcessErrorCode, 'PARSE_ERROR');
+  assert.equal([done.lastProcessedErrors.length, done.lastProcessedErrorCount], [50, 60]);
+  assert.match(done.lastProcessedErrors[0].message, "must have required property 'responses'");
+});
+
 test('a slow server: FETCH_TIMEOUT; a 404: FETCH_ERROR without retries; no version', async () => {
   files.set('/slow.yaml', 'slow');
   files.set('/gone.yaml', 404);

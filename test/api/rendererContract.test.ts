@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import type { OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
+import { until } from '../helpers/poll.js';
 import { assertNewerResponse } from '../helpers/upstream.js';
 
 /**
@@ -16,9 +17,10 @@ import { assertNewerResponse } from '../helpers/upstream.js';
 const test = suite('the renderer\'s requests, as GitBook\'s renderer sends them, answered');
 let t: TestServer;
 let fx: OrganizationFixture;
+// With the worker: OpenAPI specs are processed as jobs.
 withOrganization(test, (setup) => {
   ({ t, fx } = setup);
-});
+}, { worker: true });
 
 async function renderer(method: string, path: string, token: string | undefined, body?: unknown) {
   const response = await t.call(method, path, { ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}), ...(body !== undefined ? { body } : {}) });
@@ -60,6 +62,42 @@ test('a page view, its markdown twin and search, with the site token the lookup 
   const others = (await renderer('POST', `${org}/sites/${lookup.site}/search`, token, { query: 'configuration', scope: { mode: 'default', currentSiteSpace: siteSpace, restrictTo: 'otherSiteSpaces' } })) as { items: unknown[] };
   assert.equal(others.items, [], 'the current site space left out');
   await renderer('POST', `${org}/sites/${lookup.site}/search`, token, { query: 'configuration', mode: 'current', siteSpaceId: siteSpace });
+});
+
+test('a share-link site looked up with its key in the path (the renderer drops the query), and a page\'s OpenAPI block read from a private spec', async () => {
+  const spec = 'openapi: 3.0.3\ninfo: { title: Pets, version: "1" }\npaths:\n  /pets:\n    get:\n      summary: List pets\n      responses:\n        "200": { description: The pets }\n';
+  const since = new Date().toISOString();
+  assert.is((await t.call('PUT', `/v1/orgs/${fx.org.id}/openapi/pets`, { token: fx.admin.token, body: { source: { text: spec } } })).status, 201);
+  await until('the spec to be processed', async () => {
+    const found = (await t.call('GET', `/v1/orgs/${fx.org.id}/openapi/pets`, { token: fx.admin.token })).body;
+    return found.processingState === 'complete' && found.lastProcessedAt > since && found.lastVersion ? found : undefined;
+  });
+  const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Partner API', template: { id: 'getting-started' } } })).body;
+  const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.admin.token, body: { subject: 'API page' } })).body;
+  const markdown = 'The pets we sell.\n\n{% openapi-operation spec="pets" path="/pets" method="get" %}\n{% endopenapi-operation %}\n';
+  assert.is((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { token: fx.admin.token, body: { changes: [{ operation: 'insert_page', title: 'Pets API', document: { markdown } }] } })).status, 200);
+  assert.is((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`, { token: fx.admin.token })).body.result, 'merge');
+  const site = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Partners', spaces: [space.id], visibility: 'share-link' } })).body;
+  await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/publish`, { token: fx.admin.token });
+  const link = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/share-links`, { token: fx.admin.token, body: { name: 'Renderer' } })).body;
+  const shared = new URL(link.urls.published as string);
+  const key = shared.searchParams.get('share')!;
+
+  // lookup.ts strips the query and tries the URL's prefixes: GitBook's share-link form is `<site>/<key>/<path>`.
+  const lookup = await renderer('POST', '/v1/urls/published', undefined, { url: `${shared.origin}${shared.pathname}${key}/pets-api`, visitor: { type: 'human', unsignedClaims: {} }, redirectOnError: false });
+  assert.equal([lookup.shareKey, lookup.pathname], [key, 'pets-api']);
+  const token = lookup.apiToken as string;
+  const org = `/v1/orgs/${lookup.organization}`;
+  const spacePath = `/v1/spaces/${lookup.space}`;
+  await renderer('GET', `${org}/sites/${lookup.site}/published?shareKey=${encodeURIComponent(key)}`, token);
+  const revision = (await renderer('GET', `${spacePath}`, token)).revision as string;
+  const page = (await renderer('GET', `${spacePath}/revisions/${revision}/path/pets-api`, token)) as { id: string };
+  const document = await renderer('GET', `${spacePath}/revisions/${revision}/page/${page.id}/document?evaluated=deterministic-only&dereferenced=reusable-contents`, token);
+  assert.match(JSON.stringify(document), '"ref":{"kind":"openapi","spec":"pets"}');
+  // The block's spec, private: the page names it, so its site token reads it (api.ts, getLatestOpenAPISpecVersionContent).
+  const content = (await renderer('GET', `${org}/openapi/pets/versions/latest/content`, token)) as { urls: { source: string; public: string | null }; filesystem: Record<string, unknown> };
+  assert.equal(content.urls.public, null, 'a private spec has no public address');
+  assert.match(JSON.stringify(content.filesystem), 'List pets');
 });
 
 test.run();

@@ -17,12 +17,13 @@ export function reportingErrors(hook: () => Promise<void>): () => Promise<void> 
 /**
  * Registers the usual hooks of an API suite: before the tests, the real server and an
  * organization fixture (handed to `ready`); after them, the server stopped and its data removed.
+ * `worker`: the server runs the Temporal worker too, for suites whose requests start jobs.
  */
-export function withOrganization(test: Test, ready: (setup: { t: TestServer; fx: OrganizationFixture }) => void): void {
+export function withOrganization(test: Test, ready: (setup: { t: TestServer; fx: OrganizationFixture }) => void, options: { worker?: boolean } = {}): void {
   let server: TestServer | undefined;
   test.before(
     reportingErrors(async () => {
-      server = await startTestServer();
+      server = await startTestServer({}, options);
       ready({ t: server, fx: await organizationWithMembers(server) });
     }),
   );

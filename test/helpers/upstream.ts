@@ -137,6 +137,9 @@ const quireFields: Record<string, Record<string, unknown>> = {
   RevisionBase: { tags: inlined(newerSpec, propertiesOf(newerSpec, 'RevisionBase', ['tags']).tags) },
   RevisionPageBase: { tags: inlined(newerSpec, propertiesOf(newerSpec, 'RevisionPageDocument', ['tags']).tags) },
   RevisionPageLayoutOptions: inlined(newerSpec, propertiesOf(newerSpec, 'RevisionPageLayoutOptions', ['coverMask', 'tags', 'actions', 'anchors'])) as Record<string, unknown>,
+  // …and to OpenAPI specs and their content (the renderer reads a block's spec through `urls`).
+  OpenAPISpec: propertiesOf(newerSpec, 'OpenAPISpec', ['lastProcessedErrorCount']),
+  OpenAPISpecContent: inlined(newerSpec, propertiesOf(newerSpec, 'OpenAPISpecContent', ['urls'])) as Record<string, unknown>,
 };
 
 /** A schema of `source` with every `$ref` replaced by what it names, to be placed in the other spec. */
@@ -169,6 +172,7 @@ const nestedOlderFields: NestedFields = [
 /** 0.146.0's fields that 0.202.0 no longer lists and Quire still answers, for the check against 0.202.0. */
 const olderFields: Record<string, Record<string, unknown>> = {
   Site: { agentsContext: spec.components?.schemas.SiteAgentsContext },
+  OpenAPISpecContent: { url: { type: 'string' } },
   SiteSpace: { hidden: { type: 'boolean' } },
 };
 
