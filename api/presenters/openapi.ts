@@ -41,11 +41,20 @@ export function presentOpenAPIVersion(spec: OpenAPISpecRecord, version: OpenAPIV
   };
 }
 
+/** How a spec's files are given: the spec's object by file name, or GitBook's list of files (fileListClient). */
+export type OpenAPIFilesystemForm = 'object' | 'file list';
+
 /**
  * 0.146.0's `url` and 0.202.0's `urls` (GitBook's renderer reads the latter): `public` is a public
  * spec's source URL; null for a private one, and for uploaded text, which has no public address.
+ * `filesystem` is `{"openapi.json": …}` as the spec's object type says, or for GitBook's renderer
+ * the list of files its OpenAPI parser makes of the same bundle (docs/decisions.md, "OpenAPI").
  */
-export function presentOpenAPIContent(spec: OpenAPISpecRecord, version: OpenAPIVersionRecord, filesystem: Record<string, unknown>, urls: Urls) {
+export function presentOpenAPIContent(spec: OpenAPISpecRecord, version: OpenAPIVersionRecord, filesystem: Record<string, unknown>, urls: Urls, form: OpenAPIFilesystemForm = 'object') {
   const url = openAPIVersionUrl(spec, version, urls);
-  return { filesystem, url, urls: { source: url, public: spec.visibility === 'public' ? version.sourceUrl : null } };
+  const files = form === 'object' ? filesystem : [{ dir: '.', isEntrypoint: true, references: [], filename: 'openapi.json', specification: filesystem['openapi.json'] }];
+  return { filesystem: files, url, urls: { source: url, public: spec.visibility === 'public' ? version.sourceUrl : null } };
 }
+
+/** GitBook's renderer (its API client's User-Agent) reads a spec's files as its parser's list, calling `find` on it. */
+export const fileListClient = /^GitBook-Open\//;

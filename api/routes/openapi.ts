@@ -6,7 +6,7 @@ import { notFound } from '../errors.js';
 import { openAPIActions } from '../policies/actions.js';
 import { inOrganization } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
-import { presentOpenAPIContent, presentOpenAPISpec, presentOpenAPIVersion } from '../presenters/openapi.js';
+import { fileListClient, presentOpenAPIContent, presentOpenAPISpec, presentOpenAPIVersion, type OpenAPIFilesystemForm } from '../presenters/openapi.js';
 import * as schemas from '../schemas/openapi.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
@@ -92,7 +92,7 @@ async function latest(ctx: AppContext) {
 
 async function latestContent(ctx: AppContext) {
   const { current, found } = await latestOf(ctx);
-  ctx.body = presentOpenAPIContent(current, found, await readOpenAPIFilesystem(ctx.db, found.id), ctx.urls);
+  ctx.body = presentOpenAPIContent(current, found, await readOpenAPIFilesystem(ctx.db, found.id), ctx.urls, filesystemForm(ctx));
 }
 
 async function version(ctx: AppContext) {
@@ -103,5 +103,11 @@ async function version(ctx: AppContext) {
 async function versionContent(ctx: AppContext) {
   const current = await specOf(ctx);
   const found = await getOpenAPIVersion(ctx.db, current.id, ctx.params.versionId ?? '');
-  ctx.body = presentOpenAPIContent(current, found, await readOpenAPIFilesystem(ctx.db, found.id), ctx.urls);
+  ctx.body = presentOpenAPIContent(current, found, await readOpenAPIFilesystem(ctx.db, found.id), ctx.urls, filesystemForm(ctx));
+}
+
+/** The answer depends on the client: caches must keep one per User-Agent. */
+function filesystemForm(ctx: AppContext): OpenAPIFilesystemForm {
+  ctx.vary('User-Agent');
+  return fileListClient.test(ctx.get('user-agent')) ? 'file list' : 'object';
 }

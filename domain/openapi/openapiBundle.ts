@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
 import type { OpenAPIErrorCode, OpenAPIProblem, OpenAPISource } from '../../storage/openapi.js';
+import { addDescriptionHtml } from './descriptionHtml.js';
 import { outboundFetch, OutboundFetchError, type OutboundFetchOptions } from '../common/outboundFetch.js';
 
 /** Why processing failed: the upstream error code, each problem, and whether trying again can help. */
@@ -16,7 +17,7 @@ export class OpenAPIProcessingError extends Error {
 }
 
 export interface BundledSpec {
-  /** The bundled specification, one file holding every `$ref`'d document's parts. */
+  /** The bundled specification, one file holding every `$ref`'d document's parts, descriptions also as HTML (addDescriptionHtml). */
   filesystem: { 'openapi.json': unknown };
   digest: string;
 }
@@ -62,6 +63,7 @@ export async function bundleOpenAPI(source: OpenAPISource, fetchOptions: Outboun
   } catch (error) {
     throw asProcessingError(error);
   }
+  addDescriptionHtml(bundled);
   const json = JSON.stringify(bundled);
   return { filesystem: { 'openapi.json': bundled }, digest: createHash('sha256').update(json).digest('hex') };
 }

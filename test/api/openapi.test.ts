@@ -107,6 +107,41 @@ test('create by URL: pending at once, then a complete version bundling the multi
   assert.equal((await t.call('GET', specs, { token: fx.reader.token })).body.items.map((item: { slug: string }) => item.slug), ['pets']);
 });
 
+test('descriptions also as sanitized HTML (examples left alone); GitBook\'s API client gets the files as its parser\'s list', async () => {
+  const text = JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'Described', version: '1', description: 'Read **this** first. <script>alert(1)</script>' },
+    paths: {
+      '/things': {
+        get: {
+          description: 'Every thing, `newest` first.',
+          responses: { 200: { description: 'The things', content: { 'application/json': { schema: { type: 'object', properties: { note: { type: 'string', description: 'A _note_' } } }, example: { description: 'data, not docs' } } } } },
+        },
+      },
+    },
+  });
+  const since = new Date().toISOString();
+  assert.is((await t.call('PUT', `${specs}/described`, { token: fx.creator.token, body: { source: { text } } })).status, 201);
+  await processed('described', since);
+  const content = await t.call('GET', `${specs}/described/versions/latest/content`, { token: fx.reader.token });
+  const bundled = content.body.filesystem['openapi.json'];
+  assert.is(bundled.info['x-gitbook-description-html'], '<p>Read <strong>this</strong> first. alert(1)</p>', 'raw HTML dropped: the script element is gone, its text is text');
+  assert.is(bundled.paths['/things'].get['x-gitbook-description-html'], '<p>Every thing, <code>newest</code> first.</p>');
+  const response = bundled.paths['/things'].get.responses['200'];
+  assert.is(response['x-gitbook-description-html'], '<p>The things</p>');
+  assert.is(response.content['application/json'].schema.properties.note['x-gitbook-description-html'], '<p>A <em>note</em></p>');
+  assert.equal(response.content['application/json'].example, { description: 'data, not docs' }, 'an example is data');
+  assert.is(content.body.urls.source, content.body.url);
+
+  // Not through t.call, which holds every answer to the spec: this one is GitBook's list, which the spec's object type refuses (docs/decisions.md, "OpenAPI").
+  const asGitBook = await fetch(`${t.url}${specs}/described/versions/latest/content`, { headers: { authorization: `Bearer ${fx.reader.token}`, 'user-agent': 'GitBook-Open/2.0.0' } });
+  assert.is(asGitBook.status, 200);
+  const listed = (await asGitBook.json()) as { filesystem: unknown; urls: unknown };
+  assert.equal(listed.filesystem, [{ dir: '.', isEntrypoint: true, references: [], filename: 'openapi.json', specification: bundled }]);
+  assert.equal(listed.urls, content.body.urls);
+  assert.match(asGitBook.headers.get('vary') ?? '', /user-agent/i);
+});
+
 test('PUT: re-processing unchanged content makes no version; new content makes one; an invalid spec keeps the last good one', async () => {
   let since = new Date().toISOString();
   const again = await t.call('PUT', `${specs}/pets`, { token: fx.creator.token, body: { source: { url: `${sourceUrl}/pets/openapi.yaml` } } });
