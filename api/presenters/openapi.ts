@@ -48,7 +48,7 @@ export type OpenAPIFilesystemForm = 'object' | 'file list';
  * 0.146.0's `url` and 0.202.0's `urls` (GitBook's renderer reads the latter): `public` is a public
  * spec's source URL; null for a private one, and for uploaded text, which has no public address.
  * `filesystem` is `{"openapi.json": …}` as the spec's object type says, or for GitBook's renderer
- * the list of files its OpenAPI parser makes of the same bundle (docs/decisions.md, "OpenAPI").
+ * the list of files its OpenAPI parser makes of the same bundle (docs/decisions.md, "OpenAPI specifications and outbound fetches").
  */
 export function presentOpenAPIContent(spec: OpenAPISpecRecord, version: OpenAPIVersionRecord, filesystem: Record<string, unknown>, urls: Urls, form: OpenAPIFilesystemForm = 'object') {
   const url = openAPIVersionUrl(spec, version, urls);

@@ -133,7 +133,7 @@ test('descriptions also as sanitized HTML (examples left alone); GitBook\'s API 
   assert.equal(response.content['application/json'].example, { description: 'data, not docs' }, 'an example is data');
   assert.is(content.body.urls.source, content.body.url);
 
-  // Not through t.call, which holds every answer to the spec: this one is GitBook's list, which the spec's object type refuses (docs/decisions.md, "OpenAPI").
+  // Not through t.call, which holds every answer to the spec: this one is GitBook's list, which the spec's object type refuses (docs/decisions.md, "OpenAPI specifications and outbound fetches").
   const asGitBook = await fetch(`${t.url}${specs}/described/versions/latest/content`, { headers: { authorization: `Bearer ${fx.reader.token}`, 'user-agent': 'GitBook-Open/2.0.0' } });
   assert.is(asGitBook.status, 200);
   const listed = (await asGitBook.json()) as { filesystem: unknown; urls: unknown };
