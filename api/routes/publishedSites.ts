@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
 import { DomainError } from '../../domain/common/errors.js';
-import { publishedRevisions, readPublishedDocument, readPublishedPage, searchPublishedSite, siteOfPublishedUrl, type PublishedPageView, type PublishedRedirect } from '../../domain/publishing/index.js';
+import { publishedRevisions, readPublishedDocument, readPublishedPage, searchPublishedSite, shareKeyInPath, siteOfPublishedUrl, type PublishedPageView, type PublishedRedirect } from '../../domain/publishing/index.js';
 import { readSpaceFile, readSpaceRevision } from '../../domain/spaces/index.js';
 import { allPages } from '../../engine/allPages.js';
 import type { Revision, RevisionPage } from '../../engine/readRevision.js';
@@ -29,7 +29,7 @@ export async function publishedSites(ctx: AppContext, next: Koa.Next) {
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !isMcp) return next();
   if (!ctx.path.startsWith(siteBasePath)) return void ctx.redirect(`${siteBasePath}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
   // An agent's MCP client keeps the URL it was given: its credentials stay in it.
-  if (!isMcp && moveCredentialsToCookies(ctx, siteBasePath)) return;
+  if (!isMcp && (moveCredentialsToCookies(ctx, siteBasePath) || (await moveShareKeyToCookie(ctx, found)))) return;
   try {
     await serve(ctx, { siteBasePath, origin }, ctx.path.slice(siteBasePath.length));
   } catch (error) {
@@ -82,13 +82,31 @@ function moveCredentialsToCookies(ctx: AppContext, siteBasePath: string): boolea
   const carried = Object.keys(credentials).filter((name) => query.has(name)) as Array<keyof typeof credentials>;
   if (carried.length === 0) return false;
   for (const name of carried) {
-    ctx.cookies.set(credentials[name], query.get(name) ?? '', { path: siteBasePath, httpOnly: true, sameSite: 'lax', secure: ctx.protocol === 'https', overwrite: true });
+    keepCredential(ctx, name, query.get(name) ?? '', siteBasePath);
     query.delete(name);
   }
   ctx.set('Cache-Control', 'no-store');
   ctx.redirect(`${ctx.path}${query.size ? `?${query}` : ''}`);
   return true;
 }
+
+/**
+ * A share key given as the path's first segment (GitBook's form, which its renderer needs) is
+ * moved into the cookie too, and the reader sent to the same page without it: this renderer's
+ * links and assets hang off the site's base.
+ */
+async function moveShareKeyToCookie(ctx: AppContext, { siteBasePath, origin }: SiteAddress): Promise<boolean> {
+  const key = await shareKeyInPath(contentDeps(ctx), `${origin}${ctx.path}`, ctx.urls.base);
+  if (!key) return false;
+  keepCredential(ctx, 'share', key, siteBasePath);
+  ctx.set('Cache-Control', 'no-store');
+  const rest = ctx.path.slice(siteBasePath.length).split('/').slice(1).join('/');
+  ctx.redirect(`${siteBasePath}${rest}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+  return true;
+}
+
+const keepCredential = (ctx: AppContext, name: keyof typeof credentials, value: string, siteBasePath: string) =>
+  ctx.cookies.set(credentials[name], value, { path: siteBasePath, httpOnly: true, sameSite: 'lax', secure: ctx.protocol === 'https', overwrite: true });
 
 /** The URL resolvePublishedUrl reads for a path of the site, the visitor's credentials (cookies, or the query an MCP client keeps) put back as the parameters they came as. */
 function lookupUrl(ctx: AppContext, origin: string, path: string): string {

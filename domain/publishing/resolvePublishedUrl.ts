@@ -232,6 +232,15 @@ async function visitorOf(deps: Pick<ContentDeps, 'db'>, site: SiteRecord, visito
   return { redirect: fallback.toString(), target: 'external' };
 }
 
+/** The share key a URL carries as its first path segment below its site's base (shareKeyOf), if it is an active one of a share-link site. */
+export async function shareKeyInPath(deps: Pick<ContentDeps, 'db'>, url: string, publicBase: string): Promise<string | undefined> {
+  const parsed = new URL(url);
+  const found = await siteOfUrl(deps, parsed, new URL(publicBase));
+  if (!found || found.site.visibility !== 'share-link' || parsed.searchParams.has('share')) return undefined;
+  const { shareKey, keyInPath } = await shareKeyOf(deps, found.site, parsed, found.siteBasePath);
+  return keyInPath ? shareKey : undefined;
+}
+
 /** The site a URL is on (this server's `/sites/<id>/`, or a custom hostname and basename recorded on a site), published or not, and its base path. */
 export function siteOfPublishedUrl(deps: Pick<ContentDeps, 'db'>, url: string, publicBase: string): Promise<{ site: SiteRecord; siteBasePath: string } | undefined> {
   return siteOfUrl(deps, new URL(url), new URL(publicBase));

@@ -200,7 +200,7 @@ test('search works without script: a form GET to the site search page lists page
   assert.match(none.body, 'Nothing found for “zzzzqqq”.');
 });
 
-test('an unlisted site is not indexed; a share-link site needs its key, which moves into a cookie scoped to the site; a revoked link stops it', async () => {
+test('an unlisted site is not indexed; a share-link site needs its key (a parameter, or the first path segment), which moves into a cookie scoped to the site; a revoked link stops it', async () => {
   const guide = await space('Guide');
   const unlisted = await publishedSite('Unlisted', [guide.id], 'unlisted');
   const page = await visit(unlisted.urls.published);
@@ -227,8 +227,15 @@ test('an unlisted site is not indexed; a share-link site needs its key, which mo
   assert.is(withCookie.status, 200);
   assert.match(withCookie.headers.get('cache-control') ?? '', 'private, no-store');
   assert.match(withCookie.body, '<meta name="robots" content="noindex, nofollow">');
+  // GitBook's form, the key as the first path segment: into the cookie too, then the same page without it.
+  const key = shared.searchParams.get('share')!;
+  const inPath = await visit(`${shared.pathname.replace(/faq$/, '')}${key}/faq?utm=x`);
+  assert.equal([inPath.status, inPath.headers.get('location')], [302, `${shared.pathname}?utm=x`]);
+  assert.is(inPath.headers.get('set-cookie')!.split(';')[0], cookie.split(';')[0]);
+  assert.is((await visit(`${shared.pathname.replace(/faq$/, '')}not-a-key/faq`)).status, 404);
   await t.call('PATCH', `${sites()}/${site.id}/share-links/${link.body.id}`, { token: fx.admin.token, body: { active: false } });
   assert.is((await visit(location, { cookie: cookie.split(';')[0]! })).status, 404);
+  assert.is((await visit(`${shared.pathname.replace(/faq$/, '')}${key}/faq`)).status, 404, 'a revoked key in the path is no key');
 });
 
 test('a site preview URL shows the site\'s change requests and revisions on the site itself, not indexed nor cached; without it they are not there', async () => {
