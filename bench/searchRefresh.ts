@@ -1,15 +1,11 @@
 // Issue 21's re-indexing figure: page reads of one space while one-page commits land on a
 // 10,000-page space, whose search index Quire brings to each new head. The reads' p99 during the
 // commits against their p99 without (target ≤ 2×).
+import { fork } from 'node:child_process';
 import http from 'node:http';
-import { commitToBranchHead } from '../engine/commitChanges.js';
-import { renderPageFile } from '../engine/layout/pageFile.js';
-import { primaryBranch } from '../engine/repository.js';
-import { openSpaceRepository } from '../engine/spaceRepositories.js';
-import { body, pageNumber, writePages } from './changeRequests.js';
+import { fileURLToPath } from 'node:url';
+import { writePages } from './changeRequests.js';
 import { fmt, median, quireWithOrganization } from './lib.js';
-
-const author = { name: 'Bench', email: 'bench@example.com' };
 
 const percentile = (samples: number[], share: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(samples.length * share))]!;
 
@@ -73,28 +69,22 @@ export async function benchSearchRefresh(): Promise<Record<string, string>> {
     const quietEnd = performance.now() + seconds * 1000;
     const quiet = await readLoops(pageUrl, auth, 2, () => performance.now() > quietEnd);
 
-    // One-page commits to the large space's primary branch from this process (as the worker makes
-    // them: a Git Sync import, a translation), each followed by a search that must find it.
-    let commits = 0;
-    let writing = true;
-    const searches: number[] = [];
-    const writes = (async () => {
-      const repo = openSpaceRepository(dataDir, large);
-      for (let i = 0; writing; i += 1) {
-        const n = pageNumber((i * 97) % 9000);
-        const file = `section-${Math.floor((n - 1) / 10)}/page-${(n - 1) % 10}.md`;
-        await commitToBranchHead({ repo, branch: primaryBranch, changes: [{ path: file, content: renderPageFile({ meta: { pageId: `p${n}` }, body: body(n, `wordround${i} `) }) }], message: `Edit ${i}`, author });
-        commits += 1;
-        const started = performance.now();
-        if ((await search(`wordround${i}`)) === 0) throw new Error(`the edit of commit ${i} is not found by search`);
-        searches.push(performance.now() - started);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    })();
+    // One-page commits to the large space's primary branch (as the worker makes them: a Git Sync
+    // import, a translation), each followed by a search that must find it: from a process of
+    // their own (searchRefreshWriter.ts), so their work never delays this one's timing of the reads.
+    const writer = fork(fileURLToPath(new URL('./searchRefreshWriter.ts', import.meta.url)), [dataDir, large, server.url, token], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const written = new Promise<{ commits: number; searches: number[] }>((resolve, reject) => {
+      writer.on('message', (message) => message !== 'ready' && resolve(message as { commits: number; searches: number[] }));
+      writer.once('exit', (code) => reject(new Error(`the writer exited with ${code} before reporting`)));
+    });
+    await new Promise<void>((resolve, reject) => {
+      writer.once('message', () => resolve());
+      writer.once('exit', (code) => reject(new Error(`the writer exited with ${code} before it started`)));
+    });
     const busyEnd = performance.now() + seconds * 1000;
     const busy = await readLoops(pageUrl, auth, 2, () => performance.now() > busyEnd);
-    writing = false;
-    await writes;
+    writer.send('stop');
+    const { commits, searches } = await written;
 
     figures['page reads (2 clients) without commits: p50 / p99 ms'] = `${fmt(median(quiet))} / ${fmt(percentile(quiet, 0.99))} (n=${quiet.length})`;
     figures[`page reads while ${commits} one-page commits land on a 10,000-page space, each searched for: p50 / p99 ms`] = `${fmt(median(busy))} / ${fmt(percentile(busy, 0.99))} (n=${busy.length})`;

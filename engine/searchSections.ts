@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RevisionPage } from './readRevision.js';
 import { slugify } from './slugify.js';
+import { turnPauser } from './turns.js';
 
 export interface PageSection {
   /** The heading's anchor, or '' for the text before the first heading. */
@@ -89,17 +90,23 @@ function plainText(line: string): string {
  */
 const entries = new WeakMap<RevisionPage, { under: string; entry: SearchablePage }>();
 
-/** Every document page of a revision with its ancestors' titles (its sections: `pageSections`). */
-export function searchablePages(pages: RevisionPage[], ancestors: string[] = []): SearchablePage[] {
+/**
+ * Every document page of a revision with its ancestors' titles (its sections: `pageSections`), in
+ * page order; a level at a time, pausing between levels when the turn runs long (a 10,000-page
+ * space is milliseconds of it).
+ */
+export async function searchablePages(pages: RevisionPage[]): Promise<SearchablePage[]> {
   const found: SearchablePage[] = [];
-  const visit = (level: RevisionPage[], above: string[]) => {
+  const pause = turnPauser(1);
+  const visit = async (level: RevisionPage[], above: string[]): Promise<void> => {
     const under = above.join('\0');
     for (const page of level) {
       if (page.kind === 'document') found.push(entryOf(page, above, under));
-      visit(page.pages, [...above, page.title]);
+      if (page.pages.length > 0) await visit(page.pages, [...above, page.title]);
     }
+    await pause();
   };
-  visit(pages, ancestors);
+  await visit(pages, []);
   return found;
 }
 

@@ -68,23 +68,25 @@ async function refresh(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: 
     indexedHeads.set(spaceId, head);
     return;
   }
-  const pages = searchablePages((await readRevision(repo, head)).pages);
+  const pages = await searchablePages((await readRevision(repo, head)).pages);
   const known = indexedPages.get(spaceId);
   const indexed = known && known.revision === indexedAt ? known.hashes : await indexedHashes(deps.db, spaceId);
-  // Only the changed pages' text is read and cut into sections.
-  const changed = pages.filter((entry) => indexed.get(entry.page.id) !== entry.contentHash);
-  const present = new Set(pages.map((entry) => entry.page.id));
-  const removed = [...indexed.keys()].filter((pageId) => !present.has(pageId));
-  // A first index reads every page: cut a few milliseconds' worth a turn, not in one block.
+  // Only the changed pages' text is read and cut into sections. Comparing 10,000 pages, like
+  // cutting a first index's every page, is done a few milliseconds' worth a turn, not in one block.
+  const pause = turnPauser(1);
+  const hashes = new Map<string, string>();
   const rows: IndexedPage[] = [];
-  const pause = turnPauser();
-  for (const { page, ancestors, contentHash } of changed) {
-    rows.push({ pageId: page.id, title: page.title, path: page.path, ancestors, contentHash, sections: pageSections(page) });
-    await pause();
+  for (const [index, { page, ancestors, contentHash }] of pages.entries()) {
+    hashes.set(page.id, contentHash);
+    if (indexed.get(page.id) !== contentHash) {
+      rows.push({ pageId: page.id, title: page.title, path: page.path, ancestors, contentHash, sections: pageSections(page) });
+      await pause();
+    } else if (index % 256 === 255) await pause();
   }
+  const removed = [...indexed.keys()].filter((pageId) => !hashes.has(pageId));
   await deps.db.transaction((tx) => updateSpaceIndex(tx, spaceId, head, rows, removed));
   indexedHeads.set(spaceId, head);
-  indexedPages.set(spaceId, { revision: head, hashes: new Map(pages.map((entry) => [entry.page.id, entry.contentHash])) });
+  indexedPages.set(spaceId, { revision: head, hashes });
 }
 
 const scheduled = new Map<string, NodeJS.Timeout>();

@@ -47,11 +47,11 @@ export class PageBuilder {
   }
 
   private entry(entry: SummaryEntry): RevisionPage | undefined {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(entry.target)) {
+    const file = fileOfEntry(entry);
+    if (file === null) {
       const slug = slugify(entry.title);
       return { id: this.uniqueId(entry.id, `link:${entry.target}:${entry.title}`, 'page'), kind: 'link', title: entry.title, path: slug, slug, href: entry.target, meta: {}, pages: [] };
     }
-    const file = entry.target.replace(/^(\.\/|\/)+/, ''); // the summary reader has dropped any #fragment
     const item = this.listing.get(file);
     if (!item || item.type !== 'blob') return undefined; // an entry whose file is missing shows no page (its children move up)
     const parsed = this.pageFiles.get(item.oid);
@@ -67,6 +67,20 @@ export class PageBuilder {
     const title = entry.title || headingTitle(parsed.body) || slug || 'Untitled';
     return { id, kind: 'document', title, path, slug, file, oid: item.oid, meta, markdown: parsed.body, pages };
   }
+}
+
+/**
+ * The repository path an entry names, or null for a link elsewhere; kept per entry, as a summary
+ * read once (cached by its blob id) is built into every revision that has it.
+ */
+const entryFiles = new WeakMap<SummaryEntry, string | null>();
+function fileOfEntry(entry: SummaryEntry): string | null {
+  let file = entryFiles.get(entry);
+  if (file === undefined) {
+    file = /^[a-z][a-z0-9+.-]*:/i.test(entry.target) ? null : entry.target.replace(/^(\.\/|\/)+/, ''); // the summary reader has dropped any #fragment
+    entryFiles.set(entry, file);
+  }
+  return file;
 }
 
 const samePages = (a: RevisionPage[], b: RevisionPage[]) => a.length === b.length && a.every((page, index) => page === b[index]);

@@ -2,6 +2,7 @@ import { BudgetedCache, stringBytes } from '../cacheBudget.js';
 import { parsePageFile, type PageFile } from '../layout/pageFile.js';
 import { readBlob } from '../objects/readBlob.js';
 import type { Repository } from '../repository.js';
+import { turnPauser } from '../turns.js';
 import { snapshotPageFiles, snapshottedPageFiles } from './pageFilesSnapshot.js';
 
 // Blobs never change: a parsed page file is cached by its blob id.
@@ -23,10 +24,12 @@ const snapshotWorthIt = 16;
 export async function loadPageFiles(repo: Repository, oids: string[]): Promise<Map<string, PageFile>> {
   const loaded = new Map<string, PageFile>();
   let missing: string[] = [];
-  for (const oid of oids) {
+  const pause = turnPauser(1);
+  for (const [index, oid] of oids.entries()) {
     const cached = pageFiles.get(oid);
     if (cached === undefined) missing.push(oid);
     else loaded.set(oid, cached);
+    if (index % 256 === 255) await pause();
   }
   if (missing.length >= snapshotWorthIt) {
     const snapshot = await snapshottedPageFiles(repo);

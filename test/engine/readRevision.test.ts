@@ -152,7 +152,7 @@ test('headings and lines made to make regular expressions backtrack are read as 
   const markdown = `# a${' '.repeat(run)}b\n\n## x${' '.repeat(run)}y\n\n${'<'.repeat(run)}\n\n${'['.repeat(run)}\n\n${'](('.repeat(run)}\n\n${'a |'.repeat(run)}\n`;
   const head = await commit(repo, null, [{ path: 'README.md', content: markdown }]);
   const revision = await readRevision(repo, head);
-  const [page] = searchablePages(revision.pages);
+  const [page] = await searchablePages(revision.pages);
   assert.is(page!.page.title, `a${' '.repeat(run)}b`);
   const section = pageSections(page!.page)[1]!;
   assert.is(section.title, `x${' '.repeat(run)}y`);
@@ -167,9 +167,9 @@ test('a commit touching one page re-indexes that page only: the others keep thei
     { path: 'guide.md', content: '# Guide\n\nRead this.\n' },
     { path: 'guide/step.md', content: '# Step\n\nDo that.\n' },
   ]);
-  const before = searchablePages((await readRevision(repo, base)).pages);
+  const before = await searchablePages((await readRevision(repo, base)).pages);
   const head = await commit(repo, base, [{ path: 'guide/step.md', content: '# Step\n\nDo that, then this.\n' }]);
-  const after = searchablePages((await readRevision(repo, head)).pages);
+  const after = await searchablePages((await readRevision(repo, head)).pages);
   assert.equal(after.map((entry) => [entry.page.title, entry.ancestors]), [['Home', []], ['Guide', []], ['Step', ['Guide']]]);
   assert.ok(after[0] === before[0], 'an unchanged page: the very same entry');
   assert.is(after[1]!.contentHash, before[1]!.contentHash, 'the changed page’s parent is rebuilt, its indexed content the same');
