@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -66,9 +66,13 @@ export async function closeHookChannel(): Promise<void> {
   rmSync(folder, { recursive: true, force: true });
 }
 
+/** The channel folders' names hold their process's id: a process that was killed can't remove its own. */
+const folderPrefix = 'quire-git-hooks-';
+
 /** A Unix socket in a folder only this user can enter (mkdtemp makes it 0700), and the hooks beside it. */
 async function openChannel(): Promise<HookChannel> {
-  const folder = mkdtempSync(path.join(tmpdir(), 'quire-git-'));
+  sweepAbandonedChannels();
+  const folder = mkdtempSync(path.join(tmpdir(), `${folderPrefix}${process.pid}-`));
   const socketPath = path.join(folder, 'hooks.sock');
   const hooksFolder = path.join(folder, 'hooks');
   installHooks(hooksFolder);
@@ -79,6 +83,35 @@ async function openChannel(): Promise<HookChannel> {
   });
   server.unref();
   return { socketPath, hooksFolder, server, folder };
+}
+
+/** Removes this user's channel folders whose process is gone (killed before it could close its channel). */
+function sweepAbandonedChannels(): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^quire-git-hooks-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || isAlive(pid)) continue;
+    const folder = path.join(tmpdir(), name);
+    try {
+      if (statSync(folder).uid === process.getuid?.()) rmSync(folder, { recursive: true, force: true });
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function frame(channelNumber: 1 | 2 | 3, data: Buffer): Buffer {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
@@ -19,6 +19,7 @@ let fx: OrganizationFixture;
 let browser: Browser;
 const screenshots = mkdtempSync(path.join(tmpdir(), 'quire-site-screens-'));
 const taken: string[] = [];
+let failed = false;
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 withOrganization(test, (setup) => {
   ({ t, fx } = setup);
@@ -28,6 +29,8 @@ test.before(async () => {
 });
 test.after(async () => {
   await browser?.close();
+  // Kept only to explain a failure.
+  if (!failed) rmSync(screenshots, { recursive: true, force: true });
 });
 
 /** Steppers, an expandable, math, cards and Mermaid: what the FAQ page of the axe test holds. */
@@ -82,6 +85,7 @@ async function explained(run: () => Promise<void>) {
   try {
     await run();
   } catch (error) {
+    failed = true;
     throw new Error(`${(error as Error).message}\nscreenshots: ${taken.join(', ') || 'none'}`, { cause: error });
   }
 }

@@ -1,4 +1,6 @@
-import { existsSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -20,6 +22,23 @@ test('a swept temporary folder is made again on the next push; each push has its
   assert.ok(existsSync(third.env.QUIRE_GIT_HOOKS_SOCKET!), 'a new socket');
   assert.ok(existsSync(path.join(third.hooksFolder, 'proc-receive')), 'new hooks');
   for (const push of [first, second, third]) push.release();
+});
+
+test('a channel folder left by a process that was killed is removed when a channel opens; a live process\'s is kept', async () => {
+  await closeHookChannel();
+  const gone = spawnSync(process.execPath, ['-e', '']).pid!; // exited: its id names no process now
+  const abandoned = mkdtempSync(path.join(tmpdir(), `quire-git-hooks-${gone}-`));
+  const live = mkdtempSync(path.join(tmpdir(), `quire-git-hooks-${process.ppid}-`));
+  try {
+    const push = await registerPush(handlers);
+    assert.not.ok(existsSync(abandoned), 'the killed process\'s folder');
+    assert.ok(existsSync(live), 'a running process\'s folder');
+    assert.match(path.basename(path.dirname(push.env.QUIRE_GIT_HOOKS_SOCKET!)), `quire-git-hooks-${process.pid}-`);
+    push.release();
+  } finally {
+    rmSync(live, { recursive: true, force: true });
+    rmSync(abandoned, { recursive: true, force: true });
+  }
 });
 
 test.run();
