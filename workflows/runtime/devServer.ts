@@ -142,11 +142,14 @@ async function startOnPorts(options: DevServerOptions): Promise<DevServer> {
 
 /**
  * Activities start in the answer to the workflow task that schedules them (eager execution, which
- * the worker asks for and the server refuses unless told): otherwise, after a second or so of
- * steady work, each activity waited about 40 ms to be handed to a poller (issue 21; one
- * conversation from post to clustered went from 80–95 ms to about 30).
+ * the worker asks for and the server refuses unless told). Any other task (a workflow task after a
+ * signal, an activity not run eagerly) reaches matching through the history shard's transfer queue,
+ * which reads new tasks at most `history.transferProcessorMaxPollRPS` times a second (20 unless
+ * told): past a second of steady work, each such hop waited for the next read, about 40 ms (issue
+ * 21; non-eager, a conversation from post to processed went from 55–60 ms to 75–95 ms after 15
+ * posts in a row, and stayed at 40–50 ms with the limit raised).
  */
-const devServerTuning = ['system.enableActivityEagerExecution=true'];
+const devServerTuning = ['system.enableActivityEagerExecution=true', 'history.transferProcessorMaxPollRPS=1000'];
 
 async function waitUntilServing(address: string, exited: Promise<number | null>, stateDir: string | undefined): Promise<void> {
   const deadline = Date.now() + readyTimeoutMs;
