@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { RepositoryBusyError, RepositoryElsewhereError } from './errors/index.js';
+import { isProcessAlive } from './processAlive.js';
 
 const inProcess = new Map<string, Promise<unknown>>();
 
@@ -109,7 +110,7 @@ function sweepStaging(lock: string): void {
   }
   for (const name of names) {
     const pid = Number(name.split('.')[0]);
-    if (pid !== process.pid && !isAlive(pid)) rmSync(path.join(stagingOf(lock), name), { recursive: true, force: true });
+    if (pid !== process.pid && !isProcessAlive(pid)) rmSync(path.join(stagingOf(lock), name), { recursive: true, force: true });
   }
 }
 
@@ -121,16 +122,7 @@ async function isAbandoned(lock: string): Promise<boolean> {
   // Nameless: a lock of an older Quire whose holder died between creating it and naming itself.
   if (owner === null || !/^\S+ \d+ \S+$/.test(owner.trim())) return Date.now() - stat.mtimeMs > refreshMs;
   const [host, pid] = owner.trim().split(' ');
-  return host === hostname() && !isAlive(Number(pid));
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return host === hostname() && !isProcessAlive(Number(pid));
 }
 
 /**

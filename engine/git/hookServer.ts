@@ -6,6 +6,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { installHooks, type RelayedHook } from './hookRelay.js';
 import { flushPacket, PacketReader, pktLine } from './pktLine.js';
+import { isProcessAlive } from '../processAlive.js';
 
 /** One ref a push asks to move: `oldOid` is all zeros for a new ref, `newOid` for a deletion. */
 export interface RefUpdate {
@@ -95,22 +96,13 @@ function sweepAbandonedChannels(): void {
   }
   for (const name of names) {
     const pid = Number(/^quire-git-hooks-(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || isAlive(pid)) continue;
+    if (!pid || pid === process.pid || isProcessAlive(pid)) continue;
     const folder = path.join(tmpdir(), name);
     try {
       if (statSync(folder).uid === process.getuid?.()) rmSync(folder, { recursive: true, force: true });
     } catch {
       // Gone already, or not ours to remove.
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
