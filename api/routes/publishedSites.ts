@@ -86,9 +86,15 @@ function moveCredentialsToCookies(ctx: AppContext, siteBasePath: string): boolea
     query.delete(name);
   }
   ctx.set('Cache-Control', 'no-store');
-  ctx.redirect(`${ctx.path}${query.size ? `?${query}` : ''}`);
+  ctx.redirect(`${onThisSite(ctx.path)}${query.size ? `?${query}` : ''}`);
   return true;
 }
+
+/** A path to redirect to on this host: `//evil.example` would be another host's (a protocol-relative URL). */
+const onThisSite = (path: string) => `/${path.replace(/^\/+/, '')}`;
+
+/** What a share link's key looks like (24 random bytes, base64url): other first segments are pages, never looked up as keys. */
+const keyShaped = /^[A-Za-z0-9_-]{32}$/;
 
 /**
  * A share key given as the path's first segment (GitBook's form, which its renderer needs) is
@@ -96,12 +102,13 @@ function moveCredentialsToCookies(ctx: AppContext, siteBasePath: string): boolea
  * links and assets hang off the site's base.
  */
 async function moveShareKeyToCookie(ctx: AppContext, { siteBasePath, origin }: SiteAddress): Promise<boolean> {
+  const [first = '', ...rest] = ctx.path.slice(siteBasePath.length).split('/');
+  if (!keyShaped.test(first)) return false;
   const key = await shareKeyInPath(contentDeps(ctx), `${origin}${ctx.path}`, ctx.urls.base);
   if (!key) return false;
   keepCredential(ctx, 'share', key, siteBasePath);
   ctx.set('Cache-Control', 'no-store');
-  const rest = ctx.path.slice(siteBasePath.length).split('/').slice(1).join('/');
-  ctx.redirect(`${siteBasePath}${rest}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+  ctx.redirect(`${onThisSite(`${siteBasePath}${rest.join('/')}`)}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
   return true;
 }
 

@@ -90,7 +90,7 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   const { shareKey, keyInPath } = await shareKeyOf(deps, site, url, found.siteBasePath);
   if (!sitePreview && site.visibility === 'share-link' && !shareKey) throw notPublished(input.url);
   // A key given as the first segment (GitBook's form) stays in the base paths, so the links built on them keep it.
-  const siteBasePath = keyInPath ? `${found.siteBasePath}${encodeURIComponent(shareKey!)}/` : found.siteBasePath;
+  const siteBasePath = keyInPath ? `${found.siteBasePath}${shareKey!}/` : found.siteBasePath;
   const visitor = await visitorOf(deps, sitePreview ? { ...site, visibility: 'public' } : site, input.visitor ?? {}, url, siteBasePath);
   if ('redirect' in visitor) return visitor;
   const { claims, visitorKey } = visitor;
@@ -176,9 +176,9 @@ async function shareKeyOf(deps: Pick<ContentDeps, 'db'>, site: SiteRecord, url: 
   const parameter = url.searchParams.get('share');
   if (parameter) return (await isActiveShareKey(deps.db, site.id, parameter)) ? { shareKey: parameter, keyInPath: false } : { keyInPath: false };
   if (site.visibility !== 'share-link') return { keyInPath: false };
-  const first = url.pathname.slice(siteBasePath.length).split('/')[0];
-  const segment = first ? decodeSegment(first) : '';
-  return segment && (await isActiveShareKey(deps.db, site.id, segment)) ? { shareKey: segment, keyInPath: true } : { keyInPath: false };
+  // Taken as written: a key is base64url, which no escape spells, and the base paths are cut by its length.
+  const segment = url.pathname.slice(siteBasePath.length).split('/')[0] ?? '';
+  return /^[A-Za-z0-9_-]+$/.test(segment) && (await isActiveShareKey(deps.db, site.id, segment)) ? { shareKey: segment, keyInPath: true } : { keyInPath: false };
 }
 
 /**

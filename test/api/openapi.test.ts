@@ -115,10 +115,11 @@ test('descriptions also as sanitized HTML (examples left alone); GitBook\'s API 
       '/things': {
         get: {
           description: 'Every thing, `newest` first.',
-          responses: { 200: { description: 'The things', content: { 'application/json': { schema: { type: 'object', properties: { note: { type: 'string', description: 'A _note_' } } }, example: { description: 'data, not docs' } } } } },
+          responses: { 200: { description: 'The things', content: { 'application/json': { schema: { type: 'object', properties: { note: { type: 'string', description: 'A _note_' }, example: { type: 'string', description: 'A property *named* example' } }, default: { description: 'data too' } }, example: { description: 'data, not docs' } } } } },
         },
       },
     },
+    components: { schemas: { Planted: { type: 'object', 'x-gitbook-description-html': '<img src=x onerror=alert(1)>' } } },
   });
   const since = new Date().toISOString();
   assert.is((await t.call('PUT', `${specs}/described`, { token: fx.creator.token, body: { source: { text } } })).status, 201);
@@ -131,6 +132,10 @@ test('descriptions also as sanitized HTML (examples left alone); GitBook\'s API 
   assert.is(response['x-gitbook-description-html'], '<p>The things</p>');
   assert.is(response.content['application/json'].schema.properties.note['x-gitbook-description-html'], '<p>A <em>note</em></p>');
   assert.equal(response.content['application/json'].example, { description: 'data, not docs' }, 'an example is data');
+  const schema = response.content['application/json'].schema;
+  assert.equal(schema.default, { description: 'data too' }, 'a default is data');
+  assert.is(schema.properties.example['x-gitbook-description-html'], '<p>A property <em>named</em> example</p>', 'a property named example is documented');
+  assert.equal(bundled.components.schemas.Planted, { type: 'object' }, 'HTML the spec brought itself is never served');
   assert.is(content.body.urls.source, content.body.url);
 
   // Not through t.call, which holds every answer to the spec: this one is GitBook's list, which the spec's object type refuses (docs/decisions.md, "OpenAPI specifications and outbound fetches").

@@ -233,6 +233,7 @@ test('an unlisted site is not indexed; a share-link site needs its key (a parame
   assert.equal([inPath.status, inPath.headers.get('location')], [302, `${shared.pathname}?utm=x`]);
   assert.is(inPath.headers.get('set-cookie')!.split(';')[0], cookie.split(';')[0]);
   assert.is((await visit(`${shared.pathname.replace(/faq$/, '')}not-a-key/faq`)).status, 404);
+  assert.match((await visit(`${shared.pathname.replace(/faq$/, '')}${key}//evil.example.com/x`)).headers.get('location') ?? '', new RegExp(`^${shared.pathname.replace(/faq$/, '')}/`), 'on this site, never another host');
   await t.call('PATCH', `${sites()}/${site.id}/share-links/${link.body.id}`, { token: fx.admin.token, body: { active: false } });
   assert.is((await visit(location, { cookie: cookie.split(';')[0]! })).status, 404);
   assert.is((await visit(`${shared.pathname.replace(/faq$/, '')}${key}/faq`)).status, 404, 'a revoked key in the path is no key');
@@ -329,6 +330,10 @@ test('a site with its own hostname is served at that host\'s root, its links and
   assert.match((await visitAs(hostname, '/llms.txt')).body, `- [FAQ](http://${hostname}/faq.md)`);
   assert.is((await visitAs(hostname, '/v1/')).headers['content-type']?.startsWith('application/json'), true);
   assert.is((await visitAs('unknown.example.com', '/faq')).status, 404);
+  // A credential moved into its cookie sends the reader back on this host, never to `//another.host`.
+  const moved = await visitAs(hostname, '//evil.example.com/x?share=abc');
+  assert.is(moved.status, 302);
+  assert.is(moved.headers.location, '/evil.example.com/x');
 });
 
 test('nothing a writer types runs: titles, bodies, links and customization reach the page as text', async () => {
