@@ -28,8 +28,10 @@ export function presentOpenAPISpec(spec: OpenAPISpecRecord, role: MemberRole | n
 
 /** Where a version's specification can be read: its source URL, or for uploaded text its content in the API. */
 export function openAPIVersionUrl(spec: OpenAPISpecRecord, version: OpenAPIVersionRecord, urls: Urls): string {
-  return version.sourceUrl ?? urls.api(`${specPath(spec)}/versions/${version.id}/content`);
+  return version.sourceUrl ?? openAPIContentUrl(spec, version, urls);
 }
+
+const openAPIContentUrl = (spec: OpenAPISpecRecord, version: OpenAPIVersionRecord, urls: Urls) => urls.api(`${specPath(spec)}/versions/${version.id}/content`);
 
 export function presentOpenAPIVersion(spec: OpenAPISpecRecord, version: OpenAPIVersionRecord, urls: Urls) {
   return {
@@ -47,11 +49,12 @@ export type OpenAPIFilesystemForm = 'object' | 'file list';
 /**
  * 0.146.0's `url` and 0.202.0's `urls` (GitBook's renderer reads the latter): `public` is a public
  * spec's source URL; null for a private one, and for uploaded text, which has no public address.
+ * `source: 'api'` gives the content's address in the API instead of the source URL.
  * `filesystem` is `{"openapi.json": …}` as the spec's object type says, or for GitBook's renderer
  * the list of files its OpenAPI parser makes of the same bundle (docs/decisions.md, "OpenAPI specifications and outbound fetches").
  */
-export function presentOpenAPIContent(spec: OpenAPISpecRecord, version: OpenAPIVersionRecord, filesystem: Record<string, unknown>, urls: Urls, form: OpenAPIFilesystemForm = 'object') {
-  const url = openAPIVersionUrl(spec, version, urls);
+export function presentOpenAPIContent(spec: OpenAPISpecRecord, version: OpenAPIVersionRecord, filesystem: Record<string, unknown>, urls: Urls, form: OpenAPIFilesystemForm = 'object', source: 'origin' | 'api' = 'origin') {
+  const url = source === 'api' ? openAPIContentUrl(spec, version, urls) : openAPIVersionUrl(spec, version, urls);
   const files = form === 'object' ? filesystem : [{ dir: '.', isEntrypoint: true, references: [], filename: 'openapi.json', specification: filesystem['openapi.json'] }];
   return { filesystem: files, url, urls: { source: url, public: spec.visibility === 'public' ? version.sourceUrl : null } };
 }

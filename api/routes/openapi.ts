@@ -15,7 +15,7 @@ export const openAPIRoutes = new RouteTable();
 const routes = openAPIRoutes;
 const { view, edit, admin } = openAPIActions;
 const spec = '/orgs/:organizationId/openapi/:specSlug';
-// Published pages show OpenAPI blocks: a site token of the organization reads its public specs and those its site's pages name (specOf hides the others).
+// Published pages show OpenAPI blocks: a site token of the organization reads its public specs, and the latest content of those its site's pages name (specOf).
 const readByPublishedPages = { siteToken: 'organization' } as const;
 
 routes.get('/orgs/:organizationId/openapi', 'listOpenAPISpecs', inOrganization(view), handle({ query: schemas.listSpecs }, list));
@@ -30,11 +30,17 @@ routes.get(`${spec}/versions/latest/content`, 'getLatestOpenAPISpecVersionConten
 routes.get(`${spec}/versions/:versionId`, 'getOpenAPISpecVersionById', inOrganization(view, readByPublishedPages), handle({}, version));
 routes.get(`${spec}/versions/:versionId/content`, 'getOpenAPISpecVersionContentById', inOrganization(view, readByPublishedPages), handle({}, versionContent));
 
-/** The path's spec; for a site token, a public one or one its site's pages show (any other is as absent). */
-async function specOf(ctx: AppContext): Promise<OpenAPISpecRecord> {
+/**
+ * The path's spec. A site token reads a public one; of a private one, only the latest content, and
+ * only when its site's pages name it in a block (what GitBook's renderer fetches to draw the
+ * block): not its source, errors or earlier versions. Any other is as absent.
+ */
+async function specOf(ctx: AppContext, reading: 'latest content' | 'anything' = 'anything'): Promise<OpenAPISpecRecord> {
   const found = await getOpenAPISpec(ctx.db, organizationOf(ctx).organization.id, normalizeSlug(ctx.params.specSlug ?? ''));
   const token = ctx.state.siteToken;
-  if (token && found.visibility !== 'public' && !(await siteTokenShowsSpec(contentDeps(ctx), token, found))) throw notFound(`OpenAPI specification "${found.slug}" not found`);
+  if (token && found.visibility !== 'public' && !(reading === 'latest content' && (await siteTokenShowsSpec(contentDeps(ctx), token, found)))) {
+    throw notFound(`OpenAPI specification "${found.slug}" not found`);
+  }
   return found;
 }
 
@@ -79,8 +85,8 @@ async function listVersions(ctx: AppContext, { query }: { query: schemas.ListVer
   ctx.body = presentList(await listOpenAPIVersions(ctx.db, current.id, query), (item) => presentOpenAPIVersion(current, item, ctx.urls));
 }
 
-async function latestOf(ctx: AppContext) {
-  const current = await specOf(ctx);
+async function latestOf(ctx: AppContext, reading: 'latest content' | 'anything' = 'anything') {
+  const current = await specOf(ctx, reading);
   if (current.lastVersionId === null) throw notFound(`OpenAPI specification "${current.slug}" has no version yet (processingState: ${current.processingState})`);
   return { current, found: await getOpenAPIVersion(ctx.db, current.id, current.lastVersionId) };
 }
@@ -91,8 +97,10 @@ async function latest(ctx: AppContext) {
 }
 
 async function latestContent(ctx: AppContext) {
-  const { current, found } = await latestOf(ctx);
-  ctx.body = presentOpenAPIContent(current, found, await readOpenAPIFilesystem(ctx.db, found.id), ctx.urls, filesystemForm(ctx));
+  const { current, found } = await latestOf(ctx, 'latest content');
+  // A private spec's source URL (which may carry a credential) stays with the organization.
+  const source = ctx.state.siteToken && current.visibility !== 'public' ? 'api' : 'origin';
+  ctx.body = presentOpenAPIContent(current, found, await readOpenAPIFilesystem(ctx.db, found.id), ctx.urls, filesystemForm(ctx), source);
 }
 
 async function version(ctx: AppContext) {

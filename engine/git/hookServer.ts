@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { installHooks, type RelayedHook } from './hookRelay.js';
@@ -67,13 +67,19 @@ export async function closeHookChannel(): Promise<void> {
   rmSync(folder, { recursive: true, force: true });
 }
 
-/** The channel folders' names hold their process's id: a process that was killed can't remove its own. */
+/**
+ * The channel folders' names hold their host and process id: a process that was killed can't
+ * remove its own. The host tells apart processes of containers that share a temporary folder but
+ * not their process ids.
+ */
 const folderPrefix = 'quire-git-hooks-';
+/** Short, as the socket's whole path must fit in about 100 bytes. */
+const hostTag = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
 
 /** A Unix socket in a folder only this user can enter (mkdtemp makes it 0700), and the hooks beside it. */
 async function openChannel(): Promise<HookChannel> {
   sweepAbandonedChannels();
-  const folder = mkdtempSync(path.join(tmpdir(), `${folderPrefix}${process.pid}-`));
+  const folder = mkdtempSync(path.join(tmpdir(), `${folderPrefix}${hostTag}-${process.pid}-`));
   const socketPath = path.join(folder, 'hooks.sock');
   const hooksFolder = path.join(folder, 'hooks');
   installHooks(hooksFolder);
@@ -86,7 +92,7 @@ async function openChannel(): Promise<HookChannel> {
   return { socketPath, hooksFolder, server, folder };
 }
 
-/** Removes this user's channel folders whose process is gone (killed before it could close its channel). */
+/** Removes this user's channel folders on this host whose process is gone (killed before it could close its channel). */
 function sweepAbandonedChannels(): void {
   let names: string[];
   try {
@@ -95,8 +101,8 @@ function sweepAbandonedChannels(): void {
     return;
   }
   for (const name of names) {
-    const pid = Number(/^quire-git-hooks-(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || isProcessAlive(pid)) continue;
+    const [, host, pid] = /^quire-git-hooks-([0-9a-f]{8})-(\d+)-/.exec(name) ?? [];
+    if (host !== hostTag || !pid || Number(pid) === process.pid || isProcessAlive(Number(pid))) continue;
     const folder = path.join(tmpdir(), name);
     try {
       if (statSync(folder).uid === process.getuid?.()) rmSync(folder, { recursive: true, force: true });

@@ -287,7 +287,11 @@ components:
   const content = await asSite(`${specs}/shop/versions/latest/content`);
   assert.is(content.status, 200, JSON.stringify(content.body));
   assert.match(JSON.stringify(content.body), 'Fetch one order');
-  assert.is((await asSite(`${specs}/shop`)).status, 200);
+  assert.match(content.body.url, /\/v1\/orgs\/.*\/openapi\/shop\/versions\/.*\/content$/, 'the API address, not the private spec\'s source URL');
+  assert.equal(content.body.urls, { source: content.body.url, public: null });
+  for (const path of ['', '/versions', '/versions/latest', `/versions/${content.body.url.split('/versions/')[1].split('/')[0]}/content`]) {
+    assert.is((await asSite(`${specs}/shop${path}`)).status, 404, `only the latest content of a private spec: not ${path || 'the spec'}`);
+  }
 });
 
 test('getComputedDocument: info, one tag\'s operations and the models of a processed spec, keys from the seed; a site token sees public specs only; other sources and unknown tags are refused', async () => {

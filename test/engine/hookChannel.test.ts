@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -24,19 +25,23 @@ test('a swept temporary folder is made again on the next push; each push has its
   for (const push of [first, second, third]) push.release();
 });
 
-test('a channel folder left by a process that was killed is removed when a channel opens; a live process\'s is kept', async () => {
+test('a channel folder left by a process of this host that was killed is removed when a channel opens; a live process\'s and another host\'s are kept', async () => {
   await closeHookChannel();
   const gone = spawnSync(process.execPath, ['-e', '']).pid!; // exited: its id names no process now
-  const abandoned = mkdtempSync(path.join(tmpdir(), `quire-git-hooks-${gone}-`));
-  const live = mkdtempSync(path.join(tmpdir(), `quire-git-hooks-${process.ppid}-`));
+  const host = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+  const abandoned = mkdtempSync(path.join(tmpdir(), `quire-git-hooks-${host}-${gone}-`));
+  const live = mkdtempSync(path.join(tmpdir(), `quire-git-hooks-${host}-${process.ppid}-`));
+  const otherHost = mkdtempSync(path.join(tmpdir(), `quire-git-hooks-0000abcd-${gone}-`));
   try {
     const push = await registerPush(handlers);
     assert.not.ok(existsSync(abandoned), 'the killed process\'s folder');
     assert.ok(existsSync(live), 'a running process\'s folder');
-    assert.match(path.basename(path.dirname(push.env.QUIRE_GIT_HOOKS_SOCKET!)), `quire-git-hooks-${process.pid}-`);
+    assert.ok(existsSync(otherHost), 'another host\'s folder (a container sharing the temporary folder)');
+    assert.match(path.basename(path.dirname(push.env.QUIRE_GIT_HOOKS_SOCKET!)), `quire-git-hooks-${host}-${process.pid}-`);
     push.release();
   } finally {
     rmSync(live, { recursive: true, force: true });
+    rmSync(otherHost, { recursive: true, force: true });
     rmSync(abandoned, { recursive: true, force: true });
   }
 });
