@@ -86,10 +86,6 @@ export async function insertChangeRequest(db: Queryable, input: NewChangeRequest
   return getChangeRequest(db, input.spaceId, id);
 }
 
-export async function deleteChangeRequestRow(db: Queryable, id: string): Promise<void> {
-  await db.run('DELETE FROM change_requests WHERE id = ?', [id]);
-}
-
 /** A change request of the space by its id or its number (`"3"`), as the API's `{changeRequestId}` accepts both. */
 export async function findChangeRequest(db: Queryable, spaceId: string, idOrNumber: string): Promise<ChangeRequestRecord | undefined> {
   const row = /^[1-9][0-9]{0,15}$/.test(idOrNumber)

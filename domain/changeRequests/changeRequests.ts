@@ -1,4 +1,4 @@
-import { createBranch } from '../../engine/createBranch.js';
+import { placeNewBranch } from '../../engine/createBranch.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
 import { resolveRevision } from '../../engine/resolveRevision.js';
@@ -6,7 +6,6 @@ import { slugify } from '../../engine/slugify.js';
 import type { Template } from '../../engine/templates.js';
 import {
   addContributor,
-  deleteChangeRequestRow,
   findChangeRequest,
   insertChangeRequest,
   updateChangeRequest,
@@ -62,29 +61,27 @@ export async function createChangeRequest(
 /**
  * A new change request whose branch starts at `head`, a commit of the space descending from
  * `initial` (the primary branch's commit it departs from, its merge base): what a `git push` to
- * `refs/for/main` opens. The row is removed again if the branch can't be made.
+ * `refs/for/main` opens. The branch is made before the row is committed: a process killed between
+ * the two leaves a branch that no row names (taken over by the next change request of its name),
+ * never a change request without its branch, which every list of the space's change requests
+ * would trip on.
  */
 export async function openChangeRequestAt(
   deps: ContentDeps,
   input: { space: SpaceRecord; subject: string; creator: UserRecord; initial: string; head: string; conversationsIssuesCluster?: string },
 ): Promise<ChangeRequestRecord> {
-  const changeRequest = await deps.db.transaction((tx) =>
-    insertChangeRequest(tx, {
+  return deps.db.transaction(async (tx) => {
+    const changeRequest = await insertChangeRequest(tx, {
       spaceId: input.space.id,
       subject: input.subject,
       createdBy: input.creator.id,
       revisionInitial: input.initial,
       conversationsIssuesCluster: input.conversationsIssuesCluster,
       branchOf: (number) => changeRequestBranch(number, input.subject),
-    }),
-  );
-  try {
-    await createBranch(deps.repositories.open(input.space.id), changeRequest.branch, input.head);
-  } catch (error) {
-    await deleteChangeRequestRow(deps.db, changeRequest.id);
-    throw error;
-  }
-  return changeRequest;
+    });
+    await placeNewBranch(deps.repositories.open(input.space.id), changeRequest.branch, input.head);
+    return changeRequest;
+  });
 }
 
 /** A built-in template's content replacing the change request's, as one commit on its branch. */
