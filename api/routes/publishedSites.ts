@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
 import { DomainError } from '../../domain/common/errors.js';
-import { publishedRevisions, readPublishedDocument, readPublishedPage, searchPublishedSite, shareKeyInPath, siteOfPublishedUrl, type PublishedPageView, type PublishedRedirect } from '../../domain/publishing/index.js';
+import { looksLikeShareKey, publishedRevisions, readPublishedDocument, readPublishedPage, searchPublishedSite, shareKeyInPath, siteOfPublishedUrl, type PublishedPageView, type PublishedRedirect } from '../../domain/publishing/index.js';
 import { readSpaceFile, readSpaceRevision } from '../../domain/spaces/index.js';
 import { allPages } from '../../engine/allPages.js';
 import type { Revision, RevisionPage } from '../../engine/readRevision.js';
@@ -93,9 +93,6 @@ function moveCredentialsToCookies(ctx: AppContext, siteBasePath: string): boolea
 /** A path to redirect to on this host: `//evil.example` would be another host's (a protocol-relative URL). */
 const onThisSite = (path: string) => `/${path.replace(/^\/+/, '')}`;
 
-/** What a share link's key looks like (24 random bytes, base64url): other first segments are pages, never looked up as keys. */
-const keyShaped = /^[A-Za-z0-9_-]{32}$/;
-
 /**
  * A share key given as the path's first segment (GitBook's form, which its renderer needs) is
  * moved into the cookie too, and the reader sent to the same page without it: this renderer's
@@ -103,7 +100,7 @@ const keyShaped = /^[A-Za-z0-9_-]{32}$/;
  */
 async function moveShareKeyToCookie(ctx: AppContext, { siteBasePath, origin }: SiteAddress): Promise<boolean> {
   const [first = '', ...rest] = ctx.path.slice(siteBasePath.length).split('/');
-  if (!keyShaped.test(first)) return false;
+  if (!looksLikeShareKey(first)) return false;
   const key = await shareKeyInPath(contentDeps(ctx), `${origin}${ctx.path}`, ctx.urls.base);
   if (!key) return false;
   keepCredential(ctx, 'share', key, siteBasePath);

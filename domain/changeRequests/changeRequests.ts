@@ -1,4 +1,4 @@
-import { placeNewBranch } from '../../engine/createBranch.js';
+import { placeNewBranch } from '../../engine/placeNewBranch.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
 import { resolveRevision } from '../../engine/resolveRevision.js';

@@ -178,8 +178,11 @@ async function shareKeyOf(deps: Pick<ContentDeps, 'db'>, site: SiteRecord, url: 
   if (site.visibility !== 'share-link') return { keyInPath: false };
   // Taken as written: a key is base64url, which no escape spells, and the base paths are cut by its length.
   const segment = url.pathname.slice(siteBasePath.length).split('/')[0] ?? '';
-  return /^[A-Za-z0-9_-]+$/.test(segment) && (await isActiveShareKey(deps.db, site.id, segment)) ? { shareKey: segment, keyInPath: true } : { keyInPath: false };
+  return looksLikeShareKey(segment) && (await isActiveShareKey(deps.db, site.id, segment)) ? { shareKey: segment, keyInPath: true } : { keyInPath: false };
 }
+
+/** What a share link's key looks like (24 random bytes, base64url, as storage makes them): a path segment of another shape is never looked up as one. */
+export const looksLikeShareKey = (segment: string) => /^[A-Za-z0-9_-]{32}$/.test(segment);
 
 /**
  * `~/changes/<number or id>/` or `~/revisions/<commit>/` right after the site space's path: the

@@ -1,4 +1,5 @@
 import { allPages } from '../../engine/allPages.js';
+import { Lru } from '../../engine/lru.js';
 import { convertMarkdownToDocument } from '../../engine/markdown/offThread.js';
 import { readBranch } from '../../engine/readBranch.js';
 import type { Revision } from '../../engine/readRevision.js';
@@ -42,15 +43,13 @@ async function previewedRef(deps: Deps, token: SiteToken): Promise<string | unde
 }
 
 /** The specifications a revision's pages and reusable contents name, as openapiSpecKey writes them; by commit, as a commit never changes. */
-const namedByCommit = new Map<string, Promise<Set<string>>>();
-const namedByCommitLimit = 256;
+const namedByCommit = new Lru<string, Promise<Set<string>>>(256);
 
 function specsNamedIn(revision: Revision): Promise<Set<string>> {
   let named = namedByCommit.get(revision.commit);
   if (!named) {
     named = collectSpecNames(revision);
     named.catch(() => namedByCommit.delete(revision.commit));
-    if (namedByCommit.size >= namedByCommitLimit) namedByCommit.delete(namedByCommit.keys().next().value!);
     namedByCommit.set(revision.commit, named);
   }
   return named;
