@@ -38,7 +38,12 @@ export const workerTaskLimitMs = () => settings.taskLimitMs;
  */
 export async function runInPool<T>(task: URL, name: string, input: unknown, subject: string, options: { limitMs?: number } = {}): Promise<T> {
   // The threads see the process's environment as it is now, not as it was when they started.
-  pool ??= new Piscina({ minThreads: 1, maxThreads: settings.threads, idleTimeout: 30_000, atomics: 'disabled', env: SHARE_ENV });
+  if (!pool) {
+    pool = new Piscina({ minThreads: 1, maxThreads: settings.threads, idleTimeout: 30_000, atomics: 'disabled', env: SHARE_ENV });
+    // A pool being destroyed reports the answer of a task it had already failed as an 'error'
+    // event, which unheard would end the process in the middle of its shutdown.
+    pool.on('error', () => undefined);
+  }
   const limitMs = options.limitMs ?? settings.taskLimitMs;
   counts.running += 1;
   try {

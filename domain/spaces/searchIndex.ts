@@ -1,21 +1,12 @@
 import { RepositoryElsewhereError } from '../../engine/errors/index.js';
-import { readRevision } from '../../engine/readRevision.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
-import { pageSections, searchablePages } from '../../engine/searchSections.js';
-import { BudgetedCache } from '../../engine/cacheBudget.js';
-import { turnPauser } from '../../engine/turns.js';
+import { searchIndexChanges, SearchIndexerStoppedError, stopSearchIndexer } from '../../engine/searchIndexer.js';
 import { errorFields, log } from '../common/log.js';
-import { indexedHashes, indexedRevision, updateSpaceIndex, type IndexedPage } from '../../storage/search.js';
+import { indexedHashes, indexedRevision, updateSpaceIndex } from '../../storage/search.js';
 import { type ContentDeps } from '../common/deps.js';
 
 const running = new Map<string, Promise<void>>();
-/**
- * Each space's indexed pages (page id → content hash) as this process last wrote them, and the
- * revision they are at: a refresh compares the new revision with these instead of reading every
- * page's row again, when the index is still at that revision.
- */
-const indexedPages = new BudgetedCache<string, { revision: string; hashes: Map<string, string> }>('indexed pages', (indexed) => 200 + indexed.hashes.size * 200);
 /** The revision each space's index was last brought to by this process: spares a query per search. */
 const indexedHeads = new Map<string, string>();
 
@@ -50,6 +41,7 @@ function keptHere(deps: Pick<ContentDeps, 'repositories'>, spaceId: string): boo
 function queueRefresh(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: string): Promise<void> {
   const previous = running.get(spaceId) ?? Promise.resolve();
   const next = previous.then(() => refresh(deps, spaceId)).catch((error) => {
+    if (error instanceof SearchIndexerStoppedError) return; // a shutdown: the next start's first search refreshes it
     log.error(`search index of space ${spaceId} not refreshed`, errorFields(error, true));
   });
   running.set(spaceId, next);
@@ -68,25 +60,11 @@ async function refresh(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: 
     indexedHeads.set(spaceId, head);
     return;
   }
-  const pages = await searchablePages((await readRevision(repo, head)).pages);
-  const known = indexedPages.get(spaceId);
-  const indexed = known && known.revision === indexedAt ? known.hashes : await indexedHashes(deps.db, spaceId);
-  // Only the changed pages' text is read and cut into sections. Comparing 10,000 pages, like
-  // cutting a first index's every page, is done a few milliseconds' worth a turn, not in one block.
-  const pause = turnPauser(1);
-  const hashes = new Map<string, string>();
-  const rows: IndexedPage[] = [];
-  for (const [index, { page, ancestors, contentHash }] of pages.entries()) {
-    hashes.set(page.id, contentHash);
-    if (indexed.get(page.id) !== contentHash) {
-      rows.push({ pageId: page.id, title: page.title, path: page.path, ancestors, contentHash, sections: pageSections(page) });
-      await pause();
-    } else if (index % 256 === 255) await pause();
-  }
-  const removed = [...indexed.keys()].filter((pageId) => !hashes.has(pageId));
+  // Worked out in the search indexer's thread: building a 10,000-page space's revision and reading
+  // its changed pages holds no request here; only the rows are written from this thread.
+  const { rows, removed } = await searchIndexChanges(repo.gitdir, head, indexedAt ?? null, () => indexedHashes(deps.db, spaceId));
   await deps.db.transaction((tx) => updateSpaceIndex(tx, spaceId, head, rows, removed));
   indexedHeads.set(spaceId, head);
-  indexedPages.set(spaceId, { revision: head, hashes });
 }
 
 const scheduled = new Map<string, NodeJS.Timeout>();
@@ -112,9 +90,14 @@ export function scheduleSearchRefresh(deps: Pick<ContentDeps, 'db' | 'repositori
   scheduled.set(spaceId, timer);
 }
 
-/** Resolves once the refreshes under way have finished; those not started yet are dropped (a search makes its own): a clean shutdown waits for this. */
+/**
+ * Ends the refreshes: those not started yet are dropped (a search makes its own), those under way
+ * are stopped unwritten (a first index of a large space would hold a shutdown for seconds), and
+ * this resolves once none is left. What a clean shutdown calls.
+ */
 export async function settleSearchRefreshes(): Promise<void> {
   for (const timer of scheduled.values()) clearTimeout(timer);
   scheduled.clear();
+  await stopSearchIndexer();
   await Promise.all(running.values());
 }

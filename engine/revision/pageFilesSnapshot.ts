@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { isMainThread } from 'node:worker_threads';
 import type { PageFile } from '../layout/pageFile.js';
 import type { Repository } from '../repository.js';
 import { turnPauser } from '../turns.js';
@@ -22,6 +23,9 @@ const pending = new Map<string, { files: Map<string, PageFile>; timer: NodeJS.Ti
 
 /** Keeps `files` (a revision's page files, by blob id) as the repository's snapshot, shortly. */
 export function snapshotPageFiles(repo: Repository, files: Map<string, PageFile>): void {
+  // The main thread's own reads keep it: another thread (the search indexer's) is ended without
+  // notice, and would write to the same temporary file.
+  if (!isMainThread) return;
   const waiting = pending.get(repo.gitdir);
   if (waiting) {
     waiting.files = files;

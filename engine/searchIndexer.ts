@@ -1,0 +1,101 @@
+import { MessageChannel, SHARE_ENV, type MessagePort } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { PageSection } from './searchSections.js';
+import { siblingModule } from './workerPool.js';
+
+/** A page as the search index keeps it: what it is found by, and the hash that tells it changed. */
+export interface SearchIndexRow {
+  pageId: string;
+  title: string;
+  path: string;
+  ancestors: string[];
+  contentHash: string;
+  sections: PageSection[];
+}
+
+export interface SearchIndexChanges {
+  /** The pages to (re)write: new ones, and ones whose text, title or place changed. */
+  rows: SearchIndexRow[];
+  /** The pages the revision no longer has. */
+  removed: string[];
+}
+
+export interface IndexerRequest {
+  gitdir: string;
+  head: string;
+  /** The revision the index is at, or null for a space never indexed. */
+  indexedAt: string | null;
+  /** The index's page hashes, when the thread asked for them: it didn't know them at `indexedAt`. */
+  indexedHashes?: Array<[string, string]>;
+  /** Where the thread sends rows as it makes them, a few hundred at a time, then null. */
+  rowsPort: MessagePort;
+}
+
+/** What a request ends with: the removed pages (the rows went to `rowsPort`), or a request for the index's hashes. */
+export type IndexerOutcome = { removed: string[] } | { needsIndexedHashes: true };
+
+/** A refresh that was under way when the indexer stopped (a shutdown): nothing went wrong with the space. */
+export class SearchIndexerStoppedError extends Error {
+  constructor() {
+    super('The search indexer stopped before the refresh finished');
+    this.name = 'SearchIndexerStoppedError';
+  }
+}
+
+// A pool of one thread that stays: the thread's caches (the revisions it built, each space's
+// indexed hashes) are what makes the next refresh of a space cheap. Piscina loads the task module
+// the way TypeScript runs under tsx, which a plain Worker's entry doesn't.
+let pool: Piscina | undefined;
+const task = siblingModule(import.meta.url, 'searchIndexerThread');
+
+async function ask(request: Omit<IndexerRequest, 'rowsPort'>): Promise<{ changes: SearchIndexChanges } | { needsIndexedHashes: true }> {
+  if (!pool) {
+    pool = new Piscina({ minThreads: 1, maxThreads: 1, idleTimeout: Infinity, atomics: 'disabled', env: SHARE_ENV });
+    // A stopped pool reports the answer of a task it had already failed as an 'error' event: the
+    // refresh it belonged to has ended as stopped, so there is nothing left to tell.
+    pool.on('error', () => undefined);
+  }
+  const running = pool;
+  const { port1, port2 } = new MessageChannel();
+  const rows: SearchIndexRow[] = [];
+  // The rows come in chunks on a port of their own, then null: messages of two ports keep no order
+  // between them, so the task's answer alone doesn't say all its rows have arrived.
+  const allRows = new Promise<void>((resolve) =>
+    port1.on('message', (chunk: SearchIndexRow[] | null) => {
+      if (chunk === null) resolve();
+      else rows.push(...chunk);
+    }),
+  );
+  try {
+    const outcome = (await running.run({ ...request, rowsPort: port2 } satisfies IndexerRequest, { filename: task.href, name: 'indexChanges', transferList: [port2] })) as IndexerOutcome;
+    if ('needsIndexedHashes' in outcome) return outcome;
+    await allRows;
+    return { changes: { rows, removed: outcome.removed } };
+  } catch (error) {
+    if (pool !== running) throw new SearchIndexerStoppedError();
+    throw error;
+  } finally {
+    port1.close();
+  }
+}
+
+/**
+ * What a space's search index needs to come from `indexedAt` to the revision `head`, worked out in
+ * the search indexer's thread (searchIndexerThread.ts): only the changed pages are read and cut.
+ * `indexedHashes` reads the index's page hashes, asked for when the thread doesn't know them (its
+ * first refresh of the space, or an index another process brought forward).
+ */
+export async function searchIndexChanges(gitdir: string, head: string, indexedAt: string | null, indexedHashes: () => Promise<Map<string, string>>): Promise<SearchIndexChanges> {
+  const first = await ask({ gitdir, head, indexedAt });
+  if ('changes' in first) return first.changes;
+  const second = await ask({ gitdir, head, indexedAt, indexedHashes: [...(await indexedHashes())] });
+  if ('changes' in second) return second.changes;
+  throw new Error('The search indexer asked for the index\'s hashes twice');
+}
+
+/** Stops the indexer's thread: the refreshes under way fail with SearchIndexerStoppedError. A later refresh starts it again. */
+export async function stopSearchIndexer(): Promise<void> {
+  const stopping = pool;
+  pool = undefined;
+  await stopping?.destroy();
+}
