@@ -11,3 +11,17 @@ import type { Repository } from './repository.js';
 export function placeNewBranch(repo: Repository, branch: string, commit: string): Promise<void> {
   return withRepositoryLock(repo.gitdir, async () => compareAndSwapBranch(repo, branch, await readBranch(repo, branch), commit));
 }
+
+/**
+ * The head of `branch`, made at `commit` if it isn't there: for a change request whose row was
+ * committed without its branch (a process killed between the two, before placeNewBranch was
+ * called inside the row's transaction). A branch made meanwhile by another writer is kept.
+ */
+export function placeMissingBranch(repo: Repository, branch: string, commit: string): Promise<string> {
+  return withRepositoryLock(repo.gitdir, async () => {
+    const head = await readBranch(repo, branch);
+    if (head !== null) return head;
+    await compareAndSwapBranch(repo, branch, null, commit);
+    return commit;
+  });
+}

@@ -4,7 +4,7 @@ import { findUser, type UserRecord } from '../../storage/users.js';
 import type { ContentDeps } from '../common/deps.js';
 import { formerUser } from '../common/people.js';
 import { readRevisionWithSizes, type RevisionWithSizes } from '../spaces/index.js';
-import { changeRequestState, type ChangeRequestState } from './changeRequests.js';
+import { changeRequestHead, changeRequestState, type ChangeRequestState } from './changeRequests.js';
 
 /** A change request with what its presentation shows beside the record. */
 export interface ChangeRequestView {
@@ -25,6 +25,6 @@ export async function readChangeRequestView(deps: Pick<ContentDeps, 'db' | 'repo
 }
 
 /** The head of a change request's branch, or another commit of its space (`ref`), with its file sizes. */
-export function readChangeRequestRevision(deps: Pick<ContentDeps, 'repositories'>, changeRequest: ChangeRequestRecord, ref = changeRequest.branch): Promise<RevisionWithSizes> {
-  return readRevisionWithSizes(deps, changeRequest.spaceId, ref);
+export async function readChangeRequestRevision(deps: Pick<ContentDeps, 'repositories'>, changeRequest: ChangeRequestRecord, ref?: string): Promise<RevisionWithSizes> {
+  return readRevisionWithSizes(deps, changeRequest.spaceId, ref ?? (await changeRequestHead(deps, changeRequest)));
 }

@@ -1,4 +1,5 @@
-import { placeNewBranch } from '../../engine/placeNewBranch.js';
+import { RevisionNotFoundError } from '../../engine/errors/index.js';
+import { placeMissingBranch, placeNewBranch } from '../../engine/placeNewBranch.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
 import { resolveRevision } from '../../engine/resolveRevision.js';
@@ -143,8 +144,23 @@ export interface ChangeRequestState {
 
 /** What the change request's row doesn't hold: read from its branch and the primary branch. */
 export async function changeRequestState(deps: Pick<ContentDeps, 'repositories'>, changeRequest: ChangeRequestRecord): Promise<ChangeRequestState> {
-  const repo = deps.repositories.open(changeRequest.spaceId);
-  const [revision, primaryHead] = await Promise.all([resolveRevision(repo, changeRequest.branch), readBranch(repo, primaryBranch)]);
+  const [revision, primaryHead] = await Promise.all([changeRequestHead(deps, changeRequest), readBranch(deps.repositories.open(changeRequest.spaceId), primaryBranch)]);
   const base = changeRequest.revisionMergedAncestor ?? changeRequest.revisionInitial;
   return { revision, outdated: changeRequest.status !== 'merged' && primaryHead !== base };
+}
+
+/**
+ * The head of a change request's branch. A row that a process killed at the wrong moment left
+ * without its branch (before the branch was made inside the row's transaction) gets its branch
+ * again, at its base: no commit can have reached a branch that was never made. Otherwise that one
+ * row made every list of its space's change requests fail.
+ */
+export async function changeRequestHead(deps: Pick<ContentDeps, 'repositories'>, changeRequest: ChangeRequestRecord): Promise<string> {
+  const repo = deps.repositories.open(changeRequest.spaceId);
+  try {
+    return await resolveRevision(repo, changeRequest.branch, { sameTurn: true });
+  } catch (error) {
+    if (!(error instanceof RevisionNotFoundError)) throw error;
+    return placeMissingBranch(repo, changeRequest.branch, changeRequest.revisionMergedAncestor ?? changeRequest.revisionInitial);
+  }
 }

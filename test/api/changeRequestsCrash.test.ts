@@ -58,4 +58,31 @@ test('SIGKILL during 200 concurrent batches: every batch answered 2xx is there a
   await second.stop('SIGTERM');
 });
 
+test('a change request row left without its branch (a kill before the two were made together): its space’s list answers, and it reads and writes from its base', async () => {
+  const first = await start();
+  const organization = (await call(first, 'GET', '/v1/orgs')).body.items[0].id;
+  const space = (await call(first, 'POST', `/v1/orgs/${organization}/spaces`, { title: 'Lost branch', template: { id: 'blank' } })).body;
+  const base = (await call(first, 'GET', `/v1/spaces/${space.id}/content`)).body.id;
+  const lost = (await call(first, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Lost' })).body;
+  const kept = (await call(first, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Kept' })).body;
+  await first.stop('SIGTERM');
+  // What a data folder of an older version holds after such a kill: the row, and no branch.
+  const branches = execFileSync('git', ['-C', spaceGitdir(dataDir, space.id), 'for-each-ref', '--format=%(refname)', 'refs/heads/change-requests/'], { encoding: 'utf8' }).trim().split('\n');
+  assert.is(branches.length, 2);
+  execFileSync('git', ['-C', spaceGitdir(dataDir, space.id), 'update-ref', '-d', branches.find((ref) => ref.includes(`/${lost.number}-`))!]);
+
+  const second = await start();
+  const list = await call(second, 'GET', `/v1/spaces/${space.id}/change-requests`);
+  assert.is(list.status, 200);
+  assert.equal(list.body.items.map((item: { id: string }) => item.id).sort(), [lost.id, kept.id].sort());
+  assert.is(list.body.items.find((item: { id: string }) => item.id === lost.id).revision, base, 'the lost branch is made again at its base');
+  const content = `/v1/spaces/${space.id}/change-requests/${lost.id}/content`;
+  assert.is((await call(second, 'GET', content)).body.id, base);
+  const write = await call(second, 'POST', content, { changes: [{ operation: 'insert_page', title: 'Written after', document: { markdown: 'Here.\n' } }] });
+  assert.is(write.status, 200);
+  assert.ok(titles((await call(second, 'GET', `${content}/pages`)).body.pages).includes('Written after'));
+  execFileSync('git', ['-C', spaceGitdir(dataDir, space.id), 'fsck', '--strict']);
+  await second.stop('SIGTERM');
+});
+
 test.run();
