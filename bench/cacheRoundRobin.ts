@@ -59,7 +59,7 @@ export async function benchCache(): Promise<Record<string, string>> {
       };
       figures[`${label}: cache hit rates after the first round (budget ${mb(metricOf(after, 'quire_cache_budget_bytes'))} MB)`] = ['presented revisions', 'revisions', 'page files', 'trees'].map(rate).join('; ');
       figures[`${label}: page read median / p95 / max ms, rounds 1, 2, 3`] = reads.map((times) => `${fmt(median(times))} / ${fmt([...times].sort((a, b) => a - b)[Math.floor(times.length * 0.95)]!)} / ${fmt(Math.max(...times))}`).join(', ');
-      figures[`${label}: resident memory after the rounds, MB (target ≤ 400); cache holds MB`] = `${mb(metricOf(after, 'quire_process_resident_bytes'))}; ${mb(metricOf(after, 'quire_cache_bytes'))}`;
+      figures[`${label}: resident memory after the rounds, MB (target ≤ 400); cache holds; JS heap in use; buffers`] = ['quire_process_resident_bytes', 'quire_cache_bytes', 'quire_heap_used_bytes', 'quire_external_bytes'].map((name) => mb(metricOf(after, name))).join('; ');
     } finally {
       await server.stop();
     }
