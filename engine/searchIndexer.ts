@@ -44,13 +44,14 @@ export class SearchIndexerStoppedError extends Error {
 
 // A pool of one thread that stays: the thread's caches (the revisions it built, each space's
 // indexed hashes) are what makes the next refresh of a space cheap. Piscina loads the task module
-// the way TypeScript runs under tsx, which a plain Worker's entry doesn't.
+// the way TypeScript runs under tsx, which a plain Worker's entry doesn't. The thread runs at a
+// lower priority (nice +10): an index a moment late matters less than the requests it would slow.
 let pool: Piscina | undefined;
 const task = siblingModule(import.meta.url, 'searchIndexerThread');
 
 async function ask(request: Omit<IndexerRequest, 'rowsPort'>): Promise<{ changes: SearchIndexChanges } | { needsIndexedHashes: true }> {
   if (!pool) {
-    pool = new Piscina({ minThreads: 1, maxThreads: 1, idleTimeout: Infinity, atomics: 'disabled', env: SHARE_ENV });
+    pool = new Piscina({ minThreads: 1, maxThreads: 1, idleTimeout: Infinity, atomics: 'disabled', env: SHARE_ENV, niceIncrement: 10 });
     // A stopped pool reports the answer of a task it had already failed as an 'error' event: the
     // refresh it belonged to has ended as stopped, so there is nothing left to tell.
     pool.on('error', () => undefined);
