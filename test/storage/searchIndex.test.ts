@@ -83,6 +83,29 @@ test('a copy takes the original space’s rows and no other’s', async () => {
   assert.equal(await pagesFound([copy], 'curlew'), [`${copy}/p1`]);
 });
 
+test('a search over every indexed space, and then over all but a new one: the best hits of the spaces asked, none of the other', async () => {
+  // A database of its own: a search naming every space the index holds matches without naming them.
+  const own = await openDatabase(testingOnPostgres ? await freshTestDatabase('search_every_space') : path.join(dir, 'every-space.db'));
+  try {
+    const owner = (await createUser(own, { email: 'every-space@example.com' })).id;
+    const organization = (await own.transaction((tx) => insertOrganization(tx, { title: 'Every', createdBy: owner }))).id;
+    const space = async () => (await own.transaction((tx) => insertSpace(tx, { organizationId: organization, collectionId: null, title: 'Space', emoji: null, createdBy: owner }))).id;
+    const [a, b, c] = [await space(), await space(), await space()];
+    await own.transaction((tx) => updateSpaceIndex(tx, a, 'r1', [page('p1', 'osprey'), page('p2', 'osprey osprey osprey nest')], []));
+    await own.transaction((tx) => updateSpaceIndex(tx, b, 'r1', [page('p1', 'osprey osprey osprey osprey')], []));
+    await own.transaction((tx) => updateSpaceIndex(tx, c, 'r1', [page('p1', 'gull')], []));
+    const best = async (spaceIds: string[], limit: number) => (await searchSections(own, spaceIds, 'osprey', limit)).map((hit) => `${hit.spaceId}/${hit.pageId}`);
+    assert.equal(await best([a, b, c], 2), [`${b}/p1`, `${a}/p2`]);
+    assert.equal(await best([a, b, c], 50), [`${b}/p1`, `${a}/p2`, `${a}/p1`]);
+    const d = await space();
+    await own.transaction((tx) => updateSpaceIndex(tx, d, 'r1', [page('p1', 'osprey osprey osprey osprey osprey'), page('p2', 'osprey osprey osprey osprey osprey osprey')], []));
+    assert.equal(await best([a, b, c], 2), [`${b}/p1`, `${a}/p2`], 'the new space’s better hits take none of the places');
+    assert.equal(await best([a, b, c, d], 1), [`${d}/p2`]);
+  } finally {
+    await own.close();
+  }
+});
+
 test('a hit’s excerpt shows the words around its match', async () => {
   const spaceId = await newSpace();
   const words = Array.from({ length: 100 }, (_, index) => (index === 60 ? 'Avocets' : `filler${index}`));
