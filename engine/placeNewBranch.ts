@@ -14,8 +14,9 @@ export function placeNewBranch(repo: Repository, branch: string, commit: string)
 
 /**
  * The head of `branch`, made at `commit` if it isn't there: for a change request whose row was
- * committed without its branch (a process killed between the two, before placeNewBranch was
- * called inside the row's transaction). A branch made meanwhile by another writer is kept.
+ * committed without its branch, which data written before the two were made together (791ecbd)
+ * can hold after a process was killed between them. A branch made meanwhile by another writer is
+ * kept.
  */
 export function placeMissingBranch(repo: Repository, branch: string, commit: string): Promise<string> {
   return withRepositoryLock(repo.gitdir, async () => {

@@ -51,10 +51,14 @@ const task = siblingModule(import.meta.url, 'searchIndexerThread');
 
 async function ask(request: Omit<IndexerRequest, 'rowsPort'>): Promise<{ changes: SearchIndexChanges } | { needsIndexedHashes: true }> {
   if (!pool) {
-    pool = new Piscina({ minThreads: 1, maxThreads: 1, idleTimeout: Infinity, atomics: 'disabled', env: SHARE_ENV, niceIncrement: 10 });
+    const created = new Piscina({ minThreads: 1, maxThreads: 1, idleTimeout: Infinity, atomics: 'disabled', env: SHARE_ENV, niceIncrement: 10 });
     // A stopped pool reports the answer of a task it had already failed as an 'error' event: the
-    // refresh it belonged to has ended as stopped, so there is nothing left to tell.
-    pool.on('error', () => undefined);
+    // refresh it belonged to has ended as stopped. Anything else (the thread failing between tasks)
+    // is told; unheard, the event would end the process.
+    created.on('error', (error: Error) => {
+      if (pool === created) console.error(JSON.stringify({ level: 'warn', message: `the search indexer's thread failed: ${error.message}` }));
+    });
+    pool = created;
   }
   const running = pool;
   const { port1, port2 } = new MessageChannel();

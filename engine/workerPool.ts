@@ -39,10 +39,14 @@ export const workerTaskLimitMs = () => settings.taskLimitMs;
 export async function runInPool<T>(task: URL, name: string, input: unknown, subject: string, options: { limitMs?: number } = {}): Promise<T> {
   // The threads see the process's environment as it is now, not as it was when they started.
   if (!pool) {
-    pool = new Piscina({ minThreads: 1, maxThreads: settings.threads, idleTimeout: 30_000, atomics: 'disabled', env: SHARE_ENV });
+    const created = new Piscina({ minThreads: 1, maxThreads: settings.threads, idleTimeout: 30_000, atomics: 'disabled', env: SHARE_ENV });
     // A pool being destroyed reports the answer of a task it had already failed as an 'error'
-    // event, which unheard would end the process in the middle of its shutdown.
-    pool.on('error', () => undefined);
+    // event, which unheard would end the process in the middle of its shutdown. Anything else (a
+    // thread failing between tasks) is told.
+    created.on('error', (error: Error) => {
+      if (pool === created) console.error(JSON.stringify({ level: 'warn', message: `a worker thread failed: ${error.message}` }));
+    });
+    pool = created;
   }
   const limitMs = options.limitMs ?? settings.taskLimitMs;
   counts.running += 1;

@@ -12,7 +12,7 @@ import { resolveRevision } from '../../engine/resolveRevision.js';
 import { addContributor, type ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
-import { assertWritable } from './changeRequests.js';
+import { assertWritable, changeRequestHead } from './changeRequests.js';
 import { largestFileBytes } from '../common/limits.js';
 import type { ContentDeps } from '../common/deps.js';
 import { invalidInput } from '../common/errors.js';
@@ -115,6 +115,7 @@ export async function updateChangeRequestContent(
     }
   }
   let result: Omit<ContentUpdate, 'commit'> = { outcomes: [], insertedFiles: [] };
+  await changeRequestHead(deps, input.changeRequest); // its branch made again, if a crash left the row without it
   const { commit } = await writeContent(deps, {
     space: input.space,
     branch: input.changeRequest.branch,

@@ -1,4 +1,3 @@
-import { resolveRevision } from '../../engine/resolveRevision.js';
 import {
   findRequestedReviewer,
   insertReview,
@@ -15,7 +14,7 @@ import { roleOnSpace } from '../organizations/index.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { type CommentBodyInput, postComment } from '../comments/index.js';
-import { editChangeRequest } from './changeRequests.js';
+import { changeRequestHead, editChangeRequest } from './changeRequests.js';
 import type { ContentDeps } from '../common/deps.js';
 import { alreadyThere, invalidInput } from '../common/errors.js';
 
@@ -25,7 +24,6 @@ function assertReviewable(changeRequest: ChangeRequestRecord): void {
   }
 }
 
-const headOf = (deps: Pick<ContentDeps, 'repositories'>, changeRequest: ChangeRequestRecord) => resolveRevision(deps.repositories.open(changeRequest.spaceId), changeRequest.branch);
 
 /**
  * A review of the change request as its branch head is now; a comment given with it is posted
@@ -37,7 +35,7 @@ export async function submitReview(
 ): Promise<ReviewRecord> {
   const { changeRequest } = input;
   assertReviewable(changeRequest);
-  const revision = await headOf(deps, changeRequest);
+  const revision = await changeRequestHead(deps, changeRequest);
   const request = await findRequestedReviewer(deps.db, changeRequest.id, input.reviewer.id);
   const hasComment = input.comment && (input.comment.markdown !== undefined || input.comment.document !== undefined);
   const comment = hasComment
@@ -70,7 +68,7 @@ export async function requestReviews(
   if (input.subject !== undefined || input.description !== undefined) {
     await editChangeRequest(deps, input.changeRequest, { subject: input.subject, description: input.description }, input.space.organizationId);
   }
-  const revision = await headOf(deps, input.changeRequest);
+  const revision = await changeRequestHead(deps, input.changeRequest);
   return deps.db.transaction((tx) => requestReviewers(tx, input.changeRequest.id, { users: [...new Set(input.users)], requestedBy: input.requester.id, revision }));
 }
 

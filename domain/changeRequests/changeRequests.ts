@@ -158,7 +158,7 @@ export async function changeRequestState(deps: Pick<ContentDeps, 'repositories'>
 export async function changeRequestHead(deps: Pick<ContentDeps, 'repositories'>, changeRequest: ChangeRequestRecord): Promise<string> {
   const repo = deps.repositories.open(changeRequest.spaceId);
   try {
-    return await resolveRevision(repo, changeRequest.branch, { sameTurn: true });
+    return await resolveRevision(repo, changeRequest.branch);
   } catch (error) {
     if (!(error instanceof RevisionNotFoundError)) throw error;
     return placeMissingBranch(repo, changeRequest.branch, changeRequest.revisionMergedAncestor ?? changeRequest.revisionInitial);

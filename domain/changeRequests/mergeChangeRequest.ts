@@ -6,7 +6,7 @@ import { updateChangeRequest, type ChangeRequestRecord } from '../../storage/cha
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { assertMergeRules } from './changeRequestMergeRules.js';
-import { assertWritable } from './changeRequests.js';
+import { assertWritable, changeRequestHead } from './changeRequests.js';
 import type { ContentDeps } from '../common/deps.js';
 import { spaceLocked } from '../common/errors.js';
 import { authorOf, primaryBranchMoved } from '../spaces/index.js';
@@ -30,7 +30,7 @@ export async function mergeChangeRequest(deps: ContentDeps, input: { space: Spac
   assertWritable(changeRequest);
   if (space.editMode === 'locked') throw spaceLocked(space.id);
   const repo = deps.repositories.open(space.id);
-  const head = await resolveRevision(repo, changeRequest.branch);
+  const head = await changeRequestHead(deps, changeRequest);
   const outdated = (await readBranch(repo, primaryBranch)) !== mergeBaseOf(changeRequest);
   await assertMergeRules(deps.db, { space, changeRequest, head, outdated, actorId: input.author.id });
   let updated: ChangeRequestRecord | undefined;

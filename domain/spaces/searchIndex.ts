@@ -51,7 +51,11 @@ function queueRefresh(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: s
   return next;
 }
 
+/** Set while a shutdown settles the refreshes: those queued behind the one stopped start none. */
+let stopping = false;
+
 async function refresh(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: string): Promise<void> {
+  if (stopping) return;
   const repo = deps.repositories.open(spaceId);
   const head = await readBranch(repo, primaryBranch);
   if (!head || indexedHeads.get(spaceId) === head) return;
@@ -98,6 +102,11 @@ export function scheduleSearchRefresh(deps: Pick<ContentDeps, 'db' | 'repositori
 export async function settleSearchRefreshes(): Promise<void> {
   for (const timer of scheduled.values()) clearTimeout(timer);
   scheduled.clear();
-  await stopSearchIndexer();
-  await Promise.all(running.values());
+  stopping = true;
+  try {
+    await stopSearchIndexer();
+    await Promise.all(running.values());
+  } finally {
+    stopping = false; // a server started again in this process (the tests) refreshes as before
+  }
 }

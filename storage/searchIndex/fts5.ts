@@ -47,9 +47,9 @@ export const fts5: SearchIndex = {
 
 /**
  * Whether every space with an index is among `spaceIds`: then a match over the whole index finds
- * only theirs. (A space indexed for the first time between this and the search may take some of
- * the `limit` places, and its rows are then dropped by the join: the search is a little short, never
- * wider.)
+ * only theirs. (A space indexed for the first time between this and the search may take the
+ * `limit` places with better hits, which the join then drops: that one search comes back short, at
+ * worst empty, never wider.)
  */
 async function holdsOnly(db: Queryable, spaceIds: string[]): Promise<boolean> {
   const row = await db.get<{ others: number }>(

@@ -72,15 +72,21 @@ test('a change request row left without its branch (a kill before the two were m
   execFileSync('git', ['-C', spaceGitdir(dataDir, space.id), 'update-ref', '-d', branches.find((ref) => ref.includes(`/${lost.number}-`))!]);
 
   const second = await start();
+  // A write comes first: it must not need a read to have mended the branch.
+  const content = `/v1/spaces/${space.id}/change-requests/${lost.id}/content`;
+  const write = await call(second, 'POST', content, { changes: [{ operation: 'insert_page', title: 'Written after', document: { markdown: 'Here.\n' } }] });
+  assert.is(write.status, 200);
   const list = await call(second, 'GET', `/v1/spaces/${space.id}/change-requests`);
   assert.is(list.status, 200);
   assert.equal(list.body.items.map((item: { id: string }) => item.id).sort(), [lost.id, kept.id].sort());
-  assert.is(list.body.items.find((item: { id: string }) => item.id === lost.id).revision, base, 'the lost branch is made again at its base');
-  const content = `/v1/spaces/${space.id}/change-requests/${lost.id}/content`;
-  assert.is((await call(second, 'GET', content)).body.id, base);
-  const write = await call(second, 'POST', content, { changes: [{ operation: 'insert_page', title: 'Written after', document: { markdown: 'Here.\n' } }] });
-  assert.is(write.status, 200);
+  const mended = list.body.items.find((item: { id: string }) => item.id === lost.id).revision;
+  assert.is((await call(second, 'GET', content)).body.id, mended);
   assert.ok(titles((await call(second, 'GET', `${content}/pages`)).body.pages).includes('Written after'));
+  const parent = execFileSync('git', ['-C', spaceGitdir(dataDir, space.id), 'rev-parse', `${mended}^`], { encoding: 'utf8' }).trim();
+  assert.is(parent, base, 'the lost branch was made again at its base, and the write landed on it');
+  const merged = await call(second, 'POST', `/v1/spaces/${space.id}/change-requests/${lost.id}/merge`);
+  assert.is(merged.status, 200, 'and it merges');
+  assert.ok(titles((await call(second, 'GET', `/v1/spaces/${space.id}/content/pages`)).body.pages).includes('Written after'));
   execFileSync('git', ['-C', spaceGitdir(dataDir, space.id), 'fsck', '--strict']);
   await second.stop('SIGTERM');
 });
