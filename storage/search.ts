@@ -40,10 +40,16 @@ async function insertRows(tx: Transaction, table: string, columns: string[], row
   }
 }
 
-/** Brings a space's index to `revision`: rewrites the changed pages, drops the removed ones. */
-export async function updateSpaceIndex(tx: Transaction, spaceId: string, revision: string, changed: IndexedPage[], removed: string[]): Promise<void> {
+/**
+ * Brings a space's index to `revision`: rewrites the changed pages, drops the removed ones. With
+ * `from` (the revision the changes were worked out from, null for none), only while the index is
+ * still there: another process that moved it meanwhile leaves these changes out of date. Returns
+ * whether it wrote.
+ */
+export async function updateSpaceIndex(tx: Transaction, spaceId: string, revision: string, changed: IndexedPage[], removed: string[], options: { from?: string | null } = {}): Promise<boolean> {
   // A refresh that was under way when the space was purged must not leave its index behind.
-  if (!(await tx.get('SELECT 1 FROM spaces WHERE id = ?', [spaceId]))) return;
+  if (!(await tx.get('SELECT 1 FROM spaces WHERE id = ?', [spaceId]))) return false;
+  if (options.from !== undefined && ((await indexedRevision(tx, spaceId)) ?? null) !== options.from) return false;
   const stale = JSON.stringify([...removed, ...changed.map((page) => page.pageId)]);
   const ofSpace = searchIndexes[tx.dialect].ofSpace(spaceId);
   await tx.run(`DELETE FROM search_sections WHERE ${ofSpace.where} AND page_id IN (SELECT value FROM json_each(?))`, [...ofSpace.params, stale]);
@@ -65,6 +71,7 @@ export async function updateSpaceIndex(tx: Transaction, spaceId: string, revisio
      ON CONFLICT (space_id) DO UPDATE SET revision = excluded.revision, indexed_at = excluded.indexed_at`,
     [spaceId, revision, now()],
   );
+  return true;
 }
 
 /** Gives a copy of a space (same history) the original's index, instead of building it again. */

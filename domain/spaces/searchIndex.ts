@@ -54,21 +54,29 @@ function queueRefresh(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: s
 /** Set while a shutdown settles the refreshes: those queued behind the one stopped start none. */
 let stopping = false;
 
+/** Refreshes that find the index moved by another process meanwhile work their changes out again, this many times in all. */
+const refreshTries = 3;
+
 async function refresh(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: string): Promise<void> {
-  if (stopping) return;
-  const repo = deps.repositories.open(spaceId);
-  const head = await readBranch(repo, primaryBranch);
-  if (!head || indexedHeads.get(spaceId) === head) return;
-  const indexedAt = await indexedRevision(deps.db, spaceId);
-  if (indexedAt === head) {
-    indexedHeads.set(spaceId, head);
-    return;
+  for (let tries = 0; tries < refreshTries && !stopping; tries += 1) {
+    const repo = deps.repositories.open(spaceId);
+    const head = await readBranch(repo, primaryBranch);
+    if (!head || indexedHeads.get(spaceId) === head) return;
+    const indexedAt = (await indexedRevision(deps.db, spaceId)) ?? null;
+    if (indexedAt === head) {
+      indexedHeads.set(spaceId, head);
+      return;
+    }
+    // Worked out in the search indexer's thread: building a 10,000-page space's revision and reading
+    // its changed pages holds no request here; only the rows are written from this thread.
+    const { rows, removed } = await searchIndexChanges(repo.gitdir, head, indexedAt, () => indexedHashes(deps.db, spaceId));
+    // Written only over the revision they were worked out from: two processes refreshing one space
+    // (storage nodes, a worker) could otherwise put an older revision's index over a newer one.
+    if (await deps.db.transaction((tx) => updateSpaceIndex(tx, spaceId, head, rows, removed, { from: indexedAt }))) {
+      indexedHeads.set(spaceId, head);
+      return;
+    }
   }
-  // Worked out in the search indexer's thread: building a 10,000-page space's revision and reading
-  // its changed pages holds no request here; only the rows are written from this thread.
-  const { rows, removed } = await searchIndexChanges(repo.gitdir, head, indexedAt ?? null, () => indexedHashes(deps.db, spaceId));
-  await deps.db.transaction((tx) => updateSpaceIndex(tx, spaceId, head, rows, removed));
-  indexedHeads.set(spaceId, head);
 }
 
 const scheduled = new Map<string, NodeJS.Timeout>();

@@ -56,6 +56,16 @@ test('a refresh rewrites the changed pages of its space only', async () => {
   assert.equal(await pagesFound([a], 'lake'), [`${a}/p1`]);
 });
 
+test('changes worked out from a revision the index has left (another process moved it) are not written', async () => {
+  const space = await newSpace();
+  assert.ok(await db.transaction((tx) => updateSpaceIndex(tx, space, 'r1', [page('p1', 'avocet')], [], { from: null })));
+  assert.not.ok(await db.transaction((tx) => updateSpaceIndex(tx, space, 'r0', [page('p1', 'stilt')], [], { from: null })), 'the index is at r1, not at none');
+  assert.equal(await pagesFound([space], 'stilt'), []);
+  assert.equal(await pagesFound([space], 'avocet'), [`${space}/p1`]);
+  assert.ok(await db.transaction((tx) => updateSpaceIndex(tx, space, 'r2', [page('p1', 'stilt')], [], { from: 'r1' })));
+  assert.equal(await pagesFound([space], 'stilt'), [`${space}/p1`]);
+});
+
 test('a search over some spaces finds nothing in the others, whether they are few or many', async () => {
   const spaces = await Promise.all(Array.from({ length: 70 }, () => newSpace()));
   for (const spaceId of spaces) await db.transaction((tx) => updateSpaceIndex(tx, spaceId, 'r1', [page('p', 'plover')], []));
