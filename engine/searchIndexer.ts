@@ -1,7 +1,7 @@
-import { MessageChannel, SHARE_ENV, type MessagePort } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import type { Piscina } from 'piscina';
 import type { PageSection } from './searchSections.js';
-import { siblingModule } from './workerPool.js';
+import { listenedPool, siblingModule } from './workerPool.js';
 
 /** A page as the search index keeps it: what it is found by, and the hash that tells it changed. */
 export interface SearchIndexRow {
@@ -50,16 +50,7 @@ let pool: Piscina | undefined;
 const task = siblingModule(import.meta.url, 'searchIndexerThread');
 
 async function ask(request: Omit<IndexerRequest, 'rowsPort'>): Promise<{ changes: SearchIndexChanges } | { needsIndexedHashes: true }> {
-  if (!pool) {
-    const created = new Piscina({ minThreads: 1, maxThreads: 1, idleTimeout: Infinity, atomics: 'disabled', env: SHARE_ENV, niceIncrement: 10 });
-    // A stopped pool reports the answer of a task it had already failed as an 'error' event: the
-    // refresh it belonged to has ended as stopped. Anything else (the thread failing between tasks)
-    // is told; unheard, the event would end the process.
-    created.on('error', (error: Error) => {
-      if (pool === created) console.error(JSON.stringify({ level: 'warn', message: `the search indexer's thread failed: ${error.message}` }));
-    });
-    pool = created;
-  }
+  pool ??= listenedPool({ minThreads: 1, maxThreads: 1, idleTimeout: Infinity, niceIncrement: 10 }, "the search indexer's thread", () => pool);
   const running = pool;
   const { port1, port2 } = new MessageChannel();
   const rows: SearchIndexRow[] = [];

@@ -1,8 +1,8 @@
 /**
- * The search indexer's task, run in a thread of its own (client: searchIndexer.ts). It reads a space's revision with caches
- * of its own and cuts the changed pages into sections, so that re-indexing a 10,000-page space
- * (building its revision, comparing every page's hash, reading the changed pages) never holds the
- * API's event loop. The index rows themselves are written by the caller.
+ * The search indexer's task, run in a thread of its own (client: searchIndexer.ts). It reads a
+ * space's revision with caches of its own and cuts the changed pages into sections, so that
+ * re-indexing a 10,000-page space (building its revision, comparing every page's hash, reading the
+ * changed pages) never holds the API's event loop. The index rows are written by the caller.
  */
 import { BudgetedCache } from './cacheBudget.js';
 import { readRevision } from './readRevision.js';

@@ -37,17 +37,7 @@ export const workerTaskLimitMs = () => settings.taskLimitMs;
  * replaces the pool's limit for work that also waits on the network.
  */
 export async function runInPool<T>(task: URL, name: string, input: unknown, subject: string, options: { limitMs?: number } = {}): Promise<T> {
-  // The threads see the process's environment as it is now, not as it was when they started.
-  if (!pool) {
-    const created = new Piscina({ minThreads: 1, maxThreads: settings.threads, idleTimeout: 30_000, atomics: 'disabled', env: SHARE_ENV });
-    // A pool being destroyed reports the answer of a task it had already failed as an 'error'
-    // event, which unheard would end the process in the middle of its shutdown. Anything else (a
-    // thread failing between tasks) is told.
-    created.on('error', (error: Error) => {
-      if (pool === created) console.error(JSON.stringify({ level: 'warn', message: `a worker thread failed: ${error.message}` }));
-    });
-    pool = created;
-  }
+  pool ??= listenedPool({ minThreads: 1, maxThreads: settings.threads, idleTimeout: 30_000 }, 'a worker thread', () => pool);
   const limitMs = options.limitMs ?? settings.taskLimitMs;
   counts.running += 1;
   try {
@@ -63,6 +53,20 @@ export async function runInPool<T>(task: URL, name: string, input: unknown, subj
   } finally {
     counts.running -= 1;
   }
+}
+
+/**
+ * A piscina pool (threads sharing the process's environment as it is now) whose 'error' events
+ * are logged while `current()` is this pool, and ignored once it isn't: a pool being destroyed
+ * reports the answer of a task it had already failed that way, which unheard would end the process
+ * in the middle of its shutdown. `what` names its threads in the log.
+ */
+export function listenedPool(options: { minThreads: number; maxThreads: number; idleTimeout: number; niceIncrement?: number }, what: string, current: () => Piscina | undefined): Piscina {
+  const created = new Piscina({ ...options, atomics: 'disabled', env: SHARE_ENV });
+  created.on('error', (error: Error) => {
+    if (current() === created) console.error(JSON.stringify({ level: 'warn', message: `${what} failed: ${error.message}` }));
+  });
+  return created;
 }
 
 /** What `GET /metrics` reports of the pool. */

@@ -24,7 +24,6 @@ function assertReviewable(changeRequest: ChangeRequestRecord): void {
   }
 }
 
-
 /**
  * A review of the change request as its branch head is now; a comment given with it is posted
  * as a comment of the change request, which the review links to.

@@ -20,20 +20,19 @@ export const fts5: SearchIndex = {
   sections: async (db, spaceIds, words, limit) => {
     // Searching every space the index holds (one organization's instance): the match alone, the
     // spaces kept by the join below. Naming ten spaces in the match cost a third of the search.
-    const everySpace = await holdsOnly(db, spaceIds);
-    const byIndex = !everySpace && spaceIds.length <= spacesMatchedByIndex;
+    const kept = (await holdsOnly(db, spaceIds)) ? 'by the join' : spaceIds.length <= spacesMatchedByIndex ? 'in the match' : 'among the matches';
     const rows = await db.all<RankedRow>(
       `SELECT s.space_id, s.page_id, s.section_id, s.title AS section_title, s.body, p.title, p.path, p.ancestors, top.score
        FROM (
          SELECT rowid AS id, -bm25(search_sections, 4.0, 1.0, 0.0) AS score FROM search_sections
-         WHERE search_sections MATCH ?${byIndex || everySpace ? '' : ' AND space_id IN (SELECT value FROM json_each(?))'}
+         WHERE search_sections MATCH ?${kept === 'among the matches' ? ' AND space_id IN (SELECT value FROM json_each(?))' : ''}
          ORDER BY score DESC, rowid LIMIT ?
        ) top
        JOIN search_sections s ON s.rowid = top.id
        JOIN search_pages p ON p.space_id = s.space_id AND p.page_id = s.page_id
        WHERE s.space_id IN (SELECT value FROM json_each(?))
        ORDER BY top.score DESC, s.page_id, s.section_id`,
-      [matchExpression(byIndex ? spaceIds : [], words), ...(byIndex || everySpace ? [] : [JSON.stringify(spaceIds)]), limit, JSON.stringify(spaceIds)],
+      [matchExpression(kept === 'in the match' ? spaceIds : [], words), ...(kept === 'among the matches' ? [JSON.stringify(spaceIds)] : []), limit, JSON.stringify(spaceIds)],
     );
     return rows.map(({ body, ...row }) => ({ ...row, excerpt: excerpt(body, words) }));
   },
