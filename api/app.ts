@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppServices, AppState } from './context.js';
@@ -15,10 +16,17 @@ import { publishedSites } from './routes/publishedSites.js';
 import { gitRouter } from './routes/git.js';
 import { internalRouter } from './routes/internal.js';
 import { allRoutes } from './routes/index.js';
+import { lightReads } from './lightReads.js';
+import { RateLimiter } from './rateLimits.js';
 import type { Route } from './routes/table.js';
-import { routeBuckets } from './routeBuckets.js';
+import { RouteBuckets } from './routeBuckets.js';
 
-export function createApp(services: AppServices, health: { eventLoopDelay: EventLoopDelay }) {
+/**
+ * The API, the published sites and the git remote as one request listener: Koa, with the hottest
+ * reads answered below it (lightReads) unless the config turns them off or requests may belong to
+ * another storage node.
+ */
+export function createApp(services: AppServices, health: { eventLoopDelay: EventLoopDelay }): http.RequestListener {
   const app = new Koa<AppState, AppServices>({ proxy: false });
   app.context.db = services.db;
   app.context.config = services.config;
@@ -38,11 +46,13 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
   // Every route in one router, for telling a 405 from a 404; requests are routed by `routeBuckets`.
   const router = new Router<AppState, AppServices>({ prefix: '/v1' });
   for (const route of allRoutes) register(router, route);
+  const buckets = new RouteBuckets('/v1', allRoutes, register);
+  const limiter = services.config.rateLimit && new RateLimiter(services.config.rateLimit);
 
   app.use(securityHeaders as never);
   app.use(requestContext({ accessLog: services.config.accessLog }) as never);
   if (services.storageNode) app.use(routedRequests(services.storageNode.secret) as never);
-  app.use(rateLimit(services.config.rateLimit) as never);
+  app.use(rateLimit(limiter, services.config.rateLimit) as never);
   app.use(requestTarget as never);
   if (services.storageNode) app.use(storageRouting(services.storageNode.node, services.storageNode.secret, services.config.bodyLimitBytes) as never);
   app.use(metricsEndpoint(health.eventLoopDelay) as never);
@@ -51,7 +61,7 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
   app.use(((ctx: Koa.Context, next: Koa.Next) => (/^\/git\//i.test(ctx.path) ? gitRoutes(ctx as never, next) : next())) as never);
   if (services.storageNode) app.use(internalRouter.routes() as never);
   app.use(publishedSites as never);
-  app.use(routeBuckets('/v1', allRoutes, register));
+  app.use(buckets.middleware());
   app.use(async (ctx) => {
     // Reached only when no route answered: a known path with another method is a 405.
     if (router.match(ctx.path, ctx.method).path.length > 0) {
@@ -59,5 +69,7 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
       throw new HttpError(405, `${ctx.method} is not allowed on ${ctx.path}`);
     }
   });
-  return app;
+  const koa = app.callback();
+  if (!services.config.lightReads || services.storageNode) return koa;
+  return lightReads({ services, buckets, operations: new Set(allRoutes.filter((route) => route.light).map((route) => route.operationId)), limiter, accessLog: services.config.accessLog }, koa);
 }

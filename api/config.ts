@@ -13,6 +13,8 @@ export interface Config {
   bootstrap?: { token: string; email: string; organizationTitle: string };
   bodyLimitBytes: number;
   accessLog: boolean;
+  /** Whether the hottest reads are answered below Koa (api/lightReads.ts); QUIRE_LIGHT_READS=off sends every request through Koa. */
+  lightReads: boolean;
   /** How long a deleted space stays restorable before it is purged (QUIRE_SPACE_RETENTION). */
   spaceRetentionMs: number;
   /** Signed download URLs are valid for one to two of these windows (QUIRE_DOWNLOAD_URL_WINDOW). */
@@ -86,6 +88,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     bodyLimitBytes,
     accessLog: env.QUIRE_ACCESS_LOG !== 'off',
+    lightReads: env.QUIRE_LIGHT_READS !== 'off',
     spaceRetentionMs: parseDuration(env.QUIRE_SPACE_RETENTION ?? '7d', 'QUIRE_SPACE_RETENTION'),
     downloadUrlWindowMs: parseDuration(env.QUIRE_DOWNLOAD_URL_WINDOW ?? '12h', 'QUIRE_DOWNLOAD_URL_WINDOW'),
     organizationCreation,

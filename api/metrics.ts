@@ -1,3 +1,4 @@
+import { lightReadCounts } from './lightReads.js';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { workerPoolStats } from '../engine/workerPool.js';
 import { cacheStats } from '../engine/cacheBudget.js';
@@ -71,6 +72,13 @@ export function prometheusText(delay: EventLoopDelay): string {
     ),
     ...metric('quire_commit_groups_total', 'counter', 'Content write groups committed since start: batches waiting on one repository\'s lock, committed with one round of syncs.', `quire_commit_groups_total ${commits.groups}`),
     ...metric('quire_commit_group_batches_total', 'counter', 'Content write batches in those groups since start.', `quire_commit_group_batches_total ${commits.batches}`),
+    ...metric(
+      'quire_light_reads_total',
+      'counter',
+      'Authenticated GETs of the light routes since start: answered below Koa, or passed on to it (an error, a miss).',
+      `quire_light_reads_total{result="answered"} ${lightReadCounts.answered}`,
+      `quire_light_reads_total{result="passed on"} ${lightReadCounts.passedOn}`,
+    ),
     ...metric('quire_worker_pool_threads', 'gauge', 'Worker threads running CPU-heavy work on user input.', `quire_worker_pool_threads ${pool.threads}`),
     ...metric('quire_worker_pool_queued', 'gauge', 'Tasks waiting for a worker thread.', `quire_worker_pool_queued ${pool.queued}`),
     ...metric('quire_worker_pool_running', 'gauge', 'Tasks given to the pool and not finished (queued or running).', `quire_worker_pool_running ${pool.running}`),

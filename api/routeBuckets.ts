@@ -27,50 +27,75 @@ interface Dispatchable {
  * so paths and parameters read exactly as they do there. As there, a chain that calls `next` at
  * its end passes the request on to the next route matching it.
  */
-export function routeBuckets(prefix: string, routes: readonly Route[], register: Register): Koa.Middleware {
-  const keyed = (route: Route) => {
-    const [first = '', second = '', third] = route.path.toLowerCase().split('/').slice(1);
-    return { first, third: third !== undefined && !second.includes('*') && /^[a-z0-9._-]+$/.test(third) ? third : undefined };
-  };
-  const thirds = new Map<string, Set<string | undefined>>();
-  for (const route of routes) {
-    const { first, third } = keyed(route);
-    if (!/^[a-z0-9._-]*$/.test(first)) throw new Error(`${route.operationId}: a route's first segment must be literal (${route.path})`);
-    thirds.set(first, (thirds.get(first) ?? new Set()).add(third));
-  }
-  const buckets = new Map<string, Dispatchable[]>();
-  for (const [first, known] of thirds) {
-    for (const third of known) {
-      const router = new Router<AppState, AppServices>({ prefix });
-      for (const route of routes) {
-        const key = keyed(route);
-        if (key.first === first && (key.third === undefined || key.third === third)) register(router, route);
-      }
-      buckets.set(
-        `${first}/${third ?? ''}`,
-        router.stack.map((layer) => ({ layer, chain: compose(layer.stack as Koa.Middleware[]) })),
-      );
-    }
-  }
-  const lowerPrefix = prefix.toLowerCase();
-  return (ctx, next) => {
-    const requestPath = ctx.path;
-    const lowerPath = requestPath.toLowerCase();
-    if (!lowerPath.startsWith(lowerPrefix) || (lowerPath.length > prefix.length && lowerPath[prefix.length] !== '/')) return next();
-    const [first = '', , third = ''] = lowerPath.slice(prefix.length + 1).split('/');
-    const bucket = buckets.get(`${first}/${third}`) ?? buckets.get(`${first}/`);
-    if (!bucket) return next();
-    const dispatchFrom = (start: number): Promise<unknown> => {
-      for (let index = start; index < bucket.length; index += 1) {
-        const { layer, chain } = bucket[index]!;
-        if (!layer.methods.includes(ctx.method)) continue;
-        const captures = layer.regexp.exec(requestPath);
-        if (!captures) continue;
-        ctx.params = layer.params(requestPath, captures.slice(1), ctx.params);
-        return chain(ctx, () => dispatchFrom(index + 1));
-      }
-      return next();
+export class RouteBuckets {
+  private readonly buckets = new Map<string, Dispatchable[]>();
+  private readonly lowerPrefix: string;
+
+  constructor(
+    private readonly prefix: string,
+    routes: readonly Route[],
+    register: Register,
+  ) {
+    const keyed = (route: Route) => {
+      const [first = '', second = '', third] = route.path.toLowerCase().split('/').slice(1);
+      return { first, third: third !== undefined && !second.includes('*') && /^[a-z0-9._-]+$/.test(third) ? third : undefined };
     };
-    return dispatchFrom(0);
-  };
+    const thirds = new Map<string, Set<string | undefined>>();
+    for (const route of routes) {
+      const { first, third } = keyed(route);
+      if (!/^[a-z0-9._-]*$/.test(first)) throw new Error(`${route.operationId}: a route's first segment must be literal (${route.path})`);
+      thirds.set(first, (thirds.get(first) ?? new Set()).add(third));
+    }
+    for (const [first, known] of thirds) {
+      for (const third of known) {
+        const router = new Router<AppState, AppServices>({ prefix });
+        for (const route of routes) {
+          const key = keyed(route);
+          if (key.first === first && (key.third === undefined || key.third === third)) register(router, route);
+        }
+        this.buckets.set(
+          `${first}/${third ?? ''}`,
+          router.stack.map((layer) => ({ layer, chain: compose(layer.stack as Koa.Middleware[]) })),
+        );
+      }
+    }
+    this.lowerPrefix = prefix.toLowerCase();
+  }
+
+  /** The routes a request path could be for, in the table's order; undefined when none could. */
+  candidates(requestPath: string): readonly Dispatchable[] | undefined {
+    const lowerPath = requestPath.toLowerCase();
+    const { prefix, lowerPrefix } = this;
+    if (!lowerPath.startsWith(lowerPrefix) || (lowerPath.length > prefix.length && lowerPath[prefix.length] !== '/')) return undefined;
+    const [first = '', , third = ''] = lowerPath.slice(prefix.length + 1).split('/');
+    return this.buckets.get(`${first}/${third}`) ?? this.buckets.get(`${first}/`);
+  }
+
+  /** The first route from `start` on matching the method and path, with its path parameters. */
+  static match(bucket: readonly Dispatchable[], method: string, requestPath: string, start = 0, params: Record<string, string> = {}) {
+    for (let index = start; index < bucket.length; index += 1) {
+      const { layer, chain } = bucket[index]!;
+      if (!layer.methods.includes(method)) continue;
+      const captures = layer.regexp.exec(requestPath);
+      if (!captures) continue;
+      return { index, operationId: layer.name, chain, params: layer.params(requestPath, captures.slice(1), params) as Record<string, string> };
+    }
+    return undefined;
+  }
+
+  /** The Koa middleware: the request goes to the first route matching it, or on to `next`. */
+  middleware(): Koa.Middleware {
+    return (ctx, next) => {
+      const requestPath = ctx.path;
+      const bucket = this.candidates(requestPath);
+      if (!bucket) return next();
+      const dispatchFrom = (start: number): Promise<unknown> => {
+        const found = RouteBuckets.match(bucket, ctx.method, requestPath, start, ctx.params);
+        if (!found) return next();
+        ctx.params = found.params;
+        return found.chain(ctx, () => dispatchFrom(found.index + 1));
+      };
+      return dispatchFrom(0);
+    };
+  }
 }

@@ -47,8 +47,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const node = config.storage === undefined ? undefined : storageNode({ db, repositories }, config.storage === 'none' ? null : config.storage);
   const routing = node && { node, secret: await nodeRoutingSecret({ db, dataDir: config.dataDir }) };
   const eventLoopDelay = new EventLoopDelay();
-  const app = createApp({ db, config, urls, jobs, repositories, storageNode: routing }, { eventLoopDelay });
-  const server = http.createServer(app.callback());
+  const server = http.createServer(createApp({ db, config, urls, jobs, repositories, storageNode: routing }, { eventLoopDelay }));
   server.keepAliveTimeout = 5000;
   server.requestTimeout = 60_000;
   const connections = closingConnections(server);

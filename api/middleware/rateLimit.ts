@@ -1,29 +1,41 @@
 import { createHash } from 'node:crypto';
+import type http from 'node:http';
 import type Koa from 'koa';
 import { errorBody } from '../errors.js';
-import { RateLimiter, type RateLimit } from '../rateLimits.js';
+import { RateLimiter, type RateLimit, type RateLimitState } from '../rateLimits.js';
+
+/** Requests the light reads counted before passing them on to Koa (api/lightReads.ts): counted once. */
+export const countedRequests = new WeakMap<http.IncomingMessage, RateLimitState>();
+
+/** Who a request counts against: its bearer token (hashed: the token itself is never kept), or its address when it sends none. */
+export function rateLimitedCaller(authorization: string, address: string | undefined): string {
+  const token = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
+  return token ? `token:${createHash('sha256').update(token).digest('base64url')}` : `address:${address}`;
+}
+
+/** Upstream's `X-RateLimit-Limit`, `-Remaining` and `-Reset` (epoch seconds). */
+export function rateLimitHeaders(state: RateLimitState): Array<[string, string]> {
+  return [
+    ['X-RateLimit-Limit', String(state.limit)],
+    ['X-RateLimit-Remaining', String(state.remaining)],
+    ['X-RateLimit-Reset', String(Math.ceil(state.resetAt / 1000))],
+  ];
+}
 
 /**
- * Per-caller request limits with upstream's `X-RateLimit-Limit`, `-Remaining` and `-Reset` (epoch
- * seconds) on every answer, and 429 with `Retry-After` past the limit. A caller is their bearer
- * token (hashed: the token itself is never kept), or their address when they send none.
+ * Per-caller request limits with upstream's rate-limit headers on every answer, and 429 with
+ * `Retry-After` past the limit.
  */
-export function rateLimit(limit: RateLimit | undefined) {
-  const limiter = limit && new RateLimiter(limit);
+export function rateLimit(limiter: RateLimiter | undefined, limit: RateLimit | undefined) {
   return async (ctx: Koa.Context, next: Koa.Next) => {
     // A request another node routed here was counted there.
-    if (!limiter || ctx.state.routed === true) return next();
-    const token = /^Bearer\s+(\S+)$/i.exec(ctx.get('Authorization'))?.[1];
-    const caller = token ? `token:${createHash('sha256').update(token).digest('base64url')}` : `address:${ctx.ip}`;
-    const state = limiter.take(caller);
-    const resetSeconds = Math.ceil(state.resetAt / 1000);
-    ctx.set('X-RateLimit-Limit', String(state.limit));
-    ctx.set('X-RateLimit-Remaining', String(state.remaining));
-    ctx.set('X-RateLimit-Reset', String(resetSeconds));
+    if (!limiter || !limit || ctx.state.routed === true) return next();
+    const state = countedRequests.get(ctx.req) ?? limiter.take(rateLimitedCaller(ctx.get('Authorization'), ctx.ip));
+    for (const [name, value] of rateLimitHeaders(state)) ctx.set(name, value);
     if (state.allowed) return next();
-    const waitSeconds = Math.max(1, resetSeconds - Math.floor(Date.now() / 1000));
+    const waitSeconds = Math.max(1, Math.ceil(state.resetAt / 1000) - Math.floor(Date.now() / 1000));
     ctx.set('Retry-After', String(waitSeconds));
     ctx.status = 429;
-    ctx.body = errorBody(429, `Too many requests: ${state.limit} are allowed per ${limit!.windowMs / 1000} s; try again in ${waitSeconds} s`);
+    ctx.body = errorBody(429, `Too many requests: ${state.limit} are allowed per ${limit.windowMs / 1000} s; try again in ${waitSeconds} s`);
   };
 }

@@ -6,6 +6,11 @@ import { errorFields, log, logRequest } from '../../domain/common/log.js';
 
 const acceptableRequestId = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** The caller's `X-Request-Id` when it is a plain token, else a new one. */
+export function requestIdOf(incoming: string): string {
+  return acceptableRequestId.test(incoming) ? incoming : randomUUID();
+}
+
 /**
  * Gives each request an id (echoed as `X-Request-Id`), turns every thrown error into the upstream
  * error body, and writes one structured access-log line when the response is done.
@@ -13,8 +18,7 @@ const acceptableRequestId = /^[A-Za-z0-9._-]{1,128}$/;
 export function requestContext(options: { accessLog: boolean }) {
   return async (ctx: AppContext, next: Koa.Next) => {
     const started = performance.now();
-    const incoming = ctx.get('x-request-id');
-    ctx.state.requestId = acceptableRequestId.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestIdOf(ctx.get('x-request-id'));
     ctx.set('X-Request-Id', ctx.state.requestId);
     try {
       await next();

@@ -27,6 +27,7 @@ routes.get('/spaces/:spaceId/content', 'getCurrentRevision', read, handle({ quer
 routes.get('/spaces/:spaceId/content/pages', 'listPages', read, handle({ query: schemas.contentQuery }, listPages));
 routes.get('/spaces/:spaceId/content/page/:pageId', 'getPageById', read, handle({ query: schemas.pageQuery }, getPage));
 routes.get('/spaces/:spaceId/content/path/*pagePath', 'getPageByPath', read, handle({ query: schemas.pageQuery }, getPageByPath));
+routes.light('getCurrentRevision', 'listPages', 'getPageById', 'getPageByPath');
 routes.get('/spaces/:spaceId/content/files', 'listFiles', read, handle({ query: schemas.filesQuery }, listFiles));
 routes.get('/spaces/:spaceId/content/files/:fileId', 'getFileById', read, handle({ query: schemas.contentQuery }, getFile));
 routes.get('/spaces/:spaceId/revisions/:revisionId', 'getRevisionById', read, handle({ query: schemas.contentQuery }, getRevision));

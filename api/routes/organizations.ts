@@ -1,6 +1,7 @@
 import { findAgentInstructions, putAgentInstructions } from '../../storage/agentInstructions.js';
 import { ensureMembership, findMember, touchMemberLastSeen } from '../../storage/members.js';
-import { listOrganizationsOfUser, listOrganizationsWithEmailDomain } from '../../storage/organizations.js';
+import { listOrganizationsOfUser, listOrganizationsWithEmailDomain, type OrganizationRecord } from '../../storage/organizations.js';
+import type { MemberRole } from '../../storage/members.js';
 import { createOrganization, updateOrganization } from '../../domain/organizations/index.js';
 import { callerOf, organizationOf, type AppContext } from '../context.js';
 import { badRequest, forbidden } from '../errors.js';
@@ -18,6 +19,7 @@ const routes = organizationRoutes;
 routes.get('/orgs', 'listOrganizationsForAuthenticatedUser', signedIn, handle({ query: schemas.listQuery }, listOrganizations));
 routes.post('/orgs', 'quire:createOrganization', signedIn, handle({ body: schemas.createOrganization }, create));
 routes.get('/orgs/:organizationId', 'getOrganizationById', inOrganization(null), handle({}, get));
+routes.light('getOrganizationById');
 routes.patch('/orgs/:organizationId', 'updateOrganizationById', inOrganization('admin'), handle({ body: schemas.updateOrganization }, update));
 routes.post('/orgs/:organizationId/join', 'joinOrganization', signedIn, handle({}, join));
 routes.post('/orgs/:organizationId/ping', 'updateOrganizationMemberLastSeenAt', inOrganization(null), handle({}, ping));
@@ -40,9 +42,17 @@ async function create(ctx: AppContext, { body: { title } }: { body: schemas.Crea
   ctx.body = presentOrganization(organization, 'admin', ctx.urls);
 }
 
+/** An organization's JSON by the caller's role, kept while its record is the read cache's (a write to it reads a new one). */
+const encodedOrganizations = new WeakMap<OrganizationRecord, Map<MemberRole | null, Buffer>>();
+
 async function get(ctx: AppContext) {
   const { organization, role } = organizationOf(ctx);
-  ctx.body = presentOrganization(organization, role, ctx.urls);
+  let byRole = encodedOrganizations.get(organization);
+  if (!byRole) encodedOrganizations.set(organization, (byRole = new Map()));
+  let encoded = byRole.get(role);
+  if (!encoded) byRole.set(role, (encoded = Buffer.from(JSON.stringify(presentOrganization(organization, role, ctx.urls)))));
+  ctx.type = 'application/json';
+  ctx.body = encoded;
 }
 
 async function update(ctx: AppContext, { body }: { body: schemas.UpdateOrganizationRequest }) {

@@ -22,6 +22,7 @@ const { view, edit, admin } = spaceActions;
 routes.get('/orgs/:organizationId/spaces', 'listSpacesInOrganizationById', inOrganization(null), handle({ query: schemas.listSpaces }, list));
 routes.post('/orgs/:organizationId/spaces', 'createSpace', inOrganization(organizationActions.create, { also: [createWhereItLands('Creating a space', 'stays')] }), handle({ body: schemas.createSpace }, create));
 routes.get('/spaces/:spaceId', 'getSpaceById', inSpace(view), handle({ query: schemas.getSpace }, get));
+routes.light('getSpaceById');
 routes.patch('/spaces/:spaceId', 'updateSpaceById', inSpace(edit, { also: [fieldsNeed(admin, spaceSettings, { editMode: 'live' })] }), handle({ body: schemas.updateSpace }, update));
 routes.delete('/spaces/:spaceId', 'deleteSpaceById', inSpace(admin, { deleted: true }), handle({}, remove));
 routes.post('/spaces/:spaceId/restore', 'restoreSpace', inSpace(admin, { deleted: true }), handle({}, restore));

@@ -13,6 +13,8 @@ export interface Route {
   operationId: string;
   policy: Policy;
   middleware: AppMiddleware[];
+  /** Answered below Koa when it can be (api/lightReads.ts): a GET whose policy and handler read only what LightContext has. */
+  light?: boolean;
 }
 
 type Define = (path: string, operationId: string, policy: Policy, ...middleware: AppMiddleware[]) => void;
@@ -28,6 +30,15 @@ export class RouteTable {
   put: Define = (...args) => this.add('PUT', ...args);
   patch: Define = (...args) => this.add('PATCH', ...args);
   delete: Define = (...args) => this.add('DELETE', ...args);
+
+  /** Marks GET routes of this table to be answered below Koa when they can be (api/lightReads.ts). */
+  light(...operationIds: string[]): void {
+    for (const operationId of operationIds) {
+      const route = this.routes.find((candidate) => candidate.operationId === operationId);
+      if (!route || route.method !== 'GET') throw new Error(`${operationId}: only a GET route of this table can be a light read`);
+      route.light = true;
+    }
+  }
 
   private add(method: Method, path: string, operationId: string, policy: Policy, ...middleware: AppMiddleware[]) {
     if (!policy || typeof policy.check !== 'function' || !policy.rule) {
