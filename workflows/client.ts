@@ -15,6 +15,7 @@ import type { gitSync } from './gitSync.workflow.js';
 import type { spaceMove } from './spaceMove.workflow.js';
 import type { SpaceMove } from '../domain/storages/index.js';
 import { randomUUID } from 'node:crypto';
+import { hooksOnlyWhileRunning } from './runtime/asyncContextHooks.js';
 
 /** The job service can't be reached: the API answers 503 and changes nothing. */
 export class JobsUnavailableError extends Error {
@@ -63,6 +64,7 @@ export class JobClient implements Jobs {
       // A couple of quick retries ride out a blip; the default ten would outlast the request's patience.
       interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3 }))],
     });
+    hooksOnlyWhileRunning(this.connection.callContextStorage);
     this.client = new Client({ connection: this.connection, namespace: settings.namespace });
   }
 

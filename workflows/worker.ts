@@ -4,6 +4,8 @@ import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, t
 import { createActivities, type ActivityDependencies } from './activities/index.js';
 import { storageTaskQueue, type TemporalSettings } from './settings.js';
 import { errorFields, log } from '../domain/common/log.js';
+import { asyncLocalStorage as activityContextStorage } from '@temporalio/activity';
+import { hooksOnlyWhileRunning } from './runtime/asyncContextHooks.js';
 
 export interface RunningWorker {
   /** Finishes the activities under way (up to a grace period) and stops polling. */
@@ -62,6 +64,8 @@ export async function startWorker(settings: TemporalSettings, deps: ActivityDepe
       let connection: NativeConnection | undefined;
       try {
         connection = await NativeConnection.connect({ address: settings.address });
+        hooksOnlyWhileRunning(connection.callContextStorage);
+        hooksOnlyWhileRunning(activityContextStorage);
         current = await Worker.create({
           connection,
           namespace: settings.namespace,
