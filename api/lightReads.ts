@@ -59,7 +59,8 @@ function passOn(koa: Listener, request: http.IncomingMessage, response: http.Ser
 async function answer(options: LightReadsOptions, request: http.IncomingMessage, response: http.ServerResponse): Promise<boolean> {
   const started = performance.now();
   const target = request.url ?? '';
-  if (target[0] !== '/' || target.includes('#')) return false;
+  // What parseurl (Koa's path) would read another way than a split at `?` is Koa's.
+  if (target[0] !== '/' || /[^\x21-\x7e]|#/.test(target)) return false;
   const queryAt = target.indexOf('?');
   const path = queryAt < 0 ? target : target.slice(0, queryAt);
   const querystring = queryAt < 0 ? '' : target.slice(queryAt + 1);
