@@ -78,7 +78,8 @@ async function answer(options: LightReadsOptions, request: http.IncomingMessage,
   const ctx = new LightContext(request, path, querystring, route.params, options.services);
   await route.chain(ctx as unknown as AppContext as never, () => Promise.reject(passedOn));
   const body = ctx.encodedBody();
-  if (body === undefined) return false;
+  // The type and length are written here, as Koa would write them: a route setting its own is Koa's.
+  if (body === undefined || ctx.headers.has('content-type') || ctx.headers.has('content-length')) return false;
 
   const requestId = requestIdOf(ctx.get('x-request-id'));
   const headers: Array<[string, string]> = [['X-Request-Id', requestId], ...(counted ? rateLimitHeaders(counted) : []), ...ctx.headers.values()];
