@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { AppContext, AppServices, AppState } from './context.js';
-import { logRequest } from '../domain/common/log.js';
+import { errorFields, log, logRequest } from '../domain/common/log.js';
 import { looksLikeJwt } from '../domain/publishing/index.js';
 import { RouteBuckets } from './routeBuckets.js';
 import type { RateLimiter } from './rateLimits.js';
@@ -20,7 +20,7 @@ export interface LightReadsOptions {
   accessLog: boolean;
 }
 
-/** Requests answered by the light reads since start (for /metrics). */
+/** GETs of the light routes since start, answered below Koa or passed on to it (for /metrics). */
 export const lightReadCounts = { answered: 0, passedOn: 0 };
 
 /** Thrown into a route's chain when it calls `next`: the request is another route's, which Koa finds. */
@@ -40,13 +40,18 @@ const passedOn = Symbol('passed on');
  */
 export function lightReads(options: LightReadsOptions, koa: Listener): Listener {
   return (request, response) => {
-    if (request.method !== 'GET' || !request.headers.authorization) return koa(request, response);
-    answer(options, request, response).then(
+    const light = request.method === 'GET' && lightRequest(options, request);
+    if (!light) return koa(request, response);
+    answer(options, light, request, response).then(
       (answered) => {
         if (answered) lightReadCounts.answered += 1;
         else passOn(koa, request, response);
       },
-      () => passOn(koa, request, response),
+      (error: unknown) => {
+        // Written already: the answer stands (Koa would run the route again on a finished response).
+        if (response.headersSent) log.error('a light read failed after its answer was written', { path: light.path, ...errorFields(error, true) });
+        else passOn(koa, request, response);
+      },
     );
   };
 }
@@ -56,21 +61,34 @@ function passOn(koa: Listener, request: http.IncomingMessage, response: http.Ser
   koa(request, response);
 }
 
-async function answer(options: LightReadsOptions, request: http.IncomingMessage, response: http.ServerResponse): Promise<boolean> {
-  const started = performance.now();
+interface LightRequest {
+  path: string;
+  querystring: string;
+  authorization: string;
+  route: NonNullable<ReturnType<typeof RouteBuckets.match>>;
+}
+
+/** A GET of a light route, with a user's bearer token and a plain request target; undefined for anything else (Koa's). */
+function lightRequest(options: LightReadsOptions, request: http.IncomingMessage): LightRequest | undefined {
   const target = request.url ?? '';
-  // What parseurl (Koa's path) would read another way than a split at `?` is Koa's.
-  if (target[0] !== '/' || /[^\x21-\x7e]|#/.test(target)) return false;
+  const authorization = request.headers.authorization;
+  // Exactly `/v1/` (the published sites take other spellings on their hosts), and nothing
+  // parseurl (Koa's path) would read another way than a split at `?`.
+  if (!authorization || !target.startsWith('/v1/') || /[^\x21-\x7e]|#/.test(target)) return undefined;
   const queryAt = target.indexOf('?');
   const path = queryAt < 0 ? target : target.slice(0, queryAt);
   const querystring = queryAt < 0 ? '' : target.slice(queryAt + 1);
-  const authorization = request.headers.authorization ?? '';
   const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-  if (!token || looksLikeJwt(token) || requestTargetProblem(path, querystring)) return false;
+  if (!token || looksLikeJwt(token) || requestTargetProblem(path, querystring)) return undefined;
   const bucket = options.buckets.candidates(path);
   const route = bucket && RouteBuckets.match(bucket, 'GET', path);
-  if (!route?.operationId || !options.operations.has(route.operationId)) return false;
+  if (!route?.operationId || !options.operations.has(route.operationId)) return undefined;
+  return { path, querystring, authorization, route };
+}
 
+/** Runs the route on a LightContext and writes its answer; false when Koa is to answer instead. */
+async function answer(options: LightReadsOptions, { path, querystring, authorization, route }: LightRequest, request: http.IncomingMessage, response: http.ServerResponse): Promise<boolean> {
+  const started = performance.now();
   const counted = options.limiter?.take(rateLimitedCaller(authorization, request.socket.remoteAddress));
   if (counted) countedRequests.set(request, counted);
   if (counted && !counted.allowed) return false;

@@ -106,6 +106,20 @@ test('a request passed on to Koa is counted once against the rate limit', async 
   assert.equal(remaining, [first, first - 1, first - 2, first - 3, first - 4]);
 });
 
+test('only the light routes spelled /v1/ are counted: another GET with a token, or /V1/, is simply Koa\'s', async () => {
+  const before = await lightCounts();
+  assert.is((await light.call('GET', '/v1/user', { token: fx.reader.token })).status, 200);
+  // Not through `call`, which checks answers against upstream's paths (spelled /v1/).
+  const shout = async (server: TestServer) => {
+    const response = await fetch(`${server.url}/V1/orgs/${fx.org.id}`, { headers: { authorization: `Bearer ${fx.reader.token}` } });
+    return { status: response.status, body: await response.json(), headers: response.headers } as Response;
+  };
+  const shouted = await shout(light);
+  assert.equal(comparable(shouted), comparable(await shout(koa)));
+  assert.is(shouted.body.id, fx.org.id);
+  assert.equal(await lightCounts(), before);
+});
+
 test('a site token (a JWT) is never read below Koa: its routes answer it as before', async () => {
   const before = await lightCounts();
   const answer = await light.call('GET', `/v1/orgs/${fx.org.id}`, { headers: { authorization: 'Bearer aaa.bbb.ccc' } });

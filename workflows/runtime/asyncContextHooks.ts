@@ -8,13 +8,15 @@ import type { AsyncLocalStorage } from 'node:async_hooks';
  * CPU in its profile). A storage given here is disabled whenever none of them is running, so the
  * hooks are on only while a call or an activity runs; its next `run` turns them on again.
  */
-const storages = new Set<AsyncLocalStorage<unknown>>();
+const storages = new Set<WeakRef<AsyncLocalStorage<unknown>>>(); // weak: a closed connection's goes with it
+const tracking = Symbol('tracked');
 let running = 0;
 
 export function hooksOnlyWhileRunning<T>(storage: AsyncLocalStorage<T>): void {
-  const tracked = storage as AsyncLocalStorage<unknown>;
-  if (storages.has(tracked)) return;
-  storages.add(tracked);
+  const tracked = storage as AsyncLocalStorage<unknown> & { [tracking]?: true };
+  if (tracked[tracking]) return;
+  tracked[tracking] = true;
+  storages.add(new WeakRef(tracked));
   const run = tracked.run.bind(tracked);
   tracked.run = ((store: unknown, callback: (...args: unknown[]) => unknown, ...args: unknown[]) => {
     running += 1;
@@ -33,5 +35,10 @@ export function hooksOnlyWhileRunning<T>(storage: AsyncLocalStorage<T>): void {
 
 function ended() {
   running -= 1;
-  if (running === 0) for (const storage of storages) storage.disable();
+  if (running > 0) return;
+  for (const reference of storages) {
+    const storage = reference.deref();
+    if (storage) storage.disable();
+    else storages.delete(reference);
+  }
 }
