@@ -29,6 +29,8 @@ export interface IndexerRequest {
   indexedHashes?: Array<[string, string]>;
   /** Where the thread sends rows as it makes them, a few hundred at a time, then null. */
   rowsPort: MessagePort;
+  /** Set to 1 when the thread is to stop: it ends its task at its next object read or page. */
+  stop: Int32Array;
 }
 
 /** What a request ends with: the removed pages (the rows went to `rowsPort`), or a request for the index's hashes. */
@@ -36,8 +38,9 @@ export type IndexerOutcome = { removed: string[] } | { needsIndexedHashes: true 
 
 /** A refresh that was under way when the indexer stopped (a shutdown): nothing went wrong with the space. */
 export class SearchIndexerStoppedError extends Error {
-  constructor() {
-    super('The search indexer stopped before the refresh finished');
+  /** `cause`: how the thread's task ended, when it ended on the stop. */
+  constructor(cause?: unknown) {
+    super('The search indexer stopped before the refresh finished', { cause });
     this.name = 'SearchIndexerStoppedError';
   }
 }
@@ -47,11 +50,17 @@ export class SearchIndexerStoppedError extends Error {
 // the way TypeScript runs under tsx, which a plain Worker's entry doesn't. The thread runs at a
 // lower priority (nice +10): an index a moment late matters less than the requests it would slow.
 let pool: Piscina | undefined;
+/** Shared with the pool's thread: 1 asks it to stop. */
+let stopFlag = new Int32Array(new SharedArrayBuffer(4));
+const inFlight = new Set<Promise<unknown>>();
 const task = siblingModule(import.meta.url, 'searchIndexerThread');
+/** How long a stop waits for the thread to end its task before stopping it from outside. */
+const stopWaitMs = 5000;
 
-async function ask(request: Omit<IndexerRequest, 'rowsPort'>): Promise<{ changes: SearchIndexChanges } | { needsIndexedHashes: true }> {
+async function ask(request: Omit<IndexerRequest, 'rowsPort' | 'stop'>): Promise<{ changes: SearchIndexChanges } | { needsIndexedHashes: true }> {
   pool ??= listenedPool({ minThreads: 1, maxThreads: 1, idleTimeout: Infinity, niceIncrement: 10 }, "the search indexer's thread", () => pool);
   const running = pool;
+  const stop = stopFlag;
   const { port1, port2 } = new MessageChannel();
   const rows: SearchIndexRow[] = [];
   // The rows come in chunks on a port of their own, then null: messages of two ports keep no order
@@ -63,12 +72,15 @@ async function ask(request: Omit<IndexerRequest, 'rowsPort'>): Promise<{ changes
     }),
   );
   try {
-    const outcome = (await running.run({ ...request, rowsPort: port2 } satisfies IndexerRequest, { filename: task.href, name: 'indexChanges', transferList: [port2] })) as IndexerOutcome;
+    const asked = running.run({ ...request, rowsPort: port2, stop } satisfies IndexerRequest, { filename: task.href, name: 'indexChanges', transferList: [port2] });
+    inFlight.add(asked);
+    const outcome = (await asked.finally(() => inFlight.delete(asked))) as IndexerOutcome;
+    if (pool !== running) throw new SearchIndexerStoppedError(); // stopped meanwhile: a refresh goes no further
     if ('needsIndexedHashes' in outcome) return outcome;
     await allRows;
     return { changes: { rows, removed: outcome.removed } };
   } catch (error) {
-    if (pool !== running) throw new SearchIndexerStoppedError();
+    if (pool !== running) throw new SearchIndexerStoppedError(error);
     throw error;
   } finally {
     port1.close();
@@ -89,9 +101,23 @@ export async function searchIndexChanges(gitdir: string, head: string, indexedAt
   throw new Error('The search indexer asked for the index\'s hashes twice');
 }
 
-/** Stops the indexer's thread: the refreshes under way fail with SearchIndexerStoppedError. A later refresh starts it again. */
-export async function stopSearchIndexer(): Promise<void> {
+/**
+ * Stops the indexer's thread: the refreshes under way fail with SearchIndexerStoppedError. The
+ * thread is asked to end its task first (it does at its next object read or page, within
+ * milliseconds) and is stopped once idle: stopped in the middle of an inflate, it could abort the
+ * process (see checkBeforeEachRead). A later refresh starts a new one. Says whether the thread
+ * was idle when it was stopped, or still busy after the wait.
+ */
+export async function stopSearchIndexer(): Promise<'idle' | 'busy' | 'not running'> {
   const stopping = pool;
   pool = undefined;
-  await stopping?.destroy();
+  if (!stopping) return 'not running';
+  Atomics.store(stopFlag, 0, 1);
+  stopFlag = new Int32Array(new SharedArrayBuffer(4));
+  let waited: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled(inFlight), new Promise((resolve) => (waited = setTimeout(resolve, stopWaitMs)))]);
+  clearTimeout(waited);
+  const state = inFlight.size === 0 ? 'idle' : 'busy';
+  await stopping.destroy();
+  return state;
 }

@@ -5,6 +5,7 @@
  * changed pages) never holds the API's event loop. The index rows are written by the caller.
  */
 import { BudgetedCache } from './cacheBudget.js';
+import { checkBeforeEachRead } from './objects/readObject.js';
 import { readRevision } from './readRevision.js';
 import { closeRepository, openRepository } from './repository.js';
 import { pageSections, searchablePages } from './searchSections.js';
@@ -24,7 +25,12 @@ const idle = new Map<string, NodeJS.Timeout>();
 
 /** The task the pool runs (searchIndexer.ts: searchIndexChanges). */
 export async function indexChanges(request: IndexerRequest): Promise<IndexerOutcome> {
-  const { gitdir, head, indexedAt, rowsPort } = request;
+  const { gitdir, head, indexedAt, rowsPort, stop } = request;
+  const stopWhenAsked = () => {
+    if (Atomics.load(stop, 0) !== 0) throw new Error('The search indexer was asked to stop');
+  };
+  checkBeforeEachRead(stopWhenAsked);
+  stopWhenAsked();
   try {
     const known = indexedPages.get(gitdir);
     const indexed = known && known.revision === indexedAt ? known.hashes : request.indexedHashes && new Map(request.indexedHashes);
@@ -33,6 +39,7 @@ export async function indexChanges(request: IndexerRequest): Promise<IndexerOutc
     const hashes = new Map<string, string>();
     let rows: SearchIndexRow[] = [];
     for (const { page, ancestors, contentHash } of pages) {
+      stopWhenAsked();
       hashes.set(page.id, contentHash);
       if (indexed.get(page.id) === contentHash) continue;
       rows.push({ pageId: page.id, title: page.title, path: page.path, ancestors, contentHash, sections: pageSections(page) });

@@ -8,12 +8,25 @@ import { objectsFolder, packsIn, rescanPacks } from './packs.js';
 import { recentObject } from './recentObjects.js';
 import { stagedObject } from './stagedObjects.js';
 
+let checkBeforeRead: (() => void) | undefined;
+
+/**
+ * Runs `check` before every object this thread reads, and lets it throw: the search indexer's
+ * thread stops its task this way when asked to. Stopping a thread from outside (Worker.terminate)
+ * in the middle of an inflate can abort the whole process: Node asserts when a thread's zlib
+ * handle is torn down between its creation and its init.
+ */
+export function checkBeforeEachRead(check: (() => void) | undefined): void {
+  checkBeforeRead = check;
+}
+
 /**
  * Any object of the repository, loose or packed, read by the engine itself: loose objects
  * inflated with Node's native zlib, packed ones read in place from their pack (see Pack). What
  * neither finds (alternates, an old index format) is left to isomorphic-git.
  */
 export async function readObject(repo: Repository, oid: string): Promise<GitObject> {
+  checkBeforeRead?.();
   const written = recentObject(repo.gitdir, oid) ?? stagedObject(repo.gitdir, oid);
   if (written) return written;
   if (repo.quarantine) {

@@ -85,10 +85,24 @@ test('a revision that can’t be read fails its refresh with the reason; one und
   assert.ok(missing && !(missing instanceof SearchIndexerStoppedError), 'an error of its own');
 
   const stopped = searchIndexChanges(repo.gitdir, head, 'never seen', indexKept().read).then(() => null, (error: Error) => error);
-  await stopSearchIndexer();
+  assert.is(await stopSearchIndexer(), 'idle', 'the thread ended its task before it was stopped');
   assert.instance(await stopped, SearchIndexerStoppedError);
   const again = await searchIndexChanges(repo.gitdir, head, null, indexKept().read);
   assert.is(again.rows.length, 1, 'a later refresh starts the thread again');
+});
+
+test('a stop asked in the middle of a large first index ends the task at its next read: the thread is stopped idle, never mid-inflate', async () => {
+  const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
+  const changes: Change[] = Array.from({ length: 2000 }, (_, n) => ({ path: `page-${String(n).padStart(4, '0')}.md`, content: `# Page ${n}\n\nWords of page ${n}.\n` }));
+  const head = await commit(repo, null, changes);
+  const indexing = searchIndexChanges(repo.gitdir, head, null, indexKept().read).then(() => null, (error: Error) => error);
+  assert.is(await stopSearchIndexer(), 'idle');
+  const stopped = await indexing;
+  assert.instance(stopped, SearchIndexerStoppedError);
+  assert.match(String((stopped as Error).cause), /The search indexer was asked to stop/, 'the task ended on the stop, not on its own');
+  assert.is(await stopSearchIndexer(), 'not running');
+  const again = await searchIndexChanges(repo.gitdir, head, null, indexKept().read);
+  assert.is(again.rows.length, 2000, 'the next refresh runs whole in a new thread');
 });
 
 test.run();
