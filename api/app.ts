@@ -52,7 +52,7 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
   app.use(securityHeaders as never);
   app.use(requestContext({ accessLog: services.config.accessLog }) as never);
   if (services.storageNode) app.use(routedRequests(services.storageNode.secret) as never);
-  app.use(rateLimit(limiter, services.config.rateLimit) as never);
+  app.use(rateLimit(limiter) as never);
   app.use(requestTarget as never);
   if (services.storageNode) app.use(storageRouting(services.storageNode.node, services.storageNode.secret, services.config.bodyLimitBytes) as never);
   app.use(metricsEndpoint(health.eventLoopDelay) as never);
@@ -71,5 +71,5 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
   });
   const koa = app.callback();
   if (!services.config.lightReads || services.storageNode) return koa;
-  return lightReads({ services, buckets, operations: new Set(allRoutes.filter((route) => route.light).map((route) => route.operationId)), limiter, accessLog: services.config.accessLog }, koa);
+  return lightReads({ services, buckets, operations: new Set(allRoutes.filter((route) => route.light).map((route) => route.operationId)), limiter }, koa);
 }

@@ -17,7 +17,6 @@ export interface LightReadsOptions {
   /** The operations served this way: GETs whose policy and handler read no more of the context than LightContext has. */
   operations: ReadonlySet<string>;
   limiter?: RateLimiter;
-  accessLog: boolean;
 }
 
 /** GETs of the light routes since start, answered below Koa or passed on to it (for /metrics). */
@@ -106,7 +105,7 @@ async function answer(options: LightReadsOptions, { path, querystring, authoriza
   headers.push(['Content-Length', String(body.length)]);
   response.writeHead(200, headers.flat());
   response.end(body);
-  if (options.accessLog) {
+  if (options.services.config.accessLog) {
     logRequest({ requestId, method: 'GET', path, status: 200, durationMs: performance.now() - started, userId: ctx.state.caller?.id });
   }
   return true;

@@ -21,7 +21,7 @@ export class RateLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
   private sweptAt = 0;
 
-  constructor(private readonly limit: RateLimit) {}
+  constructor(readonly limit: RateLimit) {}
 
   take(caller: string, now = Date.now()): RateLimitState {
     this.sweep(now);

@@ -74,14 +74,15 @@ async function ask(request: Omit<IndexerRequest, 'rowsPort' | 'stop'>): Promise<
   try {
     const asked = running.run({ ...request, rowsPort: port2, stop } satisfies IndexerRequest, { filename: task.href, name: 'indexChanges', transferList: [port2] });
     inFlight.add(asked);
-    const outcome = (await asked.finally(() => inFlight.delete(asked))) as IndexerOutcome;
+    const outcome = (await asked
+      .catch((error: unknown) => {
+        throw pool === running ? error : new SearchIndexerStoppedError(error);
+      })
+      .finally(() => inFlight.delete(asked))) as IndexerOutcome;
     if (pool !== running) throw new SearchIndexerStoppedError(); // stopped meanwhile: a refresh goes no further
     if ('needsIndexedHashes' in outcome) return outcome;
     await allRows;
     return { changes: { rows, removed: outcome.removed } };
-  } catch (error) {
-    if (pool !== running) throw new SearchIndexerStoppedError(error);
-    throw error;
   } finally {
     port1.close();
   }

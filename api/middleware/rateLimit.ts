@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type http from 'node:http';
 import type Koa from 'koa';
 import { errorBody } from '../errors.js';
-import { RateLimiter, type RateLimit, type RateLimitState } from '../rateLimits.js';
+import type { RateLimiter, RateLimitState } from '../rateLimits.js';
 
 /** Requests the light reads counted before passing them on to Koa (api/lightReads.ts): counted once. */
 export const countedRequests = new WeakMap<http.IncomingMessage, RateLimitState>();
@@ -26,16 +26,16 @@ export function rateLimitHeaders(state: RateLimitState): Array<[string, string]>
  * Per-caller request limits with upstream's rate-limit headers on every answer, and 429 with
  * `Retry-After` past the limit.
  */
-export function rateLimit(limiter: RateLimiter | undefined, limit: RateLimit | undefined) {
+export function rateLimit(limiter: RateLimiter | undefined) {
   return async (ctx: Koa.Context, next: Koa.Next) => {
     // A request another node routed here was counted there.
-    if (!limiter || !limit || ctx.state.routed === true) return next();
+    if (!limiter || ctx.state.routed === true) return next();
     const state = countedRequests.get(ctx.req) ?? limiter.take(rateLimitedCaller(ctx.get('Authorization'), ctx.ip));
     for (const [name, value] of rateLimitHeaders(state)) ctx.set(name, value);
     if (state.allowed) return next();
     const waitSeconds = Math.max(1, Math.ceil(state.resetAt / 1000) - Math.floor(Date.now() / 1000));
     ctx.set('Retry-After', String(waitSeconds));
     ctx.status = 429;
-    ctx.body = errorBody(429, `Too many requests: ${state.limit} are allowed per ${limit.windowMs / 1000} s; try again in ${waitSeconds} s`);
+    ctx.body = errorBody(429, `Too many requests: ${state.limit} are allowed per ${limiter.limit.windowMs / 1000} s; try again in ${waitSeconds} s`);
   };
 }
