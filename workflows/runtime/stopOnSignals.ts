@@ -32,11 +32,13 @@ export function stopOnSignals(close: (step: ShutdownStep) => Promise<unknown>, o
     const started = performance.now();
     log.info(`shutting down: ${reason}`);
     // In-flight requests and activities get a grace period; then the process ends whatever is left open.
+    // The timer keeps the process up: a step waiting on something that holds no handle would otherwise
+    // let the event loop drain and the process end silently, without "stopped" or the steps under way.
     setTimeout(() => {
       log.error(`shutdown took over ${options.graceMs} ms: exiting with work left open`, { underWay: [...underWay], stepMs });
       options.onGiveUp?.();
       process.exit(1);
-    }, options.graceMs).unref();
+    }, options.graceMs);
     close(step).then(
       () => {
         log.info('stopped', { ms: Math.round(performance.now() - started), stepMs });
