@@ -56,6 +56,8 @@ interface NpmStart {
   /** The dev server and its guard. */
   devServer: number[];
   output: () => string;
+  /** Settles once npm's output pipes are closed: every process writing to them is gone and all they wrote has been read. */
+  outputEnded: Promise<void>;
 }
 
 /** `npm start` in a process group of its own, as a terminal, a service manager or `timeout` runs it. */
@@ -76,6 +78,7 @@ async function npmStart(extraEnv: Record<string, string> = {}): Promise<NpmStart
   delete env.TEMPORAL_ADDRESS;
   const npm = spawn('npm', ['start'], { cwd: projectRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   leftovers.push(npm.pid!);
+  const outputEnded = new Promise<void>((resolve) => npm.once('close', () => resolve()));
   let output = '';
   npm.stdout!.on('data', (chunk) => (output += chunk));
   npm.stderr!.on('data', (chunk) => (output += chunk));
@@ -96,7 +99,7 @@ async function npmStart(extraEnv: Record<string, string> = {}): Promise<NpmStart
   const devServer = processesMentioning(path.join(dataDir, 'temporal', 'dev-server.sqlite'));
   leftovers.push(...devServer);
   assert.ok(devServer.length >= 1, 'a dev server runs');
-  return { npm, quire: ready.pid, url: ready.url, devServer, output: () => output };
+  return { npm, quire: ready.pid, url: ready.url, devServer, output: () => output, outputEnded };
 }
 
 /**
@@ -107,12 +110,23 @@ async function allGone(pids: number[], what: string): Promise<void> {
   await until(`${what}: processes ${pids.join(', ')} to exit`, () => !pids.some(alive), 10_000, 50);
 }
 
+/**
+ * Waits for the last of a process's output: a process can be gone while the lines it wrote last
+ * ("stopped") still wait in the pipe for this process's next read.
+ */
+async function allRead(ended: Promise<void>, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([ended, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: output pipes still open 5 s after the processes exited`)), 5_000)))]);
+  clearTimeout(timer);
+}
+
 async function served(start: NpmStart) {
   const response = await fetch(`${start.url}/v1/orgs`, { headers: { authorization: `Bearer ${token}`, 'x-request-id': 'last-before-stop' } });
   assert.is(response.status, 200);
 }
 
-function assertCleanShutdown(start: NpmStart, reason: RegExp) {
+async function assertCleanShutdown(start: NpmStart, reason: RegExp) {
+  await allRead(start.outputEnded, 'npm start');
   const lines = start
     .output()
     .split('\n')
@@ -133,7 +147,7 @@ for (const [name, send, reason] of [
     await served(start);
     send(start);
     await allGone([start.npm.pid!, start.quire, ...start.devServer], 'npm, Quire and the dev server');
-    assertCleanShutdown(start, reason);
+    await assertCleanShutdown(start, reason);
     await fetch(`${start.url}/v1/`).then(
       () => assert.unreachable('the API still answers'),
       () => undefined,
@@ -157,7 +171,7 @@ test('SIGTERM while a worker thread is busy with a request’s input: the thread
   assert.match(await (await fetch(`${start.url}/metrics`)).text(), /^quire_worker_pool_running [1-9]/m, 'still parsing as the signal is sent');
   kill(start.npm.pid!, 'SIGTERM');
   await allGone([start.npm.pid!, start.quire, ...start.devServer], 'npm, Quire and the dev server');
-  assertCleanShutdown(start, /shutting down: (received SIGTERM|its parent process)/);
+  await assertCleanShutdown(start, /shutting down: (received SIGTERM|its parent process)/);
   assert.not.match(start.output(), /shutdown took over/, 'the shutdown finished by itself, not at the grace period');
   await slow;
 });
@@ -183,6 +197,7 @@ test('npm run worker: SIGTERM to npm’s pid stops the worker within 5 s, the sh
   const env = { ...process.env, DATA_DIR: dataDir, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, QUIRE_TASK_QUEUE: taskQueue };
   const npm = spawn('npm', ['run', 'worker'], { cwd: projectRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   leftovers.push(npm.pid!);
+  const outputEnded = new Promise<void>((resolve) => npm.once('close', () => resolve()));
   let output = '';
   const ready = new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm run worker not ready in 120 s:\n${output}`)), 120_000);
@@ -200,6 +215,7 @@ test('npm run worker: SIGTERM to npm’s pid stops the worker within 5 s, the sh
   leftovers.push(worker);
   kill(npm.pid!, 'SIGTERM');
   await allGone([npm.pid!, worker], 'npm and the worker');
+  await allRead(outputEnded, 'npm run worker');
   assert.match(output, /shutting down: (received SIGTERM|its parent process)/);
   assert.match(output, /"message":"stopped"/);
 });
