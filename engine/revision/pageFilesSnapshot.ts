@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { isMainThread } from 'node:worker_threads';
 import type { PageFile } from '../layout/pageFile.js';
 import type { Repository } from '../repository.js';
@@ -91,28 +91,58 @@ function keepsItsValue(_key: string, value: unknown): unknown {
  */
 export async function snapshottedPageFiles(repo: Repository): Promise<Map<string, PageFile>> {
   const found = new Map<string, PageFile>();
-  let bytes: Buffer;
   try {
-    bytes = await readFile(snapshotFile(repo.gitdir));
-  } catch {
-    return found;
-  }
-  try {
-    let start = 0;
-    for (let line = 0; start < bytes.length; line += 1) {
-      const newline = bytes.indexOf(10, start);
-      const end = newline === -1 ? bytes.length : newline;
-      const parsed: unknown = JSON.parse(bytes.toString('utf8', start, end));
-      start = end + 1;
-      if (line === 0) {
+    let first = true;
+    for await (const line of snapshotLines(snapshotFile(repo.gitdir))) {
+      const parsed: unknown = JSON.parse(line);
+      if (first) {
         if ((parsed as { format?: number }).format !== format) return found;
+        first = false;
         continue;
       }
       const [oid, meta, body] = parsed as [string, Record<string, unknown>, string];
       found.set(Buffer.from(oid, 'latin1').toString('latin1'), { meta, body });
     }
   } catch {
-    return new Map(); // torn or foreign: read from the objects instead
+    return new Map(); // missing, torn or foreign: read from the objects instead
   }
   return found;
+}
+
+const chunkBytes = 256 * 1024;
+/** Read buffers, reused: reading a whole 10,000-page space's snapshot (5 MB) at once left that much for the collector at every space switch. */
+const spareChunks: Buffer[] = [];
+
+/** The file's lines as text, read a chunk at a time into a reused buffer. */
+async function* snapshotLines(file: string): AsyncGenerator<string> {
+  const handle = await open(file, 'r');
+  let chunk = spareChunks.pop() ?? Buffer.allocUnsafeSlow(chunkBytes);
+  try {
+    let kept = 0; // bytes of an unfinished line at the chunk's start
+    for (;;) {
+      if (kept === chunk.length) {
+        // A line longer than the chunk: a larger buffer for this read only.
+        const larger = Buffer.allocUnsafeSlow(chunk.length * 2);
+        chunk.copy(larger, 0, 0, kept);
+        if (chunk.length === chunkBytes) spareChunks.push(chunk);
+        chunk = larger;
+      }
+      const { bytesRead } = await handle.read(chunk, kept, chunk.length - kept, null);
+      const end = kept + bytesRead;
+      let start = 0;
+      for (let newline = chunk.indexOf(10, kept); newline !== -1 && newline < end; newline = chunk.indexOf(10, start)) {
+        yield chunk.toString('utf8', start, newline);
+        start = newline + 1;
+      }
+      if (bytesRead === 0) {
+        if (start < end) yield chunk.toString('utf8', start, end);
+        return;
+      }
+      chunk.copy(chunk, 0, start, end);
+      kept = end - start;
+    }
+  } finally {
+    if (chunk.length === chunkBytes) spareChunks.push(chunk);
+    await handle.close();
+  }
 }

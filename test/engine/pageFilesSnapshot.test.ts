@@ -27,12 +27,12 @@ let repositories = 0;
 const markdownOf = (n: number, repository: number) => `# Page ${n}\n\nPage ${n} of repository ${repository} says something of its own.\n`;
 
 /** A repository of 40 pages, read once (its snapshot written), in a data folder's `spaces/`. */
-async function readOnce() {
+async function readOnce(markdown = markdownOf) {
   const repository = (repositories += 1);
   const root = mkdtempSync(path.join(dir, 'data-'));
   const spaceId = `space${path.basename(root).replace(/\W/g, '')}`;
   const repo = await createRepository(spaceGitdir(root, spaceId));
-  const changes = Array.from({ length: pageCount }, (_, n) => ({ path: `page-${n}.md`, content: markdownOf(n, repository) }));
+  const changes = Array.from({ length: pageCount }, (_, n) => ({ path: `page-${n}.md`, content: markdown(n, repository) }));
   changes.push({ path: 'SUMMARY.md', content: renderSummary([{ title: null, entries: changes.map((change, n) => ({ title: `Page ${n}`, target: change.path, children: [] })) }]) });
   const { commit } = await commitChanges({ repo, branch: primaryBranch, base: null, changes, message: 'pages', author });
   await readRevision(repo, commit);
@@ -41,7 +41,7 @@ async function readOnce() {
 }
 
 const readCold = (gitdir: string, commit: string) =>
-  JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', coldReader, gitdir, commit], { encoding: 'utf8' })) as Record<string, string>;
+  JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', coldReader, gitdir, commit], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as Record<string, string>;
 
 /** Deletes the loose objects of the pages' blobs: only the snapshot can then give their text. */
 function deletePageBlobs(gitdir: string) {
@@ -60,6 +60,18 @@ test('a process with empty caches builds the revision from the snapshot, not fro
   deletePageBlobs(copy);
   const pages = readCold(copy, commit);
   for (let n = 0; n < pageCount; n += 1) assert.is(pages[`page-${n}`], markdownOf(n, repository));
+});
+
+test('pages longer than a read, and characters of several bytes across reads, come back whole', async () => {
+  // The snapshot is read in chunks of 256 KB: one page of 600 KB, and pages of odd sizes of 1-to-4-byte characters.
+  const markdown = (n: number, repository: number) => `# Page ${n} of ${repository}\n\n${n === 3 ? 'x'.repeat(600_000) : 'aé漢🙂'.repeat(1500 + n * 37)}\n`;
+  const { repo, commit, repository, snapshot } = await readOnce(markdown);
+  const copy = path.join(dir, 'large-without-blobs.git');
+  cpSync(repo.gitdir, copy, { recursive: true });
+  cpSync(snapshot, `${copy}.quire-page-files.json`);
+  deletePageBlobs(copy);
+  const pages = readCold(copy, commit);
+  for (let n = 0; n < pageCount; n += 1) assert.ok(pages[`page-${n}`] === markdown(n, repository), `page ${n}`);
 });
 
 test('a torn or foreign snapshot is ignored: the page objects are read', async () => {
