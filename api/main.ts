@@ -1,4 +1,3 @@
-import { startWorkers } from '../workflows/worker.js';
 import { startLocalTemporal } from '../workflows/runtime/localTemporal.js';
 import { stopOnSignals } from '../workflows/runtime/stopOnSignals.js';
 import { ensureDeletionJobs } from '../domain/spaces/index.js';
@@ -11,6 +10,9 @@ const shutdownGraceMs = 4500;
 /** `npm start`: the API and a worker in one process, and a local Temporal dev server unless TEMPORAL_ADDRESS names one. */
 async function main() {
   const config = configFromEnv();
+  // The worker's modules (about a third of a second) load while the dev server and the API start; not at all without a worker.
+  const workerModule = config.runWorker ? import('../workflows/worker.js') : undefined;
+  workerModule?.catch(() => undefined); // its failure is reported where it is awaited
   const devServer = config.localTemporal
     ? await startLocalTemporal({ dataDir: config.dataDir, ...config.localTemporal, namespace: config.temporal.namespace })
     : undefined;
@@ -21,8 +23,8 @@ async function main() {
     throw error;
   });
   // Ready once the worker polls too: started after "ready", its start-up would slow the first requests.
-  const worker = config.runWorker
-    ? await startWorkers(config.temporal, { db: server.db, repositories: server.repositories, dataDir: config.dataDir, jobs: server.jobs }).catch(async (error) => {
+  const worker = workerModule
+    ? await (await workerModule).startWorkers(config.temporal, { db: server.db, repositories: server.repositories, dataDir: config.dataDir, jobs: server.jobs }).catch(async (error) => {
         await server.close();
         await devServer?.stop();
         throw error;
@@ -38,6 +40,7 @@ async function main() {
     dataDir: config.dataDir,
     temporal: config.temporal.address,
     worker: config.runWorker,
+    startMs: Math.round(performance.now()),
     ...(devServer?.uiUrl && { temporalUi: devServer.uiUrl }),
   });
 

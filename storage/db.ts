@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { Dialect } from './dialect.js';
-import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';
 
 export type Row = Record<string, unknown>;
@@ -59,9 +58,9 @@ export interface SessionLock {
   release(): Promise<void>;
 }
 
-/** A `postgres://` or `postgresql://` URL opens PostgreSQL; anything else is an SQLite file's path. */
-export function openDatabase(location: string): Promise<Database> {
-  return /^postgres(?:ql)?:\/\//.test(location) ? openPostgres(location) : openSqlite(location);
+/** A `postgres://` or `postgresql://` URL opens PostgreSQL (its client loaded then); anything else is an SQLite file's path. */
+export async function openDatabase(location: string): Promise<Database> {
+  return /^postgres(?:ql)?:\/\//.test(location) ? (await import('./postgres.js')).openPostgres(location) : openSqlite(location);
 }
 
 /** Where a process's metadata lives: PostgreSQL when a URL is set (`QUIRE_DATABASE_URL`), else the SQLite file in the data directory. */

@@ -55,7 +55,7 @@ export async function exportSite(deps: Deps, input: { siteId: string; publicBase
           if ('redirect' in view || !view.page) return;
           const file = staticFileOf(urlPath.slice(siteBasePath.length));
           written.add(file);
-          await write(file, staticHtml(publishedPageHtml({ ...view, page: view.page }, await readPublishedDocument(deps, view, view.page)), siteBasePath, file, { indexed: true }));
+          await write(file, staticHtml(await publishedPageHtml({ ...view, page: view.page }, await readPublishedDocument(deps, view, view.page)), siteBasePath, file, { indexed: true }));
           await write(markdownPath(view, view.page).slice(siteBasePath.length), markdownTwin(view.page));
           pages += 1;
         }),

@@ -1,11 +1,14 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { publishedRevisions, readPublishedPage, searchPublishedSite, type PublishedPageView, type PublishedVisitor } from '../../domain/publishing/index.js';
 import { contentDeps, type AppContext } from '../context.js';
 import { jsonBody } from '../middleware/jsonBody.js';
 import { llmsTxt, markdownTwin } from '../presenters/sitePages/agentFiles.js';
 import { apiVersion } from '../version.js';
+
+// The SDK takes about 0.2 s to load: loaded by the first MCP request, not at every start.
+let sdk: Promise<[typeof import('@modelcontextprotocol/sdk/server/mcp.js'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | undefined;
+const mcpSdk = () => (sdk ??= Promise.all([import('@modelcontextprotocol/sdk/server/mcp.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]));
 
 /** An MCP request is a JSON-RPC message or a small batch of them. */
 const mcpBodyLimitBytes = 64 * 1024;
@@ -32,8 +35,9 @@ export async function serveSiteMcp(ctx: AppContext, request: SiteMcpRequest) {
     ctx.body = { jsonrpc: '2.0', error: { code: -32000, message: 'This MCP endpoint is stateless: POST each message' }, id: null };
     return;
   }
+  const [{ McpServer }, { StreamableHTTPServerTransport }] = await mcpSdk();
   await jsonBody({ limitBytes: mcpBodyLimitBytes })(ctx, async () => {
-    const server = siteMcpServer(ctx, request);
+    const server = siteMcpServer(ctx, request, McpServer);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     ctx.respond = false; // the transport writes the answer
@@ -42,10 +46,10 @@ export async function serveSiteMcp(ctx: AppContext, request: SiteMcpRequest) {
   });
 }
 
-function siteMcpServer(ctx: AppContext, { root, origin, lookupUrl, visitor }: SiteMcpRequest): McpServer {
+function siteMcpServer(ctx: AppContext, { root, origin, lookupUrl, visitor }: SiteMcpRequest, Server: typeof McpServer): McpServer {
   const deps = contentDeps(ctx);
   const siteTitle = typeof root.customization.title === 'string' ? root.customization.title : root.place.site.title;
-  const server = new McpServer({ name: `quire-site-${root.place.site.id}`, title: siteTitle, version: apiVersion });
+  const server = new Server({ name: `quire-site-${root.place.site.id}`, title: siteTitle, version: apiVersion });
   const text = (value: string, isError = false) => ({ content: [{ type: 'text' as const, text: value }], ...(isError ? { isError } : {}) });
 
   server.registerTool('list_pages', { title: 'List pages', description: `Every page of ${siteTitle}, with its markdown URL (llms.txt).`, annotations: { readOnlyHint: true } }, async () =>

@@ -25,7 +25,10 @@ const answerSchema = {
   },
   required: ['issues'],
 } as const;
-const validAnswer = new Ajv().compile<{ issues: ExtractedIssue[] }>(answerSchema);
+// Compiled on the first model answer, not at every start.
+let answerValidator: ReturnType<typeof compileAnswerSchema> | undefined;
+const compileAnswerSchema = () => new Ajv().compile<{ issues: ExtractedIssue[] }>(answerSchema);
+const validAnswer = (answer: unknown): answer is { issues: ExtractedIssue[] } => (answerValidator ??= compileAnswerSchema())(answer);
 
 const instructions = [
   'You read a customer support conversation and list the documentation issues it shows:',

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import SwaggerParser from '@apidevtools/swagger-parser';
+import type SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
 import type { OpenAPIErrorCode, OpenAPIProblem, OpenAPISource } from '../../storage/openapi.js';
 import { addDescriptionHtml } from './descriptionHtml.js';
@@ -52,6 +52,8 @@ export async function bundleOpenAPI(source: OpenAPISource, fetchOptions: Outboun
       },
     },
   } as SwaggerParser.Options;
+  // Loaded by the first OpenAPI job, not at every start.
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   let bundled: unknown;
   try {
     bundled = await SwaggerParser.bundle(base, root as never, options);

@@ -2,8 +2,9 @@ import { Ajv } from 'ajv';
 import { invalidInput } from '../common/errors.js';
 import { parseCondition } from '../common/conditions.js';
 
-/** Draft-07 is Ajv's own: its meta-schema checks that a visitor schema is a valid JSON Schema. */
-const draft07 = new Ajv({ strict: false, allErrors: false });
+/** Draft-07 is Ajv's own: its meta-schema checks that a visitor schema is a valid JSON Schema. Made on first use, not at every start. */
+let draft07Instance: Ajv | undefined;
+const draft07 = () => (draft07Instance ??= new Ajv({ strict: false, allErrors: false }));
 
 type JsonObject = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonObject => !!value && typeof value === 'object' && !Array.isArray(value);
@@ -22,8 +23,9 @@ export function assertAdaptiveSchema(jsonSchema: JsonObject): void {
       throw invalidInput(`Invalid request body: "${where}" is not a claim name: letters, digits, _ and $, not starting with a digit, at most 64`);
     }
   }
-  if (draft07.validateSchema(jsonSchema)) return;
-  const error = draft07.errors?.[0];
+  const ajv = draft07();
+  if (ajv.validateSchema(jsonSchema)) return;
+  const error = ajv.errors?.[0];
   const path = (error?.instancePath ?? '').split('/').slice(1).join('.');
   throw invalidInput(`Invalid request body: "jsonSchema${path ? '.' + path : ''}" is not a valid draft-07 JSON Schema: ${error?.message ?? 'invalid'}`);
 }

@@ -1,5 +1,4 @@
 import type { Element, ElementContent } from 'hast';
-import { common, createLowlight } from 'lowlight';
 import { slugify } from '../../../engine/slugify.js';
 import type { ContentRef } from '../../../engine/resolveLink.js';
 import type { Document, DocumentNode } from '../../../engine/markdown/toDocument.js';
@@ -286,12 +285,20 @@ class DocumentRenderer {
   }
 }
 
-const highlighter = createLowlight(common);
+// highlight.js and its common languages take about 0.1 s to load: loaded by the first page rendered, not at every start.
+let highlighter: ReturnType<(typeof import('lowlight'))['createLowlight']> | undefined;
+let loading: Promise<void> | undefined;
+/** Settles once code can be highlighted; `documentTree` needs it first. */
+export const codeHighlighting = (): Promise<void> =>
+  (loading ??= import('lowlight').then(({ common, createLowlight }) => {
+    highlighter = createLowlight(common);
+  }));
 /** Longer code is shown plain: highlighting runs as the page renders, and its cost grows with the code. */
 const highlightLimit = 20_000;
 
 /** Code as highlight.js's tokens (spans with `hljs-*` classes, as hast), for the languages it knows; plain text otherwise. */
 function highlighted(source: string, syntax: string): Child {
+  if (!highlighter) throw new Error('documentTree ran before codeHighlighting() settled');
   if (!syntax || source.length > highlightLimit || !highlighter.registered(syntax)) return source;
   return highlighter.highlight(syntax, source).children as ElementContent[];
 }

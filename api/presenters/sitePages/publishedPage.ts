@@ -5,7 +5,7 @@ import { findPageById } from '../../../engine/findPage.js';
 import { resolveWrittenRef } from '../../../engine/resolveLink.js';
 import type { RevisionPage } from '../../../engine/readRevision.js';
 import type { Document, DocumentNode } from '../../../engine/markdown/toDocument.js';
-import { documentText, documentTree } from './documentTree.js';
+import { codeHighlighting, documentText, documentTree } from './documentTree.js';
 import { el } from './hast.js';
 import { breadcrumbs, pagePath, pagination } from './navigation.js';
 import { sitePageHtml, type SiteFrame } from './pageLayout.js';
@@ -50,7 +50,8 @@ function frameOf(view: FrameView, current?: RevisionPage): SiteFrame {
 }
 
 /** The page a published URL shows, rendered from its Document. */
-export function publishedPageHtml(view: PublishedPageView & { page: RevisionPage }, { document, specs, imageSizes }: PublishedDocument): string {
+export async function publishedPageHtml(view: PublishedPageView & { page: RevisionPage }, { document, specs, imageSizes }: PublishedDocument): Promise<string> {
+  await codeHighlighting();
   const { place, revision, page } = view;
   const { content, outline } = documentTree(document, {
     resolve: (ref) => resolveWrittenRef(revision, page.file ?? '', ref),
