@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { addInto, idfOf, nearest, type TermVector } from '../../domain/conversations/clustering.js';
 import { consolidate } from '../../domain/conversations/consolidation.js';
+import { embedTexts, issueText } from '../../domain/conversations/embedding.js';
 import { extractIssuesLocally } from '../../domain/conversations/extractIssues.js';
 import { issueTerms } from '../../domain/conversations/issueTerms.js';
 import { adjustedRandIndex, purity } from './clusterQuality.js';
@@ -30,6 +31,7 @@ export interface Figures {
 interface Issue {
   id: string;
   topic: string;
+  text: string;
   counts: Record<string, number>;
   vector: TermVector;
 }
@@ -42,7 +44,7 @@ function issuesOf(conversations: Labelled[]): Issue[] {
   return conversations.flatMap((conversation) =>
     extractIssuesLocally(conversation)
       .slice(0, 1)
-      .map((issue) => ({ id: conversation.id, topic: conversation.topic, ...issueTerms(conversation, issue, true) })),
+      .map((issue) => ({ id: conversation.id, topic: conversation.topic, text: issueText(issue), ...issueTerms(conversation, issue, true) })),
   );
 }
 
@@ -77,9 +79,24 @@ export function arrived(conversations: Labelled[]): Map<string, string> {
   return assignment;
 }
 
-/** Clusters the whole set again, as consolidation does; `salt` changes the issues' keys, and so the orders the runs visit them in. */
-export function consolidated(conversations: Labelled[], salt = ''): Map<string, string> {
-  const issues = issuesOf(conversations).map((issue) => ({ id: issue.id, terms: issue.counts, key: createHash('sha1').update(JSON.stringify([Object.entries(issue.counts).sort(), issue.id, salt])).digest('hex') }));
+/** The issues' embeddings by conversation id, as consolidation gets them (none without the model). */
+export async function embeddingsOf(conversations: Labelled[]): Promise<Map<string, Float32Array> | undefined> {
+  const issues = issuesOf(conversations);
+  const vectors = await embedTexts(issues.map((issue) => issue.text));
+  return vectors && new Map(issues.map((issue, i) => [issue.id, vectors[i]!]));
+}
+
+/**
+ * Clusters the whole set again, as consolidation does; `salt` changes the issues' keys, and so the
+ * orders the runs visit them in. With `embeddings` (embeddingsOf), similarity mixes them in.
+ */
+export function consolidated(conversations: Labelled[], salt = '', embeddings?: Map<string, Float32Array>): Map<string, string> {
+  const issues = issuesOf(conversations).map((issue) => ({
+    id: issue.id,
+    terms: issue.counts,
+    key: createHash('sha1').update(JSON.stringify([Object.entries(issue.counts).sort(), issue.id, salt])).digest('hex'),
+    ...(embeddings?.has(issue.id) && { embedding: embeddings.get(issue.id)! }),
+  }));
   issues.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const assignment = new Map<string, string>();
   consolidate(issues).groups.forEach((group, i) => group.forEach((id) => assignment.set(id, `g${i}`)));
