@@ -37,10 +37,10 @@ export function consolidate(issues: IssueToConsolidate[], runs = consensusRuns(i
   const documents = documentFrequencies(folded);
   const idf = matchingIdfOf({ documents: issues.length, documentFrequency: (term) => documents.get(term) ?? 0 });
   const vectors = folded.map((terms) => termVector(terms));
-  const mixed = issues.length > 0 && issues.every((issue) => issue.embedding?.length);
+  // Past linkageLimit, words alone: centroid runs over dense vectors cost n × clusters × 384 a pass.
+  const mixed = issues.length > 0 && issues.length <= linkageLimit && issues.every((issue) => issue.embedding?.length);
   const weighted = vectors.map((vector, index) => (mixed ? withMeaning(weigh(vector, idf), issues[index]!.embedding!) : weigh(vector, idf)));
-  const thresholds = mixed ? mixedThresholds : wordThresholds;
-  if (mixed && issues.length <= linkageLimit) {
+  if (mixed) {
     const groups = averageLinkage(weighted, linkageThreshold);
     return {
       groups: groups.map((members) => members.map((index) => issues[index]!.id)),
@@ -52,7 +52,7 @@ export function consolidate(issues: IssueToConsolidate[], runs = consensusRuns(i
   for (let run = 0; run < runs; run += 1) {
     const order = issues.map((issue, index) => ({ index, key: run === 0 ? issue.key : createHash('sha1').update(`${run}:${issue.key}`).digest('hex') }));
     order.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.index - b.index));
-    labels.push(recluster(order.map(({ index }) => index), weighted, thresholds));
+    labels.push(recluster(order.map(({ index }) => index), weighted));
   }
   // The run that agrees best with all the others (the medoid partition).
   let chosen = labels[0]!;
@@ -61,7 +61,7 @@ export function consolidate(issues: IssueToConsolidate[], runs = consensusRuns(i
     const agreement = labels.reduce((sum, other) => sum + (other === candidate ? 0 : adjustedRandIndex(candidate, other)), 0);
     if (agreement > best) [best, chosen] = [agreement, candidate];
   }
-  const groups = absorbSingletons(membersByLabel(chosen), weighted, thresholds.regroup);
+  const groups = absorbSingletons(membersByLabel(chosen), weighted, regroupThreshold);
   return {
     groups: groups.map((members) => members.map((index) => issues[index]!.id)),
     vectors: Object.fromEntries(issues.map((issue, index) => [issue.id, vectors[index]!])),
@@ -75,29 +75,20 @@ export function consolidate(issues: IssueToConsolidate[], runs = consensusRuns(i
  */
 export const regroupThreshold = 0.18;
 
-interface Thresholds {
-  /** An issue joins a centroid this similar. */
-  regroup: number;
-  /** Two centroids this similar merge. */
-  merge: number;
-}
-const wordThresholds: Thresholds = { regroup: regroupThreshold, merge: mergeThreshold };
-
 /**
  * With embeddings, the similarity of two issues is `meaningShare` × the cosine of their embeddings
  * + the rest × the cosine of their weighted words: each vector is its words scaled to length
- * √(1 − share) beside its embedding scaled to √share, so centroids (sums) compare the same way.
- * Chosen on the first two labelled sets (the other two only scored): see docs/decisions.md.
+ * √(1 − share) beside its embedding scaled to √share. Chosen on the first two labelled sets (the
+ * other two only scored): see docs/decisions.md.
  */
 export const meaningShare = 0.8;
-export const mixedThresholds: Thresholds = { regroup: 0.28, merge: 0.45 };
 
 /**
  * With embeddings and up to this many issues, the groups are made by average linkage: two groups
  * merge while the mean similarity of their members' pairs reaches `linkageThreshold`. It needs the
- * issues' n × n similarities (16 MB at 2,000); past that, the centroid runs below (the same mixed
- * similarity). On the labelled sets, linkage held up on unseen sets where centroids, merged when
- * close, chained topics together.
+ * issues' n × n similarities (16 MB at 2,000); past that, the centroid runs below, by words alone.
+ * On the labelled sets, linkage held up on unseen sets where centroid runs with the embeddings
+ * chained topics together.
  */
 export const linkageLimit = 2000;
 export const linkageThreshold = 0.17;
@@ -211,7 +202,6 @@ function weigh(vector: TermVector, idf: (term: string) => number): Weighted {
 /** A cluster's centroid: the sum of its members' weighted vectors, its length kept as they come and go. */
 class Centroid {
   readonly terms = new Map<string, number>();
-  dense: Float64Array | undefined;
   private normSquared = 0;
 
   add(vector: Weighted | Centroid, sign = 1): this {
@@ -222,28 +212,18 @@ class Centroid {
       if (Math.abs(after) < 1e-9) this.terms.delete(term);
       else this.terms.set(term, after);
     }
-    if (vector.dense) {
-      const dense = (this.dense ??= new Float64Array(vector.dense.length));
-      for (let d = 0; d < dense.length; d += 1) {
-        const after = dense[d]! + sign * vector.dense[d]!;
-        this.normSquared += after * after - dense[d]! * dense[d]!;
-        dense[d] = after;
-      }
-    }
     return this;
   }
 
   cosine(other: Weighted | Centroid): number {
     const norm = other instanceof Centroid ? other.norm() : other.norm;
-    const terms = other.terms;
     if (norm === 0 || this.norm() === 0) return 0;
-    const [small, large] = terms.size <= this.terms.size ? [terms, this.terms] : [this.terms, terms];
+    const [small, large] = other.terms.size <= this.terms.size ? [other.terms, this.terms] : [this.terms, other.terms];
     let dot = 0;
     for (const [term, value] of small) {
       const match = large.get(term);
       if (match !== undefined) dot += value * match;
     }
-    if (this.dense && other.dense) for (let d = 0; d < this.dense.length; d += 1) dot += this.dense[d]! * other.dense[d]!;
     return dot / (norm * this.norm());
   }
 
@@ -258,20 +238,20 @@ class Centroid {
  * (an issue near none starts its own cluster: incoherent clusters split), until nothing moves.
  * Returns each issue's cluster number, by index.
  */
-export function recluster(order: number[], weighted: Weighted[], thresholds: Thresholds = wordThresholds, rounds = 8): Int32Array {
+export function recluster(order: number[], weighted: Weighted[], rounds = 8): Int32Array {
   const assignment = new Int32Array(weighted.length);
   let centroids = new Map<number, Centroid>();
   let next = 0;
   for (const index of order) {
-    const group = nearestCentroid(weighted[index]!, centroids, thresholds.regroup) ?? next++;
+    const group = nearestCentroid(weighted[index]!, centroids, regroupThreshold) ?? next++;
     centroids.set(group, (centroids.get(group) ?? new Centroid()).add(weighted[index]!));
     assignment[index] = group;
   }
   for (let round = 0; round < rounds; round += 1) {
-    let moved = mergeClose(centroids, assignment, thresholds.merge);
+    let moved = mergeClose(centroids, assignment, mergeThreshold);
     const reassigned = new Int32Array(weighted.length);
     for (const index of order) {
-      const group = nearestCentroid(weighted[index]!, centroids, thresholds.regroup) ?? next++;
+      const group = nearestCentroid(weighted[index]!, centroids, regroupThreshold) ?? next++;
       if (group !== assignment[index]) moved = true;
       reassigned[index] = group;
     }
