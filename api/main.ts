@@ -24,11 +24,13 @@ async function main() {
   });
   // Ready once the worker polls too: started after "ready", its start-up would slow the first requests.
   const worker = workerModule
-    ? await (await workerModule).startWorkers(config.temporal, { db: server.db, repositories: server.repositories, dataDir: config.dataDir, jobs: server.jobs }).catch(async (error) => {
-        await server.close();
-        await devServer?.stop();
-        throw error;
-      })
+    ? await workerModule
+        .then(({ startWorkers }) => startWorkers(config.temporal, { db: server.db, repositories: server.repositories, dataDir: config.dataDir, jobs: server.jobs }))
+        .catch(async (error) => {
+          await server.close();
+          await devServer?.stop();
+          throw error;
+        })
     : undefined;
   const reconciling = reconcileJobs(async () => {
     await server.jobs.ensureRepositoryMaintenance();

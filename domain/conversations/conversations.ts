@@ -33,7 +33,7 @@ import {
 } from '../../storage/issueClusters.js';
 import { now } from '../../storage/ids.js';
 import { addInto, idfOf, nearest, termVector, type TermVector } from './clustering.js';
-import type { Consolidation } from './consolidation.js';
+import { linkageLimit, type Consolidation } from './consolidation.js';
 import { issueEmbeddings } from './embedding.js';
 import { extractIssuesLocally, type ConversationText, type ExtractedIssue } from './extractIssues.js';
 import { labelCluster } from './labels.js';
@@ -42,7 +42,7 @@ import { configuredModel, extractIssuesWithModel } from './modelIssues.js';
 import { runInPool, siblingModule } from '../../engine/workerPool.js';
 import { storedConversationId } from './redact.js';
 import type { ContentDeps, JobDeps } from '../common/deps.js';
-import { log } from '../common/log.js';
+import { errorFields, log } from '../common/log.js';
 
 /** Personal data is redacted in the worker pool (redactTasks.ts), before anything is stored. */
 const redactTasks = siblingModule(import.meta.url, 'redactTasks');
@@ -216,7 +216,7 @@ async function planConsolidation(db: ContentDeps['db'] | Transaction, organizati
   const corpus = await corpusCounts(db, organizationId, []);
   if (corpus.version === corpus.consolidatedVersion) return undefined;
   const stored = await issuesOfOrganization(db, organizationId);
-  const embeddings = await issueEmbeddings(stored);
+  const embeddings = stored.length <= linkageLimit ? await issueEmbeddings(stored).catch((error: unknown) => void log.warn('issue clustering uses words only this time: embedding failed', errorFields(error))) : undefined;
   const toConsolidate = stored.map((issue) => ({
     id: issue.id,
     // Issues are visited in orders given by their content (never their arrival, nor their ids).

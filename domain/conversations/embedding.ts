@@ -6,7 +6,7 @@ import { errorFields, log } from '../common/log.js';
 /**
  * Sentence embeddings of issues: all-MiniLM-L6-v2, quantized (ONNX; `scripts/embedding-model.sh`
  * fetches it into `models/`), run by onnxruntime on the CPU, mean of its token vectors, unit
- * length. Bags of words miss paraphrase ("a French version of our docs" and "Portuguese variants
+ * length. onnxruntime-node runs each text on the event loop (3–5 ms, one setImmediate each). Bags of words miss paraphrase ("a French version of our docs" and "Portuguese variants
  * of the help center" share no term); the model places them close. Loaded by the first issue
  * embedded, never at start; without the model files, clustering uses words alone (logged once).
  */
@@ -27,10 +27,15 @@ function modelFolder(): string | undefined {
   return undefined;
 }
 
+let modelPresent = true;
+let missingLogged = false;
+
 async function loadEmbedder(): Promise<Embedder | undefined> {
   const folder = modelFolder();
-  if (!folder || !existsSync(path.join(folder, 'model.onnx')) || !existsSync(path.join(folder, 'tokenizer.json'))) {
-    log.warn('issue clustering uses words only: the embedding model is missing (scripts/embedding-model.sh fetches it)', { folder: folder ?? null });
+  modelPresent = !!folder && existsSync(path.join(folder, 'model.onnx')) && existsSync(path.join(folder, 'tokenizer.json'));
+  if (!folder || !modelPresent) {
+    if (!missingLogged) log.warn('issue clustering uses words only: the embedding model is missing (scripts/embedding-model.sh fetches it)', { folder: folder ?? null });
+    missingLogged = true;
     return undefined;
   }
   try {
@@ -47,7 +52,10 @@ async function loadEmbedder(): Promise<Embedder | undefined> {
       const feeds: Record<string, InstanceType<typeof ort.Tensor>> = { input_ids: tensor((id) => id), attention_mask: tensor(() => 1) };
       if (session.inputNames.includes('token_type_ids')) feeds.token_type_ids = tensor(() => 0);
       const hidden = (await session.run(feeds))[output]!.data as Float32Array;
-      return meanUnit(hidden, ids.length);
+      if (hidden.length !== ids.length * embeddingDimensions) throw new Error(`The embedding model answered ${hidden.length} values for ${ids.length} tokens of ${embeddingDimensions}`);
+      const vector = meanUnit(hidden, ids.length);
+      if (!vector.every(Number.isFinite)) throw new Error('The embedding model answered values that are not finite');
+      return vector;
     };
   } catch (error) {
     log.warn('issue clustering uses words only: the embedding model could not be loaded', errorFields(error));
@@ -71,7 +79,11 @@ function meanUnit(hidden: Float32Array, count: number): Float32Array {
 /** The texts' embeddings, in order; undefined when the model isn't there (clustering then uses words alone). */
 export async function embedTexts(texts: string[]): Promise<Float32Array[] | undefined> {
   const embed = await (loading ??= loadEmbedder());
-  if (!embed) return undefined;
+  if (!embed) {
+    // A model fetched later is taken by the next consolidation, without a restart.
+    if (!modelPresent) loading = undefined;
+    return undefined;
+  }
   const vectors: Float32Array[] = [];
   for (const text of texts) vectors.push(await embed(text));
   return vectors;
@@ -86,17 +98,21 @@ const embeddedLimit = 20_000;
 
 /** The issues' embeddings by id; undefined when the model isn't there. */
 export async function issueEmbeddings(issues: Array<{ id: string; title: string; summary: string }>): Promise<Map<string, Float32Array> | undefined> {
-  const missing = issues.filter((issue) => !embedded.has(issue.id));
+  // What the cache holds is taken now: another consolidation may evict it while this one awaits.
+  const found = new Map<string, Float32Array>();
+  const missing: typeof issues = [];
+  for (const issue of issues) {
+    const vector = embedded.get(issue.id);
+    if (vector) found.set(issue.id, vector);
+    else missing.push(issue);
+  }
   const vectors = await embedTexts(missing.map(issueText));
   if (!vectors) return undefined;
-  missing.forEach((issue, i) => embedded.set(issue.id, vectors[i]!));
-  const found = new Map<string, Float32Array>();
-  for (const issue of issues) {
-    const vector = embedded.get(issue.id)!;
-    // Least recently used last out.
-    embedded.delete(issue.id);
-    embedded.set(issue.id, vector);
-    found.set(issue.id, vector);
+  missing.forEach((issue, i) => found.set(issue.id, vectors[i]!));
+  for (const [id, vector] of found) {
+    // Least recently used first out.
+    embedded.delete(id);
+    embedded.set(id, vector);
   }
   for (const id of embedded.keys()) {
     if (embedded.size <= embeddedLimit) break;
