@@ -48,7 +48,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const routing = node && { node, secret: await nodeRoutingSecret({ db, dataDir: config.dataDir }) };
   const eventLoopDelay = new EventLoopDelay();
   const server = http.createServer(createApp({ db, config, urls, jobs, repositories, storageNode: routing }, { eventLoopDelay }));
-  server.keepAliveTimeout = 5000;
+  // An idle keep-alive connection is closed by its client first: clients (undici: the server's hint
+  // less 1 s; load balancers: 60 s) reuse a socket the server may be closing at that instant, and
+  // that request fails unanswered. Headers may take as long as the idle wait they follow.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   server.requestTimeout = 60_000;
   const connections = closingConnections(server);
   await new Promise<void>((resolve, reject) => {
