@@ -61,7 +61,7 @@ export function consolidate(issues: IssueToConsolidate[], runs = consensusRuns(i
     const agreement = labels.reduce((sum, other) => sum + (other === candidate ? 0 : adjustedRandIndex(candidate, other)), 0);
     if (agreement > best) [best, chosen] = [agreement, candidate];
   }
-  const groups = absorbSingletons(membersByLabel(chosen), weighted, regroupThreshold);
+  const groups = absorbSingletons(membersByLabel(chosen), weighted);
   return {
     groups: groups.map((members) => members.map((index) => issues[index]!.id)),
     vectors: Object.fromEntries(issues.map((issue, index) => [issue.id, vectors[index]!])),
@@ -149,14 +149,20 @@ export function averageLinkage(weighted: Weighted[], threshold: number): number[
 
 function cosine(a: Weighted, b: Weighted): number {
   if (a.norm === 0 || b.norm === 0) return 0;
-  const [small, large] = a.terms.size <= b.terms.size ? [a.terms, b.terms] : [b.terms, a.terms];
+  let dot = sparseDot(a.terms, b.terms);
+  if (a.dense && b.dense) for (let d = 0; d < a.dense.length; d += 1) dot += a.dense[d]! * b.dense[d]!;
+  return dot / (a.norm * b.norm);
+}
+
+/** The dot product of two sparse vectors, walking the smaller. */
+function sparseDot(a: Map<string, number>, b: Map<string, number>): number {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   let dot = 0;
   for (const [term, value] of small) {
     const match = large.get(term);
     if (match !== undefined) dot += value * match;
   }
-  if (a.dense && b.dense) for (let d = 0; d < a.dense.length; d += 1) dot += a.dense[d]! * b.dense[d]!;
-  return dot / (a.norm * b.norm);
+  return dot;
 }
 
 function withMeaning(words: Weighted, embedding: Float32Array): Weighted {
@@ -219,13 +225,7 @@ class Centroid {
   cosine(other: Weighted | Centroid): number {
     const norm = other instanceof Centroid ? other.norm() : other.norm;
     if (norm === 0 || this.norm() === 0) return 0;
-    const [small, large] = other.terms.size <= this.terms.size ? [other.terms, this.terms] : [this.terms, other.terms];
-    let dot = 0;
-    for (const [term, value] of small) {
-      const match = large.get(term);
-      if (match !== undefined) dot += value * match;
-    }
-    return dot / (norm * this.norm());
+    return sparseDot(this.terms, other.terms) / (norm * this.norm());
   }
 
   norm(): number {
@@ -244,15 +244,15 @@ export function recluster(order: number[], weighted: Weighted[], rounds = 8): In
   let centroids = new Map<number, Centroid>();
   let next = 0;
   for (const index of order) {
-    const group = nearestCentroid(weighted[index]!, centroids, regroupThreshold) ?? next++;
+    const group = nearestCentroid(weighted[index]!, centroids) ?? next++;
     centroids.set(group, (centroids.get(group) ?? new Centroid()).add(weighted[index]!));
     assignment[index] = group;
   }
   for (let round = 0; round < rounds; round += 1) {
-    let moved = mergeClose(centroids, assignment, mergeThreshold);
+    let moved = mergeClose(centroids, assignment);
     const reassigned = new Int32Array(weighted.length);
     for (const index of order) {
-      const group = nearestCentroid(weighted[index]!, centroids, regroupThreshold) ?? next++;
+      const group = nearestCentroid(weighted[index]!, centroids) ?? next++;
       if (group !== assignment[index]) moved = true;
       reassigned[index] = group;
     }
@@ -267,7 +267,7 @@ export function recluster(order: number[], weighted: Weighted[], rounds = 8): In
   return assignment;
 }
 
-function nearestCentroid(vector: Weighted, centroids: Map<number, Centroid>, threshold: number): number | undefined {
+function nearestCentroid(vector: Weighted, centroids: Map<number, Centroid>, threshold = regroupThreshold): number | undefined {
   let best: { group: number; score: number } | undefined;
   for (const [group, centroid] of centroids) {
     const score = centroid.cosine(vector);
@@ -280,13 +280,13 @@ function nearestCentroid(vector: Weighted, centroids: Map<number, Centroid>, thr
  * Merges centroids above the threshold, most similar pairs first, each cluster at most once per
  * call (the centroids moved; the next round looks again); whether any merged.
  */
-function mergeClose(centroids: Map<number, Centroid>, assignment: Int32Array, threshold: number): boolean {
+function mergeClose(centroids: Map<number, Centroid>, assignment: Int32Array): boolean {
   const ids = [...centroids.keys()].sort((x, y) => x - y);
   const pairs: Array<{ a: number; b: number; score: number }> = [];
   for (let i = 0; i < ids.length; i += 1) {
     for (let j = i + 1; j < ids.length; j += 1) {
       const score = centroids.get(ids[i]!)!.cosine(centroids.get(ids[j]!)!);
-      if (score >= threshold) pairs.push({ a: ids[i]!, b: ids[j]!, score });
+      if (score >= mergeThreshold) pairs.push({ a: ids[i]!, b: ids[j]!, score });
     }
   }
   pairs.sort((x, y) => y.score - x.score || x.a - y.a || x.b - y.b);
@@ -304,12 +304,12 @@ function mergeClose(centroids: Map<number, Centroid>, assignment: Int32Array, th
 }
 
 /** Each issue alone in its group joins the nearest group of several, if it is as similar as joining a cluster asks. */
-function absorbSingletons(groups: number[][], weighted: Weighted[], threshold: number): number[][] {
+function absorbSingletons(groups: number[][], weighted: Weighted[]): number[][] {
   const larger = groups.filter((members) => members.length > 1);
   const centroids = new Map(larger.map((members, i) => [i, members.reduce((centroid, index) => centroid.add(weighted[index]!), new Centroid())]));
   const alone: number[][] = [];
   for (const members of groups.filter((group) => group.length === 1)) {
-    const into = nearestCentroid(weighted[members[0]!]!, centroids, threshold);
+    const into = nearestCentroid(weighted[members[0]!]!, centroids);
     if (into === undefined) alone.push(members);
     else larger[into]!.push(members[0]!);
   }
