@@ -10,9 +10,6 @@ const shutdownGraceMs = 4500;
 /** `npm start`: the API and a worker in one process, and a local Temporal dev server unless TEMPORAL_ADDRESS names one. */
 async function main() {
   const config = configFromEnv();
-  // The worker's modules (about a third of a second) load while the dev server and the API start; not at all without a worker.
-  const workerModule = config.runWorker ? import('../workflows/worker.js') : undefined;
-  workerModule?.catch(() => undefined); // its failure is reported where it is awaited
   const devServer = config.localTemporal
     ? await startLocalTemporal({ dataDir: config.dataDir, ...config.localTemporal, namespace: config.temporal.namespace })
     : undefined;
@@ -22,16 +19,6 @@ async function main() {
     await devServer?.stop();
     throw error;
   });
-  // Ready once the worker polls too: started after "ready", its start-up would slow the first requests.
-  const worker = workerModule
-    ? await workerModule
-        .then(({ startWorkers }) => startWorkers(config.temporal, { db: server.db, repositories: server.repositories, dataDir: config.dataDir, jobs: server.jobs }))
-        .catch(async (error) => {
-          await server.close();
-          await devServer?.stop();
-          throw error;
-        })
-    : undefined;
   const reconciling = reconcileJobs(async () => {
     await server.jobs.ensureRepositoryMaintenance();
     return ensureDeletionJobs({ db: server.db, jobs: server.jobs, retentionMs: config.spaceRetentionMs });
@@ -45,17 +32,34 @@ async function main() {
     startMs: Math.round(performance.now()),
     ...(devServer?.uiUrl && { temporalUi: devServer.uiUrl }),
   });
+  // The worker starts once the API serves (its modules and Worker.create take about 0.6 s of this
+  // thread): a job asked for meanwhile waits in Temporal's queue until the worker polls.
+  const worker = config.runWorker ? startWorker(config, server) : undefined;
+  worker?.catch(async (error: unknown) => {
+    log.error('Quire could not start its worker', errorFields(error));
+    reconciling.stop();
+    await server.close().catch(() => undefined);
+    await devServer?.stop();
+    process.exit(1);
+  });
 
   stopOnSignals(
     async (step) => {
       reconciling.stop();
       // The worker first: its activities use the database the server closes.
-      if (worker) await step('worker', () => worker.stop());
+      if (worker) await step('worker', async () => (await worker.catch(() => undefined))?.stop());
       await server.close(step);
       if (devServer) await step('temporal', () => devServer.stop());
     },
     { graceMs: shutdownGraceMs, onGiveUp: () => void devServer?.stop(), watchParent: true },
   );
+}
+
+async function startWorker(config: ReturnType<typeof configFromEnv>, server: Awaited<ReturnType<typeof startServer>>) {
+  const { startWorkers } = await import('../workflows/worker.js');
+  const worker = await startWorkers(config.temporal, { db: server.db, repositories: server.repositories, dataDir: config.dataDir, jobs: server.jobs });
+  log.info('the worker started', { taskQueue: config.temporal.taskQueue, startMs: Math.round(performance.now()) });
+  return worker;
 }
 
 /** Retries until Temporal has taken every job (the maintenance schedule, the purges), without holding up the start. */

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { until } from '../helpers/poll.js';
 import { runAdmin, startService, type ServiceProcess } from '../helpers/processes.js';
 import { assertUpstreamResponse } from '../helpers/upstream.js';
@@ -106,6 +107,29 @@ test('npm run admin -- token create prints only a token that works, with the ser
   assert.is(wrong.code, 2);
   assert.ok(wrong.stderr.includes('--email is required'));
   await service.stop();
+});
+
+test('ready before its worker polls: a job asked for at once runs when the worker starts, and SIGTERM meanwhile stops cleanly', async () => {
+  const DATA_DIR = dataDir();
+  const token = 'bootstrap-secret-0123456789abcdef';
+  const service = await startService({ DATA_DIR, QUIRE_BOOTSTRAP_TOKEN: token, QUIRE_SPACE_RETENTION: '100ms' });
+  running.push(service);
+  const send = async (method: string, route: string, body?: unknown) =>
+    fetch(`${service.url}/v1${route}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const organizationId = (await get(`${service.url}/v1/orgs`, token)).body.items[0].id as string;
+  const space = (await (await send('POST', `/orgs/${organizationId}/spaces`, { title: 'Soon gone' })).json()) as { id: string };
+  assert.is((await send('DELETE', `/spaces/${space.id}`)).status, 205, 'the purge job is asked for right after the ready line');
+  await until('the purge to run once the worker polls', () => !existsSync(spaceGitdir(DATA_DIR, space.id)), 15_000, 100);
+  const messages = service.stdout().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { message?: string }).message);
+  assert.ok(messages.indexOf('Quire is ready') < messages.indexOf('the worker started'), 'the worker starts after the ready line');
+  assert.is((await service.stop('SIGTERM')).code, 0);
+
+  // Stopped while its worker is still starting: the worker is awaited, then stopped.
+  const again = await startService({ DATA_DIR });
+  running.push(again);
+  const { code } = await again.stop('SIGTERM');
+  assert.is(code, 0, again.stderr());
+  assert.not.match(again.stdout(), /could not start its worker/);
 });
 
 test.run();
