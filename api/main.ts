@@ -32,6 +32,7 @@ async function main() {
     startMs: Math.round(performance.now()),
     ...(devServer?.uiUrl && { temporalUi: devServer.uiUrl }),
   });
+  log.flush(); // now: the worker's start below holds this thread past the log's next batch
   // The worker starts once the API serves (its modules and Worker.create take about 0.6 s of this
   // thread): a job asked for meanwhile waits in Temporal's queue until the worker polls.
   const worker = config.runWorker ? startWorker(config, server) : undefined;
