@@ -5,6 +5,7 @@ import { databaseLocation, openDatabase, type Database } from '../storage/db.js'
 import { createApp } from './app.js';
 import { bootstrapInstance } from '../domain/organizations/index.js';
 import { settleSearchRefreshes } from '../domain/spaces/index.js';
+import { closeEmbeddingThread } from '../domain/conversations/index.js';
 import { checkGitBinary, closeHookChannel } from '../domain/git/index.js';
 import type { Config } from './config.js';
 import { DownloadSigner } from './downloadSigner.js';
@@ -75,7 +76,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         connections.endAfterResponses();
       });
       // Busy worker threads are stopped, not waited for: the requests they served end now.
-      await step('threads', () => closeWorkerPool());
+      await step('threads', () => Promise.all([closeWorkerPool(), closeEmbeddingThread()]));
       await step('connections', () => closed);
       await step('storage node', async () => node?.stop());
       await step('git hooks', () => closeHookChannel());

@@ -5,6 +5,7 @@ import { localSpaceRepositories } from '../engine/spaceRepositories.js';
 import { databaseLocation, openDatabase } from '../storage/db.js';
 import { stopOnSignals } from './runtime/stopOnSignals.js';
 import { closeWorkerPool } from '../engine/workerPool.js';
+import { closeEmbeddingThread } from '../domain/conversations/index.js';
 import { temporalFromEnv } from './settings.js';
 import { startWorkers } from './worker.js';
 import { storageOfSpace } from '../domain/storages/index.js';
@@ -31,7 +32,7 @@ async function main() {
   stopOnSignals(
     async (step) => {
       // Activities waiting on a worker thread (a bundle being parsed) end now instead of holding the stop.
-      await Promise.all([step('worker', () => worker.stop()), step('threads', () => closeWorkerPool())]);
+      await Promise.all([step('worker', () => worker.stop()), step('threads', () => Promise.all([closeWorkerPool(), closeEmbeddingThread()]))]);
       await step('jobs', () => jobs.close());
       await step('database', () => db.close());
     },

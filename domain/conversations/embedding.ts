@@ -1,20 +1,21 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { errorFields, log } from '../common/log.js';
+import type { Piscina } from 'piscina';
+import { listenedPool, siblingModule } from '../../engine/workerPool.js';
+import { log } from '../common/log.js';
 
 /**
  * Sentence embeddings of issues: all-MiniLM-L6-v2, quantized (ONNX; `scripts/embedding-model.sh`
- * fetches it into `models/`), run by onnxruntime on the CPU, mean of its token vectors, unit
- * length. onnxruntime-node runs each text on the event loop (3–5 ms, one setImmediate each). Bags of words miss paraphrase ("a French version of our docs" and "Portuguese variants
- * of the help center" share no term); the model places them close. Loaded by the first issue
- * embedded, never at start; without the model files, clustering uses words alone (logged once).
+ * fetches it into `models/`), run by onnxruntime on the CPU in a thread of its own
+ * (embeddingThread.ts), mean of its token vectors, unit length. Bags of words miss paraphrase ("a
+ * French version of our docs" and "Portuguese variants of the help center" share no term); the
+ * model places them close. Loaded by the first issue embedded, never at start; without the model
+ * files, clustering uses words alone (logged once).
  */
 export const embeddingDimensions = 384;
-/** Tokens the model reads of an issue (its limit is 512; an issue's summary is at most 1,000 characters). */
-const maxTokens = 256;
 
-type Embedder = (text: string) => Promise<Float32Array>;
+type Embedder = (texts: string[]) => Promise<Float32Array[]>;
 let loading: Promise<Embedder | undefined> | undefined;
 
 /** The model's folder: QUIRE_EMBEDDING_MODEL, or `models/all-minilm-l6-v2-q` of the project this file is in (its source or its build). */
@@ -30,6 +31,14 @@ function modelFolder(): string | undefined {
 let modelPresent = true;
 let missingLogged = false;
 
+/**
+ * The embedding thread: a pool of one (piscina loads its module as TypeScript runs under tsx, which
+ * a plain Worker's entry doesn't) that stays, since it holds the model, and runs at a lower
+ * priority (nice +10): clustering a moment late matters less than the requests it would slow.
+ */
+let pool: Piscina | undefined;
+const task = siblingModule(import.meta.url, 'embeddingThread');
+
 async function loadEmbedder(): Promise<Embedder | undefined> {
   const folder = modelFolder();
   modelPresent = !!folder && existsSync(path.join(folder, 'model.onnx')) && existsSync(path.join(folder, 'tokenizer.json'));
@@ -38,42 +47,22 @@ async function loadEmbedder(): Promise<Embedder | undefined> {
     missingLogged = true;
     return undefined;
   }
-  try {
-    const [{ Tokenizer }, ort] = await Promise.all([import('@huggingface/tokenizers'), import('onnxruntime-node')]);
-    const tokenizer = new Tokenizer(JSON.parse(readFileSync(path.join(folder, 'tokenizer.json'), 'utf8')), {});
-    // One thread: an issue is a few dozen tokens, and the API may share the process.
-    const session = await ort.InferenceSession.create(path.join(folder, 'model.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' });
-    const output = session.outputNames[0]!;
-    return async (text) => {
-      let ids: number[] = tokenizer.encode(text).ids;
-      // [CLS] … [SEP]: a long text keeps its start and its closing token.
-      if (ids.length > maxTokens) ids = [...ids.slice(0, maxTokens - 1), ids[ids.length - 1]!];
-      const tensor = (values: (id: number) => number) => new ort.Tensor('int64', BigInt64Array.from(ids, (id) => BigInt(values(id))), [1, ids.length]);
-      const feeds: Record<string, InstanceType<typeof ort.Tensor>> = { input_ids: tensor((id) => id), attention_mask: tensor(() => 1) };
-      if (session.inputNames.includes('token_type_ids')) feeds.token_type_ids = tensor(() => 0);
-      const hidden = (await session.run(feeds))[output]!.data as Float32Array;
-      if (hidden.length !== ids.length * embeddingDimensions) throw new Error(`The embedding model answered ${hidden.length} values for ${ids.length} tokens of ${embeddingDimensions}`);
-      const vector = meanUnit(hidden, ids.length);
-      if (!vector.every(Number.isFinite)) throw new Error('The embedding model answered values that are not finite');
-      return vector;
-    };
-  } catch (error) {
-    log.warn('issue clustering uses words only: the embedding model could not be loaded', errorFields(error));
+  pool ??= listenedPool({ minThreads: 1, maxThreads: 1, idleTimeout: Infinity, niceIncrement: 10 }, 'the embedding thread', () => pool);
+  const running = pool;
+  const { error } = (await running.run(folder, { filename: task.href, name: 'loadModel' })) as { error?: string };
+  if (error) {
+    log.warn('issue clustering uses words only: the embedding model could not be loaded', { error });
     return undefined;
   }
+  return (texts) => running.run({ folder, texts }, { filename: task.href, name: 'embedTexts' }) as Promise<Float32Array[]>;
 }
 
-/** The mean of `count` token vectors, scaled to unit length. */
-function meanUnit(hidden: Float32Array, count: number): Float32Array {
-  const vector = new Float32Array(embeddingDimensions);
-  for (let token = 0; token < count; token += 1) {
-    for (let d = 0; d < embeddingDimensions; d += 1) vector[d]! += hidden[token * embeddingDimensions + d]!;
-  }
-  let norm = 0;
-  for (let d = 0; d < embeddingDimensions; d += 1) norm += vector[d]! * vector[d]!;
-  norm = Math.sqrt(norm) || 1;
-  for (let d = 0; d < embeddingDimensions; d += 1) vector[d]! /= norm;
-  return vector;
+/** Stops the embedding thread (a shutdown): the next embedding starts another, which loads the model again. */
+export async function closeEmbeddingThread(): Promise<void> {
+  const closing = pool;
+  pool = undefined;
+  loading = undefined;
+  await closing?.destroy();
 }
 
 /** The texts' embeddings, in order; undefined when the model isn't there (clustering then uses words alone). */
@@ -84,9 +73,7 @@ export async function embedTexts(texts: string[]): Promise<Float32Array[] | unde
     if (!modelPresent) loading = undefined;
     return undefined;
   }
-  const vectors: Float32Array[] = [];
-  for (const text of texts) vectors.push(await embed(text));
-  return vectors;
+  return texts.length ? embed(texts) : [];
 }
 
 /** The text of an issue the model reads: its title and summary. */
