@@ -6,6 +6,10 @@ import { configFromEnv } from './config.js';
 import { startServer } from './server.js';
 
 const shutdownGraceMs = 4500;
+/** The worker starts once no request has been in flight for this long after the ready line… */
+const startQuietMs = 100;
+/** …or this long after it, whatever the traffic. */
+const startWaitMs = 2000;
 
 /** `npm start`: the API and a worker in one process, and a local Temporal dev server unless TEMPORAL_ADDRESS names one. */
 async function main() {
@@ -19,10 +23,45 @@ async function main() {
     await devServer?.stop();
     throw error;
   });
+  // The worker (its modules and Worker.create take about 0.7 s of this thread) and the jobs'
+  // reconciliation start once the API serves and its first requests are answered: a job asked for
+  // meanwhile waits in Temporal's queue until the worker polls.
+  const quiet = server.quiet(startQuietMs, startWaitMs);
+  let stopping = false;
   const reconciling = reconcileJobs(async () => {
+    await quiet;
+    if (stopping) return 0;
     await server.jobs.ensureRepositoryMaintenance();
     return ensureDeletionJobs({ db: server.db, jobs: server.jobs, retentionMs: config.spaceRetentionMs });
   });
+  // Not started at all when a stop comes first.
+  let worker: ReturnType<typeof startWorker> | undefined;
+  void quiet.then(() => {
+    if (stopping || !config.runWorker) return;
+    worker = startWorker(config, server);
+    worker.catch(async (error: unknown) => {
+      log.error('Quire could not start its worker', errorFields(error));
+      reconciling.stop();
+      await server.close().catch(() => undefined);
+      await devServer?.stop();
+      process.exit(1);
+    });
+  });
+
+  stopOnSignals(
+    async (step) => {
+      stopping = true;
+      reconciling.stop();
+      // The worker first: its activities use the database the server closes. One still starting is
+      // awaited, then stopped.
+      const started = worker;
+      if (started) await step('worker', async () => (await started.catch(() => undefined))?.stop());
+      await server.close(step);
+      if (devServer) await step('temporal', () => devServer.stop());
+    },
+    { graceMs: shutdownGraceMs, onGiveUp: () => void devServer?.stop(), watchParent: true },
+  );
+  // Written once a stop is handled: a SIGTERM sent on seeing it stops Quire gracefully.
   log.info('Quire is ready', {
     url: server.url,
     pid: process.pid,
@@ -32,28 +71,7 @@ async function main() {
     startMs: Math.round(performance.now()),
     ...(devServer?.uiUrl && { temporalUi: devServer.uiUrl }),
   });
-  log.flush(); // now: the worker's start below holds this thread past the log's next batch
-  // The worker starts once the API serves (its modules and Worker.create take about 0.6 s of this
-  // thread): a job asked for meanwhile waits in Temporal's queue until the worker polls.
-  const worker = config.runWorker ? startWorker(config, server) : undefined;
-  worker?.catch(async (error: unknown) => {
-    log.error('Quire could not start its worker', errorFields(error));
-    reconciling.stop();
-    await server.close().catch(() => undefined);
-    await devServer?.stop();
-    process.exit(1);
-  });
-
-  stopOnSignals(
-    async (step) => {
-      reconciling.stop();
-      // The worker first: its activities use the database the server closes.
-      if (worker) await step('worker', async () => (await worker.catch(() => undefined))?.stop());
-      await server.close(step);
-      if (devServer) await step('temporal', () => devServer.stop());
-    },
-    { graceMs: shutdownGraceMs, onGiveUp: () => void devServer?.stop(), watchParent: true },
-  );
+  log.flush(); // now: the worker's start may hold this thread past the log's next batch
 }
 
 async function startWorker(config: ReturnType<typeof configFromEnv>, server: Awaited<ReturnType<typeof startServer>>) {

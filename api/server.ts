@@ -29,6 +29,12 @@ export interface RunningServer {
   jobs: JobClient;
   /** The space repositories the API serves, for a worker in the same process to share. */
   repositories: Repositories;
+  /**
+   * Resolves once no request has been in flight for `quietMs`, or after `maxMs` at most: what
+   * `npm start` waits for before starting its worker, so the first requests don't share the
+   * thread with it.
+   */
+  quiet(quietMs: number, maxMs: number): Promise<void>;
   /** Stops serving; `step` times each part (see stopOnSignals). */
   close(step?: ShutdownStep): Promise<void>;
 }
@@ -70,6 +76,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     db,
     jobs,
     repositories,
+    quiet: (quietMs, maxMs) => connections.quiet(quietMs, maxMs),
     close: async (step: ShutdownStep = (_name, run) => run()) => {
       const closed = new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -93,9 +100,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
  * Keep-alive connections end with the response under way when the server closes: `server.close`
  * only waits for them, and a client keeps an idle one open for seconds.
  */
-function closingConnections(server: http.Server): { endAfterResponses(): void } {
+function closingConnections(server: http.Server): { endAfterResponses(): void; quiet(quietMs: number, maxMs: number): Promise<void> } {
   const inFlight = new Set<http.ServerResponse>();
   let closing = false;
+  let lastEnded = 0;
   const endAfter = (response: http.ServerResponse) => {
     if (!response.headersSent) {
       response.shouldKeepAlive = false; // answered with "Connection: close", then the socket ends
@@ -107,9 +115,23 @@ function closingConnections(server: http.Server): { endAfterResponses(): void } 
   server.on('request', (_request: http.IncomingMessage, response: http.ServerResponse) => {
     if (closing) return endAfter(response);
     inFlight.add(response);
-    response.once('close', () => inFlight.delete(response));
+    response.once('close', () => {
+      inFlight.delete(response);
+      lastEnded = performance.now();
+    });
   });
   return {
+    quiet: (quietMs, maxMs) => {
+      const since = performance.now();
+      return new Promise<void>((resolve) => {
+        const check = () => {
+          const now = performance.now();
+          if ((inFlight.size === 0 && now - Math.max(lastEnded, since) >= quietMs) || now - since >= maxMs) resolve();
+          else setTimeout(check, Math.min(quietMs, 20));
+        };
+        check();
+      });
+    },
     endAfterResponses: () => {
       closing = true;
       server.closeIdleConnections();

@@ -1,4 +1,4 @@
-import type { Client, Connection } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { storageTaskQueue, type TemporalSettings } from './settings.js';
 import { spaceRestored } from './signals.js';
 import type { spaceDeletion } from './spaceDeletion.workflow.js';
@@ -39,20 +39,13 @@ const failFastMs = 1000;
 const statusTtlMs = 1000;
 const staleStatusMs = 5000;
 
-type TemporalSdk = typeof import('@temporalio/client');
-interface Temporal {
-  sdk: TemporalSdk;
-  connection: Connection;
-  client: Client;
-}
-
 /**
- * The API's one Temporal client: starts and cancels jobs (the domain's `Jobs` port). Temporal's
- * client library (about a quarter of a second to load) is loaded and its connection made on first
- * use, so the API starts sooner, and starts (and serves reads) while Temporal is down.
+ * The API's one Temporal client: starts and cancels jobs (the domain's `Jobs` port). The connection is made on first use,
+ * so the API starts (and serves reads) while Temporal is down.
  */
 export class JobClient implements Jobs {
-  private temporal: Promise<Temporal> | undefined;
+  private readonly connection: Connection;
+  private readonly client: Client;
   private failedAt = 0;
   private known: { up: boolean; at: number } | undefined;
   private checking: Promise<boolean> | undefined;
@@ -65,19 +58,14 @@ export class JobClient implements Jobs {
   constructor(
     readonly settings: TemporalSettings,
     private readonly storageOf?: (spaceId: string) => Promise<string | undefined>,
-  ) {}
-
-  private connected(): Promise<Temporal> {
-    this.temporal ??= import('@temporalio/client').then((sdk) => {
-      const connection = sdk.Connection.lazy({
-        address: this.settings.address,
-        // A couple of quick retries ride out a blip; the default ten would outlast the request's patience.
-        interceptors: [sdk.makeGrpcRetryInterceptor(sdk.defaultGrpcRetryOptions({ maxAttempts: 3 }))],
-      });
-      hooksOnlyWhileRunning(connection.callContextStorage);
-      return { sdk, connection, client: new sdk.Client({ connection, namespace: this.settings.namespace }) };
+  ) {
+    this.connection = Connection.lazy({
+      address: settings.address,
+      // A couple of quick retries ride out a blip; the default ten would outlast the request's patience.
+      interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3 }))],
     });
-    return this.temporal;
+    hooksOnlyWhileRunning(this.connection.callContextStorage);
+    this.client = new Client({ connection: this.connection, namespace: settings.namespace });
   }
 
   /** The queue of a job on a space's repository: its storage's, on storage nodes. */
@@ -91,7 +79,7 @@ export class JobClient implements Jobs {
    * id is stale (the space was live until now) and is replaced.
    */
   async startSpaceDeletion(input: SpaceDeletionInput): Promise<void> {
-    await this.call(`start the purge of space ${input.spaceId}`, ({ client }) => this.startDeletionWorkflow({ client }, input));
+    await this.call(`start the purge of space ${input.spaceId}`, () => this.startDeletionWorkflow(input));
   }
 
   /**
@@ -99,16 +87,16 @@ export class JobClient implements Jobs {
    * deletion, replaces one left from an earlier deletion, starts one if there is none.
    */
   async ensureSpaceDeletion(input: SpaceDeletionInput): Promise<void> {
-    await this.call(`check the purge job of space ${input.spaceId}`, async ({ sdk, client }) => {
-      const running = await client.workflow
+    await this.call(`check the purge job of space ${input.spaceId}`, async () => {
+      const running = await this.client.workflow
         .getHandle(spaceDeletionJobId(input.spaceId))
         .describe()
         .catch((error) => {
-          if (error instanceof sdk.WorkflowNotFoundError) return undefined;
+          if (error instanceof WorkflowNotFoundError) return undefined;
           throw error;
         });
       if (running?.status.name === 'RUNNING' && running.memo?.deletedAt === input.deletedAt) return;
-      await this.startDeletionWorkflow({ client }, input);
+      await this.startDeletionWorkflow(input);
     });
   }
 
@@ -117,11 +105,11 @@ export class JobClient implements Jobs {
    * A job for a newer deletion ignores it; no job at all is fine.
    */
   async cancelSpaceDeletion(spaceId: string, deletedAt: string): Promise<void> {
-    await this.call(`cancel the purge of space ${spaceId}`, async ({ sdk, client }) => {
+    await this.call(`cancel the purge of space ${spaceId}`, async () => {
       try {
-        await client.workflow.getHandle(spaceDeletionJobId(spaceId)).signal(spaceRestored, deletedAt);
+        await this.client.workflow.getHandle(spaceDeletionJobId(spaceId)).signal(spaceRestored, deletedAt);
       } catch (error) {
-        if (!(error instanceof sdk.WorkflowNotFoundError)) throw error;
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
       }
     });
   }
@@ -131,8 +119,8 @@ export class JobClient implements Jobs {
    * source changed (one more round), so there is never a second job for one spec.
    */
   async startOpenAPIProcessing(organizationId: string, slug: string): Promise<void> {
-    await this.call(`start processing OpenAPI specification ${slug}`, ({ client }) =>
-      client.workflow.signalWithStart<typeof openapiProcessing>('openapiProcessing', {
+    await this.call(`start processing OpenAPI specification ${slug}`, () =>
+      this.client.workflow.signalWithStart<typeof openapiProcessing>('openapiProcessing', {
         taskQueue: this.settings.taskQueue,
         workflowId: openAPIJobId(organizationId, slug),
         args: [{ organizationId, slug }],
@@ -144,8 +132,8 @@ export class JobClient implements Jobs {
 
   /** Runs a translation's run `run`; a job already under that id (the same run asked twice) is joined. */
   async startTranslationRun(translationId: string, run: number, sourceSpaceId: string): Promise<void> {
-    await this.call(`start run ${run} of translation ${translationId}`, async ({ client }) =>
-      client.workflow.start<typeof translationRun>('translationRun', {
+    await this.call(`start run ${run} of translation ${translationId}`, async () =>
+      this.client.workflow.start<typeof translationRun>('translationRun', {
         taskQueue: await this.queueOf(sourceSpaceId),
         workflowId: translationJobId(translationId, run),
         args: [{ translationId, run }],
@@ -156,8 +144,8 @@ export class JobClient implements Jobs {
 
   /** Renders a change request's PDF; the same revision and options asked again join the job under way. */
   async startPdfExport(input: PdfExportInput): Promise<void> {
-    await this.call(`start the PDF export of change request ${input.changeRequestId}`, async ({ client }) =>
-      client.workflow.start<typeof pdfExport>('pdfExport', {
+    await this.call(`start the PDF export of change request ${input.changeRequestId}`, async () =>
+      this.client.workflow.start<typeof pdfExport>('pdfExport', {
         taskQueue: await this.queueOf(input.spaceId),
         workflowId: pdfJobId(input),
         args: [input],
@@ -171,15 +159,15 @@ export class JobClient implements Jobs {
    * running), and makes sure the periodic consolidation schedule exists (once per process).
    */
   async signalConversationsIngested(organizationId: string): Promise<void> {
-    await this.call(`start processing the conversations of organization ${organizationId}`, async ({ sdk, client }) => {
-      await client.workflow.signalWithStart<typeof conversationProcessing>('conversationProcessing', {
+    await this.call(`start processing the conversations of organization ${organizationId}`, async () => {
+      await this.client.workflow.signalWithStart<typeof conversationProcessing>('conversationProcessing', {
         taskQueue: this.settings.taskQueue,
         workflowId: conversationsJobId(organizationId),
         args: [{ organizationId, consolidateWhenQuietMs: this.settings.consolidateWhenQuietMs ?? 10_000 }],
         signal: conversationsIngested,
         signalArgs: [],
       });
-      this.consolidationScheduled ??= this.scheduleConsolidation({ sdk, client }).catch((error: unknown) => {
+      this.consolidationScheduled ??= this.scheduleConsolidation().catch((error: unknown) => {
         this.consolidationScheduled = undefined;
         throw error;
       });
@@ -188,16 +176,16 @@ export class JobClient implements Jobs {
   }
 
   /** The schedule that consolidates issue clusters; an existing one is kept as it is. */
-  private async scheduleConsolidation({ sdk, client }: Pick<Temporal, 'sdk' | 'client'>): Promise<void> {
+  private async scheduleConsolidation(): Promise<void> {
     try {
-      await client.schedule.create({
+      await this.client.schedule.create({
         scheduleId: consolidationScheduleId(this.settings.taskQueue),
         spec: { intervals: [{ every: this.settings.consolidationEveryMs ?? 3_600_000 }] },
         action: { type: 'startWorkflow', workflowType: 'conversationsConsolidation', taskQueue: this.settings.taskQueue, args: [] },
-        policies: { overlap: sdk.ScheduleOverlapPolicy.SKIP },
+        policies: { overlap: ScheduleOverlapPolicy.SKIP },
       });
     } catch (error) {
-      if (!(error instanceof sdk.ScheduleAlreadyRunning)) throw error;
+      if (!(error instanceof ScheduleAlreadyRunning)) throw error;
     }
   }
 
@@ -205,15 +193,15 @@ export class JobClient implements Jobs {
   async startRendererRevalidation(subject: RevalidationSubject): Promise<void> {
     if (!this.settings.renderer) return;
     const key = 'spaceId' in subject ? `space:${subject.spaceId}` : `site:${subject.siteId}`;
-    await this.call(`start the renderer revalidation of ${key}`, ({ client }) =>
-      client.workflow.start<typeof rendererRevalidation>('rendererRevalidation', { taskQueue: this.settings.taskQueue, workflowId: `renderer-revalidation:${key}:${randomUUID()}`, args: [subject] }),
+    await this.call(`start the renderer revalidation of ${key}`, () =>
+      this.client.workflow.start<typeof rendererRevalidation>('rendererRevalidation', { taskQueue: this.settings.taskQueue, workflowId: `renderer-revalidation:${key}:${randomUUID()}`, args: [subject] }),
     );
   }
 
   /** Starts a Git Sync import or export of a space: each request its own job. */
   async startGitSync(job: GitSyncJob): Promise<void> {
-    await this.call(`start the Git Sync ${job.direction} of space ${job.spaceId}`, async ({ client }) =>
-      client.workflow.start<typeof gitSync>('gitSync', { taskQueue: await this.queueOf(job.spaceId), workflowId: gitSyncJobId(job, randomUUID()), args: [job] }),
+    await this.call(`start the Git Sync ${job.direction} of space ${job.spaceId}`, async () =>
+      this.client.workflow.start<typeof gitSync>('gitSync', { taskQueue: await this.queueOf(job.spaceId), workflowId: gitSyncJobId(job, randomUUID()), args: [job] }),
     );
   }
 
@@ -227,17 +215,17 @@ export class JobClient implements Jobs {
     const scheduleId = maintenanceScheduleId(taskQueue);
     const every = this.settings.repackEveryMs ?? 3_600_000;
     const input: RepositoryMaintenanceInput = { looseObjects: this.settings.repackLooseObjects ?? 1000 };
-    await this.call('schedule the repository maintenance', async ({ sdk, client }) => {
+    await this.call('schedule the repository maintenance', async () => {
       try {
-        await client.schedule.create({
+        await this.client.schedule.create({
           scheduleId,
           spec: { intervals: [{ every }] },
           action: { type: 'startWorkflow', workflowType: 'repositoryMaintenance', taskQueue, args: [input] },
-          policies: { overlap: sdk.ScheduleOverlapPolicy.SKIP },
+          policies: { overlap: ScheduleOverlapPolicy.SKIP },
         });
       } catch (error) {
-        if (!(error instanceof sdk.ScheduleAlreadyRunning)) throw error;
-        await client.schedule.getHandle(scheduleId).update((previous) => ({
+        if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+        await this.client.schedule.getHandle(scheduleId).update((previous) => ({
           ...previous,
           spec: { intervals: [{ every }] },
           action: { type: 'startWorkflow', workflowType: 'repositoryMaintenance', taskQueue, args: [input] },
@@ -254,18 +242,18 @@ export class JobClient implements Jobs {
   async startSpaceMove(move: SpaceMove, releaseAfterMs: number): Promise<{ workflowId: string; result(): Promise<string> }> {
     const queue = (storage: string) => storageTaskQueue(this.settings.taskQueue, storage);
     const workflowId = spaceMoveJobId(move.spaceId);
-    return this.call(`start the move of space ${move.spaceId}`, ({ sdk, client }) =>
-      client.workflow
+    return this.call(`start the move of space ${move.spaceId}`, () =>
+      this.client.workflow
         .start<typeof spaceMove>('spaceMove', { taskQueue: this.settings.taskQueue, workflowId, args: [{ ...move, sourceQueue: queue(move.from), targetQueue: queue(move.to), releaseAfterMs }] })
         .catch((error) => {
-          if (error instanceof sdk.WorkflowExecutionAlreadyStartedError) return client.workflow.getHandle<typeof spaceMove>(workflowId);
+          if (error instanceof WorkflowExecutionAlreadyStartedError) return this.client.workflow.getHandle<typeof spaceMove>(workflowId);
           throw error;
         }),
     );
   }
 
-  private async startDeletionWorkflow({ client }: Pick<Temporal, 'client'>, input: SpaceDeletionInput) {
-    return client.workflow.start<typeof spaceDeletion>('spaceDeletion', {
+  private async startDeletionWorkflow(input: SpaceDeletionInput) {
+    return this.client.workflow.start<typeof spaceDeletion>('spaceDeletion', {
       taskQueue: await this.queueOf(input.spaceId),
       workflowId: spaceDeletionJobId(input.spaceId),
       args: [input],
@@ -280,8 +268,8 @@ export class JobClient implements Jobs {
    */
   async isUp(): Promise<boolean> {
     if (this.known && Date.now() - this.known.at < statusTtlMs) return this.known.up;
-    this.checking ??= this.connected()
-      .then(({ connection }) => connection.withDeadline(Date.now() + 1000, () => connection.healthService.check({})))
+    this.checking ??= this.connection
+      .withDeadline(Date.now() + 1000, () => this.connection.healthService.check({}))
       .then(
         (health) => health.status === 1, // SERVING
         () => false,
@@ -295,17 +283,15 @@ export class JobClient implements Jobs {
   }
 
   async close(): Promise<void> {
-    // Nothing to close when no job was asked for; the library is loaded by then if one was.
-    await (await this.temporal?.catch(() => undefined))?.connection.close().catch(() => undefined);
+    await this.connection.close().catch(() => undefined);
   }
 
-  private async call<T>(what: string, work: (temporal: Temporal) => Promise<T>): Promise<T> {
+  private async call<T>(what: string, work: () => Promise<T>): Promise<T> {
     const unavailable = (reason: string) =>
       new JobsUnavailableError(`Could not ${what}: the job service (Temporal at ${this.settings.address}) is unavailable (${reason}). Nothing was changed; try again later.`);
     if (Date.now() - this.failedAt < failFastMs) throw unavailable('it failed a moment ago');
     try {
-      const temporal = await this.connected();
-      const result = await temporal.connection.withDeadline(Date.now() + callTimeoutMs, () => work(temporal));
+      const result = await this.connection.withDeadline(Date.now() + callTimeoutMs, work);
       this.known = { up: true, at: Date.now() };
       return result;
     } catch (error) {

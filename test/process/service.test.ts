@@ -124,7 +124,7 @@ test('ready before its worker polls: a job asked for at once runs when the worke
   assert.ok(messages.indexOf('Quire is ready') < messages.indexOf('the worker started'), 'the worker starts after the ready line');
   assert.is((await service.stop('SIGTERM')).code, 0);
 
-  // Stopped while its worker is still starting: the worker is awaited, then stopped.
+  // Stopped on its ready line: before its worker starts (then it never does), or while it starts (then it is awaited and stopped).
   const again = await startService({ DATA_DIR });
   running.push(again);
   const { code } = await again.stop('SIGTERM');

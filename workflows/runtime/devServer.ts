@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import { log } from '../../domain/common/log.js';
 
 export interface DevServerOptions {
@@ -170,8 +170,6 @@ async function waitUntilServing(address: string, exited: Promise<number | null>,
 export async function answers(address: string, timeoutMs = 1000): Promise<boolean> {
   let connection: Connection | undefined;
   try {
-    // Loaded here, not with this module: `npm start` checks for a dev server before the API starts.
-    const { Connection } = await import('@temporalio/client');
     connection = await Connection.connect({ address, connectTimeout: timeoutMs });
     const health = await connection.withDeadline(Date.now() + timeoutMs, () => connection!.healthService.check({}));
     return health.status === 1; // SERVING
