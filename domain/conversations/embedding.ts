@@ -76,8 +76,13 @@ export async function embedTexts(texts: string[]): Promise<Float32Array[] | unde
   return texts.length ? embed(texts) : [];
 }
 
-/** The text of an issue the model reads: its title and summary. */
-export const issueText = (issue: { title: string; summary: string }) => `${issue.title}\n${issue.summary}`;
+/**
+ * The text of an issue the model reads: its summary, which holds the title's sentence already (the
+ * title alone when the summary is empty). Title and summary together read the lead sentence twice,
+ * and it is often the vaguest one ("Am I missing something?"): on the four labelled sets, the
+ * summary alone grouped better (mean ARI 0.66 against 0.62), at the same share and cut.
+ */
+export const issueText = (issue: { title: string; summary: string }) => issue.summary.trim() || issue.title;
 
 /** Issues' embeddings by id, kept (an issue's text never changes): a consolidation embeds only the issues it hasn't met. About 1.5 KB each. */
 const embedded = new Map<string, Float32Array>();
