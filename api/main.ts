@@ -1,3 +1,4 @@
+import type { RunningWorker } from '../workflows/worker.js';
 import { startLocalTemporal } from '../workflows/runtime/localTemporal.js';
 import { stopOnSignals } from '../workflows/runtime/stopOnSignals.js';
 import { ensureDeletionJobs } from '../domain/spaces/index.js';
@@ -35,18 +36,23 @@ async function main() {
     return ensureDeletionJobs({ db: server.db, jobs: server.jobs, retentionMs: config.spaceRetentionMs });
   });
   // Not started at all when a stop comes first.
-  let worker: ReturnType<typeof startWorker> | undefined;
+  let worker: Promise<RunningWorker | undefined> | undefined;
   void quiet.then(() => {
     if (stopping || !config.runWorker) return;
-    worker = startWorker(config, server);
+    worker = startWorker(config, server, () => stopping);
     worker.catch(async (error: unknown) => {
+      if (stopping) return; // the stop under way ends the process
+      stopping = true;
       log.error('Quire could not start its worker', errorFields(error));
       reconciling.stop();
-      await server.close().catch(() => undefined);
-      await devServer?.stop();
+      await closeServer().catch(() => undefined);
+      await devServer?.stop().catch(() => undefined);
       process.exit(1);
     });
   });
+  // One close, whichever of the stop and a failed start asks first.
+  let closing: Promise<void> | undefined;
+  const closeServer = (step?: Parameters<typeof server.close>[0]) => (closing ??= server.close(step));
 
   stopOnSignals(
     async (step) => {
@@ -56,7 +62,7 @@ async function main() {
       // awaited, then stopped.
       const started = worker;
       if (started) await step('worker', async () => (await started.catch(() => undefined))?.stop());
-      await server.close(step);
+      await closeServer(step);
       if (devServer) await step('temporal', () => devServer.stop());
     },
     { graceMs: shutdownGraceMs, onGiveUp: () => void devServer?.stop(), watchParent: true },
@@ -74,8 +80,13 @@ async function main() {
   log.flush(); // now: the worker's start may hold this thread past the log's next batch
 }
 
-async function startWorker(config: ReturnType<typeof configFromEnv>, server: Awaited<ReturnType<typeof startServer>>) {
+/**
+ * Starts the worker, unless a stop came while its modules loaded. Resolves after its first attempt
+ * to connect and poll: a failed one is logged by the worker and tried again.
+ */
+async function startWorker(config: ReturnType<typeof configFromEnv>, server: Awaited<ReturnType<typeof startServer>>, stopping: () => boolean): Promise<RunningWorker | undefined> {
   const { startWorkers } = await import('../workflows/worker.js');
+  if (stopping()) return undefined;
   const worker = await startWorkers(config.temporal, { db: server.db, repositories: server.repositories, dataDir: config.dataDir, jobs: server.jobs });
   log.info('the worker started', { taskQueue: config.temporal.taskQueue, startMs: Math.round(performance.now()) });
   return worker;

@@ -32,7 +32,9 @@ async function main() {
   stopOnSignals(
     async (step) => {
       // Activities waiting on a worker thread (a bundle being parsed) end now instead of holding the stop.
-      await Promise.all([step('worker', () => worker.stop()), step('threads', () => Promise.all([closeWorkerPool(), closeEmbeddingThread()]))]);
+      await Promise.all([step('worker', () => worker.stop()), step('threads', () => closeWorkerPool())]);
+      // After the worker: a consolidation it stopped must not see the model vanish and save a grouping by words.
+      await step('embedding thread', () => closeEmbeddingThread());
       await step('jobs', () => jobs.close());
       await step('database', () => db.close());
     },

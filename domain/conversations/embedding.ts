@@ -52,6 +52,8 @@ async function loadEmbedder(): Promise<Embedder | undefined> {
   const { error } = (await running.run(folder, { filename: task.href, name: 'loadModel' })) as { error?: string };
   if (error) {
     log.warn('issue clustering uses words only: the embedding model could not be loaded', { error });
+    if (pool === running) pool = undefined;
+    await running.destroy(); // nothing for it to hold
     return undefined;
   }
   return (texts) => running.run({ folder, texts }, { filename: task.href, name: 'embedTexts' }) as Promise<Float32Array[]>;
@@ -67,7 +69,15 @@ export async function closeEmbeddingThread(): Promise<void> {
 
 /** The texts' embeddings, in order; undefined when the model isn't there (clustering then uses words alone). */
 export async function embedTexts(texts: string[]): Promise<Float32Array[] | undefined> {
-  const embed = await (loading ??= loadEmbedder());
+  if (!loading) {
+    const started = loadEmbedder();
+    loading = started;
+    // A load that failed outright (its thread stopped meanwhile) is tried again by the next call.
+    started.catch(() => {
+      if (loading === started) loading = undefined;
+    });
+  }
+  const embed = await loading;
   if (!embed) {
     // A model fetched later is taken by the next consolidation, without a restart.
     if (!modelPresent) loading = undefined;

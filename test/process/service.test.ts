@@ -120,6 +120,8 @@ test('ready before its worker polls: a job asked for at once runs when the worke
   const space = (await (await send('POST', `/orgs/${organizationId}/spaces`, { title: 'Soon gone' })).json()) as { id: string };
   assert.is((await send('DELETE', `/spaces/${space.id}`)).status, 205, 'the purge job is asked for right after the ready line');
   await until('the purge to run once the worker polls', () => !existsSync(spaceGitdir(DATA_DIR, space.id)), 15_000, 100);
+  // The log is written in batches of 50 ms: the line may come a moment after the purge.
+  await until('the worker-started line', () => service.stdout().includes('"message":"the worker started"'), 5000, 50);
   const messages = service.stdout().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { message?: string }).message);
   assert.ok(messages.indexOf('Quire is ready') < messages.indexOf('the worker started'), 'the worker starts after the ready line');
   assert.is((await service.stop('SIGTERM')).code, 0);
