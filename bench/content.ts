@@ -61,6 +61,12 @@ async function writeThousandPages(dataDir: string, spaceId: string, salt: string
   await commitToBranchHead({ repo: openSpaceRepository(dataDir, spaceId), branch: primaryBranch, changes, message: 'Generated pages', author: { name: 'Bench', email: 'bench@example.com' } });
 }
 
+/**
+ * Waits out the start of a new server's worker: it starts once no request has been in flight for
+ * 100 ms (2 s after ready at the latest, api/main.ts), then takes about 0.7 s of the main thread.
+ */
+const workerStarted = () => new Promise((resolve) => setTimeout(resolve, 4000));
+
 const timed = async (work: () => Promise<unknown>) => {
   const started = process.hrtime.bigint();
   await work();
@@ -124,9 +130,8 @@ export async function benchContent(): Promise<Record<string, string>> {
     firstReads.push(await timed(() => get(`${server.url}/v1/spaces/${spaceIds[i % spaceIds.length]}/content`, auth)));
   }
   figures[`GET content (1,000 pages), first after a restart, page cache ${[...cache].join('/')}: median (min–max) ms (target ≤ 300)`] = spread(firstReads);
-  // Warm reads are a running server's: after its worker's start (at most 2 s after ready, then
-  // about 0.7 s of the main thread; api/main.ts), which the restarts above leave just ahead.
-  await new Promise((resolve) => setTimeout(resolve, 4000));
+  // Warm reads are a running server's: after the start of the worker the restarts above left just ahead.
+  await workerStarted();
   const warm: number[] = [];
   for (let i = 0; i < 30; i += 1) warm.push(await timed(() => get(`${server.url}/v1/spaces/${first}/content`, auth)));
   figures['GET content, warm: median ms (target ≤ 5)'] = fmt(median(warm));
@@ -186,9 +191,7 @@ export async function benchContent(): Promise<Record<string, string>> {
   ] as const) {
     const fresh = await spawnQuire({ ...env, QUIRE_WORKER: worker });
     for (const spaceId of spaceIds) await get(`${fresh.url}/v1/spaces/${spaceId}/content`, auth);
-    // The worker starts once no request has been in flight for 100 ms (2 s after ready at the
-    // latest, api/main.ts) and takes about 0.7 s: measured after that, it is in the figure.
-    if (worker === 'on') await new Promise((resolve) => setTimeout(resolve, 4000));
+    if (worker === 'on') await workerStarted(); // so that it is in the figure
     figures[label] = fmt(rssMb(fresh.child.pid!), 0);
     await fresh.stop();
   }

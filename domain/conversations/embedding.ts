@@ -13,7 +13,8 @@ import { log } from '../common/log.js';
  * model places them close. Loaded by the first issue embedded, never at start; without the model
  * files, clustering uses words alone (logged once).
  */
-export const embeddingDimensions = 384;
+// Defined beside the model's run; the thread's module loads nothing on import.
+export { embeddingDimensions } from './embeddingThread.js';
 
 type Embedder = (texts: string[]) => Promise<Float32Array[]>;
 let loading: Promise<Embedder | undefined> | undefined;

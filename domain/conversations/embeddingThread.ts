@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { embeddingDimensions } from './embedding.js';
 
 /**
  * The thread issue embeddings are made in (a pool of one, see embedding.ts): onnxruntime-node
  * runs each text on the thread that calls it, 3–5 ms a text, so the API's event loop never
  * carries them. The thread loads the model once (0.4 s) and keeps it (about 85 MB).
  */
+
+/** The length of the model's vectors. */
+export const embeddingDimensions = 384;
 /** Tokens the model reads of an issue (its limit is 512; an issue's summary is at most 1,000 characters). */
 const maxTokens = 256;
 
