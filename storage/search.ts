@@ -118,6 +118,9 @@ export async function searchSections(db: Queryable, spaceIds: string[], query: s
   const words = queryWords(query);
   if (words.length === 0 || spaceIds.length === 0) return [];
   const rows = await searchIndexes[db.dialect].sections(db, spaceIds, words, limit);
+  // A page's sections share its ancestors: parsed once.
+  const ancestors = new Map<string, string[]>();
+  const ancestorsOf = (text: string) => ancestors.get(text) ?? ancestors.set(text, JSON.parse(text) as string[]).get(text)!;
   return rows.map((row) => ({
     spaceId: row.space_id,
     pageId: row.page_id,
@@ -126,7 +129,7 @@ export async function searchSections(db: Queryable, spaceIds: string[], query: s
     excerpt: row.excerpt,
     pageTitle: row.title,
     pagePath: row.path,
-    ancestors: JSON.parse(row.ancestors) as string[],
+    ancestors: ancestorsOf(row.ancestors),
     score: Math.max(0, row.score),
   }));
 }

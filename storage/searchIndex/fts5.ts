@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.js';
-import { excerpt } from './excerpt.js';
+import { excerpter } from './excerpt.js';
 import type { SearchIndex, SectionRow } from './searchIndex.js';
 
 /**
@@ -34,7 +34,8 @@ export const fts5: SearchIndex = {
        ORDER BY top.score DESC, s.page_id, s.section_id`,
       [matchExpression(kept === 'in the match' ? spaceIds : [], words), ...(kept === 'among the matches' ? [JSON.stringify(spaceIds)] : []), limit, JSON.stringify(spaceIds)],
     );
-    return rows.map(({ body, ...row }) => ({ ...row, excerpt: excerpt(body, words) }));
+    const excerptOf = excerpter(words);
+    return rows.map(({ body, ...row }) => ({ ...row, excerpt: excerptOf(body) }));
   },
   // space_id is tokenized case-folded, so the match may find a space whose id differs only in
   // case: the plain comparison keeps exactly the one asked for.
