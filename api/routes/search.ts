@@ -21,6 +21,7 @@ const routes = searchRoutes;
 routes.get('/spaces/:spaceId/search', 'searchSpaceContent', inSpace('read'), handle({ query: schemas.search }, searchSpace));
 routes.get('/orgs/:organizationId/search', 'searchOrganizationContent', inOrganization(null), handle({ query: schemas.search }, searchOrganization));
 routes.post('/orgs/:organizationId/sites/:siteId/search', 'searchSiteContent', inOrganization(siteActions.view, { siteToken: 'read by POST' }), handle({ query: schemas.siteSearchQuery, body: schemas.siteSearch }, searchSite));
+routes.light('searchSpaceContent', 'searchOrganizationContent');
 
 /** How many sections one search considers before grouping them by page. */
 const sectionLimit = 2000;

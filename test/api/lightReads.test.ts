@@ -59,6 +59,9 @@ test('the light routes answer as Koa does, headers and bytes, and are counted as
     `/v1/spaces/${spaceId}/content/page/${pageId}`,
     `/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`,
     `/v1/spaces/${spaceId}/content/path/guide`,
+    `/v1/spaces/${spaceId}/search?query=welc`,
+    `/v1/orgs/${fx.org.id}/search?query=welcome`,
+    `/v1/orgs/${fx.org.id}/search?query=welcome&limit=1`,
   ];
   for (const person of [fx.admin, fx.reader, fx.guest]) {
     for (const path of reads) {
@@ -86,6 +89,8 @@ test('errors, bad queries and callers without access are passed on to Koa, which
     [`/v1/spaces/${spaceId}/content`, fx.outsider.token, 404, `Space ${spaceId} not found`],
     [`/v1/orgs/${fx.org.id}`, fx.outsider.token, 404, `Organization ${fx.org.id} not found`],
     [`/v1/orgs/${fx.org.id}`, 'not-a-token', 401, 'The bearer token is not valid'],
+    [`/v1/orgs/${fx.org.id}/search`, fx.admin.token, 400, 'Invalid query parameter: "query" is required'],
+    [`/v1/spaces/${spaceId}/search?query=a&limit=0.5`, fx.admin.token, 400, /Invalid query parameter: "limit" .+/],
     [`/v1/spaces/${spaceId}/content/page/%E0%A4%A`, fx.admin.token, 400, 'The path is not valid percent-encoded UTF-8'],
   ];
   for (const [path, token, status, message] of cases) {
