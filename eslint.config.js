@@ -97,6 +97,11 @@ export default tseslint.config(
             capabilityFace,
             { group: ['./*', '!./table.js', '!./specification.js'], message: 'route files don’t import each other: shared reads belong in presenters, domain or storage' },
             {
+              group: ['**/storage/**'],
+              importNamePattern: '^(insert|update|delete|set|put|ensure|touch|grant|remove|add|upsert|rename|revoke|clear|purge|mark|save|store|take|release|replace|restore|move|transfer|copy|record)',
+              message: 'routes write through domain commands: from storage they only read',
+            },
+            {
               group: ['**/engine/commitChanges*', '**/engine/commitTree*', '**/engine/buildTree*', '**/engine/compareAndSwapBranch*', '**/engine/spaceRepositories*', '**/engine/repository*', '**/engine/lock*'],
               message: 'routes write content through domain commands (domain/spaces: writeContent), never through the engine',
             },

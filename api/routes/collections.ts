@@ -1,5 +1,5 @@
-import { moveItem, transferItem, readSpaceViews } from '../../domain/spaces/index.js';
-import { deleteCollection, insertCollection, listCollectionsOfOrganization, updateCollection } from '../../storage/collections.js';
+import { changeCollection, createCollection, moveItem, removeCollection, transferItem, readSpaceViews } from '../../domain/spaces/index.js';
+import { listCollectionsOfOrganization } from '../../storage/collections.js';
 import { listReachableSpaces } from '../../storage/spaces.js';
 import { organizationAccess, roleWhere } from '../../domain/organizations/index.js';
 import { collectionOf, organizationOf, type AppContext, grantsOf, contentDeps } from '../context.js';
@@ -36,7 +36,7 @@ async function list(ctx: AppContext, { query }: { query: schemas.ListCollections
 
 async function create(ctx: AppContext, { body }: { body: schemas.CreateCollectionBody }) {
   const { organization, role } = organizationOf(ctx);
-  const collection = await ctx.db.transaction((tx) => insertCollection(tx, { organizationId: organization.id, parentId: body.parent ?? null, title: body.title ?? '' }));
+  const collection = await createCollection(ctx.db, { organizationId: organization.id, parentId: body.parent ?? null, title: body.title ?? '' });
   ctx.status = 201;
   ctx.body = presentCollection(collection, await roleWhere(ctx.db, role, collection.id, await grantsOf(ctx)), role, ctx.urls);
 }
@@ -48,13 +48,13 @@ async function get(ctx: AppContext) {
 
 async function update(ctx: AppContext, { body }: { body: schemas.UpdateCollectionBody }) {
   const { collection, role, organizationRole } = collectionOf(ctx);
-  ctx.body = presentCollection(await updateCollection(ctx.db, collection.id, body), role, organizationRole, ctx.urls);
+  ctx.body = presentCollection(await changeCollection(ctx.db, collection.id, body), role, organizationRole, ctx.urls);
 }
 
 /** 205; what it held moves up to its parent (see docs/decisions.md). */
 async function remove(ctx: AppContext) {
   const { collection } = collectionOf(ctx);
-  ctx.status = (await ctx.db.transaction((tx) => deleteCollection(tx, collection.id))) ? 205 : 204;
+  ctx.status = (await removeCollection(ctx.db, collection.id)) ? 205 : 204;
 }
 
 async function listSpaces(ctx: AppContext, { query }: { query: schemas.ListCollectionSpacesQuery }) {

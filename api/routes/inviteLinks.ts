@@ -1,9 +1,10 @@
 import { findCollection } from '../../storage/collections.js';
-import { grantContentRole, type GrantTarget } from '../../storage/contentGrants.js';
+import type { GrantTarget } from '../../storage/contentGrants.js';
 import type { Queryable } from '../../storage/db.js';
-import { deleteInviteLink, findInviteLink, insertInviteLink, listInviteLinks, updateInviteLinkRole, type InviteTarget } from '../../storage/inviteLinks.js';
+import { findInviteLink, listInviteLinks, type InviteTarget } from '../../storage/inviteLinks.js';
 import { findSpace } from '../../storage/spaces.js';
-import { ensureMembership, type MemberRole } from '../../storage/members.js';
+import type { MemberRole } from '../../storage/members.js';
+import { acceptInviteLink, changeInviteLinkRole, createInviteLink, removeInviteLink } from '../../domain/organizations/index.js';
 import { findOrganization } from '../../storage/organizations.js';
 import { callerOf, organizationOf, type AppContext } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
@@ -54,7 +55,7 @@ async function create(ctx: AppContext, { body }: { body: schemas.CreateInviteLin
     if (body.role === undefined) throw badRequest('"role" is required');
     role = body.role;
   }
-  const invite = await insertInviteLink(ctx.db, { organizationId: organization.id, target, role, createdBy: callerOf(ctx).id });
+  const invite = await createInviteLink(ctx.db, { organizationId: organization.id, target, role, createdBy: callerOf(ctx).id });
   ctx.status = 201;
   ctx.body = presentInviteLink(invite, organization);
 }
@@ -78,20 +79,15 @@ async function update(ctx: AppContext, { body }: { body: schemas.UpdateInviteLin
   const value = body[key];
   if (value === undefined) throw badRequest(`"${key}" is required for this invite`);
   if (key === 'level' && value === null) throw badRequest('"level" must be a role for an invite to a space or collection: it is what the link grants there');
-  ctx.body = presentInviteLink(await updateInviteLinkRole(ctx.db, organization.id, invite.id, value), organization);
+  ctx.body = presentInviteLink(await changeInviteLinkRole(ctx.db, organization.id, invite.id, value), organization);
 }
 
 async function remove(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
-  ctx.status = (await deleteInviteLink(ctx.db, organization.id, ctx.params.inviteId ?? '')) ? 205 : 204;
+  ctx.status = (await removeInviteLink(ctx.db, organization.id, ctx.params.inviteId ?? '')) ? 205 : 204;
 }
 
-/**
- * Accepts an invite link. To the organization: the caller joins with the link's role, unless
- * already a member. To a space or collection: the caller gets the link's level there (a grant,
- * which never lowers a role), joining the organization as a guest if they weren't a member, so
- * that the link opens that space or collection and nothing else.
- */
+/** Accepts an invite link (domain/organizations: acceptInviteLink), if the organization has them on. */
 async function join(ctx: AppContext) {
   const caller = callerOf(ctx);
   const organizationId = ctx.params.organizationId ?? '';
@@ -99,16 +95,6 @@ async function join(ctx: AppContext) {
   const invite = organization && (await findInviteLink(ctx.db, organization.id, ctx.params.inviteId ?? ''));
   if (!organization || !invite) throw notFound(`Invite ${ctx.params.inviteId} not found`);
   if (!organization.inviteLinks) throw forbidden('This organization has turned invite links off');
-  const { target } = invite;
-  if (target.kind === 'organization') {
-    await ensureMembership(ctx.db, { organizationId: organization.id, userId: caller.id, role: invite.role });
-  } else {
-    await ctx.db.transaction(async (tx) => {
-      const found = target.kind === 'space' ? await findSpace(tx, target.id) : await findCollection(tx, target.id);
-      if (!found || found.organizationId !== organization.id) throw notFound(`The ${target.kind} of invite ${invite.id} no longer exists`);
-      await ensureMembership(tx, { organizationId: organization.id, userId: caller.id, role: null });
-      await grantContentRole(tx, { organizationId: organization.id, target, userId: caller.id, role: invite.role ?? 'read' });
-    });
-  }
+  await acceptInviteLink(ctx.db, invite, caller.id);
   ctx.body = {};
 }

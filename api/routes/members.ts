@@ -1,9 +1,9 @@
-import { findMember, listInvitationsOfUser, listMembers, setMemberSso, shareAnOrganization } from '../../storage/members.js';
+import { findMember, listInvitationsOfUser, listMembers, shareAnOrganization } from '../../storage/members.js';
 import { findOrganization } from '../../storage/organizations.js';
 import { findContentGrants, findContentGrantsCached } from '../../storage/contentGrants.js';
 import { listTeamsOfMember } from '../../storage/teams.js';
 import { findUser } from '../../storage/users.js';
-import { acceptInvitation, changeMemberRole, declineInvitation, inviteUsers, organizationAccess, removeMember, spaceCountsByRole } from '../../domain/organizations/index.js';
+import { acceptInvitation, changeMemberRole, declineInvitation, inviteUsers, markMemberSso, organizationAccess, removeMember, spaceCountsByRole } from '../../domain/organizations/index.js';
 import { callerOf, organizationOf, type AppContext, contentDeps } from '../context.js';
 import { notFound } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';
@@ -77,10 +77,7 @@ async function remove(ctx: AppContext) {
 async function setSso(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
   const userId = ctx.params.userId ?? '';
-  const member = await ctx.db.transaction(async (tx) => {
-    if (!(await findMember(tx, organization.id, userId))) throw notFound(`Member ${userId} not found in organization ${organization.id}`);
-    return setMemberSso(tx, organization.id, userId, true);
-  });
+  const member = await markMemberSso(ctx.db, organization.id, userId);
   ctx.body = await present(ctx, member);
 }
 

@@ -1,5 +1,5 @@
-import { createOpenAPISpec, normalizeSlug, putOpenAPISpec, removeOpenAPISpec } from '../../domain/openapi/index.js';
-import { getOpenAPISpec, getOpenAPIVersion, listOpenAPISpecs, listOpenAPIVersions, readOpenAPIFilesystem, setOpenAPIVisibility, type OpenAPISpecRecord } from '../../storage/openapi.js';
+import { createOpenAPISpec, normalizeSlug, putOpenAPISpec, removeOpenAPISpec, setSpecVisibility } from '../../domain/openapi/index.js';
+import { getOpenAPISpec, getOpenAPIVersion, listOpenAPISpecs, listOpenAPIVersions, readOpenAPIFilesystem, type OpenAPISpecRecord } from '../../storage/openapi.js';
 import { siteTokenShowsSpec } from '../../domain/publishing/index.js';
 import { contentDeps, jobDeps, organizationOf, type AppContext } from '../context.js';
 import { notFound } from '../errors.js';
@@ -71,7 +71,7 @@ async function put(ctx: AppContext, { params, body }: { params: schemas.SpecPara
 
 async function update(ctx: AppContext, { body }: { body: schemas.UpdateSpecBody }) {
   const current = await specOf(ctx);
-  await setOpenAPIVisibility(ctx.db, current.id, body.visibility);
+  await setSpecVisibility(ctx.db, current.id, body.visibility);
   ctx.body = presentOpenAPISpec(await specOf(ctx), organizationOf(ctx).role, ctx.urls);
 }
 

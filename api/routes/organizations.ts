@@ -1,8 +1,8 @@
-import { findAgentInstructions, putAgentInstructions } from '../../storage/agentInstructions.js';
-import { ensureMembership, findMember, touchMemberLastSeen } from '../../storage/members.js';
+import { findAgentInstructions } from '../../storage/agentInstructions.js';
+import { findMember } from '../../storage/members.js';
 import { listOrganizationsOfUser, listOrganizationsWithEmailDomain, type OrganizationRecord } from '../../storage/organizations.js';
 import type { MemberRole } from '../../storage/members.js';
-import { createOrganization, updateOrganization } from '../../domain/organizations/index.js';
+import { createOrganization, joinOrganization, recordMemberSeen, setAgentInstructions, updateOrganization } from '../../domain/organizations/index.js';
 import { callerOf, organizationOf, type AppContext } from '../context.js';
 import { badRequest, forbidden } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';
@@ -79,13 +79,13 @@ async function join(ctx: AppContext) {
     throw badRequest(`Your email domain "${domain}" is not one that organization ${organizationId} accepts`);
   }
   if (!caller.emailVerified) throw badRequest(`Your email address ${caller.email} is not verified, so its domain can't be used to join`);
-  await ensureMembership(ctx.db, { organizationId: organization.id, userId: caller.id, role: organization.defaultRole });
+  await joinOrganization(ctx.db, { organizationId: organization.id, userId: caller.id, role: organization.defaultRole });
   ctx.status = 204;
 }
 
 async function ping(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
-  await touchMemberLastSeen(ctx.db, organization.id, callerOf(ctx).id);
+  await recordMemberSeen(ctx.db, organization.id, callerOf(ctx).id);
   ctx.body = {};
 }
 
@@ -102,7 +102,7 @@ async function getInstructions(ctx: AppContext) {
 
 async function putInstructions(ctx: AppContext, { body: { instructions } }: { body: { instructions: Record<string, unknown> } }) {
   const { organization } = organizationOf(ctx);
-  const stored = await putAgentInstructions(ctx.db, organization.id, { data: {}, ...instructions }, callerOf(ctx).id);
+  const stored = await setAgentInstructions(ctx.db, organization.id, { data: {}, ...instructions }, callerOf(ctx).id);
   ctx.body = presentAgentInstructions(stored, ctx.urls);
 }
 

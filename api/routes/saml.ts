@@ -1,7 +1,6 @@
-import { deleteSamlProvider, findSamlProvider, insertSamlProvider, listAllSamlProviders, listSamlProviders, updateSamlProvider, type SamlProviderFields, type SamlProviderRecord } from '../../storage/samlProviders.js';
+import { findSamlProvider, listAllSamlProviders, listSamlProviders, type SamlProviderFields, type SamlProviderRecord } from '../../storage/samlProviders.js';
 import { findTeam, type TeamRecord } from '../../storage/teams.js';
-import type { Queryable } from '../../storage/db.js';
-import { parseCertificate, providerIsUsable, ssoUrlProblem } from '../../domain/organizations/index.js';
+import { changeSamlProvider, createSamlProvider, parseCertificate, providerIsUsable, removeSamlProvider, ssoUrlProblem } from '../../domain/organizations/index.js';
 import { organizationOf, type AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';
@@ -23,11 +22,8 @@ routes.patch('/orgs/:organizationId/saml/:samlProviderId', 'updateOrganizationSA
 routes.delete('/orgs/:organizationId/saml/:samlProviderId', 'deleteOrganizationSAMLProvider', inOrganization('admin'), handle({}, remove));
 routes.get('/orgs/:organizationId/sso', 'listSSOProviderLoginsInOrganization', signedIn, handle({}, listLogins));
 
-/** Body fields → stored fields, checking that a default team belongs to the organization. */
-async function fieldsOf(db: Queryable, organizationId: string, body: schemas.UpdateSamlProviderBody): Promise<SamlProviderFields> {
-  if (body.defaultTeam !== undefined && !(await findTeam(db, organizationId, body.defaultTeam))) {
-    throw badRequest(`"defaultTeam" ${body.defaultTeam} is not a team of the organization`);
-  }
+/** Body fields → stored fields (that a default team is the organization's, the domain checks as it writes). */
+function fieldsOf(body: schemas.UpdateSamlProviderBody): SamlProviderFields {
   const urlProblem = body.ssoURL === undefined ? undefined : ssoUrlProblem(body.ssoURL);
   if (urlProblem) throw badRequest(`Invalid request body: "ssoURL" ${urlProblem}`);
   if (body.certificate) {
@@ -67,9 +63,7 @@ async function list(ctx: AppContext, { query }: { query: PageQuery }) {
 
 async function create(ctx: AppContext, { body }: { body: schemas.CreateSamlProviderBody }) {
   const { organization } = organizationOf(ctx);
-  const provider = await ctx.db.transaction(async (tx) =>
-    insertSamlProvider(tx, organization.id, { ...(await fieldsOf(tx, organization.id, body)), label: body.label }),
-  );
+  const provider = await createSamlProvider(ctx.db, organization.id, { ...fieldsOf(body), label: body.label });
   ctx.status = 201;
   ctx.body = await present(ctx, provider);
 }
@@ -81,13 +75,13 @@ async function get(ctx: AppContext) {
 async function update(ctx: AppContext, { body }: { body: schemas.UpdateSamlProviderBody }) {
   const { organization } = organizationOf(ctx);
   const provider = await providerOfPath(ctx);
-  const updated = await ctx.db.transaction(async (tx) => updateSamlProvider(tx, organization.id, provider.id, await fieldsOf(tx, organization.id, body)));
+  const updated = await changeSamlProvider(ctx.db, organization.id, provider.id, fieldsOf(body));
   ctx.body = await present(ctx, updated);
 }
 
 async function remove(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
-  ctx.status = (await deleteSamlProvider(ctx.db, organization.id, ctx.params.samlProviderId ?? '')) ? 205 : 204;
+  ctx.status = (await removeSamlProvider(ctx.db, organization.id, ctx.params.samlProviderId ?? '')) ? 205 : 204;
 }
 
 /**

@@ -1,17 +1,6 @@
-import { assertAdaptiveSchema, createSite, siteOf, templateConditions, updateSiteSettings, readSiteSpaces, setSitePublished, siteSpaceCustomizations } from '../../domain/sites/index.js';
+import { changeShareLink, createShareLink, createSite, removeShareLink, removeSite, saveAdaptiveSchema, siteOf, templateConditions, updateSiteSettings, readSiteSpaces, setSitePublished, siteSpaceCustomizations } from '../../domain/sites/index.js';
 import { loadSiteStructure } from '../../storage/siteStructure.js';
-import {
-  deleteShareLink,
-  deleteSite,
-  findAdaptiveSchema,
-  findShareLink,
-  insertShareLink,
-  isActiveShareKey,
-  listShareLinks,
-  listSites,
-  setAdaptiveSchema,
-  updateShareLink,
-} from '../../storage/sites.js';
+import { findAdaptiveSchema, findShareLink, isActiveShareKey, listShareLinks, listSites } from '../../storage/sites.js';
 import { organizationOf, type AppContext, contentDeps, callerOf } from '../context.js';
 import { notFound } from '../errors.js';
 import { JsonCache } from '../jsonCache.js';
@@ -82,7 +71,7 @@ async function update(ctx: AppContext, { body }: { body: schemas.UpdateSiteBody 
 /** 205 when the site was deleted, 204 when there was none (as upstream). */
 async function remove(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
-  ctx.status = (await deleteSite(ctx.db, organization.id, ctx.params.siteId ?? '')) ? 205 : 204;
+  ctx.status = (await removeSite(ctx.db, organization.id, ctx.params.siteId ?? '')) ? 205 : 204;
 }
 
 async function publish(ctx: AppContext) {
@@ -138,8 +127,7 @@ async function getAdaptiveSchema(ctx: AppContext) {
 
 async function putAdaptiveSchema(ctx: AppContext, { body }: { body: schemas.UpdateAdaptiveSchemaBody }) {
   const found = await theSite(ctx);
-  assertAdaptiveSchema(body.jsonSchema);
-  ctx.body = presentAdaptiveSchema(await setAdaptiveSchema(ctx.db, found.id, body.jsonSchema));
+  ctx.body = presentAdaptiveSchema(await saveAdaptiveSchema(ctx.db, found.id, body.jsonSchema));
 }
 
 /** One suggestion per claim of the schema; none without a schema. */
@@ -155,7 +143,7 @@ async function listLinks(ctx: AppContext, { query }: { query: schemas.ListShareL
 
 async function createLink(ctx: AppContext, { body }: { body: schemas.CreateShareLinkBody }) {
   const found = await theSite(ctx);
-  const link = await insertShareLink(ctx.db, found.id, body.name);
+  const link = await createShareLink(ctx.db, found.id, body.name);
   ctx.status = 201;
   ctx.set('Location', ctx.urls.api(`/orgs/${found.organizationId}/sites/${found.id}/share-links/${link.id}`));
   ctx.body = presentShareLink(found, link, ctx.urls);
@@ -165,12 +153,12 @@ async function updateLink(ctx: AppContext, { body }: { body: schemas.UpdateShare
   const found = await theSite(ctx);
   const shareLinkId = ctx.params.shareLinkId ?? '';
   if (!(await findShareLink(ctx.db, found.id, shareLinkId))) throw notFound(`Share link ${shareLinkId} not found`);
-  ctx.body = presentShareLink(found, await updateShareLink(ctx.db, found.id, shareLinkId, body), ctx.urls);
+  ctx.body = presentShareLink(found, await changeShareLink(ctx.db, found.id, shareLinkId, body), ctx.urls);
 }
 
 /** 204 whether or not the link existed (API.md). */
 async function removeLink(ctx: AppContext) {
   const found = await theSite(ctx);
-  await deleteShareLink(ctx.db, found.id, ctx.params.shareLinkId ?? '');
+  await removeShareLink(ctx.db, found.id, ctx.params.shareLinkId ?? '');
   ctx.status = 204;
 }

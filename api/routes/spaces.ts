@@ -1,7 +1,7 @@
 import { findTemplate } from '../../engine/templates.js';
-import { createSpace, deleteSpace, duplicateSpace, moveItem, restoreSpace, toMergeRules, transferItem, readSpaceView, readSpaceViews } from '../../domain/spaces/index.js';
+import { changeSpace, createSpace, deleteSpace, duplicateSpace, moveItem, restoreSpace, toMergeRules, transferItem, readSpaceView, readSpaceViews } from '../../domain/spaces/index.js';
 import { publishedPlaceOfSpace } from '../../domain/sites/index.js';
-import { listReachableSpaces, updateSpace } from '../../storage/spaces.js';
+import { listReachableSpaces } from '../../storage/spaces.js';
 import { organizationAccess, roleOnSpace } from '../../domain/organizations/index.js';
 import { callerOf, contentDeps, jobDeps, organizationOf, spaceOf, type AppContext, grantsOf } from '../context.js';
 import { badRequest, conflict } from '../errors.js';
@@ -71,7 +71,7 @@ async function update(ctx: AppContext, { body }: { body: schemas.UpdateSpaceBody
   const { space, role } = spaceOf(ctx);
   const { icon, mergeRules, ...changes } = body;
   if (icon !== undefined && body.emoji !== undefined) throw badRequest('Give "emoji" or "icon", not both');
-  const updated = await updateSpace(ctx.db, space.id, {
+  const updated = await changeSpace(ctx.db, space.id, {
     ...changes,
     ...(mergeRules ? { mergeRules: toMergeRules(mergeRules) } : {}),
     // A space's icon image isn't stored yet: setting one clears the emoji.

@@ -1,6 +1,6 @@
 import { findMember } from '../../storage/members.js';
-import { deleteTeam, findTeam, findTeamRole, listTeamMembers, listTeams, removeTeamMember, renameTeam, teamRolesOf, type TeamRecord, type TeamRole } from '../../storage/teams.js';
-import { addTeamMember, createTeam, spaceCountsByRole, updateTeamMembers } from '../../domain/organizations/index.js';
+import { findTeam, findTeamRole, listTeamMembers, listTeams, teamRolesOf, type TeamRecord, type TeamRole } from '../../storage/teams.js';
+import { addTeamMember, createTeam, removeFromTeam, removeTeam, renameTeamOf, spaceCountsByRole, updateTeamMembers } from '../../domain/organizations/index.js';
 import { callerOf, organizationOf, type AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { inOrganization } from '../policies/index.js';
@@ -65,12 +65,12 @@ async function get(ctx: AppContext) {
 async function update(ctx: AppContext, { body }: { body: schemas.UpdateTeamBody }) {
   const { organization } = organizationOf(ctx);
   const team = await teamOfPath(ctx);
-  ctx.body = await present(ctx, await renameTeam(ctx.db, organization.id, team.id, body.title));
+  ctx.body = await present(ctx, await renameTeamOf(ctx.db, organization.id, team.id, body.title));
 }
 
 async function remove(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
-  ctx.status = (await deleteTeam(ctx.db, organization.id, ctx.params.teamId ?? '')) ? 205 : 204;
+  ctx.status = (await removeTeam(ctx.db, organization.id, ctx.params.teamId ?? '')) ? 205 : 204;
 }
 
 async function listMembers(ctx: AppContext, { query }: { query: schemas.ListTeamMembersQuery }) {
@@ -98,5 +98,5 @@ async function addMember(ctx: AppContext, { body }: { body: schemas.AddTeamMembe
 /** 205 when removed, 204 when the user was not in the team (upstream semantics). */
 async function removeMember(ctx: AppContext) {
   const team = await teamOfPath(ctx);
-  ctx.status = (await removeTeamMember(ctx.db, team.id, ctx.params.userId ?? '')) ? 205 : 204;
+  ctx.status = (await removeFromTeam(ctx.db, team.id, ctx.params.userId ?? '')) ? 205 : 204;
 }

@@ -1,5 +1,5 @@
-import { createTranslation, runTranslation } from '../../domain/translations/index.js';
-import { deleteTranslation, getTranslation, listTranslations, setTranslationInstructions, type TranslationRecord } from '../../storage/translations.js';
+import { createTranslation, removeTranslation, runTranslation, setInstructionsOf } from '../../domain/translations/index.js';
+import { getTranslation, listTranslations, type TranslationRecord } from '../../storage/translations.js';
 import { callerOf, jobDeps, organizationOf, type AppContext } from '../context.js';
 import { translationActions } from '../policies/actions.js';
 import { inOrganization } from '../policies/index.js';
@@ -42,13 +42,13 @@ async function get(ctx: AppContext) {
 
 async function update(ctx: AppContext, { body }: { body: schemas.UpdateTranslationBody }) {
   const current = await translationOf(ctx);
-  await setTranslationInstructions(ctx.db, current.id, body.instructions);
+  await setInstructionsOf(ctx.db, current.id, body.instructions);
   ctx.body = presentTranslation(await translationOf(ctx), organizationOf(ctx).role, ctx.urls);
 }
 
 /** The target space stays: it is a space like any other now. A run under way finds the translation gone and stops. */
 async function remove(ctx: AppContext) {
-  await deleteTranslation(ctx.db, (await translationOf(ctx)).id);
+  await removeTranslation(ctx.db, (await translationOf(ctx)).id);
   ctx.status = 204;
 }
 

@@ -1,4 +1,5 @@
-import { deleteOpenAPISpec, findOpenAPISpec, getOpenAPISpec, insertOpenAPISpec, replaceOpenAPISource, restoreOpenAPISource, type OpenAPISource, type OpenAPISpecRecord } from '../../storage/openapi.js';
+import type { Database } from '../../storage/db.js';
+import { deleteOpenAPISpec, findOpenAPISpec, getOpenAPISpec, insertOpenAPISpec, replaceOpenAPISource, restoreOpenAPISource, setOpenAPIVisibility, type OpenAPISource, type OpenAPISpecRecord, type OpenAPIVisibility } from '../../storage/openapi.js';
 import type { JobDeps } from '../common/deps.js';
 import { alreadyThere } from '../common/errors.js';
 
@@ -61,4 +62,9 @@ async function startOrUndo(deps: Deps, spec: OpenAPISpecRecord): Promise<void> {
     if ((await findOpenAPISpec(deps.db, spec.organizationId, spec.slug))?.id === spec.id) await deleteOpenAPISpec(deps.db, spec.id);
     throw error;
   }
+}
+
+/** Whether the specification is public (readable by anyone with its URL) or private. */
+export function setSpecVisibility(db: Database, specId: string, visibility: OpenAPIVisibility): Promise<void> {
+  return setOpenAPIVisibility(db, specId, visibility);
 }

@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../../storage/db.js';
-import { addMembership, countAdmins, findMember, removeMembership, takeInvitation, updateMemberRole, type MemberRecord, type MemberRole } from '../../storage/members.js';
+import { addMembership, countAdmins, ensureMembership, findMember, removeMembership, setMemberSso, takeInvitation, touchMemberLastSeen, updateMemberRole, type MemberRecord, type MemberRole, type NewMembership } from '../../storage/members.js';
 import { invalidInput, missing } from '../common/errors.js';
 
 /** An organization always keeps one admin: the last one can be neither demoted nor removed. */
@@ -40,4 +40,22 @@ export function acceptInvitation(db: Database, organizationId: string, userId: s
 /** Declines (deletes) the invitation; false when there was none. */
 export function declineInvitation(db: Database, organizationId: string, userId: string): Promise<boolean> {
   return db.transaction(async (tx) => (await takeInvitation(tx, organizationId, userId)) !== undefined);
+}
+
+/** The user joins the organization with `role`, unless already a member (their role then stays). */
+export function joinOrganization(db: Database, input: NewMembership): Promise<boolean> {
+  return ensureMembership(db, input);
+}
+
+/** A member now signs in through SSO; a user who isn't a member is not found. */
+export function markMemberSso(db: Database, organizationId: string, userId: string): Promise<MemberRecord> {
+  return db.transaction(async (tx) => {
+    if (!(await findMember(tx, organizationId, userId))) throw missing(`Member ${userId} not found in organization ${organizationId}`);
+    return setMemberSso(tx, organizationId, userId, true);
+  });
+}
+
+/** The member was active just now (their `lastSeenAt`). */
+export function recordMemberSeen(db: Database, organizationId: string, userId: string): Promise<void> {
+  return touchMemberLastSeen(db, organizationId, userId);
 }

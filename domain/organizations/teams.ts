@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../../storage/db.js';
 import { findMember } from '../../storage/members.js';
-import { ensureTeamMember, getTeam, insertTeam, putTeamMember, removeTeamMember, type TeamRecord, type TeamRole } from '../../storage/teams.js';
+import { deleteTeam, ensureTeamMember, getTeam, insertTeam, putTeamMember, removeTeamMember, renameTeam, type TeamRecord, type TeamRole } from '../../storage/teams.js';
 import { invalidInput } from '../common/errors.js';
 
 async function assertMembers(tx: Queryable, organizationId: string, userIds: string[]) {
@@ -46,4 +46,18 @@ export function updateTeamMembers(db: Database, organizationId: string, teamId: 
 /** Adds one member; with a role, also sets their role if they were already in the team. */
 export function addTeamMember(db: Database, organizationId: string, teamId: string, userId: string, role?: TeamRole): Promise<void> {
   return updateTeamMembers(db, organizationId, teamId, role ? { memberships: { [userId]: { role } } } : { add: [userId] });
+}
+
+export function renameTeamOf(db: Database, organizationId: string, teamId: string, title: string): Promise<TeamRecord> {
+  return renameTeam(db, organizationId, teamId, title);
+}
+
+/** False when there was no such team. */
+export function removeTeam(db: Database, organizationId: string, teamId: string): Promise<boolean> {
+  return deleteTeam(db, organizationId, teamId);
+}
+
+/** False when the user wasn't in the team. */
+export function removeFromTeam(db: Database, teamId: string, userId: string): Promise<boolean> {
+  return removeTeamMember(db, teamId, userId);
 }

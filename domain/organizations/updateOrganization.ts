@@ -1,3 +1,4 @@
+import { putAgentInstructions, type AgentInstructionsRecord } from '../../storage/agentInstructions.js';
 import type { Database } from '../../storage/db.js';
 import { findMember } from '../../storage/members.js';
 import { findOrganizationByHostname, updateOrganization as storeChanges, type OrganizationChanges, type OrganizationRecord } from '../../storage/organizations.js';
@@ -37,4 +38,9 @@ export function updateOrganization(db: Database, organization: OrganizationRecor
     const emailDomains = patch.emailDomains && [...new Set(patch.emailDomains.map((domain) => domain.toLowerCase()))];
     return storeChanges(tx, organization.id, { ...patch, ...(emailDomains ? { emailDomains } : {}) });
   });
+}
+
+/** The organization's instructions for AI agents, replaced whole. */
+export function setAgentInstructions(db: Database, organizationId: string, document: Record<string, unknown>, updatedBy: string): Promise<AgentInstructionsRecord> {
+  return putAgentInstructions(db, organizationId, document, updatedBy);
 }

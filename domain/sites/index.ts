@@ -4,3 +4,4 @@ export * from './siteStructure.js';
 export * from './sites.js';
 export * from './siteSpaces.js';
 export * from './siteCustomization.js';
+export * from './shareLinks.js';

@@ -1,3 +1,5 @@
+import type { Database } from '../../storage/db.js';
+import { setAdaptiveSchema, type AdaptiveSchemaRecord } from '../../storage/sites.js';
 import { Ajv } from 'ajv';
 import { invalidInput } from '../common/errors.js';
 import { parseCondition } from '../common/conditions.js';
@@ -106,4 +108,10 @@ function exampleOf(schema: JsonObject): string | number | boolean {
   if (value.type === 'boolean') return true;
   if (value.type === 'number') return 1;
   return 'example';
+}
+
+/** The site's visitor schema, replaced once assertAdaptiveSchema accepts it. */
+export function saveAdaptiveSchema(db: Database, siteId: string, jsonSchema: JsonObject): Promise<AdaptiveSchemaRecord> {
+  assertAdaptiveSchema(jsonSchema);
+  return setAdaptiveSchema(db, siteId, jsonSchema);
 }

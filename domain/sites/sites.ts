@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../../storage/db.js';
 import { insertSiteSpace, listPublishedPlacesOfSpace, loadSiteStructure, setDefaultSection, setDefaultSiteSpace } from '../../storage/siteStructure.js';
-import { findAdaptiveSchema, findSite, insertSite, isActiveShareKey, updateSite, type AgentsContext, type SiteRecord, type SiteType, type SiteVisibility } from '../../storage/sites.js';
+import { deleteSite, findAdaptiveSchema, findSite, insertSite, isActiveShareKey, updateSite, type AgentsContext, type SiteRecord, type SiteType, type SiteVisibility } from '../../storage/sites.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { ConditionError, parseCondition } from '../common/conditions.js';
 import { invalidInput, missing } from '../common/errors.js';
@@ -167,4 +167,9 @@ export async function publishedPlaceOfSpace(db: Queryable, spaceId: string, shar
     if (shareKey !== undefined && (await isActiveShareKey(db, place.siteId, shareKey))) return { siteId: place.siteId, segments, shareKey };
   }
   return undefined;
+}
+
+/** Deletes a site of the organization; false when there was none. */
+export function removeSite(db: Database, organizationId: string, siteId: string): Promise<boolean> {
+  return deleteSite(db, organizationId, siteId);
 }

@@ -1,5 +1,6 @@
 /** Spaces: creating, copying, moving, deleting and restoring them, writing and reading their content, and their search index. */
 export * from './applyTemplate.js';
+export * from './collections.js';
 export * from './mergeRules.js';
 export * from './moveItem.js';
 export * from './readSpaceFile.js';

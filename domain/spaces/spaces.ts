@@ -7,7 +7,7 @@ import type { Queryable } from '../../storage/db.js';
 import type { ContentDeps } from '../common/deps.js';
 import { newId } from '../../storage/ids.js';
 import { copySpaceIndex } from '../../storage/search.js';
-import { insertSpace, type NewSpace, type SpaceRecord } from '../../storage/spaces.js';
+import { insertSpace, updateSpace, type NewSpace, type SpaceChanges, type SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { invalidInput } from '../common/errors.js';
 import { primaryBranchMoved } from './primaryHead.js';
@@ -87,4 +87,9 @@ export async function duplicateSpace(deps: ContentDeps, space: SpaceRecord, crea
     await deps.repositories.remove(id).catch(() => undefined);
     throw error;
   }
+}
+
+/** A space's title, emoji or settings changed: the route's policy decides who may change which. */
+export function changeSpace(db: Queryable, spaceId: string, changes: SpaceChanges): Promise<SpaceRecord> {
+  return updateSpace(db, spaceId, changes);
 }

@@ -1,3 +1,4 @@
+import type { Database } from '../../storage/db.js';
 import type { Change } from '../../engine/change.js';
 import { listFiles } from '../../engine/listFiles.js';
 import { objectId } from '../../engine/objects/hashObject.js';
@@ -13,6 +14,7 @@ import {
   findTranslation,
   insertTranslation,
   releaseTranslationRun,
+  setTranslationInstructions,
   setTranslationRunning,
   setTranslationTarget,
   translatedFiles,
@@ -191,4 +193,14 @@ async function inParallel<T>(items: T[], width: number, work: (item: T) => Promi
       while (next < items.length) await work(items[next++]!);
     }),
   );
+}
+
+/** The instructions the translator is given, replaced whole. */
+export function setInstructionsOf(db: Database, translationId: string, instructions: Record<string, unknown>): Promise<void> {
+  return setTranslationInstructions(db, translationId, instructions);
+}
+
+/** The translation goes; its target space stays, a space like any other. A run under way finds it gone and stops. */
+export function removeTranslation(db: Database, translationId: string): Promise<boolean> {
+  return deleteTranslation(db, translationId);
 }

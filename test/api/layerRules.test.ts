@@ -16,6 +16,14 @@ test('a route file may not import another route file, nor write through the engi
   ]);
 });
 
+test('a route file reads storage but writes through domain commands', async () => {
+  assert.equal(await problems("import { insertCollection } from '../../storage/collections.js';\nexport const i = insertCollection;\n", 'api/routes/example.ts'), [
+    "'insertCollection' import from '../../storage/collections.js' is restricted from being used by a pattern. routes write through domain commands: from storage they only read",
+  ]);
+  assert.equal(await problems("import { updateSpace } from '../../storage/spaces.js';\nexport const u = updateSpace;\n", 'api/routes/example.ts').then((found) => found.length), 1);
+  assert.equal(await problems("import { findCollection, listCollectionsOfOrganization, type CollectionRecord } from '../../storage/collections.js';\nexport const r: unknown[] = [findCollection, listCollectionsOfOrganization];\nexport type C = CollectionRecord;\n", 'api/routes/example.ts'), []);
+});
+
 test('a route file may use its table, domain commands and engine reads', async () => {
   const clean =
     "import { RouteTable } from './table.js';\nimport { writeContent } from '../../domain/spaces/index.js';\nimport { findPageById } from '../../engine/findPage.js';\nexport const all = [RouteTable, writeContent, findPageById];\n";

@@ -1,0 +1,40 @@
+import { findCollection } from '../../storage/collections.js';
+import { grantContentRole } from '../../storage/contentGrants.js';
+import type { Database } from '../../storage/db.js';
+import { deleteInviteLink, insertInviteLink, updateInviteLinkRole, type InviteLinkRecord, type InviteTarget } from '../../storage/inviteLinks.js';
+import { ensureMembership, type MemberRole } from '../../storage/members.js';
+import { findSpace } from '../../storage/spaces.js';
+import { missing } from '../common/errors.js';
+
+export function createInviteLink(db: Database, input: { organizationId: string; target: InviteTarget; role: MemberRole | null; createdBy: string }): Promise<InviteLinkRecord> {
+  return insertInviteLink(db, input);
+}
+
+export function changeInviteLinkRole(db: Database, organizationId: string, inviteId: string, role: MemberRole | null): Promise<InviteLinkRecord> {
+  return updateInviteLinkRole(db, organizationId, inviteId, role);
+}
+
+/** False when there was no such invite. */
+export function removeInviteLink(db: Database, organizationId: string, inviteId: string): Promise<boolean> {
+  return deleteInviteLink(db, organizationId, inviteId);
+}
+
+/**
+ * Accepts an invite link. To the organization: the user joins with the link's role, unless
+ * already a member. To a space or collection: the user gets the link's level there (a grant,
+ * which never lowers a role), joining the organization as a guest if they weren't a member, so
+ * that the link opens that space or collection and nothing else.
+ */
+export async function acceptInviteLink(db: Database, invite: InviteLinkRecord, userId: string): Promise<void> {
+  const { target, organizationId } = invite;
+  if (target.kind === 'organization') {
+    await ensureMembership(db, { organizationId, userId, role: invite.role });
+    return;
+  }
+  await db.transaction(async (tx) => {
+    const found = target.kind === 'space' ? await findSpace(tx, target.id) : await findCollection(tx, target.id);
+    if (!found || found.organizationId !== organizationId) throw missing(`The ${target.kind} of invite ${invite.id} no longer exists`);
+    await ensureMembership(tx, { organizationId, userId, role: null });
+    await grantContentRole(tx, { organizationId, target, userId, role: invite.role ?? 'read' });
+  });
+}
