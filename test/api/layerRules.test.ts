@@ -20,8 +20,10 @@ test('a route file reads storage but writes through domain commands', async () =
   assert.equal(await problems("import { insertCollection } from '../../storage/collections.js';\nexport const i = insertCollection;\n", 'api/routes/example.ts'), [
     "'insertCollection' import from '../../storage/collections.js' is restricted from being used by a pattern. routes write through domain commands: from storage they only read",
   ]);
-  assert.equal(await problems("import { updateSpace } from '../../storage/spaces.js';\nexport const u = updateSpace;\n", 'api/routes/example.ts').then((found) => found.length), 1);
-  assert.equal(await problems("import { findCollection, listCollectionsOfOrganization, type CollectionRecord } from '../../storage/collections.js';\nexport const r: unknown[] = [findCollection, listCollectionsOfOrganization];\nexport type C = CollectionRecord;\n", 'api/routes/example.ts'), []);
+  for (const [name, module] of [['updateSpace', 'spaces'], ['createToken', 'tokens'], ['requestReviewers', 'changeRequestReviews'], ['renumber', 'siteStructure']]) {
+    assert.equal((await problems(`import { ${name} } from '../../storage/${module}.js';\nexport const w = ${name};\n`, 'api/routes/example.ts')).length, 1, name);
+  }
+  assert.equal(await problems("import { findCollection, listCollectionsOfOrganization, type CollectionRecord } from '../../storage/collections.js';\nimport { recordedSpaceHeads } from '../../storage/spaceHeads.js';\nexport const r: unknown[] = [findCollection, listCollectionsOfOrganization, recordedSpaceHeads];\nexport type C = CollectionRecord;\n", 'api/routes/example.ts'), []);
 });
 
 test('a route file may use its table, domain commands and engine reads', async () => {
