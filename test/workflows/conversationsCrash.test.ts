@@ -51,7 +51,10 @@ test('a worker killed while it processes 720 posted conversations: a new worker 
   assert.ok(atKill < posts.length, `the worker was killed mid-way (${before}…${atKill} of ${posts.length} processed)`);
 
   workers.push(await startWorkerProcess(env));
-  await until('every conversation to be processed', async () => (await processed()) === posts.length, 120_000, 100);
+  // The deadline only bounds the wait (until's contract): on PostgreSQL, with the whole suite's
+  // processes on 2 cores, the new worker took 101–110 s for the ~700 left, and CI once ran out of
+  // the 120 s this had. How fast processing is belongs to a benchmark (`npm run bench conversations`).
+  await until('every conversation to be processed', async () => (await processed()) === posts.length, 300_000, 100);
 
   const issues = (await t.call('GET', `/v1/orgs/${org.id}/conversations-issues?limit=1000`, { token: admin.token })).body;
   const topical = posts.filter((post) => !post.id.startsWith('none-'));
