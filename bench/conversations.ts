@@ -1,12 +1,13 @@
 // The conversations issue's figures: ingest-to-clustered latency through the built server and its
 // worker; the API's responsiveness while 1,000 conversations arrive in a minute; and the clustering
-// cost per new issue at 1,000 and 10,000 issues (the domain's processing, in this process).
+// cost per new issue at 1,000 and 10,000 issues on SQLite and on PostgreSQL (the domain's processing, in this process).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { configuredExtractor, processPendingConversations } from '../domain/conversations/index.js';
 import { upsertConversation } from '../storage/conversations.js';
-import { openDatabase } from '../storage/db.js';
+import { databaseLocation, openDatabase } from '../storage/db.js';
+import { startPostgresCluster } from '../scripts/postgresCluster.js';
 import { organizationClusterIds } from '../storage/issueClusters.js';
 import { buildQuire, fmt, median, root, sharedTemporalAddress, spawnQuire, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
@@ -99,11 +100,12 @@ export async function throughServer(figures: Record<string, string>) {
   }
 }
 
-/** Per new conversation (one issue each), with the organization at `sizes` issues. */
-export async function clusteringCost(figures: Record<string, string>) {
+/** Per new conversation (one issue each), with the organization at 1,000 and 10,000 issues, on SQLite or (given its URL) PostgreSQL. */
+export async function clusteringCost(figures: Record<string, string>, databaseUrl?: string) {
   const dataDir = tempDataDir();
-  const { organizationId } = await seedOrganization(dataDir, 1);
-  const db = await openDatabase(path.join(dataDir, 'quire.sqlite'));
+  const { organizationId } = await seedOrganization(dataDir, 1, databaseUrl);
+  const db = await openDatabase(databaseLocation(dataDir, databaseUrl));
+  const on = databaseUrl ? ', PostgreSQL' : '';
   const deps = { db, dataDir, repositories: localSpaceRepositories(dataDir) };
   const extractor = configuredExtractor({});
   let made = 0;
@@ -126,12 +128,12 @@ export async function clusteringCost(figures: Record<string, string>) {
   };
   await grow(900, false);
   const at1k = await grow(1000, true);
-  figures['clustering a new conversation at 1,000 issues: ms each (extraction, clustering, commit)'] = fmt(median(at1k), 2);
-  figures['… clusters at 1,000 issues'] = String((await organizationClusterIds(db, organizationId)).length);
+  figures[`clustering a new conversation at 1,000 issues${on}: ms each (extraction, clustering, commit)`] = fmt(median(at1k), 2);
+  figures[`… clusters at 1,000 issues${on}`] = String((await organizationClusterIds(db, organizationId)).length);
   await grow(9900, false);
   const at10k = await grow(10_000, true);
-  figures['clustering a new conversation at 10,000 issues: ms each'] = fmt(median(at10k), 2);
-  figures['… clusters at 10,000 issues'] = String((await organizationClusterIds(db, organizationId)).length);
+  figures[`clustering a new conversation at 10,000 issues${on}: ms each`] = fmt(median(at10k), 2);
+  figures[`… clusters at 10,000 issues${on}`] = String((await organizationClusterIds(db, organizationId)).length);
   await db.close();
 }
 
@@ -139,5 +141,12 @@ export async function benchConversations(): Promise<Record<string, string>> {
   const figures: Record<string, string> = {};
   await throughServer(figures);
   await clusteringCost(figures);
+  const cluster = await startPostgresCluster({ durable: true });
+  try {
+    await cluster.createDatabase('clustering');
+    await clusteringCost(figures, cluster.url('clustering'));
+  } finally {
+    await cluster.stop();
+  }
   return figures;
 }
