@@ -17,6 +17,15 @@ const databaseDrivers = [
   { name: 'pg', message: sqlMessage },
 ];
 
+// The API writes through domain commands: from storage/ it imports reads only. storage/'s writes
+// are known by the verb their names start with (a read is named find…, list…, load…, …Of).
+const storageWrites = (who) => ({
+  group: ['**/storage/**'],
+  importNamePattern: '^(adjust|add|bump|change|claim|clear|complete|copy|create|delete|ensure|fail|gather|grant|insert|mark|migrate|move|place|purge|put|recount|record|regenerate|release|remove|rename|renumber|replace|request|restore|revoke|save|set|store|take|touch|transfer|update|upsert)(?:[A-Z]|$)',
+  message: `${who} write through domain commands: from storage they only read`,
+});
+const apiTemporal = { group: ['**/workflows/worker*', '**/workflows/activities/**', '**/workflows/runtime/**', '**/*.workflow.js'] };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.cache/**'] },
   ...tseslint.configs.recommended,
@@ -60,7 +69,20 @@ export default tseslint.config(
         'error',
         {
           paths: [...databaseDrivers, '@temporalio/worker', '@temporalio/workflow'],
-          patterns: [capabilityFace, { group: ['**/workflows/worker*', '**/workflows/activities/**', '**/workflows/runtime/**', '**/*.workflow.js'] }],
+          patterns: [capabilityFace, apiTemporal],
+        },
+      ],
+    },
+  },
+  {
+    // The operator's commands are the API's too: accounts, tokens and deletions go through the domain.
+    files: ['api/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...databaseDrivers, '@temporalio/worker', '@temporalio/workflow'],
+          patterns: [capabilityFace, apiTemporal, storageWrites('admin commands')],
         },
       ],
     },
@@ -96,12 +118,7 @@ export default tseslint.config(
           patterns: [
             capabilityFace,
             { group: ['./*', '!./table.js', '!./specification.js'], message: 'route files don’t import each other: shared reads belong in presenters, domain or storage' },
-            {
-              group: ['**/storage/**'],
-              // storage/'s writes, by the verb their names start with (a read is named find…, list…, load…, …Of).
-              importNamePattern: '^(adjust|add|bump|change|claim|clear|complete|copy|create|delete|ensure|fail|gather|grant|insert|mark|migrate|move|place|purge|put|recount|record|regenerate|release|remove|rename|renumber|replace|request|restore|revoke|save|set|store|take|touch|transfer|update|upsert)(?:[A-Z]|$)',
-              message: 'routes write through domain commands: from storage they only read',
-            },
+            storageWrites('routes'),
             {
               group: ['**/engine/commitChanges*', '**/engine/commitTree*', '**/engine/buildTree*', '**/engine/compareAndSwapBranch*', '**/engine/spaceRepositories*', '**/engine/repository*', '**/engine/lock*'],
               message: 'routes write content through domain commands (domain/spaces: writeContent), never through the engine',

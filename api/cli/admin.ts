@@ -2,19 +2,27 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { databaseLocation, openDatabase, type Database, type Queryable } from '../../storage/db.js';
-import { ensureMembership, memberRoles, type MemberRole } from '../../storage/members.js';
-import { findOrganization, listOrganizationsAll, markOrganizationDeleted } from '../../storage/organizations.js';
-import { findSpace, listAllSpacesOfOrganization } from '../../storage/spaces.js';
+import { databaseLocation, openDatabase, type Database } from '../../storage/db.js';
+import { memberRoles, type MemberRole } from '../../storage/members.js';
+import { listOrganizationsAll } from '../../storage/organizations.js';
+import { findSpace } from '../../storage/spaces.js';
 import { findStorage } from '../../storage/storages.js';
 import { repackSpace } from '../../domain/git/index.js';
 import { localSpaceRepositories } from '../../engine/spaceRepositories.js';
 import { closeWorkerPool } from '../../engine/workerPool.js';
-import { deleteSpace } from '../../domain/spaces/index.js';
 import { JobClient } from '../../workflows/client.js';
-import { createToken, listTokens, revokeToken } from '../../storage/tokens.js';
-import { createUser, findUserByEmail, listUsers, type UserRecord } from '../../storage/users.js';
-import { createOrganization } from '../../domain/organizations/index.js';
+import { listTokens } from '../../storage/tokens.js';
+import { findUserByEmail, listUsers } from '../../storage/users.js';
+import {
+  addMemberByOperator,
+  createOrganization,
+  createUserByOperator,
+  deleteOrganizationByOperator,
+  issueTokenByOperator,
+  revokeTokenByOperator,
+  userByOperator,
+  type Refused,
+} from '../../domain/organizations/index.js';
 import { configFromEnv, parseDuration } from '../config.js';
 import { exportSite, SiteExportError } from './siteExport.js';
 
@@ -63,25 +71,19 @@ const required = (value: string | undefined, name: string) => {
   return value;
 };
 
-async function userByEmail(db: Queryable, email: string, create: boolean): Promise<UserRecord> {
-  const existing = await findUserByEmail(db, email);
-  if (existing) return existing;
-  if (!create) throw new UsageError(`no user with email ${email}`);
-  return createUser(db, { email, emailVerified: true });
+/** A domain command's answer, or its refusal as a usage error. */
+function accepted<T extends object | true>(outcome: T | Refused): T {
+  if (typeof outcome === 'object' && 'refused' in outcome) throw new UsageError(outcome.refused);
+  return outcome;
 }
 
-/** Spaces first, through the normal deletion (bin, then the purge job); then the organization itself. */
+/** Deleted through the domain command: Temporal must answer, for each space's purge job. */
 async function deleteOrganization(db: Database, organizationId: string): Promise<string> {
-  const organization = await findOrganization(db, organizationId);
-  if (!organization) throw new UsageError(`no organization with id ${organizationId}`);
   const config = configFromEnv();
   const jobs = new JobClient(config.temporal);
   try {
-    const spaces = await listAllSpacesOfOrganization(db, organization.id);
-    // A space whose job can't start stays live and this stops: running the command again finishes.
-    for (const space of spaces) await deleteSpace({ db, jobs, retentionMs: config.spaceRetentionMs }, space);
-    if (!(await db.transaction((tx) => markOrganizationDeleted(tx, organization.id)))) throw new UsageError(`organization ${organizationId} was deleted meanwhile`);
-    return `deleted ${organization.id} (${organization.title}): ${spaces.length} spaces in the bin, purged after ${process.env.QUIRE_SPACE_RETENTION ?? '7d'}`;
+    const deleted = accepted(await deleteOrganizationByOperator({ db, jobs, retentionMs: config.spaceRetentionMs }, organizationId));
+    return `deleted ${organizationId} (${deleted.title}): ${deleted.spaces} spaces in the bin, purged after ${process.env.QUIRE_SPACE_RETENTION ?? '7d'}`;
   } finally {
     await jobs.close();
   }
@@ -106,17 +108,13 @@ async function moveSpace(db: Database, spaceId: string, to: string, releaseAfter
 async function run(db: Database, [noun, verb, subject, target]: string[], options: Record<string, string | undefined>, dataDir: string): Promise<string> {
   switch (`${noun} ${verb}`) {
     case 'user create': {
-      const email = required(options.email, 'email');
-      return db.transaction(async (tx) => {
-        if (await findUserByEmail(tx, email)) throw new UsageError(`a user with email ${email} already exists`);
-        return (await createUser(tx, { email, displayName: options.name, emailVerified: true })).id;
-      });
+      return accepted(await createUserByOperator(db, { email: required(options.email, 'email'), displayName: options.name })).id;
     }
     case 'user list':
       return (await listUsers(db)).map((u) => `${u.id}\t${u.email}\t${u.displayName}`).join('\n');
     case 'org create': {
       const title = required(options.title, 'title');
-      const owner = await userByEmail(db, required(options.owner, 'owner'), true);
+      const owner = await userByOperator(db, required(options.owner, 'owner'));
       return (await createOrganization(db, { title, ownerId: owner.id })).id;
     }
     case 'org list':
@@ -128,20 +126,17 @@ async function run(db: Database, [noun, verb, subject, target]: string[], option
       const email = required(options.email, 'email');
       const role = options.role === 'guest' ? null : ((options.role ?? 'read') as MemberRole);
       if (role !== null && !memberRoles.includes(role)) throw new UsageError(`--role must be one of ${memberRoles.join(', ')}, guest`);
-      return db.transaction(async (tx) => {
-        if (!(await findOrganization(tx, organizationId))) throw new UsageError(`no organization with id ${organizationId}`);
-        const user = await userByEmail(tx, email, true);
-        if (!(await ensureMembership(tx, { organizationId, userId: user.id, role }))) throw new UsageError(`${user.email} is already a member`);
-        return user.id;
-      });
+      return accepted(await addMemberByOperator(db, { organizationId, email, role })).id;
     }
     case 'token create': {
       const email = required(options.email, 'email');
       const expiresAt = options.expires === undefined ? undefined : new Date(Date.now() + durationOption(options.expires, 'expires'));
-      return db.transaction(async (tx) => (await createToken(tx, (await userByEmail(tx, email, true)).id, { label: options.label, expiresAt })).token);
+      return issueTokenByOperator(db, { email, label: options.label, expiresAt });
     }
     case 'token list': {
-      const user = await userByEmail(db, required(options.email, 'email'), false);
+      const email = required(options.email, 'email');
+      const user = await findUserByEmail(db, email);
+      if (!user) throw new UsageError(`no user with email ${email}`);
       const time = new Date().toISOString();
       return (await listTokens(db, user.id))
         .map((t) => {
@@ -151,7 +146,7 @@ async function run(db: Database, [noun, verb, subject, target]: string[], option
         .join('\n');
     }
     case 'token revoke':
-      if (!(await revokeToken(db, required(options.id, 'id')))) throw new UsageError(`no token with id ${options.id}`);
+      accepted(await revokeTokenByOperator(db, required(options.id, 'id')));
       return 'revoked';
     case 'space repack': {
       const spaceId = required(subject, 'spaceId (space repack <spaceId>)');

@@ -106,6 +106,28 @@ test('npm run admin -- token create prints only a token that works, with the ser
   const wrong = await runAdmin(['token', 'create'], { DATA_DIR });
   assert.is(wrong.code, 2);
   assert.ok(wrong.stderr.includes('--email is required'));
+
+  const user = await runAdmin(['user', 'create', '--email', 'reader@example.com', '--name', 'Rea Der'], { DATA_DIR });
+  assert.is(user.code, 0, user.stderr);
+  assert.ok((await runAdmin(['user', 'list'], { DATA_DIR })).stdout.includes(`${user.stdout.trim()}\treader@example.com\tRea Der`));
+  // Refusals are usage errors (exit 2) that say what was refused, and change nothing.
+  const refusals = await Promise.all([
+    runAdmin(['user', 'create', '--email', 'reader@example.com'], { DATA_DIR }),
+    runAdmin(['member', 'add', '--org', org.stdout.trim(), '--email', 'writer@example.com'], { DATA_DIR }),
+    runAdmin(['token', 'revoke', '--id', 'no-such-token'], { DATA_DIR }),
+    runAdmin(['token', 'list', '--email', 'nobody@example.com'], { DATA_DIR }),
+  ]);
+  assert.equal(
+    refusals.map((refusal) => [refusal.code, refusal.stderr.split('\n')[0]]),
+    [
+      [2, 'admin: a user with email reader@example.com already exists'],
+      [2, 'admin: writer@example.com is already a member'],
+      [2, 'admin: no token with id no-such-token'],
+      [2, 'admin: no user with email nobody@example.com'],
+    ],
+  );
+  const members = await get(`${service.url}/v1/orgs/${org.stdout.trim()}/members`, created.stdout.trim());
+  assert.equal(members.body.items.map((m: { user: { email: string }; role: string }) => [m.user.email, m.role]).sort(), [['operator@example.com', 'admin'], ['writer@example.com', 'edit']]);
   await service.stop();
 });
 
