@@ -1,3 +1,4 @@
+import { inBatches } from './batches.js';
 import type { Dialect } from './dialect.js';
 import type { Queryable, Transaction } from './db.js';
 import { notFound } from './errors.js';
@@ -177,20 +178,10 @@ const queryTerms: Record<Dialect, string> = {
   postgres: 'json_to_recordset(CAST(? AS json)) AS q(term text, weight double precision) JOIN',
 };
 
-/** Rows upserted by one statement. */
-const upsertRows = 100;
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
-  return out;
-}
-
 /** Adds (or with sign -1 removes) a member's vector to its cluster's centroid. */
 export async function addToCentroid(tx: Transaction, organizationId: string, clusterId: string, vector: Record<string, number>, sign: 1 | -1): Promise<void> {
-  // One statement per hundred terms, not one per term: on PostgreSQL each is a round trip, and
-  // an issue's terms are many (a vector's keys are distinct, so no row is upserted twice in one).
-  for (const rows of chunks(Object.entries(vector), upsertRows)) {
+  // Many terms a statement (a vector's keys are distinct, so no row is upserted twice in one).
+  for (const rows of inBatches(Object.entries(vector))) {
     await tx.run(
       `INSERT INTO issue_cluster_terms (cluster_id, organization_id, term, weight) VALUES ${rows.map(() => '(?, ?, ?, ?)').join(', ')}
        ON CONFLICT (cluster_id, term) DO UPDATE SET weight = issue_cluster_terms.weight + excluded.weight`,
@@ -240,7 +231,7 @@ export async function countIssueInCorpus(tx: Transaction, organizationId: string
      ON CONFLICT (organization_id) DO UPDATE SET issues = conversation_corpora.issues + excluded.issues, version = conversation_corpora.version + 1`,
     [organizationId, sign],
   );
-  for (const rows of chunks(Object.entries(surface), upsertRows)) {
+  for (const rows of inBatches(Object.entries(surface))) {
     await tx.run(
       `INSERT INTO conversation_terms (organization_id, term, documents, surface) VALUES ${rows.map(() => '(?, ?, ?, ?)').join(', ')}
        ON CONFLICT (organization_id, term) DO UPDATE SET documents = conversation_terms.documents + excluded.documents`,
