@@ -1,4 +1,5 @@
 import type { Queryable } from './db.js';
+import { amongValues } from './dialect.js';
 import { conflict, notFound } from './errors.js';
 import { newId, now } from './ids.js';
 import { mapPage, paginate, type Page, type PageRequest } from './pagination.js';
@@ -115,8 +116,9 @@ export async function listChangeRequests(
   filter: ChangeRequestFilter,
   request: PageRequest,
 ): Promise<Page<ChangeRequestRecord>> {
-  const where = ['space_id IN (SELECT value FROM json_each(?))', 'status = ?'];
-  const params: unknown[] = [JSON.stringify(within.spaceIds), filter.status];
+  const inSpaces = amongValues(db.dialect, 'space_id', within.spaceIds);
+  const where = [inSpaces.sql, 'status = ?'];
+  const params: unknown[] = [...inSpaces.params, filter.status];
   if (filter.creator !== undefined) {
     where.push('created_by = ?');
     params.push(filter.creator);

@@ -3,6 +3,7 @@ import { notFound } from './errors.js';
 import { newId, now } from './ids.js';
 import { mapPage, paginate, type Page, type PageRequest } from './pagination.js';
 import { nextPosition, type DefaultLevel } from './spaces.js';
+import { amongValues, sameAs } from './dialect.js';
 
 export interface CollectionRecord {
   id: string;
@@ -74,13 +75,14 @@ export async function listCollectionsOfOrganization(
   filter: { nested: boolean; ids: string[] },
   request: PageRequest,
 ): Promise<Page<CollectionRecord>> {
+  const reachable = amongValues(db.dialect, 'id', filter.ids);
   const page = await paginate<CollectionRow>(
     db,
     {
       select: '*',
       from: 'collections',
-      where: `organization_id = ? AND id IN (SELECT value FROM json_each(?))${filter.nested ? '' : ' AND parent_id IS NULL'}`,
-      params: [organizationId, JSON.stringify(filter.ids)],
+      where: `organization_id = ? AND ${reachable.sql}${filter.nested ? '' : ' AND parent_id IS NULL'}`,
+      params: [organizationId, ...reachable.params],
       identity: [organizationId, filter.nested],
       sort: ['created_at', 'id'],
       key: (row) => [row.created_at, row.id],
@@ -163,11 +165,12 @@ export async function deleteCollection(db: Transaction, id: string): Promise<boo
 }
 
 export async function listChildPositions(db: Queryable, organizationId: string, parentId: string | null): Promise<Array<{ kind: 'space' | 'collection'; id: string; position: number }>> {
+  const [inCollection, underParent] = [sameAs('collection_id', parentId), sameAs('parent_id', parentId)];
   return db.all(
-    `SELECT 'space' AS kind, id, position FROM spaces WHERE organization_id = ? AND collection_id IS ? AND deleted_at IS NULL
-     UNION ALL SELECT 'collection' AS kind, id, position FROM collections WHERE organization_id = ? AND parent_id IS ?
+    `SELECT 'space' AS kind, id, position FROM spaces WHERE organization_id = ? AND ${inCollection.sql} AND deleted_at IS NULL
+     UNION ALL SELECT 'collection' AS kind, id, position FROM collections WHERE organization_id = ? AND ${underParent.sql}
      ORDER BY position, kind, id`,
-    [organizationId, parentId, organizationId, parentId],
+    [organizationId, ...inCollection.params, organizationId, ...underParent.params],
   );
 }
 

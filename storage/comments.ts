@@ -2,6 +2,7 @@ import type { Queryable } from './db.js';
 import { newId, now } from './ids.js';
 import { mapPage, paginate, type Page, type PageRequest } from './pagination.js';
 import { toUser, userColumns, type UserRecord } from './users.js';
+import { sameAs } from './dialect.js';
 
 /** Where comments live: a space, or one of its change requests (`changeRequestId`). */
 export interface CommentScope {
@@ -107,7 +108,8 @@ export async function insertComment(db: Queryable, scope: CommentScope, input: N
 
 /** A comment of exactly this scope: a space's comment isn't found under a change request, nor the reverse. */
 export async function findComment(db: Queryable, scope: CommentScope, id: string): Promise<CommentRecord | undefined> {
-  const row = await db.get<CommentRow>('SELECT * FROM comments WHERE id = ? AND space_id = ? AND change_request_id IS ?', [id, scope.spaceId, scope.changeRequestId]);
+  const inScope = sameAs('change_request_id', scope.changeRequestId);
+  const row = await db.get<CommentRow>(`SELECT * FROM comments WHERE id = ? AND space_id = ? AND ${inScope.sql}`, [id, scope.spaceId, ...inScope.params]);
   return row && toComment(row);
 }
 
@@ -119,8 +121,9 @@ export interface CommentFilter {
 
 /** The scope's comments matching the filter, newest first unless the request asks otherwise. */
 export async function listComments(db: Queryable, scope: CommentScope, filter: CommentFilter, request: PageRequest): Promise<Page<CommentRecord>> {
-  const where = ['space_id = ?', 'change_request_id IS ?'];
-  const params: unknown[] = [scope.spaceId, scope.changeRequestId];
+  const inScope = sameAs('change_request_id', scope.changeRequestId);
+  const where = ['space_id = ?', inScope.sql];
+  const params: unknown[] = [scope.spaceId, ...inScope.params];
   if (filter.pageId !== undefined) {
     where.push('page_id = ?');
     params.push(filter.pageId);
@@ -169,10 +172,8 @@ export async function deleteComment(db: Queryable, id: string): Promise<boolean>
 
 /** Open comments of the scope: the `comments` count of a space (outside change requests) or of a change request. */
 export async function countOpenComments(db: Queryable, scope: CommentScope): Promise<number> {
-  const row = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM comments WHERE space_id = ? AND change_request_id IS ? AND status = 'open'`, [
-    scope.spaceId,
-    scope.changeRequestId,
-  ]);
+  const inScope = sameAs('change_request_id', scope.changeRequestId);
+  const row = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM comments WHERE space_id = ? AND ${inScope.sql} AND status = 'open'`, [scope.spaceId, ...inScope.params]);
   return row?.n ?? 0;
 }
 

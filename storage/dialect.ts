@@ -37,6 +37,25 @@ function rewrite(sql: string): string {
     .join('');
 }
 
+/**
+ * "`column` is `value`", NULL included, as a condition and its parameters. `column IS ?` says the
+ * same, but PostgreSQL reads it as IS NOT DISTINCT FROM, which no index serves: every comment of a
+ * space was read to find those outside change requests.
+ */
+export function sameAs(column: string, value: string | null): { sql: string; params: string[] } {
+  return value === null ? { sql: `${column} IS NULL`, params: [] } : { sql: `${column} = ?`, params: [value] };
+}
+
+/**
+ * "`column` is one of `values`", as a condition and its one parameter: a JSON array read by
+ * json_each on SQLite, the array itself on PostgreSQL. PostgreSQL's planner sees how long an array
+ * is, where it guesses 100 rows for a JSON list whatever its length: listing the change requests
+ * of 20,000 spaces took it 500 ms the JSON way, 2 ms this way.
+ */
+export function amongValues(dialect: Dialect, column: string, values: string[]): { sql: string; params: [string | string[]] } {
+  return dialect === 'postgres' ? { sql: `${column} = ANY(CAST(? AS text[]))`, params: [values] } : { sql: `${column} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(values)] };
+}
+
 /** Parameters as PostgreSQL takes them: booleans as the 0/1 SQLite stores, undefined as NULL. */
 export function postgresParams(params: readonly unknown[]): unknown[] {
   return params.map((value) => (value === undefined ? null : typeof value === 'boolean' ? (value ? 1 : 0) : value));

@@ -3,6 +3,7 @@ import { notFound } from './errors.js';
 import { newId, now } from './ids.js';
 import type { MemberRole } from './members.js';
 import { mapPage, paginate, type Page, type PageRequest } from './pagination.js';
+import { amongValues, sameAs } from './dialect.js';
 
 /** A space's or collection's default level: a role, null (only people invited), or 'inherit'. */
 export type DefaultLevel = MemberRole | null | 'inherit';
@@ -71,11 +72,12 @@ function toSpace(row: SpaceRow): SpaceRecord {
 
 /** The position after every sibling (spaces and collections share one order per parent). */
 export async function nextPosition(db: Queryable, organizationId: string, collectionId: string | null): Promise<number> {
+  const [inCollection, underParent] = [sameAs('collection_id', collectionId), sameAs('parent_id', collectionId)];
   const row = await db.get<{ top: number | null }>(
     `SELECT MAX(position) AS top FROM (
-       SELECT position FROM spaces WHERE organization_id = ? AND collection_id IS ?
-       UNION ALL SELECT position FROM collections WHERE organization_id = ? AND parent_id IS ?) AS siblings`,
-    [organizationId, collectionId, organizationId, collectionId],
+       SELECT position FROM spaces WHERE organization_id = ? AND ${inCollection.sql}
+       UNION ALL SELECT position FROM collections WHERE organization_id = ? AND ${underParent.sql}) AS siblings`,
+    [organizationId, ...inCollection.params, organizationId, ...underParent.params],
   );
   return (row?.top ?? 0) + 1;
 }
@@ -155,13 +157,14 @@ export async function listReachableSpaces(
 ): Promise<Page<SpaceRecord>> {
   const [column, value, sort] =
     'collectionId' in within ? (['collection_id', within.collectionId, 'position'] as const) : (['organization_id', within.organizationId, 'created_at'] as const);
+  const reachable = amongValues(db.dialect, 'id', filter.ids);
   const page = await paginate<SpaceRow>(
     db,
     {
       select: '*',
       from: 'spaces',
-      where: `${column} = ? AND deleted_at IS NULL AND id IN (SELECT value FROM json_each(?))`,
-      params: [value, JSON.stringify(filter.ids)],
+      where: `${column} = ? AND deleted_at IS NULL AND ${reachable.sql}`,
+      params: [value, ...reachable.params],
       identity: [column, value],
       sort: [sort, 'id'],
       key: (row) => [row[sort], row.id],
