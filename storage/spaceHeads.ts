@@ -28,9 +28,12 @@ export interface SpaceHeadState {
 export async function spaceHeadStates(db: Queryable, storageId: string, after: string, limit: number): Promise<SpaceHeadState[]> {
   const rows = await db.all<{ id: string; recorded: string | null; indexed: string | null }>(
     `SELECT spaces.id AS id, space_heads.revision AS recorded, search_spaces.revision AS indexed FROM spaces
-     LEFT JOIN space_heads ON space_heads.space_id = spaces.id LEFT JOIN search_spaces ON search_spaces.space_id = spaces.id
+     LEFT JOIN space_heads ON space_heads.space_id = spaces.id AND space_heads.space_id > ?
+     LEFT JOIN search_spaces ON search_spaces.space_id = spaces.id AND search_spaces.space_id > ?
      WHERE spaces.storage_id = ? AND spaces.id > ? ORDER BY spaces.id LIMIT ?`,
-    [storageId, after, limit],
+    // `after` on the joined tables too (implied, but not to PostgreSQL's merge join, which otherwise
+    // reads them from their start on every page: a full sweep grew with the square of the spaces).
+    [after, after, storageId, after, limit],
   );
   return rows.map((row) => ({ spaceId: row.id, recorded: row.recorded, indexed: row.indexed }));
 }
