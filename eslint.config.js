@@ -25,6 +25,10 @@ const storageWrites = (who) => ({
   message: `${who} write through domain commands: from storage they only read`,
 });
 const apiTemporal = { group: ['**/workflows/worker*', '**/workflows/activities/**', '**/workflows/runtime/**', '**/*.workflow.js'] };
+const engineWrites = (who) => ({
+  group: ['**/engine/commitChanges*', '**/engine/commitTree*', '**/engine/buildTree*', '**/engine/compareAndSwapBranch*', '**/engine/lock*', ...(who === 'routes' ? ['**/engine/spaceRepositories*', '**/engine/repository*'] : [])],
+  message: `${who} write content through domain commands (domain/spaces: writeContent), never through the engine`,
+});
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.cache/**'] },
@@ -75,14 +79,15 @@ export default tseslint.config(
     },
   },
   {
-    // The operator's commands are the API's too: accounts, tokens and deletions go through the domain.
+    // The operator's commands are the API's too: accounts, tokens, deletions and content go through
+    // the domain (they may open the space repositories the domain commands are given).
     files: ['api/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           paths: [...databaseDrivers, '@temporalio/worker', '@temporalio/workflow'],
-          patterns: [capabilityFace, apiTemporal, storageWrites('admin commands')],
+          patterns: [capabilityFace, apiTemporal, storageWrites('admin commands'), engineWrites('admin commands')],
         },
       ],
     },
@@ -119,10 +124,7 @@ export default tseslint.config(
             capabilityFace,
             { group: ['./*', '!./table.js', '!./specification.js'], message: 'route files don’t import each other: shared reads belong in presenters, domain or storage' },
             storageWrites('routes'),
-            {
-              group: ['**/engine/commitChanges*', '**/engine/commitTree*', '**/engine/buildTree*', '**/engine/compareAndSwapBranch*', '**/engine/spaceRepositories*', '**/engine/repository*', '**/engine/lock*'],
-              message: 'routes write content through domain commands (domain/spaces: writeContent), never through the engine',
-            },
+            engineWrites('routes'),
             { group: ['**/workflows/worker*', '**/workflows/activities/**', '**/workflows/runtime/**', '**/*.workflow.js'], message: 'the API reaches Temporal through workflows/client.ts' },
           ],
         },

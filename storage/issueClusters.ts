@@ -174,7 +174,7 @@ export async function clustersSharingTerms(db: Queryable, organizationId: string
 /**
  * The query's terms `q` (a JSON array of `{term, weight}`) as the outer loop, each looked up in the
  * term index for the organization's rows `t`. A plain join let PostgreSQL hash the whole term table
- * instead (150 ms a lookup at 500,000 terms); the lateral subquery keeps it to the index.
+ * instead (59–77 ms a lookup at 494,000 terms); the lateral subquery keeps it to the index (3–4 ms).
  */
 const termsLookedUp: Record<Dialect, string> = {
   sqlite: `(SELECT value ->> 'term' AS term, value ->> 'weight' AS weight FROM json_each(?)) q

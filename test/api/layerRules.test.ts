@@ -26,9 +26,12 @@ test('a route file reads storage but writes through domain commands', async () =
   assert.equal(await problems("import { findCollection, listCollectionsOfOrganization, type CollectionRecord } from '../../storage/collections.js';\nimport { recordedSpaceHeads } from '../../storage/spaceHeads.js';\nexport const r: unknown[] = [findCollection, listCollectionsOfOrganization, recordedSpaceHeads];\nexport type C = CollectionRecord;\n", 'api/routes/example.ts'), []);
 });
 
-test('the admin commands read storage but write through domain commands', async () => {
+test('the admin commands read storage and the engine but write through domain commands', async () => {
   assert.equal(await problems("import { createToken } from '../../storage/tokens.js';\nexport const c = createToken;\n", 'api/cli/example.ts'), [
     "'createToken' import from '../../storage/tokens.js' is restricted from being used by a pattern. admin commands write through domain commands: from storage they only read",
+  ]);
+  assert.equal(await problems("import { commitChanges } from '../../engine/commitChanges.js';\nexport const c = commitChanges;\n", 'api/cli/example.ts'), [
+    "'../../engine/commitChanges.js' import is restricted from being used by a pattern. admin commands write content through domain commands (domain/spaces: writeContent), never through the engine",
   ]);
   assert.equal(await problems("import { listTokens } from '../../storage/tokens.js';\nimport { issueTokenByOperator } from '../../domain/organizations/index.js';\nexport const r = [listTokens, issueTokenByOperator];\n", 'api/cli/example.ts'), []);
 });
