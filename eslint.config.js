@@ -125,7 +125,7 @@ export default tseslint.config(
             { group: ['./*', '!./table.js', '!./specification.js'], message: 'route files don’t import each other: shared reads belong in presenters, domain or storage' },
             storageWrites('routes'),
             engineWrites('routes'),
-            { group: ['**/workflows/worker*', '**/workflows/activities/**', '**/workflows/runtime/**', '**/*.workflow.js'], message: 'the API reaches Temporal through workflows/client.ts' },
+            { ...apiTemporal, message: 'the API reaches Temporal through workflows/client.ts' },
           ],
         },
       ],

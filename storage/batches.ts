@@ -10,3 +10,9 @@ export function inBatches<T>(items: T[], size = rowsPerStatement): T[][] {
   for (let start = 0; start < items.length; start += size) batches.push(items.slice(start, start + size));
   return batches;
 }
+
+/** A multi-row `VALUES` list for `rows` (each of the same length) and its parameters, in order. */
+export function valuesOf(rows: unknown[][]): { sql: string; params: unknown[] } {
+  const placeholders = `(${rows[0]?.map(() => '?').join(', ') ?? ''})`;
+  return { sql: `VALUES ${rows.map(() => placeholders).join(', ')}`, params: rows.flat() };
+}

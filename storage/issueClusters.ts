@@ -1,4 +1,4 @@
-import { inBatches } from './batches.js';
+import { inBatches, valuesOf } from './batches.js';
 import type { Dialect } from './dialect.js';
 import type { Queryable, Transaction } from './db.js';
 import { notFound } from './errors.js';
@@ -187,10 +187,11 @@ const termsLookedUp: Record<Dialect, string> = {
 export async function addToCentroid(tx: Transaction, organizationId: string, clusterId: string, vector: Record<string, number>, sign: 1 | -1): Promise<void> {
   // Many terms a statement (a vector's keys are distinct, so no row is upserted twice in one).
   for (const rows of inBatches(Object.entries(vector))) {
+    const values = valuesOf(rows.map(([term, weight]) => [clusterId, organizationId, term, sign * weight]));
     await tx.run(
-      `INSERT INTO issue_cluster_terms (cluster_id, organization_id, term, weight) VALUES ${rows.map(() => '(?, ?, ?, ?)').join(', ')}
+      `INSERT INTO issue_cluster_terms (cluster_id, organization_id, term, weight) ${values.sql}
        ON CONFLICT (cluster_id, term) DO UPDATE SET weight = issue_cluster_terms.weight + excluded.weight`,
-      rows.flatMap(([term, weight]) => [clusterId, organizationId, term, sign * weight]),
+      values.params,
     );
   }
   if (sign < 0) {
@@ -237,10 +238,11 @@ export async function countIssueInCorpus(tx: Transaction, organizationId: string
     [organizationId, sign],
   );
   for (const rows of inBatches(Object.entries(surface))) {
+    const values = valuesOf(rows.map(([term, word]) => [organizationId, term, sign, word]));
     await tx.run(
-      `INSERT INTO conversation_terms (organization_id, term, documents, surface) VALUES ${rows.map(() => '(?, ?, ?, ?)').join(', ')}
+      `INSERT INTO conversation_terms (organization_id, term, documents, surface) ${values.sql}
        ON CONFLICT (organization_id, term) DO UPDATE SET documents = conversation_terms.documents + excluded.documents`,
-      rows.flatMap(([term, word]) => [organizationId, term, sign, word]),
+      values.params,
     );
   }
   if (sign < 0) {

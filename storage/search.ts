@@ -3,7 +3,7 @@ import { now } from './ids.js';
 import { fts5 } from './searchIndex/fts5.js';
 import { postgresText } from './searchIndex/postgresText.js';
 import type { SearchIndex } from './searchIndex/searchIndex.js';
-import { inBatches } from './batches.js';
+import { inBatches, valuesOf } from './batches.js';
 
 const searchIndexes: Record<Queryable['dialect'], SearchIndex> = { sqlite: fts5, postgres: postgresText };
 
@@ -34,9 +34,9 @@ export async function indexedHashes(db: Queryable, spaceId: string): Promise<Map
 
 /** Inserts rows in statements of up to 100 rows: one round trip each instead of one per row. */
 async function insertRows(tx: Transaction, table: string, columns: string[], rows: unknown[][]): Promise<void> {
-  const placeholders = `(${columns.map(() => '?').join(', ')})`;
   for (const batch of inBatches(rows)) {
-    await tx.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${batch.map(() => placeholders).join(', ')}`, batch.flat());
+    const values = valuesOf(batch);
+    await tx.run(`INSERT INTO ${table} (${columns.join(', ')}) ${values.sql}`, values.params);
   }
 }
 
