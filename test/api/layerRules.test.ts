@@ -36,6 +36,15 @@ test('the admin commands read storage and the engine but write through domain co
   assert.equal(await problems("import { listTokens } from '../../storage/tokens.js';\nimport { issueTokenByOperator } from '../../domain/organizations/index.js';\nexport const r = [listTokens, issueTokenByOperator];\n", 'api/cli/example.ts'), []);
 });
 
+test('a project module is imported statically, where the layer rules see it', async () => {
+  const message = "import this project's modules statically: the layer rules check static imports only";
+  assert.equal(await problems("export const load = () => import('../../storage/collections.js');\n", 'api/routes/example.ts'), [message]);
+  assert.equal(await problems("export const load = (name: string) => import(`../../engine/${name}.js`);\n", 'domain/spaces/example.ts'), [`${message}, and a computed module name escapes them all`]);
+  // Packages may be loaded lazily; so may the worker, by the entry point that starts it.
+  assert.equal(await problems("export const load = () => import('lowlight');\n", 'api/presenters/example.ts'), []);
+  assert.equal(await problems("export const load = () => import('../workflows/worker.js');\n", 'api/main.ts'), []);
+});
+
 test('a route file may use its table, domain commands and engine reads', async () => {
   const clean =
     "import { RouteTable } from './table.js';\nimport { writeContent } from '../../domain/spaces/index.js';\nimport { findPageById } from '../../engine/findPage.js';\nexport const all = [RouteTable, writeContent, findPageById];\n";
