@@ -33,6 +33,7 @@ async function main() {
     await quiet;
     if (stopping) return 0;
     await server.jobs.ensureRepositoryMaintenance();
+    await server.jobs.ensureOpenAPIRefresh();
     return ensureDeletionJobs({ db: server.db, jobs: server.jobs, retentionMs: config.spaceRetentionMs });
   });
   // Not started at all when a stop comes first.

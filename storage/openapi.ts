@@ -108,6 +108,15 @@ export async function listOpenAPISpecs(db: Queryable, organizationId: string, re
   return mapPage(page, toSpec);
 }
 
+/** The specifications whose source is a URL, `limit` at a time after the id `after` (every organization's), for the periodic refresh. */
+export async function listURLSourcedSpecs(db: Queryable, after: string, limit: number): Promise<Array<{ id: string; organizationId: string; slug: string }>> {
+  const rows = await db.all<{ id: string; organization_id: string; slug: string }>(
+    'SELECT id, organization_id, slug FROM openapi_specs WHERE source_url IS NOT NULL AND id > ? ORDER BY id LIMIT ?',
+    [after, limit],
+  );
+  return rows.map((row) => ({ id: row.id, organizationId: row.organization_id, slug: row.slug }));
+}
+
 const sourceColumns = (source: OpenAPISource) => ('url' in source ? [source.url, null] : [null, source.text]);
 
 /** A new specification, pending. Undefined when the slug is taken in the organization. */

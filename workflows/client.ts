@@ -1,4 +1,4 @@
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleOptionsStartWorkflowAction, type Workflow, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { storageTaskQueue, type TemporalSettings } from './settings.js';
 import { spaceRestored } from './signals.js';
 import type { spaceDeletion } from './spaceDeletion.workflow.js';
@@ -29,6 +29,7 @@ export const conversationsJobId = (organizationId: string) => `conversations:${o
 export const consolidationScheduleId = (taskQueue: string) => `conversations-consolidation:${taskQueue}`;
 export const gitSyncJobId = (job: GitSyncJob, id: string) => `git-sync:${job.spaceId}:${job.direction}:${id}`;
 export const maintenanceScheduleId = (taskQueue: string) => `repository-maintenance:${taskQueue}`;
+export const openAPIRefreshScheduleId = (taskQueue: string) => `openapi-refresh:${taskQueue}`;
 export const spaceMoveJobId = (spaceId: string) => `space-move:${spaceId}`;
 export const translationJobId = (translationId: string, run: number) => `translation:${translationId}:${run}`;
 
@@ -212,24 +213,34 @@ export class JobClient implements Jobs {
   async ensureRepositoryMaintenance(): Promise<string> {
     // On a storage node, the schedule of its storage, run by its own workers.
     const taskQueue = this.settings.storage ? storageTaskQueue(this.settings.taskQueue, this.settings.storage) : this.settings.taskQueue;
-    const scheduleId = maintenanceScheduleId(taskQueue);
-    const every = this.settings.repackEveryMs ?? 3_600_000;
     const input: RepositoryMaintenanceInput = { looseObjects: this.settings.repackLooseObjects ?? 1000 };
-    await this.call('schedule the repository maintenance', async () => {
+    return this.ensureSchedule('schedule the repository maintenance', maintenanceScheduleId(taskQueue), this.settings.repackEveryMs ?? 3_600_000, {
+      type: 'startWorkflow',
+      workflowType: 'repositoryMaintenance',
+      taskQueue,
+      args: [input],
+    });
+  }
+
+  /** Makes sure the schedule that refreshes URL-sourced OpenAPI specifications exists, at this deployment's interval. Returns its id. */
+  async ensureOpenAPIRefresh(): Promise<string> {
+    const { taskQueue } = this.settings;
+    return this.ensureSchedule('schedule the OpenAPI refresh', openAPIRefreshScheduleId(taskQueue), this.settings.openapiRefreshEveryMs ?? 21_600_000, {
+      type: 'startWorkflow',
+      workflowType: 'openapiRefresh',
+      taskQueue,
+      args: [],
+    });
+  }
+
+  /** Creates the schedule, or brings an existing one to this interval and action (one run at a time). */
+  private async ensureSchedule(what: string, scheduleId: string, every: number, action: ScheduleOptionsStartWorkflowAction<Workflow>): Promise<string> {
+    await this.call(what, async () => {
       try {
-        await this.client.schedule.create({
-          scheduleId,
-          spec: { intervals: [{ every }] },
-          action: { type: 'startWorkflow', workflowType: 'repositoryMaintenance', taskQueue, args: [input] },
-          policies: { overlap: ScheduleOverlapPolicy.SKIP },
-        });
+        await this.client.schedule.create({ scheduleId, spec: { intervals: [{ every }] }, action, policies: { overlap: ScheduleOverlapPolicy.SKIP } });
       } catch (error) {
         if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-        await this.client.schedule.getHandle(scheduleId).update((previous) => ({
-          ...previous,
-          spec: { intervals: [{ every }] },
-          action: { type: 'startWorkflow', workflowType: 'repositoryMaintenance', taskQueue, args: [input] },
-        }));
+        await this.client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec: { intervals: [{ every }] }, action }));
       }
     });
     return scheduleId;

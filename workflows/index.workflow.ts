@@ -1,6 +1,7 @@
 // Every workflow the worker runs: the entry point of the workflow bundle.
 export { spaceDeletion } from './spaceDeletion.workflow.js';
 export { openapiProcessing } from './openapiProcessing.workflow.js';
+export { openapiRefresh } from './openapiRefresh.workflow.js';
 export { translationRun } from './translationRun.workflow.js';
 export { pdfExport } from './pdfExport.workflow.js';
 export { conversationProcessing } from './conversationProcessing.workflow.js';

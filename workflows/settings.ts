@@ -15,6 +15,8 @@ export interface TemporalSettings {
   repackEveryMs?: number;
   /** The loose objects past which a repository is repacked (QUIRE_REPACK_LOOSE_OBJECTS, default 1000). */
   repackLooseObjects?: number;
+  /** How often OpenAPI specifications with a source URL are fetched and processed again (QUIRE_OPENAPI_REFRESH_MINUTES, default 360). */
+  openapiRefreshEveryMs?: number;
   /** The site renderer told when published content changes (QUIRE_RENDERER_URL, QUIRE_RENDERER_SECRET). */
   renderer?: RendererSettings;
   /**
@@ -88,6 +90,7 @@ export function temporalFromEnv(env: NodeJS.ProcessEnv): { temporal: TemporalSet
       consolidateWhenQuietMs: secondsFrom(env, 'QUIRE_CONSOLIDATION_QUIET_SECONDS', 10) * 1000,
       repackEveryMs: minutesFrom(env, 'QUIRE_REPACK_MINUTES', 60) * 60_000,
       repackLooseObjects: countFrom(env, 'QUIRE_REPACK_LOOSE_OBJECTS', 1000),
+      openapiRefreshEveryMs: minutesFrom(env, 'QUIRE_OPENAPI_REFRESH_MINUTES', 360) * 60_000,
       renderer: rendererFrom(env),
       storage: env.QUIRE_STORAGE && env.QUIRE_STORAGE !== 'none' ? env.QUIRE_STORAGE : undefined,
     },

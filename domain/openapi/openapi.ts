@@ -1,6 +1,7 @@
 import type { Database } from '../../storage/db.js';
-import { deleteOpenAPISpec, findOpenAPISpec, getOpenAPISpec, insertOpenAPISpec, replaceOpenAPISource, restoreOpenAPISource, setOpenAPIVisibility, type OpenAPISource, type OpenAPISpecRecord, type OpenAPIVisibility } from '../../storage/openapi.js';
+import { deleteOpenAPISpec, findOpenAPISpec, getOpenAPISpec, insertOpenAPISpec, listURLSourcedSpecs, replaceOpenAPISource, restoreOpenAPISource, setOpenAPIVisibility, type OpenAPISource, type OpenAPISpecRecord, type OpenAPIVisibility } from '../../storage/openapi.js';
 import type { JobDeps } from '../common/deps.js';
+import type { Jobs } from '../common/ports.js';
 import { alreadyThere } from '../common/errors.js';
 
 type Deps = Pick<JobDeps, 'db' | 'jobs'>;
@@ -48,6 +49,23 @@ export async function putOpenAPISpec(deps: Deps, organizationId: string, givenSl
     }
   }
   return { spec: outcome.spec, created: outcome.created };
+}
+
+/**
+ * The periodic refresh of URL sources: every specification with a source URL is processed again,
+ * as a PUT of the same source would (a job already running for one takes one more round), and
+ * stores a new version only where the fetched content changed. Returns how many were started.
+ */
+export async function refreshURLSourcedSpecs(deps: { db: Database; jobs: Pick<Jobs, 'startOpenAPIProcessing'> }, progress: () => void = () => undefined): Promise<number> {
+  let started = 0;
+  for (let after = '', specs = await listURLSourcedSpecs(deps.db, after, 200); specs.length > 0; after = specs[specs.length - 1]!.id, specs = await listURLSourcedSpecs(deps.db, after, 200)) {
+    for (const spec of specs) {
+      progress();
+      await deps.jobs.startOpenAPIProcessing(spec.organizationId, spec.slug);
+      started += 1;
+    }
+  }
+  return started;
 }
 
 /** Removes the spec and its versions; a job still running for it finds it gone and stops. */

@@ -4,6 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { insertOpenAPISpec } from '../../storage/openapi.js';
 import { openAPIJobId } from '../../workflows/client.js';
+import { temporalFromEnv } from '../../workflows/settings.js';
 import { assertErrorIs } from '../helpers/fixtures.js';
 import { until } from '../helpers/poll.js';
 import { startWorkerProcess, type ServiceProcess } from '../helpers/processes.js';
@@ -113,6 +114,63 @@ test('a request while the job runs joins it: one run, one more round for the new
   assert.is(done.sourceURL, undefined);
   assert.is((await t.call('GET', `${specs}/joined/versions/latest/content`, { token: admin.token })).body.filesystem['openapi.json'].info.title, 'Newer');
   assert.is((await t.call('GET', `${specs}/joined/versions`, { token: admin.token })).body.count, 2, 'the URL source processed, then the text');
+});
+
+test('the refresh schedule processes every URL source again: a changed one gets a version, an unchanged one and a text source none', async () => {
+  let served = spec;
+  let requests = 0;
+  const source = createServer((_req, res) => {
+    requests += 1;
+    res.writeHead(200, { 'content-type': 'application/json' }).end(served);
+  });
+  await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+  cleanups.push(async () => (source.closeAllConnections(), new Promise((resolve) => source.close(resolve))));
+  const url = `http://127.0.0.1:${(source.address() as AddressInfo).port}/openapi.json`;
+  process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
+  cleanups.push(async () => delete process.env.QUIRE_ALLOW_PRIVATE_FETCH);
+  const t = await startTestServer({}, { worker: true });
+  cleanups.push(() => t.close());
+  const jobs = await inspectJobs(t.server.jobs.settings);
+  cleanups.push(() => jobs.close());
+  const admin = await t.user();
+  const org = (await t.call('POST', '/v1/orgs', { token: admin.token, body: { title: 'Refreshed' } })).body;
+  const specs = `/v1/orgs/${org.id}/openapi`;
+  const versions = async (slug: string) => (await t.call('GET', `${specs}/${slug}/versions`, { token: admin.token })).body.count as number;
+  const processed = (slug: string, count: number) =>
+    until(`${slug} to have ${count} version(s), processed`, async () => (await versions(slug)) === count && (await t.call('GET', `${specs}/${slug}`, { token: admin.token })).body.processingState === 'complete');
+
+  assert.is((await t.call('PUT', `${specs}/remote`, { token: admin.token, body: { source: { url } } })).status, 201);
+  assert.is((await t.call('PUT', `${specs}/inline`, { token: admin.token, body: { source: { text: spec } } })).status, 201);
+  await processed('remote', 1);
+  await processed('inline', 1);
+  assert.is(requests, 1);
+
+  const scheduleId = await t.server.jobs.ensureOpenAPIRefresh();
+  const schedule = jobs.client.schedule.getHandle(scheduleId);
+  cleanups.push(() => schedule.delete());
+  const described = await schedule.describe();
+  assert.equal(described.spec.intervals?.map((interval) => interval.every), [21_600_000], 'every 6 hours by default');
+  assert.is((described.action as { workflowType?: string }).workflowType, 'openapiRefresh');
+
+  served = JSON.stringify({ openapi: '3.0.3', info: { title: 'Changed at its URL', version: '2' }, paths: {} });
+  await schedule.trigger();
+  await processed('remote', 2);
+  assert.is((await t.call('GET', `${specs}/remote/versions/latest/content`, { token: admin.token })).body.filesystem['openapi.json'].info.title, 'Changed at its URL');
+  assert.is(requests, 2);
+
+  // Unchanged at its URL: fetched again, no version.
+  await schedule.trigger();
+  await until('the source to be fetched a third time', () => requests === 3);
+  await until('the round to end', async () => (await jobs.client.workflow.getHandle(openAPIJobId(org.id, 'remote')).describe()).status.name === 'COMPLETED');
+  assert.is(await jobs.client.workflow.getHandle(openAPIJobId(org.id, 'remote')).result(), 'unchanged');
+  assert.is(await versions('remote'), 2);
+  assert.is(await versions('inline'), 1, 'a text source is never refreshed');
+});
+
+test('QUIRE_OPENAPI_REFRESH_MINUTES sets the refresh interval, in minutes (at least one)', () => {
+  assert.is(temporalFromEnv({}).temporal.openapiRefreshEveryMs, 21_600_000);
+  assert.is(temporalFromEnv({ QUIRE_OPENAPI_REFRESH_MINUTES: '90' }).temporal.openapiRefreshEveryMs, 5_400_000);
+  assert.throws(() => temporalFromEnv({ QUIRE_OPENAPI_REFRESH_MINUTES: '0' }), /QUIRE_OPENAPI_REFRESH_MINUTES must be a number of minutes \(at least 1\), got 0/);
 });
 
 test('Temporal unreachable: a create or a new source answers 503 and changes nothing', async () => {
