@@ -19,18 +19,36 @@ test.after(async () => {
 
 const spec = JSON.stringify({ openapi: '3.0.3', info: { title: 'Killed', version: '1' }, paths: { '/x': { get: { responses: { 200: { description: 'ok' } } } } } });
 
+/** A source server on loopback answering with `handler`; its spec's URL. */
+async function sourceAt(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  const source = createServer(handler);
+  await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+  cleanups.push(async () => (source.closeAllConnections(), new Promise((resolve) => source.close(resolve))));
+  return `http://127.0.0.1:${(source.address() as AddressInfo).port}/openapi.json`;
+}
+
+/** A server with its worker in the process, allowed to fetch loopback sources, and an organization of its own. */
+async function serverWithWorker(title: string) {
+  process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
+  cleanups.push(async () => delete process.env.QUIRE_ALLOW_PRIVATE_FETCH);
+  const t = await startTestServer({}, { worker: true });
+  cleanups.push(() => t.close());
+  const jobs = await inspectJobs(t.server.jobs.settings);
+  cleanups.push(() => jobs.close());
+  const admin = await t.user();
+  const org = (await t.call('POST', '/v1/orgs', { token: admin.token, body: { title } })).body;
+  return { t, jobs, admin, org, specs: `/v1/orgs/${org.id}/openapi` };
+}
+
 test('a worker killed in the middle of processing: a new worker finishes the job, with one version', async () => {
   // The source server holds the first request open: the activity is then in the middle of its fetch.
   let requests = 0;
   let held: ServerResponse | undefined;
-  const source = createServer((_req, res) => {
+  const url = await sourceAt((_req, res) => {
     requests += 1;
     if (requests === 1) held = res;
     else res.writeHead(200, { 'content-type': 'application/json' }).end(spec);
   });
-  await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
-  cleanups.push(async () => (source.closeAllConnections(), new Promise((resolve) => source.close(resolve))));
-  const url = `http://127.0.0.1:${(source.address() as AddressInfo).port}/openapi.json`;
 
   const temporal = await testTemporalSettings();
   const t = await startTestServer({ temporal });
@@ -83,21 +101,10 @@ test('a worker killed in the middle of processing: a new worker finishes the job
 
 test('a request while the job runs joins it: one run, one more round for the newer source', async () => {
   let held: ServerResponse | undefined;
-  const source = createServer((_req, res) => {
+  const url = await sourceAt((_req, res) => {
     held = res;
   });
-  await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
-  cleanups.push(async () => (source.closeAllConnections(), new Promise((resolve) => source.close(resolve))));
-  const url = `http://127.0.0.1:${(source.address() as AddressInfo).port}/openapi.json`;
-  process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
-  cleanups.push(async () => delete process.env.QUIRE_ALLOW_PRIVATE_FETCH);
-  const t = await startTestServer({}, { worker: true });
-  cleanups.push(() => t.close());
-  const jobs = await inspectJobs(t.server.jobs.settings);
-  cleanups.push(() => jobs.close());
-  const admin = await t.user();
-  const org = (await t.call('POST', '/v1/orgs', { token: admin.token, body: { title: 'Joined' } })).body;
-  const specs = `/v1/orgs/${org.id}/openapi`;
+  const { t, jobs, admin, specs, org } = await serverWithWorker('Joined');
 
   assert.is((await t.call('PUT', `${specs}/joined`, { token: admin.token, body: { source: { url } } })).status, 201);
   await until('the job to be fetching the URL', () => held !== undefined);
@@ -119,22 +126,11 @@ test('a request while the job runs joins it: one run, one more round for the new
 test('the refresh schedule processes every URL source again: a changed one gets a version, an unchanged one and a text source none', async () => {
   let served = spec;
   let requests = 0;
-  const source = createServer((_req, res) => {
+  const url = await sourceAt((_req, res) => {
     requests += 1;
     res.writeHead(200, { 'content-type': 'application/json' }).end(served);
   });
-  await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
-  cleanups.push(async () => (source.closeAllConnections(), new Promise((resolve) => source.close(resolve))));
-  const url = `http://127.0.0.1:${(source.address() as AddressInfo).port}/openapi.json`;
-  process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
-  cleanups.push(async () => delete process.env.QUIRE_ALLOW_PRIVATE_FETCH);
-  const t = await startTestServer({}, { worker: true });
-  cleanups.push(() => t.close());
-  const jobs = await inspectJobs(t.server.jobs.settings);
-  cleanups.push(() => jobs.close());
-  const admin = await t.user();
-  const org = (await t.call('POST', '/v1/orgs', { token: admin.token, body: { title: 'Refreshed' } })).body;
-  const specs = `/v1/orgs/${org.id}/openapi`;
+  const { t, jobs, admin, specs, org } = await serverWithWorker('Refreshed');
   const versions = async (slug: string) => (await t.call('GET', `${specs}/${slug}/versions`, { token: admin.token })).body.count as number;
   const processed = (slug: string, count: number) =>
     until(`${slug} to have ${count} version(s), processed`, async () => (await versions(slug)) === count && (await t.call('GET', `${specs}/${slug}`, { token: admin.token })).body.processingState === 'complete');
