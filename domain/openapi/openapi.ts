@@ -25,8 +25,8 @@ export async function createOpenAPISpec(deps: Deps, organizationId: string, give
 }
 
 /**
- * Creates the spec under `slug` or gives it a new source; either way it is processed again (this
- * is also how a URL source is refreshed). Unchanged content makes no new version. When the job
+ * Creates the spec under `slug` or gives it a new source; either way it is processed again (a URL
+ * source given again is refreshed at once). Unchanged content makes no new version. When the job
  * can't be started, the spec is removed again or its previous source put back, and the caller
  * gets the job service's 503.
  */
