@@ -21,6 +21,11 @@ import { RateLimiter } from './rateLimits.js';
 import type { Route } from './routes/table.js';
 import { RouteBuckets } from './routeBuckets.js';
 
+const markChangeRequestRoute = (ctx: { state: AppState }, next: () => Promise<unknown>) => {
+  ctx.state.changeRequestRoute = true;
+  return next();
+};
+
 /**
  * The API, the published sites and the git remote as one request listener: Koa, with the hottest
  * reads answered below it (lightReads) unless the config turns them off or requests may belong to
@@ -40,7 +45,10 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
   const register = (into: Router<AppState, AppServices>, route: Route) => {
     // Writes under an organization re-run the policy inside their transaction (roles can change meanwhile).
     const writes = route.method === 'GET' ? [] : [readBody, ...(route.path.startsWith('/orgs/:organizationId') ? [recheckPolicyInWrites(route.policy)] : [])];
-    const chain = [route.policy.check, ...writes, ...route.middleware];
+    // The policy tells a change request's routes by what they declare, not by the request's path:
+    // routing ignores case, so a path test would let `/Change-Requests/…` pass as another route.
+    const marks = route.path.includes('/change-requests') ? [markChangeRequestRoute] : [];
+    const chain = [...marks, route.policy.check, ...writes, ...route.middleware];
     into.register(route.path, [route.method], chain as never, { name: route.operationId });
   };
   // Every route in one router, for telling a 405 from a 404; requests are routed by `routeBuckets`.

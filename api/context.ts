@@ -32,6 +32,8 @@ export interface AppState {
   collectionRole?: MemberRole;
   /** The site token the request was authorized by, instead of a user (domain/publishing). */
   siteToken?: SiteToken;
+  /** Set before the policy on the routes under a change request (their declared path, whatever case the request's has). */
+  changeRequestRoute?: true;
 }
 
 /** What every request can reach: set once on `app.context`. */

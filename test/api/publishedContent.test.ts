@@ -90,6 +90,10 @@ test('a site token reads exactly its site published content: spaces it shows, th
   const draft = (await t.call('GET', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}`, { token: fx.editor.token })).body.revision;
   assert.is((await read(`/v1/spaces/${guide.id}/revisions/${draft}/pages`, token)).status, 404, 'a change request commit is not published');
   assert.is((await read(`/v1/spaces/${guide.id}/change-requests/${changeRequest.id}`, token)).status, 403);
+  // Routes match whatever the case of the path: so does the refusal.
+  for (const path of [`Change-Requests/${changeRequest.id}`, 'CHANGE-REQUESTS', `change-Requests/${changeRequest.number}/content/pages`]) {
+    assert.is((await read(`/v1/spaces/${guide.id}/${path}`, token)).status, 403, path);
+  }
   assert.is((await read(`/v1/spaces/${hidden.id}`, token)).status, 404, 'a space no site space shows');
   assert.is((await read(`/v1/orgs/${fx.org.id}`, token)).status, 403);
   assert.is((await read('/v1/user', token)).status, 403);
@@ -320,6 +324,8 @@ test('previews: a member resolves ~/changes/<n>/ and ~/revisions/<id>/ of a publ
   assert.is(draft.status, 200, JSON.stringify(draft.body));
   assert.is((await read(`/v1/spaces/${guide.id}/change-requests/${changeRequest.number}/content`, token)).status, 200, 'by number too');
   assert.is((await read(`/v1/spaces/${guide.id}/change-requests/${other.id}/content`, token)).status, 403, 'another change request');
+  assert.is((await read(`/v1/spaces/${guide.id}/Change-Requests/${other.id}/content`, token)).status, 403, 'another change request, the path in other case');
+  assert.is((await read(`/v1/spaces/${guide.id}/CHANGE-REQUESTS`, token)).status, 403, 'the list of change requests');
   const head = (await t.call('GET', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}`, { token: fx.reader.token })).body.revision as string;
   assert.is((await read(`/v1/spaces/${guide.id}/revisions/${head}/pages`, token)).status, 200, 'the change request\'s commits');
   assert.is((await read(`/v1/spaces/${guide.id}/revisions/${head}/pages`, (await lookup(site.urls.published)).body.apiToken)).status, 404, 'but not with a visitor\'s token');
