@@ -4,12 +4,15 @@ import { withRepositoryLock } from './lock.js';
 import type { Repository } from './repository.js';
 
 /**
- * A change request's branch made while its row is being written: a branch of that name already
- * there was left by a process killed before its row was committed (no row names it), and is
- * taken over.
+ * Runs `work` holding the repository lock, with `place`: it makes a change request's branch at a
+ * commit while the row is being written (a branch of that name already there was left by a process
+ * killed before its row was committed: no row names it, and it is taken over). The lock comes
+ * first and the database inside it, the order every writer keeps (a merge writes its change
+ * request's row under the lock): a transaction waiting for the lock while a lock holder waited for
+ * the database stalled every write of an SQLite process for good.
  */
-export function placeNewBranch(repo: Repository, branch: string, commit: string): Promise<void> {
-  return withRepositoryLock(repo.gitdir, async () => compareAndSwapBranch(repo, branch, await readBranch(repo, branch), commit));
+export function placingNewBranch<T>(repo: Repository, work: (place: (branch: string, commit: string) => Promise<void>) => Promise<T>): Promise<T> {
+  return withRepositoryLock(repo.gitdir, () => work(async (branch, commit) => compareAndSwapBranch(repo, branch, await readBranch(repo, branch), commit)));
 }
 
 /**

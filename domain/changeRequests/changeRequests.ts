@@ -1,5 +1,5 @@
 import { RevisionNotFoundError } from '../../engine/errors/index.js';
-import { placeMissingBranch, placeNewBranch } from '../../engine/placeNewBranch.js';
+import { placeMissingBranch, placingNewBranch } from '../../engine/placeNewBranch.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { primaryBranch } from '../../engine/repository.js';
 import { resolveRevision } from '../../engine/resolveRevision.js';
@@ -65,24 +65,26 @@ export async function createChangeRequest(
  * `refs/for/main` opens. The branch is made before the row is committed: a process killed between
  * the two leaves a branch that no row names (taken over by the next change request of its name),
  * never a change request without its branch, which every list of the space's change requests
- * would trip on.
+ * would trip on. Both are written holding the repository lock (placingNewBranch says why).
  */
 export async function openChangeRequestAt(
   deps: ContentDeps,
   input: { space: SpaceRecord; subject: string; creator: UserRecord; initial: string; head: string; conversationsIssuesCluster?: string },
 ): Promise<ChangeRequestRecord> {
-  return deps.db.transaction(async (tx) => {
-    const changeRequest = await insertChangeRequest(tx, {
-      spaceId: input.space.id,
-      subject: input.subject,
-      createdBy: input.creator.id,
-      revisionInitial: input.initial,
-      conversationsIssuesCluster: input.conversationsIssuesCluster,
-      branchOf: (number) => changeRequestBranch(number, input.subject),
-    });
-    await placeNewBranch(deps.repositories.open(input.space.id), changeRequest.branch, input.head);
-    return changeRequest;
-  });
+  return placingNewBranch(deps.repositories.open(input.space.id), (place) =>
+    deps.db.transaction(async (tx) => {
+      const changeRequest = await insertChangeRequest(tx, {
+        spaceId: input.space.id,
+        subject: input.subject,
+        createdBy: input.creator.id,
+        revisionInitial: input.initial,
+        conversationsIssuesCluster: input.conversationsIssuesCluster,
+        branchOf: (number) => changeRequestBranch(number, input.subject),
+      });
+      await place(changeRequest.branch, input.head);
+      return changeRequest;
+    }),
+  );
 }
 
 /** A built-in template's content replacing the change request's, as one commit on its branch. */

@@ -215,4 +215,26 @@ test('eight concurrent merges of one change request: one lands, seven change not
   assert.is(git(gitdir, 'log', '--oneline', '--grep', 'Merge change request', `${mainBefore}..main`).trim().split('\n').length, 1);
 });
 
+test('change requests opened while others merge into the same space: every write answers (the repository lock, then the database, in every writer)', async () => {
+  const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Busy', template: { id: 'getting-started' } } })).body;
+  const merging = await Promise.all(
+    Array.from({ length: 6 }, (_, index) => changeRequestWith(space.id, `Merged ${index}`, [{ operation: 'insert_page', title: `Merged ${index}`, document: { markdown: `Merged ${index}.\n` } }])),
+  );
+  // Before the fix, a merge held the lock while it waited to write its row, and an opening held the
+  // database while it waited for the lock: on SQLite every write then waited forever.
+  const writes = Promise.all([
+    ...merging.map((changeRequest) => t.call('POST', `${changeRequest.url}/merge`, { token: fx.editor.token })),
+    ...Array.from({ length: 6 }, (_, index) => t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token, body: { subject: `Opened ${index}` } })),
+    ...Array.from({ length: 6 }, (_, index) => t.call('POST', `/v1/spaces/${space.id}/comments`, { token: fx.editor.token, body: { body: { markdown: `Remark ${index}` } } })),
+  ]);
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the writes stalled for 30 s')), 30_000)));
+  const answers = await Promise.race([writes, stalled]).finally(() => clearTimeout(timer));
+  assert.equal(answers.slice(0, 6).map((answer) => [answer.status, answer.body.result]), Array(6).fill([200, 'merge']));
+  assert.equal(answers.slice(6, 12).map((answer) => answer.status), Array(6).fill(201));
+  assert.equal(answers.slice(12).map((answer) => answer.status), Array(6).fill(200));
+  const listed = (await t.call('GET', `/v1/spaces/${space.id}/change-requests?status=open`, { token: fx.reader.token })).body.items.map((item: { subject: string }) => item.subject);
+  assert.equal(listed.filter((subject: string) => subject.startsWith('Opened')).sort(), Array.from({ length: 6 }, (_, index) => `Opened ${index}`));
+});
+
 test.run();
