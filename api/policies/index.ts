@@ -221,6 +221,13 @@ export const signedInOverGit: Policy = {
       ctx.set('WWW-Authenticate', 'Basic realm="Quire"');
       throw unauthorized(header ? 'Git requests authenticate with HTTP Basic: a Quire token as the password' : 'Authentication required: a Quire token as the password');
     }
+    // A site token (a JWT) reads a site's published content over the API, never a repository: its
+    // branches are change requests, its history unpublished drafts.
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    if (bearer && looksLikeJwt(bearer)) {
+      ctx.set('WWW-Authenticate', 'Basic realm="Quire"');
+      throw unauthorized('A site token reads published content over the API, not a git repository: authenticate with a Quire token');
+    }
     if (basic) {
       const credentials = Buffer.from(basic[1]!, 'base64').toString('utf8');
       const colon = credentials.indexOf(':');

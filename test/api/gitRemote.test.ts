@@ -7,6 +7,7 @@ import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import type { OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { git, ok } from '../helpers/gitClient.js';
+import { siteMaker } from '../helpers/sites.js';
 import { withOrganization } from '../helpers/suite.js';
 
 const test = suite('git remote: clone, pull and push over smart HTTP');
@@ -80,6 +81,18 @@ test('git asks for credentials (Basic), and a space is a 404 alike to outsiders,
   assert.is(afterDelete.status, 404);
   const dumb = await fetch(`${t.url}/git/${space.id}.git/info/refs`, { headers: { authorization: `Basic ${Buffer.from(`x:${fx.admin.token}`).toString('base64')}` } });
   assert.is(dumb.status, 400);
+});
+
+test('a site token reads no repository: the published site\'s own space answers 401 over git', async () => {
+  const space = await newSpace('Published');
+  const site = await siteMaker(() => ({ t, fx })).publishedSite('Docs', [space.id]);
+  const apiToken = (await t.call('POST', '/v1/urls/published', { body: { url: site.urls.published } })).body.apiToken as string;
+  assert.is((await t.call('GET', `/v1/spaces/${space.id}`, { headers: { authorization: `Bearer ${apiToken}` } })).status, 200, 'the token reads the space over the API');
+  for (const service of ['git-upload-pack', 'git-receive-pack']) {
+    const refs = await fetch(`${t.url}/git/${space.id}.git/info/refs?service=${service}`, { headers: { authorization: `Bearer ${apiToken}` } });
+    assert.is(refs.status, 401, service);
+    assert.match(((await refs.json()) as { error: { message: string } }).error.message, 'A site token reads published content over the API, not a git repository');
+  }
 });
 
 test('a reader may not push: the receive-pack advertisement is a 403', async () => {
