@@ -175,8 +175,16 @@ export async function listChildPositions(db: Queryable, organizationId: string, 
 }
 
 /** Moves a collection with everything below it (collections and spaces) to another organization. */
+const descendants = `WITH RECURSIVE tree(id) AS (SELECT id FROM collections WHERE id = ? UNION ALL SELECT c.id FROM collections c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree`;
+
+/** The collection, the collections inside it at any depth and the spaces in any of them (the bin's included). */
+export async function listCollectionTreeItems(db: Queryable, id: string): Promise<{ collectionIds: string[]; spaceIds: string[] }> {
+  const collectionIds = (await db.all<{ id: string }>(descendants, [id])).map((row) => row.id);
+  const spaceIds = (await db.all<{ id: string }>(`SELECT id FROM spaces WHERE collection_id IN (${descendants})`, [id])).map((row) => row.id);
+  return { collectionIds, spaceIds };
+}
+
 export async function transferCollectionTree(db: Transaction, id: string, organizationId: string, position: number): Promise<CollectionRecord> {
-  const descendants = `WITH RECURSIVE tree(id) AS (SELECT id FROM collections WHERE id = ? UNION ALL SELECT c.id FROM collections c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree`;
   await db.run(`UPDATE spaces SET organization_id = ?, updated_at = ? WHERE collection_id IN (${descendants})`, [organizationId, now(), id]);
   await db.run(`UPDATE collections SET organization_id = ?, updated_at = ? WHERE id IN (${descendants})`, [organizationId, now(), id]);
   return updateCollection(db, id, { parentId: null, position });

@@ -30,6 +30,13 @@ export async function grantContentRole(db: Transaction, input: { organizationId:
   );
 }
 
+/** Removes every grant on these spaces and collections: they left the organization the grants were given in. */
+export async function revokeGrantsOn(db: Transaction, targets: { spaceIds: string[]; collectionIds: string[] }): Promise<void> {
+  for (const [kind, ids] of [['space', targets.spaceIds], ['collection', targets.collectionIds]] as const) {
+    if (ids.length > 0) await db.run('DELETE FROM content_grants WHERE target_kind = ? AND target_id IN (SELECT value FROM json_each(?))', [kind, JSON.stringify(ids)]);
+  }
+}
+
 /** A user's grants, `space:<id>` or `collection:<id>` → role. */
 export type Grants = ReadonlyMap<string, MemberRole>;
 

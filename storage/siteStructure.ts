@@ -217,10 +217,12 @@ export async function deleteSiteSpace(db: Queryable, siteId: string, siteSpaceId
 }
 
 /**
- * When a space is purged its site spaces go, and where one was a default, the first site space
- * left beside it becomes the default (the rows of the space itself go by their foreign key too).
+ * When a space is purged or leaves its organization its site spaces go, and where one was a
+ * default, the first site space left beside it becomes the default (the rows of the space itself
+ * go by their foreign key too). Returns the sites that showed it.
  */
-export async function removeSiteSpacesOfSpace(db: Queryable, spaceId: string): Promise<void> {
+export async function removeSiteSpacesOfSpace(db: Queryable, spaceId: string): Promise<string[]> {
+  const sites = (await db.all<{ site_id: string }>('SELECT DISTINCT site_id FROM site_spaces WHERE space_id = ?', [spaceId])).map((row) => row.site_id);
   const places = await db.all<{ site_id: string; section_id: string | null }>('SELECT DISTINCT site_id, section_id FROM site_spaces WHERE space_id = ? AND is_default = 1', [spaceId]);
   await db.run('DELETE FROM site_spaces WHERE space_id = ?', [spaceId]);
   for (const place of places) {
@@ -229,6 +231,7 @@ export async function removeSiteSpacesOfSpace(db: Queryable, spaceId: string): P
       [place.site_id, place.section_id],
     );
   }
+  return sites;
 }
 
 export interface PublishedPlace {

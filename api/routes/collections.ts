@@ -73,5 +73,5 @@ async function move(ctx: AppContext, { body }: { body: schemas.MoveBody }) {
 /** The collection and everything in it, to another organization the caller administers. */
 async function transfer(ctx: AppContext, { body }: { body: schemas.TransferBody }) {
   const { collection, role } = collectionOf(ctx);
-  ctx.body = presentCollection(await transferItem(ctx.db, { kind: 'collection', item: collection }, body.organization), role, 'admin', ctx.urls);
+  ctx.body = presentCollection(await transferItem(contentDeps(ctx), { kind: 'collection', item: collection }, body.organization), role, 'admin', ctx.urls);
 }

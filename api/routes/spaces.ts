@@ -108,5 +108,5 @@ async function move(ctx: AppContext, { body }: { body: schemas.MoveBody }) {
 /** To another organization the caller administers; the space leaves its collection. */
 async function transfer(ctx: AppContext, { body }: { body: schemas.TransferBody }) {
   const { space, role } = spaceOf(ctx);
-  ctx.body = presentSpaceView(await readSpaceView(contentDeps(ctx), await transferItem(ctx.db, { kind: 'space', item: space }, body.organization)), role, ctx.urls);
+  ctx.body = presentSpaceView(await readSpaceView(contentDeps(ctx), await transferItem(contentDeps(ctx), { kind: 'space', item: space }, body.organization)), role, ctx.urls);
 }

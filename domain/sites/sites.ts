@@ -5,7 +5,7 @@ import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { ConditionError, parseCondition } from '../common/conditions.js';
 import { invalidInput, missing } from '../common/errors.js';
 import type { ContentDeps } from '../common/deps.js';
-import { log } from '../common/log.js';
+import { announceToRenderer } from '../common/rendererRevalidation.js';
 import { undeclaredClaims } from './siteAdaptiveSchema.js';
 import { positionAtEnd } from './sitePositions.js';
 import { readableSpace } from '../organizations/index.js';
@@ -152,7 +152,7 @@ export async function setSitePublished(deps: Pick<ContentDeps, 'db' | 'jobs'>, s
 
 /** A change of what a site shows (its settings, structure, publication), for a renderer's caches. */
 export function announceSiteChange(deps: Pick<ContentDeps, 'jobs'>, siteId: string): void {
-  deps.jobs?.startRendererRevalidation({ siteId }).catch((error: Error) => log.warn('could not start the renderer revalidation', { siteId, error: error.message }));
+  announceToRenderer(deps, { siteId });
 }
 
 /**

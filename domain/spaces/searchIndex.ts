@@ -5,6 +5,7 @@ import { searchIndexChanges, SearchIndexerStoppedError, stopSearchIndexer } from
 import { errorFields, log } from '../common/log.js';
 import { indexedHashes, indexedRevision, updateSpaceIndex } from '../../storage/search.js';
 import { type ContentDeps } from '../common/deps.js';
+import { announceToRenderer } from '../common/rendererRevalidation.js';
 
 const running = new Map<string, Promise<void>>();
 /** The revision each space's index was last brought to by this process: spares a query per search. */
@@ -92,7 +93,7 @@ const refreshDelayMs = 50;
 export function scheduleSearchRefresh(deps: Pick<ContentDeps, 'db' | 'repositories' | 'jobs'>, spaceId: string): void {
   // Every move of a space's primary branch comes through here: a renderer's caches of the sites
   // showing it are told too (a job with retries: a renderer that is down never fails the write).
-  deps.jobs?.startRendererRevalidation({ spaceId }).catch((error: Error) => log.warn('could not start the renderer revalidation', { spaceId, error: error.message }));
+  announceToRenderer(deps, { spaceId });
   if (scheduled.has(spaceId)) return;
   const timer = setTimeout(() => {
     scheduled.delete(spaceId);

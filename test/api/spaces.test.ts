@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { acceptInvitation, assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
+import { siteMaker } from '../helpers/sites.js';
 import { withOrganization } from '../helpers/suite.js';
 
 const test = suite('spaces');
@@ -152,6 +153,31 @@ test('duplicate copies the history; move orders siblings; transfer changes organ
   assert.ok((await t.call('GET', `/v1/orgs/${other.body.id}/spaces`, { token: fx.admin.token })).body.items.some((item: { id: string }) => item.id === copy.body.id), 'listed in the new one');
   assertErrorIs(await t.call('POST', `/v1/spaces/${copy.body.id}/transfer`, { token: fx.admin.token, body: { organization: other.body.id } }), 409, 'The space is already in that organization');
   assertErrorIs(await t.call('POST', `/v1/spaces/${original.id}/transfer`, { token: fx.admin.token, body: { organization: 'nowhere' } }), 404, 'Organization nowhere not found');
+});
+
+test('a transferred space leaves the old organization\'s sites (a default handed on) and the grants given there', async () => {
+  const sites = siteMaker(() => ({ t, fx }));
+  const leaving = await sites.space('Leaving');
+  const staying = await sites.space('Staying');
+  const site = await sites.publishedSite('Docs', [leaving.id, staying.id]);
+  const siteSpaces = `/v1/orgs/${fx.org.id}/sites/${site.id}/site-spaces`;
+  assert.equal((await t.call('GET', siteSpaces, { token: fx.admin.token })).body.items.map((item: { space: { id: string }; default: boolean }) => [item.space.id, item.default]), [[leaving.id, true], [staying.id, false]]);
+  // A guest of this organization with edit on the space through its invite link, who reads in the other.
+  const other = (await t.call('POST', '/v1/orgs', { token: fx.admin.token, body: { title: 'Receiving' } })).body;
+  const guest = await t.user();
+  const spaceLink = (await t.call('POST', `/v1/orgs/${fx.org.id}/link-invites`, { token: fx.admin.token, body: { level: 'edit', space: leaving.id } })).body;
+  assert.is((await t.call('POST', `/v1/orgs/${fx.org.id}/invites/${spaceLink.id}`, { token: guest.token })).status, 200);
+  const readerLink = (await t.call('POST', `/v1/orgs/${other.id}/link-invites`, { token: fx.admin.token, body: { role: 'read' } })).body;
+  assert.is((await t.call('POST', `/v1/orgs/${other.id}/invites/${readerLink.id}`, { token: guest.token })).status, 200);
+  assert.is((await t.call('GET', `/v1/spaces/${leaving.id}`, { token: guest.token })).body.permissions.edit, true, 'the grant before');
+
+  assert.is((await t.call('POST', `/v1/spaces/${leaving.id}/transfer`, { token: fx.admin.token, body: { organization: other.id } })).status, 200);
+  assert.equal((await t.call('GET', siteSpaces, { token: fx.admin.token })).body.items.map((item: { space: { id: string }; default: boolean }) => [item.space.id, item.default]), [[staying.id, true]]);
+  const resolved = await t.call('POST', '/v1/urls/published', { body: { url: site.urls.published } });
+  assert.is(resolved.body.space, staying.id, 'the site now opens on the space it kept');
+  const afterwards = await t.call('GET', `/v1/spaces/${leaving.id}`, { token: guest.token });
+  assert.is(afterwards.status, 200, 'read, as a reader of the organization it joined');
+  assert.is(afterwards.body.permissions.edit, false, 'the old organization\'s grant went with the move');
 });
 
 test('space admins through a default level can’t transfer out, nor move into collections they can’t create in', async () => {
