@@ -21,6 +21,7 @@ import { storagePlacement } from './021-storage-placement.js';
 import { searchBySpace } from './022-search-by-space.js';
 import { siblingPositions } from './023-sibling-positions.js';
 import { lookupIndexes } from './024-lookup-indexes.js';
+import { transferLeftovers } from './025-transfer-leftovers.js';
 
 export interface Migration {
   version: number;
@@ -31,4 +32,4 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync, siteRedirects, sitePublishingAuth, siteCustomization, sharedState, storagePlacement, searchBySpace, siblingPositions, lookupIndexes];
+export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync, siteRedirects, sitePublishingAuth, siteCustomization, sharedState, storagePlacement, searchBySpace, siblingPositions, lookupIndexes, transferLeftovers];
