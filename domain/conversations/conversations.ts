@@ -193,26 +193,28 @@ async function relabel(tx: Transaction, cluster: IssueClusterRecord): Promise<vo
  * Clusters the organization's issues again from scratch (see `recluster`): the result depends on
  * the issues, not on the order they came in. Clusters keep their ids where they keep most of
  * their members; every cluster is labelled again. Computed outside the write transaction and
- * applied only if no issue changed meanwhile (tried again, then computed inside it).
+ * applied only if no issue changed meanwhile. After three plans overtaken by new issues it is left
+ * to the next consolidation (the organization's next quiet moment, or the hourly sweep, which
+ * finds it still behind): planned inside the transaction, it would hold the database's writer
+ * for the seconds the planning takes, and for as long as the embedding thread, if that hangs.
  */
-export async function consolidateClusters(deps: ContentDeps, organizationId: string): Promise<'unchanged' | 'consolidated'> {
+export async function consolidateClusters(deps: ContentDeps, organizationId: string): Promise<'unchanged' | 'consolidated' | 'overtaken'> {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const plan = await planConsolidation(deps.db, organizationId);
     if (!plan) return 'unchanged';
     const applied = await deps.db.transaction(async (tx) => {
-      const version = (await corpusCounts(tx, organizationId, [])).version;
-      if (version !== plan.version && attempt < 2) return false;
-      await applyConsolidation(tx, organizationId, version === plan.version ? plan : (await planConsolidation(tx, organizationId))!);
+      if ((await corpusCounts(tx, organizationId, [])).version !== plan.version) return false;
+      await applyConsolidation(tx, organizationId, plan);
       return true;
     }, corpusWrites(organizationId));
     if (applied) return 'consolidated';
   }
-  return 'consolidated';
+  return 'overtaken';
 }
 
 type Plan = NonNullable<Awaited<ReturnType<typeof planConsolidation>>>;
 
-async function planConsolidation(db: ContentDeps['db'] | Transaction, organizationId: string) {
+async function planConsolidation(db: ContentDeps['db'], organizationId: string) {
   const corpus = await corpusCounts(db, organizationId, []);
   if (corpus.version === corpus.consolidatedVersion) return undefined;
   const stored = await issuesOfOrganization(db, organizationId);
