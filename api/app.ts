@@ -21,10 +21,13 @@ import { RateLimiter } from './rateLimits.js';
 import type { Route } from './routes/table.js';
 import { RouteBuckets } from './routeBuckets.js';
 
-const markChangeRequestRoute = (ctx: { state: AppState }, next: () => Promise<unknown>) => {
-  ctx.state.changeRequestRoute = true;
+/** Marks a route of what is never published, for the site-token policy (see AppState.unpublishedRoute). */
+const marking = (kind: NonNullable<AppState['unpublishedRoute']>) => (ctx: { state: AppState }, next: () => Promise<unknown>) => {
+  ctx.state.unpublishedRoute = kind;
   return next();
 };
+const markDiscussion = marking('discussion');
+const markChangeRequest = marking('change-request');
 
 /**
  * The API, the published sites and the git remote as one request listener: Koa, with the hottest
@@ -45,9 +48,9 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
   const register = (into: Router<AppState, AppServices>, route: Route) => {
     // Writes under an organization re-run the policy inside their transaction (roles can change meanwhile).
     const writes = route.method === 'GET' ? [] : [readBody, ...(route.path.startsWith('/orgs/:organizationId') ? [recheckPolicyInWrites(route.policy)] : [])];
-    // The policy tells a change request's routes by what they declare, not by the request's path:
-    // routing ignores case, so a path test would let `/Change-Requests/…` pass as another route.
-    const marks = route.path.includes('/change-requests') ? [markChangeRequestRoute] : [];
+    // The policy tells these routes by what they declare, not by the request's path: routing
+    // ignores case, so a path test would let `/Change-Requests/…` pass as another route.
+    const marks = route.path.includes('/comments') ? [markDiscussion] : route.path.includes('/change-requests') ? [markChangeRequest] : [];
     const chain = [...marks, route.policy.check, ...writes, ...route.middleware];
     into.register(route.path, [route.method], chain as never, { name: route.operationId });
   };

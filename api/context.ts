@@ -32,8 +32,11 @@ export interface AppState {
   collectionRole?: MemberRole;
   /** The site token the request was authorized by, instead of a user (domain/publishing). */
   siteToken?: SiteToken;
-  /** Set before the policy on the routes under a change request (their declared path, whatever case the request's has). */
-  changeRequestRoute?: true;
+  /**
+   * Set before the policy on the routes of what is never published: comments, and whatever lies
+   * under a change request (told by their declared path, whatever case the request's has).
+   */
+  unpublishedRoute?: 'discussion' | 'change-request';
 }
 
 /** What every request can reach: set once on `app.context`. */

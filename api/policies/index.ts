@@ -275,7 +275,8 @@ async function siteTokenReads(ctx: AppContext, next: Koa.Next, role: MemberRole,
   if (role !== 'read' || !readingMethods.includes(ctx.method)) throw forbidden('A site token only reads the published content of its site');
   const space = await spaceReadableBySiteToken(ctx, token, ctx.params.spaceId ?? '');
   if (!space) throw notFound(`Space ${ctx.params.spaceId} not found`);
-  if (ctx.state.changeRequestRoute && !(ctx.params.changeRequestId !== undefined && (await tokenPreviewsChangeRequest(ctx, token, space.id, ctx.params.changeRequestId)))) {
+  if (ctx.state.unpublishedRoute === 'discussion') throw forbidden('A site token reads published content: comments are not published');
+  if (ctx.state.unpublishedRoute === 'change-request' && !(ctx.params.changeRequestId !== undefined && (await tokenPreviewsChangeRequest(ctx, token, space.id, ctx.params.changeRequestId)))) {
     throw forbidden('A site token reads published content: change requests are not published, but for the one a preview URL names');
   }
   if (ctx.params.revisionId !== undefined && !(await siteTokenReadsRevision(contentDeps(ctx), token, space, ctx.params.revisionId))) throw notFound(`Revision ${ctx.params.revisionId} not found`);

@@ -94,6 +94,11 @@ test('a site token reads exactly its site published content: spaces it shows, th
   for (const path of [`Change-Requests/${changeRequest.id}`, 'CHANGE-REQUESTS', `change-Requests/${changeRequest.number}/content/pages`]) {
     assert.is((await read(`/v1/spaces/${guide.id}/${path}`, token)).status, 403, path);
   }
+  for (const path of ['comments', 'Comments', `change-requests/${changeRequest.id}/comments`]) {
+    const comments = await read(`/v1/spaces/${guide.id}/${path}`, token);
+    assert.is(comments.status, 403, path);
+    assert.match(comments.body.error.message, 'comments are not published');
+  }
   assert.is((await read(`/v1/spaces/${hidden.id}`, token)).status, 404, 'a space no site space shows');
   assert.is((await read(`/v1/orgs/${fx.org.id}`, token)).status, 403);
   assert.is((await read('/v1/user', token)).status, 403);
@@ -326,6 +331,7 @@ test('previews: a member resolves ~/changes/<n>/ and ~/revisions/<id>/ of a publ
   assert.is((await read(`/v1/spaces/${guide.id}/change-requests/${other.id}/content`, token)).status, 403, 'another change request');
   assert.is((await read(`/v1/spaces/${guide.id}/Change-Requests/${other.id}/content`, token)).status, 403, 'another change request, the path in other case');
   assert.is((await read(`/v1/spaces/${guide.id}/CHANGE-REQUESTS`, token)).status, 403, 'the list of change requests');
+  assert.is((await read(`/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/comments`, token)).status, 403, 'the previewed change request\'s comments');
   const head = (await t.call('GET', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}`, { token: fx.reader.token })).body.revision as string;
   assert.is((await read(`/v1/spaces/${guide.id}/revisions/${head}/pages`, token)).status, 200, 'the change request\'s commits');
   assert.is((await read(`/v1/spaces/${guide.id}/revisions/${head}/pages`, (await lookup(site.urls.published)).body.apiToken)).status, 404, 'but not with a visitor\'s token');
