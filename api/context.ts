@@ -12,6 +12,7 @@ import type { Repositories } from '../domain/common/ports.js';
 import { findContentGrantsCached, type Grants } from '../storage/contentGrants.js';
 import type { Config } from './config.js';
 import type { SiteToken } from '../domain/publishing/index.js';
+import type { SiteSpacesReader } from '../domain/sites/index.js';
 import type { Urls } from './urls.js';
 import type { JobClient } from '../workflows/client.js';
 
@@ -90,4 +91,9 @@ export function jobDeps(ctx: AppContext): JobDeps {
 /** The caller's own grants on spaces and collections (from invite links), which can only raise a role. */
 export function grantsOf(ctx: AppContext): Promise<Grants> {
   return findContentGrantsCached(ctx.db, callerOf(ctx).id);
+}
+
+/** Who reads a site's spaces: the site token, or the member with their role and grants. */
+export async function siteSpacesReaderOf(ctx: AppContext): Promise<SiteSpacesReader> {
+  return ctx.state.siteToken ? { siteToken: true } : { member: { role: organizationOf(ctx).role, grants: await grantsOf(ctx) } };
 }

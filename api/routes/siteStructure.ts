@@ -2,7 +2,7 @@ import { addGroup, addSection, addSectionToGroup, addSiteSpace, moveGroup, type 
 import { paginateArray } from '../../storage/pagination.js';
 import { loadSiteStructure, type SiteSpaceRecord } from '../../storage/siteStructure.js';
 import { isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
-import { organizationOf, type AppContext, contentDeps, callerOf } from '../context.js';
+import { organizationOf, type AppContext, contentDeps, callerOf, siteSpacesReaderOf } from '../context.js';
 import { inOrganization } from '../policies/index.js';
 import { siteActions } from '../policies/actions.js';
 import { presentList } from '../presenters/list.js';
@@ -44,7 +44,7 @@ const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organiza
 /** The site as read now, for presenting; `shareKey` counts only when it is an active key of this site's links. */
 async function viewOf(ctx: AppContext, found: SiteRecord, shareKey?: string, wanted?: (siteSpace: SiteSpaceRecord) => boolean): Promise<SiteView> {
   const [structure, valid] = await Promise.all([loadSiteStructure(ctx.db, found.id), shareKey !== undefined ? isActiveShareKey(ctx.db, found.id, shareKey) : false]);
-  return siteView(ctx, found, await readSiteSpaces(contentDeps(ctx), found, structure, organizationOf(ctx).role, wanted), valid ? shareKey : undefined);
+  return siteView(ctx, found, await readSiteSpaces(contentDeps(ctx), found, structure, await siteSpacesReaderOf(ctx), wanted), valid ? shareKey : undefined);
 }
 /** What presenting one section or one site space needs read: its own site spaces only. */
 const inSection = (sectionId: string) => (siteSpace: SiteSpaceRecord) => siteSpace.sectionId === sectionId;

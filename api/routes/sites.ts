@@ -1,7 +1,7 @@
 import { changeShareLink, createShareLink, createSite, removeShareLink, removeSite, saveAdaptiveSchema, siteOf, templateConditions, updateSiteSettings, readSiteSpaces, setSitePublished, siteSpaceCustomizations } from '../../domain/sites/index.js';
 import { loadSiteStructure } from '../../storage/siteStructure.js';
 import { findAdaptiveSchema, findShareLink, isActiveShareKey, listShareLinks, listSites } from '../../storage/sites.js';
-import { organizationOf, type AppContext, contentDeps, callerOf } from '../context.js';
+import { organizationOf, type AppContext, contentDeps, callerOf, siteSpacesReaderOf } from '../context.js';
 import { notFound } from '../errors.js';
 import { JsonCache } from '../jsonCache.js';
 import { inOrganization } from '../policies/index.js';
@@ -102,7 +102,7 @@ async function publishedView(ctx: AppContext, shareKeyGiven: string | undefined)
   const [loaded, shareKey] = await Promise.all([loadSiteStructure(ctx.db, found.id), token ? token.shareKey : validShareKey(ctx, found.id, shareKeyGiven)]);
   const structure = token ? visibleStructure(loaded, token.claims ?? {}) : loaded;
   const [spaces, customizations] = await Promise.all([
-    readSiteSpaces(contentDeps(ctx), found, structure, organizationOf(ctx).role),
+    readSiteSpaces(contentDeps(ctx), found, structure, await siteSpacesReaderOf(ctx)),
     siteSpaceCustomizations(contentDeps(ctx), found, structure.siteSpaces.map((siteSpace) => siteSpace.id)),
   ]);
   return siteView(ctx, found, spaces, shareKey, customizations);

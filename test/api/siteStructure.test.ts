@@ -234,6 +234,15 @@ test("a space the caller can't read can't be put on a site: a site shows it to i
   assertErrorIs(await as('PATCH', `${base}/site-spaces/${siteSpace.id}`, { spaceId: hidden.id }), 400, `"spaceId" ${hidden.id} ${refused}`);
   // The admin, who reads it, may.
   assert.is((await call('POST', `${base}/site-spaces`, { spaceId: hidden.id })).status, 201);
+  // Members see the site spaces of the spaces they reach: the hidden one's title stays hidden.
+  const listed = async (token: string) => (await t.call('GET', `${base}/site-spaces`, { token })).body.items.map((item: { space: { title: string } }) => item.space.title);
+  assert.equal(await listed(fx.admin.token), ['Public guide', 'Hidden plans']);
+  assert.equal(await listed(fx.creator.token), ['Public guide']);
+  assert.equal(await listed(fx.reader.token), ['Public guide']);
+  const published = await t.call('GET', `${base}/published`, { token: fx.reader.token });
+  assert.is(published.status, 200);
+  assert.ok(JSON.stringify(published.body).includes('Public guide'));
+  assert.ok(!JSON.stringify(published.body).includes('Hidden plans'), 'nor in the published profile a member reads');
 });
 
 test.run();
