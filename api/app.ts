@@ -21,13 +21,22 @@ import { RateLimiter } from './rateLimits.js';
 import type { Route } from './routes/table.js';
 import { RouteBuckets } from './routeBuckets.js';
 
-/** Marks a route of what is never published, for the site-token policy (see AppState.unpublishedRoute). */
+/**
+ * What a route shows that is never published, from its declared path (see AppState.unpublishedRoute):
+ * comments; a change request and its content (a preview URL's token reads those of its own);
+ * anything else of change requests (lists, reviews, contributors, diffs, PDFs) and Git Sync.
+ */
+function unpublishedKind(path: string): AppState['unpublishedRoute'] {
+  if (path.includes('/comments')) return 'discussion';
+  if (/\/change-requests\/:changeRequestId(\/content(\/.*)?)?$/.test(path)) return 'change-request';
+  if (path.includes('/change-requests') || path.includes('/git/')) return 'private';
+  return undefined;
+}
+
 const marking = (kind: NonNullable<AppState['unpublishedRoute']>) => (ctx: { state: AppState }, next: () => Promise<unknown>) => {
   ctx.state.unpublishedRoute = kind;
   return next();
 };
-const markDiscussion = marking('discussion');
-const markChangeRequest = marking('change-request');
 
 /**
  * The API, the published sites and the git remote as one request listener: Koa, with the hottest
@@ -50,7 +59,8 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
     const writes = route.method === 'GET' ? [] : [readBody, ...(route.path.startsWith('/orgs/:organizationId') ? [recheckPolicyInWrites(route.policy)] : [])];
     // The policy tells these routes by what they declare, not by the request's path: routing
     // ignores case, so a path test would let `/Change-Requests/…` pass as another route.
-    const marks = route.path.includes('/comments') ? [markDiscussion] : route.path.includes('/change-requests') ? [markChangeRequest] : [];
+    const unpublished = unpublishedKind(route.path);
+    const marks = unpublished ? [marking(unpublished)] : [];
     const chain = [...marks, route.policy.check, ...writes, ...route.middleware];
     into.register(route.path, [route.method], chain as never, { name: route.operationId });
   };

@@ -34,10 +34,10 @@ export interface AppState {
   /** The site token the request was authorized by, instead of a user (domain/publishing). */
   siteToken?: SiteToken;
   /**
-   * Set before the policy on the routes of what is never published: comments, and whatever lies
-   * under a change request (told by their declared path, whatever case the request's has).
+   * Set before the policy on the routes of what is never published (told by their declared path,
+   * whatever case the request's has): comments, a change request and its content, and the rest.
    */
-  unpublishedRoute?: 'discussion' | 'change-request';
+  unpublishedRoute?: 'discussion' | 'change-request' | 'private';
 }
 
 /** What every request can reach: set once on `app.context`. */

@@ -276,6 +276,7 @@ async function siteTokenReads(ctx: AppContext, next: Koa.Next, role: MemberRole,
   const space = await spaceReadableBySiteToken(ctx, token, ctx.params.spaceId ?? '');
   if (!space) throw notFound(`Space ${ctx.params.spaceId} not found`);
   if (ctx.state.unpublishedRoute === 'discussion') throw forbidden('A site token reads published content: comments are not published');
+  if (ctx.state.unpublishedRoute === 'private') throw forbidden('A site token reads published content only');
   if (ctx.state.unpublishedRoute === 'change-request' && !(ctx.params.changeRequestId !== undefined && (await tokenPreviewsChangeRequest(ctx, token, space.id, ctx.params.changeRequestId)))) {
     throw forbidden('A site token reads published content: change requests are not published, but for the one a preview URL names');
   }

@@ -94,6 +94,7 @@ test('a site token reads exactly its site published content: spaces it shows, th
   for (const path of [`Change-Requests/${changeRequest.id}`, 'CHANGE-REQUESTS', `change-Requests/${changeRequest.number}/content/pages`]) {
     assert.is((await read(`/v1/spaces/${guide.id}/${path}`, token)).status, 403, path);
   }
+  assert.is((await read(`/v1/spaces/${guide.id}/git/info`, token)).status, 403, 'its Git Sync settings');
   for (const path of ['comments', 'Comments', `change-requests/${changeRequest.id}/comments`]) {
     const comments = await read(`/v1/spaces/${guide.id}/${path}`, token);
     assert.is(comments.status, 403, path);
@@ -332,6 +333,11 @@ test('previews: a member resolves ~/changes/<n>/ and ~/revisions/<id>/ of a publ
   assert.is((await read(`/v1/spaces/${guide.id}/Change-Requests/${other.id}/content`, token)).status, 403, 'another change request, the path in other case');
   assert.is((await read(`/v1/spaces/${guide.id}/CHANGE-REQUESTS`, token)).status, 403, 'the list of change requests');
   assert.is((await read(`/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/comments`, token)).status, 403, 'the previewed change request\'s comments');
+  for (const part of ['reviews', 'requested-reviewers', 'contributors', 'changes', 'pdf']) {
+    const refused = await read(`/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/${part}`, token);
+    assert.is(refused.status, 403, `the previewed change request's ${part}`);
+    assert.match(refused.body.error.message, 'A site token reads published content only');
+  }
   const head = (await t.call('GET', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}`, { token: fx.reader.token })).body.revision as string;
   assert.is((await read(`/v1/spaces/${guide.id}/revisions/${head}/pages`, token)).status, 200, 'the change request\'s commits');
   assert.is((await read(`/v1/spaces/${guide.id}/revisions/${head}/pages`, (await lookup(site.urls.published)).body.apiToken)).status, 404, 'but not with a visitor\'s token');
