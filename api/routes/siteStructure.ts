@@ -133,7 +133,7 @@ async function deleteSiteSpace(ctx: AppContext) {
 async function moveTheSiteSpace(ctx: AppContext, { body }: { body: schemas.MoveSiteSpaceBody }) {
   const found = await theSite(ctx);
   const id = ctx.params.siteSpaceId ?? '';
-  await moveSiteSpace(contentDeps(ctx), found, id, refsOf(body.position, 'siteSpace'));
+  await moveSiteSpace(contentDeps(ctx), found, id, refsOf(body.position, 'siteSpace'), callerOf(ctx).id);
   const shown = await viewOf(ctx, found, undefined, only(id));
   ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, id));
 }

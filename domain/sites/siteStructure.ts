@@ -17,6 +17,7 @@ import {
   type SiteStructure,
 } from '../../storage/siteStructure.js';
 import type { SiteRecord } from '../../storage/sites.js';
+import { readableSpace } from '../organizations/index.js';
 import { invalidInput, missing } from '../common/errors.js';
 import { placeAmong, positionAtEnd, type Placement, type Sibling } from './sitePositions.js';
 import type { ContentDeps } from '../common/deps.js';
@@ -198,6 +199,15 @@ export async function addSiteSpace(deps: StructureDeps, site: SiteRecord, input:
   });
 }
 
+/**
+ * A site space showing a space the reader can't read is not found for them, as they don't see it
+ * listed (readSiteSpaces): they change neither it nor where it sits.
+ */
+async function assertSeenBy(deps: StructureDeps, site: SiteRecord, siteSpaceId: string, readerId: string): Promise<void> {
+  const siteSpace = (await loadSiteStructure(deps.db, site.id)).siteSpaces.find((candidate) => candidate.id === siteSpaceId);
+  if (siteSpace && !(await readableSpace(deps.db, site.organizationId, siteSpace.spaceId, readerId))) throw missing(`${nameOf['site-space']} ${siteSpaceId} not found`);
+}
+
 export async function updateSiteSpaceSettings(
   deps: StructureDeps,
   site: SiteRecord,
@@ -205,6 +215,7 @@ export async function updateSiteSpaceSettings(
   update: { path?: string; condition?: string | null; spaceId?: string; hidden?: boolean },
   readerId: string,
 ): Promise<void> {
+  await assertSeenBy(deps, site, siteSpaceId, readerId);
   if (update.spaceId !== undefined) await assertReadableSpaces(deps.db, site.organizationId, [update.spaceId], readerId, 'spaceId');
   return structureChange(deps, site, async (tx) => {
     const structure = await loadSiteStructure(tx, site.id);
@@ -231,7 +242,8 @@ export function removeSiteSpace(deps: StructureDeps, site: SiteRecord, siteSpace
   });
 }
 
-export function moveSiteSpace(deps: StructureDeps, site: SiteRecord, siteSpaceId: string, position: MovePosition | undefined): Promise<void> {
+export async function moveSiteSpace(deps: StructureDeps, site: SiteRecord, siteSpaceId: string, position: MovePosition | undefined, readerId: string): Promise<void> {
+  await assertSeenBy(deps, site, siteSpaceId, readerId);
   return structureChange(deps, site, async (tx) => {
     const structure = await loadSiteStructure(tx, site.id);
     const siteSpace = found(structure.siteSpaces, siteSpaceId, 'site-space');

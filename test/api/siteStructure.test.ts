@@ -243,6 +243,14 @@ test("a space the caller can't read can't be put on a site: a site shows it to i
   assert.is(published.status, 200);
   assert.ok(JSON.stringify(published.body).includes('Public guide'));
   assert.ok(!JSON.stringify(published.body).includes('Hidden plans'), 'nor in the published profile a member reads');
+  // Nor do they change it, or move it: for them it isn't there.
+  const hiddenSiteSpace = (await call('GET', `${base}/site-spaces`)).body.items.find((item: { space: { id: string } }) => item.space.id === hidden.id);
+  assertErrorIs(await as('PATCH', `${base}/site-spaces/${hiddenSiteSpace.id}`, { hidden: true }), 404, `Site space ${hiddenSiteSpace.id} not found`);
+  assertErrorIs(await as('POST', `${base}/site-spaces/${hiddenSiteSpace.id}/move`, { position: { before: { type: 'site-space', siteSpace: siteSpace.id } } }), 404, `Site space ${hiddenSiteSpace.id} not found`);
+  const hiddenNow = async () => (await call('GET', `${base}/site-spaces`)).body.items.find((item: { id: string }) => item.id === hiddenSiteSpace.id).hidden;
+  assert.is(await hiddenNow(), false, 'unchanged');
+  assert.is((await call('PATCH', `${base}/site-spaces/${hiddenSiteSpace.id}`, { hidden: true })).status, 200, 'the admin still may');
+  assert.is(await hiddenNow(), true);
 });
 
 test.run();
