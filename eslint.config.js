@@ -73,9 +73,15 @@ export default tseslint.config(
     },
   },
   {
-    // The one lazy load of a project module: api/main.ts starts the worker, which the API must not import (below).
+    // The lazy loads of project modules: api/main.ts starts the worker, which the API must not
+    // import (below); storage/db.ts loads the PostgreSQL driver's module only when it is asked for.
     files: ['api/main.ts'],
     rules: { 'no-restricted-syntax': ['error', ...noSql] },
+  },
+  {
+    files: ['storage/**/*.ts'],
+    ignores: ['storage/db.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...dynamicImports] },
   },
   {
     // The API reaches Temporal through its one client; only the entry point composes a worker.

@@ -174,7 +174,7 @@ export async function listChildPositions(db: Queryable, organizationId: string, 
   );
 }
 
-/** Moves a collection with everything below it (collections and spaces) to another organization. */
+/** A collection's id and those of the collections below it at any depth (one parameter: the collection). */
 const descendants = `WITH RECURSIVE tree(id) AS (SELECT id FROM collections WHERE id = ? UNION ALL SELECT c.id FROM collections c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree`;
 
 /** The collection, the collections inside it at any depth and the spaces in any of them (the bin's included). */
@@ -184,6 +184,7 @@ export async function listCollectionTreeItems(db: Queryable, id: string): Promis
   return { collectionIds, spaceIds };
 }
 
+/** Moves a collection with everything below it (collections and spaces) to another organization. */
 export async function transferCollectionTree(db: Transaction, id: string, organizationId: string, position: number): Promise<CollectionRecord> {
   await db.run(`UPDATE spaces SET organization_id = ?, updated_at = ? WHERE collection_id IN (${descendants})`, [organizationId, now(), id]);
   await db.run(`UPDATE collections SET organization_id = ?, updated_at = ? WHERE id IN (${descendants})`, [organizationId, now(), id]);

@@ -210,7 +210,8 @@ function collectionPolicy(role: MemberRole): Policy {
 /**
  * The caller of a git request: git sends HTTP Basic credentials, a Quire token as the password
  * (any user name; a token alone as the user name works too), and prompts for them on a 401 with
- * `WWW-Authenticate: Basic`. A Bearer header works as on the API. Run before `inSpace`.
+ * `WWW-Authenticate: Basic`. A Bearer header with a user's token works as on the API; a site
+ * token is refused. Run before `inSpace`.
  */
 export const signedInOverGit: Policy = {
   rule: 'any signed-in user (HTTP Basic: a token as the password)',

@@ -43,6 +43,7 @@ test('a project module is imported statically, where the layer rules see it', as
   // Packages may be loaded lazily; so may the worker, by the entry point that starts it.
   assert.equal(await problems("export const load = () => import('lowlight');\n", 'api/presenters/example.ts'), []);
   assert.equal(await problems("export const load = () => import('../workflows/worker.js');\n", 'api/main.ts'), []);
+  assert.equal(await problems("export const load = () => import('./users.js');\n", 'storage/example.ts'), [message]);
 });
 
 test('a route file may use its table, domain commands and engine reads', async () => {
