@@ -54,15 +54,21 @@ export async function putOpenAPISpec(deps: Deps, organizationId: string, givenSl
 /**
  * The periodic refresh of URL sources: every specification with a source URL is processed again,
  * as a PUT of the same source would (a job already running for one takes one more round), and
- * stores a new version only where the fetched content changed. Returns how many were started.
+ * stores a new version only where the fetched content changed. In the order of their ids, from
+ * after `from` (where an earlier attempt got to), each started one told to `progress`. Returns how
+ * many were started.
  */
-export async function refreshURLSourcedSpecs(deps: { db: Database; jobs: Pick<Jobs, 'startOpenAPIProcessing'> }, progress: () => void = () => undefined): Promise<number> {
+export async function refreshURLSourcedSpecs(
+  deps: { db: Database; jobs: Pick<Jobs, 'startOpenAPIProcessing'> },
+  options: { from?: string; progress?: (startedId: string) => void } = {},
+): Promise<number> {
   let started = 0;
-  for (let after = '', specs = await listURLSourcedSpecs(deps.db, after, 200); specs.length > 0; after = specs[specs.length - 1]!.id, specs = await listURLSourcedSpecs(deps.db, after, 200)) {
+  const page = (after: string) => listURLSourcedSpecs(deps.db, after, 200);
+  for (let after = options.from ?? '', specs = await page(after); specs.length > 0; after = specs[specs.length - 1]!.id, specs = await page(after)) {
     for (const spec of specs) {
-      progress();
       await deps.jobs.startOpenAPIProcessing(spec.organizationId, spec.slug);
       started += 1;
+      options.progress?.(spec.id);
     }
   }
   return started;

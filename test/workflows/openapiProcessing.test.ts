@@ -2,6 +2,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { refreshURLSourcedSpecs } from '../../domain/openapi/index.js';
 import { insertOpenAPISpec } from '../../storage/openapi.js';
 import { openAPIJobId } from '../../workflows/client.js';
 import { temporalFromEnv } from '../../workflows/settings.js';
@@ -161,6 +162,15 @@ test('the refresh schedule processes every URL source again: a changed one gets 
   assert.is(await jobs.client.workflow.getHandle(openAPIJobId(org.id, 'remote')).result(), 'unchanged');
   assert.is(await versions('remote'), 2);
   assert.is(await versions('inline'), 1, 'a text source is never refreshed');
+
+  // A retried refresh goes on after the last spec its attempt started (heartbeated), not from the first.
+  const remote = (await t.call('GET', `${specs}/remote`, { token: admin.token })).body;
+  const deps = { db: t.server.db, jobs: t.server.jobs };
+  assert.is(await refreshURLSourcedSpecs(deps, { from: remote.id }), 0);
+  const startedIds: string[] = [];
+  assert.is(await refreshURLSourcedSpecs(deps, { progress: (id) => startedIds.push(id) }), 1);
+  assert.equal(startedIds, [remote.id]);
+  await until('the source to be fetched a fourth time', () => requests === 4);
 });
 
 test('QUIRE_OPENAPI_REFRESH_MINUTES sets the refresh interval, in minutes (at least one)', () => {
