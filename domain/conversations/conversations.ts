@@ -209,6 +209,7 @@ export async function consolidateClusters(deps: ContentDeps, organizationId: str
     }, corpusWrites(organizationId));
     if (applied) return 'consolidated';
   }
+  log.info('consolidation overtaken by new issues three times: left to the next one', { organizationId });
   return 'overtaken';
 }
 
