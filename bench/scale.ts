@@ -2,12 +2,16 @@
 // node, and storage nodes (a request routed one hop, a commit each way). Through the built server (dist/): page GET, space GET and search req/s and latencies, a
 // metadata write's latency, the server's memory. In this process, on the storage layer: transactions
 // racing for one row (retries on PostgreSQL), the time another process's commit takes to reach a read
-// cache, search over 1,000 spaces × 100 pages (latency, index size), and 100,000 spaces' metadata.
+// cache, search over 1,000 spaces × 100 pages (latency, index size), 100,000 spaces' metadata, and
+// the lists a PostgreSQL plan audit found slow: members, comments, change requests (listsAtScale).
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import { startPostgresCluster, type PostgresCluster } from '../scripts/postgresCluster.js';
 import { openDatabase, type Database } from '../storage/db.js';
 import { corpusCounts, countIssueInCorpus } from '../storage/issueClusters.js';
+import { addContributor, insertChangeRequest, listChangeRequests } from '../storage/changeRequests.js';
+import { insertComment, listComments } from '../storage/comments.js';
+import { ensureMembership, listMembers } from '../storage/members.js';
 import { insertOrganization } from '../storage/organizations.js';
 import { transactionStats } from '../storage/postgres.js';
 import { searchIndexBytes, searchSections, updateSpaceIndex, type IndexedPage } from '../storage/search.js';
@@ -286,6 +290,77 @@ async function metadataAtScale(db: Database): Promise<{ written: string; list: s
   return { written: `${fmt(seconds, 1)} s (${fmt(100_000 / seconds, 0)} spaces/s)`, list: p50p99(samples) };
 }
 
+/** p50 / p99 of `rounds` runs of `read` (after 10 unmeasured ones), the round number given. */
+async function timedReads(rounds: number, read: (round: number) => Promise<unknown>): Promise<string> {
+  const samples: number[] = [];
+  for (let round = 0; round < rounds + 10; round += 1) {
+    const started = performance.now();
+    await read(round);
+    if (round >= 10) samples.push(performance.now() - started);
+  }
+  return p50p99(samples);
+}
+
+/**
+ * The lists a PostgreSQL plan audit found reading far more than they return, at the sizes it used
+ * (smaller, so both databases fill in a minute or two): an organization of 20,000 members among
+ * 40,000 users, a space's 10,000 comments, and the change requests of an organization's 2,000
+ * spaces (5 each) filtered by contributor. Each a page of 50 (comments: 20), with its count.
+ */
+async function listsAtScale(db: Database): Promise<Record<string, string>> {
+  const stamp = Date.now();
+  const owner = await createUser(db, { email: `lists-${stamp}@example.com` });
+  const organization = await db.transaction((tx) => insertOrganization(tx, { title: 'Lists', createdBy: owner.id }));
+  // Ids are kept from what each transaction returns: a PostgreSQL transaction may run again.
+  const users: string[] = [];
+  for (let batch = 0; batch < 40; batch += 1) {
+    const made = await db.transaction(async (tx) => {
+      const ids: string[] = [];
+      for (let i = 0; i < 1000; i += 1) {
+        const n = batch * 1000 + i;
+        const user = await createUser(tx, { email: `member-${n}-${stamp}@example${n % 97}.com`, displayName: `Member ${n}` });
+        ids.push(user.id);
+        if (n % 2 === 0) await ensureMembership(tx, { organizationId: organization.id, userId: user.id, role: 'read' });
+      }
+      return ids;
+    });
+    users.push(...made);
+  }
+  const spaces: string[] = [];
+  for (let batch = 0; batch < 4; batch += 1) {
+    const made = await db.transaction(async (tx) => {
+      const ids: string[] = [];
+      for (let s = 0; s < 500; s += 1) {
+        const space = await insertSpace(tx, { organizationId: organization.id, collectionId: null, title: `Space ${batch * 500 + s}`, emoji: null, createdBy: owner.id });
+        ids.push(space.id);
+        for (let c = 0; c < 5; c += 1) {
+          const changeRequest = await insertChangeRequest(tx, { spaceId: space.id, subject: `Change ${c}`, createdBy: owner.id, revisionInitial: 'f'.repeat(40), branchOf: (number) => `cr/${number}` });
+          await addContributor(tx, changeRequest.id, users[(s * 5 + c) % 50]!);
+        }
+      }
+      return ids;
+    });
+    spaces.push(...made);
+  }
+  const commented = spaces[0]!;
+  for (let batch = 0; batch < 20; batch += 1) {
+    await db.transaction(async (tx) => {
+      for (let i = 0; i < 500; i += 1) {
+        await insertComment(tx, { spaceId: commented, changeRequestId: null }, { pageId: null, nodeId: null, tableCell: null, revision: 'f'.repeat(40), postedBy: users[i % 100]!, body: { markdown: `Comment ${batch * 500 + i}`, document: JSON.stringify({ object: 'document', nodes: [] }) } });
+      }
+    });
+  }
+  const firstComments = await listComments(db, { spaceId: commented, changeRequestId: null }, { status: 'all' }, { limit: 20 });
+  return {
+    'members: a page of 50 among 20,000': await timedReads(100, () => listMembers(db, organization.id, {}, { limit: 50 })),
+    'members: a search matching 1 in 20,000': await timedReads(100, (round) => listMembers(db, organization.id, { search: `member-${(round * 2 * 37) % 40000}-${stamp}@` }, { limit: 50 })),
+    'comments: the first page of 20 among 10,000': await timedReads(100, () => listComments(db, { spaceId: commented, changeRequestId: null }, { status: 'all' }, { limit: 20 })),
+    'comments: the second page, by its cursor': await timedReads(100, () => listComments(db, { spaceId: commented, changeRequestId: null }, { status: 'all' }, { limit: 20, page: firstComments.next })),
+    'change requests of 2,000 spaces by one contributor': await timedReads(100, (round) => listChangeRequests(db, { spaceIds: spaces }, { status: 'open', contributor: users[round % 50]! }, { limit: 50 })),
+    'change requests of 20 spaces': await timedReads(100, (round) => listChangeRequests(db, { spaceIds: spaces.slice((round * 20) % 1980, ((round * 20) % 1980) + 20) }, { status: 'open' }, { limit: 50 })),
+  };
+}
+
 export async function benchScale(): Promise<Record<string, string>> {
   buildQuire();
   const figures: Record<string, string> = {};
@@ -312,6 +387,7 @@ export async function benchScale(): Promise<Record<string, string>> {
         const metadata = await metadataAtScale(db);
         figures[`${name}: 100,000 spaces' metadata written (1,000 organizations)`] = metadata.written;
         figures[`${name}: an organization's 100 spaces and their heads, among 100,000: p50 / p99 ms`] = metadata.list;
+        for (const [label, figure] of Object.entries(await listsAtScale(db))) figures[`${name}: ${label}: p50 / p99 ms`] = figure;
       } finally {
         await other.close();
         await db.close();
