@@ -222,16 +222,16 @@ export async function deleteSiteSpace(db: Queryable, siteId: string, siteSpaceId
  * go by their foreign key too). Returns the sites that showed it.
  */
 export async function removeSiteSpacesOfSpace(db: Queryable, spaceId: string): Promise<string[]> {
-  const sites = (await db.all<{ site_id: string }>('SELECT DISTINCT site_id FROM site_spaces WHERE space_id = ?', [spaceId])).map((row) => row.site_id);
-  const places = await db.all<{ site_id: string; section_id: string | null }>('SELECT DISTINCT site_id, section_id FROM site_spaces WHERE space_id = ? AND is_default = 1', [spaceId]);
+  const rows = await db.all<{ site_id: string; section_id: string | null; is_default: number }>('SELECT site_id, section_id, is_default FROM site_spaces WHERE space_id = ?', [spaceId]);
   await db.run('DELETE FROM site_spaces WHERE space_id = ?', [spaceId]);
-  for (const place of places) {
+  const places = new Map(rows.filter((row) => row.is_default === 1).map((row) => [`${row.site_id}\n${row.section_id ?? ''}`, row]));
+  for (const place of places.values()) {
     await db.run(
       `UPDATE site_spaces SET is_default = 1 WHERE id = (SELECT id FROM site_spaces WHERE site_id = ? AND section_id IS ? ORDER BY position, id LIMIT 1)`,
       [place.site_id, place.section_id],
     );
   }
-  return sites;
+  return [...new Set(rows.map((row) => row.site_id))];
 }
 
 export interface PublishedPlace {

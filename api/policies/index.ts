@@ -207,6 +207,9 @@ function collectionPolicy(role: MemberRole): Policy {
   };
 }
 
+/** The token of an `Authorization: Bearer <token>` header; undefined for any other header. */
+const bearerOf = (header: string) => /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+
 /**
  * The caller of a git request: git sends HTTP Basic credentials, a Quire token as the password
  * (any user name; a token alone as the user name works too), and prompts for them on a 401 with
@@ -224,7 +227,7 @@ export const signedInOverGit: Policy = {
     }
     // A site token (a JWT) reads a site's published content over the API, never a repository: its
     // branches are change requests, its history unpublished drafts.
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    const bearer = bearerOf(header);
     if (bearer && looksLikeJwt(bearer)) {
       ctx.set('WWW-Authenticate', 'Basic realm="Quire"');
       throw unauthorized('A site token reads published content over the API, not a git repository: authenticate with a Quire token');
@@ -249,7 +252,7 @@ export const signedInOverGit: Policy = {
  * what a URL lookup asks before it answers a change-request or revision preview.
  */
 export async function callerReadsSpace(ctx: AppContext, spaceId: string): Promise<boolean> {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
+  const bearer = bearerOf(ctx.get('authorization'));
   if (!bearer || looksLikeJwt(bearer)) return false;
   const caller = await findUserByToken(ctx.db, bearer);
   return caller !== undefined && (await spaceAccess(ctx.db, caller.id, spaceId, {})) !== undefined;
@@ -257,7 +260,7 @@ export async function callerReadsSpace(ctx: AppContext, spaceId: string): Promis
 
 /** The site token the request carries as its bearer (a JWT), checked; undefined for any other credential. */
 async function siteTokenOf(ctx: AppContext): Promise<SiteToken | undefined> {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))?.[1];
+  const bearer = bearerOf(ctx.get('authorization'));
   if (!bearer || !looksLikeJwt(bearer)) return undefined;
   const token = await readSiteToken(contentDeps(ctx), bearer);
   if (!token) {
@@ -318,13 +321,13 @@ async function readingForSite(ctx: AppContext, next: Koa.Next, token: SiteToken,
 async function authenticate(ctx: AppContext) {
   if (ctx.state.caller) return ctx.state.caller;
   const header = ctx.get('authorization');
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (match?.[1] && looksLikeJwt(match[1])) throw forbidden('A site token only reads the published content of its site: this operation needs a user\'s token');
-  if (!match?.[1]) {
+  const bearer = bearerOf(header);
+  if (bearer && looksLikeJwt(bearer)) throw forbidden('A site token only reads the published content of its site: this operation needs a user\'s token');
+  if (!bearer) {
     ctx.set('WWW-Authenticate', 'Bearer');
     throw unauthorized(header ? 'The Authorization header must be "Bearer <token>"' : 'Authentication required: send an Authorization: Bearer <token> header');
   }
-  const caller = await findUserByToken(ctx.db, match[1]);
+  const caller = await findUserByToken(ctx.db, bearer);
   if (!caller) {
     ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
     throw unauthorized('The bearer token is not valid');
