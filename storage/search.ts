@@ -105,7 +105,11 @@ export interface SectionHit {
   pageId: string;
   sectionId: string;
   sectionTitle: string;
-  excerpt: string;
+  /**
+   * Made when asked, from the body read with the hit: a search ranks up to thousands of sections and
+   * an answer shows a page of them.
+   */
+  excerpt: () => string;
   pageTitle: string;
   pagePath: string;
   ancestors: string[];

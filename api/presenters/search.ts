@@ -36,7 +36,7 @@ export function presentPageHits(page: PageHits, urls: Urls) {
       title: hit.sectionTitle,
       path: hit.sectionId ? `${first.pagePath}#${hit.sectionId}` : first.pagePath,
       score: hit.score,
-      body: hit.excerpt,
+      body: hit.excerpt(),
       urls: { app: hit.sectionId ? `${app}#${hit.sectionId}` : app },
     })),
     ancestors: first.ancestors.map((title) => ({ title })),

@@ -85,13 +85,18 @@ async function searchSite(ctx: AppContext, { query, body }: { query: schemas.Sit
   ctx.body = presentList(page, (item) => presentSpaceHits({ id: item.spaceId, title: titles.get(item.spaceId) ?? '' }, item.pages, ctx.urls));
 }
 
-/** The same across the spaces of the organization the caller reaches, grouped by space. */
+/**
+ * The same across the spaces of the organization the caller reaches: a page of `limit` pages of the
+ * ranking, grouped by space (0.202.0: a page's `rank` is its place in the whole ranking, "preserved
+ * when results are paginated and grouped by space"). `count` is the pages found.
+ */
 async function searchOrganization(ctx: AppContext, { query }: { query: schemas.SearchQuery }) {
   const { organization, role } = organizationOf(ctx);
   const access = await organizationAccess(ctx.db, organization.id, role, await grantsOf(ctx));
   const spaceIds = [...access.spaces.keys()];
   await Promise.all(spaceIds.map((spaceId) => refreshSearchIndex(contentDeps(ctx), spaceId)));
   const pages = groupByPage(await searchSections(ctx.db, spaceIds, query.query, sectionLimit));
-  const page = paginateArray(bySpace(pages, (_spaceId, seen) => seen), (item) => [item.rank, item.spaceId], `search:${organization.id}:${query.query}`, query);
-  ctx.body = presentList(page, (item) => presentSpaceHits({ id: item.spaceId, title: access.spaces.get(item.spaceId)?.space.title ?? '' }, item.pages, ctx.urls));
+  const page = paginateArray(pages, (item) => [item.rank, `${item.spaceId}:${item.pageId}`], `org-search:${organization.id}:${query.query}`, query);
+  const spaces = bySpace(page.items, (_spaceId, seen) => seen);
+  ctx.body = presentList({ ...page, items: spaces }, (item) => presentSpaceHits({ id: item.spaceId, title: access.spaces.get(item.spaceId)?.space.title ?? '' }, item.pages, ctx.urls));
 }

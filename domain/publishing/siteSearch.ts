@@ -56,7 +56,7 @@ export async function searchPublishedSite(deps: Pick<ContentDeps, 'db' | 'reposi
   for (const hit of await searchSections(deps.db, [...bySpace.keys()], query, limit)) {
     const key = `${hit.spaceId}:${hit.pageId}`;
     const page = pages.get(key) ?? { siteSpace: bySpace.get(hit.spaceId)!, pageId: hit.pageId, title: hit.pageTitle, path: hit.pagePath, ancestors: hit.ancestors, sections: [] };
-    page.sections.push({ id: hit.sectionId, title: hit.sectionTitle, excerpt: hit.excerpt });
+    page.sections.push({ id: hit.sectionId, title: hit.sectionTitle, excerpt: hit.excerpt() });
     pages.set(key, page);
   }
   return [...pages.values()];

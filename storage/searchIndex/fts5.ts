@@ -13,8 +13,8 @@ type RankedRow = Omit<SectionRow, 'excerpt'> & { body: string };
 /**
  * SQLite FTS5 (unicode61, diacritics removed): BM25 with the title weighted four times the body.
  * The best `limit` sections are chosen from their rowids and scores alone; only those are then
- * read, and their excerpts made (FTS5's snippet() would make one for every section matched: most
- * of a search's time when a word is common).
+ * read, and excerpts made for those an answer shows (FTS5's snippet() would make one for every
+ * section matched: most of a search's time when a word is common).
  */
 export const fts5: SearchIndex = {
   sections: async (db, spaceIds, words, limit) => {
@@ -35,7 +35,7 @@ export const fts5: SearchIndex = {
       [matchExpression(kept === 'in the match' ? spaceIds : [], words), ...(kept === 'among the matches' ? [JSON.stringify(spaceIds)] : []), limit, JSON.stringify(spaceIds)],
     );
     const excerptOf = excerpter(words);
-    return rows.map(({ body, ...row }) => ({ ...row, excerpt: excerptOf(body) }));
+    return rows.map(({ body, ...row }) => ({ ...row, excerpt: () => excerptOf(body) }));
   },
   // space_id is tokenized case-folded, so the match may find a space whose id differs only in
   // case: the plain comparison keeps exactly the one asked for.

@@ -35,7 +35,7 @@ export const postgresText: SearchIndex = {
       [tsQuery(words), spaceIds, limit],
     );
     const excerptOf = excerpter(words);
-    return rows.map(({ body, ...row }) => ({ ...row, excerpt: excerptOf(body) }));
+    return rows.map(({ body, ...row }) => ({ ...row, excerpt: () => excerptOf(body) }));
   },
   ofSpace: (spaceId) => ({ where: 'space_id = ?', params: [spaceId] }),
 };

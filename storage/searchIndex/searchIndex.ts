@@ -1,12 +1,12 @@
 import type { Queryable } from '../db.js';
 
-/** A matching section as a full-text index finds it: the page's row joined, the excerpt made. */
+/** A matching section as a full-text index finds it: the page's row joined, its excerpt made when asked. */
 export interface SectionRow {
   space_id: string;
   page_id: string;
   section_id: string;
   section_title: string;
-  excerpt: string;
+  excerpt: () => string;
   title: string;
   path: string;
   ancestors: string;

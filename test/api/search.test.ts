@@ -62,4 +62,33 @@ test('organization search covers the spaces the caller reaches, and deleted spac
   assertErrorIs(await t.call('GET', `/v1/orgs/${fx.org.id}/search`, { token: fx.reader.token }), 400, 'Invalid query parameter: "query" is required');
 });
 
+test('organization search answers `limit` pages of the ranking at a time, grouped by space, ranks kept across pages', async () => {
+  await newSpace('Ranked one', 'knowledge-base');
+  await newSpace('Ranked two', 'knowledge-base');
+  const url = (extra: string) => `/v1/orgs/${fx.org.id}/search?query=onboarding${extra}`;
+  type Found = { items: Array<{ id: string; score: number; pages: Array<{ id: string; rank: number; score: number }> }>; count: number; next?: { page: string } };
+  const whole = (await t.call('GET', url('&limit=1000'), { token: fx.admin.token })).body as Found;
+  const ranking = whole.items.flatMap((space) => space.pages.map((page) => ({ key: `${space.id}/${page.id}`, rank: page.rank })));
+  assert.ok(ranking.length >= 3, `several pages found: ${ranking.length}`);
+  assert.is(whole.count, ranking.length, 'count is the pages found');
+  assert.equal(ranking.map((page) => page.rank).sort((a, b) => a - b), ranking.map((_, index) => index + 1));
+
+  const walked: Array<{ key: string; rank: number }> = [];
+  let cursor = '';
+  for (let answers = 0; answers < ranking.length; answers += 1) {
+    const answer = await t.call('GET', url(`&limit=2${cursor}`), { token: fx.admin.token });
+    assert.is(answer.status, 200);
+    const found = answer.body as Found;
+    assert.is(found.count, ranking.length);
+    const pages = found.items.flatMap((space) => space.pages.map((page) => ({ key: `${space.id}/${page.id}`, rank: page.rank })));
+    assert.ok(pages.length >= 1 && pages.length <= 2, `at most 2 pages an answer: ${pages.length}`);
+    assert.is(new Set(found.items.map((space) => space.id)).size, found.items.length, 'a space appears once in an answer');
+    for (const space of found.items) assert.is(space.score, Math.max(...space.pages.map((page) => page.score)), 'a space scores as its best page');
+    walked.push(...pages);
+    if (!found.next) break;
+    cursor = `&page=${encodeURIComponent(found.next.page)}`;
+  }
+  assert.equal(walked.sort((a, b) => a.rank - b.rank), [...ranking].sort((a, b) => a.rank - b.rank), 'the answers walk the whole ranking once, ranks as in one answer');
+});
+
 test.run();

@@ -121,8 +121,8 @@ test('a hit’s excerpt shows the words around its match', async () => {
   const words = Array.from({ length: 100 }, (_, index) => (index === 60 ? 'Avocets' : `filler${index}`));
   await db.transaction((tx) => updateSpaceIndex(tx, spaceId, 'r1', [page('p', words.join(' '))], []));
   const [hit] = await searchSections(db, [spaceId], 'avocet', 10);
-  assert.ok(hit?.excerpt.includes('Avocets'), hit?.excerpt);
-  assert.not.ok(hit?.excerpt.includes('filler0 '), 'it starts near the match, not at the top');
+  assert.ok(hit?.excerpt().includes('Avocets'), hit?.excerpt());
+  assert.not.ok(hit?.excerpt().includes('filler0 '), 'it starts near the match, not at the top');
 });
 
 test('an excerpt: 32 words from four before the first match, accents and case folded, … where the text goes on', () => {
