@@ -8,7 +8,7 @@ import { isProcessAlive } from './processAlive.js';
 
 const inProcess = new Map<string, Promise<unknown>>();
 
-/** How long a writer waits for the lock before giving up with RepositoryBusyError. */
+/** How long a writer waits for the lock, in this process's queue and then at the lock folder, before giving up with RepositoryBusyError. */
 const waitLimitMs = 20_000;
 /** A holder refreshes its lock's time this often; a lock not refreshed for `staleMs` is abandoned. */
 const refreshMs = 2_000;
@@ -22,8 +22,12 @@ export const repositoryLockPath = (gitdir: string) => `${gitdir}.quire-lock`;
  * writers in other processes (API, Temporal worker, admin tools) meet at a lock folder beside the
  * repository that names its holder (host, pid). A lock whose holder died on this host is taken
  * over at once; one whose holder stopped refreshing it (another host, a reused pid) after 10 s.
+ * A writer gives up after `waitMs` (20 s) in all, even behind a writer of this process that never
+ * ends: a hung holder must not hold every later request of its repository open for good.
  */
-export function withRepositoryLock<T>(gitdir: string, work: () => Promise<T>, options: { absentOk?: boolean } = {}): Promise<T> {
+export function withRepositoryLock<T>(gitdir: string, work: () => Promise<T>, options: { absentOk?: boolean; waitMs?: number } = {}): Promise<T> {
+  const waitMs = options.waitMs ?? waitLimitMs;
+  const deadline = Date.now() + waitMs;
   // A repository moved to another storage while this writer waited is gone once the lock is had.
   const present = options.absentOk
     ? work
@@ -31,11 +35,8 @@ export function withRepositoryLock<T>(gitdir: string, work: () => Promise<T>, op
         if (!existsSync(gitdir)) throw new RepositoryElsewhereError(path.basename(gitdir, '.git'));
         return work();
       };
-  const previous = inProcess.get(gitdir) ?? Promise.resolve();
-  const run = previous.then(
-    () => holdFileLock(gitdir, present),
-    () => holdFileLock(gitdir, present),
-  );
+  const previous = inProcess.get(gitdir);
+  const run = (previous ? settledBy(previous, deadline) : Promise.resolve()).then(() => holdFileLock(gitdir, present, { deadline, waitMs }));
   const settled = run.catch(() => undefined);
   inProcess.set(gitdir, settled);
   void settled.then(() => {
@@ -44,10 +45,32 @@ export function withRepositoryLock<T>(gitdir: string, work: () => Promise<T>, op
   return run;
 }
 
-async function holdFileLock<T>(gitdir: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Resolves once `previous` settles, or at `deadline` if it hasn't: the writer then goes on to the
+ * lock folder, which a writer of this process holds as any other's, so it still waits there for a
+ * holder that is slow, and gives up at the same deadline.
+ */
+function settledBy(previous: Promise<unknown>, deadline: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+    const settle = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    previous.then(settle, settle);
+  });
+}
+
+/** When a writer gives up waiting, and how long it has waited then (for its message). */
+interface Wait {
+  deadline: number;
+  waitMs: number;
+}
+
+async function holdFileLock<T>(gitdir: string, work: () => Promise<T>, wait: Wait): Promise<T> {
   const lock = repositoryLockPath(gitdir);
   const token = randomBytes(8).toString('hex');
-  await acquire(lock, token);
+  await acquire(lock, token, wait);
   const refresh = setInterval(() => {
     const now = new Date();
     fs.utimes(lock, now, now).catch((error: Error) =>
@@ -72,13 +95,12 @@ async function holdFileLock<T>(gitdir: string, work: () => Promise<T>): Promise<
  */
 const stagingOf = (lock: string) => `${lock}-staging`;
 
-async function acquire(lock: string, token: string): Promise<void> {
-  const deadline = Date.now() + waitLimitMs;
+async function acquire(lock: string, token: string, { deadline, waitMs }: Wait): Promise<void> {
   for (let attempt = 0; ; attempt += 1) {
     // Inline, not through the thread pool: creating a folder and a small file take microseconds.
     if (tryCreate(lock, token)) return;
     if (await isAbandoned(lock)) await takeOver(lock);
-    else if (Date.now() > deadline) throw new RepositoryBusyError(`another writer has held ${path.basename(lock)} for ${waitLimitMs / 1000} s`);
+    else if (Date.now() > deadline) throw new RepositoryBusyError(`another writer has held ${path.basename(lock)} for the ${waitMs / 1000} s this one waited`);
     else await sleep(Math.min(100, 5 * 1.3 ** attempt) * (0.5 + Math.random()));
   }
 }
