@@ -58,9 +58,22 @@ export interface SessionLock {
   release(): Promise<void>;
 }
 
+/**
+ * Bounds on what a transaction that hangs can hold up, the same on both databases, as a repository
+ * lock's 20 s (engine/lock.ts): a writer waits `lockWaitMs` at most for its turn (PostgreSQL: for
+ * each lock) and then fails as contended, a 503; a transaction stuck `stuckMs` (PostgreSQL: idle
+ * between two statements; SQLite: holding the one writer) is rolled back and its later statements
+ * fail. Without them one hung transaction stopped every later write for good (stop 42's deadlock).
+ */
+export interface WriteLimits {
+  lockWaitMs: number;
+  stuckMs: number;
+}
+export const defaultWriteLimits: WriteLimits = { lockWaitMs: 20_000, stuckMs: 60_000 };
+
 /** A `postgres://` or `postgresql://` URL opens PostgreSQL (its client loaded then); anything else is an SQLite file's path. */
-export async function openDatabase(location: string): Promise<Database> {
-  return /^postgres(?:ql)?:\/\//.test(location) ? (await import('./postgres.js')).openPostgres(location) : openSqlite(location);
+export async function openDatabase(location: string, limits: WriteLimits = defaultWriteLimits): Promise<Database> {
+  return /^postgres(?:ql)?:\/\//.test(location) ? (await import('./postgres.js')).openPostgres(location, limits) : openSqlite(location, limits);
 }
 
 /** Where a process's metadata lives: PostgreSQL when a URL is set (`QUIRE_DATABASE_URL`), else the SQLite file in the data directory. */

@@ -13,6 +13,8 @@ export const notFound = (what: string) => new StorageError('not_found', `${what}
 export const conflict = (message: string) => new StorageError('conflict', message);
 export const databaseUnavailable = () => new StorageError('unavailable', 'The database is unavailable: try again shortly');
 export const tooContended = () => new StorageError('contended', 'Too many concurrent changes to the same data: try again');
+export const writerBusy = (waitedMs: number) => new StorageError('contended', `The database was busy with other changes for the ${waitedMs / 1000} s this one waited: try again`);
+export const transactionStuck = (stuckMs: number) => new StorageError('unavailable', `The change took over ${stuckMs / 1000} s and was rolled back: try again`);
 
 /** A unique constraint refused the row: SQLite's message, PostgreSQL's code 23505. */
 export function isUniqueViolation(error: unknown): boolean {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Database, Params, Queryable, SessionLock, Transaction, TransactionOptions } from './db.js';
+import type { Database, Params, Queryable, SessionLock, Transaction, TransactionOptions, WriteLimits } from './db.js';
 import { postgresParams, toPostgres } from './dialect.js';
 import { databaseUnavailable, tooContended } from './errors.js';
 import { migratePostgres } from './migrate.js';
@@ -28,6 +28,9 @@ const maxAttempts = 12;
 const aloneAfterAttempts = 3;
 const turnLock = 0x51756973;
 const channel = 'quire_changes';
+/** SQLSTATE of a lock not had within `lock_timeout`. */
+const lockNotAvailable = '55P03';
+
 
 /** Transactions that lost a race, and the most tries any needed, since start: for the benchmark report. */
 export const transactionStats = { retried: 0, mostAttempts: 1 };
@@ -38,10 +41,20 @@ export const transactionStats = { retried: 0, mostAttempts: 1 };
  * SERIALIZABLE and run again when it loses a race. Other processes' commits reach the read cache
  * by LISTEN/NOTIFY: every writing transaction notifies in itself, so only on commit.
  */
-export async function openPostgres(url: string): Promise<Database> {
+export async function openPostgres(url: string, limits: WriteLimits): Promise<Database> {
   // A connection waited for longer than 5 s (a server that hangs, a pool held by slow work) fails the request.
   const reads = new pg.Pool({ connectionString: url, max: 8, types, connectionTimeoutMillis: 5_000 });
-  const writes = new pg.Pool({ connectionString: url, max: 8, types, connectionTimeoutMillis: 5_000 });
+  const writes = new pg.Pool({
+    connectionString: url,
+    max: 8,
+    types,
+    connectionTimeoutMillis: 5_000,
+    // Each lock waited for (a turn behind a transaction that never ends, a row another holds), and a
+    // transaction idle between statements (its process stuck between them: the server ends it and
+    // releases its locks).
+    lock_timeout: limits.lockWaitMs,
+    idle_in_transaction_session_timeout: limits.stuckMs,
+  });
   for (const pool of [reads, writes]) {
     // A connection lost while idle in the pool is dropped by the pool; one lost while checked out
     // (a transaction between statements) fails its next statement. Neither may crash the process.
@@ -88,7 +101,7 @@ export async function openPostgres(url: string): Promise<Database> {
           broken = error as Error;
           throw databaseUnavailable();
         }
-        if (lostRace) throw tooContended();
+        if (lostRace || code === lockNotAvailable) throw tooContended();
         throw error;
       } finally {
         if (alone && !broken) await client.query(`SELECT pg_advisory_unlock(${turnLock})`).catch((error: Error) => (broken = error));

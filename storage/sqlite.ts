@@ -1,6 +1,7 @@
 import sqlite3 from 'sqlite3';
 import { migrate } from './migrate.js';
-import type { Database, Params, Queryable, Transaction } from './db.js';
+import type { Database, Params, Queryable, Transaction, WriteLimits } from './db.js';
+import { transactionStuck, writerBusy } from './errors.js';
 import { ReadCache, tableReach, tablesOf } from './readCache.js';
 
 /**
@@ -18,7 +19,7 @@ const readerMapBytes = 256 * 1024 * 1024;
  * and a write connection whose transactions are serialized here, because node-sqlite3
  * would otherwise interleave statements of concurrent transactions on one connection.
  */
-export async function openSqlite(file: string): Promise<Database> {
+export async function openSqlite(file: string, limits: WriteLimits): Promise<Database> {
   const writer = await openConnection(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE);
   await exec(writer, 'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
   await migrate(connectionQueryable(writer), (sql) => exec(writer, sql));
@@ -32,7 +33,7 @@ export async function openSqlite(file: string): Promise<Database> {
   // went unseen in 1 read of 10 under concurrent readers (a comment post answered 500).
   reader.serialize();
 
-  const writes = new SerialQueue();
+  const writes = new SerialQueue(limits.lockWaitMs);
   const read = connectionQueryable(reader);
   const write = connectionQueryable(writer);
   const tx: Transaction = { ...write, inTransaction: true };
@@ -64,21 +65,23 @@ export async function openSqlite(file: string): Promise<Database> {
     transaction: (work) => {
       // The transaction's statements, so the cache drops what they wrote once it ends (committed or not).
       const statements: string[] = [];
+      const guard = new StuckGuard(limits.stuckMs);
       const recording: Transaction = {
         dialect: 'sqlite',
-        get: <T>(sql: string, params?: Params) => (statements.push(sql), tx.get<T>(sql, params)),
-        all: <T>(sql: string, params?: Params) => (statements.push(sql), tx.all<T>(sql, params)),
-        run: (sql, params) => (statements.push(sql), tx.run(sql, params)),
+        get: <T>(sql: string, params?: Params) => guard.run(() => (statements.push(sql), tx.get<T>(sql, params))),
+        all: <T>(sql: string, params?: Params) => guard.run(() => (statements.push(sql), tx.all<T>(sql, params))),
+        run: (sql, params) => guard.run(() => (statements.push(sql), tx.run(sql, params))),
         inTransaction: true,
       };
       return writes
         .push(async () => {
           await exec(writer, 'BEGIN IMMEDIATE');
           try {
-            const result = await work(recording);
+            const result = await guard.within(work(recording));
             await exec(writer, 'COMMIT');
             return result;
           } catch (error) {
+            await guard.settled();
             await exec(writer, 'ROLLBACK');
             throw error;
           }
@@ -95,12 +98,75 @@ export async function openSqlite(file: string): Promise<Database> {
   };
 }
 
+/**
+ * The write connection's jobs, one at a time. A job still waiting for its turn after `waitMs` (the
+ * writer held by a transaction that hangs, or by a long queue) fails as busy and is skipped when its
+ * turn comes.
+ */
 class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
+  /** Jobs pushed and not done yet, the one running included. */
+  private unfinished = 0;
+  constructor(private readonly waitMs: number) {}
+
   push<T>(job: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(job, job);
-    this.tail = result.catch(() => undefined);
-    return result;
+    let gaveUp = false;
+    let timer: NodeJS.Timeout | undefined;
+    const turn = () => {
+      if (gaveUp) return undefined as T; // its caller has had its error
+      clearTimeout(timer);
+      return job();
+    };
+    const waitsBehindOthers = this.unfinished > 0;
+    this.unfinished += 1;
+    const result = this.tail.then(turn, turn);
+    this.tail = result.catch(() => undefined).finally(() => (this.unfinished -= 1));
+    if (!waitsBehindOthers) return result; // its turn comes at once: no timer to keep
+    const waited = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        gaveUp = true;
+        reject(writerBusy(this.waitMs));
+      }, this.waitMs);
+    });
+    return Promise.race([result, waited]);
+  }
+}
+
+/**
+ * A transaction's watch on its own work: past `stuckMs` the work is given up (its transaction is
+ * then rolled back), and its statements from then on fail instead of running outside the
+ * transaction. A rollback waits for the statements already under way: run after it, they would
+ * be committed on their own.
+ */
+class StuckGuard {
+  private stuck: Error | undefined;
+  private readonly underWay = new Set<Promise<unknown>>();
+  constructor(private readonly stuckMs: number) {}
+
+  run<T>(statement: () => Promise<T>): Promise<T> {
+    if (this.stuck) return Promise.reject(this.stuck);
+    const running = statement();
+    this.underWay.add(running);
+    const forget = () => this.underWay.delete(running);
+    running.then(forget, forget);
+    return running;
+  }
+
+  async within<T>(work: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const overdue = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject((this.stuck = transactionStuck(this.stuckMs))), this.stuckMs);
+    });
+    try {
+      return await Promise.race([work, overdue]);
+    } finally {
+      clearTimeout(timer);
+      work.catch(() => undefined); // given up: what it ends with later concerns no one
+    }
+  }
+
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.underWay]);
   }
 }
 

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openDatabase, type Database } from '../../storage/db.js';
+import { StorageError } from '../../storage/errors.js';
+import { freshTestDatabase, testingOnPostgres } from '../helpers/postgres.js';
+
+const test = suite('storage: a transaction that hangs holds up no other writer for good');
+const dir = mkdtempSync(path.join(tmpdir(), 'quire-stuck-'));
+let db: Database;
+const limits = { lockWaitMs: 400, stuckMs: 1_500 };
+test.before(async () => {
+  db = await openDatabase(testingOnPostgres ? await freshTestDatabase('stuck_transactions') : path.join(dir, 'quire.db'), limits);
+  await db.run('CREATE TABLE probe_counter (id TEXT PRIMARY KEY, n INTEGER NOT NULL)');
+  await db.run("INSERT INTO probe_counter VALUES ('one', 0)");
+});
+test.after(async () => {
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('a writer behind a stuck transaction fails as contended at its wait limit; the stuck one is rolled back and fails when it goes on', async () => {
+  let holding: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (holding = resolve));
+  let release: () => void = () => undefined;
+  const stuck = db
+    .transaction(async (tx) => {
+      await tx.run("UPDATE probe_counter SET n = n + 1 WHERE id = 'one'");
+      holding();
+      await new Promise<void>((resolve) => (release = resolve)); // a process stuck between two statements
+      await tx.run("UPDATE probe_counter SET n = n + 10 WHERE id = 'one'");
+    })
+    .catch((error: unknown) => error);
+  await held;
+
+  const started = Date.now();
+  const refused = await db.transaction((tx) => tx.run("UPDATE probe_counter SET n = n + 100 WHERE id = 'one'")).catch((error: unknown) => error);
+  const waited = Date.now() - started;
+  assert.instance(refused, StorageError);
+  assert.is((refused as StorageError).code, 'contended', String(refused));
+  assert.ok(waited >= limits.lockWaitMs - 50 && waited < 5_000, `refused at the wait limit: ${waited} ms`);
+
+  // Past the stuck limit the transaction is ended (PostgreSQL: by the server) and its locks go.
+  await sleep(limits.stuckMs + 500);
+  release();
+  assert.instance(await stuck, Error, 'the stuck transaction failed when it went on');
+  assert.is((await db.transaction((tx) => tx.run("UPDATE probe_counter SET n = n + 1000 WHERE id = 'one'"))).changes, 1, 'the writer is free again');
+  assert.is((await db.get<{ n: number }>("SELECT n FROM probe_counter WHERE id = 'one'"))?.n, 1000, 'neither the stuck transaction nor the refused one left anything');
+});
+
+test('writers queued behind a slow transaction that ends in time all run, in order', async () => {
+  const order: string[] = [];
+  const slow = db.transaction(async (tx) => {
+    await tx.run("UPDATE probe_counter SET n = 0 WHERE id = 'one'");
+    await sleep(limits.lockWaitMs / 4);
+    order.push('slow');
+  });
+  const queued = Array.from({ length: 5 }, (_, index) =>
+    db.transaction(async (tx) => {
+      await tx.run("UPDATE probe_counter SET n = n + 1 WHERE id = 'one'");
+      order.push(`queued ${index}`);
+    }),
+  );
+  await Promise.all([slow, ...queued]);
+  assert.is((await db.get<{ n: number }>("SELECT n FROM probe_counter WHERE id = 'one'"))?.n, 5);
+  assert.is(order[0], 'slow');
+  assert.is(order.length, 6);
+});
+
+test.run();
