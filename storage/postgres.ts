@@ -43,12 +43,14 @@ export const transactionStats = { retried: 0, mostAttempts: 1 };
  */
 export async function openPostgres(url: string, limits: WriteLimits): Promise<Database> {
   // A connection waited for longer than 5 s (a server that hangs, a pool held by slow work) fails the request.
-  const reads = new pg.Pool({ connectionString: url, max: 8, types, connectionTimeoutMillis: 5_000 });
+  // TCP keepalives: a pooled connection whose peer went silent is found dead in idle time.
+  const reads = new pg.Pool({ connectionString: url, max: 8, types, connectionTimeoutMillis: 5_000, keepAlive: true });
   const writes = new pg.Pool({
     connectionString: url,
     max: 8,
     types,
     connectionTimeoutMillis: 5_000,
+    keepAlive: true,
     // Each lock waited for (a turn behind a transaction that never ends, a row another holds), and a
     // transaction idle between statements (its process stuck between them: the server ends it and
     // releases its locks).
@@ -172,23 +174,41 @@ function isConnectionFailure(error: unknown): boolean {
 }
 
 /**
+ * How long a cached read waits for the listening connection's round trip. Every request's token is
+ * a cached read: a connection whose peer went silent (a partition, a frozen host: no reset comes)
+ * would otherwise hold every request for as long as TCP takes to give up, a quarter of an hour.
+ */
+const roundTripLimitMs = 2_000;
+
+/**
  * Clears the cache on every other node's commit. While the connection is down nothing is heard,
  * so the cache is off (`listening` false; cleared on every notice of trouble, and again once
- * listening resumes).
+ * listening resumes). A round trip not answered within `roundTripLimitMs` counts as the
+ * connection lost.
  */
 async function listen(url: string, node: string, clear: () => void): Promise<{ listening(): boolean; sync(): Promise<void>; close(): Promise<void> }> {
   let client: pg.Client | undefined;
-  const sync = roundTrips(() => client?.query('SELECT 1'));
+  const sync = roundTrips(() => {
+    const current = client;
+    return current
+      ? answeredWithin(current.query('SELECT 1'), roundTripLimitMs).catch((error: unknown) => {
+          lost(current);
+          void current.end().catch(() => undefined);
+          throw error;
+        })
+      : undefined;
+  });
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url, types });
+    // Connecting is bounded too: a connect that never ends would keep the listener from coming back.
+    const next = new pg.Client({ connectionString: url, types, connectionTimeoutMillis: 5_000, keepAlive: true });
     next.on('notification', (message) => message.payload !== node && clear());
     next.on('error', () => lost(next));
     next.on('end', () => lost(next));
     try {
       await next.connect();
-      await next.query(`LISTEN ${channel}`);
+      await answeredWithin(next.query(`LISTEN ${channel}`), roundTripLimitMs);
     } catch (error) {
       void next.end().catch(() => undefined);
       throw error;
@@ -219,6 +239,15 @@ async function listen(url: string, node: string, clear: () => void): Promise<{ l
       await client?.end().catch(() => undefined);
     },
   };
+}
+
+/** `answer`, or a rejection once `limitMs` have passed without it. */
+function answeredWithin<T>(answer: Promise<T>, limitMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from PostgreSQL in ${limitMs} ms`)), limitMs);
+  });
+  return Promise.race([answer, silent]).finally(() => clearTimeout(timer));
 }
 
 /**

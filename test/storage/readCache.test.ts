@@ -5,7 +5,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase, type Database } from '../../storage/db.js';
 import { writtenTable } from '../../storage/readCache.js';
-import { freshTestDatabase, testingOnPostgres } from '../helpers/postgres.js';
+import { until as waitFor } from '../helpers/poll.js';
+import { freshTestDatabase, testCluster, testingOnPostgres } from '../helpers/postgres.js';
+import { stallingProxy } from '../helpers/stallingProxy.js';
 
 const test = suite('storage: the read cache drops what a write touched');
 const dir = mkdtempSync(path.join(tmpdir(), 'quire-read-cache-'));
@@ -113,6 +115,45 @@ if (testingOnPostgres) {
       assert.equal(stale, [], 'no read missed the commit before it');
     } finally {
       await other.close();
+    }
+  });
+
+  test('a listening connection gone silent (no reset) holds cached reads 2 s at most, the cache off meanwhile; it comes back', async () => {
+    const cluster = await testCluster();
+    const proxy = await stallingProxy(path.join(cluster.dir, '.s.PGSQL.5432'));
+    const database = new URL(file).pathname.slice(1);
+    const silent = await openDatabase(`postgresql://${new URL(file).username}@${encodeURIComponent(proxy.dir)}/${database}`);
+    try {
+      let loads = 0;
+      const read = () => silent.cached('silent', ['users'], async () => ++loads);
+      await read();
+      await read();
+      assert.is(loads, 1, 'kept while the connection answers');
+      proxy.stall();
+      const started = Date.now();
+      await read();
+      const waited = Date.now() - started;
+      assert.ok(waited < 4_000, `the read waited ${waited} ms, not until TCP gave up`);
+      assert.is(loads, 2, 'the stalled listener dropped the cache');
+      await read();
+      assert.is(loads, 3, 'and keeps nothing while it is not listening');
+      proxy.resume();
+      // It reconnects every few seconds (a connect through the stalled socket gives up after 5 s).
+      await waitFor(
+        'the listener back, reads kept again',
+        async () => {
+          const before = loads;
+          await read();
+          await read();
+          return loads === before + 1;
+        },
+        20_000,
+        100,
+      );
+    } finally {
+      proxy.resume();
+      await silent.close();
+      await proxy.close();
     }
   });
 }
