@@ -64,15 +64,19 @@ export interface SessionLock {
  * each lock) and then fails as contended, a 503; a transaction stuck `stuckMs` (PostgreSQL: idle
  * between two statements; SQLite: holding the one writer) is rolled back and its later statements
  * fail. Without them one hung transaction stopped every later write for good (stop 42's deadlock).
+ * PostgreSQL also gives a statement `statementMs` for its answer (a read, or a write's statement),
+ * then fails as unavailable and drops its connection: a server gone silent (a partition, a frozen
+ * host: no reset comes) would otherwise hold the request until TCP gives up, a quarter of an hour.
  */
-export interface WriteLimits {
+export interface WaitLimits {
   lockWaitMs: number;
   stuckMs: number;
+  statementMs: number;
 }
-export const defaultWriteLimits: WriteLimits = { lockWaitMs: 20_000, stuckMs: 60_000 };
+export const defaultWaitLimits: WaitLimits = { lockWaitMs: 20_000, stuckMs: 60_000, statementMs: 60_000 };
 
 /** A `postgres://` or `postgresql://` URL opens PostgreSQL (its client loaded then); anything else is an SQLite file's path. */
-export async function openDatabase(location: string, limits: WriteLimits = defaultWriteLimits): Promise<Database> {
+export async function openDatabase(location: string, limits: WaitLimits = defaultWaitLimits): Promise<Database> {
   return /^postgres(?:ql)?:\/\//.test(location) ? (await import('./postgres.js')).openPostgres(location, limits) : openSqlite(location, limits);
 }
 

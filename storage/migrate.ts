@@ -36,9 +36,6 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    // A node starting while another migrates waits for it however long it takes (the write
-    // connections' lock timeout is for requests, storage/postgres.ts).
-    await client.query('SET LOCAL lock_timeout = 0');
     await client.query('SELECT pg_advisory_xact_lock($1)', [migrationLock]);
     await client.query('CREATE TABLE IF NOT EXISTS quire_schema (version BIGINT NOT NULL)');
     const version = Number((await client.query('SELECT max(version) AS version FROM quire_schema')).rows[0]?.version ?? 0);

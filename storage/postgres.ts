@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Database, Params, Queryable, SessionLock, Transaction, TransactionOptions, WriteLimits } from './db.js';
+import type { Database, Params, Queryable, SessionLock, Transaction, TransactionOptions, WaitLimits } from './db.js';
 import { postgresParams, toPostgres } from './dialect.js';
-import { databaseUnavailable, tooContended } from './errors.js';
+import { databaseUnavailable, StorageError, tooContended } from './errors.js';
 import { migratePostgres } from './migrate.js';
 import { ReadCache, tableReach, tablesOf, writtenTable } from './readCache.js';
 
@@ -41,16 +41,17 @@ export const transactionStats = { retried: 0, mostAttempts: 1 };
  * SERIALIZABLE and run again when it loses a race. Other processes' commits reach the read cache
  * by LISTEN/NOTIFY: every writing transaction notifies in itself, so only on commit.
  */
-export async function openPostgres(url: string, limits: WriteLimits): Promise<Database> {
+export async function openPostgres(url: string, limits: WaitLimits): Promise<Database> {
   // A connection waited for longer than 5 s (a server that hangs, a pool held by slow work) fails the request.
   // TCP keepalives: a pooled connection whose peer went silent is found dead in idle time.
-  const reads = new pg.Pool({ connectionString: url, max: 8, types, connectionTimeoutMillis: 5_000, keepAlive: true });
+  const reads = new pg.Pool({ connectionString: url, max: 8, types, connectionTimeoutMillis: 5_000, keepAlive: true, query_timeout: limits.statementMs });
   const writes = new pg.Pool({
     connectionString: url,
     max: 8,
     types,
     connectionTimeoutMillis: 5_000,
     keepAlive: true,
+    query_timeout: limits.statementMs,
     // Each lock waited for (a turn behind a transaction that never ends, a row another holds), and a
     // transaction idle between statements (its process stuck between them: the server ends it and
     // releases its locks).
@@ -63,7 +64,15 @@ export async function openPostgres(url: string, limits: WriteLimits): Promise<Da
     pool.on('error', () => undefined);
     pool.on('connect', (client) => client.on('error', () => undefined));
   }
-  await migratePostgres(writes);
+  // Migrations on a connection of their own, without the requests' limits: a node starting waits
+  // for another's migration, and a migration's statement takes what it takes.
+  const migrating = new pg.Pool({ connectionString: url, max: 1, types, connectionTimeoutMillis: 5_000 });
+  migrating.on('error', () => undefined);
+  try {
+    await migratePostgres(migrating);
+  } finally {
+    await migrating.end();
+  }
   const read = queryable(reads);
   const node = randomUUID();
   const cache = new ReadCache(await tableReachOf(read));
@@ -87,7 +96,9 @@ export async function openPostgres(url: string, limits: WriteLimits): Promise<Da
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        // A lost or silent connection can't roll back: dropped, its server session ends the transaction.
+        if (isConnectionFailure(error) || (error instanceof StorageError && error.code === 'unavailable')) broken = error as Error;
+        else await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
         const code = (error as { code?: string }).code ?? '';
         // A key inserted by a concurrent transaction (the next change-request number) can fail as a
         // unique violation rather than a serialization failure; re-run, it sees that row. Once the
@@ -169,7 +180,7 @@ function isConnectionFailure(error: unknown): boolean {
   return (
     ['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code) ||
     code.startsWith('08') ||
-    /^Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test((error as Error).message ?? '')
+    /^Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|^Query read timeout/i.test((error as Error).message ?? '')
   );
 }
 

@@ -1,6 +1,6 @@
 import sqlite3 from 'sqlite3';
 import { migrate } from './migrate.js';
-import type { Database, Params, Queryable, Transaction, WriteLimits } from './db.js';
+import type { Database, Params, Queryable, Transaction, WaitLimits } from './db.js';
 import { transactionStuck, writerBusy } from './errors.js';
 import { ReadCache, tableReach, tablesOf } from './readCache.js';
 
@@ -19,7 +19,7 @@ const readerMapBytes = 256 * 1024 * 1024;
  * and a write connection whose transactions are serialized here, because node-sqlite3
  * would otherwise interleave statements of concurrent transactions on one connection.
  */
-export async function openSqlite(file: string, limits: WriteLimits): Promise<Database> {
+export async function openSqlite(file: string, limits: WaitLimits): Promise<Database> {
   const writer = await openConnection(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE);
   await exec(writer, 'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
   await migrate(connectionQueryable(writer), (sql) => exec(writer, sql));

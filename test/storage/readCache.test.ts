@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openDatabase, type Database } from '../../storage/db.js';
+import { defaultWaitLimits, openDatabase, type Database } from '../../storage/db.js';
+import { StorageError } from '../../storage/errors.js';
 import { writtenTable } from '../../storage/readCache.js';
 import { until as waitFor } from '../helpers/poll.js';
 import { freshTestDatabase, testCluster, testingOnPostgres } from '../helpers/postgres.js';
@@ -118,11 +119,12 @@ if (testingOnPostgres) {
     }
   });
 
-  test('a listening connection gone silent (no reset) holds cached reads 2 s at most, the cache off meanwhile; it comes back', async () => {
+  test('a server gone silent (no reset): cached reads wait 2 s at most with the cache off, a statement its limit; both come back', async () => {
     const cluster = await testCluster();
     const proxy = await stallingProxy(path.join(cluster.dir, '.s.PGSQL.5432'));
     const database = new URL(file).pathname.slice(1);
-    const silent = await openDatabase(`postgresql://${new URL(file).username}@${encodeURIComponent(proxy.dir)}/${database}`);
+    const statementMs = 1_000;
+    const silent = await openDatabase(`postgresql://${new URL(file).username}@${encodeURIComponent(proxy.dir)}/${database}`, { ...defaultWaitLimits, statementMs });
     try {
       let loads = 0;
       const read = () => silent.cached('silent', ['users'], async () => ++loads);
@@ -137,6 +139,11 @@ if (testingOnPostgres) {
       assert.is(loads, 2, 'the stalled listener dropped the cache');
       await read();
       assert.is(loads, 3, 'and keeps nothing while it is not listening');
+      const statementStarted = Date.now();
+      const failed = await silent.get('SELECT 1 AS one').catch((error: unknown) => error);
+      assert.instance(failed, StorageError);
+      assert.is((failed as StorageError).code, 'unavailable', String(failed));
+      assert.ok(Date.now() - statementStarted < 8_000, `a statement gave up in ${Date.now() - statementStarted} ms`);
       proxy.resume();
       // It reconnects every few seconds (a connect through the stalled socket gives up after 5 s).
       await waitFor(
@@ -150,6 +157,7 @@ if (testingOnPostgres) {
         20_000,
         100,
       );
+      assert.is((await silent.get<{ one: number }>('SELECT 1 AS one'))?.one, 1, 'statements are answered again');
     } finally {
       proxy.resume();
       await silent.close();
