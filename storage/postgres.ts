@@ -43,14 +43,12 @@ export const transactionStats = { retried: 0, mostAttempts: 1 };
  */
 export async function openPostgres(url: string, limits: WaitLimits): Promise<Database> {
   // A connection waited for longer than 5 s (a server that hangs, a pool held by slow work) fails the request.
-  // TCP keepalives: a pooled connection whose peer went silent is found dead in idle time.
-  const reads = new pg.Pool({ connectionString: url, max: 8, types, connectionTimeoutMillis: 5_000, keepAlive: true, query_timeout: limits.statementMs });
+  const reads = new pg.Pool({ connectionString: url, max: 8, types, connectionTimeoutMillis: 5_000, query_timeout: limits.statementMs });
   const writes = new pg.Pool({
     connectionString: url,
     max: 8,
     types,
     connectionTimeoutMillis: 5_000,
-    keepAlive: true,
     query_timeout: limits.statementMs,
     // Each lock waited for (a turn behind a transaction that never ends, a row another holds), and a
     // transaction idle between statements (its process stuck between them: the server ends it and
@@ -84,7 +82,10 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
         throw isConnectionFailure(error) ? databaseUnavailable() : error;
       });
       const statements: string[] = [];
-      const tx: Transaction = { ...queryable(client, statements), inTransaction: true };
+      // Closed before COMMIT or ROLLBACK is sent: a statement sent after (a branch of the work still
+      // running) would run outside the transaction, or in another's once the connection is reused.
+      let open = true;
+      const tx: Transaction = { ...whileOpen(queryable(client, statements), () => open), inTransaction: true };
       let broken: Error | undefined;
       const alone = attempt > aloneAfterAttempts;
       try {
@@ -92,10 +93,12 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
         if (alone) await client.query(`SELECT pg_advisory_lock(${turnLock})`);
         await client.query(`BEGIN ISOLATION LEVEL SERIALIZABLE;${alone ? '' : ` SELECT pg_advisory_xact_lock_shared(${turnLock})`}`);
         const result = await work(tx);
+        open = false;
         if (statements.some((sql) => writtenTable(sql) !== null)) await client.query('SELECT pg_notify($1, $2)', [channel, node]);
         await client.query('COMMIT');
         return result;
       } catch (error) {
+        open = false;
         // A lost or silent connection can't roll back: dropped, its server session ends the transaction.
         if (isConnectionFailure(error) || (error instanceof StorageError && error.code === 'unavailable')) broken = error as Error;
         else await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
@@ -161,6 +164,17 @@ function queryable(target: pg.Pool | pg.PoolClient, statements?: string[]): Quer
   };
 }
 
+/** `target`'s statements while `isOpen()`, refused after. */
+function whileOpen(target: Queryable, isOpen: () => boolean): Queryable {
+  const ended = () => Promise.reject(new Error('a statement of a transaction that has ended'));
+  return {
+    dialect: target.dialect,
+    get: (sql, params) => (isOpen() ? target.get(sql, params) : ended()),
+    all: (sql, params) => (isOpen() ? target.all(sql, params) : ended()),
+    run: (sql, params) => (isOpen() ? target.run(sql, params) : ended()),
+  };
+}
+
 /** A failed statement's error carries the statement (its text, never its values) into the logs. */
 function naming(sql: string) {
   return (error: Error & { statement?: string }) => {
@@ -213,7 +227,7 @@ async function listen(url: string, node: string, clear: () => void): Promise<{ l
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
     // Connecting is bounded too: a connect that never ends would keep the listener from coming back.
-    const next = new pg.Client({ connectionString: url, types, connectionTimeoutMillis: 5_000, keepAlive: true });
+    const next = new pg.Client({ connectionString: url, types, connectionTimeoutMillis: 5_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     next.on('notification', (message) => message.payload !== node && clear());
     next.on('error', () => lost(next));
     next.on('end', () => lost(next));

@@ -78,10 +78,11 @@ export async function openSqlite(file: string, limits: WaitLimits): Promise<Data
           await exec(writer, 'BEGIN IMMEDIATE');
           try {
             const result = await guard.within(work(recording));
+            await guard.end();
             await exec(writer, 'COMMIT');
             return result;
           } catch (error) {
-            await guard.settled();
+            await guard.end();
             await exec(writer, 'ROLLBACK');
             throw error;
           }
@@ -90,7 +91,8 @@ export async function openSqlite(file: string, limits: WaitLimits): Promise<Data
     },
     close: () => {
       clearInterval(poll);
-      closing ??= writes.push(async () => undefined).then(async () => {
+      // Behind whatever the writer still has to do, however long: close never gives up.
+      closing ??= writes.push(async () => undefined, Infinity).then(async () => {
         await Promise.all([closeConnection(reader), closeConnection(writer)]);
       });
       return closing;
@@ -109,7 +111,7 @@ class SerialQueue {
   private unfinished = 0;
   constructor(private readonly waitMs: number) {}
 
-  push<T>(job: () => Promise<T>): Promise<T> {
+  push<T>(job: () => Promise<T>, waitMs = this.waitMs): Promise<T> {
     let gaveUp = false;
     let timer: NodeJS.Timeout | undefined;
     const turn = () => {
@@ -121,12 +123,12 @@ class SerialQueue {
     this.unfinished += 1;
     const result = this.tail.then(turn, turn);
     this.tail = result.catch(() => undefined).finally(() => (this.unfinished -= 1));
-    if (!waitsBehindOthers) return result; // its turn comes at once: no timer to keep
+    if (!waitsBehindOthers || waitMs === Infinity) return result; // its turn comes at once, or it waits for it: no timer to keep
     const waited = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         gaveUp = true;
-        reject(writerBusy(this.waitMs));
-      }, this.waitMs);
+        reject(writerBusy(waitMs));
+      }, waitMs);
     });
     return Promise.race([result, waited]);
   }
@@ -134,9 +136,10 @@ class SerialQueue {
 
 /**
  * A transaction's watch on its own work: past `stuckMs` the work is given up (its transaction is
- * then rolled back), and its statements from then on fail instead of running outside the
- * transaction. A rollback waits for the statements already under way: run after it, they would
- * be committed on their own.
+ * then rolled back). Once the transaction ends, stuck, failed or done, its statements fail instead
+ * of running outside it or inside the next one (a branch of the work still running: the work
+ * failed elsewhere, or forgot to wait for it). Its end waits for the statements already under way:
+ * run after a ROLLBACK, they would be committed on their own.
  */
 class StuckGuard {
   private stuck: Error | undefined;
@@ -165,7 +168,9 @@ class StuckGuard {
     }
   }
 
-  async settled(): Promise<void> {
+  /** No statement from now on; resolves once those under way are done. */
+  async end(): Promise<void> {
+    this.stuck ??= new Error('a statement of a transaction that has ended');
     await Promise.allSettled([...this.underWay]);
   }
 }

@@ -81,4 +81,36 @@ test('writers waiting behind a slow transaction that ends within their limit all
   assert.is(order.length, 6);
 });
 
+test('a statement sent after its transaction ended (a branch of work that failed elsewhere) is refused, not run outside it', async () => {
+  await patient.run('CREATE TABLE probe_stray (value TEXT)');
+  let straySent: Promise<unknown> = Promise.resolve();
+  const failed = await patient
+    .transaction(async (tx) => {
+      straySent = (async () => {
+        await tx.get('SELECT 1');
+        await sleep(100);
+        await tx.run("INSERT INTO probe_stray VALUES ('stray')");
+      })().catch((error: unknown) => error);
+      await tx.run("INSERT INTO probe_stray VALUES ('rolled back')");
+      throw new Error('the work failed');
+    })
+    .catch((error: unknown) => error);
+  assert.is((failed as Error).message, 'the work failed');
+  assert.instance(await straySent, Error, 'the stray statement was refused');
+  await patient.run("INSERT INTO probe_stray VALUES ('after')");
+  assert.equal(await patient.all('SELECT value FROM probe_stray'), [{ value: 'after' }], 'neither the transaction nor its stray statement left a row');
+});
+
+test('closing waits for the writer however long it is held', async () => {
+  const location = testingOnPostgres ? await freshTestDatabase('stuck_close') : path.join(dir, 'close.db');
+  const closing = await openDatabase(location, { lockWaitMs: 100, stuckMs: 5_000, statementMs: 60_000 });
+  const slow = closing.transaction(async (tx) => {
+    await tx.get('SELECT 1');
+    await sleep(400);
+  });
+  await sleep(20);
+  await closing.close();
+  await slow;
+});
+
 test.run();
