@@ -8,8 +8,8 @@ import { seedOrganization } from './seed.js';
 const minutes = Number(process.env.QUIRE_SOAK_MINUTES ?? 10);
 const clients = 8;
 
-/** Resident memory of a process, in MB. */
-const residentMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+/** Resident memory of a process, in MB: all of it, or one of the kernel's parts (`RssAnon`: the heaps; `RssFile`: mapped files, SQLite's read map among them). */
+const residentMb = (pid: number, part: 'VmRSS' | 'RssAnon' | 'RssFile' = 'VmRSS') => Number(new RegExp(`${part}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 export async function benchSoak(): Promise<Record<string, string>> {
   buildQuire();
@@ -58,9 +58,13 @@ export async function benchSoak(): Promise<Record<string, string>> {
     const latencies = new Map<string, number[]>(weights.map(([name]) => [name, []]));
     const errors: string[] = [];
     const memory: number[] = [residentMb(server.child.pid!)];
+    const anonymous: number[] = [residentMb(server.child.pid!, 'RssAnon')];
+    const mappedFiles: number[] = [residentMb(server.child.pid!, 'RssFile')];
     const heap: number[] = [];
     const sample = async () => {
       memory.push(residentMb(server.child.pid!));
+      anonymous.push(residentMb(server.child.pid!, 'RssAnon'));
+      mappedFiles.push(residentMb(server.child.pid!, 'RssFile'));
       const metrics = await (await fetch(`${server.url}/metrics`)).text();
       heap.push(Number(/^quire_heap_used_bytes (\d+)$/m.exec(metrics)?.[1]) / 1024 / 1024);
     };
@@ -93,6 +97,8 @@ export async function benchSoak(): Promise<Record<string, string>> {
     const tenth = Math.max(1, Math.floor(memory.length / 10));
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
     figures['server resident memory, MB, every 10 s'] = memory.map((mb) => fmt(mb, 0)).join(' ');
+    figures['… of which anonymous (heaps), MB, every 10 s'] = anonymous.map((mb) => fmt(mb, 0)).join(' ');
+    figures['… of which mapped files (code, SQLite read map), MB, every 10 s'] = mappedFiles.map((mb) => fmt(mb, 0)).join(' ');
     figures['server JavaScript heap in use, MB, every 10 s'] = heap.map((mb) => fmt(mb, 0)).join(' ');
     figures['server resident memory, MB: first tenth of the run, last tenth, peak'] = `${fmt(mean(memory.slice(0, tenth)), 0)}, ${fmt(mean(memory.slice(-tenth)), 0)}, ${fmt(Math.max(...memory), 0)}`;
   } finally {
