@@ -1,4 +1,4 @@
-import { BudgetedCache } from '../engine/cacheBudget.js';
+import { BudgetedCache, ownedBytes } from '../engine/cacheBudget.js';
 
 /**
  * Serialized JSON of responses that depend only on immutable things (a commit's revision, one of
@@ -24,7 +24,7 @@ export class JsonCache {
     const hit = this.entries.get(key);
     if (hit !== undefined) return hit;
     const built = build();
-    const json = Buffer.isBuffer(built) ? built : Buffer.from(typeof built === 'string' ? built : JSON.stringify(built));
+    const json = ownedBytes(Buffer.isBuffer(built) ? built : Buffer.from(typeof built === 'string' ? built : JSON.stringify(built)));
     this.entries.set(key, json);
     return json;
   }

@@ -4,7 +4,7 @@ import { splitTitleHeading } from '../../engine/markdown/titleHeading.js';
 import type { Revision, RevisionFile, RevisionPage, RevisionReusableContent } from '../../engine/readRevision.js';
 import { pagesByFile, resolveLink } from '../../engine/resolveLink.js';
 import type { Urls } from '../urls.js';
-import { BudgetedCache } from '../../engine/cacheBudget.js';
+import { BudgetedCache, ownedBytes } from '../../engine/cacheBudget.js';
 import { type RevisionWithSizes } from '../../domain/spaces/index.js';
 
 export type PageFormat = 'markdown' | 'document';
@@ -163,7 +163,7 @@ function pageParts(view: RevisionView, page: RevisionPage, format: 'markdown', p
   let own = pageFragments.get(key);
   if (own === undefined) {
     const { pages: _pages, ...rest } = presentPage(view, { ...page, pages: [] }, format);
-    own = Buffer.from(JSON.stringify(rest).slice(0, -1));
+    own = ownedBytes(Buffer.from(JSON.stringify(rest).slice(0, -1)));
     pageFragments.set(key, own);
   }
   parts.push(own);

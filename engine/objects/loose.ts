@@ -1,3 +1,4 @@
+import { ownedBytes } from '../cacheBudget.js';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -76,5 +77,5 @@ export async function writeLooseObjects(gitdir: string, objects: NewObject[]): P
     written.push(object);
   }
   await writeFilesAtomically(writes);
-  for (const { oid, type, content } of written) if (content.byteLength <= rememberedBytes) rememberObject(gitdir, oid, { type, data: Buffer.from(content) });
+  for (const { oid, type, content } of written) if (content.byteLength <= rememberedBytes) rememberObject(gitdir, oid, { type, data: ownedBytes(content) });
 }

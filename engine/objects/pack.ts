@@ -1,3 +1,4 @@
+import { ownedBytes } from '../cacheBudget.js';
 import fs from 'node:fs/promises';
 import { constants, inflateSync } from 'node:zlib';
 import { applyDelta, readDeltaSize } from './applyDelta.js';
@@ -69,7 +70,10 @@ export class Pack {
   private async readBase(header: EntryHeader, readByOid: (oid: string) => Promise<GitObject>): Promise<GitObject> {
     if (header.baseOid !== undefined) return readByOid(header.baseOid);
     const key = `${this.path}:${header.baseOffset}`;
-    return deltaBases.through(key, () => this.read(header.baseOffset!, readByOid));
+    return deltaBases.through(key, async () => {
+      const base = await this.read(header.baseOffset!, readByOid);
+      return { type: base.type, data: ownedBytes(base.data) };
+    });
   }
 
   private async readEntry(offset: number, atMost = Infinity): Promise<Buffer> {
