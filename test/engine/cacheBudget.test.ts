@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BudgetedCache } from '../../engine/cacheBudget.js';
+import { JsonCache } from '../../api/jsonCache.js';
+import { BudgetedCache, ownedBytes } from '../../engine/cacheBudget.js';
 
 const test = suite('engine: the budgeted cache drops what was used least recently');
 
@@ -44,6 +45,20 @@ test('entries deleted, re-set and read keep the order of use', () => {
   assert.is(cache.get('e'), '5');
   cache.set('f', '6'); // evicts the least recently used: a was read before d and e
   assert.is(cache.get('a'), undefined);
+});
+
+test('bytes kept in a cache own their memory: a small Buffer is copied out of the pool slab it shares', () => {
+  const pooled = Buffer.from('{"small":true}');
+  assert.ok(pooled.buffer.byteLength >= 8192, `the premise: Node pools small Buffers (${pooled.buffer.byteLength})`);
+  const owned = ownedBytes(pooled);
+  assert.is(owned.buffer.byteLength, owned.length);
+  assert.ok(owned.equals(pooled));
+  const view = new Uint8Array(pooled.buffer, pooled.byteOffset + 1, 5);
+  assert.is(ownedBytes(view).toString(), pooled.subarray(1, 6).toString(), 'a view of part of a buffer, copied');
+  const alone = Buffer.allocUnsafeSlow(10);
+  assert.is(ownedBytes(alone), alone, 'a Buffer that owns its memory is kept as it is');
+  const json = new JsonCache('owned bytes test').get('key', () => ({ small: true }));
+  assert.is(json.buffer.byteLength, json.length, 'JSON kept for responses owns its bytes');
 });
 
 test.run();
