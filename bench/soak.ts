@@ -61,12 +61,14 @@ export async function benchSoak(): Promise<Record<string, string>> {
     const anonymous: number[] = [residentMb(server.child.pid!, 'RssAnon')];
     const mappedFiles: number[] = [residentMb(server.child.pid!, 'RssFile')];
     const heap: number[] = [];
+    const cached: number[] = [];
     const sample = async () => {
       memory.push(residentMb(server.child.pid!));
       anonymous.push(residentMb(server.child.pid!, 'RssAnon'));
       mappedFiles.push(residentMb(server.child.pid!, 'RssFile'));
       const metrics = await (await fetch(`${server.url}/metrics`)).text();
       heap.push(Number(/^quire_heap_used_bytes (\d+)$/m.exec(metrics)?.[1]) / 1024 / 1024);
+      cached.push(Number(/^quire_cache_bytes (\d+)$/m.exec(metrics)?.[1]) / 1024 / 1024);
     };
     const sampler = setInterval(() => void sample(), 10_000);
     const until = Date.now() + minutes * 60_000;
@@ -100,6 +102,7 @@ export async function benchSoak(): Promise<Record<string, string>> {
     figures['… of which anonymous (heaps), MB, every 10 s'] = anonymous.map((mb) => fmt(mb, 0)).join(' ');
     figures['… of which mapped files (code, SQLite read map), MB, every 10 s'] = mappedFiles.map((mb) => fmt(mb, 0)).join(' ');
     figures['server JavaScript heap in use, MB, every 10 s'] = heap.map((mb) => fmt(mb, 0)).join(' ');
+    figures['… of which the content caches, as weighed (budget QUIRE_CACHE_MB), MB, every 10 s'] = cached.map((mb) => fmt(mb, 0)).join(' ');
     figures['server resident memory, MB: first tenth of the run, last tenth, peak'] = `${fmt(mean(memory.slice(0, tenth)), 0)}, ${fmt(mean(memory.slice(-tenth)), 0)}, ${fmt(Math.max(...memory), 0)}`;
   } finally {
     await server.stop();
