@@ -5,6 +5,7 @@ import { postgresParams, toPostgres } from './dialect.js';
 import { databaseUnavailable, StorageError, tooContended } from './errors.js';
 import { migratePostgres } from './migrate.js';
 import { ReadCache, tableReach, tablesOf, writtenTable } from './readCache.js';
+import { withinTime } from './timeLimit.js';
 
 /** Numbers as SQLite gives them: BIGINT and NUMERIC (COUNT, SUM) as numbers, booleans as 0/1. */
 const types = {
@@ -267,13 +268,7 @@ async function listen(url: string, node: string, clear: () => void): Promise<{ l
 }
 
 /** `answer`, or a rejection once `limitMs` have passed without it. */
-function answeredWithin<T>(answer: Promise<T>, limitMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const silent = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from PostgreSQL in ${limitMs} ms`)), limitMs);
-  });
-  return Promise.race([answer, silent]).finally(() => clearTimeout(timer));
-}
+const answeredWithin = <T>(answer: Promise<T>, limitMs: number) => withinTime(answer, limitMs, () => new Error(`no answer from PostgreSQL in ${limitMs} ms`));
 
 /**
  * A round trip on the listening connection, for a cached read to wait for before it reads: a

@@ -3,6 +3,7 @@ import { migrate } from './migrate.js';
 import type { Database, Params, Queryable, Transaction, WaitLimits } from './db.js';
 import { transactionStuck, writerBusy } from './errors.js';
 import { ReadCache, tableReach, tablesOf } from './readCache.js';
+import { withinTime } from './timeLimit.js';
 
 /**
  * How often another process's commits are looked for (SQLite's `PRAGMA data_version`): half the
@@ -155,17 +156,9 @@ class StuckGuard {
     return running;
   }
 
-  async within<T>(work: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const overdue = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject((this.stuck = transactionStuck(this.stuckMs))), this.stuckMs);
-    });
-    try {
-      return await Promise.race([work, overdue]);
-    } finally {
-      clearTimeout(timer);
-      work.catch(() => undefined); // given up: what it ends with later concerns no one
-    }
+  within<T>(work: Promise<T>): Promise<T> {
+    work.catch(() => undefined); // once given up, what it ends with concerns no one
+    return withinTime(work, this.stuckMs, () => (this.stuck = transactionStuck(this.stuckMs)));
   }
 
   /** No statement from now on; resolves once those under way are done. */

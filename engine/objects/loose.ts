@@ -1,9 +1,9 @@
-import { ownedBytes } from '../cacheBudget.js';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { constants, deflate, deflateSync, inflateSync } from 'node:zlib';
+import { ownedBytes } from '../cacheBudget.js';
 import { writeFilesAtomically } from '../gitFs.js';
 import { parseLooseObject, type GitObject } from './gitObject.js';
 import { rememberObject } from './recentObjects.js';
