@@ -29,7 +29,8 @@ function quireWriter(gitdir: string, name: string, count: number): Promise<strin
     let err = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.stderr.on('data', (chunk) => (err += chunk));
-    child.on('exit', (code) => (code === 0 ? resolve(out.trim().split('\n').map((line) => line.replace(/^ack /, ''))) : reject(new Error(`${name} exited ${code}: ${err}`))));
+    // 'close', not 'exit': the process can exit before its last output has been read.
+    child.on('close', (code) => (code === 0 ? resolve(out.trim().split('\n').map((line) => line.replace(/^ack /, ''))) : reject(new Error(`${name} exited ${code}: ${err}`))));
   });
 }
 

@@ -79,5 +79,6 @@ export async function runAdmin(args: string[], env: Record<string, string>): Pro
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  // 'close', not 'exit': the process can exit before its last output has been read.
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
