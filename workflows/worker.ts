@@ -30,8 +30,13 @@ function installRuntime() {
 
 let bundle: Promise<WorkflowBundleOption> | undefined;
 
-/** The workflow bundle `npm run build` wrote beside this file, or one built now (in tests and under tsx). */
+/**
+ * The workflow bundle `npm run build` wrote beside this file, or the one QUIRE_WORKFLOW_BUNDLE names
+ * (`npm test` builds one for all its processes), or one built now (under tsx: seconds of webpack).
+ */
 export function workflowBundle(): Promise<WorkflowBundleOption> {
+  const named = process.env.QUIRE_WORKFLOW_BUNDLE;
+  if (named) return existsSync(named) ? Promise.resolve({ codePath: named }) : Promise.reject(new Error(`QUIRE_WORKFLOW_BUNDLE: no file at ${named}`));
   const built = fileURLToPath(new URL('./workflow-bundle.js', import.meta.url));
   if (existsSync(built)) return Promise.resolve({ codePath: built });
   bundle ??= bundleWorkflowCode({ workflowsPath: workflowsEntry(), logger: new DefaultLogger('WARN') }).then(({ code }) => ({ code }));

@@ -43,7 +43,10 @@ async function startProcess(entry: string, env: Record<string, string>, ready: R
   let err = '';
   child.stdout!.on('data', (chunk) => (out += chunk));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${entry} not ready in 20 s:\n${err}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${entry} not ready in 20 s:\n${out}${err}`));
+    }, 20_000);
     child.on('exit', (code) => reject(new Error(`${entry} exited with ${code}:\n${out}${err}`)));
     // The logger writes to stdout (domain/common/log.ts); the ready line is looked for on both streams.
     child.stdout!.on('data', () => check());

@@ -14,8 +14,9 @@ import { inspectJobs, testTemporalSettings } from '../helpers/temporal.js';
 
 const test = suite('OpenAPI processing as a Temporal job');
 const cleanups: Array<() => Promise<unknown>> = [];
-test.after(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+// After each test: a test's servers and worker processes left running would load the machine under the next.
+test.after.each(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
 
 const spec = JSON.stringify({ openapi: '3.0.3', info: { title: 'Killed', version: '1' }, paths: { '/x': { get: { responses: { 200: { description: 'ok' } } } } } });

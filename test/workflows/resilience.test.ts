@@ -15,8 +15,9 @@ import { inspectJobs, ownDevServer, testTemporalSettings } from '../helpers/temp
 
 const test = suite('jobs survive restarts, killed workers and Temporal outages');
 const cleanups: Array<() => Promise<unknown>> = [];
-test.after(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+// After each test, not the suite: a test's servers, workers and dev servers left running would load the machine under the next.
+test.after.each(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
 
 /** A port this test holds, where every connection is dropped: a Temporal that can't be reached. */
