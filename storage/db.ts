@@ -64,9 +64,10 @@ export interface SessionLock {
  * each lock) and then fails as contended, a 503; a transaction stuck `stuckMs` (PostgreSQL: idle
  * between two statements; SQLite: holding the one writer) is rolled back and its later statements
  * fail. Without them one hung transaction stopped every later write for good (stop 42's deadlock).
- * PostgreSQL also gives a statement `statementMs` for its answer (a read, or a write's statement),
- * then fails as unavailable and drops its connection: a server gone silent (a partition, a frozen
- * host: no reset comes) would otherwise hold the request until TCP gives up, a quarter of an hour.
+ * A statement (a read, or a write's) running past `statementMs` is stopped and fails as unavailable
+ * (SQLite: interrupted; PostgreSQL: cancelled by the server). On PostgreSQL one whose answer hasn't
+ * come a second later also fails and drops its connection: a server gone silent (a partition, a
+ * frozen host: no reset comes) would otherwise hold the request until TCP gives up.
  */
 export interface WaitLimits {
   lockWaitMs: number;

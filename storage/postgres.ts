@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Database, Params, Queryable, SessionLock, Transaction, TransactionOptions, WaitLimits } from './db.js';
 import { postgresParams, toPostgres } from './dialect.js';
-import { databaseUnavailable, StorageError, tooContended } from './errors.js';
+import { databaseUnavailable, statementTooLong, StorageError, tooContended } from './errors.js';
 import { migratePostgres } from './migrate.js';
 import { ReadCache, tableReach, tablesOf, writtenTable } from './readCache.js';
 import { withinTime } from './timeLimit.js';
@@ -31,6 +31,8 @@ const turnLock = 0x51756973;
 const channel = 'quire_changes';
 /** SQLSTATE of a lock not had within `lock_timeout`. */
 const lockNotAvailable = '55P03';
+/** A statement cancelled, here by statement_timeout. */
+const queryCanceled = '57014';
 
 
 /** Transactions that lost a race, and the most tries any needed, since start: for the benchmark report. */
@@ -44,13 +46,17 @@ export const transactionStats = { retried: 0, mostAttempts: 1 };
  */
 export async function openPostgres(url: string, limits: WaitLimits): Promise<Database> {
   // A connection waited for longer than 5 s (a server that hangs, a pool held by slow work) fails the request.
-  const reads = new pg.Pool({ connectionString: url, max: 8, types, connectionTimeoutMillis: 5_000, query_timeout: limits.statementMs });
+  // A statement running past statementMs is cancelled by the server (statement_timeout: it stops,
+  // and its locks go); one whose answer doesn't come a second later (a server gone silent) is given
+  // up by the client (query_timeout), and its connection dropped.
+  const statementLimits = { statement_timeout: limits.statementMs, query_timeout: limits.statementMs + 1_000 };
+  const reads = new pg.Pool({ connectionString: url, max: 8, types, connectionTimeoutMillis: 5_000, ...statementLimits });
   const writes = new pg.Pool({
     connectionString: url,
     max: 8,
     types,
     connectionTimeoutMillis: 5_000,
-    query_timeout: limits.statementMs,
+    ...statementLimits,
     // Each lock waited for (a turn behind a transaction that never ends, a row another holds), and a
     // transaction idle between statements (its process stuck between them: the server ends it and
     // releases its locks).
@@ -72,7 +78,7 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
   } finally {
     await migrating.end();
   }
-  const read = queryable(reads);
+  const read = queryable(reads, limits.statementMs);
   const node = randomUUID();
   const cache = new ReadCache(await tableReachOf(read));
   const listener = await listen(url, node, () => cache.clear());
@@ -86,7 +92,7 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
       // Closed before COMMIT or ROLLBACK is sent: a statement sent after (a branch of the work still
       // running) would run outside the transaction, or in another's once the connection is reused.
       let open = true;
-      const tx: Transaction = { ...whileOpen(queryable(client, statements), () => open), inTransaction: true };
+      const tx: Transaction = { ...whileOpen(queryable(client, limits.statementMs, statements), () => open), inTransaction: true };
       let broken: Error | undefined;
       const alone = attempt > aloneAfterAttempts;
       try {
@@ -152,10 +158,10 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
  * Statements on a pool (each on any connection) or on a transaction's connection, whose statements
  * are recorded so the cache drops what they wrote once it ends.
  */
-function queryable(target: pg.Pool | pg.PoolClient, statements?: string[]): Queryable {
+function queryable(target: pg.Pool | pg.PoolClient, statementMs: number, statements?: string[]): Queryable {
   const query = (sql: string, params: Params = []) => {
     statements?.push(sql);
-    return target.query(toPostgres(sql), postgresParams(params)).catch(naming(sql));
+    return target.query(toPostgres(sql), postgresParams(params)).catch(naming(sql, statementMs));
   };
   return {
     dialect: 'postgres',
@@ -177,9 +183,10 @@ function whileOpen(target: Queryable, isOpen: () => boolean): Queryable {
 }
 
 /** A failed statement's error carries the statement (its text, never its values) into the logs. */
-function naming(sql: string) {
-  return (error: Error & { statement?: string }) => {
+function naming(sql: string, statementMs: number) {
+  return (error: Error & { statement?: string; code?: string }) => {
     if (isConnectionFailure(error)) throw databaseUnavailable();
+    if (error.code === queryCanceled) throw statementTooLong(statementMs);
     error.statement ??= toPostgres(sql).replace(/\s+/g, ' ').slice(0, 500);
     throw error;
   };

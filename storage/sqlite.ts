@@ -1,7 +1,7 @@
 import sqlite3 from 'sqlite3';
 import { migrate } from './migrate.js';
 import type { Database, Params, Queryable, Transaction, WaitLimits } from './db.js';
-import { transactionStuck, writerBusy } from './errors.js';
+import { statementTooLong, transactionStuck, writerBusy } from './errors.js';
 import { ReadCache, tableReach, tablesOf } from './readCache.js';
 import { withinTime } from './timeLimit.js';
 
@@ -35,8 +35,9 @@ export async function openSqlite(file: string, limits: WaitLimits): Promise<Data
   reader.serialize();
 
   const writes = new SerialQueue(limits.lockWaitMs);
-  const read = connectionQueryable(reader);
-  const write = connectionQueryable(writer);
+  const watches = [new RunawayWatch(reader, limits.statementMs), new RunawayWatch(writer, limits.statementMs)] as const;
+  const read = connectionQueryable(reader, watches[0]);
+  const write = connectionQueryable(writer, watches[1]);
   const tx: Transaction = { ...write, inTransaction: true };
   let closing: Promise<void> | undefined;
 
@@ -84,7 +85,10 @@ export async function openSqlite(file: string, limits: WaitLimits): Promise<Data
             return result;
           } catch (error) {
             await guard.end();
-            await exec(writer, 'ROLLBACK');
+            // An interrupted statement (RunawayWatch) may have rolled the transaction back already.
+            await exec(writer, 'ROLLBACK').catch((rollbackError: Error) => {
+              if (!/no transaction is active/.test(rollbackError.message)) throw rollbackError;
+            });
             throw error;
           }
         })
@@ -92,6 +96,7 @@ export async function openSqlite(file: string, limits: WaitLimits): Promise<Data
     },
     close: () => {
       clearInterval(poll);
+      for (const watch of watches) watch.stop();
       // Behind whatever the writer still has to do, however long: close never gives up.
       closing ??= writes.push(async () => undefined, Infinity).then(async () => {
         await Promise.all([closeConnection(reader), closeConnection(writer)]);
@@ -168,6 +173,53 @@ class StuckGuard {
   }
 }
 
+/**
+ * A connection's watch for a statement that runs away (a query that never ends would hold the one
+ * writer, or the read connection every request reads through, for good): while statements are
+ * outstanding and none has finished for `statementMs`, the one running is interrupted
+ * (sqlite3_interrupt) and fails as unavailable. A connection runs its statements one at a time
+ * (the reader serialized, the writer behind SerialQueue), so the one running is the one stuck.
+ */
+class RunawayWatch {
+  private outstanding = 0;
+  private lastProgress = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: sqlite3.Database,
+    private readonly statementMs: number,
+  ) {
+    this.timer = setInterval(() => this.check(), Math.min(1_000, Math.max(20, statementMs / 4)));
+    this.timer.unref();
+  }
+
+  track<T>(statement: () => Promise<T>): Promise<T> {
+    if (this.outstanding === 0) this.lastProgress = Date.now();
+    this.outstanding += 1;
+    const settled = () => {
+      this.outstanding -= 1;
+      this.lastProgress = Date.now();
+    };
+    return statement().then(
+      (value) => (settled(), value),
+      (error: { code?: string }) => {
+        settled();
+        throw error.code === 'SQLITE_INTERRUPT' ? statementTooLong(this.statementMs) : error;
+      },
+    );
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private check(): void {
+    if (this.outstanding === 0 || Date.now() - this.lastProgress < this.statementMs) return;
+    this.lastProgress = Date.now();
+    this.db.interrupt();
+  }
+}
+
 function openConnection(file: string, mode: number): Promise<sqlite3.Database> {
   return new Promise((resolve, reject) => {
     const db = new sqlite3.Database(file, mode, (error) => (error ? reject(error) : resolve(db)));
@@ -182,19 +234,24 @@ function exec(db: sqlite3.Database, sql: string): Promise<void> {
   return new Promise((resolve, reject) => db.exec(sql, (error) => (error ? reject(error) : resolve())));
 }
 
-function connectionQueryable(db: sqlite3.Database): Queryable {
+/** Statements on a connection; with a watch (not for migrations), each one's time is watched. */
+function connectionQueryable(db: sqlite3.Database, watch?: RunawayWatch): Queryable {
+  const watched = <T>(statement: () => Promise<T>) => (watch ? watch.track(statement) : statement());
   return {
     dialect: 'sqlite',
     get: (sql, params = []) =>
-      new Promise((resolve, reject) => db.get(sql, params, (error, row) => (error ? reject(error) : resolve(row as never)))),
+      watched(() => new Promise((resolve, reject) => db.get(sql, params, (error, row) => (error ? reject(error) : resolve(row as never))))),
     all: (sql, params = []) =>
-      new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows as never)))),
+      watched(() => new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows as never))))),
     run: (sql, params = []) =>
-      new Promise((resolve, reject) =>
-        db.run(sql, params, function (this: sqlite3.RunResult, error: Error | null) {
-          if (error) reject(error);
-          else resolve({ changes: this.changes });
-        }),
+      watched(
+        () =>
+          new Promise((resolve, reject) =>
+            db.run(sql, params, function (this: sqlite3.RunResult, error: Error | null) {
+              if (error) reject(error);
+              else resolve({ changes: this.changes });
+            }),
+          ),
       ),
   };
 }

@@ -8,7 +8,7 @@ import { StorageError } from '../../storage/errors.js';
 import { until } from '../helpers/poll.js';
 import { freshTestDatabase, testingOnPostgres } from '../helpers/postgres.js';
 
-const test = suite('storage: a transaction that hangs holds up no other writer for good');
+const test = suite('storage: a transaction or statement that hangs holds up no other for good');
 const dir = mkdtempSync(path.join(tmpdir(), 'quire-stuck-'));
 let db: Database;
 /** The same database with room to wait: what a slow transaction that ends in time meets. */
@@ -99,6 +99,39 @@ test('a statement sent after its transaction ended (a branch of work that failed
   assert.instance(await straySent, Error, 'the stray statement was refused');
   await patient.run("INSERT INTO probe_stray VALUES ('after')");
   assert.equal(await patient.all('SELECT value FROM probe_stray'), [{ value: 'after' }], 'neither the transaction nor its stray statement left a row');
+});
+
+test('a statement that runs past its limit is stopped as unavailable, read or write, and the connections go on', async () => {
+  const location = testingOnPostgres ? await freshTestDatabase('runaway') : path.join(dir, 'runaway.db');
+  const statementMs = 500;
+  const limited = await openDatabase(location, { lockWaitMs: 10_000, stuckMs: 20_000, statementMs });
+  try {
+    await limited.run('CREATE TABLE probe_runaway (value TEXT)');
+    // A billion rows counted: minutes on either database if nothing stops it.
+    const runaway = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT count(*) AS n FROM c';
+    const stopped = async (label: string, statement: Promise<unknown>) => {
+      const started = Date.now();
+      const error = await statement.then(() => undefined, (failure: unknown) => failure);
+      const took = Date.now() - started;
+      assert.instance(error, StorageError, `${label}: ${String(error)}`);
+      assert.is((error as StorageError).code, 'unavailable', `${label}: ${String(error)}`);
+      assert.match((error as Error).message, /ran over 0\.5 s and was stopped/);
+      assert.ok(took >= statementMs - 50 && took < 5_000, `${label}: stopped after ${took} ms`);
+    };
+    await stopped('a read', limited.get(runaway));
+    assert.equal(await limited.get('SELECT 1 AS one'), { one: 1 }, 'the read connection answers again');
+    await stopped(
+      'a write',
+      limited.transaction(async (tx) => {
+        await tx.run("INSERT INTO probe_runaway VALUES ('rolled back')");
+        await tx.get(runaway);
+      }),
+    );
+    await limited.run("INSERT INTO probe_runaway VALUES ('after')");
+    assert.equal(await limited.all('SELECT value FROM probe_runaway'), [{ value: 'after' }], 'the stopped transaction left nothing; the writer is free');
+  } finally {
+    await limited.close();
+  }
 });
 
 test('closing waits for the writer however long it is held', async () => {
