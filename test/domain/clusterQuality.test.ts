@@ -4,14 +4,17 @@ import * as assert from 'uvu/assert';
 import { arrived, consolidated, embeddingsOf, figures, shuffled, type Figures, type Labelled } from '../helpers/clusterSimulation.js';
 
 /**
- * Clustering quality on five labelled sets, in memory (the API suite conversationClusters checks
+ * Clustering quality on six labelled sets, in memory (the API suite conversationClusters checks
  * the real path on the first). Each has 8 topics and a few conversations with nothing to document:
  * - `labelled.json`: 72 conversations written with the method (the set it was first tuned on);
  * - `labelled-paraphrased.json`: 106 written apart from the method, in varied voices, with heavy
  *   paraphrase, typos and off-topic posts: the set the consolidation was tuned on afterwards;
  * - `labelled-held-out.json` and `labelled-fresh.json`: 106 each, written the same way on 8 other
  *   topics each, by sessions that never saw the code; scored once each, then tuned on too;
- * - `labelled-unseen.json`: 106 on 8 more topics, written the same way, and only scored.
+ * - `labelled-unseen.json`: 106 on 8 more topics, written the same way, and only scored;
+ * - `labelled-blind.json`: 106 written the same way by a session that saw neither the code nor the
+ *   other sets' contents, on 8 product areas (seven near those of the first two sets: search, domains,
+ *   Git Sync, billing, the API, SSO, PDF; and page layout), scored once with the method as it is.
  * Consolidation is scored with the issues' embeddings (the model `scripts/embedding-model.sh`
  * fetches; `npm test` fetches it first) and with words alone (what it does without the model),
  * over ten sets of keys (the orders the word runs visit issues in depend on them, as they depend
@@ -35,6 +38,7 @@ const sets: SetFloors[] = [
   { file: 'labelled-held-out.json', arrivedRand: 0.05, withMeaning: { rand: 0.43, purity: 0.82, clusters: 23 }, wordsOnly: { rand: 0.1, minRand: 0.08, purity: 0.72, clusters: 39 } },
   { file: 'labelled-fresh.json', arrivedRand: 0.08, withMeaning: { rand: 0.6, purity: 0.83, clusters: 15 }, wordsOnly: { rand: 0.19, minRand: 0.15, purity: 0.75, clusters: 37 } },
   { file: 'labelled-unseen.json', arrivedRand: 0.04, withMeaning: { rand: 0.25, purity: 0.74, clusters: 24 }, wordsOnly: { rand: 0.09, minRand: 0.07, purity: 0.68, clusters: 35 } },
+  { file: 'labelled-blind.json', arrivedRand: 0.03, withMeaning: { rand: 0.3, purity: 0.58, clusters: 16 }, wordsOnly: { rand: 0.07, minRand: 0.05, purity: 0.58, clusters: 39 } },
 ];
 
 const test = suite('conversation clusters: quality on labelled sets, in memory');
