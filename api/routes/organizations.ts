@@ -1,3 +1,4 @@
+import { ownedBytes } from '../../engine/cacheBudget.js';
 import { findAgentInstructions } from '../../storage/agentInstructions.js';
 import { findMember } from '../../storage/members.js';
 import { listOrganizationsOfUser, listOrganizationsWithEmailDomain, type OrganizationRecord } from '../../storage/organizations.js';
@@ -50,7 +51,8 @@ async function get(ctx: AppContext) {
   let byRole = encodedOrganizations.get(organization);
   if (!byRole) encodedOrganizations.set(organization, (byRole = new Map()));
   let encoded = byRole.get(role);
-  if (!encoded) byRole.set(role, (encoded = Buffer.from(JSON.stringify(presentOrganization(organization, role, ctx.urls)))));
+  // Bytes of its own: a small Buffer.from is a view that keeps a whole 8 KB slab alive with the record.
+  if (!encoded) byRole.set(role, (encoded = ownedBytes(Buffer.from(JSON.stringify(presentOrganization(organization, role, ctx.urls))))));
   ctx.type = 'application/json';
   ctx.body = encoded;
 }
