@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { UndirectedGraph } from 'graphology';
+import louvainModule from 'graphology-communities-louvain';
 import { matchingIdfOf, mergeThreshold, termVector, type TermVector } from './clustering.js';
 import { foldCounts, typoFolding } from './typos.js';
 
@@ -37,11 +39,11 @@ export function consolidate(issues: IssueToConsolidate[], runs = consensusRuns(i
   const documents = documentFrequencies(folded);
   const idf = matchingIdfOf({ documents: issues.length, documentFrequency: (term) => documents.get(term) ?? 0 });
   const vectors = folded.map((terms) => termVector(terms));
-  // Past linkageLimit, words alone: centroid runs over dense vectors cost n × clusters × 384 a pass.
-  const mixed = issues.length > 0 && issues.length <= linkageLimit && issues.every((issue) => issue.embedding?.length);
+  // Past graphLimit, words alone: centroid runs over dense vectors cost n × clusters × 384 a pass.
+  const mixed = issues.length > 0 && issues.length <= graphLimit && issues.every((issue) => issue.embedding?.length);
   const weighted = vectors.map((vector, index) => (mixed ? withMeaning(weigh(vector, idf), issues[index]!.embedding!) : weigh(vector, idf)));
   if (mixed) {
-    const groups = averageLinkage(weighted, linkageThreshold);
+    const groups = neighbourCommunities(weighted);
     return {
       groups: groups.map((members) => members.map((index) => issues[index]!.id)),
       vectors: Object.fromEntries(issues.map((issue, index) => [issue.id, vectors[index]!])),
@@ -84,67 +86,66 @@ export const regroupThreshold = 0.18;
 export const meaningShare = 0.8;
 
 /**
- * With embeddings and up to this many issues, the groups are made by average linkage: two groups
- * merge while the mean similarity of their members' pairs reaches `linkageThreshold`. It needs the
- * issues' n × n similarities (16 MB at 2,000); past that, the centroid runs below, by words alone.
- * On the labelled sets, linkage held up on unseen sets where centroid runs with the embeddings
- * chained topics together.
+ * With embeddings and up to this many issues, the groups are the communities of the issues'
+ * nearest-neighbour graph (neighbourCommunities). It needs the issues' n × n similarities (16 MB at
+ * 2,000); past that, the centroid runs below, by words alone.
  */
-export const linkageLimit = 2000;
-export const linkageThreshold = 0.17;
+export const graphLimit = 2000;
+// A CommonJS module: its default import is the function its types declare as `default`.
+const louvain = louvainModule as unknown as typeof louvainModule.default;
+/** Each issue is linked to this many of its most similar others. */
+export const graphNeighbours = 8;
+/** Louvain's resolution: above 1, more and smaller communities than plain modularity would make. */
+export const graphResolution = 2;
 
 /**
- * Average-linkage clustering (UPGMA) by the nearest-neighbour chain: the same groups as merging
- * the most similar pair again and again, in O(n²). The merges at or above `threshold` are kept
- * (linkage similarities only fall as groups grow, so that is the cut of the full tree). Groups in
- * the order of their first member.
+ * The issues' communities: each issue linked to its `graphNeighbours` most similar (each link
+ * weighing its similarity), the graph split by Louvain's modularity at `graphResolution`. A fixed
+ * similarity cut (average linkage at 0.17, before) did not carry from one organization to another:
+ * it chained one labelled set's topics together (purity 0.59) and split another's into 22 clusters;
+ * communities of the neighbour graph follow each set's own density (docs/decisions.md). Seeded,
+ * so the same issues in the same order make the same groups. Groups in the order of their first member.
  */
-export function averageLinkage(weighted: Weighted[], threshold: number): number[][] {
+function neighbourCommunities(weighted: Weighted[]): number[][] {
   const n = weighted.length;
-  const similarity = new Float32Array(n * n);
+  const similarity = new Float32Array(n * n).fill(-Infinity);
   for (let i = 0; i < n; i += 1) {
     for (let j = i + 1; j < n; j += 1) {
       const computed = cosine(weighted[i]!, weighted[j]!);
-      const value = Number.isFinite(computed) ? computed : 0; // a NaN would leave the chain without a nearest neighbour
+      const value = Number.isFinite(computed) ? computed : -Infinity;
       similarity[i * n + j] = value;
       similarity[j * n + i] = value;
     }
   }
-  const size = new Int32Array(n).fill(1);
-  const active = new Uint8Array(n).fill(1);
-  const parent = Int32Array.from({ length: n }, (_, i) => i);
-  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
-  let remaining = n;
-  const chain: number[] = [];
-  while (remaining > 1) {
-    if (chain.length === 0) chain.push(active.indexOf(1));
-    const a = chain[chain.length - 1]!;
-    const previous = chain.length > 1 ? chain[chain.length - 2]! : -1;
-    let b = previous;
-    let best = previous >= 0 ? similarity[a * n + previous]! : -Infinity;
-    for (let c = 0; c < n; c += 1) {
-      if (c === a || !active[c]) continue;
-      const value = similarity[a * n + c]!;
-      if (value > best) [best, b] = [value, c];
+  const graph = new UndirectedGraph();
+  for (let i = 0; i < n; i += 1) graph.addNode(String(i));
+  for (let i = 0; i < n; i += 1) {
+    const row = similarity.subarray(i * n, (i + 1) * n);
+    for (const j of mostSimilar(row, graphNeighbours)) {
+      if (row[j]! > 0) graph.mergeUndirectedEdge(String(Math.min(i, j)), String(Math.max(i, j)), { weight: row[j]! });
     }
-    if (b !== previous) {
-      chain.push(b);
-      continue;
-    }
-    chain.length -= 2;
-    // a and b are each other's nearest: merge b into a.
-    if (best >= threshold) parent[root(b)] = root(a);
-    for (let c = 0; c < n; c += 1) {
-      if (!active[c] || c === a || c === b) continue;
-      const value = (size[a]! * similarity[a * n + c]! + size[b]! * similarity[b * n + c]!) / (size[a]! + size[b]!);
-      similarity[a * n + c] = value;
-      similarity[c * n + a] = value;
-    }
-    size[a]! += size[b]!;
-    active[b] = 0;
-    remaining -= 1;
   }
-  return membersByLabel(Int32Array.from({ length: n }, (_, i) => root(i)));
+  const communities = louvain(graph, { resolution: graphResolution, getEdgeWeight: 'weight', rng: seededRandom(1) });
+  return membersByLabel(Int32Array.from({ length: n }, (_, i) => communities[String(i)]!));
+}
+
+/** The indices of the `count` largest values, largest first (ties: the lower index). */
+function mostSimilar(values: Float32Array, count: number): number[] {
+  const top: number[] = [];
+  for (let j = 0; j < values.length; j += 1) {
+    if (values[j] === -Infinity) continue;
+    if (top.length === count && values[j]! <= values[top[count - 1]!]!) continue;
+    let at = Math.min(top.length, count - 1);
+    top[at] = j;
+    for (; at > 0 && values[top[at - 1]!]! < values[j]!; at -= 1) [top[at], top[at - 1]] = [top[at - 1]!, top[at]!];
+  }
+  return top;
+}
+
+/** A linear congruential generator: Louvain's random walk, the same on every run. */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 function cosine(a: Weighted, b: Weighted): number {

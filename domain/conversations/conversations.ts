@@ -33,7 +33,7 @@ import {
 } from '../../storage/issueClusters.js';
 import { now } from '../../storage/ids.js';
 import { addInto, idfOf, nearest, termVector, type TermVector } from './clustering.js';
-import { linkageLimit, type Consolidation } from './consolidation.js';
+import { graphLimit, type Consolidation } from './consolidation.js';
 import { issueEmbeddings } from './embedding.js';
 import { extractIssuesLocally, type ConversationText, type ExtractedIssue } from './extractIssues.js';
 import { labelCluster } from './labels.js';
@@ -219,7 +219,7 @@ async function planConsolidation(db: ContentDeps['db'], organizationId: string) 
   const corpus = await corpusCounts(db, organizationId, []);
   if (corpus.version === corpus.consolidatedVersion) return undefined;
   const stored = await issuesOfOrganization(db, organizationId);
-  const embeddings = stored.length <= linkageLimit ? await issueEmbeddings(stored).catch((error: unknown) => void log.warn('issue clustering uses words only this time: embedding failed', errorFields(error))) : undefined;
+  const embeddings = stored.length <= graphLimit ? await issueEmbeddings(stored).catch((error: unknown) => void log.warn('issue clustering uses words only this time: embedding failed', errorFields(error))) : undefined;
   const toConsolidate = stored.map((issue) => ({
     id: issue.id,
     // Issues are visited in orders given by their content (never their arrival, nor their ids).
