@@ -100,7 +100,8 @@ export const graphResolution = 2;
 
 /**
  * The issues' communities: each issue linked to its `graphNeighbours` most similar (each link
- * weighing its similarity), the graph split by Louvain's modularity at `graphResolution`. A fixed
+ * weighing its similarity), the graph split by Louvain's modularity at `graphResolution`, then
+ * communities merged while their members are `communityMergeThreshold` similar on average. A fixed
  * similarity cut (average linkage at 0.17, before) did not carry from one organization to another:
  * it chained one labelled set's topics together (purity 0.59) and split another's into 22 clusters;
  * communities of the neighbour graph follow each set's own density (docs/decisions.md). Seeded,
@@ -126,7 +127,69 @@ function neighbourCommunities(weighted: Weighted[]): number[][] {
     }
   }
   const communities = louvain(graph, { resolution: graphResolution, getEdgeWeight: 'weight', rng: seededRandom(1) });
-  return membersByLabel(Int32Array.from({ length: n }, (_, i) => communities[String(i)]!));
+  const groups = membersByLabel(Int32Array.from({ length: n }, (_, i) => communities[String(i)]!));
+  return mergeSimilarGroups(groups, similarity, n, communityMergeThreshold);
+}
+
+/**
+ * Communities whose members' pairs are this similar on average are merged afterwards: above 1,
+ * Louvain's resolution splits a graph that is all one topic (a small organization, or one whose
+ * issues are mostly about one thing) into singletons, since one community then scores below many.
+ */
+export const communityMergeThreshold = 0.2;
+
+/**
+ * Average linkage over groups: two groups merge, most similar pair first (nearest-neighbour chain),
+ * while the mean similarity of their members' pairs reaches `threshold`. Groups in the order of
+ * their first member.
+ */
+function mergeSimilarGroups(groups: number[][], itemSimilarity: Float32Array, n: number, threshold: number): number[][] {
+  const g = groups.length;
+  const similarity = new Float64Array(g * g);
+  for (let a = 0; a < g; a += 1) {
+    for (let b = a + 1; b < g; b += 1) {
+      let sum = 0;
+      for (const i of groups[a]!) for (const j of groups[b]!) sum += Number.isFinite(itemSimilarity[i * n + j]!) ? itemSimilarity[i * n + j]! : 0;
+      const mean = sum / (groups[a]!.length * groups[b]!.length);
+      similarity[a * g + b] = mean;
+      similarity[b * g + a] = mean;
+    }
+  }
+  const size = Int32Array.from(groups, (members) => members.length);
+  const active = new Uint8Array(g).fill(1);
+  const parent = Int32Array.from({ length: g }, (_, a) => a);
+  const root = (a: number): number => (parent[a] === a ? a : (parent[a] = root(parent[a]!)));
+  const chain: number[] = [];
+  for (let remaining = g; remaining > 1; ) {
+    if (chain.length === 0) chain.push(active.indexOf(1));
+    const a = chain[chain.length - 1]!;
+    const previous = chain.length > 1 ? chain[chain.length - 2]! : -1;
+    let b = previous;
+    let best = previous >= 0 ? similarity[a * g + previous]! : -Infinity;
+    for (let c = 0; c < g; c += 1) {
+      if (c === a || !active[c]) continue;
+      if (similarity[a * g + c]! > best) [best, b] = [similarity[a * g + c]!, c];
+    }
+    if (b !== previous) {
+      chain.push(b);
+      continue;
+    }
+    chain.length -= 2;
+    // a and b are each other's nearest: b joins a (kept apart below the threshold, but the tree goes on).
+    if (best >= threshold) parent[root(b)] = root(a);
+    for (let c = 0; c < g; c += 1) {
+      if (!active[c] || c === a || c === b) continue;
+      const value = (size[a]! * similarity[a * g + c]! + size[b]! * similarity[b * g + c]!) / (size[a]! + size[b]!);
+      similarity[a * g + c] = value;
+      similarity[c * g + a] = value;
+    }
+    size[a]! += size[b]!;
+    active[b] = 0;
+    remaining -= 1;
+  }
+  const merged = new Map<number, number[]>();
+  groups.forEach((members, a) => merged.set(root(a), [...(merged.get(root(a)) ?? []), ...members]));
+  return [...merged.values()].map((members) => members.sort((x, y) => x - y)).sort((x, y) => x[0]! - y[0]!);
 }
 
 /** The indices of the `count` largest values, largest first (ties: the lower index). */
@@ -142,10 +205,15 @@ function mostSimilar(values: Float32Array, count: number): number[] {
   return top;
 }
 
-/** A linear congruential generator: Louvain's random walk, the same on every run. */
+/** Mulberry32: Louvain's random walk, the same on every run. */
 function seededRandom(seed: number): () => number {
-  let state = seed;
-  return () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 function cosine(a: Weighted, b: Weighted): number {

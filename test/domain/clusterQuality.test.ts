@@ -70,4 +70,25 @@ for (const floors of sets) {
   });
 }
 
+// Louvain at resolution 2 alone split such a set into one cluster per issue (communityMergeThreshold
+// merges them back); average linkage kept 5 of billing's 8 together, the least of the 8 topics.
+test('an organization whose issues are all on one topic, or nearly, gets one cluster for it, not one per issue', async () => {
+  const set = JSON.parse(readFileSync(new URL('../fixtures/conversations/labelled.json', import.meta.url), 'utf8')) as Labelled[];
+  const topics = [...new Set(set.map((conversation) => conversation.topic))].filter((topic) => topic !== 'none');
+  const largestShare = async (conversations: Labelled[], topic: string) => {
+    const assignment = consolidated(conversations, '0', await embeddingsOf(conversations));
+    const onTopic = conversations.filter((conversation) => conversation.topic === topic && assignment.has(conversation.id));
+    const counts = new Map<string, number>();
+    for (const conversation of onTopic) counts.set(assignment.get(conversation.id)!, (counts.get(assignment.get(conversation.id)!) ?? 0) + 1);
+    return Math.max(...counts.values()) / onTopic.length;
+  };
+  for (const topic of topics) {
+    const alone = set.filter((conversation) => conversation.topic === topic);
+    assert.ok((await largestShare(alone, topic)) >= 0.6, `${topic} alone: ${await largestShare(alone, topic)} of its issues in its largest cluster`);
+    const strays = topics.filter((other) => other !== topic).slice(0, 3).map((other) => set.find((conversation) => conversation.topic === other)!);
+    const nearly = [...alone, ...strays];
+    assert.ok((await largestShare(nearly, topic)) >= 0.6, `${topic} with 3 others: ${await largestShare(nearly, topic)} of its issues in its largest cluster`);
+  }
+});
+
 test.run();
