@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Database, Params, Queryable, SessionLock, Transaction, TransactionOptions, WaitLimits } from './db.js';
 import { postgresParams, toPostgres } from './dialect.js';
-import { databaseUnavailable, statementTooLong, StorageError, tooContended } from './errors.js';
+import { databaseUnavailable, isStatementStopped, statementTooLong, StorageError, tooContended } from './errors.js';
 import { migratePostgres } from './migrate.js';
 import { ReadCache, tableReach, tablesOf, writtenTable } from './readCache.js';
 import { withinTime } from './timeLimit.js';
@@ -92,7 +92,9 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
       // Closed before COMMIT or ROLLBACK is sent: a statement sent after (a branch of the work still
       // running) would run outside the transaction, or in another's once the connection is reused.
       let open = true;
-      const tx: Transaction = { ...whileOpen(queryable(client, limits.statementMs, statements), () => open), inTransaction: true };
+      // A statement stopped for running too long fails the transaction, even when the work went on without it.
+      let stopped: Error | undefined;
+      const tx: Transaction = { ...whileOpen(queryable(client, limits.statementMs, statements, (error) => (stopped ??= error)), () => open), inTransaction: true };
       let broken: Error | undefined;
       const alone = attempt > aloneAfterAttempts;
       try {
@@ -101,6 +103,7 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
         await client.query(`BEGIN ISOLATION LEVEL SERIALIZABLE;${alone ? '' : ` SELECT pg_advisory_xact_lock_shared(${turnLock})`}`);
         const result = await work(tx);
         open = false;
+        if (stopped) throw stopped;
         if (statements.some((sql) => writtenTable(sql) !== null)) await client.query('SELECT pg_notify($1, $2)', [channel, node]);
         await client.query('COMMIT');
         return result;
@@ -125,6 +128,8 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
           throw databaseUnavailable();
         }
         if (lostRace || code === lockNotAvailable) throw tooContended();
+        // A statement sent outside `naming` (BEGIN, a lock, COMMIT) cancelled by the server.
+        if (code === queryCanceled) throw statementTooLong(limits.statementMs);
         throw error;
       } finally {
         if (alone && !broken) await client.query(`SELECT pg_advisory_unlock(${turnLock})`).catch((error: Error) => (broken = error));
@@ -158,10 +163,16 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
  * Statements on a pool (each on any connection) or on a transaction's connection, whose statements
  * are recorded so the cache drops what they wrote once it ends.
  */
-function queryable(target: pg.Pool | pg.PoolClient, statementMs: number, statements?: string[]): Queryable {
+function queryable(target: pg.Pool | pg.PoolClient, statementMs: number, statements?: string[], onStopped?: (error: Error) => void): Queryable {
   const query = (sql: string, params: Params = []) => {
     statements?.push(sql);
-    return target.query(toPostgres(sql), postgresParams(params)).catch(naming(sql, statementMs));
+    return target
+      .query(toPostgres(sql), postgresParams(params))
+      .catch(naming(sql, statementMs))
+      .catch((error: Error) => {
+        if (isStatementStopped(error)) onStopped?.(error);
+        throw error;
+      });
   };
   return {
     dialect: 'postgres',

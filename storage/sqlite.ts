@@ -1,7 +1,7 @@
 import sqlite3 from 'sqlite3';
 import { migrate } from './migrate.js';
 import type { Database, Params, Queryable, Transaction, WaitLimits } from './db.js';
-import { statementTooLong, transactionStuck, writerBusy } from './errors.js';
+import { isStatementStopped, statementTooLong, transactionStuck, writerBusy } from './errors.js';
 import { ReadCache, tableReach, tablesOf } from './readCache.js';
 import { withinTime } from './timeLimit.js';
 
@@ -81,11 +81,14 @@ export async function openSqlite(file: string, limits: WaitLimits): Promise<Data
           try {
             const result = await guard.within(work(recording));
             await guard.end();
+            // A statement stopped for running too long fails its transaction, even when the work went on without it.
+            if (guard.stopped) throw guard.stopped;
             await exec(writer, 'COMMIT');
             return result;
           } catch (error) {
             await guard.end();
-            // An interrupted statement (RunawayWatch) may have rolled the transaction back already.
+            // A statement stopped for running too long (RunawayWatch) may have rolled it back already;
+            // the guard sent nothing after it.
             await exec(writer, 'ROLLBACK').catch((rollbackError: Error) => {
               if (!/no transaction is active/.test(rollbackError.message)) throw rollbackError;
             });
@@ -96,10 +99,14 @@ export async function openSqlite(file: string, limits: WaitLimits): Promise<Data
     },
     close: () => {
       clearInterval(poll);
-      for (const watch of watches) watch.stop();
-      // Behind whatever the writer still has to do, however long: close never gives up.
+      // Behind whatever the writer still has to do, however long: close never gives up. The watches
+      // stay on until the connections are closed: a statement running away still gets stopped.
       closing ??= writes.push(async () => undefined, Infinity).then(async () => {
-        await Promise.all([closeConnection(reader), closeConnection(writer)]);
+        try {
+          await Promise.all([closeConnection(reader), closeConnection(writer)]);
+        } finally {
+          for (const watch of watches) watch.stop();
+        }
       });
       return closing;
     },
@@ -149,12 +156,24 @@ class SerialQueue {
  */
 class StuckGuard {
   private stuck: Error | undefined;
+  /** A statement of the transaction stopped for running too long: the transaction fails with it. */
+  stopped: Error | undefined;
   private readonly underWay = new Set<Promise<unknown>>();
+  private previous: Promise<unknown> = Promise.resolve();
   constructor(private readonly stuckMs: number) {}
 
   run<T>(statement: () => Promise<T>): Promise<T> {
     if (this.stuck) return Promise.reject(this.stuck);
-    const running = statement();
+    // One at a time, each sent once the one before has settled: a write stopped for running too long
+    // rolls the whole transaction back (SQLite does), and a statement already sent after it would
+    // then run on its own and be committed.
+    const running = this.previous.then(() => {
+      if (this.stuck) throw this.stuck;
+      return statement();
+    });
+    this.previous = running.catch((error: unknown) => {
+      if (isStatementStopped(error)) this.stuck = this.stopped ??= error as Error;
+    });
     this.underWay.add(running);
     const forget = () => this.underWay.delete(running);
     running.then(forget, forget);
@@ -178,7 +197,8 @@ class StuckGuard {
  * writer, or the read connection every request reads through, for good): while statements are
  * outstanding and none has finished for `statementMs`, the one running is interrupted
  * (sqlite3_interrupt) and fails as unavailable. A connection runs its statements one at a time
- * (the reader serialized, the writer behind SerialQueue), so the one running is the one stuck.
+ * (the reader serialized; the writer one job at a time behind SerialQueue, a transaction's
+ * statements one at a time behind its StuckGuard), so the one running is the one stuck.
  */
 class RunawayWatch {
   private outstanding = 0;

@@ -121,14 +121,39 @@ test('a statement that runs past its limit is stopped as unavailable, read or wr
     await stopped('a read', limited.get(runaway));
     assert.equal(await limited.get('SELECT 1 AS one'), { one: 1 }, 'the read connection answers again');
     await stopped(
-      'a write',
+      'a read in a write transaction',
       limited.transaction(async (tx) => {
         await tx.run("INSERT INTO probe_runaway VALUES ('rolled back')");
         await tx.get(runaway);
       }),
     );
+    // A write stopped mid-way rolls its whole transaction back on SQLite: a statement sent beside it
+    // must not then run on its own and be committed, nor one the work sends after catching the error.
+    const runawayWrite = `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) INSERT INTO probe_runaway (value) SELECT 'runaway' FROM c WHERE x = 1000000000`;
+    await stopped(
+      'a write beside another',
+      limited.transaction(async (tx) => {
+        await tx.run("INSERT INTO probe_runaway VALUES ('rolled back')");
+        await Promise.all([tx.run(runawayWrite), tx.run("INSERT INTO probe_runaway VALUES ('beside')")]);
+      }),
+    );
+    await stopped(
+      'a write whose error the work swallowed',
+      limited.transaction(async (tx) => {
+        await tx.run("INSERT INTO probe_runaway VALUES ('rolled back')");
+        await tx.run(runawayWrite).catch(() => undefined);
+        await tx.run("INSERT INTO probe_runaway VALUES ('went on')").catch(() => undefined);
+      }),
+    );
     await limited.run("INSERT INTO probe_runaway VALUES ('after')");
-    assert.equal(await limited.all('SELECT value FROM probe_runaway'), [{ value: 'after' }], 'the stopped transaction left nothing; the writer is free');
+    assert.equal(await limited.all('SELECT value FROM probe_runaway'), [{ value: 'after' }], 'the stopped transactions left nothing; the writer is free');
+    // Closing waits for what runs, and what runs away is still stopped meanwhile.
+    const running = limited.get(runaway).catch((error: unknown) => error);
+    await sleep(50);
+    const closeStarted = Date.now();
+    await limited.close();
+    assert.ok(Date.now() - closeStarted < 5_000, `closed in ${Date.now() - closeStarted} ms`);
+    assert.instance(await running, StorageError);
   } finally {
     await limited.close();
   }
