@@ -16,16 +16,24 @@ function fail(message) {
 const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/temporal-cli.ts'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
 if (cli.status !== 0) fail('the temporal CLI is not available: see the message above');
 
-// The workflows bundled once for every worker the suites start, in process or as `npm start` and
-// `npm run worker` children: under tsx each would otherwise run webpack (seconds on a loaded machine).
+// The workflows bundled once, from the sources as they are now, for every worker the suites start
+// from the sources, in process or as child processes (`api/main.ts`, `workflows/main.ts` under
+// tsx): each would otherwise run webpack (seconds on a loaded machine). One set beforehand is
+// replaced: it may be older than the sources. The `npm start` and `npm run worker` tests run the
+// built one in dist/.
 const bundleDir = mkdtempSync(path.join(tmpdir(), 'quire-test-bundle-'));
-process.on('exit', () => rmSync(bundleDir, { recursive: true, force: true }));
-if (!process.env.QUIRE_WORKFLOW_BUNDLE) {
-  const bundlePath = path.join(bundleDir, 'workflow-bundle.js');
-  const bundled = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bundle-workflows.mjs', bundlePath], { stdio: ['ignore', 'inherit', 'inherit'] });
-  if (bundled.status !== 0) fail('the workflows could not be bundled: see the message above');
-  process.env.QUIRE_WORKFLOW_BUNDLE = bundlePath;
+const removeBundle = () => rmSync(bundleDir, { recursive: true, force: true });
+process.on('exit', removeBundle);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.once(signal, () => {
+    removeBundle();
+    process.kill(process.pid, signal);
+  });
 }
+const bundlePath = path.join(bundleDir, 'workflow-bundle.js');
+const bundled = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bundle-workflows.mjs', bundlePath], { stdio: ['ignore', 'inherit', 'inherit'] });
+if (bundled.status !== 0) fail('the workflows could not be bundled: see the message above');
+process.env.QUIRE_WORKFLOW_BUNDLE = bundlePath;
 
 // The suites run in one child process (test/runner/runSuites.mjs), which counts what uvu doesn't:
 // a hook that throws, a suite running fewer tests than it declares, a file registering no suite.
