@@ -2,6 +2,7 @@ import type { RunningWorker } from '../workflows/worker.js';
 import { startLocalTemporal } from '../workflows/runtime/localTemporal.js';
 import { stopOnSignals } from '../workflows/runtime/stopOnSignals.js';
 import { ensureDeletionJobs } from '../domain/spaces/index.js';
+import { closeSharedBrowser } from '../domain/pdf/index.js';
 import { errorFields, log } from '../domain/common/log.js';
 import { configFromEnv } from './config.js';
 import { startServer } from './server.js';
@@ -64,6 +65,8 @@ async function main() {
       const started = worker;
       if (started) await step('worker', async () => (await started.catch(() => undefined))?.stop());
       await closeServer(step);
+      // The in-process worker's PDF browser: closed, its profile folder goes with it.
+      await step('browser', () => closeSharedBrowser());
       if (devServer) await step('temporal', () => devServer.stop());
     },
     { graceMs: shutdownGraceMs, onGiveUp: () => void devServer?.stop(), watchParent: true },

@@ -6,6 +6,7 @@ import { databaseLocation, openDatabase } from '../storage/db.js';
 import { stopOnSignals } from './runtime/stopOnSignals.js';
 import { closeWorkerPool } from '../engine/workerPool.js';
 import { closeEmbeddingThread } from '../domain/conversations/index.js';
+import { closeSharedBrowser } from '../domain/pdf/index.js';
 import { temporalFromEnv } from './settings.js';
 import { startWorkers } from './worker.js';
 import { storageOfSpace } from '../domain/storages/index.js';
@@ -33,6 +34,7 @@ async function main() {
     async (step) => {
       // Activities waiting on a worker thread (a bundle being parsed) end now instead of holding the stop.
       await Promise.all([step('worker', () => worker.stop()), step('threads', () => closeWorkerPool())]);
+      await step('browser', () => closeSharedBrowser());
       // After the worker: a consolidation it stopped must not see the model vanish and save a grouping by words.
       await step('embedding thread', () => closeEmbeddingThread());
       await step('jobs', () => jobs.close());

@@ -11,8 +11,9 @@ export const chromiumPath = () => process.env.PUPPETEER_EXECUTABLE_PATH ?? '/usr
  * closed is launched again on the next call.
  */
 export function sharedBrowser(): Promise<Browser> {
+  if (browser) return browser;
   // Puppeteer is loaded on first use: the API and workers that never export a PDF don't pay for it.
-  browser ??= import('puppeteer')
+  const launching: Promise<Browser> = import('puppeteer')
     .then(({ default: puppeteer }) =>
       puppeteer.launch({
       executablePath: chromiumPath(),
@@ -27,19 +28,25 @@ export function sharedBrowser(): Promise<Browser> {
     )
     .then((launched) => {
       launched.once('disconnected', () => {
+        if (browser !== launching) return; // closed on purpose (closeSharedBrowser)
         log.warn('the PDF browser went away; the next export launches another');
         browser = undefined;
       });
       return launched;
     })
     .catch((error) => {
-      browser = undefined;
+      if (browser === launching) browser = undefined;
       throw error;
     });
-  return browser;
+  browser = launching;
+  return launching;
 }
 
-/** Closes the browser if one runs (a worker stopping). */
+/**
+ * Closes the browser if one runs (a process stopping). Puppeteer removes the browser's profile
+ * folder (about 6.5 MB in the temporary directory) only on this close: a process that exits with
+ * its browser open leaves one behind each time.
+ */
 export async function closeSharedBrowser(): Promise<void> {
   const running = browser;
   browser = undefined;

@@ -195,7 +195,7 @@ test('npm run worker: SIGTERM to npm’s pid stops the worker within 5 s, the sh
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-signals-worker-'));
   dirs.push(dataDir);
   const { address, namespace, taskQueue } = await testTemporalSettings();
-  const env = { ...process.env, DATA_DIR: dataDir, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, QUIRE_TASK_QUEUE: taskQueue };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, QUIRE_TASK_QUEUE: taskQueue };
   delete env.QUIRE_WORKFLOW_BUNDLE; // the bundle `npm run build` writes to dist/, as in production
   const npm = spawn('npm', ['run', 'worker'], { cwd: projectRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   leftovers.push(npm.pid!);
