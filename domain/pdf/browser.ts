@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser } from 'puppeteer';
 import { log } from '../common/log.js';
 
@@ -9,25 +12,51 @@ export const chromiumPath = () => process.env.PUPPETEER_EXECUTABLE_PATH ?? '/usr
 /**
  * The process's one browser, launched on first use and reused; a browser that crashed or was
  * closed is launched again on the next call.
+ *
+ * Its profile folder (about 6.5 MB) is Quire's, removed when the browser closes or crashes and when
+ * the process exits however it exits (the browser killed first): puppeteer's own removes itself
+ * only once its Chromium has exited while this process still runs, so every process that had
+ * exported a PDF and then exited left one in the temporary directory.
  */
 export function sharedBrowser(): Promise<Browser> {
   if (browser) return browser;
+  const profile = mkdtempSync(path.join(tmpdir(), 'quire-pdf-browser-'));
+  // Retried: a Chromium just killed may still be closing files in it.
+  const removeProfile = () => {
+    try {
+      rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+    } catch (error) {
+      log.warn('the PDF browser profile folder could not be removed', { folder: profile, error: String(error) });
+    }
+  };
+  let atExit = () => removeProfile();
+  process.once('exit', () => atExit());
   // Puppeteer is loaded on first use: the API and workers that never export a PDF don't pay for it.
   const launching: Promise<Browser> = import('puppeteer')
     .then(({ default: puppeteer }) =>
       puppeteer.launch({
-      executablePath: chromiumPath(),
-      headless: true,
-      // DevTools over a pipe, not a socket: when this process dies, even killed, the pipe closes
-      // and Chromium quits instead of living on as an orphan.
-      pipe: true,
-      // Quire runs as root in containers, where Chromium's sandbox can't start; the page it renders
-      // is the server's own sanitized HTML with JavaScript off and the network closed.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-extensions'],
+        executablePath: chromiumPath(),
+        headless: true,
+        userDataDir: profile,
+        // DevTools over a pipe, not a socket: when this process dies, even killed, the pipe closes
+        // and Chromium quits instead of living on as an orphan.
+        pipe: true,
+        // Quire runs as root in containers, where Chromium's sandbox can't start; the page it renders
+        // is the server's own sanitized HTML with JavaScript off and the network closed.
+        args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-extensions'],
       }),
     )
     .then((launched) => {
+      // Killed before its folder goes: it would otherwise write into it while it is removed.
+      atExit = () => {
+        launched.process()?.kill('SIGKILL');
+        removeProfile();
+      };
+      // Once its process has exited, not when its pipe closes: it may still be writing then.
+      const chromium = launched.process();
+      if (chromium) chromium.once('exit', removeProfile);
       launched.once('disconnected', () => {
+        if (!chromium) removeProfile();
         if (browser !== launching) return; // closed on purpose (closeSharedBrowser)
         log.warn('the PDF browser went away; the next export launches another');
         browser = undefined;
@@ -35,6 +64,7 @@ export function sharedBrowser(): Promise<Browser> {
       return launched;
     })
     .catch((error) => {
+      removeProfile();
       if (browser === launching) browser = undefined;
       throw error;
     });
@@ -42,11 +72,7 @@ export function sharedBrowser(): Promise<Browser> {
   return launching;
 }
 
-/**
- * Closes the browser if one runs (a process stopping). Puppeteer removes the browser's profile
- * folder (about 6.5 MB in the temporary directory) only on this close: a process that exits with
- * its browser open leaves one behind each time.
- */
+/** Closes the browser if one runs (a process stopping), and removes its profile folder. */
 export async function closeSharedBrowser(): Promise<void> {
   const running = browser;
   browser = undefined;

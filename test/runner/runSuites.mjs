@@ -5,7 +5,6 @@
 // Usage: node --import tsx test/runner/runSuites.mjs <dir> <pattern> <report.json>
 import { writeFileSync } from 'node:fs';
 import { parse } from 'uvu/parse';
-import { closeSharedBrowser } from '../../domain/pdf/index.js';
 
 const [dir = 'test', pattern = '\\.test\\.ts$', reportPath] = process.argv.slice(2);
 process.env.FORCE_COLOR ??= '1';
@@ -81,6 +80,4 @@ for (const group of groups) {
 
 if (report.problems.length) console.error('\n' + report.problems.map((line) => `FAILED ${line}`).join('\n'));
 if (reportPath) writeFileSync(reportPath, JSON.stringify(report));
-// The PDF browser the suites' in-process workers launched: closed, its profile folder goes with it.
-await closeSharedBrowser();
 process.exit(report.failed > 0 ? 1 : 0);
