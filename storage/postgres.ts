@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Database, Params, Queryable, SessionLock, Transaction, TransactionOptions, WaitLimits } from './db.js';
 import { postgresParams, toPostgres } from './dialect.js';
-import { databaseUnavailable, isStatementStopped, statementTooLong, StorageError, tooContended } from './errors.js';
+import { databaseUnavailable, statementTooLong, StorageError, tooContended } from './errors.js';
 import { migratePostgres } from './migrate.js';
 import { ReadCache, tableReach, tablesOf, writtenTable } from './readCache.js';
 import { withinTime } from './timeLimit.js';
@@ -166,13 +166,7 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
 function queryable(target: pg.Pool | pg.PoolClient, statementMs: number, statements?: string[], onStopped?: (error: Error) => void): Queryable {
   const query = (sql: string, params: Params = []) => {
     statements?.push(sql);
-    return target
-      .query(toPostgres(sql), postgresParams(params))
-      .catch(naming(sql, statementMs))
-      .catch((error: Error) => {
-        if (isStatementStopped(error)) onStopped?.(error);
-        throw error;
-      });
+    return target.query(toPostgres(sql), postgresParams(params)).catch(naming(sql, statementMs, onStopped));
   };
   return {
     dialect: 'postgres',
@@ -194,10 +188,14 @@ function whileOpen(target: Queryable, isOpen: () => boolean): Queryable {
 }
 
 /** A failed statement's error carries the statement (its text, never its values) into the logs. */
-function naming(sql: string, statementMs: number) {
+function naming(sql: string, statementMs: number, onStopped?: (error: Error) => void) {
   return (error: Error & { statement?: string; code?: string }) => {
     if (isConnectionFailure(error)) throw databaseUnavailable();
-    if (error.code === queryCanceled) throw statementTooLong(statementMs);
+    if (error.code === queryCanceled) {
+      const stopped = statementTooLong(statementMs);
+      onStopped?.(stopped);
+      throw stopped;
+    }
     error.statement ??= toPostgres(sql).replace(/\s+/g, ' ').slice(0, 500);
     throw error;
   };

@@ -187,9 +187,9 @@ function mergeSimilarGroups(groups: number[][], itemSimilarity: Float32Array, n:
     active[b] = 0;
     remaining -= 1;
   }
-  const merged = new Map<number, number[]>();
-  groups.forEach((members, a) => merged.set(root(a), [...(merged.get(root(a)) ?? []), ...members]));
-  return [...merged.values()].map((members) => members.sort((x, y) => x - y)).sort((x, y) => x[0]! - y[0]!);
+  const labels = new Int32Array(n);
+  groups.forEach((members, a) => members.forEach((i) => (labels[i] = root(a))));
+  return membersByLabel(labels);
 }
 
 /** The indices of the `count` largest values, largest first (ties: the lower index). */

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,16 +22,22 @@ export const chromiumPath = () => process.env.PUPPETEER_EXECUTABLE_PATH ?? '/usr
 export function sharedBrowser(): Promise<Browser> {
   if (browser) return browser;
   const profile = mkdtempSync(path.join(tmpdir(), 'quire-pdf-browser-'));
+  let chromium: ChildProcess | null = null;
+  // Killed before its folder goes: it would otherwise write into it while it is removed.
+  const atExit = () => {
+    chromium?.kill('SIGKILL');
+    removeProfile();
+  };
+  process.once('exit', atExit);
   // Retried: a Chromium just killed may still be closing files in it.
   const removeProfile = () => {
+    process.off('exit', atExit);
     try {
       rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
     } catch (error) {
       log.warn('the PDF browser profile folder could not be removed', { folder: profile, error: String(error) });
     }
   };
-  let atExit = () => removeProfile();
-  process.once('exit', () => atExit());
   // Puppeteer is loaded on first use: the API and workers that never export a PDF don't pay for it.
   const launching: Promise<Browser> = import('puppeteer')
     .then(({ default: puppeteer }) =>
@@ -47,14 +54,9 @@ export function sharedBrowser(): Promise<Browser> {
       }),
     )
     .then((launched) => {
-      // Killed before its folder goes: it would otherwise write into it while it is removed.
-      atExit = () => {
-        launched.process()?.kill('SIGKILL');
-        removeProfile();
-      };
       // Once its process has exited, not when its pipe closes: it may still be writing then.
-      const chromium = launched.process();
-      if (chromium) chromium.once('exit', removeProfile);
+      chromium = launched.process();
+      chromium?.once('exit', removeProfile);
       launched.once('disconnected', () => {
         if (!chromium) removeProfile();
         if (browser !== launching) return; // closed on purpose (closeSharedBrowser)
