@@ -15,10 +15,7 @@ export const databaseUnavailable = () => new StorageError('unavailable', 'The da
 export const tooContended = () => new StorageError('contended', 'Too many concurrent changes to the same data: try again');
 export const writerBusy = (waitedMs: number) => new StorageError('contended', `The database was busy with other changes for the ${waitedMs / 1000} s this one waited: try again`);
 export const transactionStuck = (stuckMs: number) => new StorageError('unavailable', `The change took over ${stuckMs / 1000} s and was rolled back: try again`);
-export const statementTooLong = (statementMs: number) =>
-  Object.assign(new StorageError('unavailable', `A database statement ran over ${statementMs / 1000} s and was stopped: try again`), { statementStopped: true });
-/** Whether the error is a statement stopped for running too long (statementTooLong). */
-export const isStatementStopped = (error: unknown) => (error as { statementStopped?: boolean } | undefined)?.statementStopped === true;
+export const statementTooLong = (statementMs: number) => new StorageError('unavailable', `A database statement ran over ${statementMs / 1000} s and was stopped: try again`);
 
 /** A unique constraint refused the row: SQLite's message, PostgreSQL's code 23505. */
 export function isUniqueViolation(error: unknown): boolean {

@@ -92,9 +92,12 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
       // Closed before COMMIT or ROLLBACK is sent: a statement sent after (a branch of the work still
       // running) would run outside the transaction, or in another's once the connection is reused.
       let open = true;
-      // A statement stopped for running too long fails the transaction, even when the work went on without it.
-      let stopped: Error | undefined;
-      const tx: Transaction = { ...whileOpen(queryable(client, limits.statementMs, statements, (error) => (stopped ??= error)), () => open), inTransaction: true };
+      // A statement that failed fails the transaction, even when the work caught its error and went on:
+      // PostgreSQL has aborted it (COMMIT would answer ROLLBACK, and say nothing), so the statements
+      // after it are refused with its error rather than sent (each would fail as "aborted").
+      let failed: Error | undefined;
+      const refusal = () => (!open ? transactionEnded() : failed);
+      const tx: Transaction = { ...refusing(queryable(client, limits.statementMs, statements, (error) => (failed ??= error)), refusal), inTransaction: true };
       let broken: Error | undefined;
       const alone = attempt > aloneAfterAttempts;
       try {
@@ -103,7 +106,7 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
         await client.query(`BEGIN ISOLATION LEVEL SERIALIZABLE;${alone ? '' : ` SELECT pg_advisory_xact_lock_shared(${turnLock})`}`);
         const result = await work(tx);
         open = false;
-        if (stopped) throw stopped;
+        if (failed) throw failed;
         if (statements.some((sql) => writtenTable(sql) !== null)) await client.query('SELECT pg_notify($1, $2)', [channel, node]);
         await client.query('COMMIT');
         return result;
@@ -163,10 +166,16 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
  * Statements on a pool (each on any connection) or on a transaction's connection, whose statements
  * are recorded so the cache drops what they wrote once it ends.
  */
-function queryable(target: pg.Pool | pg.PoolClient, statementMs: number, statements?: string[], onStopped?: (error: Error) => void): Queryable {
+function queryable(target: pg.Pool | pg.PoolClient, statementMs: number, statements?: string[], onFailed?: (error: Error) => void): Queryable {
   const query = (sql: string, params: Params = []) => {
     statements?.push(sql);
-    return target.query(toPostgres(sql), postgresParams(params)).catch(naming(sql, statementMs, onStopped));
+    return target
+      .query(toPostgres(sql), postgresParams(params))
+      .catch(naming(sql, statementMs))
+      .catch((error: Error) => {
+        onFailed?.(error);
+        throw error;
+      });
   };
   return {
     dialect: 'postgres',
@@ -176,26 +185,27 @@ function queryable(target: pg.Pool | pg.PoolClient, statementMs: number, stateme
   };
 }
 
-/** `target`'s statements while `isOpen()`, refused after. */
-function whileOpen(target: Queryable, isOpen: () => boolean): Queryable {
-  const ended = () => Promise.reject(new Error('a statement of a transaction that has ended'));
+/** `target`'s statements, each refused with `refusal()`'s error while it gives one. */
+function refusing(target: Queryable, refusal: () => Error | undefined): Queryable {
+  const refused = <T>(statement: () => Promise<T>): Promise<T> => {
+    const error = refusal();
+    return error ? Promise.reject(error) : statement();
+  };
   return {
     dialect: target.dialect,
-    get: (sql, params) => (isOpen() ? target.get(sql, params) : ended()),
-    all: (sql, params) => (isOpen() ? target.all(sql, params) : ended()),
-    run: (sql, params) => (isOpen() ? target.run(sql, params) : ended()),
+    get: (sql, params) => refused(() => target.get(sql, params)),
+    all: (sql, params) => refused(() => target.all(sql, params)),
+    run: (sql, params) => refused(() => target.run(sql, params)),
   };
 }
 
+const transactionEnded = () => new Error('a statement of a transaction that has ended');
+
 /** A failed statement's error carries the statement (its text, never its values) into the logs. */
-function naming(sql: string, statementMs: number, onStopped?: (error: Error) => void) {
+function naming(sql: string, statementMs: number) {
   return (error: Error & { statement?: string; code?: string }) => {
     if (isConnectionFailure(error)) throw databaseUnavailable();
-    if (error.code === queryCanceled) {
-      const stopped = statementTooLong(statementMs);
-      onStopped?.(stopped);
-      throw stopped;
-    }
+    if (error.code === queryCanceled) throw statementTooLong(statementMs);
     error.statement ??= toPostgres(sql).replace(/\s+/g, ' ').slice(0, 500);
     throw error;
   };

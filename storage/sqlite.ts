@@ -1,7 +1,7 @@
 import sqlite3 from 'sqlite3';
 import { migrate } from './migrate.js';
 import type { Database, Params, Queryable, Transaction, WaitLimits } from './db.js';
-import { isStatementStopped, statementTooLong, transactionStuck, writerBusy } from './errors.js';
+import { statementTooLong, transactionStuck, writerBusy } from './errors.js';
 import { ReadCache, tableReach, tablesOf } from './readCache.js';
 import { withinTime } from './timeLimit.js';
 
@@ -81,8 +81,8 @@ export async function openSqlite(file: string, limits: WaitLimits): Promise<Data
           try {
             const result = await guard.within(work(recording));
             await guard.end();
-            // A statement stopped for running too long fails its transaction, even when the work went on without it.
-            if (guard.stopped) throw guard.stopped;
+            // A statement that failed fails its transaction, even when the work caught its error and went on.
+            if (guard.failed) throw guard.failed;
             await exec(writer, 'COMMIT');
             return result;
           } catch (error) {
@@ -156,8 +156,12 @@ class SerialQueue {
  */
 class StuckGuard {
   private stuck: Error | undefined;
-  /** A statement of the transaction stopped for running too long: the transaction fails with it. */
-  stopped: Error | undefined;
+  /**
+   * The first statement of the transaction that failed: the transaction fails with it, and the
+   * statements after it are refused with its error, as PostgreSQL refuses them once one has failed
+   * (on SQLite the rest would commit without it: a half-written change).
+   */
+  failed: Error | undefined;
   private readonly underWay = new Set<Promise<unknown>>();
   private previous: Promise<unknown> = Promise.resolve();
   constructor(private readonly stuckMs: number) {}
@@ -172,7 +176,8 @@ class StuckGuard {
       return statement();
     });
     this.previous = running.catch((error: unknown) => {
-      if (isStatementStopped(error)) this.stuck = this.stopped ??= error as Error;
+      this.failed ??= error as Error;
+      this.stuck ??= this.failed;
     });
     this.underWay.add(running);
     const forget = () => this.underWay.delete(running);
