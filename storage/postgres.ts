@@ -97,7 +97,9 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
       // after it are refused with its error rather than sent (each would fail as "aborted").
       let failed: Error | undefined;
       const refusal = () => (!open ? transactionEnded() : failed);
-      const tx: Transaction = { ...refusing(queryable(client, limits.statementMs, statements, (error) => (failed ??= error)), refusal), inTransaction: true };
+      // Statements sent and not yet answered: one the work didn't wait for may still fail before COMMIT.
+      const underWay = new Set<Promise<unknown>>();
+      const tx: Transaction = { ...refusing(queryable(client, limits.statementMs, statements, (error) => (failed ??= error)), refusal, underWay), inTransaction: true };
       let broken: Error | undefined;
       const alone = attempt > aloneAfterAttempts;
       try {
@@ -106,6 +108,7 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
         await client.query(`BEGIN ISOLATION LEVEL SERIALIZABLE;${alone ? '' : ` SELECT pg_advisory_xact_lock_shared(${turnLock})`}`);
         const result = await work(tx);
         open = false;
+        await Promise.allSettled([...underWay]);
         if (failed) throw failed;
         if (statements.some((sql) => writtenTable(sql) !== null)) await client.query('SELECT pg_notify($1, $2)', [channel, node]);
         await client.query('COMMIT');
@@ -113,7 +116,8 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
       } catch (error) {
         open = false;
         // A lost or silent connection can't roll back: dropped, its server session ends the transaction.
-        if (isConnectionFailure(error) || (error instanceof StorageError && error.code === 'unavailable')) broken = error as Error;
+        const unreachable = (cause: unknown) => isConnectionFailure(cause) || (cause instanceof StorageError && cause.code === 'unavailable');
+        if (unreachable(error) || (failed && unreachable(failed))) broken = error as Error;
         else await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
         const code = (error as { code?: string }).code ?? '';
         // A key inserted by a concurrent transaction (the next change-request number) can fail as a
@@ -185,11 +189,16 @@ function queryable(target: pg.Pool | pg.PoolClient, statementMs: number, stateme
   };
 }
 
-/** `target`'s statements, each refused with `refusal()`'s error while it gives one. */
-function refusing(target: Queryable, refusal: () => Error | undefined): Queryable {
+/** `target`'s statements, each refused with `refusal()`'s error while it gives one; those sent are in `underWay` until answered. */
+function refusing(target: Queryable, refusal: () => Error | undefined, underWay: Set<Promise<unknown>>): Queryable {
   const refused = <T>(statement: () => Promise<T>): Promise<T> => {
     const error = refusal();
-    return error ? Promise.reject(error) : statement();
+    if (error) return Promise.reject(error);
+    const sent = statement();
+    underWay.add(sent);
+    const answered = () => underWay.delete(sent);
+    sent.then(answered, answered);
+    return sent;
   };
   return {
     dialect: target.dialect,

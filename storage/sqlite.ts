@@ -173,12 +173,13 @@ class StuckGuard {
     // then run on its own and be committed.
     const running = this.previous.then(() => {
       if (this.stuck) throw this.stuck;
-      return statement();
+      return statement().catch((error: Error) => {
+        this.failed ??= error;
+        this.stuck ??= error;
+        throw error;
+      });
     });
-    this.previous = running.catch((error: unknown) => {
-      this.failed ??= error as Error;
-      this.stuck ??= this.failed;
-    });
+    this.previous = running.catch(() => undefined);
     this.underWay.add(running);
     const forget = () => this.underWay.delete(running);
     running.then(forget, forget);

@@ -74,6 +74,21 @@ test('work that turns a failed statement into its own error: the caller gets tha
   assert.equal(await labels(), ['a:first']);
 });
 
+test('a statement the work did not wait for, failing after the work returned: the transaction fails all the same', async () => {
+  const error = await db
+    .transaction(async (tx) => {
+      await tx.run("UPDATE probe_items SET label = 'changed' WHERE id = 'a'");
+      void tx.run("INSERT INTO probe_items VALUES ('a', 'duplicate')").catch(() => undefined);
+      return 'returned';
+    })
+    .then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+  assert.ok(isUniqueViolation(error), `the transaction failed with the statement's error: ${String(error)}`);
+  assert.equal(await labels(), ['a:first']);
+});
+
 test('the next transaction on the same connection runs normally', async () => {
   await db.transaction(async (tx) => {
     await tx.run("INSERT INTO probe_items VALUES ('c', 'next')");
