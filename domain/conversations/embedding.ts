@@ -99,57 +99,42 @@ export const issueText = (issue: { title: string; summary: string }) => issue.su
 const embedded = new Map<string, Float32Array>();
 const embeddedLimit = 20_000;
 const embeddedChunk = 100;
-/** Issues being embedded, by id: a consolidation that meets one waits for it rather than embedding it again. */
-const embedding = new Map<string, Promise<Float32Array | undefined>>();
 
 /** The issues' embeddings by id; undefined when the model isn't there. */
 export async function issueEmbeddings(issues: Array<{ id: string; title: string; summary: string }>): Promise<Map<string, Float32Array> | undefined> {
-  // What the cache holds is taken as it is met: another consolidation may evict it meanwhile.
+  // What the cache holds is taken now: another consolidation may evict it while this one awaits.
   const found = new Map<string, Float32Array>();
-  try {
-    // In chunks, each kept as it comes: a first consolidation of 2,000 issues embeds for minutes, and
-    // one given up meanwhile (its activity timed out, and runs on) shares what it embeds with the
-    // next, which waits for the issues under way rather than queueing them again. One chunk even
-    // when there are no issues: embedTexts says whether the model is there.
-    for (let start = 0; start === 0 || start < issues.length; start += embeddedChunk) {
-      const chunk = issues.slice(start, start + embeddedChunk);
-      const waiting: Array<[string, Promise<Float32Array | undefined>]> = [];
-      const missing: typeof issues = [];
-      for (const issue of chunk) {
-        const vector = embedded.get(issue.id);
-        const underWay = embedding.get(issue.id);
-        if (vector) found.set(issue.id, vector);
-        else if (underWay) waiting.push([issue.id, underWay]);
-        else missing.push(issue);
-      }
-      const run = embedTexts(missing.map(issueText));
-      missing.forEach((issue, i) => {
-        const shared = run.then((vectors) => vectors?.[i]);
-        shared.catch(() => undefined); // its failure is this call's; a waiter meets it too
-        embedding.set(issue.id, shared);
-      });
-      const vectors = await run.finally(() => missing.forEach((issue) => embedding.delete(issue.id)));
-      if (!vectors) return undefined;
-      missing.forEach((issue, i) => {
-        found.set(issue.id, vectors[i]!);
-        embedded.set(issue.id, vectors[i]!);
-      });
-      for (const [id, underWay] of waiting) {
-        const vector = await underWay;
-        if (!vector) return undefined;
-        found.set(id, vector);
-      }
-    }
-    for (const [id, vector] of found) {
-      // Least recently used first out.
-      embedded.delete(id);
-      embedded.set(id, vector);
-    }
-    return found;
-  } finally {
-    for (const id of embedded.keys()) {
-      if (embedded.size <= embeddedLimit) break;
-      embedded.delete(id);
-    }
+  const missing: typeof issues = [];
+  for (const issue of issues) {
+    const vector = embedded.get(issue.id);
+    if (vector) found.set(issue.id, vector);
+    else missing.push(issue);
   }
+  // In chunks, each kept as it comes: a first consolidation of 2,000 issues embeds for minutes, and
+  // one given up meanwhile (its activity timed out, and runs on) shares what it embeds with the
+  // next, which looks again before each chunk. One chunk even when none is missing: embedTexts says
+  // whether the model is there.
+  for (let start = 0; start === 0 || start < missing.length; start += embeddedChunk) {
+    const chunk = missing.slice(start, start + embeddedChunk).filter((issue) => {
+      const vector = embedded.get(issue.id);
+      if (vector) found.set(issue.id, vector);
+      return !vector;
+    });
+    const vectors = await embedTexts(chunk.map(issueText));
+    if (!vectors) return undefined;
+    chunk.forEach((issue, i) => {
+      found.set(issue.id, vectors[i]!);
+      embedded.set(issue.id, vectors[i]!);
+    });
+  }
+  for (const [id, vector] of found) {
+    // Least recently used first out.
+    embedded.delete(id);
+    embedded.set(id, vector);
+  }
+  for (const id of embedded.keys()) {
+    if (embedded.size <= embeddedLimit) break;
+    embedded.delete(id);
+  }
+  return found;
 }

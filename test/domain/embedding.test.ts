@@ -46,12 +46,6 @@ test('issue embeddings come by id, kept: a second call embeds only the new issue
   assert.is(second.get('i2')!.length, embeddingDimensions);
 });
 
-test('two consolidations meeting the same new issues embed them once: the second waits for the first', async () => {
-  const issues = Array.from({ length: 3 }, (_, i) => ({ id: `shared-${i}`, title: `Issue ${i}`, summary: `The sitemap misses page ${i} of our docs.` }));
-  const [first, second] = await Promise.all([issueEmbeddings(issues), issueEmbeddings(issues)]);
-  for (const issue of issues) assert.is(second!.get(issue.id), first!.get(issue.id), `${issue.id}: the same vector, not a second one`);
-});
-
 test('without the model, no vectors (words alone); a model fetched later is taken without a restart', () => {
   const empty = mkdtempSync(path.join(tmpdir(), 'quire-model-'));
   try {
