@@ -46,7 +46,7 @@ const unknown = drivers.filter((driver) => driver !== 'sqlite' && driver !== 'po
 if (unknown.length) fail(`QUIRE_TEST_DRIVERS: unknown ${unknown.join(', ')} (sqlite, postgres)`);
 if (drivers.includes('postgres') && spawnSync('bash', ['scripts/postgresql.sh'], { stdio: 'inherit' }).status !== 0) fail('PostgreSQL is not available: see the message above');
 // A suite that hangs (a process left running, a promise never settled) fails the run instead.
-const limitMinutes = Number(process.env.QUIRE_TEST_TIMEOUT_MINUTES ?? 20);
+const limitMinutes = Number(process.env.QUIRE_TEST_TIMEOUT_MINUTES ?? 30);
 
 /** One run of the suites; resolves with its counts. */
 function runSuites(driver) {
