@@ -12,7 +12,7 @@ globalThis.UVU_DEFER = 1;
 await import('uvu');
 
 const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, '');
-const report = { passed: 0, failed: 0, skipped: 0, problems: [] };
+const report = { passed: 0, failed: 0, skipped: 0, problems: [], seconds: {} };
 const problem = (line, failedTests = 1) => {
   report.problems.push(line);
   report.failed += Math.max(1, failedTests);
@@ -50,9 +50,13 @@ async function runSuite(run) {
   }
 }
 
+const runStarted = performance.now();
 for (const group of groups) {
-  process.stdout.write(`\n\u001b[1m\u001b[4m${group.file}\u001b[24m\u001b[22m\n`);
+  // The header carries the run's elapsed minutes, so a run stopped by its time limit still shows where the time went.
+  const elapsed = ((performance.now() - runStarted) / 60_000).toFixed(1);
+  process.stdout.write(`\n\u001b[1m\u001b[4m${group.file}\u001b[24m\u001b[22m (at ${elapsed} min)\n`);
   if (group.loadFailed) continue;
+  const started = performance.now();
   if (group.runs.length === 0) {
     problem(`${group.file}: registered no suite (does it call test.run()?)`);
     continue;
@@ -76,7 +80,12 @@ for (const group of groups) {
     }
     if (declared === 0) problem(`${group.file} › ${name}: declares no test`);
   }
+  report.seconds[group.file] = (performance.now() - started) / 1000;
 }
+
+// Where the run's time went: the slowest files, so a run that nears its time limit says why.
+const slowest = Object.entries(report.seconds).sort(([, a], [, b]) => b - a).slice(0, 15);
+console.log('\nslowest files: ' + slowest.map(([file, seconds]) => `${file} ${seconds.toFixed(1)} s`).join(', '));
 
 if (report.problems.length) console.error('\n' + report.problems.map((line) => `FAILED ${line}`).join('\n'));
 if (reportPath) writeFileSync(reportPath, JSON.stringify(report));
