@@ -39,7 +39,7 @@ export function consolidate(issues: IssueToConsolidate[], runs = consensusRuns(i
   const documents = documentFrequencies(folded);
   const idf = matchingIdfOf({ documents: issues.length, documentFrequency: (term) => documents.get(term) ?? 0 });
   const vectors = folded.map((terms) => termVector(terms));
-  // Past graphLimit, words alone: centroid runs over dense vectors cost n × clusters × 384 a pass.
+  // Past graphLimit, words alone: centroid runs over dense vectors cost n × clusters × 768 a pass.
   const mixed = issues.length > 0 && issues.length <= graphLimit && issues.every((issue) => issue.embedding?.length);
   const weighted = vectors.map((vector, index) => (mixed ? withMeaning(weigh(vector, idf), issues[index]!.embedding!) : weigh(vector, idf)));
   if (mixed) {

@@ -6,9 +6,9 @@ import { listenedPool, siblingModule } from '../../engine/workerPool.js';
 import { log } from '../common/log.js';
 
 /**
- * Sentence embeddings of issues: all-MiniLM-L6-v2, quantized (ONNX; `scripts/embedding-model.sh`
- * fetches it into `models/`), run by onnxruntime on the CPU in a thread of its own
- * (embeddingThread.ts), mean of its token vectors, unit length. Bags of words miss paraphrase ("a
+ * Sentence embeddings of issues: all-mpnet-base-v2, its matrices in 8 bits (ONNX;
+ * `scripts/embedding-model.sh` fetches and converts it into `models/`), run by onnxruntime on the
+ * CPU in a thread of its own (embeddingThread.ts), mean of its token vectors, unit length. Bags of words miss paraphrase ("a
  * French version of our docs" and "Portuguese variants of the help center" share no term); the
  * model places them close. Loaded by the first issue embedded, never at start; without the model
  * files, clustering uses words alone (logged once).
@@ -19,11 +19,11 @@ export { embeddingDimensions } from './embeddingThread.js';
 type Embedder = (texts: string[]) => Promise<Float32Array[]>;
 let loading: Promise<Embedder | undefined> | undefined;
 
-/** The model's folder: QUIRE_EMBEDDING_MODEL, or `models/all-minilm-l6-v2-q` of the project this file is in (its source or its build). */
+/** The model's folder: QUIRE_EMBEDDING_MODEL, or `models/all-mpnet-base-v2-q` of the project this file is in (its source or its build). */
 function modelFolder(): string | undefined {
   if (process.env.QUIRE_EMBEDDING_MODEL) return process.env.QUIRE_EMBEDDING_MODEL;
   for (let dir = path.dirname(fileURLToPath(import.meta.url)), depth = 0; depth < 5; dir = path.dirname(dir), depth += 1) {
-    const candidate = path.join(dir, 'models', 'all-minilm-l6-v2-q');
+    const candidate = path.join(dir, 'models', 'all-mpnet-base-v2-q');
     if (existsSync(path.join(candidate, 'model.onnx'))) return candidate;
   }
   return undefined;
@@ -95,31 +95,61 @@ export async function embedTexts(texts: string[]): Promise<Float32Array[] | unde
  */
 export const issueText = (issue: { title: string; summary: string }) => issue.summary.trim() || issue.title;
 
-/** Issues' embeddings by id, kept (an issue's text never changes): a consolidation embeds only the issues it hasn't met. About 1.5 KB each. */
+/** Issues' embeddings by id, kept (an issue's text never changes): a consolidation embeds only the issues it hasn't met. About 3 KB each. */
 const embedded = new Map<string, Float32Array>();
 const embeddedLimit = 20_000;
+const embeddedChunk = 100;
+/** Issues being embedded, by id: a consolidation that meets one waits for it rather than embedding it again. */
+const embedding = new Map<string, Promise<Float32Array | undefined>>();
 
 /** The issues' embeddings by id; undefined when the model isn't there. */
 export async function issueEmbeddings(issues: Array<{ id: string; title: string; summary: string }>): Promise<Map<string, Float32Array> | undefined> {
-  // What the cache holds is taken now: another consolidation may evict it while this one awaits.
+  // What the cache holds is taken as it is met: another consolidation may evict it meanwhile.
   const found = new Map<string, Float32Array>();
-  const missing: typeof issues = [];
-  for (const issue of issues) {
-    const vector = embedded.get(issue.id);
-    if (vector) found.set(issue.id, vector);
-    else missing.push(issue);
+  try {
+    // In chunks, each kept as it comes: a first consolidation of 2,000 issues embeds for minutes, and
+    // one given up meanwhile (its activity timed out, and runs on) shares what it embeds with the
+    // next, which waits for the issues under way rather than queueing them again. One chunk even
+    // when there are no issues: embedTexts says whether the model is there.
+    for (let start = 0; start === 0 || start < issues.length; start += embeddedChunk) {
+      const chunk = issues.slice(start, start + embeddedChunk);
+      const waiting: Array<[string, Promise<Float32Array | undefined>]> = [];
+      const missing: typeof issues = [];
+      for (const issue of chunk) {
+        const vector = embedded.get(issue.id);
+        const underWay = embedding.get(issue.id);
+        if (vector) found.set(issue.id, vector);
+        else if (underWay) waiting.push([issue.id, underWay]);
+        else missing.push(issue);
+      }
+      const run = embedTexts(missing.map(issueText));
+      missing.forEach((issue, i) => {
+        const shared = run.then((vectors) => vectors?.[i]);
+        shared.catch(() => undefined); // its failure is this call's; a waiter meets it too
+        embedding.set(issue.id, shared);
+      });
+      const vectors = await run.finally(() => missing.forEach((issue) => embedding.delete(issue.id)));
+      if (!vectors) return undefined;
+      missing.forEach((issue, i) => {
+        found.set(issue.id, vectors[i]!);
+        embedded.set(issue.id, vectors[i]!);
+      });
+      for (const [id, underWay] of waiting) {
+        const vector = await underWay;
+        if (!vector) return undefined;
+        found.set(id, vector);
+      }
+    }
+    for (const [id, vector] of found) {
+      // Least recently used first out.
+      embedded.delete(id);
+      embedded.set(id, vector);
+    }
+    return found;
+  } finally {
+    for (const id of embedded.keys()) {
+      if (embedded.size <= embeddedLimit) break;
+      embedded.delete(id);
+    }
   }
-  const vectors = await embedTexts(missing.map(issueText));
-  if (!vectors) return undefined;
-  missing.forEach((issue, i) => found.set(issue.id, vectors[i]!));
-  for (const [id, vector] of found) {
-    // Least recently used first out.
-    embedded.delete(id);
-    embedded.set(id, vector);
-  }
-  for (const id of embedded.keys()) {
-    if (embedded.size <= embeddedLimit) break;
-    embedded.delete(id);
-  }
-  return found;
 }

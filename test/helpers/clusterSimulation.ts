@@ -80,10 +80,16 @@ export function arrived(conversations: Labelled[]): Map<string, string> {
 }
 
 /** The issues' embeddings by conversation id, as consolidation gets them (none without the model). */
+/** Embeddings by text, kept for the process: the suites embed the same issues again in subsets. */
+const embeddedTexts = new Map<string, Float32Array>();
+
 export async function embeddingsOf(conversations: Labelled[]): Promise<Map<string, Float32Array> | undefined> {
   const issues = issuesOf(conversations);
-  const vectors = await embedTexts(issues.map((issue) => issue.text));
-  return vectors && new Map(issues.map((issue, i) => [issue.id, vectors[i]!]));
+  const missing = [...new Set(issues.map((issue) => issue.text).filter((text) => !embeddedTexts.has(text)))];
+  const vectors = await embedTexts(missing);
+  if (!vectors) return undefined;
+  missing.forEach((text, i) => embeddedTexts.set(text, vectors[i]!));
+  return new Map(issues.map((issue) => [issue.id, embeddedTexts.get(issue.text)!]));
 }
 
 /**
