@@ -12,19 +12,28 @@ export interface ExtractedIssue {
 }
 
 /** The user says the problem went away on its own: nothing left to document. */
-const selfResolved = /\b(never ?mind|figured it out|solved it myself|sorted it out myself|found it|ignore (?:this|my (?:last )?message)|no longer needed)\b/i;
+const selfResolved = /\b(never ?mind|figured it out|solved it myself|sorted it out myself|ignore (?:this|my (?:last )?message)|no longer needed)\b/i;
+/** "Found it" before anyone answered is the user's own find; after an answer, it is the answer they needed, and the docs didn't give. */
+const foundIt = /\bfound it\b/i;
 const spamCues = /\b(seo|backlinks?|casino|crypto|investment opportunity|click here|buy now|limited time|claim your|guaranteed|unsubscribe|dear friend|earn \d+%?|partnerships?|co-marketing|webinar|book a (?:call|demo))\b/gi;
 /** Words that mark a sentence as a problem or a request, besides questions and negations. */
 const problemCues = new Set(
-  'error errors fail fails failed failing broken missing stuck unable expired wrong confusing unclear timeout conflict locked cut greyed unauthorized forbidden charged refund crash crashes bug limit limits 401 403 404 429 500 mismatch pending ignores disappear still unverified zero lose loses lost spins hangs freezes forever instead blank empty nothing overwrote wiped'.split(' '),
+  'error errors fail fails failed failing broken missing stuck unable expired wrong confusing unclear timeout conflict locked cut greyed unauthorized forbidden charged refund crash crashes bug limit limits 401 403 404 429 500 mismatch pending ignores disappear disappears disappeared still unverified zero lose loses lost spins hangs freezes forever instead blank empty nothing overwrote wiped'.split(' '),
 );
-const requestStarts = /^(how|where|what|which|why|when|is there|is it possible|can (?:i|we|you|one)|could (?:i|we|you)|do (?:i|we|you)|does|should|will|are there|would it|please)\b/i;
+/** Words that open a question or a request (questions opened by an auxiliary: Sentence.inverted). */
+const requestStarts = /^(how|where|what|which|why|when|who|is there|are there|please)\b/i;
+/**
+ * A question asked inside a sentence ("ratings readers leave, where do i see them"), or a request
+ * written as one ("make it the default pls"). Not "please" itself: inside a sentence it is as often
+ * a courtesy ("for urgent matters please contact my colleague").
+ */
+const requestInside = /\b(?:(?:how|where|what|which|why|when|who) (?:do|does|can|could|should|would|is|are) (?:i|we|you|they|one|it)|is there a way|pls|plz)\b/i;
 const pleasantry = /^(hi|hello|hey|dear|thanks|thank you|cheers|regards|best|good (?:morning|afternoon|evening))\b[\s,!.]*/i;
 
 function isProblem(sentence: Sentence): boolean {
   const text = sentence.text.replace(pleasantry, '');
   if (!text) return false;
-  if (sentence.question || requestStarts.test(text)) return true;
+  if (sentence.question || sentence.inverted || requestStarts.test(text) || requestInside.test(text)) return true;
   if (sentence.negated) return true;
   return sentence.words.some((word) => problemCues.has(word));
 }
@@ -42,9 +51,12 @@ const withoutGreeting = (text: string) => text.replace(/^(?:(?:hi|hello|hey|dear
  * thanks, advertises, or solved it alone.
  */
 export function extractIssuesLocally(conversation: ConversationText): ExtractedIssue[] {
-  const userTexts = plainTexts(conversation.parts.filter((part) => part.type === 'message' && part.role === 'user').map((part) => part.body));
+  const messages = conversation.parts.filter((part) => part.type === 'message');
+  const userTexts = plainTexts(messages.filter((part) => part.role === 'user').map((part) => part.body));
   const all = userTexts.join('\n');
-  if (!all.trim() || selfResolved.test(all)) return [];
+  const answered = messages.findIndex((part) => part.role !== 'user');
+  const beforeAnswer = userTexts.slice(0, answered < 0 ? undefined : answered).join("\n");
+  if (!all.trim() || selfResolved.test(all) || foundIt.test(beforeAnswer)) return [];
   if ((all.match(spamCues) ?? []).length >= 2) return [];
   const sentences = userTexts.flatMap((text) => sentencesOf(text));
   const problems = sentences.filter(isProblem);

@@ -17,7 +17,12 @@ export interface Sentence {
   question: boolean;
   /** Lower-case word forms, for matching cue words. */
   words: string[];
+  /** It opens as an English question does, with or without its question mark: an auxiliary, then its subject ("can guests…", "does the export…"; not "will do"). */
+  inverted: boolean;
 }
+
+/** What can follow the auxiliary that opens a question: its subject. */
+const subjectTags = new Set(['PRON', 'NOUN', 'PROPN', 'DET', 'NUM']);
 
 export function sentencesOf(text: string): Sentence[] {
   const its = nlp().its;
@@ -27,8 +32,11 @@ export function sentencesOf(text: string): Sentence[] {
     .sentences()
     .each((sentence: ItemSentence) => {
       const words = sentence.tokens().out(its.normal) as string[];
+      // Greetings and punctuation before it ("Hi, can we…") don't count.
+      const tags = (sentence.tokens().out(its.pos) as string[]).filter((tag) => tag !== 'INTJ' && tag !== 'PUNCT');
       const raw = sentence.out().trim();
-      sentences.push({ text: raw, negated: Boolean(sentence.out(its.negationFlag)), question: raw.endsWith('?'), words });
+      const inverted = tags[0] === 'AUX' && subjectTags.has(tags[1] ?? '');
+      sentences.push({ text: raw, negated: Boolean(sentence.out(its.negationFlag)), question: raw.endsWith('?'), words, inverted });
     });
   return sentences;
 }
