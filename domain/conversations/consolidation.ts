@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { UndirectedGraph } from 'graphology';
 import louvainModule from 'graphology-communities-louvain';
 import { matchingIdfOf, mergeThreshold, termVector, type TermVector } from './clustering.js';
+import { alignedToEnglish } from './languageAlignment.js';
 import { foldCounts, typoFolding } from './typos.js';
 
 /**
@@ -16,6 +17,8 @@ export interface IssueToConsolidate {
   terms: Record<string, number>;
   /** The issue's sentence embedding (unit length), when the model is there: with it, similarity mixes meaning and words. */
   embedding?: Float32Array;
+  /** False when the issue's text reads as another language (readsAsEnglish): its embedding is then moved to English's side (languageAlignment.ts). */
+  english?: boolean;
 }
 
 export interface Consolidation {
@@ -41,7 +44,8 @@ export function consolidate(issues: IssueToConsolidate[], runs = consensusRuns(i
   const vectors = folded.map((terms) => termVector(terms));
   // Past graphLimit, words alone: centroid runs over dense vectors cost n × clusters × 768 a pass.
   const mixed = issues.length > 0 && issues.length <= graphLimit && issues.every((issue) => issue.embedding?.length);
-  const weighted = vectors.map((vector, index) => (mixed ? withMeaning(weigh(vector, idf), issues[index]!.embedding!) : weigh(vector, idf)));
+  const embeddings = mixed ? alignedToEnglish(issues.map((issue) => issue.embedding!), issues.map((issue) => issue.english !== false)) : [];
+  const weighted = vectors.map((vector, index) => (mixed ? withMeaning(weigh(vector, idf), embeddings[index]!) : weigh(vector, idf)));
   if (mixed) {
     const groups = neighbourCommunities(weighted);
     return {

@@ -34,7 +34,7 @@ import {
 import { now } from '../../storage/ids.js';
 import { addInto, idfOf, nearest, termVector, type TermVector } from './clustering.js';
 import { graphLimit, type Consolidation } from './consolidation.js';
-import { issueEmbeddings } from './embedding.js';
+import { issueEmbeddings, issueText } from './embedding.js';
 import { extractIssuesLocally, type ConversationText, type ExtractedIssue } from './extractIssues.js';
 import { labelCluster } from './labels.js';
 import { issueTerms } from './issueTerms.js';
@@ -225,7 +225,7 @@ async function planConsolidation(db: ContentDeps['db'], organizationId: string) 
     // Issues are visited in orders given by their content (never their arrival, nor their ids).
     key: createHash('sha1').update(JSON.stringify([Object.entries(issue.terms).sort(), issue.conversationId, issue.title])).digest('hex'),
     terms: issue.terms,
-    ...(embeddings && { embedding: embeddings.get(issue.id)! }),
+    ...(embeddings && { embedding: embeddings.get(issue.id)!, text: issueText(issue) }),
   }));
   toConsolidate.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const { groups, vectors } = await runInPool<Consolidation>(consolidationTasks, 'consolidateIssues', toConsolidate, `Consolidating the ${stored.length} issues of organization ${organizationId}`, { limitMs: consolidationLimitMs });

@@ -71,3 +71,28 @@ export function termsOf(text: string): Terms {
   });
   return { counts, surface };
 }
+
+/** Below this many words a text is taken as English: too few to tell, and short notes read alike in any language. */
+const wordsToTell = 12;
+/** English prose runs about 40 % stop words of wink's English list; the other languages' under 8 %. */
+const englishStopWordShare = 0.15;
+
+/**
+ * Whether a text reads as English, by the share of its words that are English stop words. On the
+ * labelled sets, the issues in French, German, Spanish, Portuguese and Italian have 0–7 %, the
+ * English ones of a dozen words or more 25 % and up.
+ */
+export function readsAsEnglish(text: string): boolean {
+  const its = nlp().its;
+  let words = 0;
+  let stopWords = 0;
+  nlp()
+    .readDoc(text)
+    .tokens()
+    .each((token: ItemToken) => {
+      if (token.out(its.type) !== 'word') return;
+      words += 1;
+      if (token.out(its.stopWordFlag)) stopWords += 1;
+    });
+  return words < wordsToTell || stopWords / words >= englishStopWordShare;
+}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { addInto, idfOf, nearest, type TermVector } from '../../domain/conversations/clustering.js';
-import { consolidate } from '../../domain/conversations/consolidation.js';
+import { consolidateIssues } from '../../domain/conversations/consolidationTasks.js';
 import { embedTexts, issueText } from '../../domain/conversations/embedding.js';
 import { extractIssuesLocally } from '../../domain/conversations/extractIssues.js';
 import { issueTerms } from '../../domain/conversations/issueTerms.js';
@@ -93,7 +93,7 @@ export async function embeddingsOf(conversations: Labelled[]): Promise<Map<strin
 }
 
 /**
- * Clusters the whole set again, as consolidation does; `salt` changes the issues' keys, and so the
+ * Clusters the whole set again, as consolidation does (the worker pool's task, given what planConsolidation gives it); `salt` changes the issues' keys, and so the
  * orders the runs visit them in. With `embeddings` (embeddingsOf), similarity mixes them in.
  */
 export function consolidated(conversations: Labelled[], salt = '', embeddings?: Map<string, Float32Array>): Map<string, string> {
@@ -101,11 +101,11 @@ export function consolidated(conversations: Labelled[], salt = '', embeddings?: 
     id: issue.id,
     terms: issue.counts,
     key: createHash('sha1').update(JSON.stringify([Object.entries(issue.counts).sort(), issue.id, salt])).digest('hex'),
-    ...(embeddings?.has(issue.id) && { embedding: embeddings.get(issue.id)! }),
+    ...(embeddings?.has(issue.id) && { embedding: embeddings.get(issue.id)!, text: issue.text }),
   }));
   issues.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const assignment = new Map<string, string>();
-  consolidate(issues).groups.forEach((group, i) => group.forEach((id) => assignment.set(id, `g${i}`)));
+  consolidateIssues(issues).groups.forEach((group, i) => group.forEach((id) => assignment.set(id, `g${i}`)));
   return assignment;
 }
 
