@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { databaseFreeFolders } from '../test/runner/databaseFree.mjs';
 
 /** Ends the run before any suite, as a failure CI's summary line counts. */
 function fail(message) {
@@ -39,6 +40,7 @@ process.env.QUIRE_WORKFLOW_BUNDLE = bundlePath;
 // a hook that throws, a suite running fewer tests than it declares, a file registering no suite.
 // They run twice: metadata in SQLite (the embedded default), then in PostgreSQL (a throwaway
 // cluster the run starts itself, see test/helpers/postgres.ts); QUIRE_TEST_DRIVERS picks (e.g. "sqlite").
+// The second pass leaves out the folders whose suites never open a database (test/runner/databaseFree.mjs).
 // Usage: node scripts/test.mjs [dir] [pattern]   (default: test '\.test\.ts$')
 const [dir = 'test', pattern = '\\.test\\.ts$'] = process.argv.slice(2);
 const drivers = (process.env.QUIRE_TEST_DRIVERS ?? 'sqlite postgres').split(/[\s,]+/).filter(Boolean);
@@ -52,7 +54,9 @@ const limitMinutes = Number(process.env.QUIRE_TEST_TIMEOUT_MINUTES ?? 30);
 function runSuites(driver) {
   const reportDir = mkdtempSync(path.join(tmpdir(), 'quire-test-report-'));
   const reportPath = path.join(reportDir, 'report.json');
-  const args = ['--import', 'tsx', 'test/runner/runSuites.mjs', dir, pattern, reportPath];
+  // The suites that never open a database run on the SQLite pass only, when there is one.
+  const skipped = driver === 'postgres' && drivers.includes('sqlite') && dir === 'test' ? `^(${databaseFreeFolders.join('|')})/` : '';
+  const args = ['--import', 'tsx', 'test/runner/runSuites.mjs', dir, pattern, reportPath, skipped];
   const env = { ...process.env, QUIRE_TEST_POSTGRES: driver === 'postgres' ? '1' : '0' };
   delete env.QUIRE_DATABASE_URL;
   if (drivers.length > 1) console.log(`\n=== metadata in ${driver === 'postgres' ? 'PostgreSQL' : 'SQLite'} ===`);

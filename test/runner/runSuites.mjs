@@ -2,11 +2,11 @@
 // uvu drops an error thrown in a `before` hook (its runner returns from a `finally`), so such a
 // suite reports "(0 / N)" and no failure. Here every suite must run every test it declares, every
 // file must register a suite, and a hook or import that throws is a failure naming its file.
-// Usage: node --import tsx test/runner/runSuites.mjs <dir> <pattern> <report.json>
+// Usage: node --import tsx test/runner/runSuites.mjs <dir> <pattern> <report.json> [skipped: files to leave out, a pattern]
 import { writeFileSync } from 'node:fs';
 import { parse } from 'uvu/parse';
 
-const [dir = 'test', pattern = '\\.test\\.ts$', reportPath] = process.argv.slice(2);
+const [dir = 'test', pattern = '\\.test\\.ts$', reportPath, skipped] = process.argv.slice(2);
 process.env.FORCE_COLOR ??= '1';
 globalThis.UVU_DEFER = 1;
 await import('uvu');
@@ -18,7 +18,8 @@ const problem = (line, failedTests = 1) => {
   report.failed += Math.max(1, failedTests);
 };
 
-const { suites: files } = await parse(dir, pattern, {});
+const { suites: found } = await parse(dir, pattern, {});
+const files = skipped ? found.filter((file) => !new RegExp(skipped).test(file.name)) : found;
 const groups = [];
 for (const [index, file] of files.entries()) {
   globalThis.UVU_INDEX = index;
