@@ -91,8 +91,9 @@ export const meaningShare = 0.8;
 
 /**
  * With embeddings and up to this many issues, the groups are the communities of the issues'
- * nearest-neighbour graph (neighbourCommunities). It needs the issues' n × n similarities (16 MB at
- * 2,000); past that, the centroid runs below, by words alone.
+ * nearest-neighbour graph (neighbourCommunities). It needs n × n matrices: the issues'
+ * similarities, the splits' votes and their merge (about 64 MB at 2,000); past that, the centroid
+ * runs below, by words alone.
  */
 export const graphLimit = 2000;
 // A CommonJS module: its default import is the function its types declare as `default`.

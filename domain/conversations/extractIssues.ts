@@ -13,8 +13,8 @@ export interface ExtractedIssue {
 
 /** The user says the problem went away on its own: nothing left to document. */
 const selfResolved = /\b(never ?mind|figured it out|solved it myself|sorted it out myself|ignore (?:this|my (?:last )?message)|no longer needed)\b/i;
-/** "Found it" before anyone answered is the user's own find; after an answer, it is the answer they needed, and the docs didn't give. */
-const foundIt = /\bfound it\b/i;
+/** "Found it" before the team answered is the user's own find; after, it is the answer they needed, and the docs didn't give. */
+const foundIt = /(?<!\b(?:not|never)\s+|n['’]t\s+)\bfound it\b/i;
 const spamCues = /\b(seo|backlinks?|casino|crypto|investment opportunity|click here|buy now|limited time|claim your|guaranteed|unsubscribe|dear friend|earn \d+%?|partnerships?|co-marketing|webinar|book a (?:call|demo))\b/gi;
 /** Words that mark a sentence as a problem or a request, besides questions and negations. */
 const problemCues = new Set(
@@ -54,8 +54,11 @@ export function extractIssuesLocally(conversation: ConversationText): ExtractedI
   const messages = conversation.parts.filter((part) => part.type === 'message');
   const userTexts = plainTexts(messages.filter((part) => part.role === 'user').map((part) => part.body));
   const all = userTexts.join('\n');
-  const answered = messages.findIndex((part) => part.role !== 'user');
-  const beforeAnswer = userTexts.slice(0, answered < 0 ? undefined : answered).join("\n");
+  // The team's first answer to the user (a greeting before the user wrote is none; an assistant's answer came from the docs).
+  const firstAsked = messages.findIndex((part) => part.role === 'user');
+  const answered = messages.findIndex((part, index) => index > firstAsked && part.role === 'team-member');
+  const askedBeforeAnswer = answered < 0 ? userTexts.length : messages.slice(0, answered).filter((part) => part.role === 'user').length;
+  const beforeAnswer = userTexts.slice(0, askedBeforeAnswer).join('\n');
   if (!all.trim() || selfResolved.test(all) || foundIt.test(beforeAnswer)) return [];
   if ((all.match(spamCues) ?? []).length >= 2) return [];
   const sentences = userTexts.flatMap((text) => sentencesOf(text));

@@ -18,12 +18,18 @@ test('a text reads as English by its share of English stop words; a short note i
 const issues = [
   { topic: 'invoices', english: true, text: 'Our invoice shows the wrong VAT number and the old billing address. How do we correct it for future invoices?' },
   { topic: 'invoices', english: true, text: 'Where can I download the invoices for the last three months? Our accountant needs them as PDF files.' },
+  { topic: 'invoices', english: true, text: 'We were charged twice for the same month on our card. Can you refund one of the two payments?' },
+  { topic: 'invoices', english: true, text: 'How do I change the email address that receives our invoices? It still goes to someone who left.' },
   { topic: 'invoices', english: false, text: 'Bonjour, notre facture affiche un mauvais numéro de TVA et notre ancienne adresse. Comment pouvons-nous la corriger ?' },
   { topic: 'search', english: true, text: 'Search on our published docs returns nothing for words that are clearly on the page. Is the index broken?' },
   { topic: 'search', english: true, text: 'The search bar of the public site finds old pages we deleted weeks ago. How do we refresh the results?' },
+  { topic: 'search', english: true, text: 'Readers say that searching for an error code finds nothing, although the code is in a table on the page.' },
+  { topic: 'search', english: true, text: 'Can we stop our changelog pages from showing up first in the search results of the site?' },
   { topic: 'search', english: false, text: 'Bonjour, la recherche sur notre documentation publiée ne trouve rien pour des mots qui sont bien sur la page. Pourquoi ?' },
   { topic: 'domain', english: true, text: 'We pointed docs.example.com at you with a CNAME record, but the browser says the certificate is not valid for our domain.' },
   { topic: 'domain', english: true, text: 'How long does it take before our custom domain works over HTTPS? The DNS record was added yesterday.' },
+  { topic: 'domain', english: true, text: 'Our docs should move from a subdomain to a path on our main website. Is that possible with a custom domain?' },
+  { topic: 'domain', english: true, text: 'After we changed our DNS provider the custom domain shows an error page instead of our documentation.' },
   { topic: 'domain', english: false, text: 'Bonjour, notre domaine personnalisé pointe vers vous avec un enregistrement CNAME, mais le navigateur dit que le certificat est invalide.' },
 ];
 
@@ -46,13 +52,26 @@ test('issues in another language are moved to English side: their nearest issue 
   issues.forEach((issue, i) => issue.english && assert.equal(aligned[i], vectors[i], 'English issues stay where they are'));
 });
 
-test('fewer than two issues on either side: nothing moves (a lone issue minus its own mean would keep nothing)', () => {
-  const unit = (values: number[]) => Float32Array.from(values, (value) => value / Math.hypot(...values));
-  const vectors = [unit([1, 0, 0]), unit([0.9, 0.1, 0]), unit([0, 1, 1])];
-  assert.equal(alignedToEnglish(vectors, [true, true, false]), vectors);
-  assert.equal(alignedToEnglish(vectors, [false, false, true]), vectors);
-  const moved = alignedToEnglish([...vectors, unit([0, 1, 0.8])], [true, true, false, false]);
-  assert.not.equal(moved[2], vectors[2]);
+const unit = (values: number[]) => Float32Array.from(values, (value) => value / Math.hypot(...values));
+/** `count` vectors near `direction`, a little apart from each other. */
+const near = (direction: number[], count: number) => Array.from({ length: count }, (_, i) => unit(direction.map((value, d) => value + (d === i % direction.length ? 0.1 : 0))));
+
+test('the smaller side moves to the larger, and only when the larger has ten issues and the smaller two', () => {
+  const englishSide = near([1, 0, 0, 0], 12);
+  const otherSide = near([0, 0, 1, 1], 3);
+  const moved = alignedToEnglish([...englishSide, ...otherSide], [...englishSide.map(() => true), ...otherSide.map(() => false)]);
+  moved.slice(0, 12).forEach((vector, i) => assert.is(vector, englishSide[i], 'the larger side stays'));
+  moved.slice(12).forEach((vector) => assert.ok(dot(vector, englishSide[0]!) > 0.9, 'moved to the English side'));
+  // An organization that writes mostly in another language: its two English issues move to its side, not the reverse.
+  const otherMany = [...otherSide, ...near([0, 0, 1, 1], 9)];
+  const mostlyOther = alignedToEnglish([...otherMany, englishSide[0]!, englishSide[1]!], [...otherMany.map(() => false), true, true]);
+  otherMany.forEach((vector, i) => assert.is(mostlyOther[i], vector, 'the larger side stays'));
+  assert.ok(dot(mostlyOther[12]!, otherSide[0]!) > 0.9, 'the English issues moved to the other side');
+  // Too few on one side: nothing moves.
+  const lone = [...englishSide, otherSide[0]!];
+  assert.equal(alignedToEnglish(lone, [...englishSide.map(() => true), false]), lone, 'a lone issue has no mean of its own');
+  const fewAnchors = [...englishSide.slice(0, 9), ...otherSide];
+  assert.equal(alignedToEnglish(fewAnchors, [...Array(9).fill(true), false, false, false]), fewAnchors, 'nine issues are a few topics, not a language');
 });
 
 test.run();
