@@ -5,20 +5,38 @@ import * as assert from 'uvu/assert';
 import { databaseFreeFolders } from '../runner/databaseFree.mjs';
 import { projectRoot } from '../helpers/processes.js';
 
-// npm test runs these folders' suites on its SQLite pass only: none may start a server or open a
-// database, or its PostgreSQL side would go untested.
+// npm test runs these folders' suites on its SQLite pass only: none may start a server or a worker
+// or open a database, or its PostgreSQL side would go untested. What reaches one, as the suites
+// are written: the server, suite, fixture, Temporal and database helpers, the process helpers that
+// start a service or a worker, storage, the API's server and the workflows, and the test run's own
+// database switch.
 const test = suite('the suites run on one database only open none');
-const opensDatabase = /from '(?:\.\.\/helpers\/(?:server|postgres|bootstrappedService|fixtures|temporal)|\.\.\/\.\.\/(?:storage\/[^']*|api\/(?:app|main|server)))\.js'|QUIRE_DATABASE_URL/;
+const reachesDatabase = [
+  /['"](?:\.\.\/)+helpers\/(?:server|postgres|bootstrappedService|fixtures|temporal|suite)\.js['"]/,
+  /['"](?:\.\.\/)+(?:storage|workflows)\/[^'"]*['"]/,
+  /['"](?:\.\.\/)+api\/(?:app|main|server)\.js['"]/,
+  /\b(?:startService|startWorkerProcess|testDatabaseUrl|testingOnPostgres|QUIRE_TEST_POSTGRES|QUIRE_DATABASE_URL)\b/,
+];
 
-test('engine/, domain/ and runner/ suites import no server, storage or database helper', () => {
-  const suites = databaseFreeFolders.flatMap((folder) =>
-    readdirSync(path.join(projectRoot, 'test', folder))
-      .filter((file) => file.endsWith('.test.ts'))
-      .map((file) => path.join('test', folder, file)),
+const suitesUnder = (folder: string): string[] =>
+  readdirSync(path.join(projectRoot, folder), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? suitesUnder(path.join(folder, entry.name)) : entry.name.endsWith('.test.ts') ? [path.join(folder, entry.name)] : [],
   );
+
+test('engine/, domain/ and runner/ suites reach no server, worker, storage or database', () => {
+  const suites = databaseFreeFolders.flatMap((folder) => suitesUnder(path.join('test', folder)));
   assert.ok(suites.length > 20, `${suites.length} suites found`);
-  const opening = suites.filter((file) => opensDatabase.test(readFileSync(path.join(projectRoot, file), 'utf8')));
-  assert.equal(opening, []);
+  const reaching = suites.filter((file) => {
+    const source = readFileSync(path.join(projectRoot, file), 'utf8');
+    return reachesDatabase.some((pattern) => pattern.test(source));
+  });
+  assert.equal(reaching, []);
+});
+
+test('the check sees the ways in it names', () => {
+  const caught = ["import { startTestServer } from '../helpers/server.js';", "import { withOrganization } from '../helpers/suite.js';", "const { startService } = await import('../helpers/processes.js');", "import { openDatabase } from '../../storage/db.js';", 'if (testingOnPostgres) return;'];
+  for (const source of caught) assert.ok(reachesDatabase.some((pattern) => pattern.test(source)), source);
+  assert.not.ok(reachesDatabase.some((pattern) => pattern.test("import { projectRoot } from '../helpers/processes.js';")), 'the project root alone');
 });
 
 test.run();
