@@ -4,9 +4,10 @@
  * issues gathered in one cluster of their own, drawn from every topic (on the unseen labelled set,
  * the nearest issue of 2 of its 15 non-English issues shared its topic; of its English ones, 3 in
  * 4). Each non-English embedding is moved by the English issues' mean minus the non-English
- * issues' mean, then scaled back to unit length (or the reverse, where English is the smaller side): what sets the languages apart is largely a shift
- * common to their sentences (removing each language's mean is the usual way to make a model's
- * vectors language-neutral), while their differences, the topics, stay. Moved, 6 of the 15 nearest
+ * issues' mean, then scaled back to unit length (the reverse where English is the smaller side):
+ * what sets the languages apart is largely a shift common to their sentences (removing each
+ * language's mean is the usual way to make a model's vectors language-neutral), while their
+ * differences, the topics, stay. Moved, 6 of the 15 nearest
  * issues share its topic. All other languages share one mean: a mean per language, over the three
  * or four issues each had, held their topics too, and grouped worse (ARI 0.50 against 0.55).
  */

@@ -79,10 +79,10 @@ export function arrived(conversations: Labelled[]): Map<string, string> {
   return assignment;
 }
 
-/** The issues' embeddings by conversation id, as consolidation gets them (none without the model). */
 /** Embeddings by text, kept for the process: the suites embed the same issues again in subsets. */
 const embeddedTexts = new Map<string, Float32Array>();
 
+/** The issues' embeddings by conversation id, as consolidation gets them (none without the model). */
 export async function embeddingsOf(conversations: Labelled[]): Promise<Map<string, Float32Array> | undefined> {
   const issues = issuesOf(conversations);
   const missing = [...new Set(issues.map((issue) => issue.text).filter((text) => !embeddedTexts.has(text)))];
