@@ -33,7 +33,32 @@ test('questions asked without a question mark, inside a sentence, or in inflecte
   assert.is(issueOf(user('the language switcher disappeared after the last publish')).length, 1, 'disappeared');
 });
 
-test('courtesies, auto-replies and thanks stay no issue', () => {
+test('problems told as symptoms, as wishes to know, or in another language are issues', () => {
+  assert.is(issueOf(user('sign-in to our docs keeps sending people back to our login page, safari only')).length, 1, 'keeps');
+  assert.is(issueOf(user('the editor is so slow this morning, each letter shows up a second late')).length, 1, 'slow');
+  assert.is(issueOf(user('mermaid charts invisible with the dark theme on')).length, 1, 'invisible');
+  assert.is(issueOf(user('Need to know who edited the pricing table yesterday.')).length, 1, 'need to know');
+  assert.is(issueOf(user('We would like to confirm whether one space can hold an English and a French edition.')).length, 1, 'whether');
+  assert.is(issueOf(user("De zoekbalk op onze site geeft geen resultaten voor pagina's die er gewoon staan.")).length, 1, 'Dutch');
+  assert.is(issueOf(user('Der PDF-Export funktioniert seit gestern nicht mehr.')).length, 1, 'German');
+  assert.is(issueOf(user("L'export PDF ne marche plus depuis hier.")).length, 1, 'French');
+  assert.is(issueOf(user('La búsqueda da un error cuando escribo dos palabras.')).length, 1, 'Spanish');
+  // Those words count as words of their own, not inside English ones ("pass", "name", "never").
+  assert.is(issueOf(user('Thanks, I will pass it on to the team. The new name is great.')).length, 0);
+});
+
+test('courtesies, auto-replies, job applications and sales pitches stay no issue', () => {
+  assert.is(extractIssuesLocally({ subject: 'Automatic reply: Docs question', parts: [user('I am away until 3 June. Your message will not be forwarded.')] }).length, 0, 'an automatic reply, by its subject');
+  assert.is(issueOf(user("I'm out of the office this week and can't read mail. Urgent? Call Stefan.")).length, 0, 'out of the office');
+  assert.is(issueOf(user('Dear Hiring Manager, I am writing to apply for the Technical Writer position. Could we talk next week?')).length, 0, 'a job application');
+  assert.is(issueOf(user('Attached my CV: I have written API docs for eight years. Is the role still open?')).length, 0, 'a CV');
+  assert.is(extractIssuesLocally({ subject: 'Sponsorship', parts: [user('Would you be open to a 15-minute call about our meetup? Is Tuesday possible?')] }).length, 0, 'a pitch: two cues, the subject included');
+  // A user who names those things about the product still has an issue.
+  assert.is(issueOf(user('Our hiring team cannot open the onboarding space, it says 403.')).length, 1);
+  assert.is(issueOf(user('The OAuth application for the docs site fails with an error after login.')).length, 1);
+});
+
+test('courtesies and thanks stay no issue', () => {
   assert.is(issueOf(user('I am out of the office until Monday with limited access to email. For urgent matters please contact my colleague.')).length, 0);
   assert.is(issueOf(user('Just wanted to say thanks, the new editor is great!')).length, 0);
   assert.is(issueOf(user('Will do, thanks a lot!')).length, 0);
