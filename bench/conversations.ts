@@ -1,10 +1,11 @@
 // The conversations issue's figures: ingest-to-clustered latency through the built server and its
 // worker; the API's responsiveness while 1,000 conversations arrive in a minute; and the clustering
-// cost per new issue at 1,000 and 10,000 issues on SQLite and on PostgreSQL (the domain's processing, in this process).
+// cost per new issue at 1,000 and 10,000 issues on SQLite and on PostgreSQL (the domain's processing, in this process),
+// and a consolidation's at 1,000 (with the embedding model) and 10,000 issues.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { configuredExtractor, processPendingConversations } from '../domain/conversations/index.js';
+import { closeEmbeddingThread, configuredExtractor, consolidateClusters, processPendingConversations } from '../domain/conversations/index.js';
 import { upsertConversation } from '../storage/conversations.js';
 import { databaseLocation, openDatabase } from '../storage/db.js';
 import { startPostgresCluster } from '../scripts/postgresCluster.js';
@@ -130,10 +131,23 @@ export async function clusteringCost(figures: Record<string, string>, databaseUr
   const at1k = await grow(1000, true);
   figures[`clustering a new conversation at 1,000 issues${on}: ms each (extraction, clustering, commit)`] = fmt(median(at1k), 2);
   figures[`… clusters at 1,000 issues${on}`] = String((await organizationClusterIds(db, organizationId)).length);
+  // Consolidation, as an organization's quiet moment runs it: the first embeds every issue (the
+  // model, when it is there: words alone otherwise); the next embeds only the new ones.
+  const consolidation = async () => {
+    const started = performance.now();
+    const outcome = await consolidateClusters(deps, organizationId);
+    if (outcome !== 'consolidated') throw new Error(`consolidation: ${outcome}`);
+    return (performance.now() - started) / 1000;
+  };
+  figures[`consolidating 1,000 issues, the first time (each embedded)${on}: s`] = fmt(await consolidation(), 2);
+  await grow(1100, false);
+  figures[`… again after 100 new issues${on}: s`] = fmt(await consolidation(), 2);
+  figures[`… clusters after it${on}`] = String((await organizationClusterIds(db, organizationId)).length);
   await grow(9900, false);
   const at10k = await grow(10_000, true);
   figures[`clustering a new conversation at 10,000 issues${on}: ms each`] = fmt(median(at10k), 2);
   figures[`… clusters at 10,000 issues${on}`] = String((await organizationClusterIds(db, organizationId)).length);
+  figures[`consolidating 10,000 issues (words alone past 2,000)${on}: s`] = fmt(await consolidation(), 2);
   await db.close();
 }
 
@@ -147,6 +161,7 @@ export async function benchConversations(): Promise<Record<string, string>> {
     await clusteringCost(figures, cluster.url('clustering'));
   } finally {
     await cluster.stop();
+    await closeEmbeddingThread();
   }
   return figures;
 }

@@ -1,5 +1,5 @@
 import { plainTexts } from './plainText.js';
-import { sentencesOf, type Sentence } from './language.js';
+import { readsAsEnglish, sentencesOf, type Sentence } from './language.js';
 
 export interface ConversationText {
   subject: string | null;
@@ -15,21 +15,30 @@ export interface ExtractedIssue {
 const selfResolved = /\b(never ?mind|figured it out|solved it myself|sorted it out myself|ignore (?:this|my (?:last )?message)|no longer needed)\b/i;
 /** "Found it" before the team answered is the user's own find; after, it is the answer they needed, and the docs didn't give. */
 const foundIt = /(?<!\b(?:not|never)\s+|n['’]t\s+)\bfound it\b/i;
-const spamCues = /\b(seo|backlinks?|casino|crypto|airdrop|wallet|investment opportunity|click here|buy now|limited time|claim your|guaranteed|unsubscribe|mailing list|dear friend|earn \d+%?|partnerships?|co-marketing|sponsors?(?:hip)?|podcast|offshore|webinar|book a (?:call|demo)|\d+[- ]minute call)\b/gi;
-/** Mail that is no one's question: automatic replies (by their subject or their first words) and job applications. */
+/** Cues of unsolicited mail: two different ones make a conversation spam. Not words a product's own docs use ("wallet", "podcast", "mailing list"). */
+const spamCues = /\b(seo|backlinks?|casino|crypto|airdrop|investment opportunity|click here|buy now|limited time|claim your|guaranteed|unsubscribe|dear friend|earn \d+%?|partnerships?|co-marketing|sponsorship|looking for sponsors|webinar|book a (?:call|demo)|\d+[- ]minute call|would you be open to|are you looking to|we help (?:[\w-]+ ){0,3}(?:companies|teams|businesses)|offshore (?:developers|engineers|teams?)|verify your wallet)\b/gi;
+/** Mail that is no one's question: automatic replies by their subject, job applications, requests to leave a mailing list. */
 const notARequest =
-  /^(?:automatic reply|auto-?reply|out of (?:the )?office)\b|\b(?:i am|i'm|i will be) (?:out of (?:the )?office|away from (?:the office|my desk))|\bdear hiring (?:manager|team)\b|\b(?:apply(?:ing)?|application) for the (?:[\w-]+ ){0,3}(?:position|role|job|opening)\b|\bcover letter\b|\b(?:my|attached) (?:cv|resume|résumé)\b/im;
+  /^(?:automatic reply|auto-?reply|out of (?:the )?office(?! hours))(?!\p{L})|(?<!\p{L})(?:dear hiring (?:manager|team)|(?:apply(?:ing)?|application) for the (?:[\w-]+ ){0,3}(?:position|job|opening|vacancy)|cover letter|(?:my|attached) (?:cv|resume|résumé)|remove me from (?:your|this) (?:mailing |email )?list)(?!\p{L})/imu;
+/** An automatic reply's own words: it is one unless the text also reports a problem (someone out tomorrow can still report one). */
+const outOfOffice = /(?<!\p{L})(?:i am|i['’]m|i will be) (?:out of (?:the )?office|away from (?:the office|my desk))(?!\p{L})/iu;
 /** Words that mark a sentence as a problem or a request, besides questions and negations. */
 const problemCues = new Set(
-  'error errors fail fails failed failing broken broke breaks missing stuck unable expired wrong confusing unclear timeout conflict locked cut greyed grey gray unauthorized forbidden charged refund crash crashes bug limit limits 401 403 404 429 500 mismatch pending ignores disappear disappears disappeared still unverified zero lose loses lost spins hangs freezes forever instead blank empty nothing overwrote wiped slow slower invisible loop loops looping bounced keeps weird strange whether'.split(' '),
+  'error errors fail fails failed failing broken broke breaks missing stuck unable expired wrong confusing unclear timeout conflict locked cut greyed unauthorized forbidden charged refund crash crashes bug limit limits 401 403 404 429 500 mismatch pending ignores disappear disappears disappeared still unverified zero lose loses lost spins hangs freezes forever instead blank empty nothing overwrote wiped slow slower invisible looping bounced'.split(' '),
 );
+/** The same as phrases, where the word alone is as often a courtesy ("keeps things simple", "in the loop", "let me know whether"). */
+const problemPhrases =
+  /\b(?:keeps? (?:\w+ing|sending|asking|redirecting)\b|(?:login|redirect|sign-?in|infinite|endless) loops?\b|loops? back|(?:grey|gray) (?:box|screen|area|page)|whether (?:[\w-]+ ){0,3}(?:can|could|is|are|supports?|allows?|works?)\b|(?:weird|strange)(?:ly)? (?:error|behaviou?r|issue|bug|result))/i;
 /**
- * The same in the languages other than English that support mail comes in most (French, German,
- * Dutch, Spanish, Portuguese, Italian): negations and the words for error, problem and "works",
- * since wink's sentence analysis is English's and finds neither questions opened without a
- * question mark nor negations there.
+ * In the languages other than English that support mail comes in most (French, German, Dutch,
+ * Spanish, Portuguese, Italian), which wink's English analysis reads neither questions nor
+ * negations in: a negation or the word for error or problem, once the courtesies that use them
+ * ("pas de souci", "kein Problem", "de nada") are taken out. Only in a text that reads as another
+ * language, where "pas" or "ne" can't be English ("faux pas", "Omaha, NE").
  */
-const otherLanguageProblemCues = /(?<!\p{L})(?:ne|pas|jamais|rien|erreur|marche|fonctionne|nicht|kein|keine|keinen|nie|fehler|funktioniert|geht|geen|niet|fout|werkt|nunca|nada|funciona|falla|erro|não|nao|funziona|errore|niente|mai|problema|problème|probleem|probleme)(?!\p{L})/iu;
+const otherLanguageProblemCues =
+  /(?<!\p{L})(?:ne|pas|jamais|rien|erreur|problème|nicht|kein\p{L}*|nie|fehler|problem|niet|geen|fout|probleem|no|nunca|error|problema|falla|não|nao|erro|non|errore)(?!\p{L})|(?<!\p{L})n['’](?=\p{L})/iu;
+const otherLanguageCourtesies = /(?<!\p{L})(?:pas de (?:souci|problème)|de rien|kein problem|keine ursache|geen probleem|graag gedaan|de nada|no hay problema|sin problema|sem problema|di niente|nessun problema)(?!\p{L})/giu;
 /** Words that open a question or a request (questions opened by an auxiliary: Sentence.inverted). */
 const requestStarts = /^(how|where|what|which|why|when|who|is there|are there|please)\b/i;
 /**
@@ -40,13 +49,17 @@ const requestStarts = /^(how|where|what|which|why|when|who|is there|are there|pl
 const requestInside = /\b(?:(?:how|where|what|which|why|when|who) (?:do|does|can|could|should|would|is|are) (?:i|we|you|they|one|it)|is there a way|(?:need|want|would like) to (?:know|confirm|find out|understand)|guidance on|pls|plz)\b/i;
 const pleasantry = /^(hi|hello|hey|dear|thanks|thank you|cheers|regards|best|good (?:morning|afternoon|evening))\b[\s,!.]*/i;
 
-function isProblem(sentence: Sentence): boolean {
+function isProblem(sentence: Sentence, otherLanguage: boolean): boolean {
   const text = sentence.text.replace(pleasantry, '');
   if (!text) return false;
   if (sentence.question || sentence.inverted || requestStarts.test(text) || requestInside.test(text)) return true;
   if (sentence.negated) return true;
-  return sentence.words.some((word) => problemCues.has(word)) || otherLanguageProblemCues.test(text);
+  if (sentence.words.some((word) => problemCues.has(word)) || problemPhrases.test(text)) return true;
+  return otherLanguage && otherLanguageProblemCues.test(text.replace(otherLanguageCourtesies, ''));
 }
+
+/** Enough words to tell a language by its stop words, for the cue words above: "Danke, funktioniert jetzt nicht" is German. */
+const wordsToTellCues = 3;
 
 /** A sentence that is only courtesy: greetings, thanks, sign-offs. */
 const courtesy = /^(?:(?:hi|hello|hey|dear|thanks|thank you|many thanks|cheers|regards|best(?: regards)?|good (?:morning|afternoon|evening)|please help)\b[^.!?]{0,30}[.!?,]*\s*)+$/i;
@@ -71,9 +84,11 @@ export function extractIssuesLocally(conversation: ConversationText): ExtractedI
   const beforeAnswer = userTexts.slice(0, askedBeforeAnswer).join('\n');
   if (!all.trim() || selfResolved.test(all) || foundIt.test(beforeAnswer)) return [];
   const withSubject = `${conversation.subject ?? ''}\n${all}`;
-  if ((withSubject.match(spamCues) ?? []).length >= 2 || notARequest.test(withSubject)) return [];
+  if (new Set(withSubject.match(spamCues)?.map((cue) => cue.toLowerCase())).size >= 2 || notARequest.test(withSubject)) return [];
   const sentences = userTexts.flatMap((text) => sentencesOf(text));
-  const problems = sentences.filter(isProblem);
+  if (outOfOffice.test(all) && !sentences.some((sentence) => sentence.words.some((word) => problemCues.has(word)))) return [];
+  const otherLanguage = !readsAsEnglish(all, wordsToTellCues);
+  const problems = sentences.filter((sentence) => isProblem(sentence, otherLanguage));
   if (!problems.length) return [];
   const lead = problems.find((sentence) => sentence.question) ?? problems[0]!;
   const said = sentences.map((sentence) => withoutGreeting(sentence.text)).filter((text) => text && !courtesy.test(text));

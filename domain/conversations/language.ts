@@ -94,11 +94,11 @@ const stopWordsByLanguage = () =>
  * uses whatever the topic). On the labelled sets, the issues in French, German, Spanish,
  * Portuguese and Italian come out as theirs; clipped English reports ("PDF export broken: code
  * blocks cut off, last lines missing") as English, which the share of English stop words alone
- * did not tell.
+ * did not tell. Texts of fewer than `fewestWords` words read as English.
  */
-export function readsAsEnglish(text: string): boolean {
+export function readsAsEnglish(text: string, fewestWords = wordsToTell): boolean {
   const words = text.toLowerCase().match(/\p{L}+(?:['’]\p{L}+)?/gu) ?? [];
-  if (words.length < wordsToTell) return true;
+  if (words.length < fewestWords) return true;
   let english = 0;
   let other = 0;
   for (const [language, stopWords] of stopWordsByLanguage()) {
