@@ -94,11 +94,11 @@ const stopWordsByLanguage = () =>
  * uses whatever the topic). On the labelled sets, the issues in French, German, Spanish,
  * Portuguese and Italian come out as theirs; clipped English reports ("PDF export broken: code
  * blocks cut off, last lines missing") as English, which the share of English stop words alone
- * did not tell. Texts of fewer than `fewestWords` words read as English.
+ * did not tell.
  */
-export function readsAsEnglish(text: string, fewestWords = wordsToTell): boolean {
+export function readsAsEnglish(text: string): boolean {
   const words = text.toLowerCase().match(/\p{L}+(?:['’]\p{L}+)?/gu) ?? [];
-  if (words.length < fewestWords) return true;
+  if (words.length < wordsToTell) return true;
   let english = 0;
   let other = 0;
   for (const [language, stopWords] of stopWordsByLanguage()) {
@@ -107,4 +107,33 @@ export function readsAsEnglish(text: string, fewestWords = wordsToTell): boolean
     else other = Math.max(other, covered);
   }
   return english >= other;
+}
+
+export type Language = 'english' | 'other' | 'unknown';
+let distinctiveStopWords: Array<{ english: Set<string>; other: Set<string> }> | undefined;
+
+/**
+ * Which language a short text is in, English or another, by the stop words that tell the two
+ * apart: English's list (stopwords-iso) holds "non", "ne", "la" and "de" too, so for each other
+ * language only the words one list has and the other lacks count. Another language when, for some
+ * language, its own words outnumber English's own ("la page ne se charge pas": "pas"); English when
+ * English's own words outnumber every other language's ("thanks Mai, that did it"); unknown when
+ * they tie with one ("non funziona", "Omaha, NE": no such word). Any length.
+ */
+export function languageOf(text: string): Language {
+  const words = text.toLowerCase().match(/\p{L}+(?:['’]\p{L}+)?/gu) ?? [];
+  distinctiveStopWords ??= (() => {
+    const english = new Set(stopWordsByLanguage().find(([language]) => language === 'en')![1]);
+    return stopWordsByLanguage()
+      .filter(([language]) => language !== 'en')
+      .map(([, stopWords]) => ({ english: new Set([...english].filter((word) => !stopWords.has(word))), other: new Set([...stopWords].filter((word) => !english.has(word))) }));
+  })();
+  let english = true;
+  for (const lists of distinctiveStopWords) {
+    const ownEnglish = words.filter((word) => lists.english.has(word)).length;
+    const ownOther = words.filter((word) => lists.other.has(word)).length;
+    if (ownOther > ownEnglish) return 'other';
+    if (ownOther === ownEnglish) english = false;
+  }
+  return english ? 'english' : 'unknown';
 }
