@@ -58,13 +58,14 @@ const requestStarts = /^(how|where|what|which|why|when|who|is there|are there|pl
 const requestInside = /\b(?:(?:how|where|what|which|why|when|who) (?:do|does|can|could|should|would|is|are) (?:i|we|you|they|one|it)|is there a way|(?:need|want|would like) to (?:know|confirm|find out|understand)|guidance on|pls|plz)\b/i;
 const pleasantry = /^(hi|hello|hey|dear|thanks|thank you|cheers|regards|best|good (?:morning|afternoon|evening))\b[\s,!.]*/i;
 
-function isProblem(sentence: Sentence, textLanguage: Language): boolean {
+/** `textLanguage`: the language of all the user wrote, asked for only when a sentence can't tell its own. */
+function isProblem(sentence: Sentence, textLanguage: () => Language): boolean {
   const text = sentence.text.replace(pleasantry, '');
   if (!text) return false;
   if (sentence.question || sentence.inverted || requestStarts.test(text) || requestInside.test(text)) return true;
   if (sentence.words.some((word) => problemCues.has(word)) || problemPhrases.test(text)) return true;
   const language = languageOf(text);
-  const otherLanguage = language === 'other' || (language === 'unknown' && textLanguage !== 'english');
+  const otherLanguage = language === 'other' || (language === 'unknown' && textLanguage() !== 'english');
   // wink's negations are English's ("No pasa nada" is a courtesy).
   if (!otherLanguage) return sentence.negated;
   return otherLanguageProblemCues.test(text.replace(otherLanguageCourtesies, ''));
@@ -106,8 +107,8 @@ export function extractIssuesLocally(conversation: ConversationText): ExtractedI
   if (new Set(withSubject.match(spamCues)?.map((cue) => cue.toLowerCase())).size >= 2 || notARequest.test(withSubject) || autoReplySubject.test(conversation.subject ?? '')) return [];
   const sentences = userTexts.flatMap((text) => sentencesOf(text));
   if (outOfOffice.test(all) && !sentences.some(reportsBesideAutoReply)) return [];
-  const textLanguage = languageOf(all);
-  const problems = sentences.filter((sentence) => isProblem(sentence, textLanguage));
+  let textLanguage: Language | undefined;
+  const problems = sentences.filter((sentence) => isProblem(sentence, () => (textLanguage ??= languageOf(all))));
   if (!problems.length) return [];
   const lead = problems.find((sentence) => sentence.question) ?? problems[0]!;
   const said = sentences.map((sentence) => withoutGreeting(sentence.text)).filter((text) => text && !courtesy.test(text));

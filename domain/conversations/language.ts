@@ -87,6 +87,8 @@ let stopWordLists: Array<[string, Set<string>]> | undefined;
 /** The stop words of 50-odd languages (stopwords-iso, MIT), loaded on first use. */
 const stopWordsByLanguage = () =>
   (stopWordLists ??= Object.entries(require('stopwords-iso') as Record<string, string[]>).map(([language, words]) => [language, new Set(words)]));
+/** A text's words, lower-cased, an apostrophe kept inside one ("n'est", "don't"). */
+const lowerCaseWords = (text: string) => text.toLowerCase().match(/\p{L}+(?:['’]\p{L}+)?/gu) ?? [];
 
 /**
  * Whether a text reads as English: it does unless another language's stop words cover more of its
@@ -97,7 +99,7 @@ const stopWordsByLanguage = () =>
  * did not tell.
  */
 export function readsAsEnglish(text: string): boolean {
-  const words = text.toLowerCase().match(/\p{L}+(?:['’]\p{L}+)?/gu) ?? [];
+  const words = lowerCaseWords(text);
   if (words.length < wordsToTell) return true;
   let english = 0;
   let other = 0;
@@ -111,6 +113,14 @@ export function readsAsEnglish(text: string): boolean {
 
 export type Language = 'english' | 'other' | 'unknown';
 let distinctiveStopWords: Array<{ english: Set<string>; other: Set<string> }> | undefined;
+/** For each language but English, the stop words English's list has and its own lacks, and the reverse. */
+const distinctiveStopWordLists = () =>
+  (distinctiveStopWords ??= (() => {
+    const english = stopWordsByLanguage().find(([language]) => language === 'en')![1];
+    return stopWordsByLanguage()
+      .filter(([language]) => language !== 'en')
+      .map(([, stopWords]) => ({ english: new Set([...english].filter((word) => !stopWords.has(word))), other: new Set([...stopWords].filter((word) => !english.has(word))) }));
+  })());
 
 /**
  * Which language a short text is in, English or another, by the stop words that tell the two
@@ -121,15 +131,9 @@ let distinctiveStopWords: Array<{ english: Set<string>; other: Set<string> }> | 
  * they tie with one ("non funziona", "Omaha, NE": no such word). Any length.
  */
 export function languageOf(text: string): Language {
-  const words = text.toLowerCase().match(/\p{L}+(?:['’]\p{L}+)?/gu) ?? [];
-  distinctiveStopWords ??= (() => {
-    const english = new Set(stopWordsByLanguage().find(([language]) => language === 'en')![1]);
-    return stopWordsByLanguage()
-      .filter(([language]) => language !== 'en')
-      .map(([, stopWords]) => ({ english: new Set([...english].filter((word) => !stopWords.has(word))), other: new Set([...stopWords].filter((word) => !english.has(word))) }));
-  })();
+  const words = lowerCaseWords(text);
   let english = true;
-  for (const lists of distinctiveStopWords) {
+  for (const lists of distinctiveStopWordLists()) {
     const ownEnglish = words.filter((word) => lists.english.has(word)).length;
     const ownOther = words.filter((word) => lists.other.has(word)).length;
     if (ownOther > ownEnglish) return 'other';
