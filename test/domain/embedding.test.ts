@@ -5,10 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { embeddingDimensions, embedTexts, issueEmbeddings } from '../../domain/conversations/embedding.js';
+import { embeddingDimensions, embedTexts, issueEmbeddings, modelFolder as findModelFolder } from '../../domain/conversations/embedding.js';
 
 const test = suite('conversation issues: sentence embeddings');
-const modelFolder = fileURLToPath(new URL('../../models/all-mpnet-base-v2-q', import.meta.url));
+const modelFolder = findModelFolder() ?? fileURLToPath(new URL('../../models/all-mpnet-base-v2-u8', import.meta.url));
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, d) => sum + value * b[d]!, 0);
 
 test('texts become unit vectors; paraphrases are nearer each other than other topics', async () => {
@@ -27,7 +27,7 @@ test('texts become unit vectors; paraphrases are nearer each other than other to
 
 // scripts/mpnet-onnx.py writes the model's graph itself and quantizes it: its vectors are checked
 // against the float model's own, made by sentence-transformers on PyTorch (the fixture).
-test('the int8 model embeds as the float model does', async () => {
+test('the 8-bit model embeds as the float model does', async () => {
   const reference = JSON.parse(readFileSync(new URL('../fixtures/embedding/mpnet-reference.json', import.meta.url), 'utf8')) as { texts: Array<{ text: string; embedding: number[] }> };
   const vectors = (await embedTexts(reference.texts.map((entry) => entry.text)))!;
   reference.texts.forEach((entry, i) => {

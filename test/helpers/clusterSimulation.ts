@@ -1,15 +1,21 @@
 import { createHash } from 'node:crypto';
-import { addInto, idfOf, nearest, type TermVector } from '../../domain/conversations/clustering.js';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { consolidateIssues } from '../../domain/conversations/consolidationTasks.js';
-import { embedTexts, issueText } from '../../domain/conversations/embedding.js';
+import { configuredExtractor, processPendingConversations } from '../../domain/conversations/conversations.js';
+import { embedTexts, issueText, modelFolder } from '../../domain/conversations/embedding.js';
 import { extractIssuesLocally } from '../../domain/conversations/extractIssues.js';
 import { issueTerms } from '../../domain/conversations/issueTerms.js';
+import { issuesOfConversation, upsertConversation } from '../../storage/conversations.js';
 import { adjustedRandIndex, purity } from './clusterQuality.js';
+import { organization, testDatabase } from './factories.js';
+import { projectRoot } from './processes.js';
 
 /**
- * The clustering of `domain/conversations` run in memory on a labelled set, without a server: the
- * same extraction, terms, candidate lookup and join rule as `processConversation`, and the same
- * consolidation. For tuning; the API suite checks the real path.
+ * The clustering of `domain/conversations` scored on a labelled set: as the conversations arrive,
+ * by the production code itself over a database of its own; and consolidated, by the production
+ * consolidation on the issues the local extraction finds. The API suite checks the whole path
+ * (redaction, jobs) on the first set.
  */
 export interface Labelled {
   id: string;
@@ -33,62 +39,93 @@ interface Issue {
   topic: string;
   text: string;
   counts: Record<string, number>;
-  vector: TermVector;
 }
-
-const candidateCount = 8;
-const centroidTerms = 200;
-const lookupTerms = 12;
 
 function issuesOf(conversations: Labelled[]): Issue[] {
   return conversations.flatMap((conversation) =>
     extractIssuesLocally(conversation)
       .slice(0, 1)
-      .map((issue) => ({ id: conversation.id, topic: conversation.topic, text: issueText(issue), ...issueTerms(conversation, issue, true) })),
+      .map((issue) => ({ id: conversation.id, topic: conversation.topic, text: issueText(issue), counts: issueTerms(conversation, issue, true).counts })),
   );
 }
 
-function heaviest(centroid: TermVector, top: number): TermVector {
-  return Object.fromEntries(Object.entries(centroid).sort((a, b) => b[1] - a[1]).slice(0, top));
-}
-
-/** Clusters as the issues arrive, one at a time. */
-export function arrived(conversations: Labelled[]): Map<string, string> {
-  const documents = new Map<string, number>();
-  let count = 0;
-  const centroids = new Map<string, TermVector>();
-  const assignment = new Map<string, string>();
-  for (const issue of issuesOf(conversations)) {
-    count += 1;
-    for (const term of Object.keys(issue.counts)) documents.set(term, (documents.get(term) ?? 0) + 1);
-    const idf = idfOf({ documents: count, documentFrequency: (term) => documents.get(term) ?? 0 });
-    const lookup = Object.entries(issue.vector)
-      .map(([term, weight]) => ({ term, weight: weight * idf(term) ** 2 }))
-      .sort((a, b) => b.weight - a.weight)
-      .slice(0, lookupTerms);
-    const scored = [...centroids]
-      .map(([id, centroid]) => ({ id, score: lookup.reduce((sum, { term, weight }) => sum + (centroid[term] ?? 0) * weight, 0), shares: lookup.some(({ term }) => term in centroid) }))
-      .filter((candidate) => candidate.shares)
-      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
-      .slice(0, candidateCount);
-    const best = nearest(issue.vector, scored.map(({ id }) => ({ id, centroid: heaviest(centroids.get(id)!, centroidTerms) })), idf);
-    const clusterId = best?.id ?? `c${centroids.size}`;
-    centroids.set(clusterId, addInto(centroids.get(clusterId) ?? {}, issue.vector));
-    assignment.set(issue.id, clusterId);
+/**
+ * Clusters as the conversations arrive, one at a time in this order: each stored and processed by
+ * the conversations job's own command (processPendingConversations), in a database of its own. A
+ * conversation counts in the cluster of its first issue.
+ */
+export async function arrived(conversations: Labelled[]): Promise<Map<string, string>> {
+  const store = await testDatabase('arrival');
+  try {
+    const { organization: made } = await organization(store.db, 'Support');
+    const extractor = configuredExtractor({});
+    const assignment = new Map<string, string>();
+    for (const conversation of conversations) {
+      await store.db.transaction((tx) => upsertConversation(tx, made.id, { id: conversation.id, source: 'labelled', subject: conversation.subject, parts: conversation.parts, metadata: {} }));
+      await processPendingConversations({ db: store.db }, made.id, extractor, 1);
+    }
+    for (const conversation of conversations) {
+      const first = extractIssuesLocally(conversation)[0];
+      const issues = await issuesOfConversation(store.db, made.id, conversation.id);
+      const issue = issues.find((stored) => stored.title === first?.title) ?? issues[0];
+      if (issue?.clusterId) assignment.set(conversation.id, issue.clusterId);
+    }
+    return assignment;
+  } finally {
+    await store.close();
   }
-  return assignment;
 }
 
 /** Embeddings by text, kept for the process: the suites embed the same issues again in subsets. */
 const embeddedTexts = new Map<string, Float32Array>();
 
+/**
+ * Embeddings kept between runs, by the hash of the model that made them (its weights and
+ * tokenizer): the labelled sets' issues are embedded once per model, not on every run (about 45 s
+ * of CPU). In QUIRE_TEST_CACHE_DIR (`.ci/run` keeps it outside the clone), else .cache/test.
+ */
+const diskCache = (() => {
+  let loaded: { file: string; vectors: Record<string, string> } | undefined;
+  const textKey = (text: string) => createHash('sha256').update(text).digest('base64url');
+  const load = () => {
+    if (loaded) return loaded;
+    const folder = modelFolder();
+    const model = createHash('sha256');
+    for (const name of ['model.onnx', 'tokenizer.json']) model.update(folder && existsSync(path.join(folder, name)) ? readFileSync(path.join(folder, name)) : '');
+    const file = path.join(process.env.QUIRE_TEST_CACHE_DIR ?? path.join(projectRoot, '.cache', 'test'), `embeddings-${model.digest('hex').slice(0, 16)}.json`);
+    loaded = { file, vectors: existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {} };
+    return loaded;
+  };
+  return {
+    get(text: string): Float32Array | undefined {
+      const stored = load().vectors[textKey(text)];
+      return stored === undefined ? undefined : new Float32Array(new Uint8Array(Buffer.from(stored, 'base64')).buffer);
+    },
+    keep(entries: Array<[string, Float32Array]>) {
+      const cache = load();
+      for (const [text, vector] of entries) cache.vectors[textKey(text)] = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64');
+      mkdirSync(path.dirname(cache.file), { recursive: true });
+      const partial = `${cache.file}.${process.pid}`;
+      writeFileSync(partial, JSON.stringify(cache.vectors));
+      renameSync(partial, cache.file);
+    },
+  };
+})();
+
 /** The issues' embeddings by conversation id, as consolidation gets them (none without the model). */
 export async function embeddingsOf(conversations: Labelled[]): Promise<Map<string, Float32Array> | undefined> {
   const issues = issuesOf(conversations);
+  for (const issue of issues) {
+    const kept = embeddedTexts.has(issue.text) ? undefined : diskCache.get(issue.text);
+    if (kept) embeddedTexts.set(issue.text, kept);
+  }
   const missing = [...new Set(issues.map((issue) => issue.text).filter((text) => !embeddedTexts.has(text)))];
-  const vectors = await embedTexts(missing);
-  if (!vectors) return undefined;
-  missing.forEach((text, i) => embeddedTexts.set(text, vectors[i]!));
+  if (missing.length) {
+    const vectors = await embedTexts(missing);
+    if (!vectors) return undefined;
+    missing.forEach((text, i) => embeddedTexts.set(text, vectors[i]!));
+    if (missing.length) diskCache.keep(missing.map((text, i) => [text, vectors[i]!]));
+  }
   return new Map(issues.map((issue) => [issue.id, embeddedTexts.get(issue.text)!]));
 }
 
