@@ -94,7 +94,7 @@ test('GET comments lists newest first, filters by status, page and authors, and 
   assert.equal(await ids(`?authors=${commenter.id}&order=asc`), [posted[0], posted[2]]);
   assert.equal(await ids(`?authors=${commenter.id}&authors=${fx.admin.id}&order=asc`), [posted[0], posted[2], posted[3]]);
 
-  await t.call('PUT', `${path}/${posted[1]}`, { token: fx.editor.token, body: { resolved: true } });
+  assert.is((await t.call('PUT', `${path}/${posted[1]}`, { token: fx.editor.token, body: { resolved: true } })).status, 200);
   assert.equal(await ids('?status=resolved'), [posted[1]]);
   assert.equal(await ids('?status=open&order=asc'), [posted[0], posted[2], posted[3]]);
   assert.equal(await ids('?status=all&order=asc'), posted);
@@ -133,8 +133,8 @@ test('PUT edits the body (author or admin), resolves and reopens, and keeps reac
   const other = (await post(fx.editor, { body: { markdown: 'Not yours' } })).body;
   assertErrorIs(await t.call('PUT', `${comments}/${other.id}`, { token: commenter.token, body: { resolved: true } }), 403, "Resolving someone else's comment needs the edit role on the space");
 
-  await t.call('PUT', path, { token: commenter.token, body: { addedReactions: ['👍', '🎉'] } });
-  await t.call('PUT', path, { token: fx.editor.token, body: { addedReactions: ['1f44d'] } });
+  assert.is((await t.call('PUT', path, { token: commenter.token, body: { addedReactions: ['👍', '🎉'] } })).status, 200);
+  assert.is((await t.call('PUT', path, { token: fx.editor.token, body: { addedReactions: ['1f44d'] } })).status, 200);
   const reacted = await t.call('PUT', path, { token: fx.admin.token, body: { addedReactions: ['👍'] } });
   const thumbs = reacted.body.reactions.find((reaction: { emoji: string }) => reaction.emoji === '👍');
   assert.is(thumbs.count, 3);
@@ -247,7 +247,7 @@ test('concurrent reactions and replies are all counted', async () => {
 
 test('DELETE answers 204 whether or not the comment was there; only its author or an admin deletes it, replies with it', async () => {
   const comment = (await post(commenter, { body: { markdown: 'Short-lived' } })).body;
-  await t.call('POST', `${comments}/${comment.id}/replies`, { token: fx.editor.token, body: { body: { markdown: 'Reply' } } });
+  assert.is((await t.call('POST', `${comments}/${comment.id}/replies`, { token: fx.editor.token, body: { body: { markdown: 'Reply' } } })).status, 200);
   const path = `${comments}/${comment.id}`;
   assertErrorIs(await t.call('DELETE', path, { token: fx.editor.token }), 403, 'Only its author or an admin of the space may delete a comment');
   assertErrorIs(await t.call('DELETE', path, { token: fx.reader.token }), 403, 'This operation needs the comment role on the space; you have read');
@@ -267,10 +267,14 @@ test('DELETE answers 204 whether or not the comment was there; only its author o
 test('a space comment is not found under another space; a purged space takes its comments with it', async () => {
   const other = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Short-lived' } })).body;
   const comment = (await t.call('POST', `/v1/spaces/${other.id}/comments`, { token: fx.admin.token, body: { body: { markdown: 'Soon gone' } } })).body;
-  await t.call('POST', `${comments.replace(space.id, other.id)}/${comment.id}/replies`, { token: fx.admin.token, body: { body: { markdown: 'Me too' } } });
-  await t.call('PUT', `/v1/spaces/${other.id}/comments/${comment.id}`, { token: fx.admin.token, body: { addedReactions: ['👋'] } });
+  assert.is((await t.call('POST', `${comments.replace(space.id, other.id)}/${comment.id}/replies`, { token: fx.admin.token, body: { body: { markdown: 'Me too' } } })).status, 200);
+  assert.is((await t.call('PUT', `/v1/spaces/${other.id}/comments/${comment.id}`, { token: fx.admin.token, body: { addedReactions: ['👋'] } })).status, 200);
   assertErrorIs(await t.call('GET', `${comments}/${comment.id}`, { token: fx.admin.token }), 404, `Comment ${comment.id} not found in the space`);
 
+  for (const table of ['comment_replies', 'comment_reactions']) {
+    const made = await t.server.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE comment_id = ?`, [comment.id]);
+    assert.is(made?.n, 1, `the comment has its row in ${table} before the purge`);
+  }
   const deletedAt = new Date().toISOString();
   assert.ok(await markSpaceDeleted(t.server.db, other.id, deletedAt));
   assert.is(await purgeDeletedSpaceRows(t.server.db, other.id, deletedAt), 'purged');

@@ -74,6 +74,11 @@ test('twelve rounds of pushes to main and to change requests, API batches and me
   const main = (await t.call('GET', `/v1/spaces/${space.id}`, { token: fx.reader.token })).body.revision;
   assert.ok(acknowledged.mainCommits.length > 0, 'some pushes to main landed');
   for (const commit of acknowledged.mainCommits) assert.is((await git(gitdir, 'merge-base', '--is-ancestor', commit, main)).code, 0, `${commit} is in main`);
+  // Change request #1 was merged in round 7: the batches acknowledged into it before are on main.
+  const mainTitles = ((await t.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: fx.reader.token })).body.pages as Array<{ title: string }>).map((page) => page.title);
+  const intoMerged = acknowledged.batches.filter((entry) => entry.changeRequest === changeRequests[0]!.id);
+  assert.ok(intoMerged.length >= 3, `${intoMerged.length} batches went into change request #1 before its merge`);
+  for (const batch of intoMerged) assert.ok(mainTitles.includes(batch.title), `${batch.title}, merged with change request #1, is on main`);
   for (const changeRequest of changeRequests.slice(1)) {
     const titles = ((await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content/pages`, { token: fx.editor.token })).body.pages as Array<{ title: string }>).map((page) => page.title);
     for (const batch of acknowledged.batches.filter((entry) => entry.changeRequest === changeRequest.id)) assert.ok(titles.includes(batch.title), `${batch.title} is in change request ${changeRequest.number}`);

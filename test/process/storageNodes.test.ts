@@ -291,8 +291,15 @@ if (testingOnPostgres) {
     const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
     const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
     // While the router is down the editors' connections fail (status 0): a write cut off there may
-    // have landed, but it wasn't acknowledged.
-    const send = (method: string, requestPath: string, body?: unknown) => call(c, method, requestPath, body).catch(() => ({ status: 0, body: undefined as any }));
+    // have landed, but it wasn't acknowledged. A connection that fails while the router is up (it
+    // neither was down nor went down during the request) is a failure of its own (status -1).
+    let routerDown = false;
+    let routerKills = 0;
+    const send = (method: string, requestPath: string, body?: unknown) => {
+      const downAtStart = routerDown;
+      const killsAtStart = routerKills;
+      return call(c, method, requestPath, body).catch(() => ({ status: downAtStart || routerDown || routerKills > killsAtStart ? 0 : -1, body: undefined as any }));
+    };
     let writing = true;
     const editors = Array.from({ length: 50 }, async (_, editor) => {
       const space = spaces[editor % spaces.length]!;
@@ -322,16 +329,20 @@ if (testingOnPostgres) {
     }
     for (let round = 0; round < 2; round += 1) {
       await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 700));
+      routerDown = true;
+      routerKills += 1;
       await c.stop('SIGKILL');
       await new Promise((resolve) => setTimeout(resolve, 200));
       c = await node('none', folder('router'));
+      routerDown = false;
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
     writing = false;
     await Promise.all(editors);
 
     const refused = [...statuses].filter(([status]) => status !== 200 && status !== 201);
-    assert.ok(refused.every(([status]) => status === 503 || status === 0), `only 503 while A was down, no answer while C was: ${JSON.stringify([...statuses])}`);
+    assert.ok(refused.every(([status]) => status === 503 || status === 0), `only 503 while A was down, no answer only while C was: ${JSON.stringify([...statuses])}`);
+    assert.ok((statuses.get(0) ?? 0) > 0, `the router's kills cut connections off: ${JSON.stringify([...statuses])}`);
     const writes = [...acknowledged.values()].reduce((sum, entry) => sum + entry.titles.length, 0);
     assert.ok(writes > 100, `writes landed: ${writes}`);
     console.log(`    ${writes} page writes and ${acknowledged.size} change requests acknowledged; answers ${JSON.stringify(Object.fromEntries(statuses))}`);

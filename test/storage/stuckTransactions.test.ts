@@ -159,16 +159,30 @@ test('a statement that runs past its limit is stopped as unavailable, read or wr
   }
 });
 
-test('closing waits for the writer however long it is held', async () => {
+test('closing waits for the writer however long it is held: its transaction ends and commits first', async () => {
   const location = testingOnPostgres ? await freshTestDatabase('stuck_close') : path.join(dir, 'close.db');
   const closing = await openDatabase(location, { lockWaitMs: 100, stuckMs: 5_000, statementMs: 60_000 });
-  const slow = closing.transaction(async (tx) => {
-    await tx.get('SELECT 1');
-    await sleep(400);
-  });
-  await sleep(20);
+  await closing.run('CREATE TABLE probe_closing (value TEXT NOT NULL)');
+  const events: string[] = [];
+  const slow = closing
+    .transaction(async (tx) => {
+      await tx.run("INSERT INTO probe_closing VALUES ('held')");
+      events.push('writing');
+      await sleep(400);
+      await tx.run("INSERT INTO probe_closing VALUES ('after the wait')");
+    })
+    .then(() => events.push('committed'));
+  await until('the writer to hold its transaction', () => events.includes('writing'), 5_000, 5);
   await closing.close();
+  events.push('closed');
   await slow;
+  assert.equal(events, ['writing', 'committed', 'closed'], 'close returned only once the transaction had committed');
+  const reopened = await openDatabase(location);
+  try {
+    assert.equal(await reopened.all('SELECT value FROM probe_closing ORDER BY value'), [{ value: 'after the wait' }, { value: 'held' }], 'both of its writes are stored');
+  } finally {
+    await reopened.close();
+  }
 });
 
 test.run();

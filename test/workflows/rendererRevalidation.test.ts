@@ -7,7 +7,8 @@ import { organizationWithMembers, type OrganizationFixture } from '../helpers/fi
 import { until } from '../helpers/poll.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
-import { testTemporalSettings } from '../helpers/temporal.js';
+import { inspectJobs, testTemporalSettings } from '../helpers/temporal.js';
+import type { TemporalSettings } from '../../workflows/settings.js';
 
 const test = suite('renderer revalidation: published content changes are posted to the configured renderer, signed, retried');
 let t: TestServer;
@@ -17,6 +18,7 @@ const secret = 'renderer-shared-secret';
 const received: Array<{ tags: string[]; signatureValid: boolean }> = [];
 /** How many of the next posts the renderer answers 503, as if it were restarting. */
 let failNext = 0;
+let temporal: TemporalSettings;
 
 test.before(
   reportingErrors(async () => {
@@ -36,7 +38,8 @@ test.before(
     });
     await new Promise<void>((resolve) => renderer.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(renderer.address() as AddressInfo).port}`;
-    t = await startTestServer({ temporal: { ...(await testTemporalSettings()), renderer: { url, secret } } }, { worker: true });
+    temporal = { ...(await testTemporalSettings()), renderer: { url, secret } };
+    t = await startTestServer({ temporal }, { worker: true });
     fx = await organizationWithMembers(t);
   }),
 );
@@ -62,10 +65,21 @@ test('publishing, a new revision of a published space, a change of the site\'s s
   assert.is((await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/site-spaces`, { token: fx.admin.token, body: { spaceId: variant.id } })).status, 201);
   await posted([`site:${site.id}`]);
 
-  const before = received.length;
   const unshown = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Unshown' } })).body;
-  await t.call('POST', `/v1/spaces/${unshown.id}/content/template`, { token: fx.admin.token, body: { id: 'knowledge-base' } });
-  received.length = before;
+  assert.is((await t.call('POST', `/v1/spaces/${unshown.id}/content/template`, { token: fx.admin.token, body: { id: 'knowledge-base' } })).status, 201);
+  // Its job runs to its end and finds no site showing the space: it posts nothing.
+  const jobs = await inspectJobs(temporal);
+  try {
+    const job = await until(`the revalidation job of the unshown space`, async () => {
+      for await (const execution of jobs.client.workflow.list({ query: `WorkflowType = 'rendererRevalidation'` })) {
+        if (execution.workflowId.startsWith(`renderer-revalidation:space:${unshown.id}:`)) return execution.workflowId;
+      }
+      return undefined;
+    }, 30_000, 100);
+    assert.equal(await jobs.client.workflow.getHandle(job).result(), { tags: [] }, 'no tag: no site shows it');
+  } finally {
+    await jobs.close();
+  }
   await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/unpublish`, { token: fx.admin.token });
   await posted([`site:${site.id}`]);
   assert.not.ok(received.some((post) => post.tags.includes(`space:${unshown.id}`)), 'a space no published site shows is nobody\'s cache');
