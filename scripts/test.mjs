@@ -71,6 +71,10 @@ if (work.length === 0) fail(`no suite files under ${dir} match ${pattern}`);
 // The temporal CLI the tests' dev servers run: found, or built once (minutes) before the clock starts.
 const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/temporal-cli.ts'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
 if (cli.status !== 0) fail('the temporal CLI is not available: see the message above');
+// The test server whose clock skips (test/workflows/timers.test.ts), fetched once from Maven Central.
+const testServer = spawnSync('bash', ['scripts/temporal-test-server.sh'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+if (testServer.status !== 0) fail('the Temporal test server is not available: see the message above');
+process.env.QUIRE_TEMPORAL_TEST_SERVER = testServer.stdout.trim();
 if (work.some((job) => job.driver === 'postgres') && spawnSync('bash', ['scripts/postgresql.sh'], { stdio: 'inherit' }).status !== 0) fail('PostgreSQL is not available: see the message above');
 
 // The workflows bundled once, from the sources as they are now, for every worker the suites start

@@ -14,8 +14,11 @@ export interface RunningWorker {
 
 let runtimeInstalled = false;
 
-/** Temporal's own logs at warn and above, as JSON lines like ours; signals are the caller's to handle. */
-function installRuntime() {
+/**
+ * Temporal's own logs at warn and above, as JSON lines like ours; signals are the caller's to handle.
+ * Once per process, before any worker or test environment makes the default runtime.
+ */
+export function installRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   Runtime.install({
