@@ -1,4 +1,5 @@
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import { JsonCache } from './jsonCache.js';
 
 export type ContentEncoding = 'br' | 'gzip' | 'identity';
@@ -11,6 +12,7 @@ export type ContentEncoding = 'br' | 'gzip' | 'identity';
  */
 export class EncodedCache {
   private readonly bodies: JsonCache;
+  /** Renders and compressions under way, by key: concurrent misses share one. */
   private readonly pending = new Map<string, Promise<Buffer>>();
 
   /** `name` says what it holds (in metrics). */
@@ -23,20 +25,30 @@ export class EncodedCache {
     const encodedKey = `${encoding}:${key}`;
     const hit = this.bodies.peek(encodedKey);
     if (hit) return hit;
-    const plain = this.bodies.peek(`identity:${key}`) ?? (await this.rendered(key, render));
-    return this.bodies.get(encodedKey, () => encode(plain, encoding));
+    const plain = this.bodies.peek(`identity:${key}`) ?? (await this.once(`identity:${key}`, async () => Buffer.from(await render())));
+    if (encoding === 'identity') return plain;
+    return this.once(encodedKey, () => encodeAsync(plain, encoding));
   }
 
-  private rendered(key: string, render: () => Promise<string>): Promise<Buffer> {
+  private once(key: string, make: () => Promise<Buffer>): Promise<Buffer> {
     let running = this.pending.get(key);
     if (!running) {
-      running = render()
-        .then((body) => this.bodies.get(`identity:${key}`, () => Buffer.from(body)))
+      running = make()
+        .then((body) => this.bodies.get(key, () => body))
         .finally(() => this.pending.delete(key));
       this.pending.set(key, running);
     }
     return running;
   }
+}
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Compressed on libuv's threads: a page of megabytes never holds the event loop while it is. */
+function encodeAsync(plain: Buffer, encoding: Exclude<ContentEncoding, 'identity'>): Promise<Buffer> {
+  if (encoding === 'br') return brotliAsync(plain, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: plain.length } });
+  return gzipAsync(plain, { level: 6 });
 }
 
 /** A fixed body in every encoding, made at once (for the few small assets every page names). */

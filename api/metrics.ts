@@ -83,6 +83,7 @@ export function prometheusText(delay: EventLoopDelay): string {
     ...metric('quire_worker_pool_queued', 'gauge', 'Tasks waiting for a worker thread.', `quire_worker_pool_queued ${pool.queued}`),
     ...metric('quire_worker_pool_running', 'gauge', 'Tasks given to the pool and not finished (queued or running).', `quire_worker_pool_running ${pool.running}`),
     ...metric('quire_worker_pool_tasks_total', 'counter', 'Tasks the pool finished since start.', `quire_worker_pool_tasks_total ${pool.completed}`),
+    ...metric('quire_worker_pool_task_runs_total', 'counter', 'Tasks the pool finished since start, by what they ran.', ...[...pool.completedByTask].sort(([a], [b]) => (a < b ? -1 : 1)).map(([task, count]) => `quire_worker_pool_task_runs_total{task="${task}"} ${count}`)),
     ...metric('quire_worker_pool_stopped_total', 'counter', 'Tasks stopped at their time limit since start.', `quire_worker_pool_stopped_total ${pool.stopped}`),
   ];
   return `${lines.join('\n')}\n`;

@@ -23,6 +23,8 @@ let settings: WorkerPoolSettings = {
 let pool: Piscina | undefined;
 /** Counted across pools: a pool is remade after a shutdown (tests start several servers). */
 const counts = { running: 0, completed: 0, stopped: 0 };
+/** Tasks finished, by the name of the function they ran. */
+const completedByTask = new Map<string, number>();
 
 /** Settings for the pool made after this call (`QUIRE_TASK_LIMIT_MS` unless told). */
 export function configureWorkerPool(next: Partial<WorkerPoolSettings>): void {
@@ -43,6 +45,7 @@ export async function runInPool<T>(task: URL, name: string, input: unknown, subj
   try {
     const result = (await pool.run(input, { filename: task.href, name, signal: AbortSignal.timeout(limitMs) })) as T;
     counts.completed += 1;
+    completedByTask.set(name, (completedByTask.get(name) ?? 0) + 1);
     return result;
   } catch (error) {
     if ((error as Error | undefined)?.name === 'AbortError' || (error as Error | undefined)?.name === 'TimeoutError') {
@@ -70,8 +73,8 @@ export function listenedPool(options: { minThreads: number; maxThreads: number; 
 }
 
 /** What `GET /metrics` reports of the pool. */
-export function workerPoolStats(): { threads: number; queued: number; running: number; completed: number; stopped: number } {
-  return { threads: pool?.threads.length ?? 0, queued: pool?.queueSize ?? 0, ...counts };
+export function workerPoolStats(): { threads: number; queued: number; running: number; completed: number; stopped: number; completedByTask: ReadonlyMap<string, number> } {
+  return { threads: pool?.threads.length ?? 0, queued: pool?.queueSize ?? 0, ...counts, completedByTask };
 }
 
 /** Stops every thread, busy ones too: what a shutdown calls so that it never waits on a task. */

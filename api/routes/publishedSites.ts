@@ -5,12 +5,13 @@ import { DomainError } from '../../domain/common/errors.js';
 import { looksLikeShareKey, publishedRevisions, readPublishedDocument, readPublishedPage, searchPublishedSite, shareKeyInPath, siteOfPublishedUrl, type PublishedPageView, type PublishedRedirect } from '../../domain/publishing/index.js';
 import { readSpaceFile, readSpaceRevision } from '../../domain/spaces/index.js';
 import { allPages } from '../../engine/allPages.js';
+import { WorkTooCostlyError } from '../../engine/errors/index.js';
 import type { Revision, RevisionPage } from '../../engine/readRevision.js';
 import { contentDeps, type AppContext } from '../context.js';
 import { serveSiteMcp } from '../sites/siteMcp.js';
 import { EncodedCache, encodedOnce, type ContentEncoding } from '../encodedCache.js';
 import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../presenters/sitePages/agentFiles.js';
-import { isIndexable, messagePageHtml, notFoundHtml, publishedPageHtml, searchResultsHtml, searchResultsJson } from '../presenters/sitePages/publishedPage.js';
+import { isIndexable, messagePageHtml, notFoundHtml, renderPublishedPage, searchResultsHtml, searchResultsJson, tooLargePageHtml } from '../presenters/sitePages/publishedPage.js';
 import { siteAssets } from '../presenters/sitePages/siteAssets.js';
 import mime from 'mime-types';
 
@@ -158,7 +159,18 @@ async function serve(ctx: AppContext, { siteBasePath, origin }: SiteAddress, res
   ctx.set('Link', `<${siteBasePath}llms.txt>; rel="llms-txt"`);
   if (wantsMarkdown) return send(ctx, 'text/markdown; charset=utf-8', markdownTwin(view.page));
   const page = { ...view, page: view.page };
-  await sendRendered(ctx, 'text/html; charset=utf-8', renderedKey(page), async () => publishedPageHtml(page, await readPublishedDocument(deps, page, page.page)));
+  try {
+    await sendRendered(ctx, 'text/html; charset=utf-8', renderedKey(page), async () => renderPublishedPage(page, await readPublishedDocument(deps, page, page.page)));
+  } catch (error) {
+    if (!(error instanceof WorkTooCostlyError)) throw error;
+    // Past the pool's time limit: the page's frame and a link to its markdown, not kept (a busy moment may have caused it).
+    ctx.remove('Content-Encoding');
+    ctx.remove('ETag');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = 200;
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = tooLargePageHtml(page);
+  }
 }
 
 function redirect(ctx: AppContext, to: PublishedRedirect) {

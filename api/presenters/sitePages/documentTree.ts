@@ -24,11 +24,19 @@ export interface OutlineEntry {
   level: 1 | 2 | 3;
 }
 
+/**
+ * Characters of code one page may have highlighted, all its blocks together (about 0.15 s of
+ * highlight.js here); the code past them is shown plain. Highlighting costs time in proportion to
+ * the code and multiplies the HTML by about six: a page of 200 blocks of 20,000 characters took
+ * 11.6 s and made 26 MB.
+ */
+export const pageHighlightBudget = 100_000;
+
 /** A page's Document as hast: its blocks, and the headings it has (the "On this page" outline). */
 export function documentTree(document: Document, links: SiteLinks): { content: ElementContent[]; outline: OutlineEntry[] } {
   // The page's highest heading level is shown as h2 (its title is the h1), so levels never skip.
   const levels = headingLevelsIn(document.nodes);
-  const renderer = new DocumentRenderer(links, levels.length ? Math.min(...levels) - 1 : 0);
+  const renderer = new DocumentRenderer(links, levels.length ? Math.min(...levels) - 1 : 0, pageHighlightBudget);
   return { content: renderer.blocks(document.nodes), outline: renderer.outline };
 }
 
@@ -54,7 +62,17 @@ class DocumentRenderer {
   constructor(
     private readonly links: SiteLinks,
     private readonly levelOffset: number,
+    /** What is left of the page's highlighting budget, in characters. */
+    private highlightBudget: number,
   ) {}
+
+  /** Code as highlight.js's tokens, while the page's budget lasts; plain text past it, or in a language it doesn't know. */
+  private highlighted(source: string, syntax: string): Child {
+    if (source.length > this.highlightBudget) return source;
+    const tokens = highlighted(source, syntax);
+    if (tokens !== source) this.highlightBudget -= source.length;
+    return tokens;
+  }
 
   blocks(nodes: DocumentNode[]): ElementContent[] {
     return nodes.flatMap((node) => this.block(node) ?? []);
@@ -152,7 +170,7 @@ class DocumentRenderer {
       'figure',
       { className: ['code'] },
       title ? el('figcaption', {}, title) : null,
-      el('pre', { tabIndex: 0 }, el('code', syntax ? { className: [`language-${syntax.replace(/[^\w+-]/g, '')}`] } : {}, highlighted(source, syntax))),
+      el('pre', { tabIndex: 0 }, el('code', syntax ? { className: [`language-${syntax.replace(/[^\w+-]/g, '')}`] } : {}, this.highlighted(source, syntax))),
     );
   }
 
@@ -293,13 +311,10 @@ export const codeHighlighting = (): Promise<void> =>
   (loading ??= import('lowlight').then(({ common, createLowlight }) => {
     highlighter = createLowlight(common);
   }));
-/** Longer code is shown plain: highlighting runs as the page renders, and its cost grows with the code. */
-const highlightLimit = 20_000;
-
 /** Code as highlight.js's tokens (spans with `hljs-*` classes, as hast), for the languages it knows; plain text otherwise. */
 function highlighted(source: string, syntax: string): Child {
   if (!highlighter) throw new Error('documentTree ran before codeHighlighting() settled');
-  if (!syntax || source.length > highlightLimit || !highlighter.registered(syntax)) return source;
+  if (!syntax || !highlighter.registered(syntax)) return source;
   return highlighter.highlight(syntax, source).children as ElementContent[];
 }
 

@@ -3,7 +3,9 @@ import { toHtml } from 'hast-util-to-html';
 import type { PublishedDocument, PublishedPageView, FoundPage } from '../../../domain/publishing/index.js';
 import { findPageById } from '../../../engine/findPage.js';
 import { resolveWrittenRef } from '../../../engine/resolveLink.js';
-import type { RevisionPage } from '../../../engine/readRevision.js';
+import type { Revision, RevisionPage } from '../../../engine/readRevision.js';
+import { runInPool, siblingModule } from '../../../engine/workerPool.js';
+import type { PageToRender } from './renderTasks.js';
 import type { Document, DocumentNode } from '../../../engine/markdown/toDocument.js';
 import { codeHighlighting, documentText, documentTree } from './documentTree.js';
 import { el } from './hast.js';
@@ -83,6 +85,48 @@ export async function publishedPageHtml(view: PublishedPageView & { page: Revisi
       view.updatedAt ? lastUpdated(view.updatedAt, view.customization) : null,
       paginationEnabled ? pagination(revision.pages, place.basePath, page) : null,
     ],
+  });
+}
+
+const renderTasks = siblingModule(import.meta.url, 'renderTasks');
+
+/** The longest page HTML served (8 MB of text): past it, tooLargePageHtml. Tests lower it. */
+let htmlLimit = 8 * 1024 * 1024;
+export function configurePageLimit(limit: number): void {
+  htmlLimit = limit;
+}
+
+/**
+ * The page a published URL shows, rendered in the worker pool under its time limit (a page that
+ * takes longer answers WorkTooCostlyError). Its revision goes without the pages' markdown, which
+ * the page's frame never reads (a 10,000-page space's text would be cloned for every page).
+ */
+export function renderPublishedPage(view: PublishedPageView & { page: RevisionPage }, published: PublishedDocument): Promise<string> {
+  const input: PageToRender = { view: { ...view, revision: framedRevision(view.revision), page: { ...view.page, markdown: undefined, pages: [] } }, published, htmlLimit };
+  return runInPool<string>(renderTasks, 'renderPublishedPage', input, `Rendering the page ${view.page.path || view.page.title}`);
+}
+
+const withoutMarkdown = (pages: RevisionPage[]): RevisionPage[] => pages.map(({ markdown: _markdown, ...page }) => ({ ...page, pages: withoutMarkdown(page.pages) }));
+const framedRevisions = new WeakMap<Revision, Revision>();
+
+/** The revision as a page's frame reads it: every page, none of their markdown; made once per revision. */
+function framedRevision(revision: Revision): Revision {
+  let framed = framedRevisions.get(revision);
+  if (!framed) {
+    framed = { ...revision, pages: withoutMarkdown(revision.pages) };
+    framedRevisions.set(revision, framed);
+  }
+  return framed;
+}
+
+/** What a page too large to serve shows in its place: its frame, and a link to its markdown. */
+export function tooLargePageHtml(view: PublishedPageView & { page: RevisionPage }): string {
+  return sitePageHtml(frameOf(view, view.page), {
+    title: view.page.title,
+    canonicalUrl: view.place.canonicalUrl,
+    markdownUrl: markdownPath(view, view.page),
+    outline: [],
+    content: [el('h1', {}, view.page.title), el('p', {}, 'This page is too large to show here. ', el('a', { href: markdownPath(view, view.page) }, 'Read it as markdown'), '.')],
   });
 }
 
