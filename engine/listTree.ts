@@ -6,6 +6,8 @@ import { turnPauser } from './turns.js';
 export interface TreeItem {
   oid: string;
   type: 'blob' | 'tree' | 'commit';
+  /** A symbolic link (mode 120000): a blob holding the path it points to. */
+  symlink?: true;
 }
 
 // Trees never change: a flattened one is cached by its id (shared by every commit that has it).
@@ -26,7 +28,7 @@ export function listTree(repo: Repository, treeOid: string): Promise<Map<string,
     for (const [index, entry] of tree.entries()) {
       const subtree = subtrees[index];
       if (subtree) for (const [path, item] of subtree) listing.set(`${entry.path}/${path}`, item);
-      else listing.set(entry.path, { oid: entry.oid, type: entry.type });
+      else listing.set(entry.path, entry.mode === '120000' ? { oid: entry.oid, type: entry.type, symlink: true } : { oid: entry.oid, type: entry.type });
       await pause();
     }
     return listing;

@@ -1,5 +1,6 @@
 import type { Author } from './change.js';
 import { commitTreeHoldingLock } from './commitTree.js';
+import { isAncestor } from './git/ancestry.js';
 import { syncWrittenFolders } from './gitFs.js';
 import { withRepositoryLock } from './lock.js';
 import { mergePages, type PageConflictReason } from './mergePages.js';
@@ -43,6 +44,12 @@ export function mergeBranch(input: MergeBranchInput): Promise<MergeBranchResult>
   return withRepositoryLock(repo.gitdir, async () => {
     const head = await readBranch(repo, input.into);
     if (!head) throw new RevisionNotFoundError(input.into);
+    // Nothing to merge (an empty change request): the branch stays where it is, as git's "Already up to date".
+    // A merge commit would name one parent twice, which git itself never writes.
+    if (input.from === head || (await isAncestor(repo.gitdir, input.from, head))) {
+      await input.beforeLanding?.(head);
+      return { merged: true, commit: head, tree: (await readCommit(repo, head)).tree };
+    }
     const [base, ours, theirs] = await Promise.all([readCommit(repo, input.base), readCommit(repo, head), readCommit(repo, input.from)]);
     const result = await mergeOnHead(input, head, base.tree, ours.tree, theirs.tree);
     // Objects written for a merge that meets conflicts are synced too: a folder left pending would

@@ -48,7 +48,7 @@ async function advertise(ctx: AppContext) {
   const child = await startGitExchange(contentDeps(ctx), { space: spaceOf(ctx).space, service, advertise: true, gitProtocol });
   child.stdin.end();
   const body = new PassThrough();
-  body.write(advertisementStart(service, gitProtocol));
+  body.write(advertisementStart(service));
   answer(ctx, child, body, `application/x-${service}-advertisement`);
 }
 

@@ -8,7 +8,7 @@ import type { UserRecord } from '../../storage/users.js';
 import { assertMergeRules } from './changeRequestMergeRules.js';
 import { assertWritable, changeRequestHead } from './changeRequests.js';
 import type { ContentDeps } from '../common/deps.js';
-import { spaceLocked } from '../common/errors.js';
+import { alreadyThere, spaceLocked } from '../common/errors.js';
 import { authorOf, primaryBranchMoved } from '../spaces/index.js';
 
 export type MergeOutcome =
@@ -42,6 +42,9 @@ export async function mergeChangeRequest(deps: ContentDeps, input: { space: Spac
     message: `Merge change request #${changeRequest.number}${changeRequest.subject ? `: ${changeRequest.subject}` : ''}`,
     author: authorOf(input.author),
     beforeLanding: async (commit) => {
+      // A push or a write that landed on the change request since its head was read (they take the
+      // same lock): merging the head read before would leave that work out, acknowledged and lost.
+      if ((await readBranch(repo, changeRequest.branch)) !== head) throw alreadyThere(`Change request #${changeRequest.number} changed while it was being merged: merge it again`);
       updated = await updateChangeRequest(deps.db, changeRequest.id, { status: 'merged', revisionMerged: commit }, changeRequest.status);
     },
   }).catch(async (error: unknown) => {

@@ -2,6 +2,7 @@ import { compareAndSwapBranch } from '../../engine/compareAndSwapBranch.js';
 import { RefConflictError, RepositoryBusyError } from '../../engine/errors/index.js';
 import { isAncestor, mergeBase } from '../../engine/git/ancestry.js';
 import { checkPushedTree } from '../../engine/git/checkPushedTree.js';
+import { isValidRefName } from '../../engine/git/refNames.js';
 import type { PushHandlers, RefResult, RefUpdate } from '../../engine/git/hookServer.js';
 import { leaveQuarantine, withQuarantine } from '../../engine/git/quarantine.js';
 import { withRepositoryLock } from '../../engine/lock.js';
@@ -42,13 +43,19 @@ export function pushHandlers(deps: ContentDeps, pusher: Pusher): PushHandlers {
   const repo = deps.repositories.open(pusher.space.id);
   return {
     async check(updates, quarantine) {
+      // Before any work: a push of a thousand refs cost a git process each (82 s of the server's time).
+      if (updates.length > maxRefUpdates) return [`this push updates ${updates.length} refs; a push may update at most ${maxRefUpdates}: push them in parts`];
+      const badNames = updates.filter((update) => !isValidRefName(update.ref)).map((update) => `${JSON.stringify(update.ref)} is not a valid ref name (git check-ref-format)`);
+      if (badNames.length) return badNames;
       if (!quarantine) return [];
       const view = withQuarantine(repo, quarantine);
       try {
         const problems: string[] = [];
         for (const update of updates) {
           if (update.newOid === zeroOid) continue;
-          const base = update.oldOid !== zeroOid ? update.oldOid : await readBranch(repo, primaryBranch);
+          // Against the ref as it is, never the old id the client names (a forged one hid the files it brought);
+          // a ref that doesn't exist yet (refs/for/main, a new branch) against main.
+          const base = (await readRef(repo, update.ref)) ?? (await readBranch(repo, primaryBranch));
           problems.push(...(await checkPushedTree(view, update.newOid, base, { maxFileBytes: largestFileBytes })));
         }
         return problems;
@@ -64,8 +71,18 @@ export function pushHandlers(deps: ContentDeps, pusher: Pusher): PushHandlers {
   };
 }
 
+/** The most refs one push may update. */
+const maxRefUpdates = 100;
+
+/** A branch's commit, or undefined for a ref that isn't a branch or doesn't exist. */
+async function readRef(repo: Repository, ref: string): Promise<string | undefined> {
+  if (!ref.startsWith('refs/heads/')) return undefined;
+  return (await readBranch(repo, ref.slice('refs/heads/'.length))) ?? undefined;
+}
+
 async function landOne(deps: ContentDeps, repo: Repository, pusher: Pusher, update: RefUpdate, options: string[], say: (line: string) => void): Promise<RefResult> {
   const refuse = (reason: string): RefResult => ({ ref: update.ref, ok: false, reason });
+  if (!isValidRefName(update.ref)) return refuse('not a valid ref name (git check-ref-format)');
   if (pusher.space.editMode === 'locked') return refuse('the space is locked: nothing can be written to it');
   try {
     if (update.ref === primaryRef) return await landOnPrimary(deps, repo, pusher, update, say);
@@ -101,7 +118,14 @@ async function landOnChangeRequest(deps: ContentDeps, repo: Repository, pusher: 
   if (changeRequest.status === 'merged' || changeRequest.status === 'archived') return refuse(`change request #${number} is ${changeRequest.status}: its content can no longer change`);
   if (update.newOid === zeroOid) return refuse(`a change request's branch goes with it: archive change request #${number} instead`);
   // A change request's branch is its author's work in progress: rewritten history (a rebase) is accepted.
-  const moved = await moveBranch(repo, branch, update, { fastForwardOnly: false });
+  // Its status is read again under the lock: a merge or an archive that won the race leaves it as it is.
+  const moved = await moveBranch(repo, branch, update, {
+    fastForwardOnly: false,
+    stillOpen: async () => {
+      const now = await findChangeRequest(deps.db, pusher.space.id, number);
+      return now && now.status !== 'merged' && now.status !== 'archived' ? null : `change request #${number} is ${now?.status ?? 'gone'}: its content can no longer change`;
+    },
+  });
   if (moved) return refuse(moved);
   await addContributor(deps.db, changeRequest.id, pusher.user.id);
   say(`Change request #${number} updated: ${pusher.changeRequestUrl(changeRequest)}`);
@@ -134,8 +158,10 @@ function pushOption(options: string[], name: string): string | undefined {
  * Moves the branch from where the pusher saw it to the pushed commit, under the repository lock
  * (API writers queue on it) and git's ref lock. Returns why not, or null once moved.
  */
-async function moveBranch(repo: Repository, branch: string, update: RefUpdate, options: { fastForwardOnly: boolean }): Promise<string | null> {
+async function moveBranch(repo: Repository, branch: string, update: RefUpdate, options: { fastForwardOnly: boolean; stillOpen?: () => Promise<string | null> }): Promise<string | null> {
   return withRepositoryLock(repo.gitdir, async () => {
+    const closed = await options.stillOpen?.();
+    if (closed) return closed;
     const current = await readBranch(repo, branch);
     const expected = update.oldOid === zeroOid ? null : update.oldOid;
     if (current !== expected) return `${branch} is at ${current ? short(current) : 'nothing'}, not where this push started from: fetch, then push again`;

@@ -24,15 +24,20 @@ export function checkGitBinary(): string {
   return found.stdout.trim();
 }
 
-/** Whether the client asked for git's protocol version 2 (the `Git-Protocol` header, as GIT_PROTOCOL). */
-export const wantsProtocolV2 = (gitProtocol: string | undefined) => (gitProtocol ?? '').split(':').includes('version=2');
-
 /**
- * What an `info/refs` answer starts with before git's own output: the service line and a flush
- * (gitprotocol-http), except for a protocol v2 fetch, which starts with its capabilities.
+ * The `Git-Protocol` a service runs with: never version 2. A v2 fetch may want any object of the
+ * repository by its id (gitprotocol-v2: "wants can be anything"; `uploadpack.allowAnySHA1InWant`
+ * binds v0 and v1 only), and a repository holds objects its refs no longer reach, such as the
+ * change requests of the space a duplicate was copied from. Version 0 serves what the advertised
+ * refs reach; clients asking for v2 fall back to it by themselves.
  */
-export function advertisementStart(service: GitService, gitProtocol: string | undefined): Buffer {
-  if (service === 'git-upload-pack' && wantsProtocolV2(gitProtocol)) return Buffer.alloc(0);
+export const servedProtocol = (gitProtocol: string | undefined) => {
+  const kept = (gitProtocol ?? '').split(':').filter((part) => part && !part.startsWith('version='));
+  return kept.length ? kept.join(':') : undefined;
+};
+
+/** What an `info/refs` answer starts with before git's own output: the service line and a flush (gitprotocol-http). */
+export function advertisementStart(service: GitService): Buffer {
   return Buffer.concat([pktLine(`# service=${service}\n`), flushPacket]);
 }
 
@@ -44,7 +49,9 @@ const serviceConfig = [
   'gc.auto=0',
   // A push larger than this is refused by git before anything is kept.
   `receive.maxInputSize=${1024 * 1024 * 1024}`,
-  'receive.autogc=false', 'receive.fsckObjects=true', 'uploadpack.allowFilter=true', 'uploadpack.allowAnySHA1InWant=false'];
+  'receive.autogc=false', 'receive.fsckObjects=true', 'uploadpack.allowFilter=true', 'uploadpack.allowAnySHA1InWant=false',
+  // Quire lands a push's refs one by one in proc-receive: it can't make them all or nothing, so it doesn't offer to.
+  'receive.advertiseAtomic=false'];
 
 /**
  * Starts `git upload-pack` or `git receive-pack` on a bare repository in stateless-rpc mode, as
@@ -68,7 +75,7 @@ export function startGitService(
     env: {
       ...gitEnvironment(),
       HOME: process.env.HOME ?? '/',
-      ...(options.gitProtocol ? { GIT_PROTOCOL: options.gitProtocol } : {}),
+      ...(servedProtocol(options.gitProtocol) ? { GIT_PROTOCOL: servedProtocol(options.gitProtocol) } : {}),
       ...options.env,
     },
     stdio: 'pipe',

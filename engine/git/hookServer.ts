@@ -158,9 +158,10 @@ const readAll = async (stream: NodeJS.ReadableStream) => {
   return Buffer.concat(chunks).toString('utf8');
 };
 
+/** `<old-oid> <new-oid> <ref>`: the ref is the whole rest of the line, so a name with a space is seen (and refused) whole. */
 const parseUpdate = (line: string): RefUpdate => {
-  const [oldOid = '', newOid = '', ref = ''] = line.split(' ');
-  return { oldOid, newOid, ref };
+  const [oldOid = '', newOid = '', ...ref] = line.split(' ');
+  return { oldOid, newOid, ref: ref.join(' ') };
 };
 
 /** `pre-receive`: the updates on stdin, the push options in GIT_PUSH_OPTION_<n>; non-zero refuses everything. */
