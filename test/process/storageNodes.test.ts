@@ -71,9 +71,11 @@ const repositoriesIn = (dataDir: string) =>
 
 const servedBy = async (storage: string, url: string) => (await findStorage(db, storage))?.nodeUrl === url;
 
-/** Calls a node as a client would, every answer checked against the upstream schema. */
+/** Calls a node as a client would, every answer checked against the upstream schema; a failed connection says how the node was. */
 async function call(at: ServiceProcess, method: string, requestPath: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(at.url + requestPath, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(at.url + requestPath, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) }).catch((error: Error) => {
+    throw new Error(`${method} ${requestPath} at ${at.url} (exit ${at.child.exitCode} ${at.child.signalCode}): ${error.message} (${String((error.cause as Error | undefined)?.message)}); its output:\n${at.stdout().slice(-3000)}\n${at.stderr().slice(-3000)}`, { cause: error });
+  });
   return { status: response.status, body: await checkedBody(method, requestPath, response) };
 }
 
@@ -392,10 +394,16 @@ if (testingOnPostgres) {
     const acknowledged: string[] = [];
     const statuses = new Map<number, number>();
     let writing = true;
+    // A write whose connection fails ends its editor and is reported once the editors are awaited (never as an unhandled rejection meanwhile).
+    const editorFailures: Error[] = [];
     const editors = Array.from({ length: 10 }, async (_, editor) => {
       for (let round = 0; writing; round += 1) {
         const title = `W${editor} R${round}`;
-        const wrote = await call(c, 'POST', `/v1/spaces/${space.id}/change-requests/${opened.body.id}/content`, { changes: [{ operation: 'insert_page', title, document: { markdown: `# ${title}\n` } }] });
+        const wrote = await call(c, 'POST', `/v1/spaces/${space.id}/change-requests/${opened.body.id}/content`, { changes: [{ operation: 'insert_page', title, document: { markdown: `# ${title}\n` } }] }).catch((error: Error) => {
+          editorFailures.push(error);
+          return undefined;
+        });
+        if (!wrote) return;
         statuses.set(wrote.status, (statuses.get(wrote.status) ?? 0) + 1);
         if (wrote.status === 200) acknowledged.push(title);
       }
@@ -439,6 +447,7 @@ if (testingOnPostgres) {
     writing = false;
     await Promise.all(editors);
 
+    assert.equal(editorFailures.map((error) => error.message), [], 'every write got an answer');
     assert.equal([...statuses.keys()], [200], `every write answered 200: ${JSON.stringify([...statuses])}`);
     const pages = await call(c, 'GET', `/v1/spaces/${space.id}/change-requests/${opened.body.id}/content/pages`);
     const present = new Set((pages.body.pages as Array<{ title: string }>).map((page) => page.title));
