@@ -12,7 +12,7 @@ import { llmsFullTxt, llmsTxt, markdownTwin } from '../presenters/sitePages/agen
 import { pagePath } from '../presenters/sitePages/navigation.js';
 import { fileUrl, markdownPath, notFoundHtml, publishedPageHtml, searchResultsHtml } from '../presenters/sitePages/publishedPage.js';
 import { siteAssets } from '../presenters/sitePages/siteAssets.js';
-import { headElement, redirectStubHtml, relativeLink, staticFileOf, staticHtml, staticSearchScript } from '../presenters/sitePages/staticPages.js';
+import { activeFileTypes, headElement, redirectStubHtml, relativeLink, staticFileOf, staticHtml, staticSearchScript, type ExportedFiles } from '../presenters/sitePages/staticPages.js';
 
 export class SiteExportError extends Error {}
 
@@ -44,6 +44,16 @@ export async function exportSite(deps: Deps, input: { siteId: string; publicBase
   let pages = 0;
   let files = 0;
   const written = new Set<string>();
+  // Active files first: the pages' links to them are rewritten as the pages are written.
+  const activeFiles: ExportedFiles = new Map();
+  for (const { siteSpace, revision } of listings) {
+    for (const file of revision.files.filter((candidate) => activeFileTypes.test(candidate.name))) {
+      const live = fileUrl(root, siteSpace.spaceId, file.oid, file.name);
+      const body = await readSpaceFile(deps, siteSpace.spaceId, file.oid);
+      const inline = /\.svg$/i.test(file.name) && body.length <= 256 * 1024 ? `data:image/svg+xml;base64,${Buffer.from(body).toString('base64')}` : undefined;
+      activeFiles.set(live, { url: `${live}.download`, ...(inline ? { inline } : {}) });
+    }
+  }
   for (const { siteSpace, revision } of listings) {
     const documents = allPages(revision.pages).filter((page) => page.kind === 'document');
     // A few at once: each render is mostly CPU, each Document a hop to the worker pool.
@@ -55,14 +65,15 @@ export async function exportSite(deps: Deps, input: { siteId: string; publicBase
           if ('redirect' in view || !view.page) return;
           const file = staticFileOf(urlPath.slice(siteBasePath.length));
           written.add(file);
-          await write(file, staticHtml(await publishedPageHtml({ ...view, page: view.page }, await readPublishedDocument(deps, view, view.page)), siteBasePath, file, { indexed: true }));
+          await write(file, staticHtml(await publishedPageHtml({ ...view, page: view.page }, await readPublishedDocument(deps, view, view.page)), siteBasePath, file, { indexed: true, files: activeFiles }));
           await write(markdownPath(view, view.page).slice(siteBasePath.length), markdownTwin(view.page));
           pages += 1;
         }),
       );
     }
     for (const file of revision.files) {
-      await write(fileUrl(root, siteSpace.spaceId, file.oid, file.name).slice(siteBasePath.length), await readSpaceFile(deps, siteSpace.spaceId, file.oid));
+      const live = fileUrl(root, siteSpace.spaceId, file.oid, file.name);
+      await write((activeFiles.get(live)?.url ?? live).slice(siteBasePath.length), await readSpaceFile(deps, siteSpace.spaceId, file.oid));
       files += 1;
     }
   }

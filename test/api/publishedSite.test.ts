@@ -368,6 +368,32 @@ test('nothing a writer types runs: titles, bodies, links and customization reach
   }
 });
 
+test('a javascript: scheme hidden by a tab, a newline or a control character is no link either: in pages, embeds, swagger blocks and customization', async () => {
+  const guide = await space('Guide');
+  // As references in markdown (decoded in link targets), and as they are in a block's attributes.
+  const markdown = [
+    '# Hidden',
+    '[tab](java&#9;script:alert(1)) [newline](java&#10;script:alert(2)) [control](&#1;javascript:alert(3)) [mixed](JaVa&#13;ScRiPt:alert(4))',
+    '{% embed url="java\tscript:alert(5)" %}',
+    '{% swagger src="java\tscript:alert(6)" path="/pets" method="get" %}\n{% swagger-description %}\nPets.\n{% endswagger-description %}\n{% endswagger %}',
+  ].join('\n\n');
+  await merged(guide.id, [{ operation: 'insert_page', title: 'Hidden', document: { markdown } }]);
+  const site = await publishedSite('Docs', [guide.id]);
+  const current = (await t.call('GET', `${sites()}/${site.id}/customization`, { token: fx.admin.token })).body;
+  const customized = await t.call('PUT', `${sites()}/${site.id}/customization`, {
+    token: fx.admin.token,
+    body: { ...current, announcement: { enabled: true, message: 'Read this', style: 'info', link: { title: 'go', to: { kind: 'url', url: 'java\tscript:alert(7)' } } } },
+  });
+  assert.is(customized.status, 200, JSON.stringify(customized.body));
+  const page = await visit(`${site.urls.published}hidden`);
+  assert.is(page.status, 200);
+  assert.match(page.body, 'Read this');
+  // What a browser makes of each link: tabs and newlines dropped, controls and spaces around trimmed.
+  const asBrowsed = (value: string) => value.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
+  const attributes = elementsOf(parse(page.body)).flatMap((element) => element.attrs);
+  assert.equal(attributes.filter((attribute) => ['href', 'src', 'action'].includes(attribute.name) && /^(javascript|data|vbscript):/i.test(asBrowsed(attribute.value))), []);
+});
+
 test('agents: the site is an MCP server (Streamable HTTP) whose tools list, search and read its pages, as the visitor may', async () => {
   const guide = await space('Guide');
   const site = await publishedSite('Docs', [guide.id]);

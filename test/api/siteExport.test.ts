@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chromiumPath } from '../../domain/pdf/browser.js';
 import type { OrganizationFixture } from '../helpers/fixtures.js';
+import { ok } from '../helpers/gitClient.js';
 import { runAdmin } from '../helpers/processes.js';
 import type { TestServer } from '../helpers/server.js';
 import { siteMaker } from '../helpers/sites.js';
@@ -45,6 +46,17 @@ function serve(dir: string): Promise<{ url: string; close(): void }> {
 
 test('npm run admin -- site export writes the site as static files whose every link leads to a file; search works from Pagefind alone', async () => {
   const guide = await space('Guide');
+  // Files a browser would run if a static server sent them as what they are: an HTML page and an SVG.
+  const clone = path.join(out, '..', `${path.basename(out)}-clone`);
+  await ok(path.dirname(clone), 'clone', '--quiet', `${t.url.replace('://', `://writer:${fx.admin.token}@`)}/git/${guide.id}.git`, clone);
+  mkdirSync(path.join(clone, '.gitbook', 'assets'), { recursive: true });
+  writeFileSync(path.join(clone, '.gitbook', 'assets', 'evil.html'), '<script>alert(document.domain)</script>');
+  writeFileSync(path.join(clone, '.gitbook', 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" onload="alert(1)"><rect width="10" height="10"/></svg>');
+  writeFileSync(path.join(clone, 'faq.md'), `${readFileSync(path.join(clone, 'faq.md'), 'utf8')}\n[The page](.gitbook/assets/evil.html)\n\n![Logo](.gitbook/assets/logo.svg)\n`);
+  await ok(clone, 'add', '-A');
+  await ok(clone, 'commit', '-qm', 'Active files');
+  await ok(clone, 'push', '--quiet', 'origin', 'HEAD:main');
+  rmSync(clone, { recursive: true, force: true });
   const site = await publishedSite('Exported docs', [guide.id]);
   const siteSpace = (await t.call('GET', `/v1/orgs/${fx.org.id}/sites/${site.id}/site-spaces`, { token: fx.admin.token })).body.items[0].id as string;
   const pages = (await t.call('GET', `/v1/spaces/${guide.id}/content/pages`, { token: fx.admin.token })).body.pages as Array<{ id: string; path: string }>;
@@ -53,16 +65,26 @@ test('npm run admin -- site export writes the site as static files whose every l
 
   const exported = await runAdmin(['site', 'export', site.id, out], { DATA_DIR: t.dataDir });
   assert.is(exported.code, 0, exported.stderr);
-  assert.match(exported.stdout, /^exported 4 pages and 1 files of site \w+ to /);
+  assert.match(exported.stdout, /^exported 4 pages and 3 files of site \w+ to /);
   for (const file of ['index.html', 'index.md', 'quick-start/index.html', 'quick-start.md', 'quick-start/configuration/index.html', 'faq/index.html', 'llms.txt', 'llms-full.txt', '404.html', 'search/index.html', 'pagefind/pagefind-ui.js', 'questions/index.html']) {
     assert.ok(existsSync(path.join(out, file)), `${file} is written`);
   }
   assert.match(readFileSync(path.join(out, 'llms.txt'), 'utf8'), '- [Configuration](quick-start/configuration.md)');
   assert.match(readFileSync(path.join(out, 'questions/index.html'), 'utf8'), '<meta http-equiv="refresh" content="0; url=../faq/index.html">');
 
+  // The active files are downloads; the page links to the HTML one as such and shows the SVG inline.
+  const exportedFiles = filesUnder(out).map((file) => path.relative(out, file));
+  assert.ok(exportedFiles.some((file) => file.endsWith('/evil.html.download')), exportedFiles.join('\n'));
+  assert.ok(exportedFiles.some((file) => file.endsWith('/logo.svg.download')));
+  assert.not.ok(exportedFiles.some((file) => /\/(evil\.html|logo\.svg)$/.test(file)), 'neither is written under its own type');
+  const faqPage = readFileSync(path.join(out, 'faq/index.html'), 'utf8');
+  assert.match(faqPage, /href="[^"]*evil\.html\.download"/);
+  assert.match(faqPage, /<img src="data:image\/svg\+xml;base64,/);
+
   const html = filesUnder(out).filter((file) => file.endsWith('.html') && !file.includes(`${path.sep}pagefind${path.sep}`));
   for (const file of html) {
     const body = readFileSync(file, 'utf8');
+    assert.match(body.replace(/&#x27;/g, "'"), /<head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self' 'wasm-unsafe-eval';/, `${path.relative(out, file)} carries the site's policy`);
     assert.not.match(body, `/sites/${site.id}/`, `${path.relative(out, file)} keeps no link to the live site`);
     for (const [, link] of body.matchAll(/(?:href|src|action)="([^"#?]+)[^"]*"/g)) {
       if (/^(https?:|mailto:|data:)/.test(link!)) continue;

@@ -21,10 +21,20 @@ function contents(children: Child[]): ElementContent[] {
   return out;
 }
 
-/** Only web and mail targets become links: `javascript:`, `data:` and the like are dropped. */
+/**
+ * Only web and mail targets become links, relative ones included: `javascript:`, `data:` and the
+ * like are dropped. Read as a browser reads a URL (WHATWG): tabs and newlines anywhere and control
+ * characters or spaces at either end are not part of it, so `java<TAB>script:` is `javascript:`.
+ */
 export function safeHref(url: string): string | undefined {
-  const trimmed = url.trim();
-  if (/^(https?:|mailto:)/i.test(trimmed)) return trimmed;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed) || /^[\s\\/]*\\/.test(trimmed)) return undefined;
-  return trimmed; // relative
+  const cleaned = url.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '');
+  let parsed: URL;
+  try {
+    parsed = new URL(cleaned, 'https://relative.invalid/');
+  } catch {
+    return undefined;
+  }
+  return webSchemes.has(parsed.protocol) ? cleaned : undefined;
 }
+
+const webSchemes = new Set(['http:', 'https:', 'mailto:']);

@@ -34,14 +34,19 @@ export function relativeLink(url: string, siteBasePath: string, fromFile: string
  * an `indexed` page's `main` marked as what Pagefind indexes. The page is
  * re-parsed and re-serialised as a tree: nothing is spliced into it as text.
  */
-export function staticHtml(html: string, siteBasePath: string, file: string, options: { indexed: boolean; extraHead?: Element[] }): string {
+export function staticHtml(html: string, siteBasePath: string, file: string, options: { indexed: boolean; extraHead?: Element[]; files?: ExportedFiles }): string {
   const document = parse(html);
   walk(document, (element) => {
     for (const attribute of element.attrs) {
-      if (attribute.name === 'href' || attribute.name === 'src' || attribute.name === 'action') attribute.value = relativeLink(attribute.value, siteBasePath, file);
+      if (attribute.name !== 'href' && attribute.name !== 'src' && attribute.name !== 'action') continue;
+      const exported = options.files?.get(attribute.value.replace(/[?#].*$/, ''));
+      const target = exported ? (element.tagName === 'img' && attribute.name === 'src' && exported.inline) || exported.url : attribute.value;
+      attribute.value = target.startsWith('data:') ? target : relativeLink(target, siteBasePath, file);
     }
     if (element.tagName === 'main' && options.indexed) element.attrs.push({ name: 'data-pagefind-body', value: '' });
     if (element.tagName === 'head') {
+      // No server sends the live site's Content-Security-Policy header: the page carries it, first.
+      defaultTreeAdapter.insertBefore(element, headElement('meta', { 'http-equiv': 'Content-Security-Policy', content: exportedPagePolicy }), element.childNodes[0]!);
       // The live site's script asks the server for results as the visitor types: no server here.
       // The canonical URL names the live server, which a copy served elsewhere may not be beside.
       const dropped = (child: DefaultTreeAdapterMap['childNode']) => 'tagName' in child && (child.tagName === 'script' || (child.tagName === 'link' && child.attrs.some((attribute) => attribute.name === 'rel' && attribute.value === 'canonical')));
@@ -51,6 +56,23 @@ export function staticHtml(html: string, siteBasePath: string, file: string, opt
   });
   return serialize(document);
 }
+
+/**
+ * What an exported page may load: its own files, Pagefind's index and WebAssembly on the search
+ * page, images from the web; never a script or a frame from elsewhere, nor a `javascript:` link.
+ */
+export const exportedPagePolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; font-src 'self'; form-action 'self'; base-uri 'none'";
+
+/**
+ * Files of the export whose type a browser runs when it opens them (HTML, SVG, XML): written
+ * under another name, as downloads, so that no static server serves one as a page of the site.
+ * By their live URL: where links to them lead now, and for an SVG shown as an image, the image
+ * itself as a `data:` URL (an image runs no script).
+ */
+export type ExportedFiles = Map<string, { url: string; inline?: string }>;
+
+/** Extensions a browser renders as a document that can run script. */
+export const activeFileTypes = /\.(html?|xhtml?|shtml|svgz?|xml|xslt?|mht(ml)?)$/i;
 
 /** An element for `staticHtml`'s extra head content (the search page's Pagefind UI). */
 export function headElement(tagName: string, attributes: Record<string, string>): Element {
@@ -75,7 +97,7 @@ export function redirectStubHtml(target: string): string {
       el(
         'html',
         { lang: 'en' },
-        el('head', {}, el('meta', { charSet: 'utf-8' }), el('title', {}, 'Moved'), el('meta', { httpEquiv: 'refresh', content: `0; url=${target}` }), el('meta', { name: 'robots', content: 'noindex' })),
+        el('head', {}, el('meta', { httpEquiv: 'Content-Security-Policy', content: exportedPagePolicy }), el('meta', { charSet: 'utf-8' }), el('title', {}, 'Moved'), el('meta', { httpEquiv: 'refresh', content: `0; url=${target}` }), el('meta', { name: 'robots', content: 'noindex' })),
         el('body', {}, el('p', {}, 'This page has moved: ', el('a', { href: target }, target))),
       ),
     ],
