@@ -1,10 +1,10 @@
 import type http from 'node:http';
 import type { AppContext, AppServices, AppState } from './context.js';
 import { errorFields, log, logRequest } from '../domain/common/log.js';
-import { looksLikeJwt } from '../domain/publishing/index.js';
 import { RouteBuckets } from './routeBuckets.js';
 import type { RateLimiter } from './rateLimits.js';
-import { countedRequests, rateLimitedCaller, rateLimitHeaders } from './middleware/rateLimit.js';
+import { countedRequests, rateLimitHeaders } from './middleware/rateLimit.js';
+import { credentialsOf, rateLimitKey } from './auth/index.js';
 import { requestIdOf } from './middleware/requestContext.js';
 import { requestTargetProblem } from './middleware/requestTarget.js';
 import { credentialedCaching } from './middleware/securityHeaders.js';
@@ -77,8 +77,7 @@ function lightRequest(options: LightReadsOptions, request: http.IncomingMessage)
   const queryAt = target.indexOf('?');
   const path = queryAt < 0 ? target : target.slice(0, queryAt);
   const querystring = queryAt < 0 ? '' : target.slice(queryAt + 1);
-  const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-  if (!token || looksLikeJwt(token) || requestTargetProblem(path, querystring)) return undefined;
+  if (credentialsOf(authorization).kind !== 'user token' || requestTargetProblem(path, querystring)) return undefined;
   const bucket = options.buckets.candidates(path);
   const route = bucket && RouteBuckets.match(bucket, 'GET', path);
   if (!route?.operationId || !options.operations.has(route.operationId)) return undefined;
@@ -88,7 +87,7 @@ function lightRequest(options: LightReadsOptions, request: http.IncomingMessage)
 /** Runs the route on a LightContext and writes its answer; false when Koa is to answer instead. */
 async function answer(options: LightReadsOptions, { path, querystring, authorization, route }: LightRequest, request: http.IncomingMessage, response: http.ServerResponse): Promise<boolean> {
   const started = performance.now();
-  const counted = options.limiter?.take(rateLimitedCaller(authorization, request.socket.remoteAddress));
+  const counted = options.limiter?.take(await rateLimitKey(options.services.db, authorization, request.socket.remoteAddress));
   if (counted) countedRequests.set(request, counted);
   if (counted && !counted.allowed) return false;
 

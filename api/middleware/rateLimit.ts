@@ -1,17 +1,12 @@
-import { createHash } from 'node:crypto';
 import type http from 'node:http';
 import type Koa from 'koa';
+import { rateLimitKey } from '../auth/index.js';
+import type { AppContext } from '../context.js';
 import { errorBody } from '../errors.js';
 import type { RateLimiter, RateLimitState } from '../rateLimits.js';
 
 /** Requests the light reads counted before passing them on to Koa (api/lightReads.ts): counted once. */
 export const countedRequests = new WeakMap<http.IncomingMessage, RateLimitState>();
-
-/** Who a request counts against: its bearer token (hashed: the token itself is never kept), or its address when it sends none. */
-export function rateLimitedCaller(authorization: string, address: string | undefined): string {
-  const token = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
-  return token ? `token:${createHash('sha256').update(token).digest('base64url')}` : `address:${address}`;
-}
 
 /** Upstream's `X-RateLimit-Limit`, `-Remaining` and `-Reset` (epoch seconds). */
 export function rateLimitHeaders(state: RateLimitState): Array<[string, string]> {
@@ -27,10 +22,10 @@ export function rateLimitHeaders(state: RateLimitState): Array<[string, string]>
  * `Retry-After` past the limit.
  */
 export function rateLimit(limiter: RateLimiter | undefined) {
-  return async (ctx: Koa.Context, next: Koa.Next) => {
+  return async (ctx: AppContext, next: Koa.Next) => {
     // A request another node routed here was counted there.
     if (!limiter || ctx.state.routed === true) return next();
-    const state = countedRequests.get(ctx.req) ?? limiter.take(rateLimitedCaller(ctx.get('Authorization'), ctx.ip));
+    const state = countedRequests.get(ctx.req) ?? limiter.take(await rateLimitKey(ctx.db, ctx.get('Authorization'), ctx.ip));
     for (const [name, value] of rateLimitHeaders(state)) ctx.set(name, value);
     if (state.allowed) return next();
     const waitSeconds = Math.max(1, Math.ceil(state.resetAt / 1000) - Math.floor(Date.now() / 1000));

@@ -7,10 +7,10 @@ import { findSpaceCached, spaceReads } from '../../storage/spaces.js';
 import { findContentGrantsCached, grantReads, grantedRole, higherRole } from '../../storage/contentGrants.js';
 import type { MemberRole } from '../../storage/members.js';
 import { effectiveRole, levelsOf } from '../../domain/organizations/index.js';
-import { findUserByToken } from '../../storage/tokens.js';
 import { contentDeps, type AppContext } from '../context.js';
-import { looksLikeJwt, readSiteToken, siteOfToken, siteTokenReadsRevision, spaceReadableBySiteToken, tokenPreviewsChangeRequest, type SiteToken } from '../../domain/publishing/index.js';
-import { forbidden, notFound, unauthorized } from '../errors.js';
+import { siteOfToken, siteTokenReadsRevision, spaceReadableBySiteToken, tokenPreviewsChangeRequest, type SiteToken } from '../../domain/publishing/index.js';
+import { authenticate, authenticateGit, siteTokenOf, userOfRequest } from '../auth/index.js';
+import { forbidden, notFound } from '../errors.js';
 import { atLeast, describeRole, type RoleOrGuest } from './roles.js';
 import type { Requirement } from './requirements.js';
 
@@ -207,42 +207,11 @@ function collectionPolicy(role: MemberRole): Policy {
   };
 }
 
-/** The token of an `Authorization: Bearer <token>` header; undefined for any other header. */
-const bearerOf = (header: string) => /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-
-/**
- * The caller of a git request: git sends HTTP Basic credentials, a Quire token as the password
- * (any user name; a token alone as the user name works too), and prompts for them on a 401 with
- * `WWW-Authenticate: Basic`. A Bearer header with a user's token works as on the API; a site
- * token is refused. Run before `inSpace`.
- */
+/** Any holder of a valid token over git (api/auth/gitBasic.ts). Run before `inSpace`. */
 export const signedInOverGit: Policy = {
   rule: 'any signed-in user (HTTP Basic: a token as the password)',
   check: async (ctx, next) => {
-    const header = ctx.get('authorization');
-    const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
-    if (!basic && !/^Bearer\s/i.test(header)) {
-      ctx.set('WWW-Authenticate', 'Basic realm="Quire"');
-      throw unauthorized(header ? 'Git requests authenticate with HTTP Basic: a Quire token as the password' : 'Authentication required: a Quire token as the password');
-    }
-    // A site token (a JWT) reads a site's published content over the API, never a repository: its
-    // branches are change requests, its history unpublished drafts.
-    const bearer = bearerOf(header);
-    if (bearer && looksLikeJwt(bearer)) {
-      ctx.set('WWW-Authenticate', 'Basic realm="Quire"');
-      throw unauthorized('A site token reads published content over the API, not a git repository: authenticate with a Quire token');
-    }
-    if (basic) {
-      const credentials = Buffer.from(basic[1]!, 'base64').toString('utf8');
-      const colon = credentials.indexOf(':');
-      const token = colon === -1 ? credentials : credentials.slice(colon + 1) || credentials.slice(0, colon);
-      const caller = token ? await findUserByToken(ctx.db, token) : undefined;
-      if (!caller) {
-        ctx.set('WWW-Authenticate', 'Basic realm="Quire"');
-        throw unauthorized('The token given as the password is not valid');
-      }
-      ctx.state.caller = caller;
-    }
+    await authenticateGit(ctx);
     return next();
   },
 };
@@ -252,22 +221,8 @@ export const signedInOverGit: Policy = {
  * what a URL lookup asks before it answers a change-request or revision preview.
  */
 export async function callerReadsSpace(ctx: AppContext, spaceId: string): Promise<boolean> {
-  const bearer = bearerOf(ctx.get('authorization'));
-  if (!bearer || looksLikeJwt(bearer)) return false;
-  const caller = await findUserByToken(ctx.db, bearer);
+  const caller = await userOfRequest(ctx);
   return caller !== undefined && (await spaceAccess(ctx.db, caller.id, spaceId, {})) !== undefined;
-}
-
-/** The site token the request carries as its bearer (a JWT), checked; undefined for any other credential. */
-async function siteTokenOf(ctx: AppContext): Promise<SiteToken | undefined> {
-  const bearer = bearerOf(ctx.get('authorization'));
-  if (!bearer || !looksLikeJwt(bearer)) return undefined;
-  const token = await readSiteToken(contentDeps(ctx), bearer);
-  if (!token) {
-    ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
-    throw unauthorized('The site token is not valid or has expired: resolve the URL again for a new one');
-  }
-  return token;
 }
 
 /**
@@ -318,20 +273,3 @@ async function readingForSite(ctx: AppContext, next: Koa.Next, token: SiteToken,
   return next();
 }
 
-async function authenticate(ctx: AppContext) {
-  if (ctx.state.caller) return ctx.state.caller;
-  const header = ctx.get('authorization');
-  const bearer = bearerOf(header);
-  if (bearer && looksLikeJwt(bearer)) throw forbidden('A site token only reads the published content of its site: this operation needs a user\'s token');
-  if (!bearer) {
-    ctx.set('WWW-Authenticate', 'Bearer');
-    throw unauthorized(header ? 'The Authorization header must be "Bearer <token>"' : 'Authentication required: send an Authorization: Bearer <token> header');
-  }
-  const caller = await findUserByToken(ctx.db, bearer);
-  if (!caller) {
-    ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
-    throw unauthorized('The bearer token is not valid');
-  }
-  ctx.state.caller = caller;
-  return caller;
-}

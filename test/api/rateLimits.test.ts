@@ -47,4 +47,32 @@ test('without a token the address is the caller; QUIRE_RATE_LIMIT=off sends no l
   assert.is(unlimited.headers.get('x-ratelimit-limit'), null);
 });
 
+test('a made-up bearer token is no identity: it counts against its sender\'s address, whatever the token', async () => {
+  const fresh = await startTestServer({ rateLimit: { requests: 5, windowMs: 60_000 } });
+  try {
+    const answers = [];
+    for (let i = 0; i < 6; i += 1) answers.push((await fresh.call('GET', '/v1/', { token: `made-up-${i}-${Math.random()}` })).status);
+    assert.equal(answers, [200, 200, 200, 200, 200, 429]);
+  } finally {
+    await fresh.close();
+  }
+});
+
+test('git: a user with a valid token keeps their own count when anonymous traffic exhausts their address', async () => {
+  const fresh = await startTestServer({ rateLimit: { requests: 5, windowMs: 60_000 } });
+  try {
+    const user = await fresh.user();
+    const organization = (await fresh.call('POST', '/v1/orgs', { token: user.token, body: { title: 'Shared address' } })).body;
+    const space = (await fresh.call('POST', `/v1/orgs/${organization.id}/spaces`, { token: user.token, body: { title: 'Cloned' } })).body;
+    for (let i = 0; i < 6; i += 1) await fresh.call('GET', '/v1/');
+    assert.is((await fresh.call('GET', '/v1/')).status, 429, 'the address is exhausted');
+    const basic = `Basic ${Buffer.from(`git:${user.token}`).toString('base64')}`;
+    const refs = await fetch(`${fresh.url}/git/${space.id}.git/info/refs?service=git-upload-pack`, { headers: { authorization: basic } });
+    assert.is(refs.status, 200, await refs.text());
+    assert.is(refs.headers.get('x-ratelimit-remaining'), '2', 'counted as the user: the API calls above, then this one');
+  } finally {
+    await fresh.close();
+  }
+});
+
 test.run();
