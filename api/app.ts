@@ -76,7 +76,7 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
   app.use(rateLimit(limiter) as never);
   app.use(requestTarget as never);
   if (services.storageNode) app.use(storageRouting(services.storageNode.node, services.storageNode.secret, services.config.bodyLimitBytes) as never);
-  app.use(metricsEndpoint(health.eventLoopDelay) as never);
+  app.use(metricsEndpoint(health.eventLoopDelay, services.config.metricsToken) as never);
   // Only the git remote's paths go through its router, which tests every route's pattern.
   const gitRoutes = gitRouter.routes();
   app.use(((ctx: Koa.Context, next: Koa.Next) => (/^\/git\//i.test(ctx.path) ? gitRoutes(ctx as never, next) : next())) as never);

@@ -38,6 +38,8 @@ export interface Config {
   storage?: string;
   /** Where the other nodes reach this one (QUIRE_NODE_URL); defaults to http://127.0.0.1:<port>. */
   nodeUrl?: string;
+  /** The bearer token a scraper of `/metrics` sends from elsewhere than this machine (QUIRE_METRICS_TOKEN); unset, loopback only. */
+  metricsToken?: string;
   /** Set when no TEMPORAL_ADDRESS was given: the ports of the dev server `npm start` runs. */
   localTemporal?: { port: number; uiPort: number };
 }
@@ -66,6 +68,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   if (bootstrapToken !== undefined && bootstrapToken.length < minBootstrapTokenLength) {
     throw new Error(`QUIRE_BOOTSTRAP_TOKEN must be at least ${minBootstrapTokenLength} characters: it is an admin's password`);
   }
+  const metricsToken = env.QUIRE_METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && metricsToken.length < minBootstrapTokenLength) throw new Error(`QUIRE_METRICS_TOKEN must be at least ${minBootstrapTokenLength} characters: it is a password`);
   const storage = env.QUIRE_STORAGE || undefined;
   if (storage !== undefined && !/^[a-z0-9][a-z0-9-]{0,62}$/.test(storage)) throw new Error(`QUIRE_STORAGE must be a storage id (lowercase letters, digits and dashes) or "none", got "${storage}"`);
   if (storage !== undefined && !env.QUIRE_DATABASE_URL) throw new Error('QUIRE_STORAGE needs QUIRE_DATABASE_URL: storage nodes share one PostgreSQL database');
@@ -96,6 +100,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: parseRateLimit(env.QUIRE_RATE_LIMIT ?? defaultRateLimit, parseDuration),
     storage,
     nodeUrl: env.QUIRE_NODE_URL?.replace(/\/+$/, '') || undefined,
+    metricsToken,
     ...temporalFromEnv(env),
   };
 }

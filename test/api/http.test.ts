@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertErrorIs } from '../helpers/fixtures.js';
@@ -47,6 +48,35 @@ test('answers are never sniffed; what a token unlocked is never stored by caches
   assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
   assert.is(html.headers.get('content-security-policy'), "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
   assert.is(html.headers.get('x-content-type-options'), 'nosniff');
+});
+
+test('/metrics: to a scraper on this machine, or with QUIRE_METRICS_TOKEN; to any other request a path like any other', async () => {
+  // node:http, not fetch: fetch sends its own Host header whatever it is given.
+  const metrics = (server: TestServer, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; text: () => Promise<string> }>((resolve, reject) => {
+      http
+        .get(`${server.url}/metrics`, { headers }, (response) => {
+          let body = '';
+          response.on('data', (chunk) => (body += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, text: async () => body }));
+        })
+        .on('error', reject);
+    });
+  const local = await metrics(t);
+  assert.is(local.status, 200);
+  assert.match(await local.text(), /^quire_event_loop_delay_seconds/m);
+  for (const headers of [{ host: 'docs.example.com' }, { 'x-forwarded-for': '203.0.113.7' }, { forwarded: 'for=203.0.113.7' }, { 'x-real-ip': '203.0.113.7' }] as Array<Record<string, string>>) {
+    const refused = await metrics(t, headers);
+    assert.is(refused.status, 404, JSON.stringify(headers));
+    assert.not.match(await refused.text(), /quire_/);
+  }
+  const scraped = await startTestServer({ metricsToken: 'metrics-secret-0123456789abcdef' });
+  try {
+    assert.is((await metrics(scraped, { 'x-forwarded-for': '203.0.113.7', authorization: 'Bearer metrics-secret-0123456789abcdef' })).status, 200);
+    assert.is((await metrics(scraped, { 'x-forwarded-for': '203.0.113.7', authorization: 'Bearer metrics-secret-0123456789abcdeX' })).status, 404);
+  } finally {
+    await scraped.close();
+  }
 });
 
 test('each request has an id, echoed or generated', async () => {
