@@ -65,9 +65,11 @@ async function siteOfRequest(ctx: AppContext): Promise<SiteAddress | undefined> 
   if (own) return { siteBasePath: `/sites/${own[1]}/`, origin: ctx.urls.base };
   // The cheap test first: every API request is one of these.
   if (serverPaths.test(requestPath) || ctx.hostname === hostnameOf(ctx.urls.base)) return undefined;
-  const origin = `${ctx.protocol}://${ctx.host}`;
-  const found = await siteOfPublishedUrl(contentDeps(ctx), `${origin}${ctx.path}`, ctx.urls.base);
-  return found && { siteBasePath: found.siteBasePath, origin };
+  // A hostname and a port, nothing else: the header as sent (Koa reads `evil.example@docs.example.com` as docs.example.com).
+  if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(ctx.get('host'))) return undefined;
+  const found = await siteOfPublishedUrl(contentDeps(ctx), `${ctx.protocol}://${ctx.hostname}${ctx.path}`, ctx.urls.base);
+  // The site's own hostname, never the Host header's port: a cached page's links are everyone's.
+  return found && { siteBasePath: found.siteBasePath, origin: `${ctx.protocol}://${found.site.hostname ?? ctx.hostname}` };
 }
 
 /** Query parameters that carry a visitor's credentials, and the cookies they move into. */

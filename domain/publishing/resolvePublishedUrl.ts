@@ -7,7 +7,7 @@ import { resolveRevision } from '../../engine/resolveRevision.js';
 import { findChangeRequest } from '../../storage/changeRequests.js';
 import { primaryBranch } from '../../engine/repository.js';
 import type { ContentDeps } from '../common/deps.js';
-import { missing, notAuthenticated } from '../common/errors.js';
+import { invalidInput, missing, notAuthenticated } from '../common/errors.js';
 import { keyFingerprint, publishingAuthOf, verifiedVisitorClaims } from './visitorAuth.js';
 import { readSitePreview, type SitePreviewGrant } from './sitePreview.js';
 import { findSiteByHostname, findSiteByIdCached, isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
@@ -80,6 +80,9 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   } catch {
     throw notPublished(input.url);
   }
+  // A user name and password in the URL are nobody's business here: never echoed in what is built from it.
+  url.username = '';
+  url.password = '';
   const found = await siteOfUrl(deps, url, new URL(input.publicBase));
   if (!found) throw notPublished(input.url);
   const { site } = found;
@@ -222,10 +225,13 @@ async function previewOf(
  * sites a JWT that fails counts for nothing: the visitor is anonymous.
  */
 async function visitorOf(deps: Pick<ContentDeps, 'db'>, site: SiteRecord, visitor: PublishedVisitor, url: URL, siteBasePath: string): Promise<{ claims: Claims; visitorKey?: string } | PublishedRedirect> {
+  if (visitor.unsignedClaims && JSON.stringify(visitor.unsignedClaims).length > maxClaimsCharacters) {
+    throw invalidInput(`"visitor.unsignedClaims" is longer than ${maxClaimsCharacters} characters as JSON: a site token carries them, so they stay small`);
+  }
   const unsigned = visitor.unsignedClaims ? { unsigned: visitor.unsignedClaims } : {};
   if (visitor.jwt === undefined && site.visibility !== 'visitor-auth') return { claims: unsigned };
   const auth = await publishingAuthOf(deps, site);
-  const signed = visitor.jwt === undefined ? null : await verifiedVisitorClaims(auth, visitor.jwt);
+  const signed = visitor.jwt === undefined || visitor.jwt.length > maxVisitorTokenCharacters ? null : await verifiedVisitorClaims(auth, visitor.jwt);
   if (signed) return { claims: { ...signed, ...unsigned }, visitorKey: keyFingerprint(auth) };
   if (site.visibility !== 'visitor-auth') return { claims: unsigned };
   if (visitor.jwt !== undefined && !visitor.redirectOnError) throw notAuthenticated(`The visitor token is wrong or expired for site ${site.id}: sign one with the site's publishing key`);
@@ -234,6 +240,11 @@ async function visitorOf(deps: Pick<ContentDeps, 'db'>, site: SiteRecord, visito
   fallback.searchParams.set('location', `/${url.pathname.slice(siteBasePath.length)}`);
   return { redirect: fallback.toString(), target: 'external' };
 }
+
+/** The unsigned claims one lookup may bring (as JSON): 100 claims of 10 KB once minted a 1.3 MB site token. */
+const maxClaimsCharacters = 4096;
+/** The longest visitor JWT read: a site's backend signs a few claims, not megabytes. */
+const maxVisitorTokenCharacters = 8192;
 
 /** The share key a URL carries as its first path segment below its site's base (shareKeyOf), if it is an active one of a share-link site. */
 export async function shareKeyInPath(deps: Pick<ContentDeps, 'db'>, url: string, publicBase: string): Promise<string | undefined> {

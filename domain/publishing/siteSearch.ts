@@ -2,7 +2,8 @@ import type { SiteStructure, SiteSpaceRecord } from '../../storage/siteStructure
 import { searchSections } from '../../storage/search.js';
 import type { ContentDeps } from '../common/deps.js';
 import { invalidInput } from '../common/errors.js';
-import { refreshSearchIndex } from '../spaces/index.js';
+import type { Revision, RevisionPage } from '../../engine/readRevision.js';
+import { readSpaceRevision, refreshSearchIndex } from '../spaces/index.js';
 import type { VisibleSiteSpace } from './publishedPages.js';
 
 /** Where a site search looks (upstream's SiteSearchScope, and the deprecated `mode` forms it replaced). */
@@ -52,12 +53,36 @@ export interface FoundPage {
 export async function searchPublishedSite(deps: Pick<ContentDeps, 'db' | 'repositories'>, siteSpaces: VisibleSiteSpace[], query: string, limit: number): Promise<FoundPage[]> {
   const bySpace = new Map(siteSpaces.map((siteSpace) => [siteSpace.spaceId, siteSpace]));
   await Promise.all([...bySpace.keys()].map((spaceId) => refreshSearchIndex(deps, spaceId)));
+  // Hidden pages (and the pages under them) are left out, as the sidebar, llms.txt and the sitemap leave them.
+  const unlisted = new Map(await Promise.all([...bySpace.keys()].map(async (spaceId) => [spaceId, unlistedPages(await readSpaceRevision(deps, spaceId))] as const)));
   const pages = new Map<string, FoundPage>();
   for (const hit of await searchSections(deps.db, [...bySpace.keys()], query, limit)) {
+    if (unlisted.get(hit.spaceId)?.has(hit.pageId)) continue;
     const key = `${hit.spaceId}:${hit.pageId}`;
     const page = pages.get(key) ?? { siteSpace: bySpace.get(hit.spaceId)!, pageId: hit.pageId, title: hit.pageTitle, path: hit.pagePath, ancestors: hit.ancestors, sections: [] };
     page.sections.push({ id: hit.sectionId, title: hit.sectionTitle, excerpt: hit.excerpt() });
     pages.set(key, page);
   }
   return [...pages.values()];
+}
+
+const unlistedByRevision = new WeakMap<Revision, Set<string>>();
+
+/** The ids of a revision's hidden pages and of every page under them: what a site lists nowhere. */
+function unlistedPages(revision: Revision): Set<string> {
+  let unlisted = unlistedByRevision.get(revision);
+  if (!unlisted) {
+    const found = new Set<string>();
+    const visit = (pages: RevisionPage[], hidden: boolean) => {
+      for (const page of pages) {
+        const pageHidden = hidden || page.meta.hidden === true;
+        if (pageHidden) found.add(page.id);
+        visit(page.pages, pageHidden);
+      }
+    };
+    visit(revision.pages, false);
+    unlisted = found;
+    unlistedByRevision.set(revision, unlisted);
+  }
+  return unlisted;
 }

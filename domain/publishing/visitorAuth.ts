@@ -28,14 +28,18 @@ export const keyFingerprint = (auth: SitePublishingAuthRecord) => createHash('sh
 // Registered JWT claims say how the token is valid, not who the visitor is.
 const registeredClaims = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti']);
 
+/** How far ahead a visitor JWT may expire: one that never does (no `exp`) or later than this is refused. */
+export const visitorTokenLifetimeSeconds = 7 * 86_400;
+
 /**
- * The claims of a visitor JWT signed (HS256) with the site's publishing key and not expired, or
- * null: what the site owners' backend says about the visitor, for conditions to read as
- * `visitor.claims.<name>`.
+ * The claims of a visitor JWT signed (HS256) with the site's publishing key, with an expiry (`exp`)
+ * at most visitorTokenLifetimeSeconds ahead and not passed, or null: what the site owners'
+ * backend says about the visitor, for conditions to read as `visitor.claims.<name>`.
  */
 export async function verifiedVisitorClaims(auth: SitePublishingAuthRecord, jwt: string): Promise<Claims | null> {
   try {
-    const { payload } = await jwtVerify(jwt, new TextEncoder().encode(auth.privateKey), { algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(jwt, new TextEncoder().encode(auth.privateKey), { algorithms: ['HS256'], requiredClaims: ['exp'] });
+    if (payload.exp! > Date.now() / 1000 + visitorTokenLifetimeSeconds) return null;
     return Object.fromEntries(Object.entries(payload).filter(([name]) => !registeredClaims.has(name) && name !== 'unsigned'));
   } catch {
     return null;

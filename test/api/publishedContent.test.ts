@@ -58,6 +58,20 @@ test('a published URL resolves, without a token, to its site, site space and pag
   }
 });
 
+test('a URL lookup never echoes the URL\'s user name and password, and bounds the unsigned claims a site token will carry', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Docs', [guide.id]);
+  const withUserinfo = site.urls.published.replace('://', '://someone:secret@');
+  const found = await lookup(`${withUserinfo}quick-start`);
+  assert.is(found.status, 200, JSON.stringify(found.body));
+  assert.is(found.body.canonicalUrl, `${site.urls.published}quick-start`);
+  assert.not.match(JSON.stringify(found.body), 'secret');
+  const many = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`claim${i}`, 'x'.repeat(100)]));
+  const refused = await lookup(`${site.urls.published}quick-start`, { visitor: { unsignedClaims: many } });
+  assert.equal([refused.status, refused.body.error?.message], [400, '"visitor.unsignedClaims" is longer than 4096 characters as JSON: a site token carries them, so they stay small']);
+  assert.is((await lookup(`${site.urls.published}quick-start`, { visitor: { unsignedClaims: { beta: true } } })).status, 200);
+});
+
 test('complete: a URL that names its variant, or leaves none to name, is complete; one that falls back to the default while others exist is not', async () => {
   const guide = await space('Guide');
   const single = await publishedSite('Single', [guide.id]);
@@ -268,7 +282,9 @@ test('visitor authentication: the site\'s publishing key signs visitors in; thei
   assert.is((await read(`/v1/spaces/${staffOnly.id}`, reader.body.apiToken)).status, 404, 'a claim the condition wants is missing');
   assert.is((await read(`${sites()}/${site.id}/structure`, reader.body.apiToken)).body.structure.length, 1);
 
-  for (const jwt of [await sign({ role: 'staff' }, 'a key that is not the site\'s, long enough to sign'), await sign({ role: 'staff' }, undefined, '-1m'), 'not.a.jwt']) {
+  // A token that never expires, or expires past the week a visitor token may live, is refused as a wrong one.
+  const forever = await new SignJWT({ role: 'staff' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().sign(new TextEncoder().encode(auth.body.privateKey as string));
+  for (const jwt of [await sign({ role: 'staff' }, 'a key that is not the site\'s, long enough to sign'), await sign({ role: 'staff' }, undefined, '-1m'), 'not.a.jwt', forever, await sign({ role: 'staff' }, undefined, '30d')]) {
     const refused = await lookup(page, { visitor: { jwtToken: jwt } });
     assert.is(refused.status, 401, `a wrong or expired token: ${JSON.stringify(refused.body)}`);
     assert.equal((await lookup(page, { visitor: { jwtToken: jwt }, redirectOnError: true })).body.target, 'external', 'or the fallback URL when asked');

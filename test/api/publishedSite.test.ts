@@ -334,6 +334,32 @@ test('a site with its own hostname is served at that host\'s root, its links and
   const moved = await visitAs(hostname, '//evil.example.com/x?share=abc');
   assert.is(moved.status, 302);
   assert.is(moved.headers.location, '/evil.example.com/x');
+  // The site's own hostname makes its absolute URLs, whatever port the Host header names; a Host
+  // header that is no hostname (`evil@docs…`, which a URL parser reads as docs…) shows no site.
+  const ported = await visitAs(`${hostname}:6666`, '/faq');
+  assert.is(ported.status, 200);
+  assert.match(ported.body, `<link rel="canonical" href="http://${hostname}/faq">`);
+  assert.not.match(ported.body, ':6666');
+  assert.is((await visitAs(hostname, '/faq')).body, ported.body, 'the page the next reader gets is the same');
+  assert.is((await visitAs(`evil.example@${hostname}`, '/faq')).status, 404);
+});
+
+test('hidden pages are found by no site search: not the search page, its JSON, nor the MCP server\'s tool', async () => {
+  const guide = await space('Guide');
+  await merged(guide.id, [{ operation: 'insert_page', title: 'Zanzibar internals', document: { markdown: '---\nhidden: true\n---\n\nZanzibar secrets nobody lists.\n' } }]);
+  const site = await publishedSite('Docs', [guide.id]);
+  assert.is((await visit(`${site.urls.published}zanzibar-internals`)).status, 200, 'the page itself still answers at its URL');
+  assert.equal(JSON.parse((await visit(`${site.urls.published}~search.json?q=Zanzibar`)).body), []);
+  assert.not.match((await visit(`${site.urls.published}~search?q=Zanzibar`)).body, 'Zanzibar internals');
+  const client = new Client({ name: 'quire-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${site.urls.published}~mcp`)));
+  try {
+    const found = await client.callTool({ name: 'search', arguments: { query: 'Zanzibar' } });
+    assert.not.match((found.content as Array<{ text: string }>)[0]!.text, 'Zanzibar internals');
+  } finally {
+    await client.close();
+  }
+  assert.equal(JSON.parse((await visit(`${site.urls.published}~search.json?q=configuration`)).body).length > 0, true, 'listed pages are still found');
 });
 
 test('nothing a writer types runs: titles, bodies, links and customization reach the page as text', async () => {
