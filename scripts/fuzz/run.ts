@@ -11,6 +11,7 @@ import { apiClient, createFixtures, createNewerFixtures, operatorToken, type Fix
 import { describe, failed, readFindings, tally, type RunFindings } from './report.js';
 import { startFuzzedServer } from './server.js';
 import { answerLimitMs, slowInputPhase, type SlowAnswer } from './slowInputs.js';
+import { slowServedPhase } from './slowServed.js';
 import { filteredSpec, recursiveBodyOperations } from './spec.js';
 import { ensureSchemathesis, schemathesisModule } from './venv.js';
 
@@ -115,6 +116,7 @@ async function main(): Promise<number> {
       if (name === 'delete') {
         log(`slow inputs to every operation that takes text${short ? ' (the short set of shapes)' : ''}…`);
         slow = (await slowInputPhase(spec as never, server.base, server.token, parameters, { short, log })).slow;
+        slow.push(...(await slowServedPhase(server.base, server.token, parameters.organizationId!, parameters.spaceId!, log)));
       }
       const ndjson = path.join(outDir, `${name}.ndjson`);
       log(`${name === 'delete' ? 'DELETE' : 'non-DELETE'} operations, ${examples} examples each…`);
@@ -124,7 +126,7 @@ async function main(): Promise<number> {
       else if (code !== 0 && !run.failuresByCheck.size && !run.errors.length) run.errors.push(`schemathesis exited with ${code}: see ${path.join(outDir, `${name}.txt`)}`);
       findings.push(run);
     }
-    const slowLines = slow.map((answer) => `slow input: ${answer.operation} with ${answer.shape} in ${answer.where} answered ${answer.status} after ${answer.ms} ms (limit ${answerLimitMs} ms)`);
+    const slowLines = slow.map((answer) => `slow input: ${answer.operation} with ${answer.shape} in ${answer.where} answered ${answer.status} after ${answer.ms} ms (limit ${answer.limitMs ?? answerLimitMs} ms)`);
     const summary = [describe(findings), ...slowLines].join('\n');
     writeFileSync(path.join(outDir, 'summary.txt'), summary + '\n');
     console.log(summary);

@@ -15,6 +15,8 @@ export interface SlowAnswer {
   shape: string;
   ms: number;
   status: number | string;
+  /** The limit it was held to, when not answerLimitMs. */
+  limitMs?: number;
 }
 
 /** Longest an answer may take, whatever the input. */
