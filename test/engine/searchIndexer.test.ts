@@ -95,7 +95,18 @@ test('a stop asked in the middle of a large first index ends the task at its nex
   const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
   const changes: Change[] = Array.from({ length: 2000 }, (_, n) => ({ path: `page-${String(n).padStart(4, '0')}.md`, content: `# Page ${n}\n\nWords of page ${n}.\n` }));
   const head = await commit(repo, null, changes);
-  const indexing = searchIndexChanges(repo.gitdir, head, null, indexKept().read).then(() => null, (error: Error) => error);
+  // The stop comes once the thread has asked for the index's hashes: during the large task that
+  // follows, not in the moment between the two (where the refresh fails without a task to end).
+  let asked: () => void = () => undefined;
+  const hashesAsked = new Promise<void>((resolve) => (asked = resolve));
+  const read = indexKept().read;
+  const indexing = searchIndexChanges(repo.gitdir, head, null, async () => {
+    asked();
+    return read();
+  }).then(() => null, (error: Error) => error);
+  await hashesAsked;
+  // The hashes are read from memory: the large task is posted within this turn's microtasks, before the next turn.
+  await new Promise((resolve) => setImmediate(resolve));
   assert.is(await stopSearchIndexer(), 'idle');
   const stopped = await indexing;
   assert.instance(stopped, SearchIndexerStoppedError);
