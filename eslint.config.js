@@ -40,6 +40,9 @@ const dynamicImports = [
   { selector: "ImportExpression:not([source.type='Literal'])", message: `${staticOnly}, and a computed module name escapes them all` },
 ];
 
+// Every setting is read once, in config/, and handed to the layers below as values.
+const settingsMessage = 'settings are read once, in config/ (docs/configuration.md): take the value as an argument or from configure…() at start';
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.cache/**'] },
   ...tseslint.configs.recommended,
@@ -185,5 +188,16 @@ export default tseslint.config(
     // Tests read loosely typed JSON answers; the upstream schema check is what types them.
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The engine, the domain and storage receive their settings; git's subprocesses inherit the process's own environment.
+    files: ['engine/**/*.ts', 'domain/**/*.ts', 'storage/**/*.ts'],
+    ignores: ['engine/git/hookRelay.ts', 'engine/git/runGit.ts', 'engine/git/gitService.ts'],
+    rules: { 'no-restricted-properties': ['error', { object: 'process', property: 'env', message: settingsMessage }] },
+  },
+  {
+    // config/ is read by every layer and reads none of them.
+    files: ['config/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/api/**', '**/domain/**', '**/engine/**', '**/storage/**', '**/workflows/**'], message: 'config/ reads the environment and nothing of the project' }] }] },
   },
 );

@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { parseRateLimit, type RateLimit } from './rateLimits.js';
-import { temporalFromEnv, type TemporalSettings } from '../workflows/settings.js';
+import { duration, readSettings, type Settings } from '../config/index.js';
+import type { RateLimit } from './rateLimits.js';
+import { temporalFromSettings, type TemporalSettings } from '../workflows/settings.js';
 
 export interface Config {
   port: number;
@@ -44,63 +45,42 @@ export interface Config {
   localTemporal?: { port: number; uiPort: number };
 }
 
-const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** `7d`, `30s`, `500ms`, `1.5h`: a duration in milliseconds. */
+/** `7d`, `30s`, `500ms`, `1.5h`: a duration in milliseconds (an admin command's `--expires`, a test's settings). */
 export function parseDuration(text: string, name: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(text.trim());
-  if (!match) throw new Error(`${name} must be a duration such as 7d, 12h, 30s or 500ms, got "${text}"`);
-  return Number(match[1]) * units[match[2]!]!;
+  const value = duration.parse(text);
+  if (value === undefined) throw new Error(`${name} must be ${duration.accepts}, got "${text}"`);
+  return value;
 }
-
-const minBootstrapTokenLength = 24;
 
 /** 100 requests a second on average, in one-minute windows: far above what a person or a renderer sends. */
 export const defaultRateLimit = '6000/1m';
 
-/** Reads the environment variables listed in the README's configuration table. */
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
-  const bodyLimitBytes = Number(env.QUIRE_BODY_LIMIT ?? 1024 * 1024);
-  if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1) throw new Error(`QUIRE_BODY_LIMIT must be a number of bytes, got ${env.QUIRE_BODY_LIMIT}`);
-  const bootstrapToken = env.QUIRE_BOOTSTRAP_TOKEN || undefined; // set empty (a compose file's default): unset
-  if (bootstrapToken !== undefined && bootstrapToken.length < minBootstrapTokenLength) {
-    throw new Error(`QUIRE_BOOTSTRAP_TOKEN must be at least ${minBootstrapTokenLength} characters: it is an admin's password`);
-  }
-  const metricsToken = env.QUIRE_METRICS_TOKEN || undefined;
-  if (metricsToken !== undefined && metricsToken.length < minBootstrapTokenLength) throw new Error(`QUIRE_METRICS_TOKEN must be at least ${minBootstrapTokenLength} characters: it is a password`);
-  const storage = env.QUIRE_STORAGE || undefined;
-  if (storage !== undefined && !/^[a-z0-9][a-z0-9-]{0,62}$/.test(storage)) throw new Error(`QUIRE_STORAGE must be a storage id (lowercase letters, digits and dashes) or "none", got "${storage}"`);
-  if (storage !== undefined && !env.QUIRE_DATABASE_URL) throw new Error('QUIRE_STORAGE needs QUIRE_DATABASE_URL: storage nodes share one PostgreSQL database');
-  const organizationCreation = env.QUIRE_ORG_CREATION ?? 'anyone';
-  if (organizationCreation !== 'anyone' && organizationCreation !== 'operators') {
-    throw new Error(`QUIRE_ORG_CREATION must be "anyone" or "operators", got "${organizationCreation}"`);
-  }
+/** The server's configuration, from the environment's settings (docs/configuration.md). */
+export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): Config => configFromSettings(readSettings(env));
+
+/** The server's configuration, from the settings config/ read. */
+export function configFromSettings(settings: Settings): Config {
+  const rateLimit = settings.QUIRE_RATE_LIMIT;
   return {
-    port,
-    host: env.HOST ?? '0.0.0.0',
-    dataDir: path.resolve(env.DATA_DIR ?? './data'),
-    databaseUrl: env.QUIRE_DATABASE_URL || undefined,
-    publicUrl: env.QUIRE_PUBLIC_URL?.replace(/\/+$/, '') || undefined,
-    bootstrap: bootstrapToken
-      ? {
-          token: bootstrapToken,
-          email: env.QUIRE_BOOTSTRAP_EMAIL ?? 'admin@localhost',
-          organizationTitle: env.QUIRE_BOOTSTRAP_ORGANIZATION ?? 'My organization',
-        }
+    port: settings.PORT,
+    host: settings.HOST,
+    dataDir: path.resolve(settings.DATA_DIR),
+    databaseUrl: settings.QUIRE_DATABASE_URL,
+    publicUrl: settings.QUIRE_PUBLIC_URL,
+    bootstrap: settings.QUIRE_BOOTSTRAP_TOKEN
+      ? { token: settings.QUIRE_BOOTSTRAP_TOKEN, email: settings.QUIRE_BOOTSTRAP_EMAIL, organizationTitle: settings.QUIRE_BOOTSTRAP_ORGANIZATION }
       : undefined,
-    bodyLimitBytes,
-    accessLog: env.QUIRE_ACCESS_LOG !== 'off',
-    lightReads: env.QUIRE_LIGHT_READS !== 'off',
-    spaceRetentionMs: parseDuration(env.QUIRE_SPACE_RETENTION ?? '7d', 'QUIRE_SPACE_RETENTION'),
-    downloadUrlWindowMs: parseDuration(env.QUIRE_DOWNLOAD_URL_WINDOW ?? '12h', 'QUIRE_DOWNLOAD_URL_WINDOW'),
-    organizationCreation,
-    runWorker: env.QUIRE_WORKER !== 'off',
-    rateLimit: parseRateLimit(env.QUIRE_RATE_LIMIT ?? defaultRateLimit, parseDuration),
-    storage,
-    nodeUrl: env.QUIRE_NODE_URL?.replace(/\/+$/, '') || undefined,
-    metricsToken,
-    ...temporalFromEnv(env),
+    bodyLimitBytes: settings.QUIRE_BODY_LIMIT,
+    accessLog: settings.QUIRE_ACCESS_LOG,
+    lightReads: settings.QUIRE_LIGHT_READS,
+    spaceRetentionMs: settings.QUIRE_SPACE_RETENTION,
+    downloadUrlWindowMs: settings.QUIRE_DOWNLOAD_URL_WINDOW,
+    organizationCreation: settings.QUIRE_ORG_CREATION,
+    runWorker: settings.QUIRE_WORKER,
+    rateLimit: rateLimit === 'off' ? undefined : rateLimit,
+    storage: settings.QUIRE_STORAGE,
+    nodeUrl: settings.QUIRE_NODE_URL,
+    metricsToken: settings.QUIRE_METRICS_TOKEN,
+    ...temporalFromSettings(settings),
   };
 }

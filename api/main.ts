@@ -4,7 +4,9 @@ import { stopOnSignals } from '../workflows/runtime/stopOnSignals.js';
 import { ensureDeletionJobs } from '../domain/spaces/index.js';
 import { closeSharedBrowser } from '../domain/pdf/index.js';
 import { errorFields, log } from '../domain/common/log.js';
-import { configFromEnv } from './config.js';
+import { readSettings } from '../config/index.js';
+import { applySettings } from '../domain/common/processSettings.js';
+import { configFromSettings, type Config } from './config.js';
 import { startServer } from './server.js';
 
 const shutdownGraceMs = 4500;
@@ -15,7 +17,9 @@ const startWaitMs = 2000;
 
 /** `npm start`: the API and a worker in one process, and a local Temporal dev server unless TEMPORAL_ADDRESS names one. */
 async function main() {
-  const config = configFromEnv();
+  const settings = readSettings();
+  applySettings(settings);
+  const config = configFromSettings(settings);
   const devServer = config.localTemporal
     ? await startLocalTemporal({ dataDir: config.dataDir, ...config.localTemporal, namespace: config.temporal.namespace })
     : undefined;
@@ -88,7 +92,7 @@ async function main() {
  * Starts the worker, unless a stop came while its modules loaded. Resolves after its first attempt
  * to connect and poll: a failed one is logged by the worker and tried again.
  */
-async function startWorker(config: ReturnType<typeof configFromEnv>, server: Awaited<ReturnType<typeof startServer>>, stopping: () => boolean): Promise<RunningWorker | undefined> {
+async function startWorker(config: Config, server: Awaited<ReturnType<typeof startServer>>, stopping: () => boolean): Promise<RunningWorker | undefined> {
   const { startWorkers } = await import('../workflows/worker.js');
   if (stopping()) return undefined;
   const worker = await startWorkers(config.temporal, { db: server.db, repositories: server.repositories, dataDir: config.dataDir, jobs: server.jobs });

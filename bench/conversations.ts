@@ -108,7 +108,7 @@ export async function clusteringCost(figures: Record<string, string>, databaseUr
   const db = await openDatabase(databaseLocation(dataDir, databaseUrl));
   const on = databaseUrl ? ', PostgreSQL' : '';
   const deps = { db, dataDir, repositories: localSpaceRepositories(dataDir) };
-  const extractor = configuredExtractor({});
+  const extractor = configuredExtractor({ local: true });
   let made = 0;
   const grow = async (to: number, measure: boolean) => {
     const costs: number[] = [];

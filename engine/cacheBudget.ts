@@ -1,9 +1,20 @@
+import { isMainThread, workerData } from 'node:worker_threads';
 /**
  * One memory budget for every content cache of the process (the engine's parsed trees, pages and
- * revisions, pack delta bases, the API's encoded responses): `QUIRE_CACHE_MB`, 48 MB unless set.
- * When the caches together weigh more, the least recently used entry of any of them goes first.
+ * revisions, pack delta bases, the API's encoded responses): `QUIRE_CACHE_MB`, given at start
+ * (configureCacheBudget), 48 MB until then. A worker thread's caches have the same budget of their
+ * own: its pool hands it the budget as it starts the thread (`workerData`). When the caches
+ * together weigh more, the least recently used entry of any of them goes first.
  */
-export const cacheBudgetBytes = Math.max(0, Number(process.env.QUIRE_CACHE_MB ?? 48)) * 1024 * 1024;
+let cacheBudgetBytes: number = (!isMainThread && (workerData as { cacheBudgetBytes?: number } | undefined)?.cacheBudgetBytes) || 48 * 1024 * 1024;
+
+export function configureCacheBudget(bytes: number): void {
+  cacheBudgetBytes = bytes;
+  while (usedBytes > cacheBudgetBytes && evictOldest());
+}
+
+/** The budget, for the threads a pool starts. */
+export const cacheBudget = () => cacheBudgetBytes;
 
 interface Entry<K, V> {
   key: K;

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { SHARE_ENV } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { cacheBudget } from './cacheBudget.js';
 import { WorkTooCostlyError } from './errors/index.js';
 
 /**
@@ -14,9 +15,8 @@ export interface WorkerPoolSettings {
   threads: number;
 }
 
-const configuredLimit = Number(process.env.QUIRE_TASK_LIMIT_MS);
 let settings: WorkerPoolSettings = {
-  taskLimitMs: Number.isFinite(configuredLimit) && configuredLimit > 0 ? configuredLimit : 10_000,
+  taskLimitMs: 10_000,
   // One core stays with the event loop: the requests that aren't parsing anything.
   threads: Math.max(1, availableParallelism() - 1),
 };
@@ -26,7 +26,7 @@ const counts = { running: 0, completed: 0, stopped: 0 };
 /** Tasks finished, by the name of the function they ran. */
 const completedByTask = new Map<string, number>();
 
-/** Settings for the pool made after this call (`QUIRE_TASK_LIMIT_MS` unless told). */
+/** Settings for the pool made after this call (`QUIRE_TASK_LIMIT_MS`, given at start; 10 s until then). */
 export function configureWorkerPool(next: Partial<WorkerPoolSettings>): void {
   settings = { ...settings, ...next };
 }
@@ -65,7 +65,7 @@ export async function runInPool<T>(task: URL, name: string, input: unknown, subj
  * in the middle of its shutdown. `what` names its threads in the log.
  */
 export function listenedPool(options: { minThreads: number; maxThreads: number; idleTimeout: number; niceIncrement?: number }, what: string, current: () => Piscina | undefined): Piscina {
-  const created = new Piscina({ ...options, atomics: 'disabled', env: SHARE_ENV });
+  const created = new Piscina({ ...options, atomics: 'disabled', env: SHARE_ENV, workerData: { cacheBudgetBytes: cacheBudget() } });
   created.on('error', (error: Error) => {
     if (current() === created) console.error(JSON.stringify({ level: 'warn', message: `${what} failed: ${error.message}` }));
   });

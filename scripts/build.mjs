@@ -27,7 +27,7 @@ function fingerprint() {
       else add(file);
     }
   };
-  for (const folder of ['api', 'domain', 'engine', 'storage', 'workflows']) walk(folder);
+  for (const folder of ['api', 'config', 'domain', 'engine', 'storage', 'workflows']) walk(folder);
   for (const file of ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/bundle-workflows.mjs']) add(file);
   return hash.digest('hex');
 }

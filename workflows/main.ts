@@ -7,7 +7,9 @@ import { stopOnSignals } from './runtime/stopOnSignals.js';
 import { closeWorkerPool } from '../engine/workerPool.js';
 import { closeEmbeddingThread } from '../domain/conversations/index.js';
 import { closeSharedBrowser } from '../domain/pdf/index.js';
-import { temporalFromEnv } from './settings.js';
+import { readSettings } from '../config/index.js';
+import { applySettings } from '../domain/common/processSettings.js';
+import { temporalFromSettings } from './settings.js';
 import { startWorkers } from './worker.js';
 import { storageOfSpace } from '../domain/storages/index.js';
 import { JobClient } from './client.js';
@@ -18,12 +20,14 @@ import { JobClient } from './client.js';
  * server: TEMPORAL_ADDRESS, or the local dev server `npm start` runs.
  */
 async function main() {
-  const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
+  const values = readSettings();
+  applySettings(values);
+  const dataDir = path.resolve(values.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
-  const settings = temporalFromEnv(process.env).temporal;
-  const db = await openDatabase(databaseLocation(dataDir, process.env.QUIRE_DATABASE_URL));
+  const settings = temporalFromSettings(values).temporal;
+  const db = await openDatabase(databaseLocation(dataDir, values.QUIRE_DATABASE_URL));
   // On a storage node (QUIRE_STORAGE) the worker also runs the jobs on that storage's repositories.
-  const storage = process.env.QUIRE_STORAGE || undefined;
+  const storage = values.QUIRE_STORAGE;
   const repositories = localSpaceRepositories(dataDir, storage === undefined ? {} : { storage, onlyPresent: true });
   // Jobs the worker's own work starts (a renderer's revalidation after an import) go through a client of its own.
   const jobs = new JobClient(settings, storage === undefined ? undefined : (spaceId) => storageOfSpace(db, spaceId));

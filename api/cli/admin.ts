@@ -23,7 +23,9 @@ import {
   userByOperator,
   type Refused,
 } from '../../domain/organizations/index.js';
-import { configFromEnv, parseDuration } from '../config.js';
+import { readSettings } from '../../config/index.js';
+import { applySettings } from '../../domain/common/processSettings.js';
+import { configFromEnv, configFromSettings, parseDuration } from '../config.js';
 import { exportSite, SiteExportError } from './siteExport.js';
 
 const usage = `Usage: npm run -s admin -- <command> [options]
@@ -83,7 +85,7 @@ async function deleteOrganization(db: Database, organizationId: string): Promise
   const jobs = new JobClient(config.temporal);
   try {
     const deleted = accepted(await deleteOrganizationByOperator({ db, jobs, retentionMs: config.spaceRetentionMs }, organizationId));
-    return `deleted ${organizationId} (${deleted.title}): ${deleted.spaces} spaces in the bin, purged after ${process.env.QUIRE_SPACE_RETENTION ?? '7d'}`;
+    return `deleted ${organizationId} (${deleted.title}): ${deleted.spaces} spaces in the bin, purged after ${describeDuration(config.spaceRetentionMs)}`;
   } finally {
     await jobs.close();
   }
@@ -195,7 +197,9 @@ async function main() {
     console.log(usage);
     return;
   }
-  const { dataDir, databaseUrl } = configFromEnv();
+  const settings = readSettings();
+  applySettings(settings);
+  const { dataDir, databaseUrl } = configFromSettings(settings);
   mkdirSync(dataDir, { recursive: true });
   const db = await openDatabase(databaseLocation(dataDir, databaseUrl));
   try {
@@ -214,3 +218,9 @@ main().catch((error) => {
   console.error(error);
   process.exit(1);
 });
+
+/** 604800000 as "7d", 90000 as "90s": a duration as the settings write it. */
+function describeDuration(ms: number): string {
+  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) if (ms % size === 0) return `${ms / size}${unit}`;
+  return `${ms}ms`;
+}

@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { integrations } from './integrations.js';
 
 /**
  * The one way the server fetches a URL a user gave it (an OpenAPI `source.url`, later files to
@@ -50,7 +51,7 @@ export class OutboundFetchError extends Error {
 
 export const outboundDefaults = { connectTimeoutMs: 5000, totalTimeoutMs: 30_000, maxBytes: 20 * 1024 * 1024, maxRedirects: 5 };
 
-export const privateFetchAllowed = (): boolean => process.env.QUIRE_ALLOW_PRIVATE_FETCH === '1';
+export const privateFetchAllowed = (): boolean => integrations().allowPrivateFetch;
 
 /**
  * Whether an address may be fetched: only ordinary public unicast. Loopback, private (RFC 1918,
@@ -65,9 +66,7 @@ export function isPublicAddress(address: string): boolean {
 
 /** GET (or POST) `url` under the guard; a 2xx answer's body, or an OutboundFetchError saying why not. */
 export async function outboundFetch(url: string, options: OutboundFetchOptions = {}): Promise<OutboundResponse> {
-  const configured = Number(process.env.QUIRE_FETCH_TIMEOUT_MS);
-  const totalTimeoutMs = configured > 0 ? configured : outboundDefaults.totalTimeoutMs;
-  const settings = { ...outboundDefaults, totalTimeoutMs, ...options, allowPrivate: options.allowPrivate ?? privateFetchAllowed() };
+  const settings = { ...outboundDefaults, totalTimeoutMs: integrations().fetchTimeoutMs, ...options, allowPrivate: options.allowPrivate ?? privateFetchAllowed() };
   const deadline = Date.now() + settings.totalTimeoutMs;
   let current = parseUrl(url);
   for (let hop = 0; ; hop++) {

@@ -91,8 +91,8 @@ export async function ingestConversations(deps: JobDeps, organizationId: string,
 export type Extractor = (conversation: ConversationText) => Promise<{ issues: ExtractedIssue[]; local: boolean }>;
 
 /** The model when one is configured, falling back to the local method when it fails; else the local method. */
-export function configuredExtractor(env: NodeJS.ProcessEnv = process.env): Extractor {
-  const endpoint = configuredModel(env);
+export function configuredExtractor(options: { local?: boolean } = {}): Extractor {
+  const endpoint = options.local ? undefined : configuredModel();
   const local = async (conversation: ConversationText) => ({ issues: extractIssuesLocally(conversation), local: true });
   if (!endpoint) return local;
   return async (conversation) => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Piscina } from 'piscina';
 import { listenedPool, siblingModule } from '../../engine/workerPool.js';
+import { integrations } from '../common/integrations.js';
 import { log } from '../common/log.js';
 
 /**
@@ -21,7 +22,8 @@ let loading: Promise<Embedder | undefined> | undefined;
 
 /** The model's folder: QUIRE_EMBEDDING_MODEL, or `models/all-mpnet-base-v2-u8` of the project this file is in (its source or its build). */
 export function modelFolder(): string | undefined {
-  if (process.env.QUIRE_EMBEDDING_MODEL) return process.env.QUIRE_EMBEDDING_MODEL;
+  const configured = integrations().embeddingModel;
+  if (configured) return configured;
   for (let dir = path.dirname(fileURLToPath(import.meta.url)), depth = 0; depth < 5; dir = path.dirname(dir), depth += 1) {
     const candidate = path.join(dir, 'models', 'all-mpnet-base-v2-u8');
     if (existsSync(path.join(candidate, 'model.onnx'))) return candidate;

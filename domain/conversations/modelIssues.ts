@@ -1,14 +1,12 @@
 import { Ajv } from 'ajv';
+import { integrations } from '../common/integrations.js';
 import { outboundFetch } from '../common/outboundFetch.js';
 import type { ConversationText, ExtractedIssue } from './extractIssues.js';
 import { termsOf } from './language.js';
 import { plainText } from './plainText.js';
 
-/** The endpoint the environment configures (the QUIRE_OPENAI_* settings translations use), if any. */
-export function configuredModel(env: NodeJS.ProcessEnv = process.env): { url: string; key?: string; model: string } | undefined {
-  if (!env.QUIRE_OPENAI_URL) return undefined;
-  return { url: env.QUIRE_OPENAI_URL, key: env.QUIRE_OPENAI_KEY, model: env.QUIRE_OPENAI_MODEL ?? 'gpt-4o-mini' };
-}
+/** The chat model configured (the QUIRE_OPENAI_* settings translations use), if any. */
+export const configuredModel = (): { url: string; key?: string; model: string } | undefined => integrations().chatModel;
 
 const answerSchema = {
   type: 'object',

@@ -1,6 +1,7 @@
 import { WorkTooCostlyError } from '../../engine/errors/index.js';
 import { runInPool, siblingModule, workerTaskLimitMs } from '../../engine/workerPool.js';
 import type { OpenAPISource } from '../../storage/openapi.js';
+import { integrations } from '../common/integrations.js';
 import { OpenAPIProcessingError, type BundledSpec } from './openapiBundle.js';
 import type { BundleResult } from './openapiTasks.js';
 
@@ -16,7 +17,8 @@ const fetchAllowanceMs = 120_000;
 export async function bundleOpenAPIInPool(source: OpenAPISource): Promise<BundledSpec> {
   let result: BundleResult;
   try {
-    result = await runInPool<BundleResult>(tasks, 'bundle', source, 'The specification', { limitMs: workerTaskLimitMs() + fetchAllowanceMs });
+    const { allowPrivateFetch, fetchTimeoutMs } = integrations();
+    result = await runInPool<BundleResult>(tasks, 'bundle', { source, fetch: { allowPrivate: allowPrivateFetch, totalTimeoutMs: fetchTimeoutMs } }, 'The specification', { limitMs: workerTaskLimitMs() + fetchAllowanceMs });
   } catch (error) {
     if (error instanceof WorkTooCostlyError) throw new OpenAPIProcessingError('PARSE_ERROR', [{ message: error.message, code: 'too_slow' }], false);
     throw error;

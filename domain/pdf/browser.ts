@@ -3,12 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'puppeteer';
+import { integrations } from '../common/integrations.js';
 import { log } from '../common/log.js';
 
 let browser: Promise<Browser> | undefined;
 
 /** Debian's Chromium, or the one PUPPETEER_EXECUTABLE_PATH names: Quire never downloads a browser. */
-export const chromiumPath = () => process.env.PUPPETEER_EXECUTABLE_PATH ?? '/usr/bin/chromium';
+export const chromiumPath = () => integrations().chromium;
 
 /**
  * The process's one browser, launched on first use and reused; a browser that crashed or was

@@ -1,3 +1,4 @@
+import { integrations } from '../common/integrations.js';
 import { outboundFetch, OutboundFetchError } from '../common/outboundFetch.js';
 
 /**
@@ -44,22 +45,15 @@ export function batches(texts: string[]): string[][] {
 }
 
 /**
- * The translator the environment configures: `QUIRE_TRANSLATOR=libretranslate` or `openai`, else
+ * The translator configured (QUIRE_TRANSLATOR: LibreTranslate or an OpenAI-compatible API), else
  * the pseudo-locale one (for demos: no service needed). Endpoints are the operator's own, so
  * they may be on a private network; the outbound guard's time and size limits still apply.
  */
-export function configuredTranslator(env: NodeJS.ProcessEnv = process.env): Translator {
-  const kind = env.QUIRE_TRANSLATOR ?? 'pseudo';
-  if (kind === 'libretranslate') return libreTranslate(required(env, 'QUIRE_LIBRETRANSLATE_URL'), env.QUIRE_LIBRETRANSLATE_KEY);
-  if (kind === 'openai') return openAI(required(env, 'QUIRE_OPENAI_URL'), env.QUIRE_OPENAI_KEY, env.QUIRE_OPENAI_MODEL ?? 'gpt-4o-mini');
-  if (kind === 'pseudo') return pseudoLocale;
-  throw new TranslatorError(`QUIRE_TRANSLATOR is "${kind}": use libretranslate, openai or pseudo`, false);
-}
-
-function required(env: NodeJS.ProcessEnv, name: string): string {
-  const value = env[name];
-  if (!value) throw new TranslatorError(`${name} must be set for QUIRE_TRANSLATOR=${env.QUIRE_TRANSLATOR}`, false);
-  return value;
+export function configuredTranslator(): Translator {
+  const translator = integrations().translator;
+  if (translator.kind === 'libretranslate') return libreTranslate(translator.url, translator.key);
+  if (translator.kind === 'openai') return openAI(translator.url, translator.key, translator.model);
+  return pseudoLocale;
 }
 
 const accents: Record<string, string> = { a: 'á', e: 'é', i: 'í', o: 'ó', u: 'ú', A: 'Á', E: 'É', I: 'Í', O: 'Ó', U: 'Ú', c: 'ç', n: 'ñ' };

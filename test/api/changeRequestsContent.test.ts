@@ -7,6 +7,7 @@ import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
+import { configureIntegrations } from '../../domain/common/integrations.js';
 
 const test = suite('change request content');
 let t: TestServer;
@@ -155,13 +156,13 @@ test('insert_files fetches url sources through the outbound-fetch guard: public 
       400,
       `changes[0].files[0]: 127.0.0.1:${(server.address() as AddressInfo).port} is not a public address (loopback, private, link-local or otherwise non-public): refused (QUIRE_ALLOW_PRIVATE_FETCH=1 lifts this)`,
     );
-    process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
+    configureIntegrations({ allowPrivateFetch: true });
     const fetched = await t.call('POST', `${base}/content?compat=false`, { token: fx.editor.token, body: insert });
     assert.is(fetched.status, 200, JSON.stringify(fetched.body));
     assert.is(fetched.body.insertedFiles[0].name, 'picture.png');
     assert.is(git(gitdir, 'show', `${fetched.body.changeRequest.revision}:.gitbook/assets/picture.png`), bytes.toString());
   } finally {
-    delete process.env.QUIRE_ALLOW_PRIVATE_FETCH;
+    configureIntegrations({ allowPrivateFetch: false });
     server.close();
   }
 });

@@ -6,6 +6,7 @@ import { organizationWithMembers, type OrganizationFixture } from '../helpers/fi
 import { until } from '../helpers/poll.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
+import { configureIntegrations } from '../../domain/common/integrations.js';
 
 const test = suite('conversations with a chat model configured');
 let t: TestServer;
@@ -35,7 +36,7 @@ test.before(
       res.writeHead(200, { 'content-type': 'application/json' }).end(answer('```json\n' + JSON.stringify({ issues }) + '\n```'));
     });
     await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
-    process.env.QUIRE_OPENAI_URL = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
+    configureIntegrations({ chatModel: { url: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`, model: 'gpt-4o-mini' } });
     t = await startTestServer({}, { worker: true });
     fx = await organizationWithMembers(t);
   }),
@@ -44,7 +45,7 @@ test.after(async () => {
   await t?.close();
   model?.closeAllConnections();
   model?.close();
-  delete process.env.QUIRE_OPENAI_URL;
+  configureIntegrations({ chatModel: undefined });
 });
 
 const base = () => `/v1/orgs/${fx.org.id}`;

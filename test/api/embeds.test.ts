@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import type { OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
+import { configureIntegrations } from '../../domain/common/integrations.js';
 
 const test = suite('embeds: a URL as a link card, from the Open Graph tags of the page it serves');
 let t: TestServer;
@@ -29,7 +30,7 @@ const pages: Record<string, { type: string; body: string; status?: number }> = {
 };
 
 test.before(async () => {
-  process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
+  configureIntegrations({ allowPrivateFetch: true });
   source = createServer((request, response) => {
     const path = request.url ?? '/';
     hits.set(path, (hits.get(path) ?? 0) + 1);
@@ -41,7 +42,7 @@ test.before(async () => {
   origin = `http://127.0.0.1:${(source.address() as AddressInfo).port}`;
 });
 test.after(() => {
-  delete process.env.QUIRE_ALLOW_PRIVATE_FETCH;
+  configureIntegrations({ allowPrivateFetch: false });
   source.closeAllConnections();
   source.close();
 });
@@ -69,13 +70,13 @@ test('only users ask; only http(s) URLs; the outbound guard still refuses privat
   assert.is((await t.call('GET', `/v1/urls/embed?url=${encodeURIComponent(`${origin}/article`)}`)).status, 401);
   assert.is((await embed('file:///etc/passwd')).status, 400);
   assert.is((await embed('not a url')).status, 400);
-  delete process.env.QUIRE_ALLOW_PRIVATE_FETCH;
+  configureIntegrations({ allowPrivateFetch: false });
   try {
     const refused = await embed(`${origin}/bare?private`);
     assert.is(refused.status, 400);
     assert.match(refused.body.error.message, 'is not a public address');
   } finally {
-    process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
+    configureIntegrations({ allowPrivateFetch: true });
   }
 });
 

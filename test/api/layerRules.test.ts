@@ -89,4 +89,15 @@ test('code outside a capability reaches it only through its index.ts', async () 
   assert.equal(await problems("import { log } from '../../domain/common/log.js';\nexport const l = log;\n", 'api/routes/example.ts'), []);
 });
 
+test('the engine, the domain and storage never read the environment; config/ reads nothing of the project', async () => {
+  const settings = "'process.env' is restricted from being used. settings are read once, in config/ (docs/configuration.md): take the value as an argument or from configure…() at start";
+  for (const file of ['engine/example.ts', 'domain/spaces/example.ts', 'storage/example.ts']) {
+    assert.equal(await problems('export const budget = Number(process.env.QUIRE_CACHE_MB);\n', file), [settings], file);
+  }
+  assert.equal(await problems('export const budget = 48;\n', 'engine/example.ts'), []);
+  assert.equal(await problems("import { readBranch } from '../engine/readBranch.js';\nexport const r = readBranch;\n", 'config/example.ts'), [
+    "'../engine/readBranch.js' import is restricted from being used by a pattern. config/ reads the environment and nothing of the project",
+  ]);
+});
+
 test.run();

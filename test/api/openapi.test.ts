@@ -6,6 +6,7 @@ import { assertErrorIs, messages, organizationWithMembers, type OrganizationFixt
 import { until } from '../helpers/poll.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
+import { configureIntegrations } from '../../domain/common/integrations.js';
 
 const test = suite('OpenAPI specifications');
 let t: TestServer;
@@ -37,8 +38,7 @@ const schemasYaml = `Pet:
 
 test.before(
   reportingErrors(async () => {
-    process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
-    process.env.QUIRE_FETCH_TIMEOUT_MS = '400';
+    configureIntegrations({ allowPrivateFetch: true, fetchTimeoutMs: 400 });
     source = createServer((req, res) => {
       const path = req.url ?? '/';
       hits.set(path, (hits.get(path) ?? 0) + 1);
@@ -58,8 +58,7 @@ test.after(async () => {
   await t?.close();
   source?.closeAllConnections();
   source?.close();
-  delete process.env.QUIRE_ALLOW_PRIVATE_FETCH;
-  delete process.env.QUIRE_FETCH_TIMEOUT_MS;
+  configureIntegrations({ allowPrivateFetch: false, fetchTimeoutMs: 30_000 });
 });
 
 const get = (slug: string) => t.call('GET', `${specs}/${slug}`, { token: fx.reader.token });
@@ -379,7 +378,7 @@ test('a slow server: FETCH_TIMEOUT; a 404: FETCH_ERROR without retries; no versi
 });
 
 test('without QUIRE_ALLOW_PRIVATE_FETCH a loopback source is refused', async () => {
-  delete process.env.QUIRE_ALLOW_PRIVATE_FETCH;
+  configureIntegrations({ allowPrivateFetch: false });
   try {
     const since = new Date().toISOString();
     await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'private', source: { url: `${sourceUrl}/pets/openapi.yaml` } } });
@@ -389,7 +388,7 @@ test('without QUIRE_ALLOW_PRIVATE_FETCH a loopback source is refused', async () 
       { message: `${new URL(sourceUrl).host} is not a public address (loopback, private, link-local or otherwise non-public): refused (QUIRE_ALLOW_PRIVATE_FETCH=1 lifts this)`, code: 'address' },
     ]);
   } finally {
-    process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
+    configureIntegrations({ allowPrivateFetch: true });
   }
 });
 

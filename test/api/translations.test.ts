@@ -8,6 +8,7 @@ import { assertErrorIs, organizationWithMembers, type OrganizationFixture } from
 import { until } from '../helpers/poll.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
+import { configureIntegrations } from '../../domain/common/integrations.js';
 
 const test = suite('translations');
 let t: TestServer;
@@ -46,8 +47,7 @@ test.before(
     });
     await new Promise<void>((resolve) => translator.listen(0, '127.0.0.1', resolve));
     translatorUrl = `http://127.0.0.1:${(translator.address() as AddressInfo).port}`;
-    process.env.QUIRE_TRANSLATOR = 'libretranslate';
-    process.env.QUIRE_LIBRETRANSLATE_URL = translatorUrl;
+    configureIntegrations({ translator: { kind: 'libretranslate', url: translatorUrl } });
     t = await startTestServer({}, { worker: true });
     fx = await organizationWithMembers(t);
   }),
@@ -56,7 +56,7 @@ test.after(async () => {
   await t?.close();
   translator?.closeAllConnections();
   translator?.close();
-  for (const name of ['QUIRE_TRANSLATOR', 'QUIRE_LIBRETRANSLATE_URL', 'QUIRE_OPENAI_URL']) delete process.env[name];
+  configureIntegrations({ translator: { kind: 'pseudo' } });
 });
 
 const base = () => `/v1/orgs/${fx.org.id}/translations`;
@@ -156,8 +156,7 @@ test('run again: only pages whose source changed are translated; removed pages a
 test('instructions: PUT replaces them and re-reads; an OpenAI-compatible translator gets them as guidance', async () => {
   const instructions = { object: 'document', nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Use the formal Sie.', marks: [] }] }] }] };
   const source = await sourceSpace('Handbuch');
-  process.env.QUIRE_TRANSLATOR = 'openai';
-  process.env.QUIRE_OPENAI_URL = `${translatorUrl}/v1`;
+  configureIntegrations({ translator: { kind: 'openai', url: `${translatorUrl}/v1`, model: 'gpt-4o-mini' } });
   try {
     const created = (await t.call('POST', base(), { token: fx.creator.token, body: { language: 'de', source: { space: source.id, language: 'en' }, instructions } })).body;
     const done = await completed(created.id, 1);
@@ -171,7 +170,7 @@ test('instructions: PUT replaces them and re-reads; an OpenAI-compatible transla
     assert.equal(put.body.instructions, { ...changed, data: {} }, 'with the empty data upstream requires');
     assert.equal((await t.call('GET', `${base()}/${created.id}`, { token: fx.reader.token })).body.instructions, { ...changed, data: {} });
   } finally {
-    process.env.QUIRE_TRANSLATOR = 'libretranslate';
+    configureIntegrations({ translator: { kind: 'libretranslate', url: translatorUrl } });
   }
 });
 

@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { configFromEnv } from '../../api/config.js';
 import { pinnedCliVersion } from '../../workflows/runtime/temporalCli.js';
 import { projectRoot } from '../helpers/processes.js';
+import { definitions } from '../../config/index.js';
 
 // deploy/scale-out.yml and deploy/Dockerfile can't be run here (no Docker): what they say is
 // checked against the code instead — every setting is one Quire reads and the README documents,
@@ -30,7 +31,7 @@ const dataDir = /^ENV .*\bDATA_DIR=(\S+)/m.exec(dockerfile)?.[1];
 const port = /^ENV .*\bPORT=(\d+)/m.exec(dockerfile)?.[1];
 
 /** The settings the code reads from the environment (api/config.ts, workflows/settings.ts). */
-const settingsRead = new Set(['api/config.ts', 'workflows/settings.ts'].flatMap((file) => [...read(file).matchAll(/env\.([A-Z_]+)/g)].map((match) => match[1]!)));
+const settingsRead = new Set(Object.keys(definitions));
 
 test('the nodes: one image built from the Dockerfile, storages s1 and s2 on volumes of their own at its DATA_DIR, one router', () => {
   assert.equal(quireNodes.map(([name]) => name), ['node-a', 'node-b', 'router']);
@@ -47,12 +48,12 @@ test('the nodes: one image built from the Dockerfile, storages s1 and s2 on volu
   assert.ok(services.router!.ports?.some((mapping) => mapping.endsWith(`:${port}`)), 'the router is the address clients use');
 });
 
-test('every node setting is one Quire reads and the README documents, and each node’s settings start Quire', () => {
-  const readme = read('README.md');
+test('every node setting is one Quire reads and docs/configuration.md documents, and each node’s settings start Quire', () => {
+  const configuration = read('docs/configuration.md');
   for (const [name, service] of quireNodes) {
     for (const setting of Object.keys(service.environment ?? {})) {
       assert.ok(settingsRead.has(setting), `${name}: ${setting} is read by the code`);
-      assert.ok(readme.includes(`| \`${setting}\``) || readme.includes(`\`${setting}\`,`), `${name}: ${setting} is in the README's table`);
+      assert.ok(configuration.includes(`| \`${setting}\``), `${name}: ${setting} is in docs/configuration.md`);
     }
     const env = Object.fromEntries(Object.entries(service.environment!).map(([key, value]) => [key, value.replace(/^\$\{\w+:-\}$/, '')]));
     const config = configFromEnv({ ...env, DATA_DIR: dataDir, PORT: port });

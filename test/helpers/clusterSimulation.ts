@@ -58,7 +58,7 @@ export async function arrived(conversations: Labelled[]): Promise<Map<string, st
   const store = await testDatabase('arrival');
   try {
     const { organization: made } = await organization(store.db, 'Support');
-    const extractor = configuredExtractor({});
+    const extractor = configuredExtractor({ local: true });
     const assignment = new Map<string, string>();
     for (const conversation of conversations) {
       await store.db.transaction((tx) => upsertConversation(tx, made.id, { id: conversation.id, source: 'labelled', subject: conversation.subject, parts: conversation.parts, metadata: {} }));

@@ -16,6 +16,12 @@ process.stderr.write = (chunk, ...rest) => process.stdout.write(chunk, ...rest);
 globalThis.UVU_DEFER = 1;
 await import('uvu');
 
+// The suites' in-process servers take their settings from the environment, as Quire's own entry
+// points do (QUIRE_EMBEDDING_MODEL, which CI keeps outside the clone, among them).
+const { readSettings } = await import('../../config/index.ts');
+const { applySettings } = await import('../../domain/common/processSettings.ts');
+applySettings(readSettings(process.env));
+
 const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** Runs one suite, capturing what it writes so its name is known even when it reports no error. */

@@ -10,6 +10,7 @@ import { httpBackend } from '../helpers/gitHttpBackend.js';
 import { until } from '../helpers/poll.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
+import { configureIntegrations } from '../../domain/common/integrations.js';
 
 const test = suite('Git Sync: import from and export to a remote repository, as Temporal jobs');
 let t: TestServer;
@@ -28,7 +29,7 @@ test.before(
   }),
 );
 test.after(async () => {
-  delete process.env.QUIRE_ALLOW_PRIVATE_FETCH;
+  configureIntegrations({ allowPrivateFetch: false });
   backend?.close();
   await t?.close();
   rmSync(remotes, { recursive: true, force: true });
@@ -75,7 +76,7 @@ test('an import through the address rules: a loopback remote is refused unless p
 });
 
 test('import: the project folder and .gitbook.yaml root become the space content; getSpaceGitInfo shows the provider', async () => {
-  process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
+  configureIntegrations({ allowPrivateFetch: true });
   const url = upstreamRepository('imported');
   const space = await newSpace('Imported');
   assert.is((await t.call('GET', `/v1/spaces/${space.id}/git/info`, { token: fx.reader.token })).status, 404);
@@ -121,7 +122,7 @@ test('import: the project folder and .gitbook.yaml root become the space content
 });
 
 test('an import that breaks the layout, or lacks its ref, changes nothing and records why; bad requests are 400s', async () => {
-  process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
+  configureIntegrations({ allowPrivateFetch: true });
   const url = upstreamRepository('broken', '* [Ghost](ghost.md)\n');
   const space = await newSpace('Broken');
   await t.call('POST', `/v1/spaces/${space.id}/git/import`, { token: fx.editor.token, body: { url, ref: 'refs/heads/main', repoProjectDirectory: 'docs' } });
@@ -139,7 +140,7 @@ test('an import that breaks the layout, or lacks its ref, changes nothing and re
 });
 
 test('export: the space lands in the remote project folder on top of its history, with GITBOOK-<n> lines for merged change requests', async () => {
-  process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
+  configureIntegrations({ allowPrivateFetch: true });
   const url = upstreamRepository('exported');
   const space = await newSpace('Exported');
   const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Add a page' } })).body;

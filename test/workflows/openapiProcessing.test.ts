@@ -11,6 +11,7 @@ import { until } from '../helpers/poll.js';
 import { startWorkerProcess, type ServiceProcess } from '../helpers/processes.js';
 import { startTestServer } from '../helpers/server.js';
 import { inspectJobs, testTemporalSettings } from '../helpers/temporal.js';
+import { configureIntegrations } from '../../domain/common/integrations.js';
 
 const test = suite('OpenAPI processing as a Temporal job');
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -31,8 +32,8 @@ async function sourceAt(handler: Parameters<typeof createServer>[1]): Promise<st
 
 /** A server with its worker in the process, allowed to fetch loopback sources, and an organization of its own. */
 async function serverWithWorker(title: string) {
-  process.env.QUIRE_ALLOW_PRIVATE_FETCH = '1';
-  cleanups.push(async () => delete process.env.QUIRE_ALLOW_PRIVATE_FETCH);
+  configureIntegrations({ allowPrivateFetch: true });
+  cleanups.push(async () => configureIntegrations({ allowPrivateFetch: false }));
   const t = await startTestServer({}, { worker: true });
   cleanups.push(() => t.close());
   const jobs = await inspectJobs(t.server.jobs.settings);
@@ -177,7 +178,7 @@ test('the refresh schedule processes every URL source again: a changed one gets 
 test('QUIRE_OPENAPI_REFRESH_MINUTES sets the refresh interval, in minutes (at least one)', () => {
   assert.is(temporalFromEnv({}).temporal.openapiRefreshEveryMs, 21_600_000);
   assert.is(temporalFromEnv({ QUIRE_OPENAPI_REFRESH_MINUTES: '90' }).temporal.openapiRefreshEveryMs, 5_400_000);
-  assert.throws(() => temporalFromEnv({ QUIRE_OPENAPI_REFRESH_MINUTES: '0' }), /QUIRE_OPENAPI_REFRESH_MINUTES must be a number of minutes \(at least 1\), got 0/);
+  assert.throws(() => temporalFromEnv({ QUIRE_OPENAPI_REFRESH_MINUTES: '0' }), /QUIRE_OPENAPI_REFRESH_MINUTES="0": it must be a whole number of minutes \(1 or more\)/);
 });
 
 test('Temporal unreachable: a create or a new source answers 503 and changes nothing', async () => {
