@@ -1,15 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { Repository } from '../../engine/repository.js';
-import type { PdfExportInput } from '../pdf/index.js';
-import type { GitSyncJob } from '../git/index.js';
+import type { GitSyncJob, PdfExportInput, SpaceDeletionInput } from './jobs.js';
 
-/** A space's purge job: due `retentionMs` after `deletedAt`, unless the space is restored first. */
-export interface SpaceDeletionInput {
-  spaceId: string;
-  /** When the space went into the bin; the purge is due `retentionMs` later. */
-  deletedAt: string;
-  retentionMs: number;
-}
+export type { GitSyncJob, PdfExportInput, SpaceDeletionInput } from './jobs.js';
 
 /**
  * The durable jobs the domain starts, signals and cancels. workflows/client.ts implements it on

@@ -17,20 +17,8 @@ import { largestFileBytes } from '../common/limits.js';
 import { log } from '../common/log.js';
 import { OutboundFetchError, pinnedAddress } from '../common/outboundFetch.js';
 import { authorOf, primaryBranchMoved } from '../spaces/index.js';
+import type { GitSyncJob } from '../common/jobs.js';
 
-/** One Git Sync operation, as its job receives it. */
-export interface GitSyncJob {
-  direction: 'import' | 'export';
-  spaceId: string;
-  /** The remote repository, credentials included as the caller gave them. */
-  url: string;
-  ref: string;
-  requestedBy: string;
-  force: boolean;
-  standalone?: boolean;
-  commitMessage?: string;
-  projectDirectory?: string;
-}
 
 export interface GitSyncRequest {
   url: string;
@@ -205,3 +193,5 @@ async function exportFrom(repo: Repository, remote: Remote, job: GitSyncJob, aut
   await pushToRemote(repo.gitdir, remote, commit, job.force);
   return head;
 }
+
+export type { GitSyncJob } from '../common/jobs.js';

@@ -14,15 +14,8 @@ import type { Chapter } from './bookHtml.js';
 import { pageHtml } from './pageHtml.js';
 import { renderPdf } from './renderPdf.js';
 import { readSpaceRevision } from '../spaces/index.js';
+import type { PdfExportInput } from '../common/jobs.js';
 
-/** What a PDF export is of: a change request's revision, whole or one page of it. */
-export interface PdfExportInput {
-  spaceId: string;
-  changeRequestId: string;
-  revision: string;
-  /** A page id for `only` that page, or null for every page. */
-  page: string | null;
-}
 
 /** The job's business id: the same revision and options join one job and reuse one PDF. */
 export const pdfOptions = (input: PdfExportInput) => (input.page ? `page-${input.page}` : 'all');
@@ -99,3 +92,5 @@ async function imageResolver(deps: ContentDeps, spaceId: string, revision: Revis
   }
   return (src: string) => inlined.get(src);
 }
+
+export type { PdfExportInput } from '../common/jobs.js';

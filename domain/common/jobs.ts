@@ -1,0 +1,35 @@
+/**
+ * What the durable jobs the domain starts are given (the Jobs port of ports.ts starts them): in
+ * domain/common, so that the port doesn't import the capabilities that use it.
+ */
+
+/** What a PDF export is of: a change request's revision, whole or one page of it. */
+export interface PdfExportInput {
+  spaceId: string;
+  changeRequestId: string;
+  revision: string;
+  /** A page id for `only` that page, or null for every page. */
+  page: string | null;
+}
+
+/** One Git Sync operation, as its job receives it. */
+export interface GitSyncJob {
+  direction: 'import' | 'export';
+  spaceId: string;
+  /** The remote repository, credentials included as the caller gave them. */
+  url: string;
+  ref: string;
+  requestedBy: string;
+  force: boolean;
+  standalone?: boolean;
+  commitMessage?: string;
+  projectDirectory?: string;
+}
+
+/** A space's purge job: due `retentionMs` after `deletedAt`, unless the space is restored first. */
+export interface SpaceDeletionInput {
+  spaceId: string;
+  /** When the space went into the bin; the purge is due `retentionMs` later. */
+  deletedAt: string;
+  retentionMs: number;
+}
