@@ -9,6 +9,7 @@ import { migrations } from './migrations/index.js';
  * migration once.
  */
 export async function migrate(db: Queryable, exec: (sql: string) => Promise<void>): Promise<void> {
+  assertKnownVersion((await db.get<{ user_version: number }>('PRAGMA user_version'))?.user_version ?? 0);
   for (const migration of migrations) {
     await exec('BEGIN IMMEDIATE');
     try {
@@ -39,6 +40,7 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
     await client.query('SELECT pg_advisory_xact_lock($1)', [migrationLock]);
     await client.query('CREATE TABLE IF NOT EXISTS quire_schema (version BIGINT NOT NULL)');
     const version = Number((await client.query('SELECT max(version) AS version FROM quire_schema')).rows[0]?.version ?? 0);
+    assertKnownVersion(version);
     for (const migration of migrations) {
       if (migration.version <= version) continue;
       try {
@@ -54,5 +56,16 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
     throw error;
   } finally {
     client.release();
+  }
+}
+
+/**
+ * A database a newer Quire migrated is refused: this version doesn't know what the newer
+ * migrations changed, and writing to it could lose what they keep (docs/operations.md, *Upgrades*).
+ */
+function assertKnownVersion(version: number): void {
+  const newest = migrations.at(-1)?.version ?? 0;
+  if (version > newest) {
+    throw new Error(`the database is at migration ${version}, newer than this version of Quire knows (${newest}): run the version that migrated it, or restore the backup taken before the upgrade`);
   }
 }
