@@ -9,7 +9,7 @@ export interface ServiceProcess {
   url: string;
   stdout: () => string;
   stderr: () => string;
-  /** Sends the signal and resolves with the exit code and how long the exit took. */
+  /** Sends the signal (SIGKILL to its whole process group) and resolves with the exit code and how long the exit took. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
 }
 
@@ -38,13 +38,15 @@ async function startProcess(entry: string, env: Record<string, string>, ready: R
     cwd: projectRoot,
     env: { ...process.env, ...(await withDatabase(env)) },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A process group of its own, so that a SIGKILL takes what it started with it (below).
+    detached: true,
   });
   let out = '';
   let err = '';
   child.stdout!.on('data', (chunk) => (out += chunk));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      killGroup(child.pid!);
       reject(new Error(`${entry} not ready in 20 s:\n${out}${err}`));
     }, 20_000);
     child.on('exit', (code) => reject(new Error(`${entry} exited with ${code}:\n${out}${err}`)));
@@ -68,11 +70,25 @@ async function startProcess(entry: string, env: Record<string, string>, ready: R
             if (child.exitCode !== null || child.signalCode !== null) return done({ code: child.exitCode, ms: 0 });
             const started = Date.now();
             child.once('exit', (code) => done({ code, ms: Date.now() - started }));
-            child.kill(signal);
+            // SIGKILL ends the whole group, as systemd (KillMode=control-group) or a container
+            // runtime would: a git gc or fetch the node started would otherwise write on into a
+            // repository the test is deleting. Other signals go to the process alone, which stops
+            // its children itself. (The local Temporal dev server has a group of its own.)
+            if (signal === 'SIGKILL') killGroup(child.pid!);
+            else child.kill(signal);
           }),
       });
     };
   });
+}
+
+/** SIGKILL to the process's group; nothing when it and its group are gone already. */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
 }
 
 /** Runs `npm run -s admin -- …` the way an operator would (through tsx directly, for speed). */
