@@ -15,7 +15,7 @@ import { JobClient } from '../workflows/client.js';
 import { localSpaceRepositories } from '../engine/spaceRepositories.js';
 import { closeWorkerPool } from '../engine/workerPool.js';
 import { settlePageFilesSnapshots } from '../engine/revision/pageFilesSnapshot.js';
-import { nodeRoutingSecret, storageNode, storageOfSpace } from '../domain/storages/index.js';
+import { nodeRoutingSecret, reconcileInBackground, storageNode, storageOfSpace } from '../domain/storages/index.js';
 import { EventLoopDelay } from './metrics.js';
 import type { Repositories } from '../domain/common/ports.js';
 
@@ -69,6 +69,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const { port } = server.address() as AddressInfo;
   if (!config.publicUrl) (urls as { base: string }).base = `http://localhost:${port}`;
   node?.start(config.nodeUrl ?? `http://127.0.0.1:${port}`);
+  // One node: a storage node does this when it takes its storage.
+  if (!node) void reconcileInBackground({ db, repositories }, repositories.storage);
 
   return {
     url: `http://127.0.0.1:${port}`,

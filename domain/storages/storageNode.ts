@@ -17,6 +17,19 @@ export interface StorageNode {
   owns(): boolean;
 }
 
+/**
+ * Brings what the database says of a storage's repositories up to them (reconcileStorage), off
+ * every request's path: run by a node that has just taken its storage, and at the start of an
+ * instance of one node, since a process killed after a branch moved and before its bookkeeping
+ * left the recorded head and the search index behind.
+ */
+export function reconcileInBackground(deps: Pick<ContentDeps, 'db' | 'repositories'>, storageId: string): Promise<void> {
+  return reconcileStorage(deps, storageId).then(
+    (done) => void ((done.recorded > 0 || done.reindexed > 0) && log.info(`storage ${storageId}: heads and search brought up to the repositories`, done)),
+    (error: unknown) => log.warn(`storage ${storageId}: not reconciled with its repositories`, errorFields(error)),
+  );
+}
+
 /** How often a node that doesn't own its storage tries to take it (a standby waiting for the owner to die). */
 const claimRetryMs = 250;
 
@@ -59,10 +72,7 @@ export function storageNode(deps: Pick<ContentDeps, 'db' | 'repositories'>, stor
       owned = true;
       log.info(`storage ${id} is served by this node`, { node: url, ...(waitingSince === undefined ? {} : { waitedMs: Date.now() - waitingSince }) });
       waitingSince = undefined;
-      void reconcileStorage(deps, id).then(
-        (done) => (done.recorded > 0 || done.reindexed > 0) && log.info(`storage ${id}: heads and search brought up to the repositories`, done),
-        (error: unknown) => log.warn(`storage ${id}: not reconciled with its repositories`, errorFields(error)),
-      );
+      void reconcileInBackground(deps, id);
       await Promise.race([lock.lost, stopping]);
       owned = false;
       if (stopped) {
