@@ -34,7 +34,7 @@ export interface Config {
   /**
    * Storage nodes (QUIRE_STORAGE): the storage whose repositories this node keeps in its data
    * directory and serves once it owns it, or 'none' for a node that only routes. Unset: the one
-   * node of an instance, every space on 'local', nothing routed (see docs/decisions.md).
+   * node of an instance, every space on 'local', nothing routed (see docs/decisions/storage.md).
    */
   storage?: string;
   /** Where the other nodes reach this one (QUIRE_NODE_URL); defaults to http://127.0.0.1:<port>. */

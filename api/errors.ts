@@ -35,7 +35,7 @@ const statusOfEngineCode: Record<EngineErrorCode, number> = {
   RepositoryBusy: 503,
   // Reached only where the request couldn't be routed to the node that keeps it (see storageRouting).
   RepositoryElsewhere: 503,
-  // A write while the space moves between storages (docs/decisions.md): a retry soon succeeds.
+  // A write while the space moves between storages (docs/decisions/storage.md): a retry soon succeeds.
   RepositoryMoving: 503,
   InvalidChange: 400,
   RevisionNotFound: 404,

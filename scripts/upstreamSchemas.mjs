@@ -13,7 +13,7 @@ const spec = JSON.parse(readFileSync(require.resolve('@gitbook/api/spec/openapi.
 const schemas = spec.components.schemas;
 
 // The customization settings also take what 0.202.0 requires beside 0.146.0's fields (Quire answers
-// both versions at once, docs/decisions.md): `socialAccounts`, `styling.codeTheme`, `pageActions.items`,
+// both versions at once, docs/decisions/sites.md): `socialAccounts`, `styling.codeTheme`, `pageActions.items`,
 // optional here, with the schemas they name.
 const newer = JSON.parse(readFileSync(require.resolve('@gitbook/api-0.202/spec/openapi.json'), 'utf8')).components.schemas;
 const newerSettings = newer.SiteCustomizationSettingsBase.properties;

@@ -43,7 +43,7 @@ interface SiteRow {
   site_space_count: number;
 }
 
-/** Site spaces whose space is in the bin are left out until it is restored (docs/decisions.md, *Docs sites*). */
+/** Site spaces whose space is in the bin are left out until it is restored (docs/decisions/sites.md, *Docs sites*). */
 const siteColumns = `sites.*, (SELECT COUNT(*) FROM site_spaces JOIN spaces ON spaces.id = site_spaces.space_id WHERE site_spaces.site_id = sites.id AND spaces.deleted_at IS NULL) AS site_space_count`;
 
 function toSite(row: SiteRow): SiteRecord {

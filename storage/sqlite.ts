@@ -7,7 +7,7 @@ import { withinTime } from './timeLimit.js';
 
 /**
  * How often another process's commits are looked for (SQLite's `PRAGMA data_version`): half the
- * 100 ms the README promises, so a poll's own time and a busy event loop's delay fit within it
+ * 100 ms docs/architecture.md promises, so a poll's own time and a busy event loop's delay fit within it
  * (at 100 ms, the worst of 40 measured was 110 ms).
  */
 const changePollMs = 50;

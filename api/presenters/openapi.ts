@@ -51,7 +51,7 @@ export type OpenAPIFilesystemForm = 'object' | 'file list';
  * spec's source URL; null for a private one, and for uploaded text, which has no public address.
  * `source: 'api'` gives the content's address in the API instead of the source URL.
  * `filesystem` is `{"openapi.json": …}` as the spec's object type says, or for GitBook's renderer
- * the list of files its OpenAPI parser makes of the same bundle (docs/decisions.md, "OpenAPI specifications and outbound fetches").
+ * the list of files its OpenAPI parser makes of the same bundle (docs/decisions/jobs.md, "OpenAPI specifications and outbound fetches").
  */
 export function presentOpenAPIContent(spec: OpenAPISpecRecord, version: OpenAPIVersionRecord, filesystem: Record<string, unknown>, urls: Urls, form: OpenAPIFilesystemForm = 'object', source: 'origin' | 'api' = 'origin') {
   const url = source === 'api' ? openAPIContentUrl(spec, version, urls) : openAPIVersionUrl(spec, version, urls);

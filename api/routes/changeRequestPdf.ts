@@ -18,7 +18,7 @@ routes.get(`${changeRequest}/pdf/:exportId`, 'quire:downloadChangeRequestPDF', i
 /** How long a client is told to wait before asking for a PDF still being rendered. */
 const retryAfterSeconds = 2;
 
-/** `{url}` at once: the URL serves the PDF once its job has rendered it (see docs/decisions.md). */
+/** `{url}` at once: the URL serves the PDF once its job has rendered it (see docs/decisions/jobs.md). */
 async function requestPdf(ctx: AppContext, { query }: { query: schemas.PdfQuery }) {
   const { space } = spaceOf(ctx);
   const found = await changeRequestOf(ctx, space, ctx.params.changeRequestId ?? '');

@@ -51,7 +51,7 @@ async function update(ctx: AppContext, { body }: { body: schemas.UpdateCollectio
   ctx.body = presentCollection(await changeCollection(ctx.db, collection.id, body), role, organizationRole, ctx.urls);
 }
 
-/** 205; what it held moves up to its parent (see docs/decisions.md). */
+/** 205; what it held moves up to its parent (see docs/decisions/content.md). */
 async function remove(ctx: AppContext) {
   const { collection } = collectionOf(ctx);
   ctx.status = (await removeCollection(ctx.db, collection.id)) ? 205 : 204;

@@ -26,7 +26,7 @@ routes.get(`${org}/conversations/:conversationId`, 'getConversationById', inOrga
 /** Conversations posted through the API come from the integration "api", installed as the posting user. */
 const sourceOf = (ctx: AppContext) => `integration:api:${callerOf(ctx).id}`;
 
-/** 204 at once: the organization's processing job extracts the issues and clusters them (docs/decisions.md). */
+/** 204 at once: the organization's processing job extracts the issues and clusters them (docs/decisions/conversations.md). */
 async function ingestPosted(ctx: AppContext, { body }: { body: schemas.IngestConversationBody }) {
   await ingestConversations(jobDeps(ctx), organizationOf(ctx).organization.id, Array.isArray(body) ? body : [body], sourceOf(ctx));
   ctx.status = 204;

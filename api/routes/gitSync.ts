@@ -16,7 +16,7 @@ routes.post(`${git}/export`, 'exportToGitRepository', inSpace(spaceActions.edit)
 routes.get(`${git}/info`, 'getSpaceGitInfo', inSpace(spaceActions.view), handle({}, info));
 routes.delete(`${git}/legacy-installation`, 'deleteLegacyGitInstallation', inSpace(spaceActions.admin), handle({}, deleteLegacyInstallation));
 
-/** 204 once the import's job has started; the job lands the content (see README, "Git Sync"). */
+/** 204 once the import's job has started; the job lands the content (see docs/git.md, "Git Sync"). */
 async function importRepository(ctx: AppContext, { body }: { body: schemas.ImportGitRepositoryBody }) {
   await requestGitSync(jobDeps(ctx), { space: spaceOf(ctx).space, caller: callerOf(ctx), direction: 'import', request: body });
   ctx.status = 204;

@@ -49,7 +49,7 @@ async function list(ctx: AppContext, { query }: { query: schemas.ListSpecsQuery 
   ctx.body = presentList(await listOpenAPISpecs(ctx.db, organization.id, query), (item) => presentOpenAPISpec(item, role, ctx.urls));
 }
 
-/** 201 with the spec `pending`: processing runs as a job (see docs/decisions.md). */
+/** 201 with the spec `pending`: processing runs as a job (see docs/decisions/jobs.md). */
 async function create(ctx: AppContext, { body }: { body: schemas.CreateSpecBody }) {
   const { organization, role } = organizationOf(ctx);
   const created = await createOpenAPISpec(jobDeps(ctx), organization.id, body.slug, body.source);

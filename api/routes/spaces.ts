@@ -59,7 +59,7 @@ async function create(ctx: AppContext, { body }: { body: schemas.CreateSpaceBody
   ctx.body = presentSpaceView(await readSpaceView(contentDeps(ctx), space), await roleOnSpace(ctx.db, role, space, await grantsOf(ctx)), ctx.urls);
 }
 
-/** `shareKey`: an active key of a share-link site showing the space resolves `urls.published` (docs/decisions.md, *Docs sites*). */
+/** `shareKey`: an active key of a share-link site showing the space resolves `urls.published` (docs/decisions/sites.md, *Docs sites*). */
 async function get(ctx: AppContext, { query }: { query: { shareKey?: string } }) {
   const { space, role } = spaceOf(ctx);
   const [presented, place] = await Promise.all([readSpaceView(contentDeps(ctx), space).then((view) => presentSpaceView(view, role, ctx.urls)), publishedPlaceOfSpace(ctx.db, space.id, query.shareKey)]);

@@ -28,7 +28,7 @@ async function list(ctx: AppContext, { query }: { query: schemas.ListTranslation
   ctx.body = presentList(await listTranslations(ctx.db, organization.id, query), (item) => presentTranslation(item, role, ctx.urls));
 }
 
-/** 201 with the first run started (`pending`): translating runs as a job (see docs/decisions.md). */
+/** 201 with the first run started (`pending`): translating runs as a job (see docs/decisions/jobs.md). */
 async function create(ctx: AppContext, { body }: { body: schemas.CreateTranslationBody }) {
   const { organization, role } = organizationOf(ctx);
   const created = await createTranslation(jobDeps(ctx), organization.id, body, callerOf(ctx));

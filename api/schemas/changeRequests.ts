@@ -47,7 +47,7 @@ export const createChangeRequest = {
       additionalProperties: false,
     },
     agentTaskId: id,
-    // A Quire extension (docs/decisions.md): the issue cluster the change request addresses.
+    // A Quire extension (docs/decisions/change-requests.md): the issue cluster the change request addresses.
     conversationsIssuesCluster: id,
   },
   additionalProperties: false,

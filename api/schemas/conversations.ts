@@ -3,7 +3,7 @@ import { order, pagination } from './common.js';
 
 const id = { type: 'string', minLength: 1, maxLength: 255 } as const;
 
-/** Upstream's ConversationPartMessage; the limits are Quire's (docs/decisions.md). */
+/** Upstream's ConversationPartMessage; the limits are Quire's (docs/decisions/conversations.md). */
 const part = {
   type: 'object',
   properties: {

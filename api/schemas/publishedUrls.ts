@@ -12,7 +12,7 @@ const visitor = {
 
 /**
  * `resolvePublishedContentByUrl` as GitBook's renderer sends it: 0.202.0's `visitor`, and
- * `cacheBust`, which no spec has (docs/decisions.md, "Published content").
+ * `cacheBust`, which no spec has (docs/decisions/sites.md, "Published content").
  */
 export const resolveUrl = {
   type: 'object',

@@ -23,7 +23,7 @@ export const siteSearch = {
     query: { type: 'string', maxLength: 512 },
     scope: {
       anyOf: [
-        // `restrictTo`: GitBook's renderer sends it; no spec has it yet (docs/decisions.md).
+        // `restrictTo`: GitBook's renderer sends it; no spec has it yet (docs/decisions/sites.md).
         { type: 'object', required: ['mode'], properties: { mode: { const: 'default' }, currentSiteSpace: id, restrictTo: { enum: ['currentSiteSpace', 'otherSiteSpaces'] } }, additionalProperties: false },
         { type: 'object', required: ['mode', 'siteSpaceIds'], properties: { mode: { const: 'specific' }, siteSpaceIds: { type: 'array', minItems: 1, maxItems: 1000, items: id } }, additionalProperties: false },
         { type: 'object', required: ['mode'], properties: { mode: { const: 'all' } }, additionalProperties: false },

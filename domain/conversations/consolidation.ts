@@ -85,7 +85,7 @@ export const regroupThreshold = 0.18;
  * With embeddings, the similarity of two issues is `meaningShare` × the cosine of their embeddings
  * + the rest × the cosine of their weighted words: each vector is its words scaled to length
  * √(1 − share) beside its embedding scaled to √share. Chosen on the first two labelled sets (the
- * other two only scored): see docs/decisions.md.
+ * other two only scored): see docs/decisions/conversations.md.
  */
 export const meaningShare = 0.8;
 
@@ -123,7 +123,7 @@ export const consensusShare = 0.4;
  * A fixed similarity cut (average linkage at 0.17, before) did not carry from one organization to
  * another: it chained one labelled set's topics together (purity 0.59) and split another's into 22
  * clusters; communities of the neighbour graph follow each set's own density, and the vote evens
- * out the one size they depend on (docs/decisions.md). Groups in the order of their first member.
+ * out the one size they depend on (docs/decisions/conversations.md). Groups in the order of their first member.
  */
 function neighbourCommunities(weighted: Weighted[]): number[][] {
   const n = weighted.length;

@@ -8,7 +8,7 @@ type Deps = Pick<JobDeps, 'db' | 'jobs'>;
 
 /**
  * Slugs are case-insensitive and kept in lower case: the spec accepts `[a-zA-Z0-9-]`, while the
- * OpenAPISpec shape of @gitbook/api 0.146 allows only lower case (see docs/decisions.md).
+ * OpenAPISpec shape of @gitbook/api 0.146 allows only lower case (see docs/decisions/jobs.md).
  */
 export const normalizeSlug = (slug: string): string => slug.toLowerCase();
 

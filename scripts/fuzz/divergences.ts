@@ -1,7 +1,7 @@
 /**
  * Where Quire is deliberately stricter than the upstream spec, written into the fuzzer's copy of
  * the spec so that Schemathesis generates what Quire accepts, and tests that it refuses the rest.
- * Each rule is listed, with its reason, in docs/decisions.md ("The fuzzer, and where Quire is
+ * Each rule is listed, with its reason, in docs/decisions/api.md ("The fuzzer, and where Quire is
  * stricter than the spec"); per-operation rules that a schema can't express are in schemathesis.toml.
  */
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any

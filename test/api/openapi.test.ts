@@ -137,7 +137,7 @@ test('descriptions also as sanitized HTML (examples left alone); GitBook\'s API 
   assert.equal(bundled.components.schemas.Planted, { type: 'object' }, 'HTML the spec brought itself is never served');
   assert.is(content.body.urls.source, content.body.url);
 
-  // Not through t.call, which holds every answer to the spec: this one is GitBook's list, which the spec's object type refuses (docs/decisions.md, "OpenAPI specifications and outbound fetches").
+  // Not through t.call, which holds every answer to the spec: this one is GitBook's list, which the spec's object type refuses (docs/decisions/jobs.md, "OpenAPI specifications and outbound fetches").
   const asGitBook = await fetch(`${t.url}${specs}/described/versions/latest/content`, { headers: { authorization: `Bearer ${fx.reader.token}`, 'user-agent': 'GitBook-Open/2.0.0' } });
   assert.is(asGitBook.status, 200);
   const listed = (await asGitBook.json()) as { filesystem: unknown; urls: unknown };

@@ -12,7 +12,7 @@ import { assertNewerResponse } from '../helpers/upstream.js';
  * it sends (its cache-busting field, `restrictTo`, `format.markdown.refs`, `dereferenced`, …):
  * each is answered in both specs' shapes: t.call checks every answer against 0.146.0's schema (or
  * 0.202.0's for the operations 0.146.0 lacks), and each is checked against 0.202.0's here, the
- * version the renderer is built on (docs/decisions.md, "Published content lookups and site tokens").
+ * version the renderer is built on (docs/decisions/sites.md, "Published content lookups and site tokens").
  */
 const test = suite('the renderer\'s requests, as GitBook\'s renderer sends them, answered');
 let t: TestServer;

@@ -9,10 +9,10 @@ import { projectRoot } from '../helpers/processes.js';
 import { definitions } from '../../config/index.js';
 
 // deploy/scale-out.yml and deploy/Dockerfile can't be run here (no Docker): what they say is
-// checked against the code instead — every setting is one Quire reads and the README documents,
+// checked against the code instead — every setting is one Quire reads and docs/configuration.md documents,
 // the services name each other as the settings need, and each node's settings are accepted by
 // the same configuration parser `npm start` runs.
-const test = suite('deploy/scale-out.yml agrees with the code and the README');
+const test = suite('deploy/scale-out.yml agrees with the code and docs/configuration.md');
 
 const read = (file: string) => readFileSync(path.join(projectRoot, file), 'utf8');
 interface Service {

@@ -113,12 +113,12 @@ function propertiesOf(source: Spec, name: string, fields: string[]): Record<stri
 }
 
 const quireFields: Record<string, Record<string, unknown>> = {
-  // docs/decisions.md, "SAML": when the provider's certificate expires (issue 10, defect 9).
+  // docs/decisions/organizations.md, "SAML": when the provider's certificate expires (issue 10, defect 9).
   OrganizationSAMLProvider: { certificateExpiresAt: { type: 'string' } },
-  // docs/decisions.md, "Jobs": GET /v1/ reports whether Temporal answers.
+  // docs/decisions/jobs.md, "Jobs": GET /v1/ reports whether Temporal answers.
   ApiInformation: { jobs: { type: 'object', properties: { status: { type: 'string', enum: ['up', 'down'] } }, required: ['status'], additionalProperties: false } },
   // api/presenters/search.ts: the titles of a found page's parents (test/api/search.test.ts), and
-  // 0.202.0's relevance fields, which GitBook's renderer sorts results by (docs/decisions.md, "Search results name a page's ancestors").
+  // 0.202.0's relevance fields, which GitBook's renderer sorts results by (docs/decisions/content.md, "Search results name a page's ancestors").
   SearchPageResult: {
     ancestors: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'], additionalProperties: false } },
     score: { type: 'number', minimum: 0 },
@@ -127,9 +127,9 @@ const quireFields: Record<string, Record<string, unknown>> = {
   },
   SearchSectionResult: { score: { type: 'number', minimum: 0 } },
   SearchSpaceResult: { type: { enum: ['space'] }, score: { type: 'number', minimum: 0 } },
-  // API.md lists SiteSpace `hidden` (navigation only, issue 13); 0.146.0's schema lacks it (docs/decisions.md, *Docs sites*).
+  // API.md lists SiteSpace `hidden` (navigation only, issue 13); 0.146.0's schema lacks it (docs/decisions/sites.md, *Docs sites*).
   // 0.202.0's additions to sites, site spaces and sections, answered in 0.146.0's shapes too: GitBook's
-  // renderer is built on 0.202.0 (docs/decisions.md, "Published content lookups and site tokens").
+  // renderer is built on 0.202.0 (docs/decisions/sites.md, "Published content lookups and site tokens").
   SiteSpace: { hidden: { type: 'boolean' }, ...propertiesOf(newerSpec, 'SiteSpace', ['draft']) },
   Site: propertiesOf(newerSpec, 'Site', ['appliedType', 'defaultLevel', 'permissions', 'urls']),
   SiteSection: propertiesOf(newerSpec, 'SiteSection', ['draft']),
@@ -183,7 +183,7 @@ const olderFields: Record<string, Record<string, unknown>> = {
  */
 const overlappingOneOf: Array<[string, string]> = [['RevisionSemanticChangePageEdited', 'attributes']];
 
-/** docs/decisions.md, "Change requests": a merge or update that meets conflicts lists them. */
+/** docs/decisions/change-requests.md, "Change requests": a merge or update that meets conflicts lists them. */
 const conflictsField = {
   type: 'array',
   items: {
