@@ -287,7 +287,7 @@ class Converter {
     return nodes.flatMap((node): DocumentNode[] => {
       switch (node.type) {
         case 'text':
-          return [text(node.value, marks)];
+          return [text(softBreaks(node.value), marks)];
         case 'strong':
           return this.inlines(node.children, [...marks, 'bold']);
         case 'emphasis':
@@ -295,7 +295,7 @@ class Converter {
         case 'delete':
           return this.inlines(node.children, [...marks, 'strikethrough']);
         case 'inlineCode':
-          return [text(node.value, [...marks, 'code'])];
+          return [text(softBreaks(node.value), [...marks, 'code'])];
         case 'break':
           return [text('\n', marks)];
         case 'link': {
@@ -318,3 +318,10 @@ class Converter {
     return nodes.map((node) => ('value' in node ? node.value : 'children' in node ? this.plain(node.children as PhrasingContent[]) : '')).join('');
   }
 }
+
+/**
+ * A paragraph wrapped over several lines is one line of text: in a Document a "\n" is a line
+ * break (what a `break`, two spaces or a backslash at a line's end, becomes), so the line endings
+ * markdown reads as soft breaks become spaces, as CommonMark renders them.
+ */
+const softBreaks = (value: string) => value.replace(/[ \t]*\r?\n[ \t]*/g, ' ');

@@ -134,6 +134,12 @@ test('links with a stray % or from the root resolve without throwing', async () 
   assert.equal(resolveLink(revision, byFile, 'deep/page.md', '/README.md').ref, { kind: 'page', page: 'root' });
 });
 
+test('a paragraph wrapped over lines is one line of text; a hard break stays a line break', () => {
+  const document = markdownToDocument('Wrapped over\n   two lines, `code\nspan` too.\n\nBroken here\\\nand here  \nthere.\n', (target) => ({ kind: 'url', url: target }));
+  const texts = document.nodes.map((block) => (block.nodes as DocumentNode[]).map((node) => ((node.leaves as Array<{ text: string }> | undefined) ?? []).map((leaf) => leaf.text).join('')).join(''));
+  assert.equal(texts, ['Wrapped over two lines, code span too.', 'Broken here\nand here\nthere.']);
+});
+
 test('an empty page is an empty Document', () => {
   const document = markdownToDocument('');
   assertUpstreamSchema('JSONDocument', document);
