@@ -29,10 +29,17 @@ const storageWrites = (who) => ({
   message: `${who} write through domain commands: from storage they only read`,
 });
 const apiTemporal = { group: ['**/workflows/worker*', '**/workflows/activities/**', '**/workflows/runtime/**', '**/*.workflow.js'] };
+// The engine's face: outside engine/ (tests and benchmarks aside), code imports engine/index.js
+// only; inside, modules import each other, never the face (a cycle, and a face that hides nothing).
+const engineFace = { regex: String.raw`(^|/)engine/(?!index\.js$)`, message: 'the engine is used through engine/index.js: its internals and threads are its own business' };
+const engineNotItsFace = { regex: String.raw`^(\./|(\.\./)+)index\.js$`, message: 'inside the engine, import the module itself: engine/index.js is the face it shows the layers above' };
 const engineWrites = (who) => ({
-  group: ['**/engine/commitChanges*', '**/engine/commitTree*', '**/engine/buildTree*', '**/engine/compareAndSwapBranch*', '**/engine/lock*', ...(who === 'routes' ? ['**/engine/spaceRepositories*', '**/engine/repository*'] : [])],
+  group: ['**/engine/index*'],
+  importNames: ['commitChanges', 'commitOnHead', 'commitTree', 'compareAndSwapBranch', 'mergeBranch', 'placeMissingBranch', 'withRepositoryLock', 'writeCommit'],
   message: `${who} write content through domain commands (domain/spaces: writeContent), never through the engine`,
 });
+// A route reads content through domain reads (domain/spaces: revisionPage, revisionLinks, …) and sees the engine's types only.
+const engineTypesOnly = { group: ['**/engine/**'], allowTypeImports: true, message: 'routes read content through the domain (domain/spaces: revisionPage, revisionLinks, …): from the engine they import types only' };
 
 const staticOnly = 'import this project\'s modules statically: the layer rules check static imports only';
 const dynamicImports = [
@@ -62,7 +69,7 @@ export default tseslint.config(
   {
     files: ['engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: databaseDrivers, patterns: ['**/api/**', '**/workflows/**', '**/domain/**', 'koa', '@koa/*'] }],
+      'no-restricted-imports': ['error', { paths: databaseDrivers, patterns: [{ group: ['**/api/**', '**/workflows/**', '**/domain/**', 'koa', '@koa/*'] }, engineNotItsFace] }],
     },
   },
   {
@@ -95,7 +102,7 @@ export default tseslint.config(
         'error',
         {
           paths: [...databaseDrivers, '@temporalio/worker', '@temporalio/workflow'],
-          patterns: [capabilityFace, apiTemporal],
+          patterns: [capabilityFace, engineFace, apiTemporal],
         },
       ],
     },
@@ -109,7 +116,7 @@ export default tseslint.config(
         'error',
         {
           paths: [...databaseDrivers, '@temporalio/worker', '@temporalio/workflow'],
-          patterns: [capabilityFace, apiTemporal, storageWrites('admin commands'), engineWrites('admin commands')],
+          patterns: [capabilityFace, engineFace, apiTemporal, storageWrites('admin commands'), engineWrites('admin commands')],
         },
       ],
     },
@@ -127,6 +134,7 @@ export default tseslint.config(
             { group: ['**/api/**', 'koa', '@koa/*'], message: 'the domain knows nothing of HTTP: api/ calls it, not the other way round' },
             { group: ['**/workflows/**', '@temporalio/*'], message: 'the domain starts jobs through its Jobs port (domain/common/ports.ts), never through workflows/' },
             siblingFace,
+            engineFace,
           ],
         },
       ],
@@ -144,22 +152,27 @@ export default tseslint.config(
           paths: [...databaseDrivers, '@temporalio/worker', '@temporalio/workflow'],
           patterns: [
             capabilityFace,
+            engineFace,
             { group: ['./*', '!./table.js', '!./specification.js'], message: 'route files don’t import each other: shared reads belong in presenters, domain or storage' },
             storageWrites('routes'),
-            engineWrites('routes'),
             { ...apiTemporal, message: 'the API reaches Temporal through workflows/client.ts' },
           ],
         },
       ],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [engineTypesOnly] }],
     },
   },
   {
     files: ['workflows/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: databaseDrivers, patterns: [{ group: ['**/api/**', 'koa', '@koa/*'] }, capabilityFace] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: databaseDrivers, patterns: [{ group: ['**/api/**', 'koa', '@koa/*'] }, capabilityFace, engineFace] }] },
   },
   {
-    files: ['bench/**/*.ts', 'scripts/**/*.ts'],
+    files: ['bench/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: databaseDrivers, patterns: [capabilityFace] }] },
+  },
+  {
+    files: ['scripts/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: databaseDrivers, patterns: [capabilityFace, engineFace] }] },
   },
   {
     // Workflows: deterministic code, activities imported as types only.
@@ -174,6 +187,7 @@ export default tseslint.config(
             { group: ['node:*'], message: sandboxed },
             { group: ['**/activities/**', '**/engine/**', '**/storage/**', '**/domain/**', '**/api/**', '@temporalio/client', '@temporalio/worker'], allowTypeImports: true, message: 'workflows see activities and other layers as types only' },
             capabilityFace,
+            engineFace,
           ],
         },
       ],

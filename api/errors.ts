@@ -1,4 +1,4 @@
-import { EngineError, type EngineErrorCode } from '../engine/errors/index.js';
+import { EngineError, type EngineErrorCode, WorkTooCostlyError } from '../engine/index.js';
 import { DomainError } from '../domain/common/errors.js';
 import { StorageError } from '../storage/errors.js';
 import { JobsUnavailableError } from '../workflows/client.js';
@@ -55,6 +55,11 @@ const statusOfDomainCode: Record<DomainError['code'], number> = {
   precondition_failed: 412,
   space_locked: 423,
 };
+
+/** A task of the worker pool stopped at its time limit: a caller may answer with something cheaper instead. */
+export function isWorkTooCostly(error: unknown): boolean {
+  return error instanceof WorkTooCostlyError;
+}
 
 /** The one place typed errors of the lower layers become HTTP statuses. */
 export function toHttpError(error: unknown): HttpError | undefined {

@@ -1,4 +1,4 @@
-import { BudgetedCache, ownedBytes } from '../engine/cacheBudget.js';
+import { BudgetedCache, ownedBytes } from '../engine/index.js';
 
 /**
  * Serialized JSON of responses that depend only on immutable things (a commit's revision, one of
@@ -14,12 +14,12 @@ export class JsonCache {
     this.entries = new BudgetedCache(name, (json: Buffer, key: string) => json.length + key.length * 2 + 100, capBytes);
   }
 
-  /** The JSON as UTF-8 bytes, encoded once: Koa writes a Buffer body as it is. `build` may return it serialized (or encoded) already. */
   /** The cached JSON, if any: for a caller with reads to do before it can build. */
   peek(key: string): Buffer | undefined {
     return this.entries.get(key);
   }
 
+  /** The JSON as UTF-8 bytes, encoded once: Koa writes a Buffer body as it is. `build` may return it serialized (or encoded) already. */
   get(key: string, build: () => unknown): Buffer {
     const hit = this.entries.get(key);
     if (hit !== undefined) return hit;
@@ -28,4 +28,9 @@ export class JsonCache {
     this.entries.set(key, json);
     return json;
   }
+}
+
+/** A value as JSON bytes of their own: a small Buffer.from is a view that would keep a whole 8 KB slab alive with whatever holds it. */
+export function encodeJson(value: unknown): Buffer {
+  return ownedBytes(Buffer.from(JSON.stringify(value)));
 }

@@ -1,8 +1,6 @@
 import { lightReadCounts } from './lightReads.js';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { workerPoolStats } from '../engine/workerPool.js';
-import { cacheStats } from '../engine/cacheBudget.js';
-import { groupCommitStats } from '../engine/commitOnHead.js';
+import { cacheStats, groupCommitStats, workerPoolStats } from '../engine/index.js';
 
 const windowMs = 60_000;
 

@@ -1,4 +1,4 @@
-import { stageTree } from './buildTree.js';
+import { stageTree } from './internal/buildTree.js';
 import type { Author, Change } from './change.js';
 import { commitTreeHoldingLock } from './commitTree.js';
 import { RefConflictError } from './errors/index.js';

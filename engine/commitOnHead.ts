@@ -1,8 +1,8 @@
-import { stageTree } from './buildTree.js';
+import { stageTree } from './internal/buildTree.js';
 import type { Author, Change } from './change.js';
 import { commitObject } from './commitTree.js';
 import { compareAndSwapBranch } from './compareAndSwapBranch.js';
-import { syncWrittenFolders } from './gitFs.js';
+import { syncWrittenFolders } from './internal/gitFs.js';
 import { withRepositoryLock } from './lock.js';
 import { writeLooseObjects, type NewObject } from './objects/loose.js';
 import { readCommit } from './objects/readCommit.js';

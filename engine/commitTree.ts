@@ -1,6 +1,6 @@
 import type { Author } from './change.js';
 import { compareAndSwapBranch } from './compareAndSwapBranch.js';
-import { syncWrittenFolders } from './gitFs.js';
+import { syncWrittenFolders } from './internal/gitFs.js';
 import { commitContent } from './objects/commitObject.js';
 import { objectId } from './objects/hashObject.js';
 import { writeLooseObjects, type NewObject } from './objects/loose.js';

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { RefConflictError, RepositoryBusyError, RepositoryMovingError } from './errors/index.js';
-import { isFrozen } from './frozenRepository.js';
-import { syncDirectory, writeSynced } from './gitFs.js';
+import { isFrozen } from './internal/frozenRepository.js';
+import { syncDirectory, writeSynced } from './internal/gitFs.js';
 import { forgetRefStat, readBranch } from './readBranch.js';
 import { branchRef, type Repository } from './repository.js';
 

@@ -1,4 +1,4 @@
-import { Lru } from './lru.js';
+import { Lru } from './runtime/lru.js';
 import { readCommit } from './objects/readCommit.js';
 import { readTree, type TreeEntry } from './objects/readTree.js';
 import type { Repository } from './repository.js';

@@ -1,4 +1,4 @@
-import { listTree } from './listTree.js';
+import { listTree } from './internal/listTree.js';
 import { readCommit } from './objects/readCommit.js';
 import type { Repository } from './repository.js';
 

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { RepositoryBusyError, RepositoryElsewhereError } from './errors/index.js';
-import { isProcessAlive } from './processAlive.js';
+import { isProcessAlive } from './internal/processAlive.js';
 
 const inProcess = new Map<string, Promise<unknown>>();
 

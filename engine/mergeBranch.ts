@@ -1,10 +1,10 @@
 import type { Author } from './change.js';
 import { commitTreeHoldingLock } from './commitTree.js';
 import { isAncestor } from './git/ancestry.js';
-import { syncWrittenFolders } from './gitFs.js';
+import { syncWrittenFolders } from './internal/gitFs.js';
 import { withRepositoryLock } from './lock.js';
-import { mergePages, type PageConflictReason } from './mergePages.js';
-import { mergeTrees, type PathConflictReason } from './mergeTrees.js';
+import { mergePages, type PageConflictReason } from './internal/mergePages.js';
+import { mergeTrees, type PathConflictReason } from './internal/mergeTrees.js';
 import { readCommit } from './objects/readCommit.js';
 import { readBranch } from './readBranch.js';
 import { RevisionNotFoundError } from './errors/index.js';

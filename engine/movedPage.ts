@@ -1,6 +1,6 @@
 import { allPages } from './allPages.js';
 import { findPageById, findPageByPath } from './findPage.js';
-import { Lru } from './lru.js';
+import { Lru } from './runtime/lru.js';
 import { pagesByFile } from './resolveLink.js';
 import { readRevision } from './readRevision.js';
 import type { Repository } from './repository.js';

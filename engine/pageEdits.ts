@@ -1,5 +1,5 @@
 import { InvalidChangeError } from './errors/index.js';
-import { newContentId } from './ids.js';
+import { newContentId } from './internal/ids.js';
 import { parsePageFile } from './layout/pageFile.js';
 import { revertBlocks } from './markdown/revertBlocks.js';
 import { splitTitleHeading } from './markdown/titleHeading.js';

@@ -1,5 +1,5 @@
 import type { Definition, Image, Link } from 'mdast';
-import { BudgetedCache, stringBytes } from './cacheBudget.js';
+import { BudgetedCache, stringBytes } from './runtime/cacheBudget.js';
 import { splitBlocks, type Segment } from './markdown/blocks.js';
 import { parseMarkdown } from './markdown/parse.js';
 import { allPages } from './allPages.js';

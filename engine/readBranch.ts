@@ -1,8 +1,8 @@
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import { gitFs as fs } from './gitFs.js';
-import { Lru } from './lru.js';
+import { gitFs as fs } from './internal/gitFs.js';
+import { Lru } from './runtime/lru.js';
 import { branchRef, type Repository } from './repository.js';
 
 const commitId = /^[0-9a-f]{40}$/;

@@ -1,16 +1,16 @@
 import { allPages } from './allPages.js';
-import { BudgetedCache, stringBytes } from './cacheBudget.js';
-import { derivedContentId } from './ids.js';
+import { BudgetedCache, stringBytes } from './runtime/cacheBudget.js';
+import { derivedContentId } from './internal/ids.js';
 import { parseGitbookRedirects } from './layout/gitbookYaml.js';
 import { parseSummary, type SummaryGroup } from './layout/summary.js';
-import { listTree, type TreeItem } from './listTree.js';
+import { listTree, type TreeItem } from './internal/listTree.js';
 import { readBlob } from './objects/readBlob.js';
 import { readCommit } from './objects/readCommit.js';
 import type { Repository } from './repository.js';
 import { PageBuilder } from './revision/pageBuilder.js';
 import { loadPageFiles } from './revision/pageFiles.js';
 import { summaryFromFiles } from './revision/summaryFromFiles.js';
-import { turnPauser } from './turns.js';
+import { turnPauser } from './internal/turns.js';
 
 export type PageKind = 'document' | 'group' | 'link';
 

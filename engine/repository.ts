@@ -1,6 +1,6 @@
-import { gitFs as fs } from './gitFs.js';
+import { gitFs as fs } from './internal/gitFs.js';
 import git from 'isomorphic-git';
-import { Lru } from './lru.js';
+import { Lru } from './runtime/lru.js';
 import { closePacks } from './objects/packs.js';
 
 /** A space's bare repository, with the object cache isomorphic-git reuses when it reads for the engine. */

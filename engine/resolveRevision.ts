@@ -1,4 +1,4 @@
-import { BudgetedCache } from './cacheBudget.js';
+import { BudgetedCache } from './runtime/cacheBudget.js';
 import { RevisionNotFoundError } from './errors/index.js';
 import { hasObject } from './objects/readObject.js';
 import { readBranch, type ReadBranchOptions } from './readBranch.js';

@@ -4,9 +4,9 @@ import { RepositoryElsewhereError } from './errors/index.js';
 import path from 'node:path';
 import { forgetRepositoryLock, withRepositoryLock } from './lock.js';
 import { forgetPageFilesSnapshot } from './revision/pageFilesSnapshot.js';
-import { freezeRepository, thawRepository } from './frozenRepository.js';
+import { freezeRepository, thawRepository } from './internal/frozenRepository.js';
 import { closeRepository, createRepository, openRepository, type Repository } from './repository.js';
-import { bundleRepository, handOverRepository, receiveBundle, removeMovedAside, type RefValues } from './repositoryTransfer.js';
+import { bundleRepository, handOverRepository, receiveBundle, removeMovedAside, type RefValues } from './internal/repositoryTransfer.js';
 
 /** Where a space's bare repository lives under the data directory. */
 export function spaceGitdir(root: string, spaceId: string): string {

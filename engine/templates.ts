@@ -1,5 +1,5 @@
 import type { Change } from './change.js';
-import { newContentId } from './ids.js';
+import { newContentId } from './internal/ids.js';
 import { renderPageFile } from './layout/pageFile.js';
 import { renderSummary, type SummaryGroup } from './layout/summary.js';
 

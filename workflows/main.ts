@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { errorFields, log } from '../domain/common/log.js';
-import { localSpaceRepositories } from '../engine/spaceRepositories.js';
+import { closeWorkerPool, localSpaceRepositories } from '../engine/index.js';
 import { databaseLocation, openDatabase } from '../storage/db.js';
 import { stopOnSignals } from './runtime/stopOnSignals.js';
-import { closeWorkerPool } from '../engine/workerPool.js';
 import { closeEmbeddingThread } from '../domain/conversations/index.js';
 import { closeSharedBrowser } from '../domain/pdf/index.js';
 import { readSettings } from '../config/index.js';

@@ -1,9 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
-import { allPages } from '../../engine/allPages.js';
-import { pagesByFile } from '../../engine/resolveLink.js';
-import type { RevisionPage } from '../../engine/readRevision.js';
+import { allPages, pagesByFile, type RevisionPage } from '../../engine/index.js';
 import { publishedRevisions, readPublishedDocument, readPublishedPage, redirectOfSource, type PublishedPageView } from '../../domain/publishing/index.js';
 import { readSpaceFile } from '../../domain/spaces/index.js';
 import type { ContentDeps } from '../../domain/common/deps.js';

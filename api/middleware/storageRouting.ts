@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
-import { RepositoryElsewhereError } from '../../engine/errors/index.js';
+import { RepositoryElsewhereError } from '../../engine/index.js';
 import { placementOf, routedHeader, storageOfSpace, storageWithRoom, type StorageNode } from '../../domain/storages/index.js';
 import type { AppContext } from '../context.js';
 import { HttpError, unavailable } from '../errors.js';

@@ -1,5 +1,4 @@
-import type { RevisionPage } from '../../engine/readRevision.js';
-import type { FileChange, PageChange } from '../../engine/revisionChanges.js';
+import type { FileChange, PageChange, RevisionPage } from '../../engine/index.js';
 import { presentFile, type RevisionView } from './revision.js';
 
 const changedPage = (page: RevisionPage) => ({ id: page.id, type: page.kind, title: page.title, path: page.path });

@@ -1,6 +1,4 @@
-import type { LinkUse } from '../../engine/pageLinks.js';
-import type { RevisionPage } from '../../engine/readRevision.js';
-import type { ContentRef } from '../../engine/resolveLink.js';
+import type { ContentRef, LinkUse, RevisionPage } from '../../engine/index.js';
 import { presentFile, presentPage, type RevisionView } from './revision.js';
 
 /** What every content location of one space shares: the space and its organization, presented once. */

@@ -1,10 +1,6 @@
 import mime from 'mime-types';
-import type { Document } from '../../engine/markdown/toDocument.js';
-import { splitTitleHeading } from '../../engine/markdown/titleHeading.js';
-import type { Revision, RevisionFile, RevisionPage, RevisionReusableContent } from '../../engine/readRevision.js';
-import { pagesByFile, resolveLink } from '../../engine/resolveLink.js';
+import { BudgetedCache, type Document, ownedBytes, pagesByFile, resolveLink, type Revision, type RevisionFile, type RevisionPage, type RevisionReusableContent, splitTitleHeading } from '../../engine/index.js';
 import type { Urls } from '../urls.js';
-import { BudgetedCache, ownedBytes } from '../../engine/cacheBudget.js';
 import { type RevisionWithSizes } from '../../domain/spaces/index.js';
 
 export type PageFormat = 'markdown' | 'document';

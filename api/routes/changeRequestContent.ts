@@ -1,8 +1,6 @@
-import { findPageById, findPageByPath } from '../../engine/findPage.js';
 import { changeRequestOf, type ContentOperation, updateChangeRequestContent, readChangeRequestView, readChangeRequestRevision } from '../../domain/changeRequests/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
-import { notFound } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
 import { presentContentUpdate } from '../presenters/changeRequestContent.js';
@@ -13,7 +11,7 @@ import * as spaceSchemas from '../schemas/spaces.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
 import { presentChangeRequestView } from '../presenters/changeRequest.js';
-import { readPageDocuments, readStableMarkdowns, reusableContentOf } from '../../domain/spaces/index.js';
+import { readPageDocuments, readStableMarkdowns, reusableContentOf, revisionFile, revisionPage, revisionPageAtPath } from '../../domain/spaces/index.js';
 
 export const changeRequestContentRoutes = new RouteTable();
 const routes = changeRequestContentRoutes;
@@ -61,16 +59,14 @@ async function listPages(ctx: AppContext, { params }: { params: Params }) {
 
 async function getPage(ctx: AppContext, { params, query }: { params: Params; query: spaceSchemas.PageQuery }) {
   const { view } = await viewOf(ctx, params);
-  const page = findPageById(view.revision, params.pageId ?? '');
-  if (!page) throw notFound(`Page ${params.pageId} not found in revision ${view.revision.commit}`);
+  const page = revisionPage(view.revision, params.pageId ?? '');
   ctx.body = presentPage(view, page, query.format, query.format === 'document' ? await readPageDocuments(page) : undefined, await stableMarkdowns(view.revision, page, query));
 }
 
 async function getPageByPath(ctx: AppContext, { params, query }: { params: Params; query: spaceSchemas.PageQuery }) {
   const { view } = await viewOf(ctx, params);
   const wanted = (params.pagePath ?? '').replace(/^\/+|\/+$/g, '');
-  const page = findPageByPath(view.revision, wanted);
-  if (!page) throw notFound(`Page at path "${wanted}" not found in revision ${view.revision.commit}`);
+  const page = revisionPageAtPath(view.revision, wanted);
   ctx.body = presentPage(view, page, query.format, query.format === 'document' ? await readPageDocuments(page) : undefined, await stableMarkdowns(view.revision, page, query));
 }
 
@@ -82,9 +78,7 @@ async function listFiles(ctx: AppContext, { params, query }: { params: Params; q
 
 async function getFile(ctx: AppContext, { params }: { params: Params }) {
   const { view } = await viewOf(ctx, params);
-  const file = view.revision.files.find((candidate) => candidate.id === params.fileId);
-  if (!file) throw notFound(`File ${params.fileId} not found in revision ${view.revision.commit}`);
-  ctx.body = presentFile(view, file);
+  ctx.body = presentFile(view, revisionFile(view.revision, params.fileId ?? ''));
 }
 
 async function getReusableContent(ctx: AppContext, { params }: { params: Params }) {

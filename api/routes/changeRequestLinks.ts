@@ -1,10 +1,6 @@
-import { allPages } from '../../engine/allPages.js';
-import { readRevisionLinks } from '../../engine/pageLinks.js';
-import { revisionChanges } from '../../engine/revisionChanges.js';
 import { changeRequestOf, readChangeRequestRevision } from '../../domain/changeRequests/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { contentDeps, spaceOf, type AppContext } from '../context.js';
-import { notFound } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
 import { presentRevisionChanges } from '../presenters/changeRequestChanges.js';
@@ -15,7 +11,7 @@ import * as schemas from '../schemas/changeRequestContent.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
 import { presentSpaceView } from '../presenters/space.js';
-import { readSpaceView } from '../../domain/spaces/index.js';
+import { changesBetween, readSpaceView, revisionFile, revisionLinks, revisionPage } from '../../domain/spaces/index.js';
 import { revisionView } from '../presenters/revision.js';
 
 export const changeRequestLinkRoutes = new RouteTable();
@@ -44,11 +40,10 @@ async function locationContext(ctx: AppContext, params: Params): Promise<Locatio
 /** The links written in a page of the change request, one usage per target. */
 async function listPageLinks(ctx: AppContext, { params, query }: { params: Params; query: schemas.ListQuery }) {
   const context = await locationContext(ctx, params);
-  const page = allPages(context.view.revision.pages).find((candidate) => candidate.id === params.pageId);
-  if (!page) throw notFound(`Page ${params.pageId} not found in revision ${context.view.revision.commit}`);
+  const page = revisionPage(context.view.revision, params.pageId ?? '');
   const usages = presentUsages(
     context,
-    (await readRevisionLinks(context.view.revision)).filter((use) => use.from.id === page.id),
+    (await revisionLinks(context.view.revision)).filter((use) => use.from.id === page.id),
   );
   const listed = paginateArray(usages, (usage) => [usage.rank, usage.key], `cr-page-links:${context.view.revision.commit}:${page.id}`, query);
   ctx.body = {
@@ -60,9 +55,8 @@ async function listPageLinks(ctx: AppContext, { params, query }: { params: Param
 /** The pages of the change request that link to a page (to it or to one of its anchors). */
 async function listPageBacklinks(ctx: AppContext, { params, query }: { params: Params; query: schemas.ListQuery }) {
   const context = await locationContext(ctx, params);
-  const page = allPages(context.view.revision.pages).find((candidate) => candidate.id === params.pageId);
-  if (!page) throw notFound(`Page ${params.pageId} not found in revision ${context.view.revision.commit}`);
-  const linking = (await readRevisionLinks(context.view.revision)).filter((use) => (use.ref.kind === 'page' || use.ref.kind === 'anchor') && 'page' in use.ref && use.ref.page === page.id);
+  const page = revisionPage(context.view.revision, params.pageId ?? '');
+  const linking = (await revisionLinks(context.view.revision)).filter((use) => (use.ref.kind === 'page' || use.ref.kind === 'anchor') && 'page' in use.ref && use.ref.page === page.id);
   const pages = [...new Map(linking.map((use) => [use.from.id, use.from])).values()];
   const listed = paginateArray(pages, (item) => [item.path, item.id], `cr-backlinks:${context.view.revision.commit}:${page.id}`, query);
   ctx.body = presentList(listed, (item) => pageLocation(context, item));
@@ -70,9 +64,8 @@ async function listPageBacklinks(ctx: AppContext, { params, query }: { params: P
 
 async function listFileBacklinks(ctx: AppContext, { params, query }: { params: Params; query: schemas.ListQuery }) {
   const context = await locationContext(ctx, params);
-  const file = context.view.revision.files.find((candidate) => candidate.id === params.fileId);
-  if (!file) throw notFound(`File ${params.fileId} not found in revision ${context.view.revision.commit}`);
-  const linking = (await readRevisionLinks(context.view.revision)).filter((use) => use.ref.kind === 'file' && use.ref.file === file.id);
+  const file = revisionFile(context.view.revision, params.fileId ?? '');
+  const linking = (await revisionLinks(context.view.revision)).filter((use) => use.ref.kind === 'file' && use.ref.file === file.id);
   const pages = [...new Map(linking.map((use) => [use.from.id, use.from])).values()];
   const listed = paginateArray(pages, (item) => [item.path, item.id], `cr-file-backlinks:${context.view.revision.commit}:${file.id}`, query);
   ctx.body = presentList(listed, (item) => pageLocation(context, item));
@@ -85,5 +78,5 @@ async function getChanges(ctx: AppContext, { params, query }: { params: Params; 
   const mergeBase = changeRequest.revisionMergedAncestor ?? changeRequest.revisionInitial;
   const [base, head] = await Promise.all([readChangeRequestRevision(contentDeps(ctx), changeRequest, mergeBase), readChangeRequestRevision(contentDeps(ctx), changeRequest)]);
   const [baseView, headView] = [revisionView(space.id, base, ctx.urls), revisionView(space.id, head, ctx.urls)];
-  ctx.body = presentRevisionChanges(revisionChanges(baseView.revision, headView.revision), { base: baseView, head: headView }, query.limit);
+  ctx.body = presentRevisionChanges(changesBetween(baseView.revision, headView.revision), { base: baseView, head: headView }, query.limit);
 }

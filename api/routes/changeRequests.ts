@@ -1,9 +1,8 @@
-import { findTemplate } from '../../engine/templates.js';
 import { changeRequestOf, createChangeRequest, editChangeRequest, readChangeRequestView } from '../../domain/changeRequests/index.js';
+import { builtInTemplate } from '../../domain/spaces/index.js';
 import { listChangeRequests } from '../../storage/changeRequests.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
 import { callerOf, contentDeps, organizationOf, spaceOf, type AppContext, grantsOf } from '../context.js';
-import { badRequest } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inOrganization, inSpace } from '../policies/index.js';
 import { changeRequestUrl, presentChangeRequestView } from '../presenters/changeRequest.js';
@@ -41,8 +40,7 @@ async function listInOrganization(ctx: AppContext, { query }: { query: schemas.L
 
 async function create(ctx: AppContext, { body }: { body: schemas.CreateChangeRequestBody }) {
   const { space } = spaceOf(ctx);
-  const template = body.template ? findTemplate(body.template.id) : null;
-  if (template === undefined) throw badRequest(`Unknown template "${body.template?.id}"`);
+  const template = body.template ? builtInTemplate(body.template.id) : null;
   const changeRequest = await createChangeRequest(contentDeps(ctx), { space, subject: body.subject ?? '', template, creator: callerOf(ctx), conversationsIssuesCluster: body.conversationsIssuesCluster });
   ctx.status = 201;
   ctx.set('Location', changeRequestUrl(ctx.urls, changeRequest));

@@ -1,13 +1,9 @@
-import { findPageById, findPageByPath } from '../../engine/findPage.js';
-import type { RevisionFile, RevisionPage } from '../../engine/readRevision.js';
-import { revisionChanges } from '../../engine/revisionChanges.js';
-import { findTemplate } from '../../engine/templates.js';
-import { applyTemplate, dereferenceReusableContents, documentSourceOf, pageMetaLinks, readParentRevisionWithSizes, readRevisionWithSizes, readStableMarkdowns, readReusableContentDocument, readSpaceFile, readPageDocuments, readPageDocument, reusableContentOf } from '../../domain/spaces/index.js';
+import type { RevisionPage } from '../../engine/index.js';
+import { applyTemplate, dereferenceReusableContents, documentSourceOf, pageMetaLinks, readParentRevisionWithSizes, readRevisionWithSizes, readStableMarkdowns, readReusableContentDocument, readSpaceFile, readPageDocuments, readPageDocument, reusableContentOf, builtInTemplate, changesBetween, revisionFile, revisionPage, revisionPageAtPath } from '../../domain/spaces/index.js';
 import { applyTemplateToChangeRequestById } from '../../domain/changeRequests/index.js';
 import { computeDocument } from '../../domain/openapi/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
-import { badRequest, notFound } from '../errors.js';
 import { JsonCache } from '../jsonCache.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace, inSpaceOrSignedDownload } from '../policies/index.js';
@@ -78,16 +74,14 @@ async function listPages(ctx: AppContext) {
 
 async function getPage(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.PageQuery }) {
   const view = await revisionOfPath(ctx);
-  const page = findPageById(view.revision, params.pageId ?? '');
-  if (!page) throw notFound(`Page ${params.pageId} not found in revision ${view.revision.commit}`);
+  const page = revisionPage(view.revision, params.pageId ?? '');
   await sendPage(ctx, view, page, query);
 }
 
 /** A document page's Document alone, its includes inlined when `dereferenced`; a group or link page has none (404). */
 async function getPageDocument(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.PageDocumentQuery }) {
   const view = await revisionOfPath(ctx);
-  const page = findPageById(view.revision, params.pageId ?? '');
-  if (!page || page.kind !== 'document') throw notFound(`Document page ${params.pageId} not found in revision ${view.revision.commit}`);
+  const page = revisionPage(view.revision, params.pageId ?? '', { label: 'Document page', accept: (found) => found.kind === 'document' });
   const dereferenced = query.dereferenced !== false;
   const key = presentedKey(ctx, view, `document:${page.id}:${dereferenced}`);
   ctx.type = 'application/json';
@@ -109,7 +103,7 @@ async function getRevisionChanges(ctx: AppContext, { query }: { query: schemas.R
   const { space } = spaceOf(ctx);
   const head = await revisionOfPath(ctx);
   const base = revisionView(space.id, await readParentRevisionWithSizes(contentDeps(ctx), space.id, head.revision), ctx.urls);
-  ctx.body = presentRevisionChanges(revisionChanges(base.revision, head.revision), { base, head }, query.limit);
+  ctx.body = presentRevisionChanges(changesBetween(base.revision, head.revision), { base, head }, query.limit);
 }
 
 async function getReusableContent(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
@@ -137,16 +131,14 @@ async function getDocument(ctx: AppContext, { params }: { params: Partial<Record
 async function getPageByPath(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.PageQuery }) {
   const view = await revisionOfPath(ctx);
   const wanted = (params.pagePath ?? '').replace(/^\/+|\/+$/g, ''); // the router has decoded it (`%2F` or `/`)
-  const page = findPageByPath(view.revision, wanted);
-  if (!page) throw notFound(`Page at path "${wanted}" not found in revision ${view.revision.commit}`);
+  const page = revisionPageAtPath(view.revision, wanted);
   await sendPage(ctx, view, page, query);
 }
 
 /** A page's canonical and alternate links (0.202.0), from its frontmatter's `metaLinks`. */
 async function getPageMetaLinks(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
   const view = await revisionOfPath(ctx);
-  const page = findPageById(view.revision, params.pageId ?? '');
-  if (!page || page.kind === 'link') throw notFound(`Page ${params.pageId} not found in revision ${view.revision.commit}`);
+  const page = revisionPage(view.revision, params.pageId ?? '', { accept: (found) => found.kind !== 'link' });
   ctx.body = presentPageMetaLinks(pageMetaLinks(view.revision, page));
 }
 
@@ -168,15 +160,9 @@ async function listFiles(ctx: AppContext, { query }: { query: schemas.FilesQuery
   ctx.body = presentList(page, (file) => presentFile(view, file));
 }
 
-function fileById(view: RevisionView, fileId: string | undefined): RevisionFile {
-  const file = view.revision.files.find((candidate) => candidate.id === fileId);
-  if (!file) throw notFound(`File ${fileId} not found in revision ${view.revision.commit}`);
-  return file;
-}
-
 async function getFile(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
   const view = await revisionOfPath(ctx);
-  ctx.body = presentFile(view, fileById(view, params.fileId));
+  ctx.body = presentFile(view, revisionFile(view.revision, params.fileId ?? ''));
 }
 
 /** Types a browser would run as a page or script if shown inline: served as attachments. */
@@ -186,7 +172,7 @@ const activeTypes = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/
 async function download(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
   const { space } = spaceOf(ctx);
   const view = await revisionOfPath(ctx);
-  const file = fileById(view, params.fileId);
+  const file = revisionFile(view.revision, params.fileId ?? '');
   const { contentType } = presentFile(view, file);
   ctx.set('Cache-Control', 'private, max-age=31536000, immutable');
   ctx.set('X-Content-Type-Options', 'nosniff');
@@ -201,8 +187,7 @@ async function download(ctx: AppContext, { params }: { params: Partial<Record<st
  */
 async function applyTemplateRoute(ctx: AppContext, { body }: { body: schemas.ApplyTemplateBody }) {
   const { space } = spaceOf(ctx);
-  const template = findTemplate(body.id);
-  if (!template) throw badRequest(`Unknown template "${body.id}"`);
+  const template = builtInTemplate(body.id);
   if (body.changeRequestId) await applyTemplateToChangeRequestById(contentDeps(ctx), { space, changeRequestId: body.changeRequestId, template, author: callerOf(ctx) });
   else await applyTemplate(contentDeps(ctx), { space, template, author: callerOf(ctx) });
   ctx.status = 201;

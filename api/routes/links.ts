@@ -1,8 +1,6 @@
-import { allPages } from '../../engine/allPages.js';
-import { readRevisionLinks, type LinkUse } from '../../engine/pageLinks.js';
+import type { LinkUse } from '../../engine/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { spaceOf, type AppContext, contentDeps } from '../context.js';
-import { notFound } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
 import { presentUsages, pageLocation, type LocationContext } from '../presenters/links.js';
@@ -13,7 +11,7 @@ import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
 import { presentSpaceView } from '../presenters/space.js';
 import { revisionView } from '../presenters/revision.js';
-import { readSpaceView, readRevisionWithSizes } from '../../domain/spaces/index.js';
+import { readSpaceView, readRevisionWithSizes, revisionFile, revisionLinks, revisionPage } from '../../domain/spaces/index.js';
 
 export const linkRoutes = new RouteTable();
 const routes = linkRoutes;
@@ -47,25 +45,23 @@ function presentLinkList(context: LocationContext, uses: LinkUse[], identity: st
 
 async function listSpaceLinks(ctx: AppContext, { query }: { query: schemas.LinksQuery }) {
   const context = await locationContext(ctx);
-  ctx.body = presentLinkList(context, await readRevisionLinks(context.view.revision), `links:${context.view.revision.commit}`, query);
+  ctx.body = presentLinkList(context, await revisionLinks(context.view.revision), `links:${context.view.revision.commit}`, query);
 }
 
 async function listPageLinks(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.LinksQuery }) {
   const context = await locationContext(ctx);
-  const page = allPages(context.view.revision.pages).find((candidate) => candidate.id === params.pageId);
-  if (!page) throw notFound(`Page ${params.pageId} not found in revision ${context.view.revision.commit}`);
-  const uses = (await readRevisionLinks(context.view.revision)).filter((use) => use.from.id === page.id);
+  const page = revisionPage(context.view.revision, params.pageId ?? '');
+  const uses = (await revisionLinks(context.view.revision)).filter((use) => use.from.id === page.id);
   ctx.body = presentLinkList(context, uses, `page-links:${context.view.revision.commit}:${page.id}`, query);
 }
 
 /** The pages that link to a file. */
 async function listFileBacklinks(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.BacklinksQuery }) {
   const context = await locationContext(ctx);
-  const file = context.view.revision.files.find((candidate) => candidate.id === params.fileId);
-  if (!file) throw notFound(`File ${params.fileId} not found in revision ${context.view.revision.commit}`);
+  const file = revisionFile(context.view.revision, params.fileId ?? '');
   const pages = [
     ...new Map(
-      (await readRevisionLinks(context.view.revision))
+      (await revisionLinks(context.view.revision))
         .filter((use) => use.ref.kind === 'file' && use.ref.file === file.id)
         .map((use) => [use.from.id, use.from]),
     ).values(),

@@ -1,4 +1,3 @@
-import { ownedBytes } from '../../engine/cacheBudget.js';
 import { findAgentInstructions } from '../../storage/agentInstructions.js';
 import { findMember } from '../../storage/members.js';
 import { listOrganizationsOfUser, listOrganizationsWithEmailDomain, type OrganizationRecord } from '../../storage/organizations.js';
@@ -6,6 +5,7 @@ import type { MemberRole } from '../../storage/members.js';
 import { createOrganization, joinOrganization, recordMemberSeen, setAgentInstructions, updateOrganization } from '../../domain/organizations/index.js';
 import { callerOf, organizationOf, type AppContext } from '../context.js';
 import { badRequest, forbidden } from '../errors.js';
+import { encodeJson } from '../jsonCache.js';
 import { inOrganization, signedIn } from '../policies/index.js';
 import { presentAgentInstructions } from '../presenters/agentInstructions.js';
 import { presentList } from '../presenters/list.js';
@@ -51,8 +51,7 @@ async function get(ctx: AppContext) {
   let byRole = encodedOrganizations.get(organization);
   if (!byRole) encodedOrganizations.set(organization, (byRole = new Map()));
   let encoded = byRole.get(role);
-  // Bytes of its own: a small Buffer.from is a view that keeps a whole 8 KB slab alive with the record.
-  if (!encoded) byRole.set(role, (encoded = ownedBytes(Buffer.from(JSON.stringify(presentOrganization(organization, role, ctx.urls))))));
+  if (!encoded) byRole.set(role, (encoded = encodeJson(presentOrganization(organization, role, ctx.urls))));
   ctx.type = 'application/json';
   ctx.body = encoded;
 }

@@ -2,12 +2,11 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
 import { DomainError } from '../../domain/common/errors.js';
-import { looksLikeShareKey, publishedRevisions, readPublishedDocument, readPublishedPage, searchPublishedSite, shareKeyInPath, siteOfPublishedUrl, type PublishedPageView, type PublishedRedirect } from '../../domain/publishing/index.js';
+import { looksLikeShareKey, publishedRevisions, readPublishedDocument, readPublishedPage, revisionShape, searchPublishedSite, shareKeyInPath, siteOfPublishedUrl, type PublishedPageView, type PublishedRedirect } from '../../domain/publishing/index.js';
 import { readSpaceFile, readSpaceRevision } from '../../domain/spaces/index.js';
-import { allPages } from '../../engine/allPages.js';
-import { WorkTooCostlyError } from '../../engine/errors/index.js';
-import type { Revision, RevisionPage } from '../../engine/readRevision.js';
+import type { RevisionPage } from '../../engine/index.js';
 import { contentDeps, type AppContext } from '../context.js';
+import { isWorkTooCostly } from '../errors.js';
 import { serveSiteMcp } from '../sites/siteMcp.js';
 import { EncodedCache, encodedOnce, type ContentEncoding } from '../encodedCache.js';
 import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../presenters/sitePages/agentFiles.js';
@@ -164,7 +163,7 @@ async function serve(ctx: AppContext, { siteBasePath, origin }: SiteAddress, res
   try {
     await sendRendered(ctx, 'text/html; charset=utf-8', renderedKey(page), async () => renderPublishedPage(page, await readPublishedDocument(deps, page, page.page)));
   } catch (error) {
-    if (!(error instanceof WorkTooCostlyError)) throw error;
+    if (!isWorkTooCostly(error)) throw error;
     // Past the pool's time limit: the page's frame and a link to its markdown, not kept (a busy moment may have caused it).
     ctx.remove('Content-Encoding');
     ctx.remove('ETag');
@@ -194,22 +193,6 @@ function renderedKey(view: PublishedPageView & { page: RevisionPage }): string {
   const { place } = view;
   const frame = JSON.stringify([place.basePath, place.claims, place.site.visibility, place.site.title, place.preview ?? null, place.sitePreview ? 1 : 0, view.customization, view.siteSpaces, view.structure.sections.map((section) => [section.id, section.title]), view.openapi.map((spec) => spec.versionId)]);
   return `${place.siteSpace.spaceId}:${view.page.id}:${view.page.oid}:${revisionShape(view.revision)}:${view.updatedAt?.getTime() ?? ''}:${createHash('sha1').update(frame).digest('base64url')}`;
-}
-
-const shapes = new WeakMap<Revision, string>();
-
-/** A hash of what every page of the revision shows of the others, computed once per revision. */
-function revisionShape(revision: Revision): string {
-  let shape = shapes.get(revision);
-  if (shape === undefined) {
-    const hash = createHash('sha1');
-    for (const page of allPages(revision.pages)) hash.update(JSON.stringify([page.id, page.kind, page.title, page.path, page.file ?? '', page.href ?? '', page.meta.hidden === true, page.pages.length]));
-    for (const file of revision.files) hash.update(JSON.stringify([file.id, file.oid, file.name]));
-    for (const content of revision.reusableContents) hash.update(JSON.stringify([content.id, content.oid]));
-    shape = hash.digest('base64url');
-    shapes.set(revision, shape);
-  }
-  return shape;
 }
 
 /** A cached body, compressed as the client accepts, its ETag derived from its key: a matching revalidation answers 304 before anything is rendered. */

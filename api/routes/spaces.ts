@@ -1,5 +1,4 @@
-import { findTemplate } from '../../engine/templates.js';
-import { changeSpace, createSpace, deleteSpace, duplicateSpace, moveItem, restoreSpace, toMergeRules, transferItem, readSpaceView, readSpaceViews } from '../../domain/spaces/index.js';
+import { changeSpace, createSpace, deleteSpace, duplicateSpace, moveItem, restoreSpace, toMergeRules, transferItem, readSpaceView, readSpaceViews, builtInTemplate } from '../../domain/spaces/index.js';
 import { publishedPlaceOfSpace } from '../../domain/sites/index.js';
 import { listReachableSpaces } from '../../storage/spaces.js';
 import { organizationAccess, roleOnSpace } from '../../domain/organizations/index.js';
@@ -42,8 +41,7 @@ async function list(ctx: AppContext, { query }: { query: schemas.ListSpacesQuery
 async function create(ctx: AppContext, { body }: { body: schemas.CreateSpaceBody }) {
   const { organization, role } = organizationOf(ctx);
   if (body.template && body.empty) throw badRequest('Give "template" or "empty", not both');
-  const template = body.empty ? null : findTemplate(body.template?.id ?? 'blank');
-  if (template === undefined) throw badRequest(`Unknown template "${body.template?.id}"`);
+  const template = body.empty ? null : builtInTemplate(body.template?.id ?? 'blank');
   const space = await createSpace(contentDeps(ctx), {
     organizationId: organization.id,
     collectionId: body.parent ?? null,

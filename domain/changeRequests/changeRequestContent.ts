@@ -1,14 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { Change } from '../../engine/change.js';
-import { InvalidChangeError, MarkdownTooDeepError, WorkTooCostlyError } from '../../engine/errors/index.js';
-import type { JsonDocument } from '../../engine/markdown/fromDocument.js';
-import { checkMarkdownDepth, convertDocumentToMarkdown } from '../../engine/markdown/offThread.js';
-import { PageEdits, type PageContent, type PageFields } from '../../engine/pageEdits.js';
-import { everyPage } from '../../engine/pageTree.js';
-import { assignFiles, treeChanges } from '../../engine/pageTreeFiles.js';
-import { assetsFolder, readRevision, type Revision } from '../../engine/readRevision.js';
-import { resolveRevision } from '../../engine/resolveRevision.js';
+import { assetsFolder, assignFiles, type Change, checkMarkdownDepth, convertDocumentToMarkdown, everyPage, InvalidChangeError, type JsonDocument, MarkdownTooDeepError, type PageContent, PageEdits, type PageFields, readRevision, resolveRevision, type Revision, treeChanges, WorkTooCostlyError } from '../../engine/index.js';
 import { addContributor, type ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';

@@ -1,10 +1,4 @@
-import { RevisionNotFoundError } from '../../engine/errors/index.js';
-import { placeMissingBranch, placingNewBranch } from '../../engine/placeNewBranch.js';
-import { readBranch } from '../../engine/readBranch.js';
-import { primaryBranch } from '../../engine/repository.js';
-import { resolveRevision } from '../../engine/resolveRevision.js';
-import { slugify } from '../../engine/slugify.js';
-import type { Template } from '../../engine/templates.js';
+import { placeMissingBranch, placingNewBranch, primaryBranch, readBranch, resolveRevision, RevisionNotFoundError, slugify, type Template } from '../../engine/index.js';
 import {
   addContributor,
   findChangeRequest,

@@ -1,7 +1,4 @@
-import { mergeBranch, type MergeConflict } from '../../engine/mergeBranch.js';
-import { readBranch } from '../../engine/readBranch.js';
-import { primaryBranch } from '../../engine/repository.js';
-import { resolveRevision } from '../../engine/resolveRevision.js';
+import { mergeBranch, type MergeConflict, primaryBranch, readBranch, resolveRevision } from '../../engine/index.js';
 import { updateChangeRequest, type ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';

@@ -1,6 +1,4 @@
-import { MarkdownTooDeepError, WorkTooCostlyError } from '../../engine/errors/index.js';
-import type { JsonDocument } from '../../engine/markdown/fromDocument.js';
-import { convertDocumentToMarkdown, convertMarkdownToDocument } from '../../engine/markdown/offThread.js';
+import { convertDocumentToMarkdown, convertMarkdownToDocument, type JsonDocument, MarkdownTooDeepError, WorkTooCostlyError } from '../../engine/index.js';
 import type { CommentBody } from '../../storage/comments.js';
 import { invalidInput } from '../common/errors.js';
 

@@ -1,4 +1,4 @@
-import { primaryBranch } from '../../engine/repository.js';
+import { primaryBranch } from '../../engine/index.js';
 import { getChangeRequest } from '../../storage/changeRequests.js';
 import type { Queryable } from '../../storage/db.js';
 import type { CommentPlace } from './comments.js';

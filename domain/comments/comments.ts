@@ -1,4 +1,4 @@
-import { findPageById } from '../../engine/findPage.js';
+import { findPageById } from '../../engine/index.js';
 import { changeReactions } from '../../storage/commentReactions.js';
 import { deleteReply, findReply, insertReply, updateReplyBody, type CommentReplyRecord } from '../../storage/commentReplies.js';
 import { deleteComment as deleteCommentRow, findComment, insertComment, updateComment as updateCommentRow, type CommentRecord, type CommentScope } from '../../storage/comments.js';

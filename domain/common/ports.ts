@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Repository } from '../../engine/repository.js';
+import type { Repository } from '../../engine/index.js';
 import type { GitSyncJob, PdfExportInput, SpaceDeletionInput } from './jobs.js';
 
 export type { GitSyncJob, PdfExportInput, SpaceDeletionInput } from './jobs.js';

@@ -1,6 +1,5 @@
 import type { Settings } from '../../config/index.js';
-import { configureCacheBudget } from '../../engine/cacheBudget.js';
-import { configureWorkerPool } from '../../engine/workerPool.js';
+import { configureCacheBudget, configureWorkerPool } from '../../engine/index.js';
 import { configureIntegrations, integrationsFromSettings } from './integrations.js';
 
 /**

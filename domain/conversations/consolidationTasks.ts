@@ -1,4 +1,4 @@
-/** Consolidation as a task of the worker pool (engine/workerPool.ts): see planConsolidation in conversations.ts. */
+/** Consolidation as a task of the worker pool (engine/runtime/workerPool.ts): see planConsolidation in conversations.ts. */
 import { consolidate, type IssueToConsolidate } from './consolidation.js';
 import { readsAsEnglish } from './language.js';
 

@@ -39,7 +39,7 @@ import { extractIssuesLocally, type ConversationText, type ExtractedIssue } from
 import { labelCluster } from './labels.js';
 import { issueTerms } from './issueTerms.js';
 import { configuredModel, extractIssuesWithModel } from './modelIssues.js';
-import { runInPool, siblingModule } from '../../engine/workerPool.js';
+import { runInPool, siblingModule } from '../../engine/index.js';
 import { storedConversationId } from './redact.js';
 import type { ContentDeps, JobDeps } from '../common/deps.js';
 import { errorFields, log } from '../common/log.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Piscina } from 'piscina';
-import { listenedPool, siblingModule } from '../../engine/workerPool.js';
+import { listenedPool, siblingModule } from '../../engine/index.js';
 import { integrations } from '../common/integrations.js';
 import { log } from '../common/log.js';
 

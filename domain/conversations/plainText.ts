@@ -2,8 +2,7 @@ import type { Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import { MarkdownTooDeepError } from '../../engine/errors/index.js';
-import { parseWithinDepth } from '../../engine/markdown/depth.js';
+import { MarkdownTooDeepError, parseWithinDepth } from '../../engine/index.js';
 
 const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
 

@@ -1,8 +1,6 @@
-import { Lru } from '../../engine/lru.js';
+import { Lru, type PageMetadata, readPageMetadata } from '../../engine/index.js';
 import { invalidInput } from '../common/errors.js';
 import { OutboundFetchError, outboundFetch, type OutboundFetchOptions } from '../common/outboundFetch.js';
-import { readPageMetadata } from '../../engine/html/offThread.js';
-import type { PageMetadata } from '../../engine/html/pageMetadata.js';
 
 /** Upstream's Embed of type `link`: a card with the page's title, its site's name and icon. */
 export interface LinkEmbed {

@@ -1,6 +1,5 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { startGitService, type GitService } from '../../engine/git/gitService.js';
-import { registerPush } from '../../engine/git/hookServer.js';
+import { type GitService, registerPush, startGitService } from '../../engine/index.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { ContentDeps } from '../common/deps.js';
 import { pushHandlers, type Pusher } from './pushes.js';

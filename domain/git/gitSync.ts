@@ -1,13 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { commitTree } from '../../engine/commitTree.js';
-import { RefConflictError } from '../../engine/errors/index.js';
-import { checkPushedTree } from '../../engine/git/checkPushedTree.js';
-import { deleteOwnRef, fetchRemoteRef, pushToRemote, RemoteGitError, type PinnedAddress } from '../../engine/git/remoteGit.js';
-import { firstParentSubjects, gitbookRoot, keepRevision, subtreeAt, withSubtree, writeCommit } from '../../engine/git/syncTrees.js';
-import { hasObject } from '../../engine/objects/readObject.js';
-import { readCommit } from '../../engine/objects/readCommit.js';
-import { readBranch } from '../../engine/readBranch.js';
-import { primaryBranch, type Repository } from '../../engine/repository.js';
+import { checkPushedTree, commitTree, deleteOwnRef, fetchRemoteRef, firstParentSubjects, gitbookRoot, hasObject, keepRevision, type PinnedAddress, primaryBranch, pushToRemote, readBranch, readCommit, RefConflictError, RemoteGitError, type Repository, subtreeAt, withSubtree, writeCommit } from '../../engine/index.js';
 import { findGitSync, recordGitInfo, recordGitOperation, type GitSyncRecord } from '../../storage/gitSync.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { findUser, type UserRecord } from '../../storage/users.js';

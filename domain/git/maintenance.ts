@@ -1,4 +1,4 @@
-import { looseObjectCount, repackRepository } from '../../engine/git/repack.js';
+import { looseObjectCount, repackRepository } from '../../engine/index.js';
 import { listLiveSpaceIds } from '../../storage/spaces.js';
 import type { ContentDeps } from '../common/deps.js';
 import { log } from '../common/log.js';

@@ -1,14 +1,4 @@
-import { compareAndSwapBranch } from '../../engine/compareAndSwapBranch.js';
-import { RefConflictError, RepositoryBusyError } from '../../engine/errors/index.js';
-import { isAncestor, mergeBase } from '../../engine/git/ancestry.js';
-import { checkPushedTree } from '../../engine/git/checkPushedTree.js';
-import { isValidRefName } from '../../engine/git/refNames.js';
-import type { PushHandlers, RefResult, RefUpdate } from '../../engine/git/hookServer.js';
-import { leaveQuarantine, withQuarantine } from '../../engine/git/quarantine.js';
-import { withRepositoryLock } from '../../engine/lock.js';
-import { readCommit } from '../../engine/objects/readCommit.js';
-import { readBranch } from '../../engine/readBranch.js';
-import { branchRef, primaryBranch, type Repository } from '../../engine/repository.js';
+import { branchRef, checkPushedTree, compareAndSwapBranch, isAncestor, isValidRefName, leaveQuarantine, mergeBase, primaryBranch, type PushHandlers, readBranch, readCommit, RefConflictError, type RefResult, type RefUpdate, type Repository, RepositoryBusyError, withQuarantine, withRepositoryLock } from '../../engine/index.js';
 import { addContributor, findChangeRequest, type ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';

@@ -1,5 +1,4 @@
-import { WorkTooCostlyError } from '../../engine/errors/index.js';
-import { runInPool, siblingModule, workerTaskLimitMs } from '../../engine/workerPool.js';
+import { runInPool, siblingModule, workerTaskLimitMs, WorkTooCostlyError } from '../../engine/index.js';
 import type { OpenAPISource } from '../../storage/openapi.js';
 import { integrations } from '../common/integrations.js';
 import { OpenAPIProcessingError, type BundledSpec } from './openapiBundle.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Document, DocumentNode } from '../../engine/markdown/toDocument.js';
+import type { Document, DocumentNode } from '../../engine/index.js';
 import { findOpenAPISpec } from '../../storage/openapi.js';
 import type { Database } from '../../storage/db.js';
 import { invalidInput, missing } from '../common/errors.js';

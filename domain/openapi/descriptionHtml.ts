@@ -5,8 +5,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
-import { parseWithinDepth } from '../../engine/markdown/depth.js';
-import { MarkdownTooDeepError } from '../../engine/errors/index.js';
+import { MarkdownTooDeepError, parseWithinDepth } from '../../engine/index.js';
 
 /** Where an OpenAPI description's markdown is given as HTML: the field GitBook's renderer shows. */
 export const descriptionHtmlField = 'x-gitbook-description-html';

@@ -1,4 +1,4 @@
-import { Lru } from '../../engine/lru.js';
+import { Lru } from '../../engine/index.js';
 import { processedOpenAPIVersionsCached, readOpenAPIFilesystem, type OpenAPIProcessedVersion } from '../../storage/openapi.js';
 import type { Database } from '../../storage/db.js';
 

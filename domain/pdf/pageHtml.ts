@@ -1,4 +1,4 @@
-import { parseWithinDepth } from '../../engine/markdown/depth.js';
+import { parseWithinDepth, type Segment, splitBlocks } from '../../engine/index.js';
 import type { Element, Root as HastRoot, RootContent as HastContent } from 'hast';
 import type { Heading, Root } from 'mdast';
 import rehypeSanitize from 'rehype-sanitize';
@@ -7,7 +7,6 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
-import { splitBlocks, type Segment } from '../../engine/markdown/blocks.js';
 
 /** An image's `src` as the renderer may load it (a data: URL of the space's own file), or undefined to drop it. */
 export type ResolveImage = (src: string) => string | undefined;

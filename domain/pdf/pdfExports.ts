@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import mime from 'mime-types';
-import { findPageById } from '../../engine/findPage.js';
-import { readFileBytes } from '../../engine/readFileBytes.js';
-import type { Revision, RevisionPage } from '../../engine/readRevision.js';
+import { findPageById, readFileBytes, type Revision, type RevisionPage } from '../../engine/index.js';
 import { findChangeRequest, type ChangeRequestRecord } from '../../storage/changeRequests.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { failStoredPdfExport, pdfExportStatus, readPdfExport, requestPdfExport, storePdfExport, type PdfExportStatus } from '../../storage/pdfExports.js';

@@ -1,8 +1,5 @@
 import { imageSize } from 'image-size';
-import { Lru } from '../../engine/lru.js';
-import type { DocumentNode } from '../../engine/markdown/toDocument.js';
-import type { Revision } from '../../engine/readRevision.js';
-import { resolveWrittenRef } from '../../engine/resolveLink.js';
+import { type DocumentNode, Lru, resolveWrittenRef, type Revision } from '../../engine/index.js';
 import type { ContentDeps } from '../common/deps.js';
 import { readSpaceFile } from '../spaces/index.js';
 

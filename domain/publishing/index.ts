@@ -8,3 +8,4 @@ export { notifyRenderer, revalidationTags } from './revalidation.js';
 export { changePublishingAuth, publishingAuthOf, regeneratePublishingKey } from './visitorAuth.js';
 export { siteTokenShowsSpec } from './siteSpecs.js';
 export { mintSitePreview, previewLifetimeSeconds } from './sitePreview.js';
+export { revisionShape } from './revisionShape.js';

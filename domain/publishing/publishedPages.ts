@@ -1,9 +1,4 @@
-import { findPageByPath } from '../../engine/findPage.js';
-import { lastChangeOf } from '../../engine/lastChange.js';
-import type { Document, DocumentNode } from '../../engine/markdown/toDocument.js';
-import type { Revision, RevisionPage } from '../../engine/readRevision.js';
-import { readBranch } from '../../engine/readBranch.js';
-import { primaryBranch } from '../../engine/repository.js';
+import { type Document, type DocumentNode, findPageByPath, lastChangeOf, primaryBranch, readBranch, type Revision, type RevisionPage } from '../../engine/index.js';
 import { findChangeRequest } from '../../storage/changeRequests.js';
 import { loadSiteStructureCached, type SiteStructure } from '../../storage/siteStructure.js';
 import { findSpaceCached } from '../../storage/spaces.js';

@@ -1,11 +1,8 @@
 import type { Claims } from '../common/conditions.js';
 import { visibleStructure } from './siteTokens.js';
 import { redirectOfSource } from './siteRedirects.js';
-import { movedPagePath } from '../../engine/movedPage.js';
-import { readBranch } from '../../engine/readBranch.js';
-import { resolveRevision } from '../../engine/resolveRevision.js';
+import { movedPagePath, primaryBranch, readBranch, resolveRevision } from '../../engine/index.js';
 import { findChangeRequest } from '../../storage/changeRequests.js';
-import { primaryBranch } from '../../engine/repository.js';
 import type { ContentDeps } from '../common/deps.js';
 import { invalidInput, missing, notAuthenticated } from '../common/errors.js';
 import { keyFingerprint, publishingAuthOf, verifiedVisitorClaims } from './visitorAuth.js';

@@ -1,4 +1,4 @@
-import { findPageById } from '../../engine/findPage.js';
+import { findPageById } from '../../engine/index.js';
 import { loadSiteStructureCached, type SiteStructure } from '../../storage/siteStructure.js';
 import { deleteSiteRedirect, findSiteRedirect, siteRedirectsBySource, insertSiteRedirect, updateSiteRedirect, type RedirectDestination, type SiteRedirectRecord } from '../../storage/siteRedirects.js';
 import type { SiteRecord } from '../../storage/sites.js';

@@ -2,7 +2,7 @@ import type { SiteStructure, SiteSpaceRecord } from '../../storage/siteStructure
 import { searchSections } from '../../storage/search.js';
 import type { ContentDeps } from '../common/deps.js';
 import { invalidInput } from '../common/errors.js';
-import type { Revision, RevisionPage } from '../../engine/readRevision.js';
+import type { Revision, RevisionPage } from '../../engine/index.js';
 import { readSpaceRevision, refreshSearchIndex } from '../spaces/index.js';
 import type { VisibleSiteSpace } from './publishedPages.js';
 

@@ -1,8 +1,4 @@
-import { allPages } from '../../engine/allPages.js';
-import { Lru } from '../../engine/lru.js';
-import { convertMarkdownToDocument } from '../../engine/markdown/offThread.js';
-import { readBranch } from '../../engine/readBranch.js';
-import type { Revision } from '../../engine/readRevision.js';
+import { allPages, convertMarkdownToDocument, Lru, readBranch, type Revision } from '../../engine/index.js';
 import { findChangeRequest } from '../../storage/changeRequests.js';
 import { loadSiteStructureCached } from '../../storage/siteStructure.js';
 import type { ContentDeps } from '../common/deps.js';

@@ -1,8 +1,5 @@
 import { jwtVerify, SignJWT } from 'jose';
-import { isAncestor } from '../../engine/git/ancestry.js';
-import { readBranch } from '../../engine/readBranch.js';
-import { primaryBranch } from '../../engine/repository.js';
-import { resolveRevision } from '../../engine/resolveRevision.js';
+import { isAncestor, primaryBranch, readBranch, resolveRevision } from '../../engine/index.js';
 import { findSiteByIdCached, isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
 import { loadSiteStructureCached, type SiteStructure } from '../../storage/siteStructure.js';
 import { findChangeRequest } from '../../storage/changeRequests.js';

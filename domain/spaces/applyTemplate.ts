@@ -1,5 +1,4 @@
-import { listPaths } from '../../engine/listPaths.js';
-import { templateChanges, type Template } from '../../engine/templates.js';
+import { listPaths, type Template, templateChanges } from '../../engine/index.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import type { ContentDeps } from '../common/deps.js';

@@ -16,3 +16,4 @@ export * from './pageMetaLinks.js';
 export * from './reusableContents.js';
 export * from './stableRefs.js';
 export * from './primaryHead.js';
+export * from './revisionReads.js';

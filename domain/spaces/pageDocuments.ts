@@ -1,7 +1,4 @@
-import { splitTitleHeading } from '../../engine/markdown/titleHeading.js';
-import { convertMarkdownToDocument } from '../../engine/markdown/offThread.js';
-import type { Document } from '../../engine/markdown/toDocument.js';
-import type { RevisionPage } from '../../engine/readRevision.js';
+import { convertMarkdownToDocument, type Document, type RevisionPage, splitTitleHeading } from '../../engine/index.js';
 
 /**
  * The Documents of a page and of its document subpages, by page id, converted in the worker pool

@@ -1,5 +1,4 @@
-import { findPageByPath } from '../../engine/findPage.js';
-import type { Revision, RevisionPage } from '../../engine/readRevision.js';
+import { findPageByPath, type Revision, type RevisionPage } from '../../engine/index.js';
 
 /** Where a meta link points: another page of the revision, or a URL (upstream's RevisionPageMetaLinkTarget). */
 export type MetaLinkTarget = { kind: 'page'; page: string } | { kind: 'url'; url: string };

@@ -1,6 +1,4 @@
-import { readBranch } from '../../engine/readBranch.js';
-import { primaryBranch } from '../../engine/repository.js';
-import { withSettledBranch } from '../../engine/settledBranch.js';
+import { primaryBranch, readBranch, withSettledBranch } from '../../engine/index.js';
 import { recordedSpaceHeads, recordSpaceHead, spaceHeadStates } from '../../storage/spaceHeads.js';
 import type { ContentDeps } from '../common/deps.js';
 import { errorFields, log } from '../common/log.js';

@@ -1,4 +1,4 @@
-import { readFileBytes } from '../../engine/readFileBytes.js';
+import { readFileBytes } from '../../engine/index.js';
 import type { ContentDeps } from '../common/deps.js';
 
 /** The bytes of one of a space's files, by its blob id. */

@@ -1,7 +1,4 @@
-import { fileSizes } from '../../engine/fileSizes.js';
-import { readRevision, type Revision } from '../../engine/readRevision.js';
-import { primaryBranch } from '../../engine/repository.js';
-import { resolveRevision } from '../../engine/resolveRevision.js';
+import { fileSizes, primaryBranch, readRevision, resolveRevision, type Revision } from '../../engine/index.js';
 import type { ContentDeps } from '../common/deps.js';
 
 /**

@@ -1,8 +1,4 @@
-import { convertMarkdownToDocument } from '../../engine/markdown/offThread.js';
-import type { Document, DocumentNode } from '../../engine/markdown/toDocument.js';
-import { allPages } from '../../engine/allPages.js';
-import type { Revision, RevisionPage, RevisionReusableContent } from '../../engine/readRevision.js';
-import { pagesByFile, resolveLink } from '../../engine/resolveLink.js';
+import { allPages, convertMarkdownToDocument, type Document, type DocumentNode, pagesByFile, resolveLink, type Revision, type RevisionPage, type RevisionReusableContent } from '../../engine/index.js';
 import { missing } from '../common/errors.js';
 
 /** Where a Document id (the blob id of its markdown) comes from: a document page or a reusable content of the revision. */

@@ -1,7 +1,4 @@
-import { RepositoryElsewhereError } from '../../engine/errors/index.js';
-import { readBranch } from '../../engine/readBranch.js';
-import { primaryBranch } from '../../engine/repository.js';
-import { searchIndexChanges, SearchIndexerStoppedError, stopSearchIndexer } from '../../engine/searchIndexer.js';
+import { primaryBranch, readBranch, RepositoryElsewhereError, searchIndexChanges, SearchIndexerStoppedError, stopSearchIndexer } from '../../engine/index.js';
 import { errorFields, log } from '../common/log.js';
 import { indexedHashes, indexedRevision, updateSpaceIndex } from '../../storage/search.js';
 import { type ContentDeps } from '../common/deps.js';

@@ -1,7 +1,4 @@
-import { commitChanges, type Author } from '../../engine/commitChanges.js';
-import { resolveRevision } from '../../engine/resolveRevision.js';
-import { primaryBranch } from '../../engine/repository.js';
-import { templateChanges, type Template } from '../../engine/templates.js';
+import { type Author, commitChanges, primaryBranch, resolveRevision, type Template, templateChanges } from '../../engine/index.js';
 import { findCollection } from '../../storage/collections.js';
 import type { Queryable } from '../../storage/db.js';
 import type { ContentDeps } from '../common/deps.js';

@@ -1,8 +1,4 @@
-import { allPages } from '../../engine/allPages.js';
-import { linkSpansOffThread } from '../../engine/markdown/offThread.js';
-import { splitTitleHeading } from '../../engine/markdown/titleHeading.js';
-import type { Revision, RevisionPage } from '../../engine/readRevision.js';
-import { pagesByFile, resolveLink, type ContentRef } from '../../engine/resolveLink.js';
+import { allPages, type ContentRef, linkSpansOffThread, pagesByFile, resolveLink, type Revision, type RevisionPage, splitTitleHeading } from '../../engine/index.js';
 
 /** A reference as a stable target, naming its content by id (what Quire's writes take back), or undefined for a URL or a bare anchor. */
 function stableTarget(ref: ContentRef): string | undefined {

@@ -1,8 +1,4 @@
-import type { Change } from '../../engine/commitChanges.js';
-import { commitOnHead } from '../../engine/commitOnHead.js';
-import { RefConflictError } from '../../engine/errors/index.js';
-import { readRevision } from '../../engine/readRevision.js';
-import { primaryBranch, type Repository } from '../../engine/repository.js';
+import { type Change, commitOnHead, primaryBranch, readRevision, RefConflictError, type Repository } from '../../engine/index.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { authorOf } from './spaces.js';

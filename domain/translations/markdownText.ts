@@ -1,4 +1,4 @@
-import { parseWithinDepth } from '../../engine/markdown/depth.js';
+import { parseWithinDepth } from '../../engine/index.js';
 import type { ElementContent, Root as HtmlRoot } from 'hast';
 import type { Nodes, Parents, PhrasingContent, Root } from 'mdast';
 import { parseFragment } from 'parse5';

@@ -1,11 +1,5 @@
 import type { Database } from '../../storage/db.js';
-import type { Change } from '../../engine/change.js';
-import { listFiles } from '../../engine/listFiles.js';
-import { objectId } from '../../engine/objects/hashObject.js';
-import { documentToMarkdown, type JsonDocument } from '../../engine/markdown/fromDocument.js';
-import { readFileBytes } from '../../engine/readFileBytes.js';
-import { primaryBranch } from '../../engine/repository.js';
-import { resolveRevision } from '../../engine/resolveRevision.js';
+import { type Change, documentToMarkdown, type JsonDocument, listFiles, objectId, primaryBranch, readFileBytes, resolveRevision } from '../../engine/index.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import {
   claimTranslationRun,

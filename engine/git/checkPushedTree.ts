@@ -1,8 +1,8 @@
 import YAML from 'yaml';
-import { BudgetedCache, stringBytes } from '../cacheBudget.js';
+import { BudgetedCache, stringBytes } from '../runtime/cacheBudget.js';
 import { holdingCheckMemory } from './checkMemory.js';
 import { WorkTooCostlyError } from '../errors/index.js';
-import { listTree, type TreeItem } from '../listTree.js';
+import { listTree, type TreeItem } from '../internal/listTree.js';
 import { summaryTargets } from '../layout/summary.js';
 import { maxMarkdownDepth, nestingBound } from '../markdown/depth.js';
 import { markdownDepthProblems } from '../markdown/offThread.js';

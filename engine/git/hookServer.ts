@@ -6,7 +6,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { installHooks, type RelayedHook } from './hookRelay.js';
 import { flushPacket, PacketReader, pktLine } from './pktLine.js';
-import { isProcessAlive } from '../processAlive.js';
+import { isProcessAlive } from '../internal/processAlive.js';
 
 /** One ref a push asks to move: `oldOid` is all zeros for a new ref, `newOid` for a deletion. */
 export interface RefUpdate {

@@ -1,4 +1,4 @@
-import { runInPool, siblingModule } from '../workerPool.js';
+import { runInPool, siblingModule } from '../runtime/workerPool.js';
 import type { PageMetadata } from './pageMetadata.js';
 
 const tasks = siblingModule(import.meta.url, 'htmlTasks');

@@ -1,5 +1,5 @@
 /**
- * The markdown work that runs in the worker pool (engine/workerPool.ts). Errors come back as
+ * The markdown work that runs in the worker pool (engine/runtime/workerPool.ts). Errors come back as
  * values: a thrown error loses its class on the way between threads.
  */
 import { MarkdownTooDeepError } from '../errors/index.js';

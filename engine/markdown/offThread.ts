@@ -1,5 +1,5 @@
 import { MarkdownTooDeepError } from '../errors/index.js';
-import { runInPool, siblingModule } from '../workerPool.js';
+import { runInPool, siblingModule } from '../runtime/workerPool.js';
 import type { JsonDocument } from './fromDocument.js';
 import type { TaskResult } from './markdownTasks.js';
 import type { Document } from './toDocument.js';

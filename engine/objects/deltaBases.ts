@@ -1,4 +1,4 @@
-import { BudgetedCache } from '../cacheBudget.js';
+import { BudgetedCache } from '../runtime/cacheBudget.js';
 import type { GitObject } from './gitObject.js';
 
 /** Objects read as delta bases, by pack path and offset: a delta chain's bases are read once, not once per delta. */

@@ -3,8 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { constants, deflate, deflateSync, inflateSync } from 'node:zlib';
-import { ownedBytes } from '../cacheBudget.js';
-import { writeFilesAtomically } from '../gitFs.js';
+import { ownedBytes } from '../runtime/cacheBudget.js';
+import { writeFilesAtomically } from '../internal/gitFs.js';
 import { parseLooseObject, type GitObject } from './gitObject.js';
 import { rememberObject } from './recentObjects.js';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { constants, inflateSync } from 'node:zlib';
-import { ownedBytes } from '../cacheBudget.js';
+import { ownedBytes } from '../runtime/cacheBudget.js';
 import { applyDelta, readDeltaSize } from './applyDelta.js';
 import type { GitObject, ObjectType } from './gitObject.js';
 import { deltaBases } from './deltaBases.js';

@@ -1,5 +1,5 @@
 import git from 'isomorphic-git';
-import { gitFs } from '../gitFs.js';
+import { gitFs } from '../internal/gitFs.js';
 import type { Repository } from '../repository.js';
 import type { GitObject } from './gitObject.js';
 import { looseObjectSize, readLooseObject } from './loose.js';

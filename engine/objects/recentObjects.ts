@@ -1,4 +1,4 @@
-import { BudgetedCache } from '../cacheBudget.js';
+import { BudgetedCache } from '../runtime/cacheBudget.js';
 import type { GitObject } from './gitObject.js';
 
 /**

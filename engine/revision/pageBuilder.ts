@@ -1,6 +1,6 @@
-import { derivedContentId } from '../ids.js';
+import { derivedContentId } from '../internal/ids.js';
 import type { SummaryEntry, SummaryGroup } from '../layout/summary.js';
-import type { TreeItem } from '../listTree.js';
+import type { TreeItem } from '../internal/listTree.js';
 import type { RevisionPage } from '../readRevision.js';
 import type { PageFile } from '../layout/pageFile.js';
 import { slugify } from '../slugify.js';

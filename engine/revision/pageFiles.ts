@@ -1,8 +1,8 @@
-import { BudgetedCache, stringBytes } from '../cacheBudget.js';
+import { BudgetedCache, stringBytes } from '../runtime/cacheBudget.js';
 import { parsePageFile, type PageFile } from '../layout/pageFile.js';
 import { readBlob } from '../objects/readBlob.js';
 import type { Repository } from '../repository.js';
-import { turnPauser } from '../turns.js';
+import { turnPauser } from '../internal/turns.js';
 import { snapshotPageFiles, snapshottedPageFiles } from './pageFilesSnapshot.js';
 
 // Blobs never change: a parsed page file is cached by its blob id.

@@ -3,7 +3,7 @@ import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { isMainThread } from 'node:worker_threads';
 import type { PageFile } from '../layout/pageFile.js';
 import type { Repository } from '../repository.js';
-import { turnPauser } from '../turns.js';
+import { turnPauser } from '../internal/turns.js';
 
 /**
  * The parsed page files of the repository's revision last built mostly from its objects, kept in

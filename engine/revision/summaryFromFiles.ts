@@ -1,5 +1,5 @@
 import type { SummaryEntry, SummaryGroup } from '../layout/summary.js';
-import type { TreeItem } from '../listTree.js';
+import type { TreeItem } from '../internal/listTree.js';
 
 /** Without SUMMARY.md: README.md first, then the other markdown files, folders nested under their README. */
 export function summaryFromFiles(listing: Map<string, TreeItem>): SummaryGroup[] {

@@ -7,13 +7,15 @@ const test = suite('the lint rules that keep the layers apart');
 const eslint = new ESLint({ cwd: projectRoot });
 const problems = async (code: string, file: string) => (await eslint.lintText(code, { filePath: `${projectRoot}${file}` }))[0]!.messages.map((message) => message.message);
 
-test('a route file may not import another route file, nor write through the engine', async () => {
+const engineTypesProblem = "'../../engine/index.js' import is restricted from being used by a pattern. routes read content through the domain (domain/spaces: revisionPage, revisionLinks, …): from the engine they import types only";
+const engineFaceProblem = (path: string) => `'${path}' import is restricted from being used by a pattern. the engine is used through engine/index.js: its internals and threads are its own business`;
+
+test('a route file may not import another route file, nor use the engine beyond its types', async () => {
   assert.equal(await problems("import { spaceRoutes } from './spaces.js';\nexport const s = spaceRoutes;\n", 'api/routes/example.ts'), [
     "'./spaces.js' import is restricted from being used by a pattern. route files don’t import each other: shared reads belong in presenters, domain or storage",
   ]);
-  assert.equal(await problems("import { commitChanges } from '../../engine/commitChanges.js';\nexport const c = commitChanges;\n", 'api/routes/example.ts'), [
-    "'../../engine/commitChanges.js' import is restricted from being used by a pattern. routes write content through domain commands (domain/spaces: writeContent), never through the engine",
-  ]);
+  assert.equal(await problems("import { commitChanges } from '../../engine/index.js';\nexport const c = commitChanges;\n", 'api/routes/example.ts'), [engineTypesProblem]);
+  assert.equal(await problems("import { allPages } from '../../engine/index.js';\nexport const a = allPages;\n", 'api/routes/example.ts'), [engineTypesProblem]);
 });
 
 test('a route file reads storage but writes through domain commands', async () => {
@@ -30,9 +32,10 @@ test('the admin commands read storage and the engine but write through domain co
   assert.equal(await problems("import { createToken } from '../../storage/tokens.js';\nexport const c = createToken;\n", 'api/cli/example.ts'), [
     "'createToken' import from '../../storage/tokens.js' is restricted from being used by a pattern. admin commands write through domain commands: from storage they only read",
   ]);
-  assert.equal(await problems("import { commitChanges } from '../../engine/commitChanges.js';\nexport const c = commitChanges;\n", 'api/cli/example.ts'), [
-    "'../../engine/commitChanges.js' import is restricted from being used by a pattern. admin commands write content through domain commands (domain/spaces: writeContent), never through the engine",
+  assert.equal(await problems("import { commitChanges } from '../../engine/index.js';\nexport const c = commitChanges;\n", 'api/cli/example.ts'), [
+    "'commitChanges' import from '../../engine/index.js' is restricted from being used by a pattern. admin commands write content through domain commands (domain/spaces: writeContent), never through the engine",
   ]);
+  assert.equal(await problems("import { localSpaceRepositories } from '../../engine/index.js';\nexport const l = localSpaceRepositories;\n", 'api/cli/example.ts'), []);
   assert.equal(await problems("import { listTokens } from '../../storage/tokens.js';\nimport { issueTokenByOperator } from '../../domain/organizations/index.js';\nexport const r = [listTokens, issueTokenByOperator];\n", 'api/cli/example.ts'), []);
 });
 
@@ -46,10 +49,25 @@ test('a project module is imported statically, where the layer rules see it', as
   assert.equal(await problems("export const load = () => import('./users.js');\n", 'storage/example.ts'), [message]);
 });
 
-test('a route file may use its table, domain commands and engine reads', async () => {
+test('a route file may use its table, domain commands and reads, and the engine\'s types', async () => {
   const clean =
-    "import { RouteTable } from './table.js';\nimport { writeContent } from '../../domain/spaces/index.js';\nimport { findPageById } from '../../engine/findPage.js';\nexport const all = [RouteTable, writeContent, findPageById];\n";
+    "import { RouteTable } from './table.js';\nimport { revisionPage, writeContent } from '../../domain/spaces/index.js';\nimport type { RevisionPage } from '../../engine/index.js';\nexport const all = [RouteTable, writeContent, revisionPage];\nexport type P = RevisionPage;\n";
   assert.equal(await problems(clean, 'api/routes/example.ts'), []);
+});
+
+test('outside the engine, code imports its face; inside, modules import each other', async () => {
+  const inner = "import { buildTree } from '../../engine/internal/buildTree.js';\nexport const b = buildTree;\n";
+  for (const file of ['domain/spaces/example.ts', 'workflows/activities/example.ts', 'api/cli/example.ts', 'api/presenters/example.ts']) {
+    assert.equal(await problems(inner, file), [engineFaceProblem('../../engine/internal/buildTree.js')], file);
+  }
+  assert.equal(await problems("import { runInPool } from '../engine/runtime/workerPool.js';\nexport const r = runInPool;\n", 'scripts/example.ts'), [engineFaceProblem('../engine/runtime/workerPool.js')]);
+  assert.equal(await problems("import { readRevision } from '../../engine/index.js';\nexport const r = readRevision;\n", 'domain/spaces/example.ts'), []);
+  // Tests and benchmarks may reach the engine's internals.
+  assert.equal(await problems(inner, 'test/engine/example.ts'), []);
+  const face = 'import is restricted from being used by a pattern. inside the engine, import the module itself: engine/index.js is the face it shows the layers above';
+  assert.equal(await problems("import { allPages } from './index.js';\nexport const a = allPages;\n", 'engine/example.ts'), [`'./index.js' ${face}`]);
+  assert.equal(await problems("import { allPages } from '../index.js';\nexport const a = allPages;\n", 'engine/git/example.ts'), [`'../index.js' ${face}`]);
+  assert.equal(await problems("import { allPages } from '../allPages.js';\nexport const a = allPages;\n", 'engine/git/example.ts'), []);
 });
 
 test('the domain imports neither the API nor the workflows: it starts jobs through its port', async () => {

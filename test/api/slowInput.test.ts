@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { configureWorkerPool, workerTaskLimitMs } from '../../engine/workerPool.js';
+import { configureWorkerPool, workerTaskLimitMs } from '../../engine/runtime/workerPool.js';
 import { assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js';
 import { until } from '../helpers/poll.js';
 import type { TestServer } from '../helpers/server.js';

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { JsonCache } from '../../api/jsonCache.js';
-import { BudgetedCache, ownedBytes } from '../../engine/cacheBudget.js';
+import { BudgetedCache, ownedBytes } from '../../engine/runtime/cacheBudget.js';
 
 const test = suite('engine: the budgeted cache drops what was used least recently');
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import git from 'isomorphic-git';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { gitFs } from '../../engine/gitFs.js';
+import { gitFs } from '../../engine/internal/gitFs.js';
 import { commitContent } from '../../engine/objects/commitObject.js';
 import { objectId } from '../../engine/objects/hashObject.js';
 

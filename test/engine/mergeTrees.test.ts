@@ -5,9 +5,9 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { commitChanges, type Change } from '../../engine/commitChanges.js';
-import { syncWrittenFolders } from '../../engine/gitFs.js';
-import { mergeText } from '../../engine/mergeText.js';
-import { mergeTrees } from '../../engine/mergeTrees.js';
+import { syncWrittenFolders } from '../../engine/internal/gitFs.js';
+import { mergeText } from '../../engine/internal/mergeText.js';
+import { mergeTrees } from '../../engine/internal/mergeTrees.js';
 import { readCommit } from '../../engine/objects/readCommit.js';
 import { createRepository, type Repository } from '../../engine/repository.js';
 

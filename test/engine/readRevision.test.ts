@@ -8,7 +8,7 @@ import { renderPageFile } from '../../engine/layout/pageFile.js';
 import { parseSummary, renderSummary } from '../../engine/layout/summary.js';
 import { allPages } from '../../engine/allPages.js';
 import { readRevision, type RevisionPage } from '../../engine/readRevision.js';
-import { pageSections, searchablePages } from '../../engine/searchSections.js';
+import { pageSections, searchablePages } from '../../engine/internal/searchSections.js';
 import { createRepository, primaryBranch, type Repository } from '../../engine/repository.js';
 
 const test = suite('engine: readRevision (Git Sync layout)');

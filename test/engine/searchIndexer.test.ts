@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { commitChanges, type Change } from '../../engine/commitChanges.js';
 import { createRepository, primaryBranch, type Repository } from '../../engine/repository.js';
-import { searchIndexChanges, SearchIndexerStoppedError, stopSearchIndexer } from '../../engine/searchIndexer.js';
+import { searchIndexChanges, SearchIndexerStoppedError, stopSearchIndexer } from '../../engine/runtime/searchIndexer.js';
 
 const test = suite('engine: the search indexer’s thread');
 const author = { name: 'Ada', email: 'ada@example.com' };

@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { commitChanges } from '../../engine/commitChanges.js';
 import { createRepository } from '../../engine/repository.js';
-import { gitFs } from '../../engine/gitFs.js';
+import { gitFs } from '../../engine/internal/gitFs.js';
 
 const test = suite('engine: folders synced before a branch moves');
 const dir = mkdtempSync(path.join(tmpdir(), 'quire-sync-'));

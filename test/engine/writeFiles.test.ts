@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeFilesAtomically } from '../../engine/gitFs.js';
+import { writeFilesAtomically } from '../../engine/internal/gitFs.js';
 
 const test = suite('engine: files written atomically as a group');
 const dir = mkdtempSync(path.join(tmpdir(), 'quire-write-files-'));

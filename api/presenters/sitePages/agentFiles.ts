@@ -1,6 +1,5 @@
 import type { PublishedPageView, VisibleSiteSpace } from '../../../domain/publishing/index.js';
-import { splitTitleHeading } from '../../../engine/markdown/titleHeading.js';
-import type { Revision, RevisionPage } from '../../../engine/readRevision.js';
+import { type Revision, type RevisionPage, splitTitleHeading } from '../../../engine/index.js';
 import { readingOrder } from './navigation.js';
 import { isIndexable } from './publishedPage.js';
 

@@ -1,7 +1,5 @@
 import type { Element, ElementContent } from 'hast';
-import { slugify } from '../../../engine/slugify.js';
-import type { ContentRef } from '../../../engine/resolveLink.js';
-import type { Document, DocumentNode } from '../../../engine/markdown/toDocument.js';
+import { type ContentRef, type Document, type DocumentNode, slugify } from '../../../engine/index.js';
 import { openapiSpecKey } from '../../../domain/publishing/index.js';
 import { el, safeHref, type Child } from './hast.js';
 import { mathTree } from './math.js';

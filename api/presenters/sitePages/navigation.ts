@@ -1,5 +1,5 @@
 import type { Element } from 'hast';
-import type { RevisionPage } from '../../../engine/readRevision.js';
+import type { RevisionPage } from '../../../engine/index.js';
 import { toHtml } from 'hast-util-to-html';
 import { el, safeHref } from './hast.js';
 

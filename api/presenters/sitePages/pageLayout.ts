@@ -1,6 +1,6 @@
 import type { Element, ElementContent, Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
-import type { RevisionPage } from '../../../engine/readRevision.js';
+import type { RevisionPage } from '../../../engine/index.js';
 import { colorVariables } from './colors.js';
 import type { OutlineEntry } from './documentTree.js';
 import { el, safeHref, type Child } from './hast.js';

@@ -1,12 +1,8 @@
 import type { Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import type { PublishedDocument, PublishedPageView, FoundPage } from '../../../domain/publishing/index.js';
-import { findPageById } from '../../../engine/findPage.js';
-import { resolveWrittenRef } from '../../../engine/resolveLink.js';
-import type { Revision, RevisionPage } from '../../../engine/readRevision.js';
-import { runInPool, siblingModule } from '../../../engine/workerPool.js';
+import { type Document, type DocumentNode, findPageById, resolveWrittenRef, type Revision, type RevisionPage, runInPool, siblingModule } from '../../../engine/index.js';
 import type { PageToRender } from './renderTasks.js';
-import type { Document, DocumentNode } from '../../../engine/markdown/toDocument.js';
 import { codeHighlighting, documentText, documentTree } from './documentTree.js';
 import { el } from './hast.js';
 import { breadcrumbs, pagePath, pagination } from './navigation.js';

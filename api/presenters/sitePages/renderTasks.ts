@@ -1,10 +1,9 @@
 import type { PublishedDocument, PublishedPageView } from '../../../domain/publishing/index.js';
-import { findPageById } from '../../../engine/findPage.js';
-import type { Revision, RevisionPage } from '../../../engine/readRevision.js';
+import { findPageById, type Revision, type RevisionPage } from '../../../engine/index.js';
 import { publishedPageHtml, tooLargePageHtml } from './publishedPage.js';
 
 /**
- * Rendering a published page, in the worker pool (engine/workerPool.ts): rendering is CPU work on
+ * Rendering a published page, in the worker pool (engine/runtime/workerPool.ts): rendering is CPU work on
  * what writers wrote, so it runs under the pool's time limit and never on the event loop. The
  * view comes without its pages' markdown (the page's own Document comes with it).
  */

@@ -5,10 +5,10 @@
  * changed pages) never holds the API's event loop. The index rows are written by the caller.
  */
 import { BudgetedCache } from './cacheBudget.js';
-import { checkBeforeEachRead } from './objects/readObject.js';
-import { readRevision } from './readRevision.js';
-import { closeRepository, openRepository } from './repository.js';
-import { pageSections, searchablePages } from './searchSections.js';
+import { checkBeforeEachRead } from '../objects/readObject.js';
+import { readRevision } from '../readRevision.js';
+import { closeRepository, openRepository } from '../repository.js';
+import { pageSections, searchablePages } from '../internal/searchSections.js';
 import type { IndexerOutcome, IndexerRequest, SearchIndexRow } from './searchIndexer.js';
 
 /**

@@ -1,9 +1,9 @@
 import git from 'isomorphic-git';
 import { gitFs as fs } from './gitFs.js';
 import { mergeText } from './mergeText.js';
-import { readBlob } from './objects/readBlob.js';
-import { readTree, type TreeEntry } from './objects/readTree.js';
-import type { Repository } from './repository.js';
+import { readBlob } from '../objects/readBlob.js';
+import { readTree, type TreeEntry } from '../objects/readTree.js';
+import type { Repository } from '../repository.js';
 
 export type PathConflictReason = 'content' | 'modify/delete' | 'add/add' | 'file/folder';
 

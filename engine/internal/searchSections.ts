@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { RevisionPage } from './readRevision.js';
-import { slugify } from './slugify.js';
+import type { RevisionPage } from '../readRevision.js';
+import { slugify } from '../slugify.js';
 import { turnPauser } from './turns.js';
 
 export interface PageSection {

@@ -1,9 +1,9 @@
-import type { Change } from './change.js';
-import { InvalidChangeError } from './errors/index.js';
-import { objectId, treeContent } from './objects/hashObject.js';
-import { writeLooseObjects, type NewObject } from './objects/loose.js';
-import { readTree, type TreeEntry } from './objects/readTree.js';
-import type { Repository } from './repository.js';
+import type { Change } from '../change.js';
+import { InvalidChangeError } from '../errors/index.js';
+import { objectId, treeContent } from '../objects/hashObject.js';
+import { writeLooseObjects, type NewObject } from '../objects/loose.js';
+import { readTree, type TreeEntry } from '../objects/readTree.js';
+import type { Repository } from '../repository.js';
 
 interface PathChange {
   segments: string[];

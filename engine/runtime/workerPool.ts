@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { SHARE_ENV } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { cacheBudget } from './cacheBudget.js';
-import { WorkTooCostlyError } from './errors/index.js';
+import { WorkTooCostlyError } from '../errors/index.js';
 
 /**
  * The worker threads that CPU-heavy work on user input runs in (parsing markdown, converting

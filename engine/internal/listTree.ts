@@ -1,6 +1,6 @@
-import { BudgetedCache, stringBytes } from './cacheBudget.js';
-import { readTree } from './objects/readTree.js';
-import type { Repository } from './repository.js';
+import { BudgetedCache, stringBytes } from '../runtime/cacheBudget.js';
+import { readTree } from '../objects/readTree.js';
+import type { Repository } from '../repository.js';
 import { turnPauser } from './turns.js';
 
 export interface TreeItem {

@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { syncDirectory, writeSynced } from './gitFs.js';
-import { withRepositoryLock } from './lock.js';
+import { withRepositoryLock } from '../lock.js';
 
 /** A file in the repository that no git command reads: while it is there, no branch moves. */
 const markerOf = (gitdir: string) => path.join(gitdir, 'quire-moving');

@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { forgetPageFilesSnapshot } from './revision/pageFilesSnapshot.js';
+import { forgetPageFilesSnapshot } from '../revision/pageFilesSnapshot.js';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { markFrozen } from './frozenRepository.js';
 import { syncDirectory } from './gitFs.js';
-import { gitEnvironment, gitOrFail } from './git/runGit.js';
-import { withRepositoryLock } from './lock.js';
-import { closeRepository, primaryBranch } from './repository.js';
+import { gitEnvironment, gitOrFail } from '../git/runGit.js';
+import { withRepositoryLock } from '../lock.js';
+import { closeRepository, primaryBranch } from '../repository.js';
 
 /** Every ref of a repository and the object it points at. */
 export type RefValues = Record<string, string>;

@@ -1,14 +1,14 @@
-import { allPages } from './allPages.js';
+import { allPages } from '../allPages.js';
 import { buildTree } from './buildTree.js';
-import type { Change } from './change.js';
+import type { Change } from '../change.js';
 import { listTree } from './listTree.js';
 import { mergeText } from './mergeText.js';
-import { readBlob } from './objects/readBlob.js';
-import { readCommit } from './objects/readCommit.js';
-import { locate, treeOf, type TreePage } from './pageTree.js';
-import { treeChanges } from './pageTreeFiles.js';
-import { readRevision, type Revision, type RevisionPage } from './readRevision.js';
-import type { Repository } from './repository.js';
+import { readBlob } from '../objects/readBlob.js';
+import { readCommit } from '../objects/readCommit.js';
+import { locate, treeOf, type TreePage } from '../pageTree.js';
+import { treeChanges } from '../pageTreeFiles.js';
+import { readRevision, type Revision, type RevisionPage } from '../readRevision.js';
+import type { Repository } from '../repository.js';
 
 export type PageConflictReason = 'content' | 'edited-and-deleted' | 'moved-apart' | 'renamed-apart';
 

@@ -1,6 +1,6 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
-import type { PageSection } from './searchSections.js';
+import type { PageSection } from '../internal/searchSections.js';
 import { listenedPool, siblingModule } from './workerPool.js';
 
 /** A page as the search index keeps it: what it is found by, and the hash that tells it changed. */
