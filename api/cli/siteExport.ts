@@ -6,11 +6,11 @@ import { publishedRevisions, readPublishedDocument, readPublishedPage, redirectO
 import { readSpaceFile } from '../../domain/spaces/index.js';
 import type { ContentDeps } from '../../domain/common/deps.js';
 import { siteRedirectsBySource } from '../../storage/siteRedirects.js';
-import { llmsFullTxt, llmsTxt, markdownTwin } from '../presenters/sitePages/agentFiles.js';
-import { pagePath } from '../presenters/sitePages/navigation.js';
-import { fileUrl, markdownPath, notFoundHtml, publishedPageHtml, searchResultsHtml } from '../presenters/sitePages/publishedPage.js';
-import { siteAssets } from '../presenters/sitePages/siteAssets.js';
-import { activeFileTypes, headElement, redirectStubHtml, relativeLink, staticFileOf, staticHtml, staticSearchScript, type ExportedFiles } from '../presenters/sitePages/staticPages.js';
+import { llmsFullTxt, llmsTxt, markdownTwin } from '../sites/pages/agentFiles.js';
+import { pagePath } from '../sites/pages/navigation.js';
+import { fileUrl, markdownPath, notFoundHtml, publishedPageHtml, searchResultsHtml } from '../sites/pages/publishedPage.js';
+import { siteAssets } from '../sites/pages/siteAssets.js';
+import { activeFileTypes, headElement, redirectStubHtml, relativeLink, staticFileOf, staticHtml, staticSearchScript, type ExportedFiles } from '../sites/pages/staticPages.js';
 
 export class SiteExportError extends Error {}
 

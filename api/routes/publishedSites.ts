@@ -9,9 +9,9 @@ import { contentDeps, type AppContext } from '../context.js';
 import { isWorkTooCostly } from '../errors.js';
 import { serveSiteMcp } from '../sites/siteMcp.js';
 import { EncodedCache, encodedOnce, type ContentEncoding } from '../encodedCache.js';
-import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../presenters/sitePages/agentFiles.js';
-import { isIndexable, messagePageHtml, notFoundHtml, renderPublishedPage, searchResultsHtml, searchResultsJson, tooLargePageHtml } from '../presenters/sitePages/publishedPage.js';
-import { siteAssets } from '../presenters/sitePages/siteAssets.js';
+import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../sites/pages/agentFiles.js';
+import { isIndexable, messagePageHtml, notFoundHtml, renderPublishedPage, searchResultsHtml, searchResultsJson, tooLargePageHtml } from '../sites/pages/publishedPage.js';
+import { siteAssets } from '../sites/pages/siteAssets.js';
 import mime from 'mime-types';
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { publishedRevisions, readPublishedPage, searchPublishedSite, type PublishedPageView, type PublishedVisitor } from '../../domain/publishing/index.js';
 import { contentDeps, type AppContext } from '../context.js';
 import { jsonBody } from '../middleware/jsonBody.js';
-import { llmsTxt, markdownTwin } from '../presenters/sitePages/agentFiles.js';
+import { llmsTxt, markdownTwin } from './pages/agentFiles.js';
 import { apiVersion } from '../version.js';
 
 // The SDK takes about 0.2 s to load: loaded by the first MCP request, not at every start.

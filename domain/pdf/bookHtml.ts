@@ -1,9 +1,15 @@
+import type { ElementContent } from 'hast';
+import { toHtml } from 'hast-util-to-html';
+import { el } from '../documents/index.js';
+import { chapterAnchor } from './chapterContent.js';
+
 /** One chapter of the PDF: a page of the revision, at its depth in the page tree. */
 export interface Chapter {
+  pageId: string;
   title: string;
   depth: number;
-  /** Sanitized HTML of the page's content (pageHtml). */
-  html: string;
+  /** The page's content as the shared Document renderer draws it (chapterContent). */
+  content: ElementContent[];
 }
 
 export interface Book {
@@ -11,8 +17,6 @@ export interface Book {
   subtitle: string;
   chapters: Chapter[];
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 const styles = `
   @page { size: A4; }
@@ -32,14 +36,28 @@ const styles = `
   pre { background: #f6f8fa; border: 1px solid #d1d9e0; border-radius: 4px; padding: 3mm; white-space: pre-wrap; word-break: break-word; font-size: 9pt; }
   code { font-family: 'DejaVu Sans Mono', 'Liberation Mono', monospace; background: #f6f8fa; padding: 0 1mm; border-radius: 3px; font-size: 9.5pt; }
   pre code { padding: 0; background: none; }
-  .code-title, .panel-title { font-weight: bold; margin: 2mm 0 1mm; }
+  figure { margin: 3mm 0; }
+  figure.code figcaption, details > summary { font-weight: bold; margin: 2mm 0 1mm; list-style: none; }
+  details > summary::-webkit-details-marker { display: none; }
   .hint { border-left: 4px solid #0969da; background: #ddf4ff; padding: 2mm 4mm; margin: 3mm 0; border-radius: 3px; }
   .hint-success { border-color: #1a7f37; background: #dafbe1; }
   .hint-warning { border-color: #9a6700; background: #fff8c5; }
   .hint-danger { border-color: #cf222e; background: #ffebe9; }
-  .panel { border: 1px solid #d1d9e0; padding: 2mm 4mm; margin: 3mm 0; border-radius: 3px; }
-  .embed, .missing-image { color: #59636e; font-style: italic; }
-  img { max-width: 100%; }
+  details { border: 1px solid #d1d9e0; padding: 2mm 4mm; margin: 3mm 0; border-radius: 3px; }
+  .card a, .file a { color: #0969da; }
+  .missing-image { color: #59636e; font-style: italic; }
+  img { max-width: 100%; height: auto; }
+  a { color: #0969da; text-decoration: none; }
+  h2 a.anchor, h3 a.anchor, h4 a.anchor { color: inherit; }
+  .toc .entry { color: inherit; }
+  .cards { display: grid; grid-template-columns: repeat(2, 1fr); gap: 3mm; }
+  .cards-card { border: 1px solid #d1d9e0; border-radius: 3px; padding: 2mm 3mm; color: inherit; }
+  .stepper > li { margin: 2mm 0; }
+  .hljs-keyword, .hljs-doctag, .hljs-type { color: #cf222e; }
+  .hljs-string, .hljs-regexp { color: #0a3069; }
+  .hljs-number, .hljs-literal, .hljs-built_in, .hljs-attr, .hljs-variable, .hljs-property { color: #0550ae; }
+  .hljs-title, .hljs-section, .hljs-name { color: #8250df; }
+  .hljs-comment, .hljs-quote, .hljs-meta { color: #59636e; }
   table { border-collapse: collapse; margin: 3mm 0; }
   th, td { border: 1px solid #d1d9e0; padding: 1mm 2mm; }
   blockquote { border-left: 3px solid #d1d9e0; margin-left: 0; padding-left: 4mm; color: #59636e; }
@@ -50,22 +68,29 @@ const styles = `
  * page number, or a placeholder of the same width on the first pass), one chapter per page.
  */
 export function bookHtml(book: Book, pageNumbers?: number[]): string {
-  const toc = book.chapters
-    .map((chapter, index) => `<li style="padding-left: ${chapter.depth * 6}mm"><span class="entry">${escapeHtml(chapter.title)}</span><span class="number">${pageNumbers?.[index] ?? '000'}</span></li>`)
-    .join('\n');
-  const chapters = book.chapters.map((chapter) => `<section class="chapter"><h1>${escapeHtml(chapter.title)}</h1>\n${chapter.html}</section>`).join('\n');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(book.title)}</title><style>${styles}</style></head><body>
-<section class="title-page"><h1>${escapeHtml(book.title)}</h1><p>${escapeHtml(book.subtitle)}</p></section>
-<section class="toc"><h2>Contents</h2><ol>${toc}</ol></section>
-${chapters}
-</body></html>`;
+  const toc = book.chapters.map((chapter, index) =>
+    el('li', { style: `padding-left: ${chapter.depth * 6}mm` }, el('a', { className: ['entry'], href: `#${chapterAnchor(chapter.pageId)}` }, chapter.title), el('span', { className: ['number'] }, String(pageNumbers?.[index] ?? '000'))),
+  );
+  const tree = el(
+    'html',
+    { lang: 'en' },
+    el('head', {}, el('meta', { charSet: 'utf-8' }), el('title', {}, book.title), el('style', {}, styles)),
+    el(
+      'body',
+      {},
+      el('section', { className: ['title-page'] }, el('h1', {}, book.title), el('p', {}, book.subtitle)),
+      el('section', { className: ['toc'] }, el('h2', {}, 'Contents'), el('ol', {}, toc)),
+      book.chapters.map((chapter) => el('section', { className: ['chapter'], id: chapterAnchor(chapter.pageId) }, el('h1', {}, chapter.title), chapter.content)),
+    ),
+  );
+  return `<!doctype html>${toHtml(tree)}`;
 }
 
 /** Chromium's header and footer: the title on top, "page / pages" below. */
 export function headerAndFooter(title: string) {
   return {
-    headerTemplate: `<div style="font-size: 8px; width: 100%; padding: 0 15mm; color: #59636e; text-align: right;">${escapeHtml(title)}</div>`,
-    footerTemplate: '<div style="font-size: 8px; width: 100%; text-align: center; color: #59636e;"><span class="pageNumber"></span> / <span class="totalPages"></span></div>',
+    headerTemplate: toHtml(el('div', { style: 'font-size: 8px; width: 100%; padding: 0 15mm; color: #59636e; text-align: right;' }, title)),
+    footerTemplate: toHtml(el('div', { style: 'font-size: 8px; width: 100%; text-align: center; color: #59636e;' }, el('span', { className: ['pageNumber'] }), ' / ', el('span', { className: ['totalPages'] }))),
   };
 }
 

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import path from 'node:path';
-import mime from 'mime-types';
-import { findPageById, readFileBytes, type Revision, type RevisionPage } from '../../engine/index.js';
+import { findPageById, type RevisionPage } from '../../engine/index.js';
 import { findChangeRequest, type ChangeRequestRecord } from '../../storage/changeRequests.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { failStoredPdfExport, pdfExportStatus, readPdfExport, requestPdfExport, storePdfExport, type PdfExportStatus } from '../../storage/pdfExports.js';
@@ -9,7 +7,7 @@ import { changeRequestState } from '../changeRequests/index.js';
 import type { ContentDeps, JobDeps } from '../common/deps.js';
 import { invalidInput, missing } from '../common/errors.js';
 import type { Chapter } from './bookHtml.js';
-import { pageHtml } from './pageHtml.js';
+import { chapterContent } from './chapterContent.js';
 import { renderPdf } from './renderPdf.js';
 import { readSpaceRevision } from '../spaces/index.js';
 import type { PdfExportInput } from '../common/jobs.js';
@@ -60,8 +58,10 @@ export async function renderChangeRequestPdf(deps: ContentDeps, input: PdfExport
   if (!space || !changeRequest) return 'gone';
   const revision = await readSpaceRevision(deps, input.spaceId, input.revision);
   const pages = input.page ? [findPageById(revision, input.page)].filter((page): page is RevisionPage => page !== undefined).map((page) => ({ page, depth: 0 })) : documentPages(revision.pages, 0);
+  const repo = deps.repositories.open(input.spaceId);
+  const inBook = new Set(pages.map(({ page }) => page.id));
   const chapters: Chapter[] = [];
-  for (const { page, depth } of pages) chapters.push({ title: page.title, depth, html: pageHtml(page.markdown ?? '', { title: page.title, resolveImage: await imageResolver(deps, input.spaceId, revision, page) }) });
+  for (const { page, depth } of pages) chapters.push({ pageId: page.id, title: page.title, depth, content: await chapterContent(repo, revision, page, inBook) });
   const pdf = await renderPdf({ title: space.title, subtitle: `Change request #${changeRequest.number}: ${changeRequest.subject} — revision ${input.revision.slice(0, 7)}`, chapters });
   return (await storePdfExport(deps.db, exportId, pdf)) ? 'rendered' : 'gone';
 }
@@ -73,22 +73,6 @@ export async function failPdfExport(deps: Pick<ContentDeps, 'db'>, input: PdfExp
 
 function documentPages(pages: RevisionPage[], depth: number): Array<{ page: RevisionPage; depth: number }> {
   return pages.flatMap((page) => [...(page.kind === 'document' ? [{ page, depth }] : []), ...documentPages(page.pages, page.kind === 'document' ? depth + 1 : depth)]);
-}
-
-/** The page's images that are files of the revision, as data: URLs (read when the page is prepared). */
-async function imageResolver(deps: ContentDeps, spaceId: string, revision: Revision, page: RevisionPage) {
-  const repo = deps.repositories.open(spaceId);
-  const inlined = new Map<string, string>();
-  const folder = path.posix.dirname(page.file ?? 'README.md');
-  for (const match of (page.markdown ?? '').matchAll(/!\[[^\]]*\]\(\s*<?([^)\s>]+)>?/g)) {
-    const src = match[1]!;
-    if (/^[a-z][a-z0-9+.-]*:/i.test(src) || inlined.has(src)) continue;
-    const file = revision.files.find((candidate) => candidate.path === path.posix.normalize(path.posix.join(folder, decodeURIComponent(src))));
-    if (!file) continue;
-    const bytes = await readFileBytes(repo, file.oid);
-    inlined.set(src, `data:${mime.lookup(file.name) || 'application/octet-stream'};base64,${Buffer.from(bytes).toString('base64')}`);
-  }
-  return (src: string) => inlined.get(src);
 }
 
 export type { PdfExportInput } from '../common/jobs.js';

@@ -4,6 +4,7 @@ import { loadSiteStructureCached, type SiteStructure } from '../../storage/siteS
 import { findSpaceCached } from '../../storage/spaces.js';
 import type { ContentDeps } from '../common/deps.js';
 import { imageSizesOf, type ImageSize } from './imageSizes.js';
+import { openapiSpecKey } from '../documents/index.js';
 import { processedOpenAPIVersions, readProcessedSpec, type OpenAPIProcessedVersion } from '../openapi/index.js';
 import { siteSpaceCustomization, type Customization } from '../sites/index.js';
 import { dereferenceReusableContents, readPageDocument, readSpaceRevision } from '../spaces/index.js';
@@ -87,18 +88,6 @@ export async function readPublishedDocument(deps: Pick<Deps, 'db' | 'repositorie
   }
   const imageSizes = await imageSizesOf(deps, view.place.siteSpace.spaceId, view.revision, page.file ?? '', document.nodes);
   return { document, specs, imageSizes };
-}
-
-/**
- * The specification an OpenAPI block draws from, as PublishedDocument's `specs` key it: `slug:<slug>`
- * for a registered one (`openapi-operation`, `openapi-schemas`), `url:<source URL>` for one a
- * `swagger` block names by its URL; undefined for any other node.
- */
-export function openapiSpecKey(node: DocumentNode): string | undefined {
-  const ref = (node.data as { ref?: { kind?: string; spec?: string; url?: string } } | undefined)?.ref;
-  if ((node.type === 'openapi-operation' || node.type === 'openapi-schemas') && ref?.kind === 'openapi' && ref.spec) return `slug:${ref.spec.toLowerCase()}`;
-  if (node.type === 'swagger' && ref?.kind === 'url' && ref.url) return `url:${ref.url}`;
-  return undefined;
 }
 
 /** The specifications OpenAPI blocks anywhere in the nodes name. */

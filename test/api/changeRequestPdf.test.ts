@@ -45,13 +45,17 @@ async function readPdf(bytes: Uint8Array) {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const document = await pdfjs.getDocument({ data: bytes, isEvalSupported: false }).promise;
   const pages: string[] = [];
+  /** Per page, its links to a place in the PDF itself. */
+  const innerLinks: number[] = [];
   for (let number = 1; number <= document.numPages; number++) {
-    const content = await (await document.getPage(number)).getTextContent();
+    const page = await document.getPage(number);
+    const content = await page.getTextContent();
     pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' ').replace(/\s+/g, ' ').trim());
+    innerLinks.push((await page.getAnnotations()).filter((annotation: { subtype?: string; dest?: unknown }) => annotation.subtype === 'Link' && annotation.dest).length);
   }
   const outline = ((await document.getOutline()) ?? []).map((entry) => entry.title);
   await document.destroy();
-  return { pages, outline };
+  return { pages, outline, innerLinks };
 }
 
 /** Fetches a PDF URL as a browser would (no token) until it is ready; what "not ready" looked like meanwhile. */
@@ -78,7 +82,8 @@ test('GET .../pdf answers {url} at once; the URL serves a PDF with a title page,
   spaceId = space.id;
   const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Deployment docs' } })).body;
   base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}`;
-  const markdown = '# Deploying\n\n{% hint style="warning" %}\nBack up first.\n{% endhint %}\n\n```sh\nquire deploy --prod\n```\n\n![tracker](' + remoteImage + ')\n';
+  const tabs = '{% tabs %}\n{% tab title="npm" %}\nnpm install quire\n{% endtab %}\n\n{% tab title="yarn" %}\nyarn add quire\n{% endtab %}\n{% endtabs %}\n';
+  const markdown = '# Deploying\n\n{% hint style="warning" %}\nBack up first.\n{% endhint %}\n\n```sh\nquire deploy --prod\n```\n\n![tracker](' + remoteImage + ')\n\n' + tabs;
   assert.is((await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'insert_page', at: 4, document: { markdown } }] } })).status, 200);
   pages = flat((await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages).filter((page) => (page as { type?: string }).type === 'document');
 
@@ -102,6 +107,10 @@ test('GET .../pdf answers {url} at once; the URL serves a PDF with a title page,
   }
   const deploying = pdf.pages.find((text) => text.startsWith('Deploying'))!;
   assert.match(deploying, /Back up first\. quire deploy --prod \[tracker\]/, 'the hint and the code are there, the remote image only as its alt text');
+  assert.match(deploying, /npm npm install quire yarn yarn add quire/, 'every tab is printed open, not only the first');
+  assert.is(pdf.innerLinks[1], pages.length, 'each entry of the contents links to its chapter');
+  const introduction = pdf.pages.findIndex((text, index) => index > 1 && text.startsWith(pages[0]!.title));
+  assert.is(pdf.innerLinks[introduction], 2, 'the links to the quick start and the FAQ lead to their chapters');
   assert.match(deploying, /Product guide 3 \/ 7$|Product guide \d+ \/ \d+$/, 'header and footer with page numbers');
   assert.is(imageHits, 0, 'the external image was never fetched');
 });

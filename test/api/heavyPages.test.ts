@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { configurePageLimit } from '../../api/presenters/sitePages/publishedPage.js';
+import { configurePageLimit } from '../../api/sites/pages/publishedPage.js';
+import { configureWorkerPool, workerTaskLimitMs } from '../../engine/index.js';
 import { organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
 import { ok } from '../helpers/gitClient.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -31,10 +32,14 @@ const codePage = Array.from({ length: 200 }, (_, index) => `## Part ${index}\n\n
 const longPage = Array.from({ length: 6_000 }, (_, index) => `Paragraph ${index} of a long page, written plainly with a few words more.`).join('\n\n');
 
 const work = mkdtempSync(path.join(tmpdir(), 'quire-heavy-pages-'));
+const defaultLimit = workerTaskLimitMs();
 
 // Pushed with git: a page over the API's 1,000,000 characters comes that way.
 test.before(
   reportingErrors(async () => {
+    // What this suite checks is the highlighting budget and the size cap, not the pool's time limit
+    // (test/api/slowInput.test.ts does): a busy machine may take more than 10 s to check or render 4 MB.
+    configureWorkerPool({ taskLimitMs: 120_000 });
     t = await startTestServer();
     fx = await organizationWithMembers(t);
     const maker = siteMaker(() => ({ t, fx }));
@@ -53,6 +58,7 @@ test.before(
 );
 test.after(async () => {
   configurePageLimit(8 * 1024 * 1024);
+  configureWorkerPool({ taskLimitMs: defaultLimit });
   await t?.close();
   rmSync(work, { recursive: true, force: true });
 });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { defaultTreeAdapter, html as parse5Html, parse, serialize, type DefaultTreeAdapterMap } from 'parse5';
-import { el } from './hast.js';
+import { el } from '../../../domain/documents/index.js';
 
 type ParentNode = DefaultTreeAdapterMap['parentNode'];
 type Element = DefaultTreeAdapterMap['element'];

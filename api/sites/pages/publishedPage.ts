@@ -3,11 +3,9 @@ import { toHtml } from 'hast-util-to-html';
 import type { PublishedDocument, PublishedPageView, FoundPage } from '../../../domain/publishing/index.js';
 import { type Document, type DocumentNode, findPageById, resolveWrittenRef, type Revision, type RevisionPage, runInPool, siblingModule } from '../../../engine/index.js';
 import type { PageToRender } from './renderTasks.js';
-import { codeHighlighting, documentText, documentTree } from './documentTree.js';
-import { el } from './hast.js';
+import { codeHighlighting, documentText, documentTree, el, safeHref } from '../../../domain/documents/index.js';
 import { breadcrumbs, pagePath, pagination } from './navigation.js';
 import { sitePageHtml, type SiteFrame } from './pageLayout.js';
-import { safeHref } from './hast.js';
 
 type FrameView = Omit<PublishedPageView, 'page'>;
 

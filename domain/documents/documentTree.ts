@@ -1,19 +1,21 @@
 import type { Element, ElementContent } from 'hast';
-import { type ContentRef, type Document, type DocumentNode, slugify } from '../../../engine/index.js';
-import { openapiSpecKey } from '../../../domain/publishing/index.js';
+import { type ContentRef, type Document, type DocumentNode, slugify } from '../../engine/index.js';
+import { openapiSpecKey } from './openapiSpecKey.js';
 import { el, safeHref, type Child } from './hast.js';
 import { mathTree } from './math.js';
 import { openapiOperationTree, openapiSchemasTree } from './openapiOperation.js';
 
-/** Where a reference of the page leads on the site: undefined when it leads nowhere the visitor may go. */
-export interface SiteLinks {
+/** Where a reference of the page leads where it is shown (a site, a PDF, the app): undefined when it leads nowhere the reader may go. */
+export interface DocumentLinks {
   /** The reference as written in the page, resolved against its revision. */
   resolve(ref: Record<string, unknown>): ContentRef;
   page(pageId: string): string | undefined;
-  /** A file of the revision: its URL on the site, its name, and its size when it is an image. */
+  /** A file of the revision: its URL where the page is shown, its name, and its size when it is an image. */
   file(fileId: string): { url: string; name: string; width?: number; height?: number } | undefined;
   /** The OpenAPI document an OpenAPI block names (`slug:<slug>` or `url:<source URL>`), when the organization has it processed. */
   spec(key: string): unknown;
+  /** False where nothing may be fetched from elsewhere (the PDF): an image from another site is shown as its alt text in brackets. */
+  externalImages?: boolean;
 }
 
 export interface OutlineEntry {
@@ -31,7 +33,7 @@ export interface OutlineEntry {
 export const pageHighlightBudget = 100_000;
 
 /** A page's Document as hast: its blocks, and the headings it has (the "On this page" outline). */
-export function documentTree(document: Document, links: SiteLinks): { content: ElementContent[]; outline: OutlineEntry[] } {
+export function documentTree(document: Document, links: DocumentLinks): { content: ElementContent[]; outline: OutlineEntry[] } {
   // The page's highest heading level is shown as h2 (its title is the h1), so levels never skip.
   const levels = headingLevelsIn(document.nodes);
   const renderer = new DocumentRenderer(links, levels.length ? Math.min(...levels) - 1 : 0, pageHighlightBudget);
@@ -58,7 +60,7 @@ class DocumentRenderer {
   private readonly ids = new Map<string, number>();
 
   constructor(
-    private readonly links: SiteLinks,
+    private readonly links: DocumentLinks,
     private readonly levelOffset: number,
     /** What is left of the page's highlighting budget, in characters. */
     private highlightBudget: number,
@@ -251,7 +253,8 @@ class DocumentRenderer {
   private image(node: DocumentNode): Element | undefined {
     const data = dataOf(node);
     const target = this.refTarget(data.ref, { image: true });
-    return target ? el('img', { src: target.href, alt: stringOf(data.alt), ...sizeOf(target), loading: 'lazy', decoding: 'async' }) : undefined;
+    if (target) return el('img', { src: target.href, alt: stringOf(data.alt), ...sizeOf(target), loading: 'lazy', decoding: 'async' });
+    return this.links.externalImages === false ? el('span', { className: ['missing-image'] }, `[${stringOf(data.alt) || 'image'}]`) : undefined;
   }
 
   private card(href: string, label: string, kind: string): Element | undefined {
@@ -278,7 +281,7 @@ class DocumentRenderer {
       }
       case 'url': {
         // A relative target the revision doesn't hold is a broken link: shown as its text, leading nowhere.
-        const href = options.image ? (/^https?:/i.test(ref.url) ? ref.url : undefined) : /^(https?:|mailto:)/i.test(ref.url.trim()) ? safeHref(ref.url) : undefined;
+        const href = options.image ? (/^https?:/i.test(ref.url) && this.links.externalImages !== false ? ref.url : undefined) : /^(https?:|mailto:)/i.test(ref.url.trim()) ? safeHref(ref.url) : undefined;
         return href ? { href, label: ref.url } : undefined;
       }
       default:

@@ -1,7 +1,7 @@
 import type { Element } from 'hast';
 import type { RevisionPage } from '../../../engine/index.js';
 import { toHtml } from 'hast-util-to-html';
-import { el, safeHref } from './hast.js';
+import { el, safeHref } from '../../../domain/documents/index.js';
 
 /** The URL path of a page of the site space being shown. */
 export const pagePath = (basePath: string, page: RevisionPage) => `${basePath}${page.path.split('/').filter(Boolean).map(encodeURIComponent).join('/')}`;
