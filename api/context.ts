@@ -56,6 +56,16 @@ export type Handler = (ctx: AppContext) => Promise<void>;
 export type AppMiddleware = (ctx: AppContext, next: Koa.Next) => Promise<unknown>;
 
 /** The authenticated caller; policies guarantee it on every route that needs one. */
+/**
+ * A path parameter of the route, for helpers several handlers share (a handler receives its own
+ * typed: `handle`). A route whose path lacks it is a defect of the route table, not the caller's.
+ */
+export function pathParam(ctx: AppContext, name: string): string {
+  const value = (ctx.params as Partial<Record<string, string>> | undefined)?.[name];
+  if (value === undefined) throw new Error(`${ctx.method} ${ctx.path}: the route has no :${name} parameter`);
+  return value;
+}
+
 export function callerOf(ctx: AppContext): UserRecord {
   if (!ctx.state.caller) throw new Error('route reached without authentication');
   return ctx.state.caller;

@@ -29,12 +29,23 @@ export interface RequestSchemas {
 
 type Typed<S, Otherwise> = S extends JSONSchema ? (S extends boolean ? Otherwise : FromSchema<S>) : Otherwise;
 
-/** What a handler receives once its request is valid, typed from the schemas themselves. */
-export interface ValidRequest<S extends RequestSchemas> {
-  params: Typed<S['params'], Partial<Record<string, string>>>;
+/**
+ * What a handler receives once its request is valid: query and body typed from the schemas, the
+ * path parameters from the route's path (PathParams), or from their schema where a route has one.
+ */
+export interface ValidRequest<S extends RequestSchemas, P = Record<string, never>> {
+  params: S['params'] extends JSONSchema ? Typed<S['params'], P> : P;
   query: Typed<S['query'], Record<string, never>>;
   body: Typed<S['body'], undefined>;
 }
+
+/** The parameters a route's path names: `/spaces/:spaceId/files/:fileId` → `{ spaceId: string; fileId: string }` (a `*pagePath` wildcard too). */
+export type PathParams<Path extends string> = { [Name in ParamNames<Path>]: string };
+type ParamNames<Path extends string> = Path extends `${string}${':' | '*'}${infer Name}/${infer Rest}` ? Name | ParamNames<`/${Rest}`> : Path extends `${string}${':' | '*'}${infer Name}` ? Name : never;
+
+declare const needs: unique symbol;
+/** `handle`'s middleware, marked with the path parameters its handler reads: a route table refuses it on a path that lacks one (a type error). */
+export type Handled<P> = AppMiddleware & { readonly [needs]?: (params: P) => void };
 
 /** What a route without a query schema accepts: no parameters at all. */
 const noQuery = { type: 'object', additionalProperties: false } as const;
@@ -58,9 +69,9 @@ export interface HandlerSteps {
  * are checked against the schemas (a route that gives none accepts no query and no body), a
  * failure answers 400 naming the field, and the handler receives them typed from the schemas.
  */
-export function handle<const S extends RequestSchemas>(schemas: S, handler: (ctx: AppContext, request: ValidRequest<S>) => Promise<void>): AppMiddleware {
+export function handle<const S extends RequestSchemas, P = Record<string, never>>(schemas: S, handler: (ctx: AppContext, request: ValidRequest<S, P>) => Promise<void>): Handled<P> {
   const check = validator(schemas);
-  const run = (ctx: AppContext) => handler(ctx, { params: ctx.params, query: ctx.state.query, body: ctx.request.body } as ValidRequest<S>);
+  const run = (ctx: AppContext) => handler(ctx, { params: ctx.params, query: ctx.state.query, body: ctx.request.body } as ValidRequest<S, P>);
   const middleware = async (ctx: AppContext) => {
     check(ctx);
     await run(ctx);

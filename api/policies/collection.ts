@@ -1,5 +1,6 @@
 // Policies of the routes of a collection: the caller's effective role on it.
 import { findMembershipRole } from '../../storage/members.js';
+import { pathParam } from '../context.js';
 import { findOrganizationCached } from '../../storage/organizations.js';
 import { collectionChainCached } from '../../storage/collections.js';
 import { findContentGrantsCached, grantedRole, higherRole } from '../../storage/contentGrants.js';
@@ -21,7 +22,7 @@ function collectionPolicy(role: MemberRole): Policy {
     rule: `collection role ${role}${role === 'admin' ? '' : ' or above'}`,
     check: async (ctx, next) => {
       const caller = await authenticate(ctx);
-      const collectionId = ctx.params.collectionId ?? '';
+      const collectionId = pathParam(ctx, 'collectionId');
       const chain = await collectionChainCached(ctx.db, collectionId);
       const collection = chain[0];
       const membership = collection && (await findMembershipRole(ctx.db, collection.organizationId, caller.id));

@@ -1,5 +1,6 @@
 // Policies of the routes under an organization: the caller's role in it.
 import { findMembershipRole } from '../../storage/members.js';
+import { pathParam } from '../context.js';
 import { findOrganizationCached } from '../../storage/organizations.js';
 import { findTeamRole } from '../../storage/teams.js';
 import { authenticate, siteTokenOf } from '../auth/index.js';
@@ -47,7 +48,7 @@ function organizationPolicy(role: RoleOrGuest, rule: OrganizationRule): Policy {
         if (token) return siteTokenReadsSite(ctx, next, token, rule.siteToken === 'read by POST' ? ['POST'] : ['GET', 'HEAD']);
       }
       const caller = await authenticate(ctx);
-      const organizationId = ctx.params.organizationId ?? '';
+      const organizationId = pathParam(ctx, 'organizationId');
       const [organization, membership] = await Promise.all([
         findOrganizationCached(ctx.db, organizationId),
         findMembershipRole(ctx.db, organizationId, caller.id),

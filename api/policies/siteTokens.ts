@@ -2,7 +2,7 @@
 import type Koa from 'koa';
 import { findOrganizationCached } from '../../storage/organizations.js';
 import type { MemberRole } from '../../storage/members.js';
-import { contentDeps, type AppContext } from '../context.js';
+import { contentDeps, type AppContext, pathParam } from '../context.js';
 import { siteOfToken, siteTokenReadsRevision, spaceReadableBySiteToken, tokenPreviewsChangeRequest, type SiteToken } from '../../domain/publishing/index.js';
 import { forbidden, notFound } from '../errors.js';
 
@@ -13,7 +13,7 @@ import { forbidden, notFound } from '../errors.js';
  */
 export async function siteTokenReads(ctx: AppContext, next: Koa.Next, role: MemberRole, token: SiteToken, readingMethods: string[]) {
   if (role !== 'read' || !readingMethods.includes(ctx.method)) throw forbidden('A site token only reads the published content of its site');
-  const space = await spaceReadableBySiteToken(ctx, token, ctx.params.spaceId ?? '');
+  const space = await spaceReadableBySiteToken(ctx, token, pathParam(ctx, 'spaceId'));
   if (!space) throw notFound(`Space ${ctx.params.spaceId} not found`);
   if (ctx.state.unpublishedRoute === 'discussion') throw forbidden('A site token reads published content: comments are not published');
   if (ctx.state.unpublishedRoute === 'private') throw forbidden('A site token reads published content only');

@@ -1,5 +1,6 @@
 // Policies of the routes of a space: the caller's effective role on it (policies/spaceRoles).
 import { findMembershipRole, membershipReads } from '../../storage/members.js';
+import { pathParam } from '../context.js';
 import { findOrganizationCached, organizationReads } from '../../storage/organizations.js';
 import { collectionChainCached, collectionReads } from '../../storage/collections.js';
 import { findSpaceCached, spaceReads } from '../../storage/spaces.js';
@@ -31,7 +32,7 @@ function spacePolicy(role: MemberRole, options: { deleted?: boolean; readByPost?
       const siteToken = await siteTokenOf(ctx);
       if (siteToken) return siteTokenReads(ctx, next, role, siteToken, options.readByPost ? ['POST'] : ['GET', 'HEAD']);
       const caller = await authenticate(ctx);
-      const spaceId = ctx.params.spaceId ?? '';
+      const spaceId = pathParam(ctx, 'spaceId');
       // Read on every request to a space: its parts through the read cache, and the whole of it
       // too, dropped with them by a write to any of their tables (db.cached).
       const access = await ctx.db.cached(`space-access:${caller.id}:${spaceId}:${options.deleted ? 'all' : 'live'}`, spaceAccessReads, () => spaceAccess(ctx.db, caller.id, spaceId, options));
@@ -78,7 +79,7 @@ export function inSpaceOrSignedDownload(role: MemberRole): Policy {
       const verdict = ctx.urls.downloads.verify(ctx.path, expires, signature);
       if (verdict === 'invalid') throw forbidden('The download link is not valid: its signature doesn’t match');
       if (verdict === 'expired') throw forbidden('The download link has expired: read the file from the API again for a new one');
-      const space = await findSpaceCached(ctx.db, ctx.params.spaceId ?? '');
+      const space = await findSpaceCached(ctx.db, pathParam(ctx, 'spaceId'));
       if (!space) throw notFound(`Space ${ctx.params.spaceId} not found`);
       ctx.state.space = space;
       ctx.state.spaceRole = 'read';

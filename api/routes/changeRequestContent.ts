@@ -8,7 +8,7 @@ import { presentList } from '../presenters/list.js';
 import { presentFile, presentPage, presentPagesJson, presentReusableContent, presentRevisionJson, revisionView } from '../presenters/revision.js';
 import * as schemas from '../schemas/changeRequestContent.js';
 import * as spaceSchemas from '../schemas/spaces.js';
-import { handle } from '../validate.js';
+import { handle, type PathParams } from '../validate.js';
 import { RouteTable } from './table.js';
 import { presentChangeRequestView } from '../presenters/changeRequest.js';
 import { readPageDocuments, readStableMarkdowns, reusableContentOf, revisionFile, revisionPage, revisionPageAtPath } from '../../domain/spaces/index.js';
@@ -27,19 +27,20 @@ routes.get(`${base}/content/files`, 'listFilesInChangeRequestById', read, handle
 routes.get(`${base}/content/files/:fileId`, 'getFileInChangeRequestById', read, handle({ query: spaceSchemas.contentQuery }, getFile));
 routes.get(`${base}/content/reusable-contents/:reusableContentId`, 'getReusableContentInChangeRequestById', read, handle({ query: spaceSchemas.contentQuery }, getReusableContent));
 
-type Params = Partial<Record<string, string>>;
+/** What every route of this file has in its path. */
+type Params = PathParams<typeof base>;
 
 /** The change request of the path, and its branch head ready to present. */
 async function viewOf(ctx: AppContext, params: Params) {
   const { space } = spaceOf(ctx);
-  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
+  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId);
   return { changeRequest, view: revisionView(space.id, await readChangeRequestRevision(contentDeps(ctx), changeRequest), ctx.urls) };
 }
 
 /** A batch of 1–50 changes as one commit on the change request's branch; `compat=false` also lists what it touched. */
 async function updateContent(ctx: AppContext, { params, query, body }: { params: Params; query: schemas.UpdateContentQuery; body: schemas.UpdateContentBody }) {
   const { space } = spaceOf(ctx);
-  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
+  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId);
   const update = await updateChangeRequestContent(contentDeps(ctx), { space, changeRequest, operations: body.changes as ContentOperation[], author: callerOf(ctx) });
   const presented = presentChangeRequestView(await readChangeRequestView(contentDeps(ctx), changeRequest), ctx.urls);
   ctx.body = query.compat ? presented : presentContentUpdate(presented, changeRequest, update, revisionView(space.id, await readChangeRequestRevision(contentDeps(ctx), changeRequest, update.commit), ctx.urls), ctx.urls);
@@ -57,15 +58,15 @@ async function listPages(ctx: AppContext, { params }: { params: Params }) {
   ctx.body = presentPagesJson(view, 'markdown');
 }
 
-async function getPage(ctx: AppContext, { params, query }: { params: Params; query: spaceSchemas.PageQuery }) {
+async function getPage(ctx: AppContext, { params, query }: { params: Params & { pageId: string }; query: spaceSchemas.PageQuery }) {
   const { view } = await viewOf(ctx, params);
-  const page = revisionPage(view.revision, params.pageId ?? '');
+  const page = revisionPage(view.revision, params.pageId);
   ctx.body = presentPage(view, page, query.format, query.format === 'document' ? await readPageDocuments(page) : undefined, await stableMarkdowns(view.revision, page, query));
 }
 
-async function getPageByPath(ctx: AppContext, { params, query }: { params: Params; query: spaceSchemas.PageQuery }) {
+async function getPageByPath(ctx: AppContext, { params, query }: { params: Params & { pagePath: string }; query: spaceSchemas.PageQuery }) {
   const { view } = await viewOf(ctx, params);
-  const wanted = (params.pagePath ?? '').replace(/^\/+|\/+$/g, '');
+  const wanted = (params.pagePath).replace(/^\/+|\/+$/g, '');
   const page = revisionPageAtPath(view.revision, wanted);
   ctx.body = presentPage(view, page, query.format, query.format === 'document' ? await readPageDocuments(page) : undefined, await stableMarkdowns(view.revision, page, query));
 }
@@ -76,14 +77,14 @@ async function listFiles(ctx: AppContext, { params, query }: { params: Params; q
   ctx.body = presentList(page, (file) => presentFile(view, file));
 }
 
-async function getFile(ctx: AppContext, { params }: { params: Params }) {
+async function getFile(ctx: AppContext, { params }: { params: Params & { fileId: string } }) {
   const { view } = await viewOf(ctx, params);
-  ctx.body = presentFile(view, revisionFile(view.revision, params.fileId ?? ''));
+  ctx.body = presentFile(view, revisionFile(view.revision, params.fileId));
 }
 
-async function getReusableContent(ctx: AppContext, { params }: { params: Params }) {
+async function getReusableContent(ctx: AppContext, { params }: { params: Params & { reusableContentId: string } }) {
   const { view } = await viewOf(ctx, params);
-  ctx.body = presentReusableContent(reusableContentOf(view.revision, params.reusableContentId ?? ''));
+  ctx.body = presentReusableContent(reusableContentOf(view.revision, params.reusableContentId));
 }
 
 /** With `format.markdown.refs=stable`, the page's markdown naming content by id. */

@@ -8,7 +8,7 @@ import { pageLocation, presentUsages, type LocationContext } from '../presenters
 import { presentList } from '../presenters/list.js';
 import { presentOrganization } from '../presenters/organization.js';
 import * as schemas from '../schemas/changeRequestContent.js';
-import { handle } from '../validate.js';
+import { handle, type PathParams } from '../validate.js';
 import { RouteTable } from './table.js';
 import { presentSpaceView } from '../presenters/space.js';
 import { changesBetween, readSpaceView, revisionFile, revisionLinks, revisionPage } from '../../domain/spaces/index.js';
@@ -24,11 +24,12 @@ routes.get(`${base}/content/page/:pageId/backlinks`, 'listChangeRequestPageBackl
 routes.get(`${base}/content/files/:fileId/backlinks`, 'listChangeRequestFileBacklinks', read, handle({ query: schemas.listQuery }, listFileBacklinks));
 routes.get(`${base}/changes`, 'getChangeRequestChanges', read, handle({ query: schemas.changesQuery }, getChanges));
 
-type Params = Partial<Record<string, string>>;
+/** What every route of this file has in its path. */
+type Params = PathParams<typeof base>;
 
 async function locationContext(ctx: AppContext, params: Params): Promise<LocationContext> {
   const { space, role, organizationRole } = spaceOf(ctx);
-  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
+  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId);
   return {
     view: revisionView(space.id, await readChangeRequestRevision(contentDeps(ctx), changeRequest), ctx.urls),
     space: presentSpaceView(await readSpaceView(contentDeps(ctx), space), role, ctx.urls),
@@ -38,9 +39,9 @@ async function locationContext(ctx: AppContext, params: Params): Promise<Locatio
 }
 
 /** The links written in a page of the change request, one usage per target. */
-async function listPageLinks(ctx: AppContext, { params, query }: { params: Params; query: schemas.ListQuery }) {
+async function listPageLinks(ctx: AppContext, { params, query }: { params: Params & { pageId: string }; query: schemas.ListQuery }) {
   const context = await locationContext(ctx, params);
-  const page = revisionPage(context.view.revision, params.pageId ?? '');
+  const page = revisionPage(context.view.revision, params.pageId);
   const usages = presentUsages(
     context,
     (await revisionLinks(context.view.revision)).filter((use) => use.from.id === page.id),
@@ -53,18 +54,18 @@ async function listPageLinks(ctx: AppContext, { params, query }: { params: Param
 }
 
 /** The pages of the change request that link to a page (to it or to one of its anchors). */
-async function listPageBacklinks(ctx: AppContext, { params, query }: { params: Params; query: schemas.ListQuery }) {
+async function listPageBacklinks(ctx: AppContext, { params, query }: { params: Params & { pageId: string }; query: schemas.ListQuery }) {
   const context = await locationContext(ctx, params);
-  const page = revisionPage(context.view.revision, params.pageId ?? '');
+  const page = revisionPage(context.view.revision, params.pageId);
   const linking = (await revisionLinks(context.view.revision)).filter((use) => (use.ref.kind === 'page' || use.ref.kind === 'anchor') && 'page' in use.ref && use.ref.page === page.id);
   const pages = [...new Map(linking.map((use) => [use.from.id, use.from])).values()];
   const listed = paginateArray(pages, (item) => [item.path, item.id], `cr-backlinks:${context.view.revision.commit}:${page.id}`, query);
   ctx.body = presentList(listed, (item) => pageLocation(context, item));
 }
 
-async function listFileBacklinks(ctx: AppContext, { params, query }: { params: Params; query: schemas.ListQuery }) {
+async function listFileBacklinks(ctx: AppContext, { params, query }: { params: Params & { fileId: string }; query: schemas.ListQuery }) {
   const context = await locationContext(ctx, params);
-  const file = revisionFile(context.view.revision, params.fileId ?? '');
+  const file = revisionFile(context.view.revision, params.fileId);
   const linking = (await revisionLinks(context.view.revision)).filter((use) => use.ref.kind === 'file' && use.ref.file === file.id);
   const pages = [...new Map(linking.map((use) => [use.from.id, use.from])).values()];
   const listed = paginateArray(pages, (item) => [item.path, item.id], `cr-file-backlinks:${context.view.revision.commit}:${file.id}`, query);
@@ -74,7 +75,7 @@ async function listFileBacklinks(ctx: AppContext, { params, query }: { params: P
 /** Pages and files added, edited, moved or removed on the branch since its merge base. */
 async function getChanges(ctx: AppContext, { params, query }: { params: Params; query: schemas.ChangesQuery }) {
   const { space } = spaceOf(ctx);
-  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
+  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId);
   const mergeBase = changeRequest.revisionMergedAncestor ?? changeRequest.revisionInitial;
   const [base, head] = await Promise.all([readChangeRequestRevision(contentDeps(ctx), changeRequest, mergeBase), readChangeRequestRevision(contentDeps(ctx), changeRequest)]);
   const [baseView, headView] = [revisionView(space.id, base, ctx.urls), revisionView(space.id, head, ctx.urls)];

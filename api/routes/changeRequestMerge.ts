@@ -14,17 +14,16 @@ const base = '/spaces/:spaceId/change-requests/:changeRequestId';
 routes.post(`${base}/merge`, 'mergeChangeRequest', inSpace(spaceActions.merge), handle({}, merge));
 routes.post(`${base}/update`, 'updateChangeRequest', inSpace(spaceActions.edit), handle({ body: schemas.updateFromPrimary }, update));
 
-type Params = Partial<Record<string, string>>;
 
 /** 200 with `result: 'merge'`, or `result: 'conflicts'` and the conflicting pages (nothing moved). */
-async function merge(ctx: AppContext, { params }: { params: Params }) {
+async function merge(ctx: AppContext, { params }: { params: { changeRequestId: string } }) {
   const { space } = spaceOf(ctx);
-  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
+  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId);
   ctx.body = presentMergeOutcome(await mergeChangeRequest(contentDeps(ctx), { space, changeRequest, author: callerOf(ctx) }));
 }
 
-async function update(ctx: AppContext, { params, body }: { params: Params; body: schemas.UpdateFromPrimaryBody }) {
+async function update(ctx: AppContext, { params, body }: { params: { changeRequestId: string }; body: schemas.UpdateFromPrimaryBody }) {
   const { space } = spaceOf(ctx);
-  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
+  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId);
   ctx.body = presentMergeOutcome(await updateChangeRequestFromPrimary(contentDeps(ctx), { space, changeRequest, author: callerOf(ctx), resolve: body?.resolve }));
 }

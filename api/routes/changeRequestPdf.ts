@@ -19,26 +19,26 @@ routes.get(`${changeRequest}/pdf/:exportId`, 'quire:downloadChangeRequestPDF', i
 const retryAfterSeconds = 2;
 
 /** `{url}` at once: the URL serves the PDF once its job has rendered it (see docs/decisions/jobs.md). */
-async function requestPdf(ctx: AppContext, { query }: { query: schemas.PdfQuery }) {
+async function requestPdf(ctx: AppContext, { params, query }: { params: { changeRequestId: string }; query: schemas.PdfQuery }) {
   const { space } = spaceOf(ctx);
-  const found = await changeRequestOf(ctx, space, ctx.params.changeRequestId ?? '');
+  const found = await changeRequestOf(ctx, space, params.changeRequestId);
   const { exportId } = await requestChangeRequestPdf(jobDeps(ctx), space, found, { only: query.only, page: query.page });
-  ctx.body = { url: ctx.urls.signedApi(`/spaces/${space.id}/change-requests/${ctx.params.changeRequestId}/pdf/${exportId}`) };
+  ctx.body = { url: ctx.urls.signedApi(`/spaces/${space.id}/change-requests/${params.changeRequestId}/pdf/${exportId}`) };
 }
 
-async function download(ctx: AppContext) {
+async function download(ctx: AppContext, { params }: { params: { exportId: string; changeRequestId: string } }) {
   const { space } = spaceOf(ctx);
-  const exported = await pdfExportState(contentDeps(ctx), space.id, ctx.params.exportId ?? '');
-  if (exported.state === 'unknown') throw notFound(`PDF ${ctx.params.exportId} not found in space ${space.id}`);
+  const exported = await pdfExportState(contentDeps(ctx), space.id, params.exportId);
+  if (exported.state === 'unknown') throw notFound(`PDF ${params.exportId} not found in space ${space.id}`);
   if (exported.state === 'failed') throw unprocessable(`The PDF could not be rendered: ${exported.reason}`);
   if (exported.state === 'pending') {
     ctx.set('Retry-After', String(retryAfterSeconds));
     throw unavailable(`The PDF is not ready yet: it is being rendered. Try again in ${retryAfterSeconds} seconds.`);
   }
-  const pdf = await pdfExportBytes(contentDeps(ctx), space.id, ctx.params.exportId!);
-  if (!pdf) throw notFound(`PDF ${ctx.params.exportId} not found in space ${space.id}`);
+  const pdf = await pdfExportBytes(contentDeps(ctx), space.id, params.exportId!);
+  if (!pdf) throw notFound(`PDF ${params.exportId} not found in space ${space.id}`);
   ctx.set('Cache-Control', 'private, max-age=31536000, immutable');
-  ctx.set('Content-Disposition', `inline; filename="${space.id}-${ctx.params.changeRequestId}.pdf"`);
+  ctx.set('Content-Disposition', `inline; filename="${space.id}-${params.changeRequestId}.pdf"`);
   ctx.type = 'application/pdf';
   ctx.body = pdf;
 }

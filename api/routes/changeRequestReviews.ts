@@ -8,7 +8,7 @@ import { changeRequestUrl } from '../presenters/changeRequest.js';
 import { presentContributors, presentRequestedReviewers, presentReviews } from '../presenters/changeRequestReview.js';
 import { presentList } from '../presenters/list.js';
 import * as schemas from '../schemas/changeRequestReviews.js';
-import { handle } from '../validate.js';
+import { handle, type PathParams } from '../validate.js';
 import { RouteTable } from './table.js';
 
 export const changeRequestReviewRoutes = new RouteTable();
@@ -24,9 +24,10 @@ routes.post(`${base}/requested-reviewers`, 'requestReviewersForChangeRequest', i
 routes.delete(`${base}/requested-reviewers/:userId`, 'removeRequestedReviewerFromChangeRequest', inSpace(edit), handle({}, withdraw));
 routes.get(`${base}/contributors`, 'getContributorsByChangeRequestId', inSpace(view), handle({ query: schemas.listQuery }, contributors));
 
-type Params = Partial<Record<string, string>>;
+/** What every route of this file has in its path. */
+type Params = PathParams<typeof base>;
 
-const changeRequestOfPath = (ctx: AppContext, params: Params) => changeRequestOf(contentDeps(ctx), spaceOf(ctx).space, params.changeRequestId ?? '');
+const changeRequestOfPath = (ctx: AppContext, params: Params) => changeRequestOf(contentDeps(ctx), spaceOf(ctx).space, params.changeRequestId);
 
 /** Oldest first; `outdated` filters. */
 async function list(ctx: AppContext, { params, query }: { params: Params; query: schemas.ListReviewsQuery }) {
@@ -44,9 +45,9 @@ async function submit(ctx: AppContext, { params, body }: { params: Params; body:
   ctx.body = presentReviews(ctx, await readReviewsView(ctx.db, changeRequest, [created]))[0];
 }
 
-async function get(ctx: AppContext, { params, query }: { params: Params; query: schemas.ReviewQuery }) {
+async function get(ctx: AppContext, { params, query }: { params: Params & { reviewId: string }; query: schemas.ReviewQuery }) {
   const changeRequest = await changeRequestOfPath(ctx, params);
-  const found = await findReview(ctx.db, changeRequest.id, params.reviewId ?? '');
+  const found = await findReview(ctx.db, changeRequest.id, params.reviewId);
   if (!found) throw notFound(`Review ${params.reviewId} not found in change request ${changeRequest.number}`);
   ctx.body = presentReviews(ctx, await readReviewsView(ctx.db, changeRequest, [found]), query.format)[0];
 }
@@ -65,9 +66,9 @@ async function request(ctx: AppContext, { params, body }: { params: Params; body
 }
 
 /** 205 when a request was withdrawn, 204 when there was none, as upstream. */
-async function withdraw(ctx: AppContext, { params }: { params: Params }) {
+async function withdraw(ctx: AppContext, { params }: { params: Params & { userId: string } }) {
   const changeRequest = await changeRequestOfPath(ctx, params);
-  ctx.status = (await withdrawReviewRequest(contentDeps(ctx), changeRequest, params.userId ?? '')) ? 205 : 204;
+  ctx.status = (await withdrawReviewRequest(contentDeps(ctx), changeRequest, params.userId)) ? 205 : 204;
 }
 
 /** Who wrote to the change request, most recent first. */

@@ -47,13 +47,13 @@ async function create(ctx: AppContext, { body }: { body: schemas.CreateChangeReq
   ctx.body = presentChangeRequestView(await readChangeRequestView(contentDeps(ctx), changeRequest), ctx.urls);
 }
 
-async function get(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
+async function get(ctx: AppContext, { params }: { params: { changeRequestId: string } }) {
   const { space } = spaceOf(ctx);
-  ctx.body = presentChangeRequestView(await readChangeRequestView(contentDeps(ctx), await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '')), ctx.urls);
+  ctx.body = presentChangeRequestView(await readChangeRequestView(contentDeps(ctx), await changeRequestOf(contentDeps(ctx), space, params.changeRequestId)), ctx.urls);
 }
 
-async function update(ctx: AppContext, { params, body }: { params: Partial<Record<string, string>>; body: schemas.UpdateChangeRequestBody }) {
+async function update(ctx: AppContext, { params, body }: { params: { changeRequestId: string }; body: schemas.UpdateChangeRequestBody }) {
   const { space } = spaceOf(ctx);
-  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId ?? '');
+  const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId);
   ctx.body = presentChangeRequestView(await readChangeRequestView(contentDeps(ctx), await editChangeRequest(contentDeps(ctx), changeRequest, body, space.organizationId)), ctx.urls);
 }

@@ -1,6 +1,6 @@
 import { changeRequestCommentPlace, commentOf, type CommentPlace, postReply, removeReply, replyOf, spaceCommentPlace, updateReply, readRepliesView } from '../../domain/comments/index.js';
 import { listReplies } from '../../storage/commentReplies.js';
-import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
+import { callerOf, contentDeps, spaceOf, type AppContext, pathParam } from '../context.js';
 import { commentActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
 import { presentOneReply, presentReplies } from '../presenters/discussion.js';
@@ -17,7 +17,7 @@ const { view, post } = commentActions;
 /** How a route finds the place its comments live in: the space of the path, or a change request of it. */
 type PlaceOf = (ctx: AppContext) => Promise<CommentPlace>;
 const inTheSpace: PlaceOf = async (ctx) => spaceCommentPlace(spaceOf(ctx).space.id);
-const inTheChangeRequest: PlaceOf = (ctx) => changeRequestCommentPlace(ctx.db, spaceOf(ctx).space.id, ctx.params.changeRequestId ?? '');
+const inTheChangeRequest: PlaceOf = (ctx) => changeRequestCommentPlace(ctx.db, spaceOf(ctx).space.id, pathParam(ctx, 'changeRequestId'));
 const replies = '/spaces/:spaceId/comments/:commentId/replies';
 
 routes.get(replies, 'listCommentRepliesInSpace', inSpace(view), handle({ query: schemas.listReplies }, list(inTheSpace)));
@@ -36,12 +36,12 @@ routes.delete(`${inChangeRequest}/:commentReplyId`, 'deleteCommentReplyInChangeR
 
 const rightsOf = (ctx: AppContext) => commentRights(spaceOf(ctx).role);
 
-const idsOf = (ctx: AppContext) => ({ commentId: ctx.params.commentId ?? '', replyId: ctx.params.commentReplyId ?? '' });
+const idsOf = (ctx: AppContext) => ({ commentId: pathParam(ctx, 'commentId'), replyId: pathParam(ctx, 'commentReplyId') });
 
 /** A comment's replies, oldest first: a conversation reads from the top. */
 function list(placeOf: PlaceOf) {
   return async (ctx: AppContext, { query }: { query: schemas.ListRepliesQuery }) => {
-    const comment = await commentOf(ctx.db, await placeOf(ctx), ctx.params.commentId ?? '');
+    const comment = await commentOf(ctx.db, await placeOf(ctx), pathParam(ctx, 'commentId'));
     const page = await listReplies(ctx.db, comment.id, { page: query.page, limit: query.limit });
     const items = presentReplies(ctx, await readRepliesView(ctx.db, comment, page.items), query.format);
     ctx.body = presentList({ ...page, items }, (item) => item);
@@ -50,7 +50,7 @@ function list(placeOf: PlaceOf) {
 
 function create(placeOf: PlaceOf, options: { formatted?: boolean } = {}) {
   return async (ctx: AppContext, { body, query }: { body: schemas.PostReplyBody; query: Partial<schemas.FormatQuery> }) => {
-    const { comment, reply } = await postReply(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), ctx.params.commentId ?? '', body);
+    const { comment, reply } = await postReply(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), pathParam(ctx, 'commentId'), body);
     ctx.body = presentOneReply(ctx, await readRepliesView(ctx.db, comment, [reply]), options.formatted ? query.format : undefined);
   };
 }

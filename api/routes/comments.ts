@@ -1,6 +1,6 @@
 import { changeRequestCommentPlace, commentOf, type CommentPlace, deleteComment, postComment, spaceCommentPlace, updateComment, readCommentsView } from '../../domain/comments/index.js';
 import { listComments } from '../../storage/comments.js';
-import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
+import { callerOf, contentDeps, spaceOf, type AppContext, pathParam } from '../context.js';
 import { commentActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
 import { presentComments, presentOneComment } from '../presenters/discussion.js';
@@ -17,7 +17,7 @@ const { view, post } = commentActions;
 /** How a route finds the place its comments live in: the space of the path, or a change request of it. */
 type PlaceOf = (ctx: AppContext) => Promise<CommentPlace>;
 const inTheSpace: PlaceOf = async (ctx) => spaceCommentPlace(spaceOf(ctx).space.id);
-const inTheChangeRequest: PlaceOf = (ctx) => changeRequestCommentPlace(ctx.db, spaceOf(ctx).space.id, ctx.params.changeRequestId ?? '');
+const inTheChangeRequest: PlaceOf = (ctx) => changeRequestCommentPlace(ctx.db, spaceOf(ctx).space.id, pathParam(ctx, 'changeRequestId'));
 
 routes.get('/spaces/:spaceId/comments', 'listCommentsInSpace', inSpace(view), handle({ query: schemas.listComments }, list(inTheSpace)));
 routes.post('/spaces/:spaceId/comments', 'postCommentInSpace', inSpace(post), handle({ body: schemas.postComment }, create(inTheSpace)));
@@ -53,14 +53,14 @@ function create(placeOf: PlaceOf) {
 
 function get(placeOf: PlaceOf) {
   return async (ctx: AppContext, { query }: { query: schemas.FormatQuery }) => {
-    const comment = await commentOf(ctx.db, await placeOf(ctx), ctx.params.commentId ?? '');
+    const comment = await commentOf(ctx.db, await placeOf(ctx), pathParam(ctx, 'commentId'));
     ctx.body = presentOneComment(ctx, await readCommentsView(ctx.db, [comment]), query.format);
   };
 }
 
 function update(placeOf: PlaceOf) {
   return async (ctx: AppContext, { body }: { body: schemas.UpdateCommentBody }) => {
-    const comment = await updateComment(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), rightsOf(ctx), ctx.params.commentId ?? '', body);
+    const comment = await updateComment(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), rightsOf(ctx), pathParam(ctx, 'commentId'), body);
     ctx.body = presentOneComment(ctx, await readCommentsView(ctx.db, [comment]));
   };
 }
@@ -68,7 +68,7 @@ function update(placeOf: PlaceOf) {
 /** 204 whether or not the comment was there, as the specification says. */
 function remove(placeOf: PlaceOf) {
   return async (ctx: AppContext) => {
-    await deleteComment(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), rightsOf(ctx), ctx.params.commentId ?? '');
+    await deleteComment(contentDeps(ctx), await placeOf(ctx), callerOf(ctx), rightsOf(ctx), pathParam(ctx, 'commentId'));
     ctx.status = 204;
   };
 }

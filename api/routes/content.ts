@@ -72,16 +72,16 @@ async function listPages(ctx: AppContext) {
   sendPresented(ctx, view, 'pages', () => presentPagesJson(view, 'markdown'));
 }
 
-async function getPage(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.PageQuery }) {
+async function getPage(ctx: AppContext, { params, query }: { params: { pageId: string }; query: schemas.PageQuery }) {
   const view = await revisionOfPath(ctx);
-  const page = revisionPage(view.revision, params.pageId ?? '');
+  const page = revisionPage(view.revision, params.pageId);
   await sendPage(ctx, view, page, query);
 }
 
 /** A document page's Document alone, its includes inlined when `dereferenced`; a group or link page has none (404). */
-async function getPageDocument(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.PageDocumentQuery }) {
+async function getPageDocument(ctx: AppContext, { params, query }: { params: { pageId: string }; query: schemas.PageDocumentQuery }) {
   const view = await revisionOfPath(ctx);
-  const page = revisionPage(view.revision, params.pageId ?? '', { label: 'Document page', accept: (found) => found.kind === 'document' });
+  const page = revisionPage(view.revision, params.pageId, { label: 'Document page', accept: (found) => found.kind === 'document' });
   const dereferenced = query.dereferenced !== false;
   const key = presentedKey(ctx, view, `document:${page.id}:${dereferenced}`);
   ctx.type = 'application/json';
@@ -106,39 +106,39 @@ async function getRevisionChanges(ctx: AppContext, { query }: { query: schemas.R
   ctx.body = presentRevisionChanges(changesBetween(base.revision, head.revision), { base, head }, query.limit);
 }
 
-async function getReusableContent(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
+async function getReusableContent(ctx: AppContext, { params }: { params: { reusableContentId: string } }) {
   const view = await revisionOfPath(ctx);
-  ctx.body = presentReusableContent(reusableContentOf(view.revision, params.reusableContentId ?? ''));
+  ctx.body = presentReusableContent(reusableContentOf(view.revision, params.reusableContentId));
 }
 
 /** A reusable content's Document; with `dereferenced`, the includes inside it inlined too. */
-async function getReusableContentDocument(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.PageDocumentQuery }) {
+async function getReusableContentDocument(ctx: AppContext, { params, query }: { params: { reusableContentId: string }; query: schemas.PageDocumentQuery }) {
   const view = await revisionOfPath(ctx);
-  const content = reusableContentOf(view.revision, params.reusableContentId ?? '');
+  const content = reusableContentOf(view.revision, params.reusableContentId);
   const read = await readReusableContentDocument(content);
   const document = query.dereferenced !== false ? await dereferenceReusableContents(view.revision, content.path, read) : read;
   ctx.body = presentReusableContentDocument(view, content, document);
 }
 
 /** A Document by its id (its markdown blob's) among the current revision's pages and reusable contents. */
-async function getDocument(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
+async function getDocument(ctx: AppContext, { params }: { params: { documentId: string } }) {
   const view = await revisionOfPath(ctx);
-  const found = documentSourceOf(view.revision, params.documentId ?? '');
+  const found = documentSourceOf(view.revision, params.documentId);
   ctx.body = found.kind === 'page' ? presentPageDocument(view, found.page, await readPageDocument(found.page)) : presentReusableContentDocument(view, found.content, await readReusableContentDocument(found.content));
 }
 
 /** A document or group page by its path (`guides/install`); links have no path to find them by. */
-async function getPageByPath(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.PageQuery }) {
+async function getPageByPath(ctx: AppContext, { params, query }: { params: { pagePath: string }; query: schemas.PageQuery }) {
   const view = await revisionOfPath(ctx);
-  const wanted = (params.pagePath ?? '').replace(/^\/+|\/+$/g, ''); // the router has decoded it (`%2F` or `/`)
+  const wanted = (params.pagePath).replace(/^\/+|\/+$/g, ''); // the router has decoded it (`%2F` or `/`)
   const page = revisionPageAtPath(view.revision, wanted);
   await sendPage(ctx, view, page, query);
 }
 
 /** A page's canonical and alternate links (0.202.0), from its frontmatter's `metaLinks`. */
-async function getPageMetaLinks(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
+async function getPageMetaLinks(ctx: AppContext, { params }: { params: { pageId: string } }) {
   const view = await revisionOfPath(ctx);
-  const page = revisionPage(view.revision, params.pageId ?? '', { accept: (found) => found.kind !== 'link' });
+  const page = revisionPage(view.revision, params.pageId, { accept: (found) => found.kind !== 'link' });
   ctx.body = presentPageMetaLinks(pageMetaLinks(view.revision, page));
 }
 
@@ -160,19 +160,19 @@ async function listFiles(ctx: AppContext, { query }: { query: schemas.FilesQuery
   ctx.body = presentList(page, (file) => presentFile(view, file));
 }
 
-async function getFile(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
+async function getFile(ctx: AppContext, { params }: { params: { fileId: string } }) {
   const view = await revisionOfPath(ctx);
-  ctx.body = presentFile(view, revisionFile(view.revision, params.fileId ?? ''));
+  ctx.body = presentFile(view, revisionFile(view.revision, params.fileId));
 }
 
 /** Types a browser would run as a page or script if shown inline: served as attachments. */
 const activeTypes = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript)\b/;
 
 /** A file's bytes, with its content type: what `downloadURL` points at. */
-async function download(ctx: AppContext, { params }: { params: Partial<Record<string, string>> }) {
+async function download(ctx: AppContext, { params }: { params: { fileId: string } }) {
   const { space } = spaceOf(ctx);
   const view = await revisionOfPath(ctx);
-  const file = revisionFile(view.revision, params.fileId ?? '');
+  const file = revisionFile(view.revision, params.fileId);
   const { contentType } = presentFile(view, file);
   ctx.set('Cache-Control', 'private, max-age=31536000, immutable');
   ctx.set('X-Content-Type-Options', 'nosniff');

@@ -39,8 +39,8 @@ async function list(ctx: AppContext, { query }: { query: schemas.ListConversatio
   ctx.body = presentList(found, (conversation) => presentConversation(conversation, ctx.urls));
 }
 
-async function get(ctx: AppContext) {
-  ctx.body = presentConversationDetail(await readConversation(ctx.db, organizationOf(ctx).organization.id, ctx.params.conversationId ?? ''), ctx.urls);
+async function get(ctx: AppContext, { params }: { params: { conversationId: string } }) {
+  ctx.body = presentConversationDetail(await readConversation(ctx.db, organizationOf(ctx).organization.id, params.conversationId), ctx.urls);
 }
 
 /** Newest first. */
@@ -50,8 +50,8 @@ async function listIssues(ctx: AppContext, { query }: { query: schemas.ListConve
   ctx.body = presentList(found, (item) => presentIssueListing(item, ctx.urls));
 }
 
-async function getIssue(ctx: AppContext) {
-  ctx.body = presentIssueListing(await getConversationIssue(ctx.db, organizationOf(ctx).organization.id, ctx.params.issueId ?? ''), ctx.urls);
+async function getIssue(ctx: AppContext, { params }: { params: { issueId: string } }) {
+  ctx.body = presentIssueListing(await getConversationIssue(ctx.db, organizationOf(ctx).organization.id, params.issueId), ctx.urls);
 }
 
 async function listClusters(ctx: AppContext, { query }: { query: schemas.ListConversationsIssuesClustersQuery }) {
@@ -61,7 +61,7 @@ async function listClusters(ctx: AppContext, { query }: { query: schemas.ListCon
   ctx.body = presentList(found, (cluster) => presentIssuesCluster(cluster, activity.get(cluster.id)!, ctx.urls));
 }
 
-async function getCluster(ctx: AppContext) {
-  const cluster = await getIssueCluster(ctx.db, organizationOf(ctx).organization.id, ctx.params.clusterId ?? '');
+async function getCluster(ctx: AppContext, { params }: { params: { clusterId: string } }) {
+  const cluster = await getIssueCluster(ctx.db, organizationOf(ctx).organization.id, params.clusterId);
   ctx.body = presentIssuesCluster(cluster, (await clusterActivity(ctx.db, [cluster.id])).get(cluster.id)!, ctx.urls);
 }

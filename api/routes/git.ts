@@ -2,7 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import Router from '@koa/router';
 import { advertisementStart, startGitExchange, type GitService } from '../../domain/git/index.js';
-import { callerOf, contentDeps, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
+import { callerOf, contentDeps, spaceOf, type AppContext, type AppServices, type AppState, pathParam } from '../context.js';
 import { badRequest, HttpError } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace, signedInOverGit } from '../policies/index.js';
@@ -30,7 +30,7 @@ function spacePolicy(service: (ctx: AppContext) => GitService) {
   const fetchers = inSpace(spaceActions.view);
   const pushers = inSpace(spaceActions.edit);
   return (ctx: AppContext, next: () => Promise<unknown>) => {
-    ctx.params.spaceId = (ctx.params.repository ?? '').replace(/\.git$/, '');
+    ctx.params.spaceId = pathParam(ctx, 'repository').replace(/\.git$/, '');
     return (service(ctx) === 'git-receive-pack' ? pushers : fetchers).check(ctx, next);
   };
 }

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { spaceBundle } from '../../domain/storages/index.js';
-import { contentDeps, type AppContext, type AppServices, type AppState } from '../context.js';
+import { contentDeps, type AppContext, type AppServices, type AppState, pathParam } from '../context.js';
 import { HttpError } from '../errors.js';
 
 /**
@@ -16,7 +16,7 @@ internalRouter.use((ctx: AppContext, next) => {
 
 /** A space's repository as a git bundle, for the node its move copies it to (domain/storages/spaceMove.ts). */
 internalRouter.get('/spaces/:spaceId/bundle', (ctx: AppContext) => {
-  const bundle = spaceBundle(contentDeps(ctx), ctx.params.spaceId ?? '');
+  const bundle = spaceBundle(contentDeps(ctx), pathParam(ctx, 'spaceId'));
   ctx.type = 'application/x-git-bundle';
   ctx.body = bundle;
 });

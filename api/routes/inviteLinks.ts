@@ -6,7 +6,7 @@ import { findSpace } from '../../storage/spaces.js';
 import type { MemberRole } from '../../storage/members.js';
 import { acceptInviteLink, changeInviteLinkRole, createInviteLink, removeInviteLink } from '../../domain/organizations/index.js';
 import { findOrganization } from '../../storage/organizations.js';
-import { callerOf, organizationOf, type AppContext } from '../context.js';
+import { callerOf, organizationOf, type AppContext, pathParam } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';
 import { presentInviteLink } from '../presenters/inviteLink.js';
@@ -28,7 +28,7 @@ routes.post('/orgs/:organizationId/invites/:inviteId', 'joinOrganizationWithInvi
 
 async function inviteOfPath(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
-  const invite = await findInviteLink(ctx.db, organization.id, ctx.params.inviteId ?? '');
+  const invite = await findInviteLink(ctx.db, organization.id, pathParam(ctx, 'inviteId'));
   if (!invite) throw notFound(`Invite link ${ctx.params.inviteId} not found in organization ${organization.id}`);
   return invite;
 }
@@ -82,18 +82,18 @@ async function update(ctx: AppContext, { body }: { body: schemas.UpdateInviteLin
   ctx.body = presentInviteLink(await changeInviteLinkRole(ctx.db, organization.id, invite.id, value), organization);
 }
 
-async function remove(ctx: AppContext) {
+async function remove(ctx: AppContext, { params }: { params: { inviteId: string } }) {
   const { organization } = organizationOf(ctx);
-  ctx.status = (await removeInviteLink(ctx.db, organization.id, ctx.params.inviteId ?? '')) ? 205 : 204;
+  ctx.status = (await removeInviteLink(ctx.db, organization.id, params.inviteId)) ? 205 : 204;
 }
 
 /** Accepts an invite link (domain/organizations: acceptInviteLink), if the organization has them on. */
-async function join(ctx: AppContext) {
+async function join(ctx: AppContext, { params }: { params: { organizationId: string; inviteId: string } }) {
   const caller = callerOf(ctx);
-  const organizationId = ctx.params.organizationId ?? '';
+  const organizationId = params.organizationId;
   const organization = await findOrganization(ctx.db, organizationId);
-  const invite = organization && (await findInviteLink(ctx.db, organization.id, ctx.params.inviteId ?? ''));
-  if (!organization || !invite) throw notFound(`Invite ${ctx.params.inviteId} not found`);
+  const invite = organization && (await findInviteLink(ctx.db, organization.id, params.inviteId));
+  if (!organization || !invite) throw notFound(`Invite ${params.inviteId} not found`);
   if (!organization.inviteLinks) throw forbidden('This organization has turned invite links off');
   await acceptInviteLink(ctx.db, invite, caller.id);
   ctx.body = {};

@@ -48,17 +48,17 @@ async function listSpaceLinks(ctx: AppContext, { query }: { query: schemas.Links
   ctx.body = presentLinkList(context, await revisionLinks(context.view.revision), `links:${context.view.revision.commit}`, query);
 }
 
-async function listPageLinks(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.LinksQuery }) {
+async function listPageLinks(ctx: AppContext, { params, query }: { params: { pageId: string }; query: schemas.LinksQuery }) {
   const context = await locationContext(ctx);
-  const page = revisionPage(context.view.revision, params.pageId ?? '');
+  const page = revisionPage(context.view.revision, params.pageId);
   const uses = (await revisionLinks(context.view.revision)).filter((use) => use.from.id === page.id);
   ctx.body = presentLinkList(context, uses, `page-links:${context.view.revision.commit}:${page.id}`, query);
 }
 
 /** The pages that link to a file. */
-async function listFileBacklinks(ctx: AppContext, { params, query }: { params: Partial<Record<string, string>>; query: schemas.BacklinksQuery }) {
+async function listFileBacklinks(ctx: AppContext, { params, query }: { params: { fileId: string }; query: schemas.BacklinksQuery }) {
   const context = await locationContext(ctx);
-  const file = revisionFile(context.view.revision, params.fileId ?? '');
+  const file = revisionFile(context.view.revision, params.fileId);
   const pages = [
     ...new Map(
       (await revisionLinks(context.view.revision))

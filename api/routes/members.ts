@@ -4,7 +4,7 @@ import { findContentGrants, findContentGrantsCached } from '../../storage/conten
 import { listTeamsOfMember } from '../../storage/teams.js';
 import { findUser } from '../../storage/users.js';
 import { acceptInvitation, changeMemberRole, declineInvitation, inviteUsers, markMemberSso, organizationAccess, removeMember, spaceCountsByRole } from '../../domain/organizations/index.js';
-import { callerOf, organizationOf, type AppContext, contentDeps } from '../context.js';
+import { callerOf, organizationOf, type AppContext, contentDeps, pathParam } from '../context.js';
 import { notFound } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';
 import { presentInvitation } from '../presenters/invitation.js';
@@ -49,7 +49,7 @@ async function present(ctx: AppContext, member: MemberRecord) {
 
 async function memberOfPath(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
-  const member = await findMember(ctx.db, organization.id, ctx.params.userId ?? '');
+  const member = await findMember(ctx.db, organization.id, pathParam(ctx, 'userId'));
   if (!member) throw notFound(`Member ${ctx.params.userId} not found in organization ${organization.id}`);
   return member;
 }
@@ -60,23 +60,23 @@ async function get(ctx: AppContext) {
 
 async function update(ctx: AppContext, { body: { role } }: { body: schemas.UpdateMemberBody }) {
   const { organization } = organizationOf(ctx);
-  const member = role === undefined ? await memberOfPath(ctx) : await changeMemberRole(ctx.db, organization.id, ctx.params.userId ?? '', role);
+  const member = role === undefined ? await memberOfPath(ctx) : await changeMemberRole(ctx.db, organization.id, pathParam(ctx, 'userId'), role);
   ctx.body = await present(ctx, member);
 }
 
 /** 205 when the member was removed, 204 when there was no such member (upstream semantics). */
-async function remove(ctx: AppContext) {
+async function remove(ctx: AppContext, { params }: { params: { userId: string } }) {
   const { organization } = organizationOf(ctx);
-  ctx.status = (await removeMember(ctx.db, organization.id, ctx.params.userId ?? '')) ? 205 : 204;
+  ctx.status = (await removeMember(ctx.db, organization.id, params.userId)) ? 205 : 204;
 }
 
 /**
  * Marks a member as signing in through SSO. Only members: a user who isn't one joins by their own
  * action (an invitation, their email domain), and an unknown id answers the same 404 as a non-member.
  */
-async function setSso(ctx: AppContext) {
+async function setSso(ctx: AppContext, { params }: { params: { userId: string } }) {
   const { organization } = organizationOf(ctx);
-  const userId = ctx.params.userId ?? '';
+  const userId = params.userId;
   const member = await markMemberSso(ctx.db, organization.id, userId);
   ctx.body = await present(ctx, member);
 }
@@ -108,9 +108,9 @@ async function invite(ctx: AppContext, { body }: { body: schemas.InviteUsersBody
 }
 
 /** Another user as the caller may see them: themselves, or someone they share an organization with; anyone else is a 404. */
-async function getUser(ctx: AppContext) {
+async function getUser(ctx: AppContext, { params }: { params: { userId: string } }) {
   const caller = callerOf(ctx);
-  const userId = ctx.params.userId ?? '';
+  const userId = params.userId;
   const user = userId === caller.id ? caller : (await shareAnOrganization(ctx.db, caller.id, userId)) ? await findUser(ctx.db, userId) : undefined;
   if (!user) throw notFound(`User ${userId} not found`);
   ctx.body = presentUser(user, ctx.urls);
@@ -126,11 +126,11 @@ async function listInvitations(ctx: AppContext) {
   ctx.body = { items, count: items.length };
 }
 
-async function accept(ctx: AppContext) {
-  ctx.body = await present(ctx, await acceptInvitation(ctx.db, ctx.params.organizationId ?? '', callerOf(ctx).id));
+async function accept(ctx: AppContext, { params }: { params: { organizationId: string } }) {
+  ctx.body = await present(ctx, await acceptInvitation(ctx.db, params.organizationId, callerOf(ctx).id));
 }
 
 /** 205 when an invitation was declined, 204 when none was waiting. */
-async function decline(ctx: AppContext) {
-  ctx.status = (await declineInvitation(ctx.db, ctx.params.organizationId ?? '', callerOf(ctx).id)) ? 205 : 204;
+async function decline(ctx: AppContext, { params }: { params: { organizationId: string } }) {
+  ctx.status = (await declineInvitation(ctx.db, params.organizationId, callerOf(ctx).id)) ? 205 : 204;
 }

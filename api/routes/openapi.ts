@@ -1,7 +1,7 @@
 import { createOpenAPISpec, normalizeSlug, putOpenAPISpec, removeOpenAPISpec, setSpecVisibility } from '../../domain/openapi/index.js';
 import { getOpenAPISpec, getOpenAPIVersion, listOpenAPISpecs, listOpenAPIVersions, readOpenAPIFilesystem, type OpenAPISpecRecord } from '../../storage/openapi.js';
 import { siteTokenShowsSpec } from '../../domain/publishing/index.js';
-import { contentDeps, jobDeps, organizationOf, type AppContext } from '../context.js';
+import { contentDeps, jobDeps, organizationOf, type AppContext, pathParam } from '../context.js';
 import { notFound } from '../errors.js';
 import { openAPIActions } from '../policies/actions.js';
 import { inOrganization } from '../policies/index.js';
@@ -36,7 +36,7 @@ routes.get(`${spec}/versions/:versionId/content`, 'getOpenAPISpecVersionContentB
  * block): not its source, errors or earlier versions. Any other is as absent.
  */
 async function specOf(ctx: AppContext, reading: 'latest content' | 'anything' = 'anything'): Promise<OpenAPISpecRecord> {
-  const found = await getOpenAPISpec(ctx.db, organizationOf(ctx).organization.id, normalizeSlug(ctx.params.specSlug ?? ''));
+  const found = await getOpenAPISpec(ctx.db, organizationOf(ctx).organization.id, normalizeSlug(pathParam(ctx, 'specSlug')));
   const token = ctx.state.siteToken;
   if (token && found.visibility !== 'public' && !(reading === 'latest content' && (await siteTokenShowsSpec(contentDeps(ctx), token, found)))) {
     throw notFound(`OpenAPI specification "${found.slug}" not found`);
@@ -103,14 +103,14 @@ async function latestContent(ctx: AppContext) {
   ctx.body = presentOpenAPIContent(current, found, await readOpenAPIFilesystem(ctx.db, found.id), ctx.urls, filesystemForm(ctx), source);
 }
 
-async function version(ctx: AppContext) {
+async function version(ctx: AppContext, { params }: { params: { versionId: string } }) {
   const current = await specOf(ctx);
-  ctx.body = presentOpenAPIVersion(current, await getOpenAPIVersion(ctx.db, current.id, ctx.params.versionId ?? ''), ctx.urls);
+  ctx.body = presentOpenAPIVersion(current, await getOpenAPIVersion(ctx.db, current.id, params.versionId), ctx.urls);
 }
 
-async function versionContent(ctx: AppContext) {
+async function versionContent(ctx: AppContext, { params }: { params: { versionId: string } }) {
   const current = await specOf(ctx);
-  const found = await getOpenAPIVersion(ctx.db, current.id, ctx.params.versionId ?? '');
+  const found = await getOpenAPIVersion(ctx.db, current.id, params.versionId);
   ctx.body = presentOpenAPIContent(current, found, await readOpenAPIFilesystem(ctx.db, found.id), ctx.urls, filesystemForm(ctx));
 }
 

@@ -64,9 +64,9 @@ async function update(ctx: AppContext, { body }: { body: schemas.UpdateOrganizat
 }
 
 /** Joins when the caller's verified email domain is one the organization allows (upstream answers 400 otherwise). */
-async function join(ctx: AppContext) {
+async function join(ctx: AppContext, { params }: { params: { organizationId: string } }) {
   const caller = callerOf(ctx);
-  const organizationId = ctx.params.organizationId ?? '';
+  const organizationId = params.organizationId;
   // A member has nothing to join, whatever their email domain.
   if (await findMember(ctx.db, organizationId, caller.id)) {
     ctx.status = 204;
@@ -108,10 +108,10 @@ async function putInstructions(ctx: AppContext, { body: { instructions } }: { bo
 }
 
 /** Organizations that accept an email domain: only for the caller's own domain, so it can't be used to enumerate. */
-async function byEmailDomain(ctx: AppContext) {
+async function byEmailDomain(ctx: AppContext, { params }: { params: { emailDomain: string } }) {
   const caller = callerOf(ctx);
-  const domain = (ctx.params.emailDomain ?? '').toLowerCase();
-  if (!new RegExp(schemas.emailDomainParam.pattern).test(domain)) throw badRequest(`"${ctx.params.emailDomain}" is not an email domain`);
+  const domain = (params.emailDomain).toLowerCase();
+  if (!new RegExp(schemas.emailDomainParam.pattern).test(domain)) throw badRequest(`"${params.emailDomain}" is not an email domain`);
   if (caller.email.split('@')[1] !== domain) throw forbidden(`You can look up organizations only for your own email domain`);
   if (!caller.emailVerified) throw forbidden(`Your email address ${caller.email} is not verified, so its domain can't be used`);
   const organizations = await listOrganizationsWithEmailDomain(ctx.db, domain);

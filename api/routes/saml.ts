@@ -1,7 +1,7 @@
 import { findSamlProvider, listAllSamlProviders, listSamlProviders, type SamlProviderFields, type SamlProviderRecord } from '../../storage/samlProviders.js';
 import { findTeam, type TeamRecord } from '../../storage/teams.js';
 import { changeSamlProvider, createSamlProvider, parseCertificate, providerIsUsable, removeSamlProvider, ssoUrlProblem } from '../../domain/organizations/index.js';
-import { organizationOf, type AppContext } from '../context.js';
+import { organizationOf, type AppContext, pathParam } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
@@ -49,7 +49,7 @@ async function present(ctx: AppContext, provider: SamlProviderRecord) {
 
 async function providerOfPath(ctx: AppContext) {
   const { organization } = organizationOf(ctx);
-  const provider = await findSamlProvider(ctx.db, organization.id, ctx.params.samlProviderId ?? '');
+  const provider = await findSamlProvider(ctx.db, organization.id, pathParam(ctx, 'samlProviderId'));
   if (!provider) throw notFound(`SAML provider ${ctx.params.samlProviderId} not found in organization ${organization.id}`);
   return provider;
 }
@@ -79,9 +79,9 @@ async function update(ctx: AppContext, { body }: { body: schemas.UpdateSamlProvi
   ctx.body = await present(ctx, updated);
 }
 
-async function remove(ctx: AppContext) {
+async function remove(ctx: AppContext, { params }: { params: { samlProviderId: string } }) {
   const { organization } = organizationOf(ctx);
-  ctx.status = (await removeSamlProvider(ctx.db, organization.id, ctx.params.samlProviderId ?? '')) ? 205 : 204;
+  ctx.status = (await removeSamlProvider(ctx.db, organization.id, params.samlProviderId)) ? 205 : 204;
 }
 
 /**
@@ -89,7 +89,7 @@ async function remove(ctx: AppContext) {
  * what a login page needs. Only providers that are fully configured are offered; an unknown
  * organization has none, so the answer doesn't tell whether an id exists.
  */
-async function listLogins(ctx: AppContext) {
-  const providers = await listAllSamlProviders(ctx.db, ctx.params.organizationId ?? '');
+async function listLogins(ctx: AppContext, { params }: { params: { organizationId: string } }) {
+  const providers = await listAllSamlProviders(ctx.db, params.organizationId);
   ctx.body = { items: providers.filter((provider) => providerIsUsable(provider)).map((provider) => presentSsoLogin(provider, ctx.urls)) };
 }

@@ -63,9 +63,9 @@ function scopeOf(body: schemas.SiteSearchBody): SiteSearchScope {
  * The site's content that the caller sees, grouped by space in the site's order: a site token's
  * visitor, the site spaces its claims' conditions let through; a member, those of spaces they reach.
  */
-async function searchSite(ctx: AppContext, { query, body }: { query: schemas.SiteSearchQuery; body: schemas.SiteSearchBody }) {
+async function searchSite(ctx: AppContext, { params, query, body }: { params: { siteId: string }; query: schemas.SiteSearchQuery; body: schemas.SiteSearchBody }) {
   const { organization, role } = organizationOf(ctx);
-  const site = await siteOf(ctx.db, organization.id, ctx.params.siteId ?? '');
+  const site = await siteOf(ctx.db, organization.id, params.siteId);
   const token = ctx.state.siteToken;
   const loaded = await loadSiteStructure(ctx.db, site.id);
   let structure = token ? visibleStructure(loaded, token.claims ?? {}) : loaded;

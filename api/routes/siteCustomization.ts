@@ -1,6 +1,6 @@
 import type { Customization } from '../../domain/sites/index.js';
 import { overrideSiteSpaceCustomization, removeSiteSpaceCustomization, replaceSiteCustomization, siteCustomization, siteOf, siteSpaceCustomization } from '../../domain/sites/index.js';
-import { contentDeps, organizationOf, type AppContext } from '../context.js';
+import { contentDeps, organizationOf, type AppContext, pathParam } from '../context.js';
 import { siteActions } from '../policies/actions.js';
 import { inOrganization } from '../policies/index.js';
 import { presentSiteCustomization } from '../presenters/siteCustomization.js';
@@ -19,7 +19,7 @@ routes.get(siteSpace, 'getSiteSpaceCustomizationById', inOrganization(siteAction
 routes.patch(siteSpace, 'overrideSiteSpaceCustomizationById', inOrganization(siteActions.edit), handle({ body: schemas.overrideCustomization }, override));
 routes.delete(siteSpace, 'deleteSiteSpaceCustomizationById', inOrganization(siteActions.edit), handle({}, remove));
 
-const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organization.id, ctx.params.siteId ?? '');
+const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organization.id, pathParam(ctx, 'siteId'));
 
 async function get(ctx: AppContext) {
   ctx.body = presentSiteCustomization(await siteCustomization(contentDeps(ctx), await theSite(ctx)));
@@ -29,15 +29,15 @@ async function replace(ctx: AppContext, { body }: { body: unknown }) {
   ctx.body = presentSiteCustomization(await replaceSiteCustomization(contentDeps(ctx), await theSite(ctx), body as Customization));
 }
 
-async function getOfSiteSpace(ctx: AppContext) {
-  ctx.body = presentSiteCustomization(await siteSpaceCustomization(contentDeps(ctx), await theSite(ctx), ctx.params.siteSpaceId ?? ''));
+async function getOfSiteSpace(ctx: AppContext, { params }: { params: { siteSpaceId: string } }) {
+  ctx.body = presentSiteCustomization(await siteSpaceCustomization(contentDeps(ctx), await theSite(ctx), params.siteSpaceId));
 }
 
-async function override(ctx: AppContext, { body }: { body: unknown }) {
-  ctx.body = presentSiteCustomization(await overrideSiteSpaceCustomization(contentDeps(ctx), await theSite(ctx), ctx.params.siteSpaceId ?? '', body as Customization));
+async function override(ctx: AppContext, { params, body }: { params: { siteSpaceId: string }; body: unknown }) {
+  ctx.body = presentSiteCustomization(await overrideSiteSpaceCustomization(contentDeps(ctx), await theSite(ctx), params.siteSpaceId, body as Customization));
 }
 
 /** 205 when the site space's overrides were removed, 204 when it had none (upstream's two answers). */
-async function remove(ctx: AppContext) {
-  ctx.status = (await removeSiteSpaceCustomization(contentDeps(ctx), await theSite(ctx), ctx.params.siteSpaceId ?? '')) ? 205 : 204;
+async function remove(ctx: AppContext, { params }: { params: { siteSpaceId: string } }) {
+  ctx.status = (await removeSiteSpaceCustomization(contentDeps(ctx), await theSite(ctx), params.siteSpaceId)) ? 205 : 204;
 }

@@ -1,6 +1,6 @@
 import { changePublishingAuth, mintSitePreview, publishingAuthOf, regeneratePublishingKey } from '../../domain/publishing/index.js';
 import { siteOf } from '../../domain/sites/index.js';
-import { contentDeps, organizationOf, type AppContext } from '../context.js';
+import { contentDeps, organizationOf, type AppContext, pathParam } from '../context.js';
 import { badRequest } from '../errors.js';
 import { publishedSiteUrl } from '../presenters/site.js';
 import { siteActions } from '../policies/actions.js';
@@ -21,7 +21,7 @@ routes.post(`${auth}/regenerate`, 'regenerateSitePublishingAuthById', inOrganiza
 // A preview URL shows the site's spaces to whoever holds it for an hour: the role that edits the site hands them out.
 routes.get('/orgs/:organizationId/sites/:siteId/publishing/preview', 'getSitePublishingPreviewById', inOrganization(siteActions.edit), handle({ query: schemas.previewQuery }, preview));
 
-const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organization.id, ctx.params.siteId ?? '');
+const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organization.id, pathParam(ctx, 'siteId'));
 
 async function get(ctx: AppContext) {
   ctx.body = presentSitePublishingAuth(await publishingAuthOf(contentDeps(ctx), await theSite(ctx)));

@@ -2,7 +2,7 @@ import { changeSiteRedirect, createSiteRedirect, redirectOfSource, removeSiteRed
 import { siteOf } from '../../domain/sites/index.js';
 import { isActiveShareKey } from '../../storage/sites.js';
 import { listSiteRedirects, type RedirectDestination } from '../../storage/siteRedirects.js';
-import { contentDeps, organizationOf, type AppContext } from '../context.js';
+import { contentDeps, organizationOf, type AppContext, pathParam } from '../context.js';
 import { notFound } from '../errors.js';
 import { siteActions } from '../policies/actions.js';
 import { inOrganization } from '../policies/index.js';
@@ -24,7 +24,7 @@ routes.patch(redirect, 'updateSiteRedirectById', inOrganization(siteActions.edit
 routes.delete(redirect, 'deleteSiteRedirectById', inOrganization(siteActions.edit), handle({}, remove));
 routes.get(`${site}/redirect`, 'getSiteRedirectBySource', inOrganization(siteActions.view, { siteToken: true }), handle({ query: schemas.redirectBySource }, bySource));
 
-const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organization.id, ctx.params.siteId ?? '');
+const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organization.id, pathParam(ctx, 'siteId'));
 
 async function list(ctx: AppContext, { query }: { query: schemas.ListRedirectsQuery }) {
   const found = await theSite(ctx);
@@ -37,13 +37,13 @@ async function create(ctx: AppContext, { body }: { body: schemas.CreateRedirectB
   ctx.body = presentSiteRedirect(created);
 }
 
-async function update(ctx: AppContext, { body }: { body: schemas.UpdateRedirectBody }) {
+async function update(ctx: AppContext, { params, body }: { params: { siteRedirectId: string }; body: schemas.UpdateRedirectBody }) {
   const changes = { ...(body.source !== undefined ? { source: body.source } : {}), ...(body.destination !== undefined ? { destination: body.destination as RedirectDestination } : {}) };
-  ctx.body = presentSiteRedirect(await changeSiteRedirect(contentDeps(ctx), await theSite(ctx), ctx.params.siteRedirectId ?? '', changes));
+  ctx.body = presentSiteRedirect(await changeSiteRedirect(contentDeps(ctx), await theSite(ctx), params.siteRedirectId, changes));
 }
 
-async function remove(ctx: AppContext) {
-  await removeSiteRedirect(ctx, await theSite(ctx), ctx.params.siteRedirectId ?? '');
+async function remove(ctx: AppContext, { params }: { params: { siteRedirectId: string } }) {
+  await removeSiteRedirect(ctx, await theSite(ctx), params.siteRedirectId);
   ctx.status = 204;
 }
 

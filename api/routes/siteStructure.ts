@@ -2,7 +2,7 @@ import { addGroup, addSection, addSectionToGroup, addSiteSpace, moveGroup, type 
 import { paginateArray } from '../../storage/pagination.js';
 import { loadSiteStructure, type SiteSpaceRecord } from '../../storage/siteStructure.js';
 import { isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
-import { organizationOf, type AppContext, contentDeps, callerOf, siteSpacesReaderOf } from '../context.js';
+import { organizationOf, type AppContext, contentDeps, callerOf, siteSpacesReaderOf, pathParam } from '../context.js';
 import { inOrganization } from '../policies/index.js';
 import { siteActions } from '../policies/actions.js';
 import { presentList } from '../presenters/list.js';
@@ -39,7 +39,7 @@ routes.post(`${group}/sections`, 'addSectionToGroup', inOrganization(edit), hand
 routes.delete(`${group}/sections/:siteSectionId`, 'removeSectionFromGroup', inOrganization(edit), handle({}, removeFromGroup));
 routes.post(`${group}/move`, 'moveSiteSectionGroup', inOrganization(edit), handle({ body: schemas.moveGroup }, moveTheGroup));
 
-const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organization.id, ctx.params.siteId ?? '');
+const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organization.id, pathParam(ctx, 'siteId'));
 
 /** The site as read now, for presenting; `shareKey` counts only when it is an active key of this site's links. */
 async function viewOf(ctx: AppContext, found: SiteRecord, shareKey?: string, wanted?: (siteSpace: SiteSpaceRecord) => boolean): Promise<SiteView> {
@@ -76,21 +76,21 @@ async function createSection(ctx: AppContext, { body }: { body: schemas.AddSecti
   ctx.body = presentSection(shown, pick(shown.structure.sections, id));
 }
 
-async function patchSection(ctx: AppContext, { body }: { body: schemas.UpdateSectionBody }) {
+async function patchSection(ctx: AppContext, { params, body }: { params: { siteSectionId: string }; body: schemas.UpdateSectionBody }) {
   const found = await theSite(ctx);
-  const id = ctx.params.siteSectionId ?? '';
+  const id = params.siteSectionId;
   await updateSectionSettings(contentDeps(ctx), found, id, body);
   const shown = await viewOf(ctx, found, undefined, inSection(id));
   ctx.body = presentSection(shown, pick(shown.structure.sections, id));
 }
 
-async function deleteSection(ctx: AppContext) {
-  ctx.status = (await removeSection(contentDeps(ctx), await theSite(ctx), ctx.params.siteSectionId ?? '')) ? 205 : 204;
+async function deleteSection(ctx: AppContext, { params }: { params: { siteSectionId: string } }) {
+  ctx.status = (await removeSection(contentDeps(ctx), await theSite(ctx), params.siteSectionId)) ? 205 : 204;
 }
 
-async function moveTheSection(ctx: AppContext, { body }: { body: schemas.MoveSectionBody }) {
+async function moveTheSection(ctx: AppContext, { params, body }: { params: { siteSectionId: string }; body: schemas.MoveSectionBody }) {
   const found = await theSite(ctx);
-  const id = ctx.params.siteSectionId ?? '';
+  const id = params.siteSectionId;
   await moveSection(contentDeps(ctx), found, id, refsOf(body.position, 'siteSection'));
   const shown = await viewOf(ctx, found, undefined, inSection(id));
   ctx.body = presentSection(shown, pick(shown.structure.sections, id));
@@ -118,21 +118,21 @@ async function createSiteSpace(ctx: AppContext, { body }: { body: schemas.AddSit
   ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, id));
 }
 
-async function patchSiteSpace(ctx: AppContext, { body }: { body: schemas.UpdateSiteSpaceBody }) {
+async function patchSiteSpace(ctx: AppContext, { params, body }: { params: { siteSpaceId: string }; body: schemas.UpdateSiteSpaceBody }) {
   const found = await theSite(ctx);
-  const id = ctx.params.siteSpaceId ?? '';
+  const id = params.siteSpaceId;
   await updateSiteSpaceSettings(contentDeps(ctx), found, id, body, callerOf(ctx).id);
   const shown = await viewOf(ctx, found, undefined, only(id));
   ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, id));
 }
 
-async function deleteSiteSpace(ctx: AppContext) {
-  ctx.status = (await removeSiteSpace(contentDeps(ctx), await theSite(ctx), ctx.params.siteSpaceId ?? '')) ? 205 : 204;
+async function deleteSiteSpace(ctx: AppContext, { params }: { params: { siteSpaceId: string } }) {
+  ctx.status = (await removeSiteSpace(contentDeps(ctx), await theSite(ctx), params.siteSpaceId)) ? 205 : 204;
 }
 
-async function moveTheSiteSpace(ctx: AppContext, { body }: { body: schemas.MoveSiteSpaceBody }) {
+async function moveTheSiteSpace(ctx: AppContext, { params, body }: { params: { siteSpaceId: string }; body: schemas.MoveSiteSpaceBody }) {
   const found = await theSite(ctx);
-  const id = ctx.params.siteSpaceId ?? '';
+  const id = params.siteSpaceId;
   await moveSiteSpace(contentDeps(ctx), found, id, refsOf(body.position, 'siteSpace'), callerOf(ctx).id);
   const shown = await viewOf(ctx, found, undefined, only(id));
   ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, id));
@@ -166,32 +166,32 @@ async function createGroup(ctx: AppContext, { body }: { body: schemas.AddGroupBo
   ctx.body = await presentedGroup(ctx, found, id);
 }
 
-async function patchGroup(ctx: AppContext, { body }: { body: schemas.UpdateGroupBody }) {
+async function patchGroup(ctx: AppContext, { params, body }: { params: { siteSectionGroupId: string }; body: schemas.UpdateGroupBody }) {
   const found = await theSite(ctx);
-  const id = ctx.params.siteSectionGroupId ?? '';
+  const id = params.siteSectionGroupId;
   await updateGroupSettings(contentDeps(ctx), found, id, body);
   ctx.body = await presentedGroup(ctx, found, id);
 }
 
-async function deleteGroup(ctx: AppContext) {
-  ctx.status = (await removeGroup(contentDeps(ctx), await theSite(ctx), ctx.params.siteSectionGroupId ?? '')) ? 205 : 204;
+async function deleteGroup(ctx: AppContext, { params }: { params: { siteSectionGroupId: string } }) {
+  ctx.status = (await removeGroup(contentDeps(ctx), await theSite(ctx), params.siteSectionGroupId)) ? 205 : 204;
 }
 
-async function addToGroup(ctx: AppContext, { body }: { body: schemas.AddSectionToGroupBody }) {
+async function addToGroup(ctx: AppContext, { params, body }: { params: { siteSectionGroupId: string }; body: schemas.AddSectionToGroupBody }) {
   const found = await theSite(ctx);
-  const id = ctx.params.siteSectionGroupId ?? '';
+  const id = params.siteSectionGroupId;
   await addSectionToGroup(contentDeps(ctx), found, id, body.sectionId);
   ctx.status = 201;
   ctx.body = await presentedGroup(ctx, found, id);
 }
 
-async function removeFromGroup(ctx: AppContext) {
-  ctx.status = (await removeSectionFromGroup(contentDeps(ctx), await theSite(ctx), ctx.params.siteSectionGroupId ?? '', ctx.params.siteSectionId ?? '')) ? 205 : 204;
+async function removeFromGroup(ctx: AppContext, { params }: { params: { siteSectionGroupId: string; siteSectionId: string } }) {
+  ctx.status = (await removeSectionFromGroup(contentDeps(ctx), await theSite(ctx), params.siteSectionGroupId, params.siteSectionId)) ? 205 : 204;
 }
 
-async function moveTheGroup(ctx: AppContext, { body }: { body: schemas.MoveGroupBody }) {
+async function moveTheGroup(ctx: AppContext, { params, body }: { params: { siteSectionGroupId: string }; body: schemas.MoveGroupBody }) {
   const found = await theSite(ctx);
-  const id = ctx.params.siteSectionGroupId ?? '';
+  const id = params.siteSectionGroupId;
   await moveGroup(contentDeps(ctx), found, id, refsOf(body.position, 'id'));
   ctx.body = await presentedGroup(ctx, found, id);
 }

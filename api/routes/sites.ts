@@ -1,7 +1,7 @@
 import { changeShareLink, createShareLink, createSite, removeShareLink, removeSite, saveAdaptiveSchema, siteOf, templateConditions, updateSiteSettings, readSiteSpaces, setSitePublished, siteSpaceCustomizations } from '../../domain/sites/index.js';
 import { loadSiteStructure } from '../../storage/siteStructure.js';
 import { findAdaptiveSchema, findShareLink, isActiveShareKey, listShareLinks, listSites } from '../../storage/sites.js';
-import { organizationOf, type AppContext, contentDeps, callerOf, siteSpacesReaderOf } from '../context.js';
+import { organizationOf, type AppContext, contentDeps, callerOf, siteSpacesReaderOf, pathParam } from '../context.js';
 import { notFound } from '../errors.js';
 import { JsonCache } from '../jsonCache.js';
 import { inOrganization } from '../policies/index.js';
@@ -38,7 +38,7 @@ routes.delete(`${site}/share-links/:shareLinkId`, 'deleteSiteShareLinkById', inO
 
 /** The path's site, or 404. */
 async function theSite(ctx: AppContext) {
-  return siteOf(ctx.db, organizationOf(ctx).organization.id, ctx.params.siteId ?? '');
+  return siteOf(ctx.db, organizationOf(ctx).organization.id, pathParam(ctx, 'siteId'));
 }
 
 /** Oldest first; `type` may be given once or repeated. */
@@ -69,9 +69,9 @@ async function update(ctx: AppContext, { body }: { body: schemas.UpdateSiteBody 
 }
 
 /** 205 when the site was deleted, 204 when there was none (as upstream). */
-async function remove(ctx: AppContext) {
+async function remove(ctx: AppContext, { params }: { params: { siteId: string } }) {
   const { organization } = organizationOf(ctx);
-  ctx.status = (await removeSite(ctx.db, organization.id, ctx.params.siteId ?? '')) ? 205 : 204;
+  ctx.status = (await removeSite(ctx.db, organization.id, params.siteId)) ? 205 : 204;
 }
 
 async function publish(ctx: AppContext) {
@@ -149,16 +149,16 @@ async function createLink(ctx: AppContext, { body }: { body: schemas.CreateShare
   ctx.body = presentShareLink(found, link, ctx.urls);
 }
 
-async function updateLink(ctx: AppContext, { body }: { body: schemas.UpdateShareLinkBody }) {
+async function updateLink(ctx: AppContext, { params, body }: { params: { shareLinkId: string }; body: schemas.UpdateShareLinkBody }) {
   const found = await theSite(ctx);
-  const shareLinkId = ctx.params.shareLinkId ?? '';
+  const shareLinkId = params.shareLinkId;
   if (!(await findShareLink(ctx.db, found.id, shareLinkId))) throw notFound(`Share link ${shareLinkId} not found`);
   ctx.body = presentShareLink(found, await changeShareLink(ctx.db, found.id, shareLinkId, body), ctx.urls);
 }
 
 /** 204 whether or not the link existed (API.md). */
-async function removeLink(ctx: AppContext) {
+async function removeLink(ctx: AppContext, { params }: { params: { shareLinkId: string } }) {
   const found = await theSite(ctx);
-  await removeShareLink(ctx.db, found.id, ctx.params.shareLinkId ?? '');
+  await removeShareLink(ctx.db, found.id, params.shareLinkId);
   ctx.status = 204;
 }

@@ -1,7 +1,7 @@
 import type { AppContext, AppMiddleware } from '../context.js';
 import type { Policy } from '../policies/index.js';
 import type { Requirement } from '../policies/requirements.js';
-import { steps, validate, validation, type HandlerSteps, type RequestSchemas } from '../validate.js';
+import { steps, validate, validation, type Handled, type HandlerSteps, type PathParams, type RequestSchemas } from '../validate.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -17,7 +17,8 @@ export interface Route {
   light?: boolean;
 }
 
-type Define = (path: string, operationId: string, policy: Policy, ...middleware: AppMiddleware[]) => void;
+/** A route's line; its handler may read only the parameters its path names (PathParams), typed. */
+type Define = <const Path extends string>(path: Path, operationId: string, policy: Policy, ...middleware: Array<Handled<PathParams<Path>>>) => void;
 
 /**
  * A readable list of routes: each line says method, path, operation, who may call it, then its

@@ -1,7 +1,7 @@
 import { findMember } from '../../storage/members.js';
 import { findTeam, findTeamRole, listTeamMembers, listTeams, teamRolesOf, type TeamRecord, type TeamRole } from '../../storage/teams.js';
 import { addTeamMember, createTeam, removeFromTeam, removeTeam, renameTeamOf, spaceCountsByRole, updateTeamMembers } from '../../domain/organizations/index.js';
-import { callerOf, organizationOf, type AppContext } from '../context.js';
+import { callerOf, organizationOf, type AppContext, pathParam } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { inOrganization } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
@@ -27,7 +27,7 @@ routes.delete('/orgs/:organizationId/teams/:teamId/members/:userId', 'deleteMemb
 
 async function teamOfPath(ctx: AppContext): Promise<TeamRecord> {
   const { organization } = organizationOf(ctx);
-  const team = await findTeam(ctx.db, organization.id, ctx.params.teamId ?? '');
+  const team = await findTeam(ctx.db, organization.id, pathParam(ctx, 'teamId'));
   if (!team) throw notFound(`Team ${ctx.params.teamId} not found in organization ${organization.id}`);
   return team;
 }
@@ -68,9 +68,9 @@ async function update(ctx: AppContext, { body }: { body: schemas.UpdateTeamBody 
   ctx.body = await present(ctx, await renameTeamOf(ctx.db, organization.id, team.id, body.title));
 }
 
-async function remove(ctx: AppContext) {
+async function remove(ctx: AppContext, { params }: { params: { teamId: string } }) {
   const { organization } = organizationOf(ctx);
-  ctx.status = (await removeTeam(ctx.db, organization.id, ctx.params.teamId ?? '')) ? 205 : 204;
+  ctx.status = (await removeTeam(ctx.db, organization.id, params.teamId)) ? 205 : 204;
 }
 
 async function listMembers(ctx: AppContext, { query }: { query: schemas.ListTeamMembersQuery }) {
@@ -88,15 +88,15 @@ async function updateMembers(ctx: AppContext, { body }: { body: schemas.UpdateTe
   ctx.status = 204;
 }
 
-async function addMember(ctx: AppContext, { body }: { body: schemas.AddTeamMemberBody }) {
+async function addMember(ctx: AppContext, { params, body }: { params: { userId: string }; body: schemas.AddTeamMemberBody }) {
   const { organization } = organizationOf(ctx);
   const team = await teamOfPath(ctx);
-  await addTeamMember(ctx.db, organization.id, team.id, ctx.params.userId ?? '', body.role);
+  await addTeamMember(ctx.db, organization.id, team.id, params.userId, body.role);
   ctx.status = 204;
 }
 
 /** 205 when removed, 204 when the user was not in the team (upstream semantics). */
-async function removeMember(ctx: AppContext) {
+async function removeMember(ctx: AppContext, { params }: { params: { userId: string } }) {
   const team = await teamOfPath(ctx);
-  ctx.status = (await removeFromTeam(ctx.db, team.id, ctx.params.userId ?? '')) ? 205 : 204;
+  ctx.status = (await removeFromTeam(ctx.db, team.id, params.userId)) ? 205 : 204;
 }

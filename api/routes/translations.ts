@@ -1,6 +1,6 @@
 import { createTranslation, removeTranslation, runTranslation, setInstructionsOf } from '../../domain/translations/index.js';
 import { getTranslation, listTranslations, type TranslationRecord } from '../../storage/translations.js';
-import { callerOf, jobDeps, organizationOf, type AppContext } from '../context.js';
+import { callerOf, jobDeps, organizationOf, type AppContext, pathParam } from '../context.js';
 import { translationActions } from '../policies/actions.js';
 import { inOrganization } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
@@ -21,7 +21,7 @@ routes.put(translation, 'updateTranslation', inOrganization(edit), handle({ body
 routes.delete(translation, 'deleteTranslation', inOrganization(admin), handle({}, remove));
 routes.post(`${translation}/run`, 'runTranslation', inOrganization(edit), handle({}, run));
 
-const translationOf = (ctx: AppContext): Promise<TranslationRecord> => getTranslation(ctx.db, organizationOf(ctx).organization.id, ctx.params.translationId ?? '');
+const translationOf = (ctx: AppContext): Promise<TranslationRecord> => getTranslation(ctx.db, organizationOf(ctx).organization.id, pathParam(ctx, 'translationId'));
 
 async function list(ctx: AppContext, { query }: { query: schemas.ListTranslationsQuery }) {
   const { organization, role } = organizationOf(ctx);
