@@ -8,6 +8,7 @@ import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { assertErrorIs, assertGuarded, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
+import { gitOut as git } from '../helpers/gitClient.js';
 
 const test = suite('change requests');
 let t: TestServer;
@@ -22,7 +23,6 @@ async function newSpace(title = 'Handbook', template = 'getting-started') {
   return created.body as { id: string; revision: string };
 }
 
-const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['-C', gitdir, ...args], { encoding: 'utf8' });
 
 test('a change request is a branch from the primary head, readable after a clone', async () => {
   const space = await newSpace();

@@ -8,6 +8,7 @@ import { assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js'
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
 import { configureIntegrations } from '../../domain/common/integrations.js';
+import { gitOut as git } from '../helpers/gitClient.js';
 
 const test = suite('change request content');
 let t: TestServer;
@@ -33,7 +34,6 @@ async function changeRequestIn(title: string) {
   return { space, changeRequest, base, gitdir: spaceGitdir(t.dataDir, space.id) };
 }
 
-const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['-C', gitdir, ...args], { encoding: 'utf8' });
 const flat = (pages: Page[]): Page[] => pages.flatMap((page) => [page, ...flat(page.pages ?? [])]);
 
 test('a batch inserts, updates, moves and deletes pages as one commit by the caller on the branch', async () => {

@@ -5,6 +5,7 @@ import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
+import { gitOut as git } from '../helpers/gitClient.js';
 
 const test = suite('change request merges');
 let t: TestServer;
@@ -20,7 +21,6 @@ interface Page {
 }
 type Change = Record<string, unknown>;
 
-const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['-C', gitdir, ...args], { encoding: 'utf8' });
 const flat = (pages: Page[]): Page[] => pages.flatMap((page) => [page, ...flat(page.pages ?? [])]);
 const long = Array.from({ length: 12 }, (_, index) => `Line ${index + 1}.`).join('\n\n');
 

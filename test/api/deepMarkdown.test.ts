@@ -8,6 +8,7 @@ import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
+import { gitOut } from '../helpers/gitClient.js';
 
 /** Markdown nested past what a recursive converter survives: refused when written, a 422 (not a crash) when read. */
 const test = suite('deeply nested markdown');
@@ -57,7 +58,7 @@ test('a page pushed through git nesting past the limit reads as markdown, and as
   const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Pushed', template: { id: 'getting-started' } } })).body;
   const work = mkdtempSync(path.join(tmpdir(), 'quire-deep-'));
   try {
-    const git = (...args: string[]) => execFileSync('git', ['-C', work, '-c', 'user.name=Pusher', '-c', 'user.email=pusher@example.com', ...args], { encoding: 'utf8' });
+    const git = (...args: string[]) => gitOut(work, ...args);
     execFileSync('git', ['clone', '-q', spaceGitdir(t.dataDir, space.id), work]);
     writeFileSync(path.join(work, 'deep.md'), `# Deep\n\n${deep.quotes}\n`);
     writeFileSync(path.join(work, 'SUMMARY.md'), `${readFileSync(path.join(work, 'SUMMARY.md'), 'utf8').trimEnd()}\n* [Deep](deep.md)\n`);

@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { bootstrappedService } from '../helpers/bootstrappedService.js';
+import { gitValue as git } from '../helpers/gitClient.js';
 
 const test = suite('git pushes and a killed server');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-push-crash-'));
@@ -22,7 +23,6 @@ test.after(async () => {
 const { start, call } = services;
 
 const gitEnv = { PATH: process.env.PATH ?? '', HOME: work, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=W', '-c', 'user.email=w@example.com', ...args], { cwd, env: gitEnv, encoding: 'utf8' }).trim();
 const gitAsync = (cwd: string, ...args: string[]) => new Promise<number>((resolve) => execFile('git', args, { cwd, env: gitEnv }, (error) => resolve(error ? 1 : 0)));
 
 test('SIGKILL while pushes are under way: after a restart the repository is fsck-clean, main unmoved, every change request readable, and pushes work', async () => {

@@ -8,6 +8,7 @@ import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
+import { gitOut } from '../helpers/gitClient.js';
 
 // Page paths as people name files: accents, emoji, `#` and `?`, the same title twice; pushed with
 // the system git as a Git Sync user would, read back through the API.
@@ -49,7 +50,7 @@ test.before(async () => {
   content = `/v1/spaces/${space.id}/content`;
   const clone = mkdtempSync(path.join(tmpdir(), 'quire-paths-'));
   try {
-    const git = (...args: string[]) => execFileSync('git', ['-C', clone, '-c', 'user.name=Writer', '-c', 'user.email=writer@example.com', ...args], { encoding: 'utf8' });
+    const git = (...args: string[]) => gitOut(clone, ...args);
     execFileSync('git', ['clone', '--quiet', spaceGitdir(t.dataDir, space.id), clone]);
     for (const [file, text] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(clone, file)), { recursive: true });

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { assertErrorIs } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
+import { gitOut } from '../helpers/gitClient.js';
 
 // What the outside probe found (issue 10, defects 5 and 6, and the download headers), held.
 const test = suite('request rules');
@@ -51,7 +51,7 @@ test('downloads are never sniffed, and what a browser would run comes as an atta
   // An SVG and an HTML file arrive through git, as a user's push would bring them.
   const clone = mkdtempSync(path.join(tmpdir(), 'quire-files-'));
   try {
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com', ...args], { cwd: clone, stdio: 'pipe' });
+    const git = (...args: string[]) => gitOut(clone, ...args);
     git('clone', '--quiet', path.join(t.dataDir, 'spaces', `${space.id}.git`), '.');
     mkdirSync(path.join(clone, '.gitbook/assets'), { recursive: true });
     writeFileSync(path.join(clone, '.gitbook/assets/drawing.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { spaceHeadStates } from '../../storage/spaceHeads.js';
 import { until } from '../helpers/poll.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { gitValue as git } from '../helpers/gitClient.js';
 
 // A process killed after a space's branch moved and before it recorded the new head and refreshed
 // the search index leaves the database behind the repository. A storage node catches up when it
@@ -20,8 +20,6 @@ test.after(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const gitEnv = { PATH: process.env.PATH ?? '', HOME: work, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=W', '-c', 'user.email=w@example.com', ...args], { cwd, env: gitEnv, encoding: 'utf8' }).trim();
 
 test('a branch moved behind Quire’s back while it was down is the listed revision and the indexed one after a restart', async () => {
   server = await startTestServer();

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
@@ -9,6 +8,7 @@ import { until } from '../helpers/poll.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 import { configureIntegrations } from '../../domain/common/integrations.js';
+import { gitOut } from '../helpers/gitClient.js';
 
 const test = suite('translations');
 let t: TestServer;
@@ -60,7 +60,7 @@ test.after(async () => {
 });
 
 const base = () => `/v1/orgs/${fx.org.id}/translations`;
-const git = (spaceId: string, ...args: string[]) => execFileSync('git', ['-C', spaceGitdir(t.dataDir, spaceId), ...args], { encoding: 'utf8' });
+const git = (spaceId: string, ...args: string[]) => gitOut(spaceGitdir(t.dataDir, spaceId), ...args);
 const commits = (spaceId: string) => git(spaceId, 'rev-list', '--count', 'main').trim();
 /** The words of the prose sent: the texts travel as HTML, and tags are no words. */
 const words = (texts: string[]) => texts.reduce((sum, text) => sum + (text.replace(/<[^>]*>/g, ' ').match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)?.length ?? 0), 0);

@@ -10,10 +10,10 @@ import { InvalidChangeError, RefConflictError } from '../../engine/errors/index.
 import { repositoryLockPath } from '../../engine/lock.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { createRepository, primaryBranch, type Repository } from '../../engine/repository.js';
+import { gitOut as git } from '../helpers/gitClient.js';
 
 const test = suite('engine: commitChanges');
 const author = { name: 'Ada', email: 'ada@example.com' };
-const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['-C', gitdir, ...args], { encoding: 'utf8' });
 const writerScript = fileURLToPath(new URL('./concurrentWriter.ts', import.meta.url));
 /** After this long without a refresh a lock counts as abandoned, whoever holds it (engine/lock.ts). */
 const staleLockMs = 10_000;

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,10 +11,10 @@ import { readTree } from '../../engine/objects/readTree.js';
 import { readCommit } from '../../engine/objects/readCommit.js';
 import { readBranch } from '../../engine/readBranch.js';
 import { createRepository, primaryBranch, type Repository } from '../../engine/repository.js';
+import { gitOut as git } from '../helpers/gitClient.js';
 
 const test = suite('engine: group commit (commitOnHead)');
 const author = { name: 'Ada', email: 'ada@example.com' };
-const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['-C', gitdir, ...args], { encoding: 'utf8' });
 let dir: string;
 
 test.before(() => {

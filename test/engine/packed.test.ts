@@ -16,10 +16,10 @@ import { readFileBytes } from '../../engine/readFileBytes.js';
 import { readRevision } from '../../engine/readRevision.js';
 import { closeRepository, createRepository, primaryBranch, type Repository } from '../../engine/repository.js';
 import { resolveRevision } from '../../engine/resolveRevision.js';
+import { gitOut as git } from '../helpers/gitClient.js';
 
 const test = suite('engine: packed repositories (what real git produces)');
 const author = { name: 'Ada', email: 'ada@example.com' };
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 const gitBytes = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, ...args], { maxBuffer: 64 * 1024 * 1024 });
 let dir: string;
 

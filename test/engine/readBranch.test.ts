@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { commitChanges } from '../../engine/commitChanges.js';
 import { isHeadKept, readBranch } from '../../engine/readBranch.js';
 import { createRepository, primaryBranch } from '../../engine/repository.js';
 import { until } from '../helpers/poll.js';
+import { gitValue as git } from '../helpers/gitClient.js';
 
 const test = suite('engine: readBranch keeps heads it read, never a stale one');
 const author = { name: 'Ada', email: 'ada@example.com' };
@@ -17,7 +17,6 @@ test.before(() => {
 });
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['-C', gitdir, ...args], { encoding: 'utf8' }).trim();
 
 test('a head kept is replaced at once when another process moves the branch, however fast the writes come', async () => {
   const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));

@@ -11,6 +11,7 @@ import { until } from '../helpers/poll.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 import { configureIntegrations } from '../../domain/common/integrations.js';
+import { gitValue as git } from '../helpers/gitClient.js';
 
 const test = suite('Git Sync: import from and export to a remote repository, as Temporal jobs');
 let t: TestServer;
@@ -18,8 +19,6 @@ let fx: OrganizationFixture;
 let backend: { url: string; close(): void };
 const remotes = mkdtempSync(path.join(tmpdir(), 'quire-git-sync-'));
 
-const gitEnv = { PATH: process.env.PATH ?? '', HOME: remotes, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=Upstream', '-c', 'user.email=up@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, env: gitEnv, encoding: 'utf8' }).trim();
 
 test.before(
   reportingErrors(async () => {

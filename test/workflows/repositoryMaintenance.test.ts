@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -13,6 +12,7 @@ import { runAdmin } from '../helpers/processes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 import { testTemporalSettings } from '../helpers/temporal.js';
+import { gitOut as git } from '../helpers/gitClient.js';
 
 const test = suite('repository maintenance: repacks while spaces are read and written, on a Temporal schedule');
 let t: TestServer;
@@ -39,7 +39,6 @@ async function spaceWithChangeRequest(title: string) {
 const edit = (base: string, pageId: string, round: number) =>
   t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: pageId, document: { markdown: `Round ${round} of edits.\n` } }] } });
 
-const git = (gitdir: string, ...args: string[]) => execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8' });
 
 /** The ids of the repository's loose objects. */
 const looseObjects = (gitdir: string): string[] =>
