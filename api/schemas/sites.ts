@@ -75,7 +75,7 @@ const claimMap = { type: 'object', maxProperties: 100, additionalProperties: { $
 /**
  * The upstream SiteAdaptiveJSONSchema: claims of primitive, array or object type, each with a
  * description; `unsigned` claims nested under `properties.unsigned`; `additionalProperties: false`
- * at every level (claim names: see domain/siteAdaptiveSchema.ts).
+ * at every level (claim names: see domain/sites/siteAdaptiveSchema.ts).
  */
 const adaptiveSchemaBody = {
   type: 'object',
