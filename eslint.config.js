@@ -1,7 +1,7 @@
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
-const sandboxed = 'workflow code runs in Temporal\'s deterministic sandbox: no Node builtins; anything with effects belongs in an activity';
+const sandboxed = "workflow code runs in Temporal's deterministic sandbox: no Node builtins; anything with effects belongs in an activity";
 
 // A capability of domain/ (domain/spaces, domain/sites, …) is used through its index.ts; domain/common is open to all.
 const faceMessage = 'a domain capability is imported through its index.js: what it does not export there is its own business';
@@ -25,7 +25,8 @@ const databaseDrivers = [
 // are known by the verb their names start with (a read is named find…, list…, load…, …Of).
 const storageWrites = (who) => ({
   group: ['**/storage/**'],
-  importNamePattern: '^(adjust|add|bump|change|claim|clear|complete|copy|create|delete|ensure|fail|gather|grant|insert|mark|migrate|move|place|purge|put|recount|record|regenerate|release|remove|rename|renumber|replace|request|restore|revoke|save|set|store|take|touch|transfer|update|upsert)(?:[A-Z]|$)',
+  importNamePattern:
+    '^(adjust|add|bump|change|claim|clear|complete|copy|create|delete|ensure|fail|gather|grant|insert|mark|migrate|move|place|purge|put|recount|record|regenerate|release|remove|rename|renumber|replace|request|restore|revoke|save|set|store|take|touch|transfer|update|upsert)(?:[A-Z]|$)',
   message: `${who} write through domain commands: from storage they only read`,
 });
 const apiTemporal = { group: ['**/workflows/worker*', '**/workflows/activities/**', '**/workflows/runtime/**', '**/*.workflow.js'] };
@@ -39,9 +40,13 @@ const engineWrites = (who) => ({
   message: `${who} write content through domain commands (domain/spaces: writeContent), never through the engine`,
 });
 // A route reads content through domain reads (domain/spaces: revisionPage, revisionLinks, …) and sees the engine's types only.
-const engineTypesOnly = { group: ['**/engine/**'], allowTypeImports: true, message: 'routes read content through the domain (domain/spaces: revisionPage, revisionLinks, …): from the engine they import types only' };
+const engineTypesOnly = {
+  group: ['**/engine/**'],
+  allowTypeImports: true,
+  message: 'routes read content through the domain (domain/spaces: revisionPage, revisionLinks, …): from the engine they import types only',
+};
 
-const staticOnly = 'import this project\'s modules statically: the layer rules check static imports only';
+const staticOnly = "import this project's modules statically: the layer rules check static imports only";
 const dynamicImports = [
   { selector: String.raw`ImportExpression[source.value=/^\./]`, message: staticOnly },
   { selector: "ImportExpression:not([source.type='Literal'])", message: `${staticOnly}, and a computed module name escapes them all` },
@@ -185,7 +190,11 @@ export default tseslint.config(
           paths: builtinModules.map((name) => ({ name, message: sandboxed })),
           patterns: [
             { group: ['node:*'], message: sandboxed },
-            { group: ['**/activities/**', '**/engine/**', '**/storage/**', '**/domain/**', '**/api/**', '@temporalio/client', '@temporalio/worker'], allowTypeImports: true, message: 'workflows see activities and other layers as types only' },
+            {
+              group: ['**/activities/**', '**/engine/**', '**/storage/**', '**/domain/**', '**/api/**', '@temporalio/client', '@temporalio/worker'],
+              allowTypeImports: true,
+              message: 'workflows see activities and other layers as types only',
+            },
             capabilityFace,
             engineFace,
           ],
@@ -212,6 +221,11 @@ export default tseslint.config(
   {
     // config/ is read by every layer and reads none of them.
     files: ['config/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/api/**', '**/domain/**', '**/engine/**', '**/storage/**', '**/workflows/**'], message: 'config/ reads the environment and nothing of the project' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/api/**', '**/domain/**', '**/engine/**', '**/storage/**', '**/workflows/**'], message: 'config/ reads the environment and nothing of the project' }] },
+      ],
+    },
   },
 );

@@ -67,9 +67,7 @@ export function configFromSettings(settings: Settings): Config {
     dataDir: path.resolve(settings.DATA_DIR),
     databaseUrl: settings.QUIRE_DATABASE_URL,
     publicUrl: settings.QUIRE_PUBLIC_URL,
-    bootstrap: settings.QUIRE_BOOTSTRAP_TOKEN
-      ? { token: settings.QUIRE_BOOTSTRAP_TOKEN, email: settings.QUIRE_BOOTSTRAP_EMAIL, organizationTitle: settings.QUIRE_BOOTSTRAP_ORGANIZATION }
-      : undefined,
+    bootstrap: settings.QUIRE_BOOTSTRAP_TOKEN ? { token: settings.QUIRE_BOOTSTRAP_TOKEN, email: settings.QUIRE_BOOTSTRAP_EMAIL, organizationTitle: settings.QUIRE_BOOTSTRAP_ORGANIZATION } : undefined,
     bodyLimitBytes: settings.QUIRE_BODY_LIMIT,
     accessLog: settings.QUIRE_ACCESS_LOG,
     lightReads: settings.QUIRE_LIGHT_READS,

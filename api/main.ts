@@ -20,9 +20,7 @@ async function main() {
   const settings = readSettings();
   applySettings(settings);
   const config = configFromSettings(settings);
-  const devServer = config.localTemporal
-    ? await startLocalTemporal({ dataDir: config.dataDir, ...config.localTemporal, namespace: config.temporal.namespace })
-    : undefined;
+  const devServer = config.localTemporal ? await startLocalTemporal({ dataDir: config.dataDir, ...config.localTemporal, namespace: config.temporal.namespace }) : undefined;
   // The dev server's own address: its port may have been chosen as it started (QUIRE_TEMPORAL_PORT=0).
   if (devServer) config.temporal = { ...config.temporal, address: devServer.address };
   const server = await startServer(config).catch(async (error) => {

@@ -59,16 +59,26 @@ export function prometheusText(delay: EventLoopDelay): string {
       `quire_event_loop_delay_seconds{quantile="0.99"} ${recent.p99 / 1000}`,
     ),
     ...metric('quire_event_loop_delay_max_seconds', 'gauge', 'Longest event-loop delay over the last complete minute.', `quire_event_loop_delay_max_seconds ${recent.max / 1000}`),
-    ...metric('quire_cache_budget_bytes', 'gauge', 'The content caches\' shared budget (QUIRE_CACHE_MB).', `quire_cache_budget_bytes ${cache.budgetBytes}`),
+    ...metric('quire_cache_budget_bytes', 'gauge', "The content caches' shared budget (QUIRE_CACHE_MB).", `quire_cache_budget_bytes ${cache.budgetBytes}`),
     ...metric('quire_cache_bytes', 'gauge', 'What the content caches hold, as their entries were weighed.', `quire_cache_bytes ${cache.usedBytes}`),
-    ...metric('quire_cache_held_bytes', 'gauge', 'What each content cache holds, as its entries were weighed.', ...cache.caches.map(({ name, bytes }) => `quire_cache_held_bytes{cache="${name}"} ${bytes}`)),
+    ...metric(
+      'quire_cache_held_bytes',
+      'gauge',
+      'What each content cache holds, as its entries were weighed.',
+      ...cache.caches.map(({ name, bytes }) => `quire_cache_held_bytes{cache="${name}"} ${bytes}`),
+    ),
     ...metric(
       'quire_cache_lookups_total',
       'counter',
       'Content cache lookups since start, by cache and result.',
       ...cache.caches.flatMap(({ name, hits, misses }) => [`quire_cache_lookups_total{cache="${name}",result="hit"} ${hits}`, `quire_cache_lookups_total{cache="${name}",result="miss"} ${misses}`]),
     ),
-    ...metric('quire_commit_groups_total', 'counter', 'Content write groups committed since start: batches waiting on one repository\'s lock, committed with one round of syncs.', `quire_commit_groups_total ${commits.groups}`),
+    ...metric(
+      'quire_commit_groups_total',
+      'counter',
+      "Content write groups committed since start: batches waiting on one repository's lock, committed with one round of syncs.",
+      `quire_commit_groups_total ${commits.groups}`,
+    ),
     ...metric('quire_commit_group_batches_total', 'counter', 'Content write batches in those groups since start.', `quire_commit_group_batches_total ${commits.batches}`),
     ...metric(
       'quire_light_reads_total',
@@ -81,7 +91,12 @@ export function prometheusText(delay: EventLoopDelay): string {
     ...metric('quire_worker_pool_queued', 'gauge', 'Tasks waiting for a worker thread.', `quire_worker_pool_queued ${pool.queued}`),
     ...metric('quire_worker_pool_running', 'gauge', 'Tasks given to the pool and not finished (queued or running).', `quire_worker_pool_running ${pool.running}`),
     ...metric('quire_worker_pool_tasks_total', 'counter', 'Tasks the pool finished since start.', `quire_worker_pool_tasks_total ${pool.completed}`),
-    ...metric('quire_worker_pool_task_runs_total', 'counter', 'Tasks the pool finished since start, by what they ran.', ...[...pool.completedByTask].sort(([a], [b]) => (a < b ? -1 : 1)).map(([task, count]) => `quire_worker_pool_task_runs_total{task="${task}"} ${count}`)),
+    ...metric(
+      'quire_worker_pool_task_runs_total',
+      'counter',
+      'Tasks the pool finished since start, by what they ran.',
+      ...[...pool.completedByTask].sort(([a], [b]) => (a < b ? -1 : 1)).map(([task, count]) => `quire_worker_pool_task_runs_total{task="${task}"} ${count}`),
+    ),
     ...metric('quire_worker_pool_stopped_total', 'counter', 'Tasks stopped at their time limit since start.', `quire_worker_pool_stopped_total ${pool.stopped}`),
   ];
   return `${lines.join('\n')}\n`;

@@ -41,7 +41,11 @@ export interface ValidRequest<S extends RequestSchemas, P = Record<string, never
 
 /** The parameters a route's path names: `/spaces/:spaceId/files/:fileId` → `{ spaceId: string; fileId: string }` (a `*pagePath` wildcard too). */
 export type PathParams<Path extends string> = { [Name in ParamNames<Path>]: string };
-type ParamNames<Path extends string> = Path extends `${string}${':' | '*'}${infer Name}/${infer Rest}` ? Name | ParamNames<`/${Rest}`> : Path extends `${string}${':' | '*'}${infer Name}` ? Name : never;
+type ParamNames<Path extends string> = Path extends `${string}${':' | '*'}${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : Path extends `${string}${':' | '*'}${infer Name}`
+    ? Name
+    : never;
 
 declare const needs: unique symbol;
 /** `handle`'s middleware, marked with the path parameters its handler reads: a route table refuses it on a path that lacks one (a type error). */
@@ -186,7 +190,10 @@ function deepestDocumentMismatch(errors: ErrorObject[]): string | undefined {
   const mismatches = errors.filter((error) => error.keyword === 'oneOf' && /\/nodes\/\d+/.test(error.instancePath));
   if (!mismatches.length) return undefined;
   const deepest = mismatches.reduce((a, b) => (b.instancePath.split('/').length > a.instancePath.split('/').length ? b : a));
-  const list = deepest.instancePath.split('/').filter((part) => !/^\d+$/.test(part)).pop();
+  const list = deepest.instancePath
+    .split('/')
+    .filter((part) => !/^\d+$/.test(part))
+    .pop();
   const kind = { nodes: 'node', leaves: 'leaf', marks: 'mark' }[list ?? ''] ?? 'value';
   return `"${fieldName(deepest)}" is not a Document ${kind} of any type upstream defines (check its "type", "object" and fields)`;
 }

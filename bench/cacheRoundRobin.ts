@@ -22,7 +22,11 @@ export async function benchCache(): Promise<Record<string, string>> {
   {
     const server = await spawnQuire({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS });
     for (let i = 0; i < 10; i += 1) {
-      const response = await fetch(`${server.url}/v1/orgs/${organizationId}/spaces`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ title: `Space ${i}`, empty: true }) });
+      const response = await fetch(`${server.url}/v1/orgs/${organizationId}/spaces`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: `Space ${i}`, empty: true }),
+      });
       const space = (await response.json()) as { id: string };
       await writePages(dataDir, space.id, 10_000, `In space ${i}. `);
       spaces.push(space.id);
@@ -57,9 +61,20 @@ export async function benchCache(): Promise<Record<string, string>> {
         const misses = lookups(after, cache, 'miss') - lookups(before, cache, 'miss');
         return `${cache} ${hits + misses ? fmt((100 * hits) / (hits + misses), 1) : '–'} % of ${hits + misses}`;
       };
-      figures[`${label}: cache hit rates after the first round (budget ${mb(metricOf(after, 'quire_cache_budget_bytes'))} MB)`] = ['presented revisions', 'revisions', 'page files', 'trees'].map(rate).join('; ');
-      figures[`${label}: page read median / p95 / max ms, rounds 1, 2, 3`] = reads.map((times) => `${fmt(median(times))} / ${fmt([...times].sort((a, b) => a - b)[Math.floor(times.length * 0.95)]!)} / ${fmt(Math.max(...times))}`).join(', ');
-      figures[`${label}: resident memory after the rounds, MB (target ≤ 400); cache holds; JS heap in use; buffers`] = ['quire_process_resident_bytes', 'quire_cache_bytes', 'quire_heap_used_bytes', 'quire_external_bytes'].map((name) => mb(metricOf(after, name))).join('; ');
+      figures[`${label}: cache hit rates after the first round (budget ${mb(metricOf(after, 'quire_cache_budget_bytes'))} MB)`] = ['presented revisions', 'revisions', 'page files', 'trees']
+        .map(rate)
+        .join('; ');
+      figures[`${label}: page read median / p95 / max ms, rounds 1, 2, 3`] = reads
+        .map((times) => `${fmt(median(times))} / ${fmt([...times].sort((a, b) => a - b)[Math.floor(times.length * 0.95)]!)} / ${fmt(Math.max(...times))}`)
+        .join(', ');
+      figures[`${label}: resident memory after the rounds, MB (target ≤ 400); cache holds; JS heap in use; buffers`] = [
+        'quire_process_resident_bytes',
+        'quire_cache_bytes',
+        'quire_heap_used_bytes',
+        'quire_external_bytes',
+      ]
+        .map((name) => mb(metricOf(after, name)))
+        .join('; ');
     } finally {
       await server.stop();
     }

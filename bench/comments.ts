@@ -9,7 +9,6 @@ import { createUser } from '../storage/users.js';
 import { buildQuire, fmt, latency, sharedTemporalAddress, spawnQuire, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
 
-
 /** Ten members who may comment, each with a token. */
 async function seedCommenters(dataDir: string, organizationId: string): Promise<string[]> {
   const db = await openDatabase(path.join(dataDir, 'quire.sqlite'));
@@ -50,7 +49,11 @@ export async function benchComments(): Promise<Record<string, string>> {
     // A realistic mix: one comment in three has replies, one in four reactions, one in five is resolved.
     for (let i = 0; i < 1000; i += 1) {
       const author = tokens[i % tokens.length]!;
-      const comment = await call('POST', comments, author, { page, node: `block-${i % 40}`, body: { markdown: `Comment ${i}: is **this** paragraph right? See [the guide](https://example.com/${i}).` } });
+      const comment = await call('POST', comments, author, {
+        page,
+        node: `block-${i % 40}`,
+        body: { markdown: `Comment ${i}: is **this** paragraph right? See [the guide](https://example.com/${i}).` },
+      });
       if (i % 3 === 0) {
         for (let r = 0; r < 1 + (i % 3); r += 1) await call('POST', `${comments}/${comment.id}/replies`, tokens[(i + r + 1) % tokens.length]!, { body: { markdown: `Reply ${r}` } });
       }

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { buildQuire, fmt, latency, root, sharedTemporalAddress, spawnQuire, spawnServer, tempDataDir, throughput } from './lib.js';
 import { seedOrganization } from './seed.js';
 
-
 export async function benchFoundation(): Promise<Record<string, string>> {
   buildQuire();
   const TEMPORAL_ADDRESS = await sharedTemporalAddress();

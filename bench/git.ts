@@ -11,7 +11,8 @@ import { writePages } from './packed.js';
 import { httpBackend } from '../test/helpers/gitHttpBackend.js';
 
 const gitEnv = { PATH: process.env.PATH ?? '', HOME: '/tmp', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd, env: gitEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd, env: gitEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 /** Wall time of a git command; `expectFailure` for a push that must be refused. */
 function timedGit(cwd: string, args: string[], expectFailure = false): Promise<number> {

@@ -43,7 +43,9 @@ export async function benchGroupCommit(): Promise<Record<string, string>> {
           for (let i = 0; i < batchesPerWriter; i += 1) {
             const n = pageNumber((writer * 4 + i) % 90);
             const before = performance.now();
-            await api('POST', `/spaces/${space}/change-requests/${changeRequest}/content`, { changes: [{ operation: 'update_page', page: `p${n}`, document: { markdown: body(n, `${round} ${writer}.${i}. `) } }] });
+            await api('POST', `/spaces/${space}/change-requests/${changeRequest}/content`, {
+              changes: [{ operation: 'update_page', page: `p${n}`, document: { markdown: body(n, `${round} ${writer}.${i}. `) } }],
+            });
             times.push(performance.now() - before);
           }
         }),

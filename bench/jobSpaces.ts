@@ -6,7 +6,8 @@ export interface Api {
   headers: Record<string, string>;
 }
 
-export async function call<T = any>(api: Api, method: string, path: string, body?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function call<T = any>(api: Api, method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${api.url}/v1${path}`, { method, headers: api.headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);

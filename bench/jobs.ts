@@ -87,7 +87,9 @@ export async function benchJobs(): Promise<Record<string, string>> {
   try {
     const refusals: number[] = [];
     for (let i = 0; i < 10; i += 1) {
-      const space = (await (await fetch(`${cut.url}/v1/orgs/${down.organizationId}/spaces`, { method: 'POST', headers: downHeaders, body: JSON.stringify({ title: `Stays ${i}` }) })).json()) as { id: string };
+      const space = (await (await fetch(`${cut.url}/v1/orgs/${down.organizationId}/spaces`, { method: 'POST', headers: downHeaders, body: JSON.stringify({ title: `Stays ${i}` }) })).json()) as {
+        id: string;
+      };
       const started = process.hrtime.bigint();
       const response = await fetch(`${cut.url}/v1/spaces/${space.id}`, { method: 'DELETE', headers: downHeaders });
       await response.arrayBuffer();

@@ -27,7 +27,9 @@ export async function benchMove(): Promise<Record<string, string>> {
       // Made before B starts, so both land on s1.
       const spaces: Record<number, string> = {};
       for (const pages of [100, 1000]) {
-        const made = (await (await fetch(`${a.url}/v1/orgs/${organizationId}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: `${pages} pages`, empty: true }) })).json()) as { id: string };
+        const made = (await (await fetch(`${a.url}/v1/orgs/${organizationId}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: `${pages} pages`, empty: true }) })).json()) as {
+          id: string;
+        };
         await writePages(dataDirs.s1, made.id, pages);
         spaces[pages] = made.id;
       }
@@ -47,7 +49,8 @@ export async function benchMove(): Promise<Record<string, string>> {
             });
             samples.push(performance.now() - started);
           }
-          figures[`move a ${fmt(pages, 0)}-page space between storages (admin command, its start included): median (min–max) ms`] = `${fmt(median(samples), 0)} (${fmt(Math.min(...samples), 0)}–${fmt(Math.max(...samples), 0)}, n=3)`;
+          figures[`move a ${fmt(pages, 0)}-page space between storages (admin command, its start included): median (min–max) ms`] =
+            `${fmt(median(samples), 0)} (${fmt(Math.min(...samples), 0)}–${fmt(Math.max(...samples), 0)}, n=3)`;
         }
       } finally {
         await b.stop();

@@ -34,7 +34,10 @@ export function writePages(workTree: string, space: number, sections = 100): voi
     for (let page = 0; page < 9; page += 1) {
       const file = `part-${section}/topic-${page}.md`;
       const seed = space * 100_000 + section * 10 + page + 1;
-      writeFileSync(path.join(workTree, file), renderPageFile({ meta: { description: `Topic ${section}.${page}` }, body: `# Topic ${section}.${page}\n\n${prose(seed, 150)}\n\n## More\n\n${prose(seed + 7, 150)}\n` }));
+      writeFileSync(
+        path.join(workTree, file),
+        renderPageFile({ meta: { description: `Topic ${section}.${page}` }, body: `# Topic ${section}.${page}\n\n${prose(seed, 150)}\n\n## More\n\n${prose(seed + 7, 150)}\n` }),
+      );
       children.push({ title: `Topic ${section}.${page}`, target: file, children: [] });
     }
     const readme = `part-${section}/README.md`;
@@ -80,7 +83,11 @@ export async function benchPacked(): Promise<Record<string, string>> {
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS };
   let server: Spawned = await spawnQuire(env);
   const create = async (title: string) => {
-    const response = await fetch(`${server.url}/v1/orgs/${organizationId}/spaces`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ title, empty: true }) });
+    const response = await fetch(`${server.url}/v1/orgs/${organizationId}/spaces`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ title, empty: true }),
+    });
     if (response.status !== 201) throw new Error(`creating a space answered ${response.status}`);
     return ((await response.json()) as { id: string }).id;
   };

@@ -17,7 +17,7 @@ function treeRssMb(pid: number): number {
     .split('\n')
     .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
   const tree = new Set([pid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [child, parent] of rows) {
       if (tree.has(parent) && !tree.has(child)) {

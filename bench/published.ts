@@ -11,7 +11,10 @@ import { writePages } from './packed.js';
 // Asynchronous, so the HTTP client's timers run meanwhile: a process blocked through a long push
 // would reuse a keep-alive connection the server had closed ("other side closed").
 const execFileAsync = promisify(execFile);
-const git = async (cwd: string, ...args: string[]) => (await execFileAsync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } })).stdout.trim();
+const git = async (cwd: string, ...args: string[]) =>
+  (
+    await execFileAsync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } })
+  ).stdout.trim();
 
 async function timed(samples: number[], request: () => Promise<Response>): Promise<void> {
   const started = performance.now();
@@ -41,7 +44,12 @@ export async function benchPublished(): Promise<Record<string, string>> {
     await api('POST', `/orgs/${organizationId}/sites/${site.id}/publish`);
     const published = (await api('GET', `/orgs/${organizationId}/sites/${site.id}`)).urls.published as string;
 
-    const lookup = (round: number) => fetch(`${server.url}/v1/urls/published`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${published}part-${round % 100}/topic-${round % 9}` }) });
+    const lookup = (round: number) =>
+      fetch(`${server.url}/v1/urls/published`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${published}part-${round % 100}/topic-${round % 9}` }),
+      });
     const found = (await (await lookup(0)).json()) as Record<string, string>;
     const lookups: number[] = [];
     for (let round = 0; round < 220; round += 1) await timed(round < 20 ? [] : lookups, () => lookup(round));
@@ -61,7 +69,13 @@ export async function benchPublished(): Promise<Record<string, string>> {
     const words = ['lorem', 'quire', 'branch', 'delta', 'pack', 'index', 'space', 'tree', 'commit', 'page'];
     for (let round = 0; round < 60; round += 1) {
       const samples = round < 10 ? [] : searches;
-      await timed(samples, () => fetch(`${server.url}/v1/orgs/${organizationId}/sites/${site.id}/search`, { method: 'POST', headers: { ...siteToken, 'content-type': 'application/json' }, body: JSON.stringify({ query: `${words[round % 10]}${round % 7}`, scope: { mode: 'all' } }) }));
+      await timed(samples, () =>
+        fetch(`${server.url}/v1/orgs/${organizationId}/sites/${site.id}/search`, {
+          method: 'POST',
+          headers: { ...siteToken, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: `${words[round % 10]}${round % 7}`, scope: { mode: 'all' } }),
+        }),
+      );
     }
     figures['site search over 10,000 pages in 5 site spaces (scope all), warm: median ms (target ≤ 15)'] = spread(searches, 1);
   } finally {

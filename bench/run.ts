@@ -25,7 +25,31 @@ import { benchCache } from './cacheRoundRobin.js';
 import { benchGroupCommit } from './groupCommit.js';
 import { benchMove } from './move.js';
 
-const benches: Record<string, () => Promise<Record<string, string>>> = { foundation: benchFoundation, content: benchContent, jobs: benchJobs, packed: benchPacked, crossProcess: benchCrossProcess, comments: benchComments, 'change-requests': benchChangeRequests, sites: benchSites, openapi: benchOpenAPI, conversations: benchConversations, translations: benchTranslations, pdf: benchPdf, 'slow-input': benchSlowInput, git: benchGit, published: benchPublished, 'site-pages': benchSitePages, lighthouse: benchLighthouse, soak: benchSoak, scale: benchScale, 'search-refresh': benchSearchRefresh, cache: benchCache, 'group-commit': benchGroupCommit, move: benchMove };
+const benches: Record<string, () => Promise<Record<string, string>>> = {
+  foundation: benchFoundation,
+  content: benchContent,
+  jobs: benchJobs,
+  packed: benchPacked,
+  crossProcess: benchCrossProcess,
+  comments: benchComments,
+  'change-requests': benchChangeRequests,
+  sites: benchSites,
+  openapi: benchOpenAPI,
+  conversations: benchConversations,
+  translations: benchTranslations,
+  pdf: benchPdf,
+  'slow-input': benchSlowInput,
+  git: benchGit,
+  published: benchPublished,
+  'site-pages': benchSitePages,
+  lighthouse: benchLighthouse,
+  soak: benchSoak,
+  scale: benchScale,
+  'search-refresh': benchSearchRefresh,
+  cache: benchCache,
+  'group-commit': benchGroupCommit,
+  move: benchMove,
+};
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 
 const before = loadavg();
@@ -37,6 +61,10 @@ for (const name of chosen) {
   console.log(`\n## ${name}`);
   for (const [label, value] of Object.entries(figures)) console.log(`${label.padEnd(66)} ${value}`);
 }
-console.log(`\nmachine: ${cpus().length} cores; load average before ${before.map((n) => n.toFixed(2)).join(' ')}, after ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+console.log(
+  `\nmachine: ${cpus().length} cores; load average before ${before.map((n) => n.toFixed(2)).join(' ')}, after ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`,
+);
 console.log(`disk: a durable small write (new file written, synced, renamed, folder synced) ${fmt(diskBefore)} ms before, ${fmt(durableWriteMs())} ms after (median of 20)`);
 process.exit(0); // the benchmarks' Temporal dev server is stopped on exit

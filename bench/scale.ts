@@ -57,7 +57,9 @@ async function serverFigures(driver: Driver, cluster: PostgresCluster, figures: 
   const server = await spawnQuire({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS: await sharedTemporalAddress(), ...(databaseUrl && { QUIRE_DATABASE_URL: databaseUrl }) });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   try {
-    const space = (await (await fetch(`${server.url}/v1/orgs/${organizationId}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: 'Bench', template: { id: 'getting-started' } }) })).json()) as { id: string };
+    const space = (await (
+      await fetch(`${server.url}/v1/orgs/${organizationId}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: 'Bench', template: { id: 'getting-started' } }) })
+    ).json()) as { id: string };
     const pages = (await (await fetch(`${server.url}/v1/spaces/${space.id}/content/pages`, { headers })).json()) as { pages: Array<{ id: string }> };
     const page = await requestRate(`${server.url}/v1/spaces/${space.id}/content/page/${pages.pages[0]!.id}`, headers);
     const spaceRead = await requestRate(`${server.url}/v1/spaces/${space.id}`, headers);
@@ -130,10 +132,17 @@ async function routedFigures(cluster: PostgresCluster, figures: Record<string, s
     const sequential = async (base: string) => p50(await timedRequests(300, () => fetch(`${base}${pagePath}`, { headers })));
     const [straight, hop] = [await sequential(a!.url), await sequential(c!.url)];
     figures['Storage nodes: the proxy hop, one request at a time: p50 ms added (target ≤ 1)'] = `${fmt(hop - straight, 2)} (${fmt(straight, 2)} → ${fmt(hop, 2)})`;
-    for (const [name, base] of [['straight to its node', a!.url], ['through a routing node', c!.url]] as const) {
+    for (const [name, base] of [
+      ['straight to its node', a!.url],
+      ['through a routing node', c!.url],
+    ] as const) {
       const changeRequest = (await (await fetch(`${base}/v1/spaces/${space.id}/change-requests`, { method: 'POST', headers, body: JSON.stringify({ subject: name }) })).json()) as { id: string };
       const commits = await timedRequests(100, (round) =>
-        fetch(`${base}/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { method: 'POST', headers, body: JSON.stringify({ changes: [{ operation: 'insert_page', title: `Page ${round}`, document: { markdown: `# Page ${round}\n` } }] }) }),
+        fetch(`${base}/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ changes: [{ operation: 'insert_page', title: `Page ${round}`, document: { markdown: `# Page ${round}\n` } }] }),
+        }),
       );
       figures[`Storage nodes: one-page commit ${name}, sequential: p50 / p99 ms`] = p50p99(commits);
     }
@@ -141,7 +150,8 @@ async function routedFigures(cluster: PostgresCluster, figures: Record<string, s
     // Commits/s from 8 writers through the router: their spaces all on s1, then spread over s1 and s2.
     const makeSpaces = async (count: number) => {
       const ids: string[] = [];
-      for (let index = 0; index < count; index += 1) ids.push(((await (await fetch(`${c!.url}/v1/orgs/${organizationId}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: `Written ${index}` }) })).json()) as { id: string }).id);
+      for (let index = 0; index < count; index += 1)
+        ids.push(((await (await fetch(`${c!.url}/v1/orgs/${organizationId}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: `Written ${index}` }) })).json()) as { id: string }).id);
       return ids;
     };
     const onS1 = await makeSpaces(4);
@@ -167,9 +177,15 @@ async function commitRate(base: string, headers: Record<string, string>, spaceId
   let commits = 0;
   await Promise.all(
     spaceIds.map(async (spaceId, writer) => {
-      const changeRequest = (await (await fetch(`${base}/v1/spaces/${spaceId}/change-requests`, { method: 'POST', headers, body: JSON.stringify({ subject: `Writer ${writer}` }) })).json()) as { id: string };
+      const changeRequest = (await (await fetch(`${base}/v1/spaces/${spaceId}/change-requests`, { method: 'POST', headers, body: JSON.stringify({ subject: `Writer ${writer}` }) })).json()) as {
+        id: string;
+      };
       for (let round = 0; Date.now() < until; round += 1) {
-        const response = await fetch(`${base}/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, { method: 'POST', headers, body: JSON.stringify({ changes: [{ operation: 'insert_page', title: `W${writer} ${round}`, document: { markdown: `# ${round}\n` } }] }) });
+        const response = await fetch(`${base}/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ changes: [{ operation: 'insert_page', title: `W${writer} ${round}`, document: { markdown: `# ${round}\n` } }] }),
+        });
         await response.arrayBuffer();
         if (!response.ok) throw new Error(`a commit answered ${response.status}`);
         commits += 1;
@@ -193,9 +209,11 @@ async function contention(db: Database): Promise<string> {
   const organization = await db.transaction((tx) => insertOrganization(tx, { title: 'Contention', createdBy: owner.id }));
   const started = performance.now();
   const before = { ...transactionStats };
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    for (let i = 0; i < 25; i += 1) await db.transaction((tx) => countIssueInCorpus(tx, organization.id, { bench: 'bench' }, 1));
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let i = 0; i < 25; i += 1) await db.transaction((tx) => countIssueInCorpus(tx, organization.id, { bench: 'bench' }, 1));
+    }),
+  );
   const ms = performance.now() - started;
   const counted = (await corpusCounts(db, organization.id, [])).issues;
   const retried = transactionStats.retried - before.retried;
@@ -221,7 +239,28 @@ async function invalidation(reader: Database, writer: Database): Promise<string>
   return `${p50p99(samples)} (max ${fmt(Math.max(...samples))})`;
 }
 
-const words = ['install', 'configure', 'deploy', 'token', 'webhook', 'billing', 'search', 'cache', 'release', 'migrate', 'backup', 'cluster', 'résumé', 'naïve', 'café', '文档', 'schema', 'quota', 'region', 'audit'];
+const words = [
+  'install',
+  'configure',
+  'deploy',
+  'token',
+  'webhook',
+  'billing',
+  'search',
+  'cache',
+  'release',
+  'migrate',
+  'backup',
+  'cluster',
+  'résumé',
+  'naïve',
+  'café',
+  '文档',
+  'schema',
+  'quota',
+  'region',
+  'audit',
+];
 
 /** 1,000 spaces × 100 pages × 3 sections indexed, then 200 searches over 5 spaces. Every word is in most sections: the worst case for ranking, which weighs each word by how many sections hold it. */
 async function searchAtScale(db: Database): Promise<{ latency: string; size: string; indexing: string }> {
@@ -284,7 +323,10 @@ async function metadataAtScale(db: Database): Promise<{ written: string; list: s
   for (let round = 0; round < 220; round += 1) {
     const begun = performance.now();
     const spaces = await listAllSpacesOfOrganization(db, organizations[(round * 37) % organizations.length]!);
-    await recordedSpaceHeads(db, spaces.map((space) => space.id));
+    await recordedSpaceHeads(
+      db,
+      spaces.map((space) => space.id),
+    );
     if (round >= 20) samples.push(performance.now() - begun);
   }
   return { written: `${fmt(seconds, 1)} s (${fmt(100_000 / seconds, 0)} spaces/s)`, list: p50p99(samples) };
@@ -334,7 +376,13 @@ async function listsAtScale(db: Database): Promise<Record<string, string>> {
         const space = await insertSpace(tx, { organizationId: organization.id, collectionId: null, title: `Space ${batch * 500 + s}`, emoji: null, createdBy: owner.id });
         ids.push(space.id);
         for (let c = 0; c < 5; c += 1) {
-          const changeRequest = await insertChangeRequest(tx, { spaceId: space.id, subject: `Change ${c}`, createdBy: owner.id, revisionInitial: 'f'.repeat(40), branchOf: (number) => `cr/${number}` });
+          const changeRequest = await insertChangeRequest(tx, {
+            spaceId: space.id,
+            subject: `Change ${c}`,
+            createdBy: owner.id,
+            revisionInitial: 'f'.repeat(40),
+            branchOf: (number) => `cr/${number}`,
+          });
           await addContributor(tx, changeRequest.id, users[(s * 5 + c) % 50]!);
         }
       }
@@ -346,7 +394,18 @@ async function listsAtScale(db: Database): Promise<Record<string, string>> {
   for (let batch = 0; batch < 20; batch += 1) {
     await db.transaction(async (tx) => {
       for (let i = 0; i < 500; i += 1) {
-        await insertComment(tx, { spaceId: commented, changeRequestId: null }, { pageId: null, nodeId: null, tableCell: null, revision: 'f'.repeat(40), postedBy: users[i % 100]!, body: { markdown: `Comment ${batch * 500 + i}`, document: JSON.stringify({ object: 'document', nodes: [] }) } });
+        await insertComment(
+          tx,
+          { spaceId: commented, changeRequestId: null },
+          {
+            pageId: null,
+            nodeId: null,
+            tableCell: null,
+            revision: 'f'.repeat(40),
+            postedBy: users[i % 100]!,
+            body: { markdown: `Comment ${batch * 500 + i}`, document: JSON.stringify({ object: 'document', nodes: [] }) },
+          },
+        );
       }
     });
   }
@@ -355,9 +414,15 @@ async function listsAtScale(db: Database): Promise<Record<string, string>> {
     'members: a page of 50 among 20,000': await timedReads(100, () => listMembers(db, organization.id, {}, { limit: 50 })),
     'members: a search matching 1 in 20,000': await timedReads(100, (round) => listMembers(db, organization.id, { search: `member-${(round * 2 * 37) % 40000}-${stamp}@` }, { limit: 50 })),
     'comments: the first page of 20 among 10,000': await timedReads(100, () => listComments(db, { spaceId: commented, changeRequestId: null }, { status: 'all' }, { limit: 20 })),
-    'comments: the second page, by its cursor': await timedReads(100, () => listComments(db, { spaceId: commented, changeRequestId: null }, { status: 'all' }, { limit: 20, page: firstComments.next })),
-    'change requests of 2,000 spaces by one contributor': await timedReads(100, (round) => listChangeRequests(db, { spaceIds: spaces }, { status: 'open', contributor: users[round % 50]! }, { limit: 50 })),
-    'change requests of 20 spaces': await timedReads(100, (round) => listChangeRequests(db, { spaceIds: spaces.slice((round * 20) % 1980, ((round * 20) % 1980) + 20) }, { status: 'open' }, { limit: 50 })),
+    'comments: the second page, by its cursor': await timedReads(100, () =>
+      listComments(db, { spaceId: commented, changeRequestId: null }, { status: 'all' }, { limit: 20, page: firstComments.next }),
+    ),
+    'change requests of 2,000 spaces by one contributor': await timedReads(100, (round) =>
+      listChangeRequests(db, { spaceIds: spaces }, { status: 'open', contributor: users[round % 50]! }, { limit: 50 }),
+    ),
+    'change requests of 20 spaces': await timedReads(100, (round) =>
+      listChangeRequests(db, { spaceIds: spaces.slice((round * 20) % 1980, ((round * 20) % 1980) + 20) }, { status: 'open' }, { limit: 50 }),
+    ),
   };
 }
 

@@ -27,9 +27,11 @@ async function readLoops(url: string, headers: Record<string, string>, clients: 
         })
         .on('error', reject);
     });
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (!done()) await once();
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (!done()) await once();
+    }),
+  );
   agent.destroy();
   return samples;
 }
@@ -65,14 +67,25 @@ export async function benchSearchRefresh(): Promise<Record<string, string>> {
     figures['first index of the 10,000-page space (through a search): ms'] = fmt(performance.now() - indexStarted, 0);
 
     const seconds = 8;
-    await readLoops(pageUrl, auth, 2, ((end) => () => performance.now() > end)(performance.now() + 1000)); // warm-up
+    await readLoops(
+      pageUrl,
+      auth,
+      2,
+      (
+        (end) => () =>
+          performance.now() > end
+      )(performance.now() + 1000),
+    ); // warm-up
     const quietEnd = performance.now() + seconds * 1000;
     const quiet = await readLoops(pageUrl, auth, 2, () => performance.now() > quietEnd);
 
     // One-page commits to the large space's primary branch (as the worker makes them: a Git Sync
     // import, a translation), each followed by a search that must find it: from a process of
     // their own (searchRefreshWriter.ts), so their work never delays this one's timing of the reads.
-    const writer = fork(fileURLToPath(new URL('./searchRefreshWriter.ts', import.meta.url)), [dataDir, large, server.url, token], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const writer = fork(fileURLToPath(new URL('./searchRefreshWriter.ts', import.meta.url)), [dataDir, large, server.url, token], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const written = new Promise<{ commits: number; searches: number[] }>((resolve, reject) => {
       writer.on('message', (message) => message !== 'ready' && resolve(message as { commits: number; searches: number[] }));
       writer.once('exit', (code) => reject(new Error(`the writer exited with ${code} before reporting`)));

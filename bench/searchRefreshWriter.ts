@@ -19,7 +19,9 @@ const found = (word: string) =>
       .get(`${serverUrl}/v1/spaces/${spaceId}/search?query=${word}`, { headers: { authorization: `Bearer ${token}` }, agent: false }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => (response.statusCode === 200 ? resolve((JSON.parse(Buffer.concat(chunks).toString('utf8')).items as unknown[]).length) : reject(new Error(`search: ${response.statusCode}`))));
+        response.on('end', () =>
+          response.statusCode === 200 ? resolve((JSON.parse(Buffer.concat(chunks).toString('utf8')).items as unknown[]).length) : reject(new Error(`search: ${response.statusCode}`)),
+        );
       })
       .on('error', reject),
   );
@@ -35,7 +37,13 @@ let commits = 0;
 for (let i = 0; writing; i += 1) {
   const n = pageNumber((i * 97) % 9000);
   const file = `section-${Math.floor((n - 1) / 10)}/page-${(n - 1) % 10}.md`;
-  await commitToBranchHead({ repo, branch: primaryBranch, changes: [{ path: file, content: renderPageFile({ meta: { pageId: `p${n}` }, body: body(n, `wordround${i} `) }) }], message: `Edit ${i}`, author });
+  await commitToBranchHead({
+    repo,
+    branch: primaryBranch,
+    changes: [{ path: file, content: renderPageFile({ meta: { pageId: `p${n}` }, body: body(n, `wordround${i} `) }) }],
+    message: `Edit ${i}`,
+    author,
+  });
   commits += 1;
   const started = performance.now();
   if ((await found(`wordround${i}`)) === 0) throw new Error(`the edit of commit ${i} is not found by search`);

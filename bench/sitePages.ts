@@ -11,17 +11,22 @@ import { fmt, latency, median, quireWithOrganization, root, spawnServer, spread,
 import { writePages } from './packed.js';
 
 const execFileAsync = promisify(execFile);
-const git = async (cwd: string, ...args: string[]) => (await execFileAsync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } })).stdout.trim();
+const git = async (cwd: string, ...args: string[]) =>
+  (
+    await execFileAsync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } })
+  ).stdout.trim();
 
 /** The bytes on the wire of an answer a browser accepting brotli gets (fetch would decompress them). */
 function compressedBytes(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers: { 'accept-encoding': 'br, gzip' } }, (response) => {
-      let bytes = 0;
-      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      response.on('end', () => resolve(bytes));
-      response.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(url, { headers: { 'accept-encoding': 'br, gzip' } }, (response) => {
+        let bytes = 0;
+        response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        response.on('end', () => resolve(bytes));
+        response.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 

@@ -4,7 +4,6 @@
 import { buildQuire, fmt, latency, median, sharedTemporalAddress, spawnQuire, tempDataDir } from './lib.js';
 import { seedOrganization } from './seed.js';
 
-
 export async function benchSites(): Promise<Record<string, string>> {
   buildQuire();
   const TEMPORAL_ADDRESS = await sharedTemporalAddress();

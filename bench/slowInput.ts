@@ -55,7 +55,11 @@ export async function benchSlowInput(): Promise<Record<string, string>> {
   for (const stream of [server.child.stdout!, server.child.stderr!]) stream.on('data', (chunk: Buffer) => (said = (said + chunk.toString()).slice(-6000)));
   const call = async (method: string, url: string, body?: unknown) => {
     const started = performance.now();
-    const response = await fetch(`${server.url}/v1${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${server.url}/v1${url}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await response.text();
     const parsed = (text ? JSON.parse(text) : {}) as { id: string };
     return { status: response.status, ms: performance.now() - started, body: parsed };
@@ -88,11 +92,16 @@ export async function benchSlowInput(): Promise<Record<string, string>> {
     const answers: string[] = [];
     for (const [name, make] of Object.entries(inputs)) {
       current = name;
-      const page = await call('POST', `/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', title: name, document: { markdown: make(megabyte) } }] });
+      const page = await call('POST', `/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+        changes: [{ operation: 'insert_page', title: name, document: { markdown: make(megabyte) } }],
+      });
       const comment = await call('POST', `/spaces/${space.id}/comments`, { body: { markdown: make(64 * 1024 - 64) } });
       answers.push(`${name}: page ${page.status} in ${fmt(page.ms, 0)} ms, comment ${comment.status} in ${fmt(comment.ms, 0)} ms`);
     }
-    const conversation = await call('POST', `/orgs/${organizationId}/conversations`, { id: 'dots', parts: Array.from({ length: 10 }, () => ({ type: 'message', role: 'user', body: fill('a.', 95_000) })) });
+    const conversation = await call('POST', `/orgs/${organizationId}/conversations`, {
+      id: 'dots',
+      parts: Array.from({ length: 10 }, () => ({ type: 'message', role: 'user', body: fill('a.', 95_000) })),
+    });
     answers.push(`conversation of ten 95 KB 'a.a.a…' parts: ${conversation.status} in ${fmt(conversation.ms, 0)} ms`);
     // Issue 50's shapes, served rather than posted: a heavy published page, a huge pushed page, a thousand refs.
     for (const [name, run] of Object.entries(servedShapes({ url: server.url, token, organizationId, spaceId: space.id as string, call }))) {
@@ -129,11 +138,23 @@ export async function benchSlowInput(): Promise<Record<string, string>> {
  * characters (4 MB, pushed with git, read on its first visit); a push of a 400 MB page (400 KB on
  * the wire), refused; and one push of 1,000 ref commands, refused. Each answers its outcome.
  */
-function servedShapes(input: { url: string; token: string; organizationId: string; spaceId: string; call: (method: string, url: string, body?: unknown) => Promise<{ status: number; body: { id: string } }> }): Record<string, () => Promise<string>> {
+function servedShapes(input: {
+  url: string;
+  token: string;
+  organizationId: string;
+  spaceId: string;
+  call: (method: string, url: string, body?: unknown) => Promise<{ status: number; body: { id: string } }>;
+}): Record<string, () => Promise<string>> {
   const work = path.join(tmpdir(), `quire-bench-pushes-${process.pid}`);
   const remote = () => `${input.url.replace('://', `://bench:${input.token}@`)}/git/${input.spaceId}.git`;
   const clone = path.join(work, 'clone');
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd: clone, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' }, maxBuffer: 64 * 1024 * 1024 });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], {
+      cwd: clone,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' },
+      maxBuffer: 64 * 1024 * 1024,
+    });
   const ready = () => {
     if (existsSync(clone)) return;
     mkdirSync(work, { recursive: true });
@@ -142,7 +163,10 @@ function servedShapes(input: { url: string; token: string; organizationId: strin
   return {
     'a published page of 4 MB of code, first visit': async () => {
       ready();
-      const block = (index: number) => `\`\`\`javascript\n${Array.from({ length: 400 }, (_, line) => `const value${index}_${line} = compute("${line}", ${line} * 2); // step ${line}`).join('\n').slice(0, 19_990)}\n\`\`\``;
+      const block = (index: number) =>
+        `\`\`\`javascript\n${Array.from({ length: 400 }, (_, line) => `const value${index}_${line} = compute("${line}", ${line} * 2); // step ${line}`)
+          .join('\n')
+          .slice(0, 19_990)}\n\`\`\``;
       writeFileSync(path.join(clone, 'code.md'), `# Code\n\n${Array.from({ length: 200 }, (_, index) => `## Part ${index}\n\n${block(index)}`).join('\n\n')}\n`);
       writeFileSync(path.join(clone, 'SUMMARY.md'), '# Table of contents\n\n* [Code](code.md)\n');
       git('add', '-A');
@@ -179,6 +203,8 @@ function servedShapes(input: { url: string; token: string; organizationId: strin
 /** `git push origin <refspecs>` without blocking this process: its exit status and what it said. */
 function pushAsync(clone: string, refspecs: string[]): Promise<{ status: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('git', ['push', 'origin', ...refspecs], { cwd: clone, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } }, (error, _stdout, stderr) => resolve({ status: error ? 1 : 0, stderr }));
+    execFile('git', ['push', 'origin', ...refspecs], { cwd: clone, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } }, (error, _stdout, stderr) =>
+      resolve({ status: error ? 1 : 0, stderr }),
+    );
   });
 }

@@ -18,7 +18,11 @@ export async function benchSoak(): Promise<Record<string, string>> {
   const { organizationId, token } = await seedOrganization(dataDir, 1);
   const server = await spawnQuire({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', TEMPORAL_ADDRESS });
   const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${server.url}/v1${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${server.url}/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await response.text();
     if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 200)}`);
     return (text ? JSON.parse(text) : {}) as Record<string, unknown> & { id: string };
@@ -37,7 +41,11 @@ export async function benchSoak(): Promise<Record<string, string>> {
       read: () => call('GET', `/spaces/${space.id}/content/page/${pages[Math.floor(Math.random() * pages.length)]}?format=document`),
       search: () => call('GET', `/orgs/${organizationId}/search?query=${['install', 'configure', 'guide', 'page'][Math.floor(Math.random() * 4)]}`),
       comment: () => call('POST', `/spaces/${space.id}/comments`, { body: { markdown: `A remark on **this** at ${Date.now()}, see [the guide](https://example.com).` } }),
-      conversation: () => call('POST', `/orgs/${organizationId}/conversations`, { id: `soak-${Math.random()}`, parts: [{ type: 'message', role: 'user', body: 'How do I export my space as a PDF? Mail me at someone@example.com.' }] }),
+      conversation: () =>
+        call('POST', `/orgs/${organizationId}/conversations`, {
+          id: `soak-${Math.random()}`,
+          parts: [{ type: 'message', role: 'user', body: 'How do I export my space as a PDF? Mail me at someone@example.com.' }],
+        }),
       'edit and merge': async () => {
         edits += 1;
         const changeRequest = await call('POST', `/spaces/${space.id}/change-requests`, { subject: `Edit ${edits}` });
@@ -49,7 +57,13 @@ export async function benchSoak(): Promise<Record<string, string>> {
       },
     };
     // How often each is picked: mostly reads, as docs are.
-    const weights: Array<[string, number]> = [['read', 50], ['search', 15], ['comment', 15], ['conversation', 10], ['edit and merge', 10]];
+    const weights: Array<[string, number]> = [
+      ['read', 50],
+      ['search', 15],
+      ['comment', 15],
+      ['conversation', 10],
+      ['edit and merge', 10],
+    ];
     const pick = () => {
       let roll = Math.random() * 100;
       for (const [name, weight] of weights) if ((roll -= weight) < 0) return name;
@@ -94,7 +108,9 @@ export async function benchSoak(): Promise<Record<string, string>> {
       samples.sort((a, b) => a - b);
       figures[`${name}: n, median ms, p99 ms`] = samples.length ? `${samples.length}, ${fmt(samples[Math.floor(samples.length / 2)]!)}, ${fmt(samples[Math.floor(samples.length * 0.99)]!)}` : '0';
     }
-    figures['server error lines'] = serverErrors.length ? `${serverErrors.length}: ${[...new Set(serverErrors.map((line) => line.replace(/"time":"[^"]+",|"requestId":"[^"]+",/g, '')))].slice(0, 3).join(' | ')}` : '0';
+    figures['server error lines'] = serverErrors.length
+      ? `${serverErrors.length}: ${[...new Set(serverErrors.map((line) => line.replace(/"time":"[^"]+",|"requestId":"[^"]+",/g, '')))].slice(0, 3).join(' | ')}`
+      : '0';
     figures['errors'] = errors.length ? `${errors.length}: ${[...new Set(errors)].slice(0, 5).join(' | ')}` : '0';
     const tenth = Math.max(1, Math.floor(memory.length / 10));
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;

@@ -56,7 +56,9 @@ export async function benchTranslations(): Promise<Record<string, string>> {
     const changeRequest = await call<{ id: string }>(api, 'POST', `/spaces/${spaceId}/change-requests`, { subject: 'One page' });
     const pages = await call<{ pages: Array<{ id: string; title: string }> }>(api, 'GET', `/spaces/${spaceId}/change-requests/${changeRequest.id}/content/pages`);
     const page = pages.pages.find((item) => item.title === 'Chapter 42')!;
-    await call(api, 'POST', `/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'update_page', page: page.id, document: { markdown: pageMarkdown(42, ' (revised)') } }] });
+    await call(api, 'POST', `/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, {
+      changes: [{ operation: 'update_page', page: page.id, document: { markdown: pageMarkdown(42, ' (revised)') } }],
+    });
     await call(api, 'POST', `/spaces/${spaceId}/change-requests/${changeRequest.id}/merge`);
     const before = texts;
     started = performance.now();

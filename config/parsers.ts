@@ -32,7 +32,13 @@ export function integer(min: number, max = Number.MAX_SAFE_INTEGER, unit = ''): 
 
 /** One of these words. */
 export function oneOf<T extends string>(...values: T[]): Parser<T> {
-  return { accepts: values.map((value) => `"${value}"`).join(', ').replace(/, ([^,]*)$/, ' or $1'), parse: (text) => (values as string[]).includes(text.trim()) ? (text.trim() as T) : undefined };
+  return {
+    accepts: values
+      .map((value) => `"${value}"`)
+      .join(', ')
+      .replace(/, ([^,]*)$/, ' or $1'),
+    parse: (text) => ((values as string[]).includes(text.trim()) ? (text.trim() as T) : undefined),
+  };
 }
 
 /** `on` or `off`. */

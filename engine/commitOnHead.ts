@@ -130,6 +130,9 @@ async function commitGroup(repo: Repository, group: Waiting[]): Promise<void> {
     // not settled yet fails with it (settling a settled promise does nothing).
     for (const request of group) request.reject(error);
   } finally {
-    unstageObjects(repo.gitdir, objects.map(({ oid }) => oid));
+    unstageObjects(
+      repo.gitdir,
+      objects.map(({ oid }) => oid),
+    );
   }
 }

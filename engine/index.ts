@@ -73,4 +73,14 @@ export { BudgetedCache, cacheStats, configureCacheBudget, ownedBytes } from './r
 export { Lru } from './runtime/lru.js';
 
 // Errors, with stable codes.
-export { EngineError, InvalidChangeError, MarkdownTooDeepError, RefConflictError, RepositoryBusyError, RepositoryElsewhereError, RevisionNotFoundError, WorkTooCostlyError, type EngineErrorCode } from './errors/index.js';
+export {
+  EngineError,
+  InvalidChangeError,
+  MarkdownTooDeepError,
+  RefConflictError,
+  RepositoryBusyError,
+  RepositoryElsewhereError,
+  RevisionNotFoundError,
+  WorkTooCostlyError,
+  type EngineErrorCode,
+} from './errors/index.js';

@@ -70,6 +70,15 @@ async function mergeOnHead(input: MergeBranchInput, head: string, baseTree: stri
     tree = pages.tree;
   }
   if (fileConflicts.length) return { merged: false, head, conflicts: fileConflicts };
-  const commit = await commitTreeHoldingLock({ repo, branch: input.into, expected: head, tree, parents: [head, input.from], message: input.message, author: input.author, beforeLanding: input.beforeLanding });
+  const commit = await commitTreeHoldingLock({
+    repo,
+    branch: input.into,
+    expected: head,
+    tree,
+    parents: [head, input.from],
+    message: input.message,
+    author: input.author,
+    beforeLanding: input.beforeLanding,
+  });
   return { merged: true, ...commit };
 }

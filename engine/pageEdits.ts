@@ -123,7 +123,7 @@ export class PageEdits {
       page.slug = input.slug;
       page.relocated = true;
     }
-    if (input.into !== undefined || input.at !== undefined) this.move(place, input.into === undefined ? place.parent?.id ?? null : input.into, input.at, where);
+    if (input.into !== undefined || input.at !== undefined) this.move(place, input.into === undefined ? (place.parent?.id ?? null) : input.into, input.at, where);
     return page;
   }
 
@@ -163,7 +163,11 @@ export class PageEdits {
       Object.assign(now.page, { title: before.page.title, meta: before.page.meta, body: before.page.body, href: before.page.href, dirty: true });
       return 'updated';
     }
-    const present = new Set(subtree(before.page).filter((inner) => locate(this.pages, inner.id)).map((inner) => inner.id));
+    const present = new Set(
+      subtree(before.page)
+        .filter((inner) => locate(this.pages, inner.id))
+        .map((inner) => inner.id),
+    );
     const restore = (page: TreePage): TreePage => ({ ...page, file: undefined, relocated: true, dirty: true, pages: page.pages.filter((child) => !present.has(child.id)).map(restore) });
     const parent = before.parent && locate(this.pages, before.parent.id);
     const siblings = parent ? parent.page.pages : this.pages;

@@ -27,8 +27,7 @@ export function linkTargets(markdown: string): string[] {
     for (const segment of segments) {
       if (segment.kind === 'markdown') {
         visitTree(parseMarkdown(segment.text));
-      }
-      else {
+      } else {
         const { url, src } = segment.attributes;
         if (segment.name === 'content-ref' && url) targets.push(url);
         else if (segment.name === 'file' && src) targets.push(src);
@@ -57,13 +56,12 @@ export function revisionLinks(revision: Revision, targetsOf: (markdown: string) 
   const cached = linksByRevision.get(revision);
   if (cached) return cached;
   const byFile = pagesByFile(revision);
-  const uses = linkedPages(revision)
-    .flatMap((page) =>
-      targetsOf(page.markdown ?? '').map((target) => {
-        const { ref, broken } = resolveLink(revision, byFile, page.file!, target);
-        return { from: page, target, ref, broken };
-      }),
-    );
+  const uses = linkedPages(revision).flatMap((page) =>
+    targetsOf(page.markdown ?? '').map((target) => {
+      const { ref, broken } = resolveLink(revision, byFile, page.file!, target);
+      return { from: page, target, ref, broken };
+    }),
+  );
   linksByRevision.set(revision, uses);
   return uses;
 }

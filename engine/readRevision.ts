@@ -86,7 +86,10 @@ function weightOf(revision: Revision, pagesWeight = allPages(revision.pages).red
     [...revision.redirects].reduce((bytes, [from, to]) => bytes + 100 + stringBytes(from) + stringBytes(to), 0)
   );
 }
-const gitbookRedirects = new BudgetedCache<string, Map<string, string>>('redirects', (redirects) => 200 + [...redirects].reduce((bytes, [from, to]) => bytes + 100 + stringBytes(from) + stringBytes(to), 0));
+const gitbookRedirects = new BudgetedCache<string, Map<string, string>>(
+  'redirects',
+  (redirects) => 200 + [...redirects].reduce((bytes, [from, to]) => bytes + 100 + stringBytes(from) + stringBytes(to), 0),
+);
 const summaries = new BudgetedCache<string, SummaryGroup[]>('summaries', (groups) => 200 + JSON.stringify(groups).length * 2);
 
 /** The content of a commit: its page tree (Git Sync layout) and its files. */
@@ -114,9 +117,7 @@ async function loadRevision(repo: Repository, commit: string): Promise<Revision>
   const object = await readCommit(repo, commit);
   const listing = await listTree(repo, object.tree);
   const summary = listing.get('SUMMARY.md');
-  const groups = summary
-    ? await summaries.through(summary.oid, async () => parseSummary((await readBlob(repo, summary.oid)).toString('utf8')))
-    : summaryFromFiles(listing);
+  const groups = summary ? await summaries.through(summary.oid, async () => parseSummary((await readBlob(repo, summary.oid)).toString('utf8'))) : summaryFromFiles(listing);
   // Built a top-level entry at a time, pausing between them when the turn runs past a millisecond.
   const pause = turnPauser(1);
   // The listing sorted once, a few hundred paths a turn: a 10,000-file tree is milliseconds of it.
@@ -159,7 +160,8 @@ async function loadRevision(repo: Repository, commit: string): Promise<Revision>
     return { id: derivedContentId('reusable-content', path), title, path, oid: item.oid, markdown: file.body };
   });
   const config = listing.get('.gitbook.yaml');
-  const redirects = config?.type === 'blob' ? await gitbookRedirects.through(config.oid, async () => parseGitbookRedirects((await readBlob(repo, config.oid)).toString('utf8'))) : new Map<string, string>();
+  const redirects =
+    config?.type === 'blob' ? await gitbookRedirects.through(config.oid, async () => parseGitbookRedirects((await readBlob(repo, config.oid)).toString('utf8'))) : new Map<string, string>();
   const revision: Revision = {
     commit,
     parents: object.parents,

@@ -46,7 +46,10 @@ export function resolveLink(revision: Revision, byFile: Map<string, RevisionPage
   // `/x.md` is from the space's root; anything else from the linking page's folder.
   const base = file.startsWith('/') ? '' : path.posix.dirname(fromFile);
   // Above the root is the root, as for URLs: GitBook writes `../.gitbook/includes/…` from top-level pages too.
-  const resolved = path.posix.normalize(path.posix.join(base, file)).replace(/^\/+/, '').replace(/^(?:\.\.\/)+/, '');
+  const resolved = path.posix
+    .normalize(path.posix.join(base, file))
+    .replace(/^\/+/, '')
+    .replace(/^(?:\.\.\/)+/, '');
   const page = byFile.get(resolved) ?? byFile.get(path.posix.join(resolved, 'README.md'));
   if (page) return { ref: anchor ? { kind: 'anchor', anchor, page: page.id } : { kind: 'page', page: page.id }, broken: false };
   const asset = revision.files.find((candidate) => candidate.path === resolved);

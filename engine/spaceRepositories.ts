@@ -48,7 +48,10 @@ async function keepOnlyBranches(gitdir: string, kept: Set<string>): Promise<void
     if (!kept.has(ref)) await fs.rm(path.join(gitdir, ref));
   }
   const packed = path.join(gitdir, 'packed-refs');
-  const lines = await fs.readFile(packed, 'utf8').then((text) => text.split('\n'), () => undefined);
+  const lines = await fs.readFile(packed, 'utf8').then(
+    (text) => text.split('\n'),
+    () => undefined,
+  );
   if (!lines) return;
   const out: string[] = [];
   let dropping = false;

@@ -56,7 +56,7 @@ function lockHolder(folder) {
 async function lock() {
   const folder = '.cache/build.lock';
   mkdirSync('.cache', { recursive: true });
-  for (let orphanedSince; ; ) {
+  for (let orphanedSince; ;) {
     try {
       mkdirSync(folder);
       writeFileSync(path.join(folder, 'pid'), String(process.pid));

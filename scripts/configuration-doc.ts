@@ -16,13 +16,21 @@ const sections: Record<Section, string> = {
 
 /** Read by the test and benchmark scripts, not by Quire. */
 const testSettings: Array<[string, string, string]> = [
-  ["QUIRE_TEST_TIMEOUT_MINUTES", "30", "`npm test` stops a run that takes longer (a hung suite fails instead of waiting); a run ends by naming its 10 slowest files."],
-  ["QUIRE_TEST_FILE_TIMEOUT_MINUTES", "10", "A suite file that takes longer is stopped with every process it started, and fails."],
-  ["QUIRE_TEST_JOBS", "3", "How many suite files `npm test` runs at once."],
-  ["QUIRE_TEST_CACHE_DIR", ".cache/test", "Where the clustering suite keeps the labelled sets' embeddings, by the model's hash."],
-  ["QUIRE_TEST_MIXED_LOAD_SECONDS", "30", "How long `test/api/mixedLoad.test.ts` runs its 8 clients (reads, searches, comments, conversation posts, merges) before checking that nothing failed or hung."],
-  ["QUIRE_TEST_DRIVERS", "sqlite postgres", "The databases whose passes `npm test` runs (`sqlite` alone leaves PostgreSQL's out)."],
-  ["QUIRE_POSTGRES_BIN", "newest `/usr/lib/postgresql/<version>/bin", "The PostgreSQL server binaries (`initdb`, `pg_ctl`) of the throwaway clusters `npm test`, `npm run fuzz -- --postgres`, `npm run bench scale` and `npm run bench move` start."],
+  ['QUIRE_TEST_TIMEOUT_MINUTES', '30', '`npm test` stops a run that takes longer (a hung suite fails instead of waiting); a run ends by naming its 10 slowest files.'],
+  ['QUIRE_TEST_FILE_TIMEOUT_MINUTES', '10', 'A suite file that takes longer is stopped with every process it started, and fails.'],
+  ['QUIRE_TEST_JOBS', '3', 'How many suite files `npm test` runs at once.'],
+  ['QUIRE_TEST_CACHE_DIR', '.cache/test', "Where the clustering suite keeps the labelled sets' embeddings, by the model's hash."],
+  [
+    'QUIRE_TEST_MIXED_LOAD_SECONDS',
+    '30',
+    'How long `test/api/mixedLoad.test.ts` runs its 8 clients (reads, searches, comments, conversation posts, merges) before checking that nothing failed or hung.',
+  ],
+  ['QUIRE_TEST_DRIVERS', 'sqlite postgres', "The databases whose passes `npm test` runs (`sqlite` alone leaves PostgreSQL's out)."],
+  [
+    'QUIRE_POSTGRES_BIN',
+    'newest `/usr/lib/postgresql/<version>/bin',
+    'The PostgreSQL server binaries (`initdb`, `pg_ctl`) of the throwaway clusters `npm test`, `npm run fuzz -- --postgres`, `npm run bench scale` and `npm run bench move` start.',
+  ],
 ];
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');

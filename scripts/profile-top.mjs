@@ -10,7 +10,9 @@ if (!target) {
   process.exit(2);
 }
 const files = statSync(target).isDirectory()
-  ? readdirSync(target).filter((name) => name.endsWith('.cpuprofile')).map((name) => path.join(target, name))
+  ? readdirSync(target)
+      .filter((name) => name.endsWith('.cpuprofile'))
+      .map((name) => path.join(target, name))
   : [target];
 
 for (const file of files) {
@@ -20,7 +22,15 @@ for (const file of files) {
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const hits = new Map();
   for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
-  const frameName = ({ callFrame: f }) => `${f.functionName || '(anonymous)'} ${f.url ? `${f.url.replace(/^file:\/\//, '').split('/node_modules/').pop()}:${f.lineNumber + 1}` : ''}`.trim();
+  const frameName = ({ callFrame: f }) =>
+    `${f.functionName || '(anonymous)'} ${
+      f.url
+        ? `${f.url
+            .replace(/^file:\/\//, '')
+            .split('/node_modules/')
+            .pop()}:${f.lineNumber + 1}`
+        : ''
+    }`.trim();
   const self = new Map();
   const total = new Map();
   for (const [id, n] of hits) {

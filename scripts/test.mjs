@@ -209,7 +209,12 @@ const slots = Array.from({ length: Math.min(jobs, queue.length) }, () => ({ work
 const runWatchdog = setTimeout(() => {
   console.error(`\nthe test run took over ${runLimitMinutes} minutes: stopping it`);
   for (const slot of slots) for (const worker of slot.workers.values()) killWorker(worker);
-  console.log(`\n${results.reduce((sum, done) => sum + done.result.passed, 0)} passed, ${Math.max(1, results.reduce((sum, done) => sum + done.result.failed, 0))} failed`);
+  console.log(
+    `\n${results.reduce((sum, done) => sum + done.result.passed, 0)} passed, ${Math.max(
+      1,
+      results.reduce((sum, done) => sum + done.result.failed, 0),
+    )} failed`,
+  );
   process.exit(1);
 }, runLimitMinutes * 60_000);
 // Ctrl-C or a CI timeout stops every worker's processes, not only this one.
@@ -220,7 +225,12 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.kill(process.pid, signal);
   });
 }
-console.log(`${work.length} suite files (${passes.map(([driver, list]) => (drivers.includes(driver) && list.length ? `${list.length} on ${driver === 'postgres' ? 'PostgreSQL' : 'SQLite'}` : '')).filter(Boolean).join(', ')}), ${slots.length} at a time\n`);
+console.log(
+  `${work.length} suite files (${passes
+    .map(([driver, list]) => (drivers.includes(driver) && list.length ? `${list.length} on ${driver === 'postgres' ? 'PostgreSQL' : 'SQLite'}` : ''))
+    .filter(Boolean)
+    .join(', ')}), ${slots.length} at a time\n`,
+);
 await Promise.all(
   slots.map(async (slot) => {
     for (let job = queue.shift(); job; job = queue.shift()) {
@@ -242,7 +252,10 @@ if (dir === 'test') {
 const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 10);
 console.log(`\n${minutes} min; slowest files: ${slowest.map((done) => `${label(done)} ${done.seconds.toFixed(1)} s`).join(', ')}`);
 const failures = results.filter((done) => done.result.failed > 0);
-if (failures.length) console.error(`\n${failures.flatMap((done) => done.result.problems.length ? done.result.problems.map((problem) => `FAILED ${done.driver}: ${problem}`) : [`FAILED ${done.driver}: ${done.file}`]).join('\n')}`);
+if (failures.length)
+  console.error(
+    `\n${failures.flatMap((done) => (done.result.problems.length ? done.result.problems.map((problem) => `FAILED ${done.driver}: ${problem}`) : [`FAILED ${done.driver}: ${done.file}`])).join('\n')}`,
+  );
 const total = { passed: 0, failed: 0 };
 for (const [driver] of passes) {
   const ofDriver = results.filter((done) => done.driver === driver);

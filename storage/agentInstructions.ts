@@ -10,19 +10,11 @@ export interface AgentInstructionsRecord {
 }
 
 export async function findAgentInstructions(db: Queryable, organizationId: string): Promise<AgentInstructionsRecord | undefined> {
-  const row = await db.get<{ document: string; updated_at: string; updated_by: string }>(
-    'SELECT document, updated_at, updated_by FROM agent_instructions WHERE organization_id = ?',
-    [organizationId],
-  );
+  const row = await db.get<{ document: string; updated_at: string; updated_by: string }>('SELECT document, updated_at, updated_by FROM agent_instructions WHERE organization_id = ?', [organizationId]);
   return row && { organizationId, document: JSON.parse(row.document), updatedAt: row.updated_at, updatedBy: row.updated_by };
 }
 
-export async function putAgentInstructions(
-  db: Queryable,
-  organizationId: string,
-  document: Record<string, unknown>,
-  updatedBy: string,
-): Promise<AgentInstructionsRecord> {
+export async function putAgentInstructions(db: Queryable, organizationId: string, document: Record<string, unknown>, updatedBy: string): Promise<AgentInstructionsRecord> {
   const record = { organizationId, document, updatedAt: now(), updatedBy };
   await db.run(
     `INSERT INTO agent_instructions (organization_id, document, updated_at, updated_by) VALUES (?, ?, ?, ?)

@@ -110,12 +110,7 @@ export interface ChangeRequestFilter {
 }
 
 /** Change requests of the given spaces matching the upstream filters, newest first by default. */
-export async function listChangeRequests(
-  db: Queryable,
-  within: { spaceIds: string[] },
-  filter: ChangeRequestFilter,
-  request: PageRequest,
-): Promise<Page<ChangeRequestRecord>> {
+export async function listChangeRequests(db: Queryable, within: { spaceIds: string[] }, filter: ChangeRequestFilter, request: PageRequest): Promise<Page<ChangeRequestRecord>> {
   const inSpaces = amongValues(db.dialect, 'space_id', within.spaceIds);
   const where = [inSpaces.sql, 'status = ?'];
   const params: unknown[] = [...inSpaces.params, filter.status];

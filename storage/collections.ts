@@ -43,10 +43,7 @@ function toCollection(row: CollectionRow): CollectionRecord {
   };
 }
 
-export async function insertCollection(
-  db: Queryable,
-  input: { organizationId: string; parentId: string | null; title: string; description?: string | null },
-): Promise<CollectionRecord> {
+export async function insertCollection(db: Queryable, input: { organizationId: string; parentId: string | null; title: string; description?: string | null }): Promise<CollectionRecord> {
   const id = newId();
   const at = now();
   await db.run(
@@ -69,12 +66,7 @@ export async function getCollection(db: Queryable, id: string): Promise<Collecti
 }
 
 /** Collections among `ids` (the ones a caller can reach): top-level ones, or with `nested` all of them. */
-export async function listCollectionsOfOrganization(
-  db: Queryable,
-  organizationId: string,
-  filter: { nested: boolean; ids: string[] },
-  request: PageRequest,
-): Promise<Page<CollectionRecord>> {
+export async function listCollectionsOfOrganization(db: Queryable, organizationId: string, filter: { nested: boolean; ids: string[] }, request: PageRequest): Promise<Page<CollectionRecord>> {
   const reachable = amongValues(db.dialect, 'id', filter.ids);
   const page = await paginate<CollectionRow>(
     db,
@@ -137,11 +129,7 @@ const columnOf: Record<keyof CollectionChanges, string> = {
 
 export async function updateCollection(db: Queryable, id: string, changes: CollectionChanges): Promise<CollectionRecord> {
   const entries = Object.entries(changes).filter(([field, value]) => value !== undefined && field in columnOf) as Array<[keyof CollectionChanges, unknown]>;
-  await db.run(`UPDATE collections SET ${['updated_at = ?', ...entries.map(([field]) => `${columnOf[field]} = ?`)].join(', ')} WHERE id = ?`, [
-    now(),
-    ...entries.map(([, value]) => value),
-    id,
-  ]);
+  await db.run(`UPDATE collections SET ${['updated_at = ?', ...entries.map(([field]) => `${columnOf[field]} = ?`)].join(', ')} WHERE id = ?`, [now(), ...entries.map(([, value]) => value), id]);
   return getCollection(db, id);
 }
 

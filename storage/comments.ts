@@ -136,11 +136,7 @@ export async function listComments(db: Queryable, scope: CommentScope, filter: C
     where.push('posted_by IN (SELECT value FROM json_each(?))');
     params.push(JSON.stringify(filter.authors));
   }
-  const page = await paginate<CommentRow>(
-    db,
-    { select: '*', from: 'comments', where: where.join(' AND '), params, sort: ['posted_at', 'id'], key: (row) => [row.posted_at, row.id] },
-    request,
-  );
+  const page = await paginate<CommentRow>(db, { select: '*', from: 'comments', where: where.join(' AND '), params, sort: ['posted_at', 'id'], key: (row) => [row.posted_at, row.id] }, request);
   return mapPage(page, toComment);
 }
 

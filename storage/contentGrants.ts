@@ -17,11 +17,7 @@ export function higherRole(a: MemberRole | undefined, b: MemberRole | undefined)
 
 /** Gives the user `role` on the target, unless a grant there already gives as much. */
 export async function grantContentRole(db: Transaction, input: { organizationId: string; target: GrantTarget; userId: string; role: MemberRole }): Promise<void> {
-  const existing = await db.get<{ role: MemberRole }>('SELECT role FROM content_grants WHERE user_id = ? AND target_kind = ? AND target_id = ?', [
-    input.userId,
-    input.target.kind,
-    input.target.id,
-  ]);
+  const existing = await db.get<{ role: MemberRole }>('SELECT role FROM content_grants WHERE user_id = ? AND target_kind = ? AND target_id = ?', [input.userId, input.target.kind, input.target.id]);
   const role = higherRole(existing?.role, input.role)!;
   await db.run(
     `INSERT INTO content_grants (organization_id, target_kind, target_id, user_id, role, granted_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -32,7 +28,10 @@ export async function grantContentRole(db: Transaction, input: { organizationId:
 
 /** Removes every grant on these spaces and collections: they left the organization the grants were given in. */
 export async function revokeGrantsOn(db: Transaction, targets: { spaceIds: string[]; collectionIds: string[] }): Promise<void> {
-  for (const [kind, ids] of [['space', targets.spaceIds], ['collection', targets.collectionIds]] as const) {
+  for (const [kind, ids] of [
+    ['space', targets.spaceIds],
+    ['collection', targets.collectionIds],
+  ] as const) {
     if (ids.length > 0) await db.run('DELETE FROM content_grants WHERE target_kind = ? AND target_id IN (SELECT value FROM json_each(?))', [kind, JSON.stringify(ids)]);
   }
 }

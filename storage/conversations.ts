@@ -103,26 +103,35 @@ export async function upsertConversation(tx: Transaction, organizationId: string
   const existing = await tx.get<ConversationRow>('SELECT * FROM conversations WHERE organization_id = ? AND id = ?', [organizationId, input.id]);
   const createdAt = input.metadata.createdAt ? new Date(input.metadata.createdAt).toISOString() : (existing?.created_at ?? at);
   if (!existing) {
-    await tx.run(
-      'INSERT INTO conversations (organization_id, id, source, subject, parts, metadata, created_at, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      [organizationId, input.id, input.source, input.subject, parts, metadata, createdAt, at],
-    );
+    await tx.run('INSERT INTO conversations (organization_id, id, source, subject, parts, metadata, created_at, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+      organizationId,
+      input.id,
+      input.source,
+      input.subject,
+      parts,
+      metadata,
+      createdAt,
+      at,
+    ]);
     return true;
   }
   if (existing.source === input.source && existing.subject === input.subject && existing.parts === parts && existing.metadata === metadata) return false;
-  await tx.run(
-    'UPDATE conversations SET source = ?, subject = ?, parts = ?, metadata = ?, created_at = ?, ingested_at = ?, revision = revision + 1 WHERE organization_id = ? AND id = ?',
-    [input.source, input.subject, parts, metadata, createdAt, at, organizationId, input.id],
-  );
+  await tx.run('UPDATE conversations SET source = ?, subject = ?, parts = ?, metadata = ?, created_at = ?, ingested_at = ?, revision = revision + 1 WHERE organization_id = ? AND id = ?', [
+    input.source,
+    input.subject,
+    parts,
+    metadata,
+    createdAt,
+    at,
+    organizationId,
+    input.id,
+  ]);
   return true;
 }
 
 /** Conversations posted or changed since they were last processed, oldest first. */
 export async function pendingConversations(db: Queryable, organizationId: string, limit: number): Promise<ConversationRecord[]> {
-  const rows = await db.all<ConversationRow>(
-    'SELECT * FROM conversations WHERE organization_id = ? AND processed_revision < revision ORDER BY ingested_at, rowid LIMIT ?',
-    [organizationId, limit],
-  );
+  const rows = await db.all<ConversationRow>('SELECT * FROM conversations WHERE organization_id = ? AND processed_revision < revision ORDER BY ingested_at, rowid LIMIT ?', [organizationId, limit]);
   return rows.map(toConversation);
 }
 
@@ -138,10 +147,14 @@ export async function organizationsWithPendingConversations(db: Queryable): Prom
 
 /** Marks the conversation processed at `revision`, unless it changed since: then it stays pending. */
 export async function markConversationProcessed(tx: Transaction, organizationId: string, conversationId: string, revision: number): Promise<boolean> {
-  const result = await tx.run(
-    'UPDATE conversations SET processed_revision = ?, processed_at = ? WHERE organization_id = ? AND id = ? AND revision = ? AND processed_revision < ?',
-    [revision, now(), organizationId, conversationId, revision, revision],
-  );
+  const result = await tx.run('UPDATE conversations SET processed_revision = ?, processed_at = ? WHERE organization_id = ? AND id = ? AND revision = ? AND processed_revision < ?', [
+    revision,
+    now(),
+    organizationId,
+    conversationId,
+    revision,
+    revision,
+  ]);
   return result.changes === 1;
 }
 
@@ -225,12 +238,7 @@ export async function getConversationIssue(db: Queryable, organizationId: string
   return toIssueWithConversation(row);
 }
 
-export async function listConversationIssues(
-  db: Queryable,
-  organizationId: string,
-  filter: { cluster?: string; conversation?: string },
-  request: PageRequest,
-): Promise<Page<IssueWithConversation>> {
+export async function listConversationIssues(db: Queryable, organizationId: string, filter: { cluster?: string; conversation?: string }, request: PageRequest): Promise<Page<IssueWithConversation>> {
   const where = ['i.organization_id = ?'];
   const params: unknown[] = [organizationId];
   if (filter.cluster !== undefined) {
@@ -267,10 +275,17 @@ export async function insertConversationIssue(
   input: { organizationId: string; conversationId: string; title: string; summary: string; terms: Record<string, number>; clusterId: string; createdAt: string },
 ): Promise<string> {
   const id = newId();
-  await tx.run(
-    'INSERT INTO conversation_issues (id, organization_id, conversation_id, title, summary, terms, cluster_id, created_at, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [id, input.organizationId, input.conversationId, input.title, input.summary, JSON.stringify(input.terms), input.clusterId, input.createdAt, now()],
-  );
+  await tx.run('INSERT INTO conversation_issues (id, organization_id, conversation_id, title, summary, terms, cluster_id, created_at, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+    id,
+    input.organizationId,
+    input.conversationId,
+    input.title,
+    input.summary,
+    JSON.stringify(input.terms),
+    input.clusterId,
+    input.createdAt,
+    now(),
+  ]);
   return id;
 }
 

@@ -24,15 +24,17 @@ function rewrite(sql: string): string {
     .split(/('(?:[^']|'')*'|"[^"]*")/)
     .map((part, position) => {
       if (position % 2 === 1) return part;
-      return part
-        .replace(/\bIS\s+NOT\s+\?/gi, 'IS DISTINCT FROM ?')
-        .replace(/\bIS\s+\?/gi, 'IS NOT DISTINCT FROM ?')
-        .replace(/\bjson_each\(\s*\?\s*\)/gi, 'json_array_elements_text(CAST(? AS json))')
-        // SQLite's LIKE ignores ASCII case.
-        .replace(/\bLIKE\b/gi, 'ILIKE')
-        // SQLite keeps an alias's case; PostgreSQL folds unquoted names to lower case.
-        .replace(/\bAS\s+([a-z]\w*[A-Z]\w*)\b/g, 'AS "$1"')
-        .replace(/\?/g, () => `$${++index}`);
+      return (
+        part
+          .replace(/\bIS\s+NOT\s+\?/gi, 'IS DISTINCT FROM ?')
+          .replace(/\bIS\s+\?/gi, 'IS NOT DISTINCT FROM ?')
+          .replace(/\bjson_each\(\s*\?\s*\)/gi, 'json_array_elements_text(CAST(? AS json))')
+          // SQLite's LIKE ignores ASCII case.
+          .replace(/\bLIKE\b/gi, 'ILIKE')
+          // SQLite keeps an alias's case; PostgreSQL folds unquoted names to lower case.
+          .replace(/\bAS\s+([a-z]\w*[A-Z]\w*)\b/g, 'AS "$1"')
+          .replace(/\?/g, () => `$${++index}`)
+      );
     })
     .join('');
 }

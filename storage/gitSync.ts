@@ -52,7 +52,11 @@ export async function recordGitInfo(db: Queryable, spaceId: string, info: { prov
 }
 
 /** The outcome of the latest import or export. */
-export async function recordGitOperation(db: Queryable, spaceId: string, outcome: { direction: 'import' | 'export'; state: 'running' | 'success' | 'failure'; message?: string; commit?: string }): Promise<void> {
+export async function recordGitOperation(
+  db: Queryable,
+  spaceId: string,
+  outcome: { direction: 'import' | 'export'; state: 'running' | 'success' | 'failure'; message?: string; commit?: string },
+): Promise<void> {
   await db.run(
     `INSERT INTO space_git_sync (space_id, updated_at, last_direction, last_state, last_message, last_commit) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (space_id) DO UPDATE SET last_direction = excluded.last_direction, last_state = excluded.last_state, last_message = excluded.last_message, last_commit = COALESCE(excluded.last_commit, space_git_sync.last_commit)`,

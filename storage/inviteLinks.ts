@@ -31,15 +31,17 @@ function toInvite(row: InviteRow): InviteLinkRecord {
   return { id: row.id, organizationId: row.organization_id, target, role: row.role, createdBy: row.created_by, createdAt: row.created_at };
 }
 
-export async function insertInviteLink(
-  db: Queryable,
-  input: { organizationId: string; target: InviteTarget; role: MemberRole | null; createdBy: string },
-): Promise<InviteLinkRecord> {
+export async function insertInviteLink(db: Queryable, input: { organizationId: string; target: InviteTarget; role: MemberRole | null; createdBy: string }): Promise<InviteLinkRecord> {
   const id = newId();
-  await db.run(
-    'INSERT INTO invite_links (id, organization_id, target_kind, target_id, role, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [id, input.organizationId, input.target.kind, 'id' in input.target ? input.target.id : null, input.role, input.createdBy, now()],
-  );
+  await db.run('INSERT INTO invite_links (id, organization_id, target_kind, target_id, role, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+    id,
+    input.organizationId,
+    input.target.kind,
+    'id' in input.target ? input.target.id : null,
+    input.role,
+    input.createdBy,
+    now(),
+  ]);
   return getInviteLink(db, input.organizationId, id);
 }
 

@@ -96,10 +96,9 @@ export async function organizationClusterIds(db: Queryable, organizationId: stri
 
 /** Counts the cluster's issues and conversations again; an emptied cluster is deleted. The record, if it stays. */
 export async function recountIssueCluster(tx: Transaction, clusterId: string): Promise<IssueClusterRecord | undefined> {
-  const counts = (await tx.get<{ issues: number; conversations: number }>(
-    'SELECT COUNT(*) AS issues, COUNT(DISTINCT conversation_id) AS conversations FROM conversation_issues WHERE cluster_id = ?',
-    [clusterId],
-  ))!;
+  const counts = (await tx.get<{ issues: number; conversations: number }>('SELECT COUNT(*) AS issues, COUNT(DISTINCT conversation_id) AS conversations FROM conversation_issues WHERE cluster_id = ?', [
+    clusterId,
+  ]))!;
   if (counts.issues === 0) {
     await deleteIssueCluster(tx, clusterId);
     return undefined;
@@ -136,10 +135,9 @@ export async function clusterCentroids(db: Queryable, clusterIds: string[], top?
   if (!clusterIds.length) return centroids;
   const rows = top
     ? await db.all<{ cluster_id: string; term: string; weight: number }>(heaviestTerms[db.dialect], [JSON.stringify(clusterIds), top])
-    : await db.all<{ cluster_id: string; term: string; weight: number }>(
-        'SELECT cluster_id, term, weight FROM issue_cluster_terms WHERE cluster_id IN (SELECT value FROM json_each(?))',
-        [JSON.stringify(clusterIds)],
-      );
+    : await db.all<{ cluster_id: string; term: string; weight: number }>('SELECT cluster_id, term, weight FROM issue_cluster_terms WHERE cluster_id IN (SELECT value FROM json_each(?))', [
+        JSON.stringify(clusterIds),
+      ]);
   for (const row of rows) centroids.get(row.cluster_id)![row.term] = row.weight;
   return centroids;
 }

@@ -77,10 +77,7 @@ export async function ensureMembership(db: Queryable, input: NewMembership): Pro
 }
 
 export async function findMember(db: Queryable, organizationId: string, userId: string): Promise<MemberRecord | undefined> {
-  const row = await db.get<MemberRow>(`SELECT ${columns} FROM ${from} WHERE memberships.organization_id = ? AND memberships.user_id = ?`, [
-    organizationId,
-    userId,
-  ]);
+  const row = await db.get<MemberRow>(`SELECT ${columns} FROM ${from} WHERE memberships.organization_id = ? AND memberships.user_id = ?`, [organizationId, userId]);
   return row && toMember(row);
 }
 
@@ -97,16 +94,9 @@ export const membershipReads = ['memberships'] as const;
  * The caller's role in one organization, or undefined when they are not a member, through the
  * database's read cache: the access check of every request reads it.
  */
-export function findMembershipRole(
-  db: Database,
-  organizationId: string,
-  userId: string,
-): Promise<{ role: MemberRole | null; disabled: boolean } | undefined> {
+export function findMembershipRole(db: Database, organizationId: string, userId: string): Promise<{ role: MemberRole | null; disabled: boolean } | undefined> {
   return db.cached(`membership:${organizationId}:${userId}`, membershipReads, async () => {
-    const row = await db.get<{ role: MemberRole | null; disabled: number }>('SELECT role, disabled FROM memberships WHERE organization_id = ? AND user_id = ?', [
-      organizationId,
-      userId,
-    ]);
+    const row = await db.get<{ role: MemberRole | null; disabled: number }>('SELECT role, disabled FROM memberships WHERE organization_id = ? AND user_id = ?', [organizationId, userId]);
     return row && { role: row.role, disabled: row.disabled === 1 };
   });
 }
@@ -117,12 +107,7 @@ export interface MemberFilter {
   sort?: 'joinedAt' | 'lastSeenAt';
 }
 
-export async function listMembers(
-  db: Queryable,
-  organizationId: string,
-  filter: MemberFilter,
-  request: PageRequest,
-): Promise<Page<MemberRecord>> {
+export async function listMembers(db: Queryable, organizationId: string, filter: MemberFilter, request: PageRequest): Promise<Page<MemberRecord>> {
   const where = ['memberships.organization_id = ?'];
   const params: unknown[] = [organizationId];
   if (filter.role === 'guest') where.push('memberships.role IS NULL');
@@ -175,9 +160,7 @@ export async function removeMembership(db: Transaction, organizationId: string, 
 }
 
 export async function countAdmins(db: Queryable, organizationId: string): Promise<number> {
-  const row = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM memberships WHERE organization_id = ? AND role = 'admin' AND disabled = 0", [
-    organizationId,
-  ]);
+  const row = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM memberships WHERE organization_id = ? AND role = 'admin' AND disabled = 0", [organizationId]);
   return row?.n ?? 0;
 }
 

@@ -67,7 +67,8 @@ function toSpec(row: SpecRow): OpenAPISpecRecord {
   };
 }
 
-const columns = 'id, organization_id, slug, source_url, source_text, generation, processing_state, visibility, last_version_id, last_processed_at, last_error_code, last_errors, created_at, updated_at';
+const columns =
+  'id, organization_id, slug, source_url, source_text, generation, processing_state, visibility, last_version_id, last_processed_at, last_error_code, last_errors, created_at, updated_at';
 
 export async function findOpenAPISpec(db: Queryable, organizationId: string, slug: string): Promise<OpenAPISpecRecord | undefined> {
   const row = await db.get<SpecRow>(`SELECT ${columns} FROM openapi_specs WHERE organization_id = ? AND slug = ?`, [organizationId, slug]);
@@ -88,7 +89,10 @@ export interface OpenAPIProcessedVersion {
  */
 export async function processedOpenAPIVersionsCached(db: Database, organizationId: string): Promise<OpenAPIProcessedVersion[]> {
   const rows = await db.cached(`openapi-versions:${organizationId}`, ['openapi_specs'], () =>
-    db.all<{ slug: string; source_url: string | null; last_version_id: string }>("SELECT slug, source_url, last_version_id FROM openapi_specs WHERE organization_id = ? AND last_version_id IS NOT NULL ORDER BY slug", [organizationId]),
+    db.all<{ slug: string; source_url: string | null; last_version_id: string }>(
+      'SELECT slug, source_url, last_version_id FROM openapi_specs WHERE organization_id = ? AND last_version_id IS NOT NULL ORDER BY slug',
+      [organizationId],
+    ),
   );
   return (rows ?? []).map((row) => ({ slug: row.slug, sourceUrl: row.source_url, versionId: row.last_version_id }));
 }
@@ -110,10 +114,10 @@ export async function listOpenAPISpecs(db: Queryable, organizationId: string, re
 
 /** The specifications whose source is a URL, `limit` at a time after the id `after` (every organization's), for the periodic refresh. */
 export async function listURLSourcedSpecs(db: Queryable, after: string, limit: number): Promise<Array<{ id: string; organizationId: string; slug: string }>> {
-  const rows = await db.all<{ id: string; organization_id: string; slug: string }>(
-    'SELECT id, organization_id, slug FROM openapi_specs WHERE source_url IS NOT NULL AND id > ? ORDER BY id LIMIT ?',
-    [after, limit],
-  );
+  const rows = await db.all<{ id: string; organization_id: string; slug: string }>('SELECT id, organization_id, slug FROM openapi_specs WHERE source_url IS NOT NULL AND id > ? ORDER BY id LIMIT ?', [
+    after,
+    limit,
+  ]);
   return rows.map((row) => ({ id: row.id, organizationId: row.organization_id, slug: row.slug }));
 }
 
@@ -132,10 +136,11 @@ export async function insertOpenAPISpec(tx: Transaction, input: { organizationId
 
 /** A new source: the next generation, pending again. */
 export async function replaceOpenAPISource(tx: Transaction, specId: string, source: OpenAPISource): Promise<void> {
-  await tx.run(
-    `UPDATE openapi_specs SET source_url = ?, source_text = ?, generation = generation + 1, processing_state = 'pending', updated_at = ? WHERE id = ?`,
-    [...sourceColumns(source), now(), specId],
-  );
+  await tx.run(`UPDATE openapi_specs SET source_url = ?, source_text = ?, generation = generation + 1, processing_state = 'pending', updated_at = ? WHERE id = ?`, [
+    ...sourceColumns(source),
+    now(),
+    specId,
+  ]);
 }
 
 /**
@@ -213,7 +218,9 @@ export async function storeOpenAPIVersion(
 ): Promise<{ versionId: string; created: boolean } | undefined> {
   const spec = await tx.get<{ last_version_id: string | null; generation: number }>('SELECT last_version_id, generation FROM openapi_specs WHERE id = ?', [input.specId]);
   if (!spec) return undefined;
-  const latest = spec.last_version_id ? await tx.get<{ digest: string; source_url: string | null }>('SELECT digest, source_url FROM openapi_spec_versions WHERE id = ?', [spec.last_version_id]) : undefined;
+  const latest = spec.last_version_id
+    ? await tx.get<{ digest: string; source_url: string | null }>('SELECT digest, source_url FROM openapi_spec_versions WHERE id = ?', [spec.last_version_id])
+    : undefined;
   let versionId = spec.last_version_id;
   const created = !(latest && latest.digest === input.digest && latest.source_url === input.sourceUrl);
   if (created) {

@@ -85,12 +85,7 @@ function toOrganization(row: OrganizationRow): OrganizationRecord {
 /** Inserts the organization row only; see domain/organizations: createOrganization for its first admin. */
 export async function insertOrganization(db: Queryable, input: { title: string; createdBy: string }): Promise<OrganizationRecord> {
   const id = newId();
-  await db.run("INSERT INTO organizations (id, title, created_at, created_by, default_role) VALUES (?, ?, ?, ?, 'read')", [
-    id,
-    input.title,
-    now(),
-    input.createdBy,
-  ]);
+  await db.run("INSERT INTO organizations (id, title, created_at, created_by, default_role) VALUES (?, ?, ?, ?, 'read')", [id, input.title, now(), input.createdBy]);
   return getOrganization(db, id);
 }
 
@@ -114,11 +109,7 @@ export async function getOrganization(db: Queryable, id: string): Promise<Organi
 }
 
 /** The organizations the user is a member of, each with the user's role there. */
-export async function listOrganizationsOfUser(
-  db: Queryable,
-  userId: string,
-  request: PageRequest,
-): Promise<Page<{ organization: OrganizationRecord; role: MemberRole | null }>> {
+export async function listOrganizationsOfUser(db: Queryable, userId: string, request: PageRequest): Promise<Page<{ organization: OrganizationRecord; role: MemberRole | null }>> {
   const page = await paginate<OrganizationRow & { joined_at: string; member_role: MemberRole | null }>(
     db,
     {

@@ -73,7 +73,10 @@ export async function paginate<R>(db: Queryable, query: KeysetQuery<R>, request:
  * ordered by `key`, with cursors bound to `identity`.
  */
 export function paginateArray<T>(items: T[], key: (item: T) => [string | number, string], identity: string, request: PageRequest): Page<T> {
-  const list = createHash('sha256').update(JSON.stringify(['array', identity])).digest('base64url').slice(0, 12);
+  const list = createHash('sha256')
+    .update(JSON.stringify(['array', identity]))
+    .digest('base64url')
+    .slice(0, 12);
   const compare = (a: [string | number, string], b: [string | number, string]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
   const sorted = [...items].sort((a, b) => compare(key(a), key(b)));
   const after = request.page === undefined ? undefined : decodeCursor(request.page, list);

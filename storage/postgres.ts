@@ -34,7 +34,6 @@ const lockNotAvailable = '55P03';
 /** A statement cancelled, here by statement_timeout. */
 const queryCanceled = '57014';
 
-
 /** Transactions that lost a race, and the most tries any needed, since start: for the benchmark report. */
 export const transactionStats = { retried: 0, mostAttempts: 1 };
 
@@ -99,7 +98,14 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
       const refusal = () => (!open ? transactionEnded() : failed);
       // Statements sent and not yet answered: one the work didn't wait for may still fail before COMMIT.
       const underWay = new Set<Promise<unknown>>();
-      const tx: Transaction = { ...refusing(queryable(client, limits.statementMs, statements, (error) => (failed ??= error)), refusal, underWay), inTransaction: true };
+      const tx: Transaction = {
+        ...refusing(
+          queryable(client, limits.statementMs, statements, (error) => (failed ??= error)),
+          refusal,
+          underWay,
+        ),
+        inTransaction: true,
+      };
       let broken: Error | undefined;
       const alone = attempt > aloneAfterAttempts;
       try {
@@ -362,15 +368,13 @@ async function holdSessionLock(url: string, name: string): Promise<SessionLock |
 
 /** The schema's foreign keys and triggers, as tableReach takes them. */
 async function tableReachOf(db: Queryable) {
-  const names = await db.all<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()");
+  const names = await db.all<{ name: string }>('SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()');
   const keys = await db.all<{ child: string; parent: string; acts: number }>(
     `SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent,
        (c.confdeltype IN ('c', 'n', 'd') OR c.confupdtype IN ('c', 'n', 'd')) AS acts
      FROM pg_constraint c WHERE c.contype = 'f'`,
   );
-  const triggers = new Set(
-    (await db.all<{ name: string }>('SELECT DISTINCT tgrelid::regclass::text AS name FROM pg_trigger WHERE NOT tgisinternal')).map((row) => row.name.toLowerCase()),
-  );
+  const triggers = new Set((await db.all<{ name: string }>('SELECT DISTINCT tgrelid::regclass::text AS name FROM pg_trigger WHERE NOT tgisinternal')).map((row) => row.name.toLowerCase()));
   return tableReach(
     names.map(({ name }) => ({
       name,

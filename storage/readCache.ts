@@ -63,7 +63,8 @@ export function writtenTable(sql: string): string | null | 'all' {
  */
 export function tableReach(tables: Array<{ name: string; references: Array<{ parent: string; acts: boolean }>; hasTrigger: boolean }>): (table: string) => ReadonlySet<string> | 'all' {
   const children = new Map<string, string[]>();
-  for (const table of tables) for (const reference of table.references) if (reference.acts) children.set(reference.parent.toLowerCase(), [...(children.get(reference.parent.toLowerCase()) ?? []), table.name.toLowerCase()]);
+  for (const table of tables)
+    for (const reference of table.references) if (reference.acts) children.set(reference.parent.toLowerCase(), [...(children.get(reference.parent.toLowerCase()) ?? []), table.name.toLowerCase()]);
   const triggered = new Set(tables.filter((table) => table.hasTrigger).map((table) => table.name.toLowerCase()));
   const known = new Map<string, ReadonlySet<string> | 'all'>();
   return (table) => {

@@ -53,26 +53,12 @@ function toProvider(row: SamlRow): SamlProviderRecord {
   };
 }
 
-export async function insertSamlProvider(
-  db: Queryable,
-  organizationId: string,
-  fields: SamlProviderFields & { label: string },
-): Promise<SamlProviderRecord> {
+export async function insertSamlProvider(db: Queryable, organizationId: string, fields: SamlProviderFields & { label: string }): Promise<SamlProviderRecord> {
   const id = newId();
   await db.run(
     `INSERT INTO saml_providers (id, organization_id, label, sso_url, entity_id, certificate, default_team_id, default_role, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      id,
-      organizationId,
-      fields.label,
-      fields.ssoURL ?? null,
-      fields.entityID ?? null,
-      fields.certificate ?? null,
-      fields.defaultTeamId ?? null,
-      fields.defaultRole ?? null,
-      now(),
-    ],
+    [id, organizationId, fields.label, fields.ssoURL ?? null, fields.entityID ?? null, fields.certificate ?? null, fields.defaultTeamId ?? null, fields.defaultRole ?? null, now()],
   );
   return getSamlProvider(db, organizationId, id);
 }
@@ -102,15 +88,8 @@ export async function listAllSamlProviders(db: Queryable, organizationId: string
   return rows.map(toProvider);
 }
 
-export async function updateSamlProvider(
-  db: Queryable,
-  organizationId: string,
-  id: string,
-  fields: SamlProviderFields,
-): Promise<SamlProviderRecord> {
-  const entries = Object.entries(fields).filter(([field, value]) => value !== undefined && field in columnOf) as Array<
-    [keyof SamlProviderFields, unknown]
-  >;
+export async function updateSamlProvider(db: Queryable, organizationId: string, id: string, fields: SamlProviderFields): Promise<SamlProviderRecord> {
+  const entries = Object.entries(fields).filter(([field, value]) => value !== undefined && field in columnOf) as Array<[keyof SamlProviderFields, unknown]>;
   if (entries.length > 0) {
     await db.run(`UPDATE saml_providers SET ${entries.map(([field]) => `${columnOf[field]} = ?`).join(', ')} WHERE organization_id = ? AND id = ?`, [
       ...entries.map(([, value]) => value),

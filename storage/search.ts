@@ -87,10 +87,7 @@ export async function copySpaceIndex(tx: Transaction, fromSpaceId: string, toSpa
      SELECT title, body, ?, page_id, section_id FROM search_sections WHERE ${ofSpace.where}`,
     [toSpaceId, ...ofSpace.params],
   );
-  await tx.run(`INSERT INTO search_spaces (space_id, revision, indexed_at) SELECT ?, revision, indexed_at FROM search_spaces WHERE space_id = ?`, [
-    toSpaceId,
-    fromSpaceId,
-  ]);
+  await tx.run(`INSERT INTO search_spaces (space_id, revision, indexed_at) SELECT ?, revision, indexed_at FROM search_spaces WHERE space_id = ?`, [toSpaceId, fromSpaceId]);
 }
 
 export async function removeSpaceIndex(db: Transaction, spaceId: string): Promise<void> {

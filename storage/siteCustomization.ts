@@ -33,10 +33,11 @@ export async function findSiteSpaceOverrides(db: Queryable, siteSpaceId: string)
 }
 
 export async function saveSiteCustomization(db: Queryable, siteId: string, settings: CustomizationJson): Promise<void> {
-  await db.run(
-    'INSERT INTO site_customizations (site_id, settings, updated_at) VALUES (?, ?, ?) ON CONFLICT (site_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at',
-    [siteId, JSON.stringify(settings), now()],
-  );
+  await db.run('INSERT INTO site_customizations (site_id, settings, updated_at) VALUES (?, ?, ?) ON CONFLICT (site_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at', [
+    siteId,
+    JSON.stringify(settings),
+    now(),
+  ]);
 }
 
 export async function saveSiteSpaceOverrides(db: Queryable, siteId: string, siteSpaceId: string, overrides: CustomizationJson): Promise<void> {

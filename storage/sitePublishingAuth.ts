@@ -27,7 +27,12 @@ const newPrivateKey = () => randomBytes(32).toString('base64url');
 export async function ensureSitePublishingAuth(db: Database, siteId: string): Promise<SitePublishingAuthRecord> {
   const found = await findSitePublishingAuth(db, siteId);
   if (found) return found;
-  await db.run('INSERT INTO site_publishing_auth (site_id, backend, private_key, fallback_url, updated_at) VALUES (?, ?, ?, NULL, ?) ON CONFLICT (site_id) DO NOTHING', [siteId, 'custom', newPrivateKey(), now()]);
+  await db.run('INSERT INTO site_publishing_auth (site_id, backend, private_key, fallback_url, updated_at) VALUES (?, ?, ?, NULL, ?) ON CONFLICT (site_id) DO NOTHING', [
+    siteId,
+    'custom',
+    newPrivateKey(),
+    now(),
+  ]);
   return (await findSitePublishingAuth(db, siteId))!;
 }
 

@@ -3,10 +3,7 @@ import { conflict, isUniqueViolation } from './errors.js';
 import { newId, now } from './ids.js';
 import { containsPattern, mapPage, paginate, type Page, type PageRequest } from './pagination.js';
 
-export type RedirectDestination =
-  | { kind: 'site-section'; siteSectionId: string }
-  | { kind: 'site-space'; siteSpaceId: string }
-  | { kind: 'site-page'; siteSpaceId: string; pageId: string };
+export type RedirectDestination = { kind: 'site-section'; siteSectionId: string } | { kind: 'site-space'; siteSpaceId: string } | { kind: 'site-page'; siteSpaceId: string; pageId: string };
 
 export interface SiteRedirectRecord {
   id: string;
@@ -67,7 +64,11 @@ export async function siteRedirectsBySource(db: Database, siteId: string): Promi
 export async function listSiteRedirects(db: Queryable, siteId: string, search: string | undefined, request: PageRequest): Promise<Page<SiteRedirectRecord>> {
   const where = ['site_id = ?', ...(search ? ["source LIKE ? ESCAPE '\\'"] : [])];
   const params: unknown[] = [siteId, ...(search ? [containsPattern(search)] : [])];
-  const page = await paginate<SiteRedirectRow>(db, { select: '*', from: 'site_redirects', where: where.join(' AND '), params, sort: ['created_at', 'id'], key: (row) => [row.created_at, row.id] }, { ...request, order: 'asc' });
+  const page = await paginate<SiteRedirectRow>(
+    db,
+    { select: '*', from: 'site_redirects', where: where.join(' AND '), params, sort: ['created_at', 'id'], key: (row) => [row.created_at, row.id] },
+    { ...request, order: 'asc' },
+  );
   return mapPage(page, toRedirect);
 }
 

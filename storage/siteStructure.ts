@@ -115,10 +115,18 @@ export function loadSiteStructureCached(db: Database, siteId: string): Promise<S
 
 export async function insertSection(db: Queryable, input: Omit<SiteSectionRecord, 'id'>): Promise<SiteSectionRecord> {
   const section = { id: newId(), ...input };
-  await db.run(
-    `INSERT INTO site_sections (id, site_id, group_id, title, description, path, condition, icon, is_default, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [section.id, section.siteId, section.groupId, section.title, section.description, section.path, section.condition, section.icon, section.isDefault ? 1 : 0, section.position],
-  );
+  await db.run(`INSERT INTO site_sections (id, site_id, group_id, title, description, path, condition, icon, is_default, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+    section.id,
+    section.siteId,
+    section.groupId,
+    section.title,
+    section.description,
+    section.path,
+    section.condition,
+    section.icon,
+    section.isDefault ? 1 : 0,
+    section.position,
+  ]);
   return section;
 }
 
@@ -137,10 +145,17 @@ export async function insertGroup(db: Queryable, input: Omit<SiteSectionGroupRec
 
 export async function insertSiteSpace(db: Queryable, input: Omit<SiteSpaceRecord, 'id'>): Promise<SiteSpaceRecord> {
   const siteSpace = { id: newId(), ...input };
-  await db.run(
-    'INSERT INTO site_spaces (id, site_id, section_id, space_id, path, condition, hidden, is_default, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [siteSpace.id, siteSpace.siteId, siteSpace.sectionId, siteSpace.spaceId, siteSpace.path, siteSpace.condition, siteSpace.hidden ? 1 : 0, siteSpace.isDefault ? 1 : 0, siteSpace.position],
-  );
+  await db.run('INSERT INTO site_spaces (id, site_id, section_id, space_id, path, condition, hidden, is_default, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+    siteSpace.id,
+    siteSpace.siteId,
+    siteSpace.sectionId,
+    siteSpace.spaceId,
+    siteSpace.path,
+    siteSpace.condition,
+    siteSpace.hidden ? 1 : 0,
+    siteSpace.isDefault ? 1 : 0,
+    siteSpace.position,
+  ]);
   return siteSpace;
 }
 
@@ -174,11 +189,8 @@ export const updateSection = (
 export const updateGroup = (db: Queryable, id: string, changes: { title?: string; icon?: string | null; parentId?: string | null; position?: number }) =>
   updateRow(db, 'site_section_groups', id, { title: changes.title, icon: changes.icon, parent_id: changes.parentId, position: changes.position });
 
-export const updateSiteSpace = (
-  db: Queryable,
-  id: string,
-  changes: { path?: string; condition?: string | null; spaceId?: string; hidden?: boolean; position?: number },
-) => updateRow(db, 'site_spaces', id, { path: changes.path, condition: changes.condition, space_id: changes.spaceId, hidden: changes.hidden, position: changes.position });
+export const updateSiteSpace = (db: Queryable, id: string, changes: { path?: string; condition?: string | null; spaceId?: string; hidden?: boolean; position?: number }) =>
+  updateRow(db, 'site_spaces', id, { path: changes.path, condition: changes.condition, space_id: changes.spaceId, hidden: changes.hidden, position: changes.position });
 
 /** Rewrites the positions of one set of siblings (rare: when repeated moves wore a gap down). */
 export async function renumber(db: Queryable, items: Array<{ table: 'site_sections' | 'site_section_groups' | 'site_spaces'; id: string; position: number }>): Promise<void> {
@@ -226,10 +238,10 @@ export async function removeSiteSpacesOfSpace(db: Queryable, spaceId: string): P
   await db.run('DELETE FROM site_spaces WHERE space_id = ?', [spaceId]);
   const places = new Map(rows.filter((row) => row.is_default === 1).map((row) => [`${row.site_id}\n${row.section_id ?? ''}`, row]));
   for (const place of places.values()) {
-    await db.run(
-      `UPDATE site_spaces SET is_default = 1 WHERE id = (SELECT id FROM site_spaces WHERE site_id = ? AND section_id IS ? ORDER BY position, id LIMIT 1)`,
-      [place.site_id, place.section_id],
-    );
+    await db.run(`UPDATE site_spaces SET is_default = 1 WHERE id = (SELECT id FROM site_spaces WHERE site_id = ? AND section_id IS ? ORDER BY position, id LIMIT 1)`, [
+      place.site_id,
+      place.section_id,
+    ]);
   }
   return [...new Set(rows.map((row) => row.site_id))];
 }

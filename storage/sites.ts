@@ -66,14 +66,7 @@ function toSite(row: SiteRow): SiteRecord {
 
 export async function insertSite(db: Queryable, input: { organizationId: string; type: SiteType; title: string; visibility: SiteVisibility }): Promise<string> {
   const id = newId();
-  await db.run('INSERT INTO sites (id, organization_id, type, title, visibility, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    id,
-    input.organizationId,
-    input.type,
-    input.title,
-    input.visibility,
-    now(),
-  ]);
+  await db.run('INSERT INTO sites (id, organization_id, type, title, visibility, created_at) VALUES (?, ?, ?, ?, ?, ?)', [id, input.organizationId, input.type, input.title, input.visibility, now()]);
   return id;
 }
 
@@ -183,10 +176,7 @@ export interface AdaptiveSchemaRecord {
 }
 
 export async function findAdaptiveSchema(db: Queryable, siteId: string): Promise<AdaptiveSchemaRecord | undefined> {
-  const row = await db.get<{ adaptive_schema: string | null; adaptive_schema_updated_at: string | null }>(
-    'SELECT adaptive_schema, adaptive_schema_updated_at FROM sites WHERE id = ?',
-    [siteId],
-  );
+  const row = await db.get<{ adaptive_schema: string | null; adaptive_schema_updated_at: string | null }>('SELECT adaptive_schema, adaptive_schema_updated_at FROM sites WHERE id = ?', [siteId]);
   if (!row?.adaptive_schema || !row.adaptive_schema_updated_at) return undefined;
   return { jsonSchema: JSON.parse(row.adaptive_schema) as Record<string, unknown>, updatedAt: row.adaptive_schema_updated_at };
 }
@@ -226,14 +216,7 @@ const toShareLink = (row: ShareLinkRow): ShareLinkRecord => ({
 
 export async function insertShareLink(db: Queryable, siteId: string, name: string): Promise<ShareLinkRecord> {
   const row: ShareLinkRow = { id: newId(), site_id: siteId, name, share_key: randomBytes(24).toString('base64url'), active: 1, created_at: now() };
-  await db.run('INSERT INTO site_share_links (id, site_id, name, share_key, active, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    row.id,
-    row.site_id,
-    row.name,
-    row.share_key,
-    row.active,
-    row.created_at,
-  ]);
+  await db.run('INSERT INTO site_share_links (id, site_id, name, share_key, active, created_at) VALUES (?, ?, ?, ?, ?, ?)', [row.id, row.site_id, row.name, row.share_key, row.active, row.created_at]);
   return toShareLink(row);
 }
 

@@ -32,23 +32,14 @@ export type PurgeOutcome = 'purged' | 'already-purged' | 'restored';
  */
 export function purgeDeletedSpaceRows(db: Database, spaceId: string, deletedAt: string): Promise<PurgeOutcome> {
   return db.transaction(async (tx) => {
-    const space = await tx.get<{ organization_id: string; title: string; deleted_at: string | null }>(
-      'SELECT organization_id, title, deleted_at FROM spaces WHERE id = ?',
-      [spaceId],
-    );
+    const space = await tx.get<{ organization_id: string; title: string; deleted_at: string | null }>('SELECT organization_id, title, deleted_at FROM spaces WHERE id = ?', [spaceId]);
     if (!space) return 'already-purged';
     if (space.deleted_at !== deletedAt) return 'restored';
     await removeSpaceIndex(tx, spaceId);
     // Its site spaces go too, each default handed to a neighbour.
     await removeSiteSpacesOfSpace(tx, spaceId);
     await tx.run('DELETE FROM spaces WHERE id = ?', [spaceId]);
-    await tx.run('INSERT INTO space_purges (space_id, organization_id, title, deleted_at, purged_at) VALUES (?, ?, ?, ?, ?)', [
-      spaceId,
-      space.organization_id,
-      space.title,
-      deletedAt,
-      now(),
-    ]);
+    await tx.run('INSERT INTO space_purges (space_id, organization_id, title, deleted_at, purged_at) VALUES (?, ?, ?, ?, ?)', [spaceId, space.organization_id, space.title, deletedAt, now()]);
     return 'purged';
   });
 }

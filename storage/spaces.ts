@@ -149,14 +149,8 @@ export async function getSpace(db: Queryable, id: string, options: { includeDele
  * Live spaces among `ids` (the ones a caller can reach) in an organization, oldest first, or in a
  * collection, in their order there.
  */
-export async function listReachableSpaces(
-  db: Queryable,
-  within: { organizationId: string } | { collectionId: string },
-  filter: { ids: string[] },
-  request: PageRequest,
-): Promise<Page<SpaceRecord>> {
-  const [column, value, sort] =
-    'collectionId' in within ? (['collection_id', within.collectionId, 'position'] as const) : (['organization_id', within.organizationId, 'created_at'] as const);
+export async function listReachableSpaces(db: Queryable, within: { organizationId: string } | { collectionId: string }, filter: { ids: string[] }, request: PageRequest): Promise<Page<SpaceRecord>> {
+  const [column, value, sort] = 'collectionId' in within ? (['collection_id', within.collectionId, 'position'] as const) : (['organization_id', within.organizationId, 'created_at'] as const);
   const reachable = amongValues(db.dialect, 'id', filter.ids);
   const page = await paginate<SpaceRow>(
     db,

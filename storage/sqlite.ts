@@ -46,15 +46,17 @@ export async function openSqlite(file: string, limits: WaitLimits): Promise<Data
   // so this process's own writes (already handled table by table) don't drop the whole cache.
   let dataVersion = (await write.get<{ data_version: number }>('PRAGMA data_version'))?.data_version;
   const poll = setInterval(() => {
-    writes.push(() => write.get<{ data_version: number }>('PRAGMA data_version')).then(
-      (row) => {
-        if (row?.data_version !== dataVersion) {
-          dataVersion = row?.data_version;
-          cache.clear();
-        }
-      },
-      () => cache.clear(),
-    );
+    writes
+      .push(() => write.get<{ data_version: number }>('PRAGMA data_version'))
+      .then(
+        (row) => {
+          if (row?.data_version !== dataVersion) {
+            dataVersion = row?.data_version;
+            cache.clear();
+          }
+        },
+        () => cache.clear(),
+      );
   }, changePollMs);
   poll.unref();
 
@@ -101,13 +103,15 @@ export async function openSqlite(file: string, limits: WaitLimits): Promise<Data
       clearInterval(poll);
       // Behind whatever the writer still has to do, however long: close never gives up. The watches
       // stay on until the connections are closed: a statement running away still gets stopped.
-      closing ??= writes.push(async () => undefined, Infinity).then(async () => {
-        try {
-          await Promise.all([closeConnection(reader), closeConnection(writer)]);
-        } finally {
-          for (const watch of watches) watch.stop();
-        }
-      });
+      closing ??= writes
+        .push(async () => undefined, Infinity)
+        .then(async () => {
+          try {
+            await Promise.all([closeConnection(reader), closeConnection(writer)]);
+          } finally {
+            for (const watch of watches) watch.stop();
+          }
+        });
       return closing;
     },
   };
@@ -265,10 +269,8 @@ function connectionQueryable(db: sqlite3.Database, watch?: RunawayWatch): Querya
   const watched = <T>(statement: () => Promise<T>) => (watch ? watch.track(statement) : statement());
   return {
     dialect: 'sqlite',
-    get: (sql, params = []) =>
-      watched(() => new Promise((resolve, reject) => db.get(sql, params, (error, row) => (error ? reject(error) : resolve(row as never))))),
-    all: (sql, params = []) =>
-      watched(() => new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows as never))))),
+    get: (sql, params = []) => watched(() => new Promise((resolve, reject) => db.get(sql, params, (error, row) => (error ? reject(error) : resolve(row as never))))),
+    all: (sql, params = []) => watched(() => new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows as never))))),
     run: (sql, params = []) =>
       watched(
         () =>

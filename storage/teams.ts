@@ -36,13 +36,7 @@ const titleFilter = (title: string): [string, string] => ["teams.title_key LIKE 
 
 export async function insertTeam(db: Queryable, input: { organizationId: string; title: string }): Promise<TeamRecord> {
   const id = newId();
-  await db.run('INSERT INTO teams (id, organization_id, title, title_key, created_at) VALUES (?, ?, ?, ?, ?)', [
-    id,
-    input.organizationId,
-    input.title,
-    searchKey(input.title),
-    now(),
-  ]);
+  await db.run('INSERT INTO teams (id, organization_id, title, title_key, created_at) VALUES (?, ?, ?, ?, ?)', [id, input.organizationId, input.title, searchKey(input.title), now()]);
   return getTeam(db, input.organizationId, id);
 }
 
@@ -57,12 +51,7 @@ export async function getTeam(db: Queryable, organizationId: string, teamId: str
   return team;
 }
 
-export async function listTeams(
-  db: Queryable,
-  organizationId: string,
-  filter: { title?: string; ownedBy?: string },
-  request: PageRequest,
-): Promise<Page<TeamRecord>> {
+export async function listTeams(db: Queryable, organizationId: string, filter: { title?: string; ownedBy?: string }, request: PageRequest): Promise<Page<TeamRecord>> {
   const where = ['teams.organization_id = ?'];
   const params: unknown[] = [organizationId];
   if (filter.title) {
@@ -148,13 +137,7 @@ export async function listTeamMembers(db: Queryable, organizationId: string, tea
   return mapPage(page, (row) => ({ role: row.team_role, member: toMember(row) }));
 }
 
-export async function listTeamsOfMember(
-  db: Queryable,
-  organizationId: string,
-  userId: string,
-  filter: { title?: string },
-  request: PageRequest,
-): Promise<Page<{ team: TeamRecord; role: TeamRole }>> {
+export async function listTeamsOfMember(db: Queryable, organizationId: string, userId: string, filter: { title?: string }, request: PageRequest): Promise<Page<{ team: TeamRecord; role: TeamRole }>> {
   const where = ['teams.organization_id = ?', 'team_members.user_id = ?'];
   const params: unknown[] = [organizationId, userId];
   if (filter.title) {
@@ -180,9 +163,9 @@ export async function listTeamsOfMember(
 /** The user's role in each of the given teams they belong to. */
 export async function teamRolesOf(db: Queryable, userId: string, teamIds: string[]): Promise<Map<string, TeamRole>> {
   if (teamIds.length === 0) return new Map();
-  const rows = await db.all<{ team_id: string; role: TeamRole }>(
-    `SELECT team_id, role FROM team_members WHERE user_id = ? AND team_id IN (${teamIds.map(() => '?').join(', ')})`,
-    [userId, ...teamIds],
-  );
+  const rows = await db.all<{ team_id: string; role: TeamRole }>(`SELECT team_id, role FROM team_members WHERE user_id = ? AND team_id IN (${teamIds.map(() => '?').join(', ')})`, [
+    userId,
+    ...teamIds,
+  ]);
   return new Map(rows.map((row) => [row.team_id, row.role]));
 }

@@ -32,11 +32,7 @@ const toToken = (row: TokenRow): TokenRecord => ({
 });
 
 /** Stores a token for the user and returns its only plaintext copy. */
-export async function createToken(
-  db: Queryable,
-  userId: string,
-  options: { label?: string; token?: string; expiresAt?: Date } = {},
-): Promise<{ token: string; record: TokenRecord }> {
+export async function createToken(db: Queryable, userId: string, options: { label?: string; token?: string; expiresAt?: Date } = {}): Promise<{ token: string; record: TokenRecord }> {
   const token = options.token ?? newToken();
   const record: TokenRecord = {
     id: newId(),

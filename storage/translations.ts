@@ -111,10 +111,17 @@ export async function insertTranslation(
 ): Promise<TranslationRecord> {
   const id = newId();
   const at = now();
-  await tx.run(
-    `INSERT INTO translations (id, organization_id, source_space_id, source_language, language, instructions, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [id, input.organizationId, input.sourceSpaceId, input.sourceLanguage, input.language, JSON.stringify(input.instructions), input.createdBy, at, at],
-  );
+  await tx.run(`INSERT INTO translations (id, organization_id, source_space_id, source_language, language, instructions, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+    id,
+    input.organizationId,
+    input.sourceSpaceId,
+    input.sourceLanguage,
+    input.language,
+    JSON.stringify(input.instructions),
+    input.createdBy,
+    at,
+    at,
+  ]);
   return (await findTranslation(tx, id))!;
 }
 

@@ -53,10 +53,15 @@ export async function createUser(db: Queryable, input: NewUser): Promise<UserRec
     photoURL: null,
     createdAt: now(),
   };
-  await db.run(
-    'INSERT INTO users (id, display_name, email, email_verified, photo_url, search_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [user.id, user.displayName, user.email, user.emailVerified ? 1 : 0, user.photoURL, searchKey(`${user.displayName}\n${user.email}`), user.createdAt],
-  );
+  await db.run('INSERT INTO users (id, display_name, email, email_verified, photo_url, search_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+    user.id,
+    user.displayName,
+    user.email,
+    user.emailVerified ? 1 : 0,
+    user.photoURL,
+    searchKey(`${user.displayName}\n${user.email}`),
+    user.createdAt,
+  ]);
   return user;
 }
 
@@ -69,7 +74,6 @@ export async function findUser(db: Queryable, id: string): Promise<UserRecord | 
   const row = await db.get<UserRow>(`SELECT ${userColumns} FROM users WHERE id = ?`, [id]);
   return row && toUser(row);
 }
-
 
 export async function listUsers(db: Queryable): Promise<UserRecord[]> {
   const rows = await db.all<UserRow>(`SELECT ${userColumns} FROM users ORDER BY created_at, id`);

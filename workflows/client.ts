@@ -1,4 +1,15 @@
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleOptionsStartWorkflowAction, type Workflow, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  defaultGrpcRetryOptions,
+  makeGrpcRetryInterceptor,
+  ScheduleAlreadyRunning,
+  ScheduleOverlapPolicy,
+  type ScheduleOptionsStartWorkflowAction,
+  type Workflow,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+} from '@temporalio/client';
 import { storageTaskQueue, type TemporalSettings } from './settings.js';
 import { spaceRestored } from './signals.js';
 import type { spaceDeletion } from './spaceDeletion.workflow.js';
@@ -195,7 +206,11 @@ export class JobClient implements Jobs {
     if (!this.settings.renderer) return;
     const key = 'spaceId' in subject ? `space:${subject.spaceId}` : `site:${subject.siteId}`;
     await this.call(`start the renderer revalidation of ${key}`, () =>
-      this.client.workflow.start<typeof rendererRevalidation>('rendererRevalidation', { taskQueue: this.settings.taskQueue, workflowId: `renderer-revalidation:${key}:${randomUUID()}`, args: [subject] }),
+      this.client.workflow.start<typeof rendererRevalidation>('rendererRevalidation', {
+        taskQueue: this.settings.taskQueue,
+        workflowId: `renderer-revalidation:${key}:${randomUUID()}`,
+        args: [subject],
+      }),
     );
   }
 

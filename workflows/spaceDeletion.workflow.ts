@@ -4,7 +4,6 @@ import { spaceRestored } from './signals.js';
 
 import type { SpaceDeletionInput } from '../domain/common/ports.js';
 
-
 const { purgeDeletedSpace } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   // The activity heartbeats while it works: a worker that dies mid-purge is noticed in seconds, not minutes.

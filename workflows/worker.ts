@@ -22,9 +22,7 @@ export function installRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   Runtime.install({
-    logger: new DefaultLogger('WARN', ({ level, message, meta }) =>
-      (level === 'ERROR' ? log.error : log.warn)(`temporal: ${message}`, meta && { meta }),
-    ),
+    logger: new DefaultLogger('WARN', ({ level, message, meta }) => (level === 'ERROR' ? log.error : log.warn)(`temporal: ${message}`, meta && { meta })),
     // The core retries polls while Temporal is down and warns at each retry; our worker loop reports outages once.
     telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
     shutdownSignals: [],
@@ -68,7 +66,7 @@ export async function startWorker(settings: TemporalSettings, deps: ActivityDepe
   const firstAttempt = new Promise<void>((resolve) => (ready = resolve));
 
   const loop = (async () => {
-    for (let failures = 0; !stopping; ) {
+    for (let failures = 0; !stopping;) {
       let connection: NativeConnection | undefined;
       try {
         connection = await NativeConnection.connect({ address: settings.address });

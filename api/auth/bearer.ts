@@ -8,7 +8,7 @@ import { credentialsOf } from './credentials.js';
 export async function authenticate(ctx: AppContext): Promise<UserRecord> {
   if (ctx.state.caller) return ctx.state.caller;
   const credentials = credentialsOf(ctx.get('authorization'));
-  if (credentials.kind === 'site token') throw forbidden('A site token only reads the published content of its site: this operation needs a user\'s token');
+  if (credentials.kind === 'site token') throw forbidden("A site token only reads the published content of its site: this operation needs a user's token");
   if (credentials.kind !== 'user token') {
     ctx.set('WWW-Authenticate', 'Bearer');
     throw unauthorized(credentials.kind === 'none' ? 'Authentication required: send an Authorization: Bearer <token> header' : 'The Authorization header must be "Bearer <token>"');

@@ -5,12 +5,7 @@ import { looksLikeJwt } from '../../domain/publishing/index.js';
  * (`Bearer <token>`), a site token (`Bearer <JWT>`, domain/publishing), HTTP Basic credentials
  * whose password (or, alone, user name) is a user's token (git), nothing, or something else.
  */
-export type Credentials =
-  | { kind: 'none' }
-  | { kind: 'user token'; token: string }
-  | { kind: 'site token'; token: string }
-  | { kind: 'basic'; token: string }
-  | { kind: 'malformed' };
+export type Credentials = { kind: 'none' } | { kind: 'user token'; token: string } | { kind: 'site token'; token: string } | { kind: 'basic'; token: string } | { kind: 'malformed' };
 
 const bearer = /^Bearer\s+(\S+)\s*$/i;
 const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i;

@@ -220,6 +220,12 @@ main().catch((error) => {
 
 /** 604800000 as "7d", 90000 as "90s": a duration as the settings write it. */
 function describeDuration(ms: number): string {
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) if (ms % size === 0) return `${ms / size}${unit}`;
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const)
+    if (ms % size === 0) return `${ms / size}${unit}`;
   return `${ms}ms`;
 }

@@ -63,7 +63,10 @@ export async function exportSite(deps: Deps, input: { siteId: string; publicBase
           if ('redirect' in view || !view.page) return;
           const file = staticFileOf(urlPath.slice(siteBasePath.length));
           written.add(file);
-          await write(file, staticHtml(await publishedPageHtml({ ...view, page: view.page }, await readPublishedDocument(deps, view, view.page)), siteBasePath, file, { indexed: true, files: activeFiles }));
+          await write(
+            file,
+            staticHtml(await publishedPageHtml({ ...view, page: view.page }, await readPublishedDocument(deps, view, view.page)), siteBasePath, file, { indexed: true, files: activeFiles }),
+          );
           await write(markdownPath(view, view.page).slice(siteBasePath.length), markdownTwin(view.page));
           pages += 1;
         }),
@@ -87,7 +90,14 @@ export async function exportSite(deps: Deps, input: { siteId: string; publicBase
 }
 
 /** The site's redirect list and each site space's `.gitbook.yaml` redirects, as pages that send the reader on (never over a page). */
-async function writeRedirects(deps: Deps, root: PublishedPageView, listings: Awaited<ReturnType<typeof publishedRevisions>>, siteBasePath: string, written: Set<string>, write: (file: string, body: string) => Promise<void>) {
+async function writeRedirects(
+  deps: Deps,
+  root: PublishedPageView,
+  listings: Awaited<ReturnType<typeof publishedRevisions>>,
+  siteBasePath: string,
+  written: Set<string>,
+  write: (file: string, body: string) => Promise<void>,
+) {
   const stub = async (source: string, target: string) => {
     const file = staticFileOf(source);
     if (written.has(file)) return;
@@ -125,7 +135,11 @@ async function writeSearch(root: PublishedPageView, siteBasePath: string, outDir
     file,
     staticHtml(searchResultsHtml(root, '', []), siteBasePath, file, {
       indexed: false,
-      extraHead: [headElement('link', { rel: 'stylesheet', href: '../pagefind/pagefind-ui.css' }), headElement('script', { src: '../pagefind/pagefind-ui.js' }), headElement('script', { src: 'search.js' })],
+      extraHead: [
+        headElement('link', { rel: 'stylesheet', href: '../pagefind/pagefind-ui.css' }),
+        headElement('script', { src: '../pagefind/pagefind-ui.js' }),
+        headElement('script', { src: 'search.js' }),
+      ],
     }),
   );
 }

@@ -36,7 +36,9 @@ export function storageRouting(node: StorageNode, secret: string, bodyLimitBytes
       return send(ctx, next, storage, spaceId);
     }
     if (storage !== undefined && !node.owns()) {
-      throw (routed ? new HttpError(421, `Storage ${storage} is not served by this node right now`) : unavailable(`Storage ${storage} is not served right now (its node is taking it over): try again shortly`));
+      throw routed
+        ? new HttpError(421, `Storage ${storage} is not served by this node right now`)
+        : unavailable(`Storage ${storage} is not served right now (its node is taking it over): try again shortly`);
     }
     try {
       await next();

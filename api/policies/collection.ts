@@ -28,7 +28,13 @@ function collectionPolicy(role: MemberRole): Policy {
       const membership = collection && (await findMembershipRole(ctx.db, collection.organizationId, caller.id));
       const effective =
         membership && !membership.disabled
-          ? higherRole(effectiveRole(membership.role, chain.map((c) => c.defaultLevel)), grantedRole(await findContentGrantsCached(ctx.db, caller.id), undefined, chain))
+          ? higherRole(
+              effectiveRole(
+                membership.role,
+                chain.map((c) => c.defaultLevel),
+              ),
+              grantedRole(await findContentGrantsCached(ctx.db, caller.id), undefined, chain),
+            )
           : undefined;
       if (!collection || !effective) throw notFound(`Collection ${collectionId} not found`);
       ctx.state.collection = collection;

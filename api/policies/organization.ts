@@ -49,10 +49,7 @@ function organizationPolicy(role: RoleOrGuest, rule: OrganizationRule): Policy {
       }
       const caller = await authenticate(ctx);
       const organizationId = pathParam(ctx, 'organizationId');
-      const [organization, membership] = await Promise.all([
-        findOrganizationCached(ctx.db, organizationId),
-        findMembershipRole(ctx.db, organizationId, caller.id),
-      ]);
+      const [organization, membership] = await Promise.all([findOrganizationCached(ctx.db, organizationId), findMembershipRole(ctx.db, organizationId, caller.id)]);
       if (!organization || !membership) throw notFound(`Organization ${organizationId} not found`);
       if (membership.disabled) throw forbidden('Your membership of this organization is disabled');
       ctx.state.organization = organization;

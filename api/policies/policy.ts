@@ -34,7 +34,6 @@ export const signedIn: Policy = {
   },
 };
 
-
 /** Any holder of a valid token over git (api/auth/gitBasic.ts). Run before `inSpace`. */
 export const signedInOverGit: Policy = {
   rule: 'any signed-in user (HTTP Basic: a token as the password)',

@@ -7,9 +7,7 @@ export function presentMergeOutcome(outcome: MergeOutcome) {
     revision: outcome.revision,
     result: outcome.result,
     conflicts: outcome.conflicts.map((conflict) =>
-      conflict.kind === 'page'
-        ? { kind: conflict.kind, page: conflict.pageId, title: conflict.title, reason: conflict.reason }
-        : { kind: conflict.kind, path: conflict.path, reason: conflict.reason },
+      conflict.kind === 'page' ? { kind: conflict.kind, page: conflict.pageId, title: conflict.title, reason: conflict.reason } : { kind: conflict.kind, path: conflict.path, reason: conflict.reason },
     ),
   };
 }

@@ -53,7 +53,14 @@ export type OpenAPIFilesystemForm = 'object' | 'file list';
  * `filesystem` is `{"openapi.json": …}` as the spec's object type says, or for GitBook's renderer
  * the list of files its OpenAPI parser makes of the same bundle (docs/decisions/jobs.md, "OpenAPI specifications and outbound fetches").
  */
-export function presentOpenAPIContent(spec: OpenAPISpecRecord, version: OpenAPIVersionRecord, filesystem: Record<string, unknown>, urls: Urls, form: OpenAPIFilesystemForm = 'object', source: 'origin' | 'api' = 'origin') {
+export function presentOpenAPIContent(
+  spec: OpenAPISpecRecord,
+  version: OpenAPIVersionRecord,
+  filesystem: Record<string, unknown>,
+  urls: Urls,
+  form: OpenAPIFilesystemForm = 'object',
+  source: 'origin' | 'api' = 'origin',
+) {
   const url = source === 'api' ? openAPIContentUrl(spec, version, urls) : openAPIVersionUrl(spec, version, urls);
   const files = form === 'object' ? filesystem : [{ dir: '.', isEntrypoint: true, references: [], filename: 'openapi.json', specification: filesystem['openapi.json'] }];
   return { filesystem: files, url, urls: { source: url, public: spec.visibility === 'public' ? version.sourceUrl : null } };

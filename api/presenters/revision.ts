@@ -1,5 +1,16 @@
 import mime from 'mime-types';
-import { BudgetedCache, type Document, ownedBytes, pagesByFile, resolveLink, type Revision, type RevisionFile, type RevisionPage, type RevisionReusableContent, splitTitleHeading } from '../../engine/index.js';
+import {
+  BudgetedCache,
+  type Document,
+  ownedBytes,
+  pagesByFile,
+  resolveLink,
+  type Revision,
+  type RevisionFile,
+  type RevisionPage,
+  type RevisionReusableContent,
+  splitTitleHeading,
+} from '../../engine/index.js';
 import type { Urls } from '../urls.js';
 import { type RevisionWithSizes } from '../../domain/spaces/index.js';
 
@@ -58,7 +69,8 @@ function resolvedRefs(view: RevisionView, file: string, document: Document): Doc
     if (Array.isArray(node)) return node.map(walk);
     if (typeof node !== 'object' || node === null) return node;
     const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(node)) out[key] = key === 'data' && value && typeof value === 'object' && 'ref' in value ? { ...value, ref: resolve((value as { ref: object }).ref) } : walk(value);
+    for (const [key, value] of Object.entries(node))
+      out[key] = key === 'data' && value && typeof value === 'object' && 'ref' in value ? { ...value, ref: resolve((value as { ref: object }).ref) } : walk(value);
     if (out.type === 'reusable-content') {
       const data = out.data as { ref: { kind: string; url?: string } };
       if (data.ref.kind !== 'reusable-content') out.data = { ...data, ref: { kind: 'reusable-content', reusableContent: data.ref.url ?? '' } };
@@ -94,10 +106,7 @@ export function presentPage(view: RevisionView, page: RevisionPage, format: Page
   if (page.kind === 'link') return { ...base, kind: 'link', type: 'link', target: { kind: 'url', url: page.href ?? '' }, href: page.href };
   const children = page.pages.map((child) => presentPage(view, child, format, documents, markdowns));
   if (page.kind === 'group') return { ...base, kind: 'group', type: 'group', slug: page.slug, path: page.path, pages: children };
-  const content =
-    format === 'markdown'
-      ? { markdown: markdowns?.get(page.id) ?? bodyOf(page) }
-      : { document: resolvedRefs(view, page.file ?? '', documentOf(documents, page)) };
+  const content = format === 'markdown' ? { markdown: markdowns?.get(page.id) ?? bodyOf(page) } : { document: resolvedRefs(view, page.file ?? '', documentOf(documents, page)) };
   return {
     ...base,
     ...content,

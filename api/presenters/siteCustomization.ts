@@ -11,7 +11,9 @@ export function presentSiteCustomization(settings: Customization) {
   const styling = (settings.styling ?? {}) as Record<string, unknown>;
   const pageActions = (settings.pageActions ?? {}) as { externalAI?: boolean; markdown?: boolean; mcp?: boolean; items?: string[] };
   const pdf = (settings.pdf ?? {}) as { enabled?: boolean };
-  const items = [pageActions.markdown && 'markdown', pageActions.externalAI && 'external-ai', pageActions.mcp && 'mcp', pdf.enabled && 'pdf'].filter((item): item is string => typeof item === 'string');
+  const items = [pageActions.markdown && 'markdown', pageActions.externalAI && 'external-ai', pageActions.mcp && 'mcp', pdf.enabled && 'pdf'].filter(
+    (item): item is string => typeof item === 'string',
+  );
   return {
     ...settings,
     styling: { ...styling, codeTheme: styling.codeTheme ?? { default: defaultCodeTheme, openapi: defaultCodeTheme } },

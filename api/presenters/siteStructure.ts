@@ -28,7 +28,11 @@ export function siteView(ctx: AppContext, site: SiteRecord, { structure, spaces 
  */
 export function siteViewKey(view: SiteView): string {
   const spaces = [...view.spaces.values()].map((shown) => [shown.space, shown.revision, shown.role ?? null]);
-  return createHash('sha256').update(JSON.stringify([view.site, view.structure, spaces, view.shareKey ?? null, view.ctx.urls.base, view.customizations ? [view.customizations.site, [...view.customizations.siteSpaces]] : null])).digest('base64url');
+  return createHash('sha256')
+    .update(
+      JSON.stringify([view.site, view.structure, spaces, view.shareKey ?? null, view.ctx.urls.base, view.customizations ? [view.customizations.site, [...view.customizations.siteSpaces]] : null]),
+    )
+    .digest('base64url');
 }
 
 function sectionSegments(view: SiteView, section: SiteSectionRecord | undefined): string[] {
@@ -88,8 +92,22 @@ interface PresentedGroup {
 /** Sections and groups under a group (null: the root), in order, presented. */
 function presentChildren(view: SiteView, groupId: string | null, depth: number): Array<PresentedSection | PresentedGroup> {
   return sectionSiblings(view.structure, groupId).flatMap((sibling): Array<PresentedSection | PresentedGroup> => {
-    if (sibling.kind === 'site-section') return [presentSection(view, view.structure.sections.find((section) => section.id === sibling.id)!)];
-    return depth < 32 ? [presentGroup(view, view.structure.groups.find((group) => group.id === sibling.id)!, depth + 1)] : [];
+    if (sibling.kind === 'site-section')
+      return [
+        presentSection(
+          view,
+          view.structure.sections.find((section) => section.id === sibling.id)!,
+        ),
+      ];
+    return depth < 32
+      ? [
+          presentGroup(
+            view,
+            view.structure.groups.find((group) => group.id === sibling.id)!,
+            depth + 1,
+          ),
+        ]
+      : [];
   });
 }
 
@@ -119,7 +137,9 @@ export function presentPublishedSite(view: SiteView) {
     structure: presentStructure(view),
     customizations: {
       site: presentSiteCustomization(view.customizations?.site ?? defaultCustomization(view.site.title)),
-      siteSpaces: Object.fromEntries(view.structure.siteSpaces.map((siteSpace) => [siteSpace.id, presentSiteCustomization(view.customizations?.siteSpaces.get(siteSpace.id) ?? defaultCustomization(view.site.title))])),
+      siteSpaces: Object.fromEntries(
+        view.structure.siteSpaces.map((siteSpace) => [siteSpace.id, presentSiteCustomization(view.customizations?.siteSpaces.get(siteSpace.id) ?? defaultCustomization(view.site.title))]),
+      ),
     },
     scripts: [],
   };

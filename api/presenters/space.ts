@@ -6,14 +6,7 @@ import { spacePermissions } from '../policies/spaceRoles.js';
 import type { Urls } from '../urls.js';
 
 /** `revision`: the commit the space's primary branch points at; `openComments`: its open comments outside change requests. */
-export function presentSpace(
-  space: SpaceRecord,
-  revision: string,
-  role: MemberRole | undefined,
-  urls: Urls,
-  changeRequests: ChangeRequestCounts = { total: 0, open: 0, draft: 0 },
-  openComments = 0,
-) {
+export function presentSpace(space: SpaceRecord, revision: string, role: MemberRole | undefined, urls: Urls, changeRequests: ChangeRequestCounts = { total: 0, open: 0, draft: 0 }, openComments = 0) {
   return {
     object: 'space' as const,
     id: space.id,

@@ -43,7 +43,9 @@ async function updateContent(ctx: AppContext, { params, query, body }: { params:
   const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId);
   const update = await updateChangeRequestContent(contentDeps(ctx), { space, changeRequest, operations: body.changes as ContentOperation[], author: callerOf(ctx) });
   const presented = presentChangeRequestView(await readChangeRequestView(contentDeps(ctx), changeRequest), ctx.urls);
-  ctx.body = query.compat ? presented : presentContentUpdate(presented, changeRequest, update, revisionView(space.id, await readChangeRequestRevision(contentDeps(ctx), changeRequest, update.commit), ctx.urls), ctx.urls);
+  ctx.body = query.compat
+    ? presented
+    : presentContentUpdate(presented, changeRequest, update, revisionView(space.id, await readChangeRequestRevision(contentDeps(ctx), changeRequest, update.commit), ctx.urls), ctx.urls);
 }
 
 async function getRevision(ctx: AppContext, { params }: { params: Params }) {
@@ -66,7 +68,7 @@ async function getPage(ctx: AppContext, { params, query }: { params: Params & { 
 
 async function getPageByPath(ctx: AppContext, { params, query }: { params: Params & { pagePath: string }; query: spaceSchemas.PageQuery }) {
   const { view } = await viewOf(ctx, params);
-  const wanted = (params.pagePath).replace(/^\/+|\/+$/g, '');
+  const wanted = params.pagePath.replace(/^\/+|\/+$/g, '');
   const page = revisionPageAtPath(view.revision, wanted);
   ctx.body = presentPage(view, page, query.format, query.format === 'document' ? await readPageDocuments(page) : undefined, await stableMarkdowns(view.revision, page, query));
 }

@@ -14,7 +14,6 @@ const base = '/spaces/:spaceId/change-requests/:changeRequestId';
 routes.post(`${base}/merge`, 'mergeChangeRequest', inSpace(spaceActions.merge), handle({}, merge));
 routes.post(`${base}/update`, 'updateChangeRequest', inSpace(spaceActions.edit), handle({ body: schemas.updateFromPrimary }, update));
 
-
 /** 200 with `result: 'merge'`, or `result: 'conflicts'` and the conflicting pages (nothing moved). */
 async function merge(ctx: AppContext, { params }: { params: { changeRequestId: string } }) {
   const { space } = spaceOf(ctx);

@@ -26,7 +26,10 @@ async function listInSpace(ctx: AppContext, { query }: { query: schemas.ListChan
   const { space } = spaceOf(ctx);
   const { page, limit, status, ...filter } = query;
   const found = await listChangeRequests(ctx.db, { spaceIds: [space.id] }, { status, ...filter }, { page, limit, order: 'desc' });
-  ctx.body = presentList({ ...found, items: await Promise.all(found.items.map((item) => readChangeRequestView(contentDeps(ctx), item).then((view) => presentChangeRequestView(view, ctx.urls)))) }, (item) => item);
+  ctx.body = presentList(
+    { ...found, items: await Promise.all(found.items.map((item) => readChangeRequestView(contentDeps(ctx), item).then((view) => presentChangeRequestView(view, ctx.urls)))) },
+    (item) => item,
+  );
 }
 
 /** Those of the spaces the caller can reach, newest first. */
@@ -35,13 +38,22 @@ async function listInOrganization(ctx: AppContext, { query }: { query: schemas.L
   const reachable = (await organizationAccess(ctx.db, organization.id, role, await grantsOf(ctx))).spaces;
   const { page, limit, status, ...filter } = query;
   const found = await listChangeRequests(ctx.db, { spaceIds: [...reachable.keys()] }, { status, ...filter }, { page, limit, order: 'desc' });
-  ctx.body = presentList({ ...found, items: await Promise.all(found.items.map((item) => readChangeRequestView(contentDeps(ctx), item).then((view) => presentChangeRequestView(view, ctx.urls)))) }, (item) => item);
+  ctx.body = presentList(
+    { ...found, items: await Promise.all(found.items.map((item) => readChangeRequestView(contentDeps(ctx), item).then((view) => presentChangeRequestView(view, ctx.urls)))) },
+    (item) => item,
+  );
 }
 
 async function create(ctx: AppContext, { body }: { body: schemas.CreateChangeRequestBody }) {
   const { space } = spaceOf(ctx);
   const template = body.template ? builtInTemplate(body.template.id) : null;
-  const changeRequest = await createChangeRequest(contentDeps(ctx), { space, subject: body.subject ?? '', template, creator: callerOf(ctx), conversationsIssuesCluster: body.conversationsIssuesCluster });
+  const changeRequest = await createChangeRequest(contentDeps(ctx), {
+    space,
+    subject: body.subject ?? '',
+    template,
+    creator: callerOf(ctx),
+    conversationsIssuesCluster: body.conversationsIssuesCluster,
+  });
   ctx.status = 201;
   ctx.set('Location', changeRequestUrl(ctx.urls, changeRequest));
   ctx.body = presentChangeRequestView(await readChangeRequestView(contentDeps(ctx), changeRequest), ctx.urls);

@@ -18,13 +18,23 @@ const routes = collectionRoutes;
 const { view, admin } = collectionActions;
 
 routes.get('/orgs/:organizationId/collections', 'listCollectionsInOrganizationById', inOrganization(null), handle({ query: schemas.listCollections }, list));
-routes.post('/orgs/:organizationId/collections', 'createCollection', inOrganization(organizationActions.create, { also: [createWhereItLands('Creating a collection', 'stays')] }), handle({ body: schemas.createCollection }, create));
+routes.post(
+  '/orgs/:organizationId/collections',
+  'createCollection',
+  inOrganization(organizationActions.create, { also: [createWhereItLands('Creating a collection', 'stays')] }),
+  handle({ body: schemas.createCollection }, create),
+);
 routes.get('/collections/:collectionId', 'getCollectionById', inCollection(view), handle({}, get));
 routes.patch('/collections/:collectionId', 'updateCollectionById', inCollection(admin), handle({ body: schemas.updateCollection }, update));
 routes.delete('/collections/:collectionId', 'deleteCollectionById', inCollection(admin), handle({}, remove));
 routes.get('/collections/:collectionId/spaces', 'listSpacesInCollectionById', inCollection(view), handle({ query: schemas.listCollectionSpaces }, listSpaces));
 routes.post('/collections/:collectionId/move', 'moveCollection', inCollection(admin, { also: [createWhereItLands('Moving a collection', 'skip')] }), handle({ body: schemas.moveCollection }, move));
-routes.post('/collections/:collectionId/transfer', 'transferCollection', inCollection(admin, { also: [organizationRole(organizationActions.admin, 'Transferring a collection'), adminOfTargetOrganization('Transferring a collection')] }), handle({ body: schemas.transferCollection }, transfer));
+routes.post(
+  '/collections/:collectionId/transfer',
+  'transferCollection',
+  inCollection(admin, { also: [organizationRole(organizationActions.admin, 'Transferring a collection'), adminOfTargetOrganization('Transferring a collection')] }),
+  handle({ body: schemas.transferCollection }, transfer),
+);
 
 /** `nested` (default true): every collection the caller reaches; false: only top-level ones. */
 async function list(ctx: AppContext, { query }: { query: schemas.ListCollectionsQuery }) {

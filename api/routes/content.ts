@@ -1,5 +1,23 @@
 import type { RevisionPage } from '../../engine/index.js';
-import { applyTemplate, dereferenceReusableContents, documentSourceOf, pageMetaLinks, readParentRevisionWithSizes, readRevisionWithSizes, readStableMarkdowns, readReusableContentDocument, readSpaceFile, readPageDocuments, readPageDocument, reusableContentOf, builtInTemplate, changesBetween, revisionFile, revisionPage, revisionPageAtPath } from '../../domain/spaces/index.js';
+import {
+  applyTemplate,
+  dereferenceReusableContents,
+  documentSourceOf,
+  pageMetaLinks,
+  readParentRevisionWithSizes,
+  readRevisionWithSizes,
+  readStableMarkdowns,
+  readReusableContentDocument,
+  readSpaceFile,
+  readPageDocuments,
+  readPageDocument,
+  reusableContentOf,
+  builtInTemplate,
+  changesBetween,
+  revisionFile,
+  revisionPage,
+  revisionPageAtPath,
+} from '../../domain/spaces/index.js';
 import { applyTemplateToChangeRequestById } from '../../domain/changeRequests/index.js';
 import { computeDocument } from '../../domain/openapi/index.js';
 import { paginateArray } from '../../storage/pagination.js';
@@ -10,7 +28,17 @@ import { inSpace, inSpaceOrSignedDownload } from '../policies/index.js';
 import { presentRevisionChanges } from '../presenters/changeRequestChanges.js';
 import { presentList } from '../presenters/list.js';
 import { presentPageMetaLinks } from '../presenters/pageMetaLinks.js';
-import { presentFile, presentPage, presentPageDocument, presentReusableContent, presentReusableContentDocument, presentPagesJson, presentRevisionJson, revisionView, type RevisionView } from '../presenters/revision.js';
+import {
+  presentFile,
+  presentPage,
+  presentPageDocument,
+  presentReusableContent,
+  presentReusableContentDocument,
+  presentPagesJson,
+  presentRevisionJson,
+  revisionView,
+  type RevisionView,
+} from '../presenters/revision.js';
 import * as schemas from '../schemas/spaces.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
@@ -31,12 +59,22 @@ routes.get('/spaces/:spaceId/revisions/:revisionId/changes', 'getRevisionSemanti
 routes.get('/spaces/:spaceId/revisions/:revisionId/pages', 'listPagesInRevisionById', read, handle({ query: schemas.contentQuery }, listPages));
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId', 'getPageInRevisionById', read, handle({ query: schemas.pageQuery }, getPage));
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId/document', 'getPageDocumentInRevisionById', read, handle({ query: schemas.pageDocumentQuery }, getPageDocument));
-routes.post('/spaces/:spaceId/content/computed/document', 'getComputedDocument', inSpace(spaceActions.view, { readByPost: true }), handle({ query: schemas.computedDocumentQuery, body: schemas.computedDocumentBody }, getComputedDocument));
+routes.post(
+  '/spaces/:spaceId/content/computed/document',
+  'getComputedDocument',
+  inSpace(spaceActions.view, { readByPost: true }),
+  handle({ query: schemas.computedDocumentQuery, body: schemas.computedDocumentBody }, getComputedDocument),
+);
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links', 'listRevisionPageMetaLinks', read, handle({}, getPageMetaLinks));
 routes.get('/spaces/:spaceId/revisions/:revisionId/path/*pagePath', 'getPageInRevisionByPath', read, handle({ query: schemas.pageQuery }, getPageByPath));
 routes.get('/spaces/:spaceId/content/reusable-contents/:reusableContentId', 'getReusableContentById', read, handle({ query: schemas.contentQuery }, getReusableContent));
 routes.get('/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId', 'getReusableContentInRevisionById', read, handle({ query: schemas.contentQuery }, getReusableContent));
-routes.get('/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId/document', 'getReusableContentDocumentInRevisionById', read, handle({ query: schemas.pageDocumentQuery }, getReusableContentDocument));
+routes.get(
+  '/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId/document',
+  'getReusableContentDocumentInRevisionById',
+  read,
+  handle({ query: schemas.pageDocumentQuery }, getReusableContentDocument),
+);
 routes.get('/spaces/:spaceId/documents/:documentId', 'getDocumentById', read, handle({ query: schemas.documentQuery }, getDocument));
 routes.get('/spaces/:spaceId/revisions/:revisionId/files', 'listFilesInRevisionById', read, handle({ query: schemas.filesQuery }, listFiles));
 routes.get('/spaces/:spaceId/revisions/:revisionId/files/:fileId', 'getFileInRevisionById', read, handle({ query: schemas.contentQuery }, getFile));
@@ -124,13 +162,16 @@ async function getReusableContentDocument(ctx: AppContext, { params, query }: { 
 async function getDocument(ctx: AppContext, { params }: { params: { documentId: string } }) {
   const view = await revisionOfPath(ctx);
   const found = documentSourceOf(view.revision, params.documentId);
-  ctx.body = found.kind === 'page' ? presentPageDocument(view, found.page, await readPageDocument(found.page)) : presentReusableContentDocument(view, found.content, await readReusableContentDocument(found.content));
+  ctx.body =
+    found.kind === 'page'
+      ? presentPageDocument(view, found.page, await readPageDocument(found.page))
+      : presentReusableContentDocument(view, found.content, await readReusableContentDocument(found.content));
 }
 
 /** A document or group page by its path (`guides/install`); links have no path to find them by. */
 async function getPageByPath(ctx: AppContext, { params, query }: { params: { pagePath: string }; query: schemas.PageQuery }) {
   const view = await revisionOfPath(ctx);
-  const wanted = (params.pagePath).replace(/^\/+|\/+$/g, ''); // the router has decoded it (`%2F` or `/`)
+  const wanted = params.pagePath.replace(/^\/+|\/+$/g, ''); // the router has decoded it (`%2F` or `/`)
   const page = revisionPageAtPath(view.revision, wanted);
   await sendPage(ctx, view, page, query);
 }

@@ -57,7 +57,10 @@ async function getIssue(ctx: AppContext, { params }: { params: { issueId: string
 async function listClusters(ctx: AppContext, { query }: { query: schemas.ListConversationsIssuesClustersQuery }) {
   const { page, limit, order, orderBy, status } = query;
   const found = await listIssueClusters(ctx.db, organizationOf(ctx).organization.id, { orderBy, status }, { page, limit, order });
-  const activity = await clusterActivity(ctx.db, found.items.map((cluster) => cluster.id));
+  const activity = await clusterActivity(
+    ctx.db,
+    found.items.map((cluster) => cluster.id),
+  );
   ctx.body = presentList(found, (cluster) => presentIssuesCluster(cluster, activity.get(cluster.id)!, ctx.urls));
 }
 

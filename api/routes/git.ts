@@ -16,9 +16,24 @@ import { atLeast } from '../policies/roles.js';
  */
 export const gitRouter = new Router<AppState, AppServices>({ prefix: '/git' });
 
-gitRouter.get('/:repository/info/refs', signedInOverGit.check, spacePolicy((ctx) => serviceOf(String(ctx.query.service ?? ''))), advertise);
-gitRouter.post('/:repository/git-upload-pack', signedInOverGit.check, spacePolicy(() => 'git-upload-pack'), exchange('git-upload-pack'));
-gitRouter.post('/:repository/git-receive-pack', signedInOverGit.check, spacePolicy(() => 'git-receive-pack'), exchange('git-receive-pack'));
+gitRouter.get(
+  '/:repository/info/refs',
+  signedInOverGit.check,
+  spacePolicy((ctx) => serviceOf(String(ctx.query.service ?? ''))),
+  advertise,
+);
+gitRouter.post(
+  '/:repository/git-upload-pack',
+  signedInOverGit.check,
+  spacePolicy(() => 'git-upload-pack'),
+  exchange('git-upload-pack'),
+);
+gitRouter.post(
+  '/:repository/git-receive-pack',
+  signedInOverGit.check,
+  spacePolicy(() => 'git-receive-pack'),
+  exchange('git-receive-pack'),
+);
 
 function serviceOf(name: string): GitService {
   if (name === 'git-upload-pack' || name === 'git-receive-pack') return name;
@@ -60,7 +75,11 @@ function exchange(service: GitService) {
     const { space, role } = spaceOf(ctx);
     const gitProtocol = ctx.get('git-protocol') || undefined;
     const urls = ctx.urls;
-    const pusher = { user: callerOf(ctx), mayMerge: atLeast(role, spaceActions.merge), changeRequestUrl: (changeRequest: { spaceId: string; number: number }) => urls.changeRequestApp(changeRequest.spaceId, changeRequest.number) };
+    const pusher = {
+      user: callerOf(ctx),
+      mayMerge: atLeast(role, spaceActions.merge),
+      changeRequestUrl: (changeRequest: { spaceId: string; number: number }) => urls.changeRequestApp(changeRequest.spaceId, changeRequest.number),
+    };
     const child = await startGitExchange(contentDeps(ctx), { space, service, advertise: false, gitProtocol }, pusher);
     const input: Readable = encoding ? ctx.req.pipe(createGunzip()) : ctx.req;
     input.on('error', () => child.kill());
@@ -79,7 +98,8 @@ function answer(ctx: AppContext, child: Awaited<ReturnType<typeof startGitExchan
   child.stdout.pipe(body);
   child.on('error', (error) => body.destroy(error));
   child.on('close', (code, signal) => {
-    if (code !== 0 && signal !== 'SIGTERM') console.error(JSON.stringify({ level: 'warn', message: `git ${child.spawnargs.slice(-3).join(' ')} exited with ${code ?? signal}`, stderr: stderr.trim(), requestId: ctx.state.requestId }));
+    if (code !== 0 && signal !== 'SIGTERM')
+      console.error(JSON.stringify({ level: 'warn', message: `git ${child.spawnargs.slice(-3).join(' ')} exited with ${code ?? signal}`, stderr: stderr.trim(), requestId: ctx.state.requestId }));
   });
   ctx.res.once('close', () => {
     if (!ctx.res.writableFinished && child.exitCode === null) child.kill('SIGTERM');

@@ -31,6 +31,35 @@ import { embedRoutes } from './embeds.js';
 import { siteCustomizationRoutes } from './siteCustomization.js';
 
 /** Every route of the API, area by area. */
-export const allRoutes: Route[] = [metaRoutes, organizationRoutes, memberRoutes, teamRoutes, samlRoutes, inviteLinkRoutes, spaceRoutes, contentRoutes, collectionRoutes, searchRoutes, linkRoutes, siteRoutes, siteStructureRoutes, changeRequestRoutes, changeRequestContentRoutes, changeRequestLinkRoutes, changeRequestMergeRoutes, changeRequestReviewRoutes, changeRequestPdfRoutes, commentRoutes, commentReplyRoutes, openAPIRoutes, translationRoutes, conversationRoutes, gitSyncRoutes, publishedUrlRoutes, siteRedirectRoutes, sitePublishingRoutes, embedRoutes, siteCustomizationRoutes].flatMap(
-  (table) => table.routes,
-);
+export const allRoutes: Route[] = [
+  metaRoutes,
+  organizationRoutes,
+  memberRoutes,
+  teamRoutes,
+  samlRoutes,
+  inviteLinkRoutes,
+  spaceRoutes,
+  contentRoutes,
+  collectionRoutes,
+  searchRoutes,
+  linkRoutes,
+  siteRoutes,
+  siteStructureRoutes,
+  changeRequestRoutes,
+  changeRequestContentRoutes,
+  changeRequestLinkRoutes,
+  changeRequestMergeRoutes,
+  changeRequestReviewRoutes,
+  changeRequestPdfRoutes,
+  commentRoutes,
+  commentReplyRoutes,
+  openAPIRoutes,
+  translationRoutes,
+  conversationRoutes,
+  gitSyncRoutes,
+  publishedUrlRoutes,
+  siteRedirectRoutes,
+  sitePublishingRoutes,
+  embedRoutes,
+  siteCustomizationRoutes,
+].flatMap((table) => table.routes);

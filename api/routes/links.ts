@@ -59,13 +59,7 @@ async function listPageLinks(ctx: AppContext, { params, query }: { params: { pag
 async function listFileBacklinks(ctx: AppContext, { params, query }: { params: { fileId: string }; query: schemas.BacklinksQuery }) {
   const context = await locationContext(ctx);
   const file = revisionFile(context.view.revision, params.fileId);
-  const pages = [
-    ...new Map(
-      (await revisionLinks(context.view.revision))
-        .filter((use) => use.ref.kind === 'file' && use.ref.file === file.id)
-        .map((use) => [use.from.id, use.from]),
-    ).values(),
-  ];
+  const pages = [...new Map((await revisionLinks(context.view.revision)).filter((use) => use.ref.kind === 'file' && use.ref.file === file.id).map((use) => [use.from.id, use.from])).values()];
   const page = paginateArray(pages, (item) => [item.path, item.id], `backlinks:${context.view.revision.commit}:${file.id}`, query);
   ctx.body = presentList(page, (item) => pageLocation(context, item));
 }

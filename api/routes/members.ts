@@ -88,7 +88,10 @@ async function listSpaces(ctx: AppContext, { query }: { query: schemas.ListMembe
   const access = await organizationAccess(ctx.db, organization.id, member.role, await findContentGrants(ctx.db, member.user.id));
   const page = await listReachableSpaces(ctx.db, { organizationId: organization.id }, { ids: [...access.spaces.keys()] }, query);
   const callerAccess = await organizationAccess(ctx.db, organization.id, organizationOf(ctx).role, await findContentGrantsCached(ctx.db, callerOf(ctx).id));
-  const items = (await readSpaceViews(contentDeps(ctx), page.items)).map((view) => ({ permission: access.spaces.get(view.space.id)!.role, space: presentSpaceView(view, callerAccess.spaces.get(view.space.id)?.role, ctx.urls) }));
+  const items = (await readSpaceViews(contentDeps(ctx), page.items)).map((view) => ({
+    permission: access.spaces.get(view.space.id)!.role,
+    space: presentSpaceView(view, callerAccess.spaces.get(view.space.id)?.role, ctx.urls),
+  }));
   ctx.body = presentList({ ...page, items }, (item) => item);
 }
 

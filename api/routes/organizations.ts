@@ -110,7 +110,7 @@ async function putInstructions(ctx: AppContext, { body: { instructions } }: { bo
 /** Organizations that accept an email domain: only for the caller's own domain, so it can't be used to enumerate. */
 async function byEmailDomain(ctx: AppContext, { params }: { params: { emailDomain: string } }) {
   const caller = callerOf(ctx);
-  const domain = (params.emailDomain).toLowerCase();
+  const domain = params.emailDomain.toLowerCase();
   if (!new RegExp(schemas.emailDomainParam.pattern).test(domain)) throw badRequest(`"${params.emailDomain}" is not an email domain`);
   if (caller.email.split('@')[1] !== domain) throw forbidden(`You can look up organizations only for your own email domain`);
   if (!caller.emailVerified) throw forbidden(`Your email address ${caller.email} is not verified, so its domain can't be used`);

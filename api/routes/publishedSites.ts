@@ -2,7 +2,18 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
 import { DomainError } from '../../domain/common/errors.js';
-import { looksLikeShareKey, publishedRevisions, readPublishedDocument, readPublishedPage, revisionShape, searchPublishedSite, shareKeyInPath, siteOfPublishedUrl, type PublishedPageView, type PublishedRedirect } from '../../domain/publishing/index.js';
+import {
+  looksLikeShareKey,
+  publishedRevisions,
+  readPublishedDocument,
+  readPublishedPage,
+  revisionShape,
+  searchPublishedSite,
+  shareKeyInPath,
+  siteOfPublishedUrl,
+  type PublishedPageView,
+  type PublishedRedirect,
+} from '../../domain/publishing/index.js';
 import { readSpaceFile, readSpaceRevision } from '../../domain/spaces/index.js';
 import type { RevisionPage } from '../../engine/index.js';
 import { contentDeps, type AppContext } from '../context.js';
@@ -191,7 +202,18 @@ const renderedPages = new EncodedCache('rendered site pages');
 
 function renderedKey(view: PublishedPageView & { page: RevisionPage }): string {
   const { place } = view;
-  const frame = JSON.stringify([place.basePath, place.claims, place.site.visibility, place.site.title, place.preview ?? null, place.sitePreview ? 1 : 0, view.customization, view.siteSpaces, view.structure.sections.map((section) => [section.id, section.title]), view.openapi.map((spec) => spec.versionId)]);
+  const frame = JSON.stringify([
+    place.basePath,
+    place.claims,
+    place.site.visibility,
+    place.site.title,
+    place.preview ?? null,
+    place.sitePreview ? 1 : 0,
+    view.customization,
+    view.siteSpaces,
+    view.structure.sections.map((section) => [section.id, section.title]),
+    view.openapi.map((spec) => spec.versionId),
+  ]);
   return `${place.siteSpace.spaceId}:${view.page.id}:${view.page.oid}:${revisionShape(view.revision)}:${view.updatedAt?.getTime() ?? ''}:${createHash('sha1').update(frame).digest('base64url')}`;
 }
 
@@ -217,7 +239,10 @@ function cacheHeaders(ctx: AppContext, view: Pick<PublishedPageView, 'place'>) {
   const personal = place.site.visibility !== 'public' && place.site.visibility !== 'unlisted';
   ctx.set('Cache-Control', personal || place.sitePreview || place.preview ? 'private, no-store' : 'public, max-age=0, must-revalidate');
   if (!isIndexable(view)) ctx.set('X-Robots-Tag', 'noindex, nofollow');
-  ctx.set('Content-Security-Policy', "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+  ctx.set(
+    'Content-Security-Policy',
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  );
 }
 
 /** A body with an ETag: a revalidation that matches answers 304 without it. */

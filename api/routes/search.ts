@@ -20,7 +20,12 @@ const routes = searchRoutes;
 
 routes.get('/spaces/:spaceId/search', 'searchSpaceContent', inSpace('read'), handle({ query: schemas.search }, searchSpace));
 routes.get('/orgs/:organizationId/search', 'searchOrganizationContent', inOrganization(null), handle({ query: schemas.search }, searchOrganization));
-routes.post('/orgs/:organizationId/sites/:siteId/search', 'searchSiteContent', inOrganization(siteActions.view, { siteToken: 'read by POST' }), handle({ query: schemas.siteSearchQuery, body: schemas.siteSearch }, searchSite));
+routes.post(
+  '/orgs/:organizationId/sites/:siteId/search',
+  'searchSiteContent',
+  inOrganization(siteActions.view, { siteToken: 'read by POST' }),
+  handle({ query: schemas.siteSearchQuery, body: schemas.siteSearch }, searchSite),
+);
 routes.light('searchSpaceContent', 'searchOrganizationContent');
 
 /** How many sections one search considers before grouping them by page. */
@@ -81,7 +86,12 @@ async function searchSite(ctx: AppContext, { params, query, body }: { params: { 
   await Promise.all(spaceIds.map((spaceId) => refreshSearchIndex(indexing, spaceId)));
   const pages = groupByPage(await searchSections(ctx.db, spaceIds, body.query, siteSectionLimit));
   const order = new Map(spaceIds.map((id, index) => [id, index]));
-  const page = paginateArray(bySpace(pages, (spaceId, seen) => order.get(spaceId) ?? seen), (item) => [item.rank, item.spaceId], `site-search:${site.id}:${body.query}:${spaceIds.join(',')}`, query);
+  const page = paginateArray(
+    bySpace(pages, (spaceId, seen) => order.get(spaceId) ?? seen),
+    (item) => [item.rank, item.spaceId],
+    `site-search:${site.id}:${body.query}:${spaceIds.join(',')}`,
+    query,
+  );
   ctx.body = presentList(page, (item) => presentSpaceHits({ id: item.spaceId, title: titles.get(item.spaceId) ?? '' }, item.pages, ctx.urls));
 }
 

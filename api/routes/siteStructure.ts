@@ -1,4 +1,25 @@
-import { addGroup, addSection, addSectionToGroup, addSiteSpace, moveGroup, type MovePosition, moveSection, moveSiteSpace, orderedSections, type Ref, removeGroup, removeSection, removeSectionFromGroup, removeSiteSpace, sectionSiblings, siteOf, updateGroupSettings, updateSectionSettings, updateSiteSpaceSettings, readSiteSpaces } from '../../domain/sites/index.js';
+import {
+  addGroup,
+  addSection,
+  addSectionToGroup,
+  addSiteSpace,
+  moveGroup,
+  type MovePosition,
+  moveSection,
+  moveSiteSpace,
+  orderedSections,
+  type Ref,
+  removeGroup,
+  removeSection,
+  removeSectionFromGroup,
+  removeSiteSpace,
+  sectionSiblings,
+  siteOf,
+  updateGroupSettings,
+  updateSectionSettings,
+  updateSiteSpaceSettings,
+  readSiteSpaces,
+} from '../../domain/sites/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { loadSiteStructure, type SiteSpaceRecord } from '../../storage/siteStructure.js';
 import { isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
@@ -64,7 +85,10 @@ async function listSections(ctx: AppContext, { query }: { query: schemas.ListWit
   const { shareKey, ...page } = query;
   const shown = await viewOf(ctx, found, shareKey);
   const ordered = orderedSections(shown.structure).map((item, index) => ({ item, index }));
-  ctx.body = presentList(paginateArray(ordered, (entry) => [entry.index, entry.item.id], `sections:${found.id}`, page), (entry) => presentSection(shown, entry.item));
+  ctx.body = presentList(
+    paginateArray(ordered, (entry) => [entry.index, entry.item.id], `sections:${found.id}`, page),
+    (entry) => presentSection(shown, entry.item),
+  );
 }
 
 async function createSection(ctx: AppContext, { body }: { body: schemas.AddSectionBody }) {
@@ -106,7 +130,10 @@ async function listSiteSpaces(ctx: AppContext, { query }: { query: schemas.ListS
     .flatMap((sectionId) => shown.structure.siteSpaces.filter((item) => item.sectionId === sectionId))
     .filter((item) => onlyDefault === undefined || item.isDefault === onlyDefault)
     .map((item, index) => ({ item, index }));
-  ctx.body = presentList(paginateArray(ordered, (entry) => [entry.index, entry.item.id], `site-spaces:${found.id}:${String(onlyDefault)}`, page), (entry) => presentSiteSpace(shown, entry.item));
+  ctx.body = presentList(
+    paginateArray(ordered, (entry) => [entry.index, entry.item.id], `site-spaces:${found.id}:${String(onlyDefault)}`, page),
+    (entry) => presentSiteSpace(shown, entry.item),
+  );
 }
 
 async function createSiteSpace(ctx: AppContext, { body }: { body: schemas.AddSiteSpaceBody }) {
@@ -150,7 +177,10 @@ async function listGroups(ctx: AppContext, { query }: { query: schemas.ListGroup
     }
   };
   visit(null);
-  ctx.body = presentList(paginateArray(ordered, (entry) => [entry.index, entry.item.id], `groups:${found.id}`, query), (entry) => presentGroup(shown, entry.item));
+  ctx.body = presentList(
+    paginateArray(ordered, (entry) => [entry.index, entry.item.id], `groups:${found.id}`, query),
+    (entry) => presentGroup(shown, entry.item),
+  );
 }
 
 async function presentedGroup(ctx: AppContext, found: SiteRecord, id: string) {

@@ -1,4 +1,17 @@
-import { changeShareLink, createShareLink, createSite, removeShareLink, removeSite, saveAdaptiveSchema, siteOf, templateConditions, updateSiteSettings, readSiteSpaces, setSitePublished, siteSpaceCustomizations } from '../../domain/sites/index.js';
+import {
+  changeShareLink,
+  createShareLink,
+  createSite,
+  removeShareLink,
+  removeSite,
+  saveAdaptiveSchema,
+  siteOf,
+  templateConditions,
+  updateSiteSettings,
+  readSiteSpaces,
+  setSitePublished,
+  siteSpaceCustomizations,
+} from '../../domain/sites/index.js';
 import { loadSiteStructure } from '../../storage/siteStructure.js';
 import { findAdaptiveSchema, findShareLink, isActiveShareKey, listShareLinks, listSites } from '../../storage/sites.js';
 import { organizationOf, type AppContext, contentDeps, callerOf, siteSpacesReaderOf, pathParam } from '../context.js';
@@ -51,7 +64,11 @@ async function list(ctx: AppContext, { query }: { query: schemas.ListSitesQuery 
 
 async function create(ctx: AppContext, { body }: { body: schemas.CreateSiteBody }) {
   const { organization } = organizationOf(ctx);
-  const id = await createSite(ctx.db, { organizationId: organization.id, type: body.type ?? 'basic', title: body.title ?? 'Untitled site', visibility: body.visibility ?? 'public', spaceIds: body.spaces ?? [] }, callerOf(ctx).id);
+  const id = await createSite(
+    ctx.db,
+    { organizationId: organization.id, type: body.type ?? 'basic', title: body.title ?? 'Untitled site', visibility: body.visibility ?? 'public', spaceIds: body.spaces ?? [] },
+    callerOf(ctx).id,
+  );
   const created = await siteOf(ctx.db, organization.id, id);
   ctx.status = 201;
   ctx.set('Location', presentSite(created, ctx.urls, siteReaderOf(ctx)).urls.location);
@@ -103,7 +120,11 @@ async function publishedView(ctx: AppContext, shareKeyGiven: string | undefined)
   const structure = token ? visibleStructure(loaded, token.claims ?? {}) : loaded;
   const [spaces, customizations] = await Promise.all([
     readSiteSpaces(contentDeps(ctx), found, structure, await siteSpacesReaderOf(ctx)),
-    siteSpaceCustomizations(contentDeps(ctx), found, structure.siteSpaces.map((siteSpace) => siteSpace.id)),
+    siteSpaceCustomizations(
+      contentDeps(ctx),
+      found,
+      structure.siteSpaces.map((siteSpace) => siteSpace.id),
+    ),
   ]);
   return siteView(ctx, found, spaces, shareKey, customizations);
 }

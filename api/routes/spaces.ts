@@ -1,4 +1,16 @@
-import { changeSpace, createSpace, deleteSpace, duplicateSpace, moveItem, restoreSpace, toMergeRules, transferItem, readSpaceView, readSpaceViews, builtInTemplate } from '../../domain/spaces/index.js';
+import {
+  changeSpace,
+  createSpace,
+  deleteSpace,
+  duplicateSpace,
+  moveItem,
+  restoreSpace,
+  toMergeRules,
+  transferItem,
+  readSpaceView,
+  readSpaceViews,
+  builtInTemplate,
+} from '../../domain/spaces/index.js';
 import { publishedPlaceOfSpace } from '../../domain/sites/index.js';
 import { listReachableSpaces } from '../../storage/spaces.js';
 import { organizationAccess, roleOnSpace } from '../../domain/organizations/index.js';
@@ -19,15 +31,30 @@ const routes = spaceRoutes;
 const { view, edit, admin } = spaceActions;
 
 routes.get('/orgs/:organizationId/spaces', 'listSpacesInOrganizationById', inOrganization(null), handle({ query: schemas.listSpaces }, list));
-routes.post('/orgs/:organizationId/spaces', 'createSpace', inOrganization(organizationActions.create, { also: [createWhereItLands('Creating a space', 'stays')] }), handle({ body: schemas.createSpace }, create));
+routes.post(
+  '/orgs/:organizationId/spaces',
+  'createSpace',
+  inOrganization(organizationActions.create, { also: [createWhereItLands('Creating a space', 'stays')] }),
+  handle({ body: schemas.createSpace }, create),
+);
 routes.get('/spaces/:spaceId', 'getSpaceById', inSpace(view), handle({ query: schemas.getSpace }, get));
 routes.light('getSpaceById');
 routes.patch('/spaces/:spaceId', 'updateSpaceById', inSpace(edit, { also: [fieldsNeed(admin, spaceSettings, { editMode: 'live' })] }), handle({ body: schemas.updateSpace }, update));
 routes.delete('/spaces/:spaceId', 'deleteSpaceById', inSpace(admin, { deleted: true }), handle({}, remove));
 routes.post('/spaces/:spaceId/restore', 'restoreSpace', inSpace(admin, { deleted: true }), handle({}, restore));
-routes.post('/spaces/:spaceId/duplicate', 'duplicateSpace', inSpace(view, { also: [organizationRole(organizationActions.create, 'Duplicating a space'), createWhereItLands('Duplicating a space', 'stays')] }), handle({}, duplicate));
+routes.post(
+  '/spaces/:spaceId/duplicate',
+  'duplicateSpace',
+  inSpace(view, { also: [organizationRole(organizationActions.create, 'Duplicating a space'), createWhereItLands('Duplicating a space', 'stays')] }),
+  handle({}, duplicate),
+);
 routes.post('/spaces/:spaceId/move', 'moveSpace', inSpace(admin, { also: [createWhereItLands('Moving a space', 'skip')] }), handle({ body: schemas.moveSpace }, move));
-routes.post('/spaces/:spaceId/transfer', 'transferSpace', inSpace(admin, { also: [organizationRole(organizationActions.admin, 'Transferring a space'), adminOfTargetOrganization('Transferring a space')] }), handle({ body: schemas.transfer }, transfer));
+routes.post(
+  '/spaces/:spaceId/transfer',
+  'transferSpace',
+  inSpace(admin, { also: [organizationRole(organizationActions.admin, 'Transferring a space'), adminOfTargetOrganization('Transferring a space')] }),
+  handle({ body: schemas.transfer }, transfer),
+);
 
 /** The spaces the caller can reach, oldest first. */
 async function list(ctx: AppContext, { query }: { query: schemas.ListSpacesQuery }) {
@@ -60,7 +87,10 @@ async function create(ctx: AppContext, { body }: { body: schemas.CreateSpaceBody
 /** `shareKey`: an active key of a share-link site showing the space resolves `urls.published` (docs/decisions/sites.md, *Docs sites*). */
 async function get(ctx: AppContext, { query }: { query: { shareKey?: string } }) {
   const { space, role } = spaceOf(ctx);
-  const [presented, place] = await Promise.all([readSpaceView(contentDeps(ctx), space).then((view) => presentSpaceView(view, role, ctx.urls)), publishedPlaceOfSpace(ctx.db, space.id, query.shareKey)]);
+  const [presented, place] = await Promise.all([
+    readSpaceView(contentDeps(ctx), space).then((view) => presentSpaceView(view, role, ctx.urls)),
+    publishedPlaceOfSpace(ctx.db, space.id, query.shareKey),
+  ]);
   ctx.body = place ? { ...presented, urls: { ...presented.urls, published: spacePublishedUrl(ctx.urls, place) } } : presented;
 }
 

@@ -47,7 +47,11 @@ async function list(ctx: AppContext, { query }: { query: schemas.ListTeamsQuery 
     if (owner.role !== 'admin') ownedBy = owner.user.id;
   }
   const page = await listTeams(ctx.db, organization.id, { title: query.title, ownedBy }, query);
-  const teamRoles = await teamRolesOf(ctx.db, callerOf(ctx).id, page.items.map((team) => team.id));
+  const teamRoles = await teamRolesOf(
+    ctx.db,
+    callerOf(ctx).id,
+    page.items.map((team) => team.id),
+  );
   ctx.body = presentList(page, (team) => presentTeam(team, { role, teamRole: teamRoles.get(team.id) }));
 }
 

@@ -47,7 +47,12 @@ const deletePage = { type: 'object', required: ['operation', 'page'], properties
 const revertPage = {
   type: 'object',
   required: ['operation', 'page'],
-  properties: { operation: { const: 'revert_page' }, page: id, revision: { type: 'string', minLength: 1, maxLength: 64 }, block: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', minLength: 1, maxLength: 64 } } },
+  properties: {
+    operation: { const: 'revert_page' },
+    page: id,
+    revision: { type: 'string', minLength: 1, maxLength: 64 },
+    block: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', minLength: 1, maxLength: 64 } },
+  },
   additionalProperties: false,
 } as const;
 
@@ -81,7 +86,20 @@ const insertFiles = {
 export const updateContent = {
   type: 'object',
   required: ['changes'],
-  properties: { changes: { type: 'array', minItems: 1, maxItems: 50, items: { type: 'object', required: ['operation'], properties: { operation: { type: 'string' } }, discriminator: { propertyName: 'operation' }, oneOf: [insertPage, updatePage, deletePage, revertPage, insertFiles] } } },
+  properties: {
+    changes: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 50,
+      items: {
+        type: 'object',
+        required: ['operation'],
+        properties: { operation: { type: 'string' } },
+        discriminator: { propertyName: 'operation' },
+        oneOf: [insertPage, updatePage, deletePage, revertPage, insertFiles],
+      },
+    },
+  },
   additionalProperties: false,
 } as const;
 

@@ -24,8 +24,18 @@ export const siteSearch = {
     scope: {
       anyOf: [
         // `restrictTo`: GitBook's renderer sends it; no spec has it yet (docs/decisions/sites.md).
-        { type: 'object', required: ['mode'], properties: { mode: { const: 'default' }, currentSiteSpace: id, restrictTo: { enum: ['currentSiteSpace', 'otherSiteSpaces'] } }, additionalProperties: false },
-        { type: 'object', required: ['mode', 'siteSpaceIds'], properties: { mode: { const: 'specific' }, siteSpaceIds: { type: 'array', minItems: 1, maxItems: 1000, items: id } }, additionalProperties: false },
+        {
+          type: 'object',
+          required: ['mode'],
+          properties: { mode: { const: 'default' }, currentSiteSpace: id, restrictTo: { enum: ['currentSiteSpace', 'otherSiteSpaces'] } },
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          required: ['mode', 'siteSpaceIds'],
+          properties: { mode: { const: 'specific' }, siteSpaceIds: { type: 'array', minItems: 1, maxItems: 1000, items: id } },
+          additionalProperties: false,
+        },
         { type: 'object', required: ['mode'], properties: { mode: { const: 'all' } }, additionalProperties: false },
       ],
     },
@@ -33,7 +43,11 @@ export const siteSearch = {
     siteSpaceIds: { type: 'array', minItems: 1, maxItems: 1000, items: id },
     siteSpaceId: id,
   },
-  anyOf: [{ required: ['scope'], properties: { scope: {} } }, { required: ['mode'], properties: { mode: {} } }, { required: ['siteSpaceIds'], properties: { siteSpaceIds: {} } }],
+  anyOf: [
+    { required: ['scope'], properties: { scope: {} } },
+    { required: ['mode'], properties: { mode: {} } },
+    { required: ['siteSpaceIds'], properties: { siteSpaceIds: {} } },
+  ],
   // The deprecated forms name what they search: `current` its site space, `specific` its list.
   allOf: [
     { if: { required: ['mode'], properties: { mode: { const: 'current' } } }, then: { required: ['siteSpaceId'], properties: { siteSpaceId: id } } },

@@ -2,7 +2,46 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { pagination, roleOrGuest } from './common.js';
 import { mergeRules as organizationMergeRules } from './organizations.js';
 
-export const languages = ['en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr', 'sv', 'no', 'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl'];
+export const languages = [
+  'en',
+  'fr',
+  'de',
+  'es',
+  'it',
+  'pt',
+  'pt-br',
+  'ru',
+  'ja',
+  'zh',
+  'yue',
+  'ko',
+  'ar',
+  'hi',
+  'nl',
+  'pl',
+  'tr',
+  'sv',
+  'no',
+  'da',
+  'fi',
+  'el',
+  'cs',
+  'hu',
+  'ro',
+  'th',
+  'vi',
+  'id',
+  'ms',
+  'he',
+  'uk',
+  'sk',
+  'bg',
+  'hr',
+  'lt',
+  'lv',
+  'et',
+  'sl',
+];
 const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
 const title = { type: 'string', maxLength: 50 } as const;
 const emoji = { type: 'string', maxLength: 50 } as const;

@@ -58,7 +58,12 @@ function siteMcpServer(ctx: AppContext, { root, origin, lookupUrl, visitor }: Si
 
   server.registerTool(
     'search',
-    { title: 'Search the site', description: `Search ${siteTitle}: pages and sections matching every word, best first.`, inputSchema: { query: z.string().min(1).max(512) }, annotations: { readOnlyHint: true } },
+    {
+      title: 'Search the site',
+      description: `Search ${siteTitle}: pages and sections matching every word, best first.`,
+      inputSchema: { query: z.string().min(1).max(512) },
+      annotations: { readOnlyHint: true },
+    },
     async ({ query }) => {
       const found = await searchPublishedSite(deps, root.siteSpaces, query, 100);
       if (found.length === 0) return text(`Nothing found for "${query}".`);
@@ -77,9 +82,19 @@ function siteMcpServer(ctx: AppContext, { root, origin, lookupUrl, visitor }: Si
 
   server.registerTool(
     'read_page',
-    { title: 'Read a page', description: `A page of ${siteTitle} as markdown, by its path below the site (as list_pages and search give it; "" for the first page).`, inputSchema: { path: z.string().max(2048) }, annotations: { readOnlyHint: true } },
+    {
+      title: 'Read a page',
+      description: `A page of ${siteTitle} as markdown, by its path below the site (as list_pages and search give it; "" for the first page).`,
+      inputSchema: { path: z.string().max(2048) },
+      annotations: { readOnlyHint: true },
+    },
     async ({ path }) => {
-      const segments = path.replace(/^\/+|\.md$/g, '').split('/').filter(Boolean).map(encodeURIComponent).join('/');
+      const segments = path
+        .replace(/^\/+|\.md$/g, '')
+        .split('/')
+        .filter(Boolean)
+        .map(encodeURIComponent)
+        .join('/');
       let view = await readPublishedPage(deps, { url: lookupUrl(`${root.place.siteBasePath}${segments}`), publicBase: ctx.urls.base, visitor }).catch(() => undefined);
       // A moved page or a redirect on the site is followed once.
       if (view && 'redirect' in view && view.target === 'content') view = await readPublishedPage(deps, { url: view.redirect, publicBase: ctx.urls.base, visitor }).catch(() => undefined);

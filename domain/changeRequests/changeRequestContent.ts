@@ -1,6 +1,24 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { assetsFolder, assignFiles, type Change, checkMarkdownDepth, convertDocumentToMarkdown, everyPage, InvalidChangeError, type JsonDocument, MarkdownTooDeepError, type PageContent, PageEdits, type PageFields, readRevision, resolveRevision, type Revision, treeChanges, WorkTooCostlyError } from '../../engine/index.js';
+import {
+  assetsFolder,
+  assignFiles,
+  type Change,
+  checkMarkdownDepth,
+  convertDocumentToMarkdown,
+  everyPage,
+  InvalidChangeError,
+  type JsonDocument,
+  MarkdownTooDeepError,
+  type PageContent,
+  PageEdits,
+  type PageFields,
+  readRevision,
+  resolveRevision,
+  type Revision,
+  treeChanges,
+  WorkTooCostlyError,
+} from '../../engine/index.js';
 import { addContributor, type ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';

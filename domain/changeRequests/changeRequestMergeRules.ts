@@ -22,11 +22,7 @@ const usersIn = (rule: Rule) => (Array.isArray(rule.users) ? rule.users.filter((
 const person = (user: UserRecord | undefined, id: string) => ({ id, displayName: user?.displayName ?? 'Former user', email: user?.email ?? '' });
 
 /** What a custom rule's expression reads. */
-async function contextOf(
-  db: Queryable,
-  input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; outdated: boolean; actorId: string },
-  reviews: ReviewRecord[],
-): Promise<MergeRuleContext> {
+async function contextOf(db: Queryable, input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; outdated: boolean; actorId: string }, reviews: ReviewRecord[]): Promise<MergeRuleContext> {
   const people = new Map<string, UserRecord | undefined>();
   for (const id of new Set([input.actorId, input.changeRequest.createdBy, ...reviews.map((review) => review.reviewerId)])) people.set(id, await findUser(db, id));
   const { space, changeRequest } = input;
@@ -68,10 +64,7 @@ export async function ruleSkippedByDirectChange(db: Queryable, space: SpaceRecor
  * only, from each reviewer's latest review; the author's own approval counts only for the rules
  * that name the author as a reviewer. A `custom` rule holds when its expression is true.
  */
-export async function assertMergeRules(
-  db: Queryable,
-  input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; head: string; outdated: boolean; actorId: string },
-): Promise<void> {
+export async function assertMergeRules(db: Queryable, input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; head: string; outdated: boolean; actorId: string }): Promise<void> {
   const rules = await rulesOf(db, input.space);
   if (rules.length === 0) return;
   if (rules.some((rule) => rule.rule === 'allow_bypass' && usersIn(rule).includes(input.actorId))) return;
@@ -125,7 +118,7 @@ export async function assertMergeRules(
         break;
       }
       default:
-        throw blocked('Quire doesn\'t know this rule');
+        throw blocked("Quire doesn't know this rule");
     }
   }
 }

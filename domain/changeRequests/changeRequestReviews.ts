@@ -28,10 +28,7 @@ function assertReviewable(changeRequest: ChangeRequestRecord): void {
  * A review of the change request as its branch head is now; a comment given with it is posted
  * as a comment of the change request, which the review links to.
  */
-export async function submitReview(
-  deps: ContentDeps,
-  input: { changeRequest: ChangeRequestRecord; reviewer: UserRecord; status: ReviewStatus; comment?: CommentBodyInput },
-): Promise<ReviewRecord> {
+export async function submitReview(deps: ContentDeps, input: { changeRequest: ChangeRequestRecord; reviewer: UserRecord; status: ReviewStatus; comment?: CommentBodyInput }): Promise<ReviewRecord> {
   const { changeRequest } = input;
   assertReviewable(changeRequest);
   const revision = await changeRequestHead(deps, changeRequest);

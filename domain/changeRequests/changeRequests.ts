@@ -1,12 +1,5 @@
 import { placeMissingBranch, placingNewBranch, primaryBranch, readBranch, resolveRevision, RevisionNotFoundError, slugify, type Template } from '../../engine/index.js';
-import {
-  addContributor,
-  findChangeRequest,
-  insertChangeRequest,
-  updateChangeRequest,
-  type ChangeRequestRecord,
-  type ChangeRequestStatus,
-} from '../../storage/changeRequests.js';
+import { addContributor, findChangeRequest, insertChangeRequest, updateChangeRequest, type ChangeRequestRecord, type ChangeRequestStatus } from '../../storage/changeRequests.js';
 import { findIssueCluster } from '../../storage/issueClusters.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
@@ -93,10 +86,7 @@ export async function applyTemplateToChangeRequest(
 }
 
 /** applyTemplateToChangeRequest for the change request the caller named (id or number). */
-export async function applyTemplateToChangeRequestById(
-  deps: ContentDeps,
-  input: { space: SpaceRecord; changeRequestId: string; template: Template; author: UserRecord },
-): Promise<{ commit: string }> {
+export async function applyTemplateToChangeRequestById(deps: ContentDeps, input: { space: SpaceRecord; changeRequestId: string; template: Template; author: UserRecord }): Promise<{ commit: string }> {
   const changeRequest = await changeRequestOf(deps, input.space, input.changeRequestId);
   return applyTemplateToChangeRequest(deps, { ...input, changeRequest });
 }

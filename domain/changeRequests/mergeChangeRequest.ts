@@ -9,8 +9,7 @@ import { alreadyThere, spaceLocked } from '../common/errors.js';
 import { authorOf, primaryBranchMoved } from '../spaces/index.js';
 
 export type MergeOutcome =
-  | { result: 'merge' | 'update'; revision: string; changeRequest: ChangeRequestRecord }
-  | { result: 'conflicts'; revision: string; conflicts: MergeConflict[]; changeRequest: ChangeRequestRecord };
+  { result: 'merge' | 'update'; revision: string; changeRequest: ChangeRequestRecord } | { result: 'conflicts'; revision: string; conflicts: MergeConflict[]; changeRequest: ChangeRequestRecord };
 
 /** The primary branch's last commit the change request holds: its merge base. */
 export const mergeBaseOf = (changeRequest: ChangeRequestRecord) => changeRequest.revisionMergedAncestor ?? changeRequest.revisionInitial;

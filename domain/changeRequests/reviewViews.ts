@@ -36,9 +36,21 @@ export async function readReviewsView(db: Queryable, changeRequest: ChangeReques
 }
 
 export async function readRequestedReviewersView(db: Queryable, requests: RequestedReviewerRecord[]): Promise<WithPeople<RequestedReviewerRecord>> {
-  return { items: requests, user: await readPeople(db, requests.flatMap((request) => [request.userId, request.requestedBy])) };
+  return {
+    items: requests,
+    user: await readPeople(
+      db,
+      requests.flatMap((request) => [request.userId, request.requestedBy]),
+    ),
+  };
 }
 
 export async function readContributorsView(db: Queryable, contributors: ContributorRecord[]): Promise<WithPeople<ContributorRecord>> {
-  return { items: contributors, user: await readPeople(db, contributors.map((contributor) => contributor.userId)) };
+  return {
+    items: contributors,
+    user: await readPeople(
+      db,
+      contributors.map((contributor) => contributor.userId),
+    ),
+  };
 }

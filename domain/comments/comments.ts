@@ -158,11 +158,7 @@ const rgiEmoji = new RegExp('^\\p{RGI_Emoji}$', 'v');
  * (`1f44d`, `1f468-200d-1f469`), kept as the characters.
  */
 function emojiOf(text: string): string {
-  const fromCodePoints = /^[0-9a-f]{2,6}(?:-[0-9a-f]{2,6})*$/i.test(text)
-    ? text
-        .split('-')
-        .map((hex) => Number.parseInt(hex, 16))
-    : undefined;
+  const fromCodePoints = /^[0-9a-f]{2,6}(?:-[0-9a-f]{2,6})*$/i.test(text) ? text.split('-').map((hex) => Number.parseInt(hex, 16)) : undefined;
   const emoji = fromCodePoints?.every((point) => point <= 0x10ffff) ? String.fromCodePoint(...fromCodePoints) : text;
   if (!rgiEmoji.test(emoji)) throw invalidInput(`Reaction ${JSON.stringify(text)} is not an emoji`);
   return emoji;

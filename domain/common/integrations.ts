@@ -32,7 +32,9 @@ export const integrations = (): Readonly<Integrations> => current;
 
 /** The integrations the settings name. */
 export function integrationsFromSettings(settings: Settings): Integrations {
-  const chatModel = settings.QUIRE_OPENAI_URL ? { url: settings.QUIRE_OPENAI_URL, model: settings.QUIRE_OPENAI_MODEL, ...(settings.QUIRE_OPENAI_KEY ? { key: settings.QUIRE_OPENAI_KEY } : {}) } : undefined;
+  const chatModel = settings.QUIRE_OPENAI_URL
+    ? { url: settings.QUIRE_OPENAI_URL, model: settings.QUIRE_OPENAI_MODEL, ...(settings.QUIRE_OPENAI_KEY ? { key: settings.QUIRE_OPENAI_KEY } : {}) }
+    : undefined;
   const translator: Integrations['translator'] =
     settings.QUIRE_TRANSLATOR === 'libretranslate'
       ? { kind: 'libretranslate', url: settings.QUIRE_LIBRETRANSLATE_URL!, ...(settings.QUIRE_LIBRETRANSLATE_KEY ? { key: settings.QUIRE_LIBRETRANSLATE_KEY } : {}) }

@@ -196,9 +196,7 @@ export async function pinnedAddress(url: string): Promise<{ host: string; port: 
     if (!permitted(settings, host)) throw addressError(parsed, host);
     return { host, port, address: host };
   }
-  const addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
-    dnsLookup(host, { all: true }, (error, found) => (error ? reject(networkError(parsed, error)) : resolve(found))),
-  );
+  const addresses = await new Promise<LookupAddress[]>((resolve, reject) => dnsLookup(host, { all: true }, (error, found) => (error ? reject(networkError(parsed, error)) : resolve(found))));
   const refused = addresses.find((entry) => !permitted(settings, entry.address));
   if (refused) throw addressError(parsed, refused.address);
   if (!addresses[0]) throw new OutboundFetchError('network', `${parsed.host} is unreachable`);

@@ -44,7 +44,12 @@ export function consolidate(issues: IssueToConsolidate[], runs = consensusRuns(i
   const vectors = folded.map((terms) => termVector(terms));
   // Past graphLimit, words alone: centroid runs over dense vectors cost n × clusters × 768 a pass.
   const mixed = issues.length > 0 && issues.length <= graphLimit && issues.every((issue) => issue.embedding?.length);
-  const embeddings = mixed ? alignedToEnglish(issues.map((issue) => issue.embedding!), issues.map((issue) => issue.english !== false)) : [];
+  const embeddings = mixed
+    ? alignedToEnglish(
+        issues.map((issue) => issue.embedding!),
+        issues.map((issue) => issue.english !== false),
+      )
+    : [];
   const weighted = vectors.map((vector, index) => (mixed ? withMeaning(weigh(vector, idf), embeddings[index]!) : weigh(vector, idf)));
   if (mixed) {
     const groups = neighbourCommunities(weighted);
@@ -58,7 +63,12 @@ export function consolidate(issues: IssueToConsolidate[], runs = consensusRuns(i
   for (let run = 0; run < runs; run += 1) {
     const order = issues.map((issue, index) => ({ index, key: run === 0 ? issue.key : createHash('sha1').update(`${run}:${issue.key}`).digest('hex') }));
     order.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.index - b.index));
-    labels.push(recluster(order.map(({ index }) => index), weighted));
+    labels.push(
+      recluster(
+        order.map(({ index }) => index),
+        weighted,
+      ),
+    );
   }
   // The run that agrees best with all the others (the medoid partition).
   let chosen = labels[0]!;
@@ -192,7 +202,7 @@ function mergeSimilarGroups(groups: number[][], itemSimilarity: Float32Array, n:
   const parent = Int32Array.from({ length: g }, (_, a) => a);
   const root = (a: number): number => (parent[a] === a ? a : (parent[a] = root(parent[a]!)));
   const chain: number[] = [];
-  for (let remaining = g; remaining > 1; ) {
+  for (let remaining = g; remaining > 1;) {
     if (chain.length === 0) chain.push(active.indexOf(1));
     const a = chain[chain.length - 1]!;
     const previous = chain.length > 1 ? chain[chain.length - 2]! : -1;

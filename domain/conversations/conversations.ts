@@ -141,7 +141,15 @@ async function processConversation(deps: Pick<ContentDeps, 'db'>, conversation: 
     for (const issue of issues) {
       await countIssueInCorpus(tx, organizationId, issue.surface, 1);
       const clusterId = (await nearestCluster(tx, organizationId, issue.vector)) ?? (await insertIssueCluster(tx, organizationId));
-      await insertConversationIssue(tx, { organizationId, conversationId: conversation.id, title: issue.title, summary: issue.summary, terms: issue.counts, clusterId, createdAt: conversation.createdAt });
+      await insertConversationIssue(tx, {
+        organizationId,
+        conversationId: conversation.id,
+        title: issue.title,
+        summary: issue.summary,
+        terms: issue.counts,
+        clusterId,
+        createdAt: conversation.createdAt,
+      });
       await addToCentroid(tx, organizationId, clusterId, issue.vector, 1);
       after.set(clusterId, (after.get(clusterId) ?? 0) + 1);
     }
@@ -177,7 +185,11 @@ async function nearestCluster(tx: Transaction, organizationId: string, vector: T
   for (const centroid of centroids.values()) for (const term of Object.keys(centroid)) terms.add(term);
   const corpus = await corpusCounts(tx, organizationId, [...terms]);
   const idf = idfOf({ documents: corpus.issues, documentFrequency: (term) => corpus.documents.get(term) ?? 0 });
-  return nearest(vector, [...centroids].map(([id, centroid]) => ({ id, centroid })), idf)?.id;
+  return nearest(
+    vector,
+    [...centroids].map(([id, centroid]) => ({ id, centroid })),
+    idf,
+  )?.id;
 }
 
 async function relabel(tx: Transaction, cluster: IssueClusterRecord): Promise<void> {
@@ -219,16 +231,23 @@ async function planConsolidation(db: ContentDeps['db'], organizationId: string) 
   const corpus = await corpusCounts(db, organizationId, []);
   if (corpus.version === corpus.consolidatedVersion) return undefined;
   const stored = await issuesOfOrganization(db, organizationId);
-  const embeddings = stored.length <= graphLimit ? await issueEmbeddings(stored).catch((error: unknown) => void log.warn('issue clustering uses words only this time: embedding failed', errorFields(error))) : undefined;
+  const embeddings =
+    stored.length <= graphLimit
+      ? await issueEmbeddings(stored).catch((error: unknown) => void log.warn('issue clustering uses words only this time: embedding failed', errorFields(error)))
+      : undefined;
   const toConsolidate = stored.map((issue) => ({
     id: issue.id,
     // Issues are visited in orders given by their content (never their arrival, nor their ids).
-    key: createHash('sha1').update(JSON.stringify([Object.entries(issue.terms).sort(), issue.conversationId, issue.title])).digest('hex'),
+    key: createHash('sha1')
+      .update(JSON.stringify([Object.entries(issue.terms).sort(), issue.conversationId, issue.title]))
+      .digest('hex'),
     terms: issue.terms,
     ...(embeddings && { embedding: embeddings.get(issue.id)!, text: issueText(issue) }),
   }));
   toConsolidate.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const { groups, vectors } = await runInPool<Consolidation>(consolidationTasks, 'consolidateIssues', toConsolidate, `Consolidating the ${stored.length} issues of organization ${organizationId}`, { limitMs: consolidationLimitMs });
+  const { groups, vectors } = await runInPool<Consolidation>(consolidationTasks, 'consolidateIssues', toConsolidate, `Consolidating the ${stored.length} issues of organization ${organizationId}`, {
+    limitMs: consolidationLimitMs,
+  });
   const issues = stored.map((issue) => ({ id: issue.id, clusterId: issue.clusterId, vector: vectors[issue.id]! }));
   return { version: corpus.version, issues, groups };
 }

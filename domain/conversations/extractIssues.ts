@@ -16,7 +16,8 @@ const selfResolved = /\b(never ?mind|figured it out|solved it myself|sorted it o
 /** "Found it" before the team answered is the user's own find; after, it is the answer they needed, and the docs didn't give. */
 const foundIt = /(?<!\b(?:not|never)\s+|n['’]t\s+)\bfound it\b/i;
 /** Cues of unsolicited mail: two different ones make a conversation spam. Not words a product's own docs use ("wallet", "podcast", "mailing list"). */
-const spamCues = /\b(seo|backlinks?|casino|crypto|airdrop|investment opportunity|click here|buy now|limited time|claim your|guaranteed|unsubscribe|dear friend|earn \d+%?|partnerships?|co-marketing|sponsorship|looking for sponsors|webinar|book a (?:call|demo)|\d+[- ]minute call|are you looking to|we help (?:[\w-]+ ){0,3}(?:companies|teams|businesses)|offshore (?:developers|engineers|teams?)|verify your wallet)\b/gi;
+const spamCues =
+  /\b(seo|backlinks?|casino|crypto|airdrop|investment opportunity|click here|buy now|limited time|claim your|guaranteed|unsubscribe|dear friend|earn \d+%?|partnerships?|co-marketing|sponsorship|looking for sponsors|webinar|book a (?:call|demo)|\d+[- ]minute call|are you looking to|we help (?:[\w-]+ ){0,3}(?:companies|teams|businesses)|offshore (?:developers|engineers|teams?)|verify your wallet)\b/gi;
 /** Mail that is no one's question: job applications, requests to leave a mailing list. */
 const notARequest =
   /(?<!\p{L})(?:dear hiring (?:manager|team)|(?:apply(?:ing)?|application) for the (?:[\w-]+ ){0,3}(?:position|opening|vacancy)|cover letter|(?:my|attached) (?:cv|resume|résumé)|remove me from (?:your|this) (?:mailing |email )?list)(?!\p{L})/iu;
@@ -31,7 +32,9 @@ const outOfOffice = /(?<!\p{L})(?:i am|i['’]m|i will be) (?:out of (?:the )?of
 const replyLogistics = /\b(?:urgent|repl(?:y|ies)|e-?mails?|mail|contact|colleague|back (?:on|in)|access|office|until)\b/i;
 /** Words that mark a sentence as a problem or a request, besides questions and negations. */
 const problemCues = new Set(
-  'error errors fail fails failed failing broken broke breaks missing stuck unable expired wrong confusing unclear timeout conflict locked cut greyed unauthorized forbidden charged refund crash crashes bug limit limits 401 403 404 429 500 mismatch pending ignores disappear disappears disappeared still unverified zero lose loses lost spins hangs freezes forever instead blank empty nothing overwrote wiped slow slower invisible looping bounced'.split(' '),
+  'error errors fail fails failed failing broken broke breaks missing stuck unable expired wrong confusing unclear timeout conflict locked cut greyed unauthorized forbidden charged refund crash crashes bug limit limits 401 403 404 429 500 mismatch pending ignores disappear disappears disappeared still unverified zero lose loses lost spins hangs freezes forever instead blank empty nothing overwrote wiped slow slower invisible looping bounced'.split(
+    ' ',
+  ),
 );
 /** The same as phrases, where the word alone is as often a courtesy ("keeps things simple", "in the loop", "let me know whether"). */
 const problemPhrases =
@@ -55,7 +58,8 @@ const requestStarts = /^(how|where|what|which|why|when|who|is there|are there|pl
  * written as one ("make it the default pls"). Not "please" itself: inside a sentence it is as often
  * a courtesy ("for urgent matters please contact my colleague").
  */
-const requestInside = /\b(?:(?:how|where|what|which|why|when|who) (?:do|does|can|could|should|would|is|are) (?:i|we|you|they|one|it)|is there a way|(?:need|want|would like) to (?:know|confirm|find out|understand)|guidance on|pls|plz)\b/i;
+const requestInside =
+  /\b(?:(?:how|where|what|which|why|when|who) (?:do|does|can|could|should|would|is|are) (?:i|we|you|they|one|it)|is there a way|(?:need|want|would like) to (?:know|confirm|find out|understand)|guidance on|pls|plz)\b/i;
 const pleasantry = /^(hi|hello|hey|dear|thanks|thank you|cheers|regards|best|good (?:morning|afternoon|evening))\b[\s,!.]*/i;
 
 /** `textLanguage`: the language of all the user wrote, asked for only when a sentence can't tell its own. */

@@ -52,7 +52,9 @@ export function sentencesOf(text: string): Sentence[] {
 
 /** Words that say nothing about the topic of a support request, beyond the model's stop words. */
 const generic = new Set(
-  'hi hello hey thank thanks pleas help team question issu problem way doc document documentat know want need tri use work get make see look find like would could also just still anyon someon someth thing one set seem now day week yesterday today ago again sure ok okay email phone card token'.split(' '),
+  'hi hello hey thank thanks pleas help team question issu problem way doc document documentat know want need tri use work get make see look find like would could also just still anyon someon someth thing one set seem now day week yesterday today ago again sure ok okay email phone card token'.split(
+    ' ',
+  ),
 );
 
 export interface Terms {
@@ -85,8 +87,7 @@ export function termsOf(text: string): Terms {
 const wordsToTell = 12;
 let stopWordLists: Array<[string, Set<string>]> | undefined;
 /** The stop words of 50-odd languages (stopwords-iso, MIT), loaded on first use. */
-const stopWordsByLanguage = () =>
-  (stopWordLists ??= Object.entries(require('stopwords-iso') as Record<string, string[]>).map(([language, words]) => [language, new Set(words)]));
+const stopWordsByLanguage = () => (stopWordLists ??= Object.entries(require('stopwords-iso') as Record<string, string[]>).map(([language, words]) => [language, new Set(words)]));
 /** A text's words, lower-cased, an apostrophe kept inside one ("n'est", "don't"). */
 const lowerCaseWords = (text: string) => text.toLowerCase().match(/\p{L}+(?:['’]\p{L}+)?/gu) ?? [];
 

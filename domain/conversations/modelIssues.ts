@@ -41,16 +41,18 @@ const instructions = [
  * answers something else than the asked shape (the caller then extracts locally).
  */
 export async function extractIssuesWithModel(conversation: ConversationText, endpoint: { url: string; key?: string; model: string }): Promise<ExtractedIssue[]> {
-  const transcript = [
-    conversation.subject ? `Subject: ${conversation.subject}` : '',
-    ...conversation.parts.map((part) => `${part.role}: ${plainText(part.body)}`),
-  ]
-    .filter(Boolean)
-    .join('\n');
+  const transcript = [conversation.subject ? `Subject: ${conversation.subject}` : '', ...conversation.parts.map((part) => `${part.role}: ${plainText(part.body)}`)].filter(Boolean).join('\n');
   const url = new URL('chat/completions', endpoint.url.endsWith('/') ? endpoint.url : `${endpoint.url}/`).toString();
   const response = await outboundFetch(url, {
     method: 'POST',
-    body: JSON.stringify({ model: endpoint.model, temperature: 0, messages: [{ role: 'system', content: instructions }, { role: 'user', content: transcript }] }),
+    body: JSON.stringify({
+      model: endpoint.model,
+      temperature: 0,
+      messages: [
+        { role: 'system', content: instructions },
+        { role: 'user', content: transcript },
+      ],
+    }),
     headers: { 'content-type': 'application/json', ...(endpoint.key ? { authorization: `Bearer ${endpoint.key}` } : {}) },
     allowPrivate: true,
     totalTimeoutMs: 30_000,

@@ -105,11 +105,19 @@ class DocumentRenderer {
       }
       case 'tabs':
         // Tabs without script: each one a disclosure, the first open.
-        return el('div', { className: ['tabs'] }, nodesOf(node).map((tab, index) => el('details', { className: ['tab'], open: index === 0 }, el('summary', {}, stringOf(dataOf(tab).title) || `Tab ${index + 1}`), this.blocks(nodesOf(tab)))));
+        return el(
+          'div',
+          { className: ['tabs'] },
+          nodesOf(node).map((tab, index) => el('details', { className: ['tab'], open: index === 0 }, el('summary', {}, stringOf(dataOf(tab).title) || `Tab ${index + 1}`), this.blocks(nodesOf(tab)))),
+        );
       case 'table':
         return this.table(node);
       case 'images':
-        return el('figure', { className: ['images'] }, nodesOf(node).map((image) => this.image(image)));
+        return el(
+          'figure',
+          { className: ['images'] },
+          nodesOf(node).map((image) => this.image(image)),
+        );
       case 'image':
         return el('figure', {}, this.image(node));
       case 'embed':
@@ -125,11 +133,20 @@ class DocumentRenderer {
       case 'math':
         return el('div', { className: ['math'] }, mathTree(stringOf(data.formula), true));
       case 'stepper':
-        return el('ol', { className: ['stepper'] }, nodesOf(node).map((step) => el('li', {}, this.blocks(nodesOf(step)))));
+        return el(
+          'ol',
+          { className: ['stepper'] },
+          nodesOf(node).map((step) => el('li', {}, this.blocks(nodesOf(step)))),
+        );
       case 'expandable': {
         const part = (name: string) => ((node.fragments ?? []) as DocumentNode[]).find((fragment) => fragment.fragment === name);
         const title = nodesOf(part('expandable-title') ?? { object: 'fragment' })[0];
-        return el('details', { className: ['expandable'] }, el('summary', {}, title ? this.inlines(nodesOf(title)) : 'Details'), this.blocks(nodesOf(part('expandable-body') ?? { object: 'fragment' })));
+        return el(
+          'details',
+          { className: ['expandable'] },
+          el('summary', {}, title ? this.inlines(nodesOf(title)) : 'Details'),
+          this.blocks(nodesOf(part('expandable-body') ?? { object: 'fragment' })),
+        );
       }
       case 'openapi-operation':
       case 'swagger':
@@ -163,7 +180,9 @@ class DocumentRenderer {
 
   private code(node: DocumentNode): Element {
     const data = dataOf(node);
-    const source = nodesOf(node).map((line) => documentText(nodesOf(line))).join('\n');
+    const source = nodesOf(node)
+      .map((line) => documentText(nodesOf(line)))
+      .join('\n');
     const syntax = stringOf(data.syntax);
     const title = stringOf(data.title);
     return el(
@@ -210,14 +229,32 @@ class DocumentRenderer {
       el(
         'table',
         {},
-        el('thead', {}, el('tr', {}, columns.map((column) => el('th', { scope: 'col', ...align(column) }, stringOf(definition[column]?.title))))),
-        el('tbody', {}, records.map((record) => el('tr', {}, columns.map((column) => {
-          const fragment = fragments.get(stringOf(record.values?.[column]));
-          const inner = fragment ? nodesOf(fragment) : [];
-          // A cell of one paragraph shows its text without the paragraph's margins.
-          const cell = inner.length === 1 && inner[0]!.type === 'paragraph' ? this.inlines(nodesOf(inner[0]!)) : this.blocks(inner);
-          return el('td', align(column), cell);
-        })))),
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            columns.map((column) => el('th', { scope: 'col', ...align(column) }, stringOf(definition[column]?.title))),
+          ),
+        ),
+        el(
+          'tbody',
+          {},
+          records.map((record) =>
+            el(
+              'tr',
+              {},
+              columns.map((column) => {
+                const fragment = fragments.get(stringOf(record.values?.[column]));
+                const inner = fragment ? nodesOf(fragment) : [];
+                // A cell of one paragraph shows its text without the paragraph's margins.
+                const cell = inner.length === 1 && inner[0]!.type === 'paragraph' ? this.inlines(nodesOf(inner[0]!)) : this.blocks(inner);
+                return el('td', align(column), cell);
+              }),
+            ),
+          ),
+        ),
       ),
     );
   }
@@ -242,7 +279,11 @@ class DocumentRenderer {
           const fragment = fragments.get(stringOf(values[column]));
           const inner = fragment ? nodesOf(fragment) : [];
           // Links inside a card that is itself a link would nest anchors: their text is kept.
-          return el('div', {}, inner.map((block) => (target ? documentText(nodesOf(block)) : this.inlines(nodesOf(block)))));
+          return el(
+            'div',
+            {},
+            inner.map((block) => (target ? documentText(nodesOf(block)) : this.inlines(nodesOf(block)))),
+          );
         });
         const content = [coverFile ? el('img', { src: coverFile.url, alt: '', ...sizeOf(coverFile), loading: 'lazy', decoding: 'async' }) : null, el('div', { className: ['card-body'] }, body)];
         return target ? el('a', { className: ['cards-card'], href: target.href }, content) : el('div', { className: ['cards-card'] }, content);
@@ -281,7 +322,13 @@ class DocumentRenderer {
       }
       case 'url': {
         // A relative target the revision doesn't hold is a broken link: shown as its text, leading nowhere.
-        const href = options.image ? (/^https?:/i.test(ref.url) && this.links.externalImages !== false ? ref.url : undefined) : /^(https?:|mailto:)/i.test(ref.url.trim()) ? safeHref(ref.url) : undefined;
+        const href = options.image
+          ? /^https?:/i.test(ref.url) && this.links.externalImages !== false
+            ? ref.url
+            : undefined
+          : /^(https?:|mailto:)/i.test(ref.url.trim())
+            ? safeHref(ref.url)
+            : undefined;
         return href ? { href, label: ref.url } : undefined;
       }
       default:
@@ -321,7 +368,9 @@ function highlighted(source: string, syntax: string): Child {
 
 /** A table block's records in their order, and its fragments (the cells' rich text) by name. */
 function tableParts(node: DocumentNode) {
-  const records = Object.values((dataOf(node).records ?? {}) as Record<string, { orderIndex?: string; values?: Record<string, unknown> }>).sort((a, b) => stringOf(a.orderIndex).localeCompare(stringOf(b.orderIndex)));
+  const records = Object.values((dataOf(node).records ?? {}) as Record<string, { orderIndex?: string; values?: Record<string, unknown> }>).sort((a, b) =>
+    stringOf(a.orderIndex).localeCompare(stringOf(b.orderIndex)),
+  );
   const fragments = new Map(((node.fragments ?? []) as DocumentNode[]).map((fragment) => [stringOf(fragment.fragment), fragment]));
   return { records, fragments };
 }

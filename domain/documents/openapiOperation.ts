@@ -23,7 +23,13 @@ export function openapiOperationTree(spec: unknown, path: string, method: string
     el('p', { className: ['openapi-title'] }, el('strong', {}, summary)),
     el('p', { className: ['openapi-endpoint'] }, el('span', { className: ['method', `method-${method}`] }, method.toUpperCase()), ' ', el('code', {}, `${baseUrl(document)}${path}`)),
     paragraphs(text(operation.description)),
-    ['path', 'query', 'header', 'cookie'].map((place) => parameterTable(resolver, place, parameters.filter((parameter) => parameter.in === place))),
+    ['path', 'query', 'header', 'cookie'].map((place) =>
+      parameterTable(
+        resolver,
+        place,
+        parameters.filter((parameter) => parameter.in === place),
+      ),
+    ),
     body ? el('div', { className: ['openapi-body'] }, el('p', {}, el('strong', {}, 'Body'), body.type ? ` (${body.type})` : ''), schemaTree(resolver, body.schema, 0)) : null,
     responses(resolver, operation),
   );
@@ -41,7 +47,13 @@ export function openapiSchemasTree(spec: unknown, names: string[], anchor: (titl
     { className: ['openapi-schemas'] },
     shown.map((name) => {
       const schema = resolver.resolve(schemas[name]);
-      return el('section', { className: ['openapi'], id: anchor(name), ariaLabel: name }, el('p', { className: ['openapi-title'] }, el('strong', {}, name), ' ', el('span', { className: ['type'] }, typeOf(resolver, schema))), paragraphs(text(schema.description)), schemaTree(resolver, schemas[name], 0));
+      return el(
+        'section',
+        { className: ['openapi'], id: anchor(name), ariaLabel: name },
+        el('p', { className: ['openapi-title'] }, el('strong', {}, name), ' ', el('span', { className: ['type'] }, typeOf(resolver, schema))),
+        paragraphs(text(schema.description)),
+        schemaTree(resolver, schemas[name], 0),
+      );
     }),
   );
 }
@@ -100,8 +112,30 @@ function parameterTable(resolver: References, place: string, parameters: Json[])
       'table',
       {},
       el('caption', {}, titles[place]!),
-      el('thead', {}, el('tr', {}, ['Name', 'Type', 'Description'].map((title) => el('th', { scope: 'col' }, title)))),
-      el('tbody', {}, parameters.slice(0, 100).map((parameter) => el('tr', {}, el('td', {}, el('code', {}, text(parameter.name)), parameter.required === true ? el('span', { className: ['required'] }, ' required') : null), el('td', {}, typeOf(resolver, parameter.schema ?? parameter)), el('td', {}, text(parameter.description))))),
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          ['Name', 'Type', 'Description'].map((title) => el('th', { scope: 'col' }, title)),
+        ),
+      ),
+      el(
+        'tbody',
+        {},
+        parameters
+          .slice(0, 100)
+          .map((parameter) =>
+            el(
+              'tr',
+              {},
+              el('td', {}, el('code', {}, text(parameter.name)), parameter.required === true ? el('span', { className: ['required'] }, ' required') : null),
+              el('td', {}, typeOf(resolver, parameter.schema ?? parameter)),
+              el('td', {}, text(parameter.description)),
+            ),
+          ),
+      ),
     ),
   );
 }

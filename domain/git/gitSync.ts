@@ -1,5 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import { checkPushedTree, commitTree, deleteOwnRef, fetchRemoteRef, firstParentSubjects, gitbookRoot, hasObject, keepRevision, type PinnedAddress, primaryBranch, pushToRemote, readBranch, readCommit, RefConflictError, RemoteGitError, type Repository, subtreeAt, withSubtree, writeCommit } from '../../engine/index.js';
+import {
+  checkPushedTree,
+  commitTree,
+  deleteOwnRef,
+  fetchRemoteRef,
+  firstParentSubjects,
+  gitbookRoot,
+  hasObject,
+  keepRevision,
+  type PinnedAddress,
+  primaryBranch,
+  pushToRemote,
+  readBranch,
+  readCommit,
+  RefConflictError,
+  RemoteGitError,
+  type Repository,
+  subtreeAt,
+  withSubtree,
+  writeCommit,
+} from '../../engine/index.js';
 import { findGitSync, recordGitInfo, recordGitOperation, type GitSyncRecord } from '../../storage/gitSync.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { findUser, type UserRecord } from '../../storage/users.js';
@@ -10,7 +30,6 @@ import { log } from '../common/log.js';
 import { OutboundFetchError, pinnedAddress } from '../common/outboundFetch.js';
 import { authorOf, primaryBranchMoved } from '../spaces/index.js';
 import type { GitSyncJob } from '../common/jobs.js';
-
 
 export interface GitSyncRequest {
   url: string;
@@ -142,7 +161,16 @@ async function importInto(deps: ContentDeps, space: SpaceRecord, repo: Repositor
     if (!job.force) await refuseIfChangedSinceSync(deps, space.id, head);
     if (head && (await readCommit(repo, head)).tree === root) return head;
     try {
-      const { commit } = await commitTree({ repo, branch: primaryBranch, expected: head, tree: root, parents: head ? [head] : [], message, author, beforeLanding: (commit) => refuseProblems(commit, head) });
+      const { commit } = await commitTree({
+        repo,
+        branch: primaryBranch,
+        expected: head,
+        tree: root,
+        parents: head ? [head] : [],
+        message,
+        author,
+        beforeLanding: (commit) => refuseProblems(commit, head),
+      });
       await primaryBranchMoved(deps, space.id);
       return commit;
     } catch (error) {

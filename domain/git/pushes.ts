@@ -1,4 +1,23 @@
-import { branchRef, checkPushedTree, compareAndSwapBranch, isAncestor, isValidRefName, leaveQuarantine, mergeBase, primaryBranch, type PushHandlers, readBranch, readCommit, RefConflictError, type RefResult, type RefUpdate, type Repository, RepositoryBusyError, withQuarantine, withRepositoryLock } from '../../engine/index.js';
+import {
+  branchRef,
+  checkPushedTree,
+  compareAndSwapBranch,
+  isAncestor,
+  isValidRefName,
+  leaveQuarantine,
+  mergeBase,
+  primaryBranch,
+  type PushHandlers,
+  readBranch,
+  readCommit,
+  RefConflictError,
+  type RefResult,
+  type RefUpdate,
+  type Repository,
+  RepositoryBusyError,
+  withQuarantine,
+  withRepositoryLock,
+} from '../../engine/index.js';
 import { addContributor, findChangeRequest, type ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
@@ -80,7 +99,9 @@ async function landOne(deps: ContentDeps, repo: Repository, pusher: Pusher, upda
     if (changeRequest) return await landOnChangeRequest(deps, repo, pusher, update, changeRequest[1]!, changeRequest[2]!, say);
     if (forPrimary.test(update.ref)) return await openFromPush(deps, repo, pusher, update, options, say);
     if (update.ref.startsWith('refs/for/')) return refuse(`change requests merge into ${primaryBranch}: push to refs/for/${primaryBranch}`);
-    return refuse(`a space keeps its content on ${primaryBranch} and its change requests' branches: push to ${primaryBranch}, to refs/for/${primaryBranch} (opens a change request) or to a change-requests/<number>-… branch`);
+    return refuse(
+      `a space keeps its content on ${primaryBranch} and its change requests' branches: push to ${primaryBranch}, to refs/for/${primaryBranch} (opens a change request) or to a change-requests/<number>-… branch`,
+    );
   } catch (error) {
     if (error instanceof RefConflictError) return refuse('the branch moved while this push was checked: fetch, then push again');
     if (error instanceof RepositoryBusyError) return refuse(`the space is busy (${error.message}): push again`);

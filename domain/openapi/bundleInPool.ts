@@ -17,7 +17,9 @@ export async function bundleOpenAPIInPool(source: OpenAPISource): Promise<Bundle
   let result: BundleResult;
   try {
     const { allowPrivateFetch, fetchTimeoutMs } = integrations();
-    result = await runInPool<BundleResult>(tasks, 'bundle', { source, fetch: { allowPrivate: allowPrivateFetch, totalTimeoutMs: fetchTimeoutMs } }, 'The specification', { limitMs: workerTaskLimitMs() + fetchAllowanceMs });
+    result = await runInPool<BundleResult>(tasks, 'bundle', { source, fetch: { allowPrivate: allowPrivateFetch, totalTimeoutMs: fetchTimeoutMs } }, 'The specification', {
+      limitMs: workerTaskLimitMs() + fetchAllowanceMs,
+    });
   } catch (error) {
     if (error instanceof WorkTooCostlyError) throw new OpenAPIProcessingError('PARSE_ERROR', [{ message: error.message, code: 'too_slow' }], false);
     throw error;

@@ -65,5 +65,9 @@ const objectOf = (value: unknown): Record<string, unknown> => (typeof value === 
 /** Keys derived from the seed and the block's place: the same request, the same keys. */
 function keyMaker(seed: string): () => string {
   let index = 0;
-  return () => createHash('sha1').update(`${seed}:${(index += 1)}`).digest('base64url').slice(0, 12);
+  return () =>
+    createHash('sha1')
+      .update(`${seed}:${(index += 1)}`)
+      .digest('base64url')
+      .slice(0, 12);
 }

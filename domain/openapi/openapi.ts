@@ -1,5 +1,17 @@
 import type { Database } from '../../storage/db.js';
-import { deleteOpenAPISpec, findOpenAPISpec, getOpenAPISpec, insertOpenAPISpec, listURLSourcedSpecs, replaceOpenAPISource, restoreOpenAPISource, setOpenAPIVisibility, type OpenAPISource, type OpenAPISpecRecord, type OpenAPIVisibility } from '../../storage/openapi.js';
+import {
+  deleteOpenAPISpec,
+  findOpenAPISpec,
+  getOpenAPISpec,
+  insertOpenAPISpec,
+  listURLSourcedSpecs,
+  replaceOpenAPISource,
+  restoreOpenAPISource,
+  setOpenAPIVisibility,
+  type OpenAPISource,
+  type OpenAPISpecRecord,
+  type OpenAPIVisibility,
+} from '../../storage/openapi.js';
 import type { JobDeps } from '../common/deps.js';
 import type { Jobs } from '../common/ports.js';
 import { alreadyThere } from '../common/errors.js';

@@ -12,7 +12,12 @@ export class OpenAPIProcessingError extends Error {
     readonly problems: OpenAPIProblem[],
     readonly transient: boolean,
   ) {
-    super(problems.slice(0, 50).map((problem) => problem.message).join('; '));
+    super(
+      problems
+        .slice(0, 50)
+        .map((problem) => problem.message)
+        .join('; '),
+    );
   }
 }
 
@@ -42,7 +47,8 @@ export async function bundleOpenAPI(source: OpenAPISource, fetchOptions: Outboun
         canRead: /^https?:\/\//i,
         read: async (file: { url: string }) => {
           try {
-            if ('text' in source) throw new OpenAPIProcessingError('PARSE_ERROR', [{ message: `An uploaded specification can't refer to other files ($ref to ${file.url})`, code: 'external_ref' }], false);
+            if ('text' in source)
+              throw new OpenAPIProcessingError('PARSE_ERROR', [{ message: `An uploaded specification can't refer to other files ($ref to ${file.url})`, code: 'external_ref' }], false);
             return await fetchText(file.url, fetchOptions);
           } catch (error) {
             if (error instanceof OpenAPIProcessingError) refFailure ??= error;
@@ -75,7 +81,8 @@ async function fetchText(url: string, options: OutboundFetchOptions): Promise<st
     return (await outboundFetch(url, options)).body.toString('utf8');
   } catch (error) {
     if (!(error instanceof OutboundFetchError)) throw error;
-    const permanent = error.code === 'scheme' || error.code === 'address' || error.code === 'too_large' || error.code === 'redirects' || (error.code === 'status' && error.status! < 500 && error.status !== 429);
+    const permanent =
+      error.code === 'scheme' || error.code === 'address' || error.code === 'too_large' || error.code === 'redirects' || (error.code === 'status' && error.status! < 500 && error.status !== 429);
     throw new OpenAPIProcessingError(error.code === 'timeout' ? 'FETCH_TIMEOUT' : 'FETCH_ERROR', [{ message: error.message, code: error.code }], !permanent);
   }
 }

@@ -39,7 +39,13 @@ function accessIn(content: OrganizationContent, organizationRole: MemberRole | n
   }
   for (const collection of content.collections) {
     const chain = content.chainOf(collection.id);
-    const role = higherRole(effectiveRole(organizationRole, chain.map((c) => c.defaultLevel)), grantedRole(grants, undefined, chain));
+    const role = higherRole(
+      effectiveRole(
+        organizationRole,
+        chain.map((c) => c.defaultLevel),
+      ),
+      grantedRole(grants, undefined, chain),
+    );
     if (role) access.collections.set(collection.id, { collection, role });
   }
   return access;
@@ -79,7 +85,13 @@ export async function spaceCountsByRole(db: Database, organizationId: string): P
 export async function roleWhere(db: Database, organizationRole: MemberRole | null, collectionId: string | null, grants: Grants = noGrants): Promise<MemberRole | undefined> {
   if (!collectionId) return organizationRole ?? undefined;
   const chain = await collectionChain(db, collectionId);
-  return higherRole(effectiveRole(organizationRole, chain.map((collection) => collection.defaultLevel)), grantedRole(grants, undefined, chain));
+  return higherRole(
+    effectiveRole(
+      organizationRole,
+      chain.map((collection) => collection.defaultLevel),
+    ),
+    grantedRole(grants, undefined, chain),
+  );
 }
 
 /** The caller's effective role on a space, from its default level and its collections'. */

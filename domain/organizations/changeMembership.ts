@@ -1,5 +1,18 @@
 import type { Database, Queryable } from '../../storage/db.js';
-import { addMembership, countAdmins, ensureMembership, findMember, removeMembership, setMemberSso, takeInvitation, touchMemberLastSeen, updateMemberRole, type MemberRecord, type MemberRole, type NewMembership } from '../../storage/members.js';
+import {
+  addMembership,
+  countAdmins,
+  ensureMembership,
+  findMember,
+  removeMembership,
+  setMemberSso,
+  takeInvitation,
+  touchMemberLastSeen,
+  updateMemberRole,
+  type MemberRecord,
+  type MemberRole,
+  type NewMembership,
+} from '../../storage/members.js';
 import { invalidInput, missing } from '../common/errors.js';
 
 /** An organization always keeps one admin: the last one can be neither demoted nor removed. */

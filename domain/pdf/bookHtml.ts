@@ -69,7 +69,12 @@ const styles = `
  */
 export function bookHtml(book: Book, pageNumbers?: number[]): string {
   const toc = book.chapters.map((chapter, index) =>
-    el('li', { style: `padding-left: ${chapter.depth * 6}mm` }, el('a', { className: ['entry'], href: `#${chapterAnchor(chapter.pageId)}` }, chapter.title), el('span', { className: ['number'] }, String(pageNumbers?.[index] ?? '000'))),
+    el(
+      'li',
+      { style: `padding-left: ${chapter.depth * 6}mm` },
+      el('a', { className: ['entry'], href: `#${chapterAnchor(chapter.pageId)}` }, chapter.title),
+      el('span', { className: ['number'] }, String(pageNumbers?.[index] ?? '000')),
+    ),
   );
   const tree = el(
     'html',
@@ -90,7 +95,9 @@ export function bookHtml(book: Book, pageNumbers?: number[]): string {
 export function headerAndFooter(title: string) {
   return {
     headerTemplate: toHtml(el('div', { style: 'font-size: 8px; width: 100%; padding: 0 15mm; color: #59636e; text-align: right;' }, title)),
-    footerTemplate: toHtml(el('div', { style: 'font-size: 8px; width: 100%; text-align: center; color: #59636e;' }, el('span', { className: ['pageNumber'] }), ' / ', el('span', { className: ['totalPages'] }))),
+    footerTemplate: toHtml(
+      el('div', { style: 'font-size: 8px; width: 100%; text-align: center; color: #59636e;' }, el('span', { className: ['pageNumber'] }), ' / ', el('span', { className: ['totalPages'] })),
+    ),
   };
 }
 
@@ -101,7 +108,10 @@ export function headerAndFooter(title: string) {
 export function chapterPages(chapters: Chapter[], pageTexts: string[]): number[] {
   const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
   const pages = pageTexts.map(normalize);
-  const contentsEnd = Math.max(1, pages.findIndex((text, index) => index > 0 && text.startsWith('Contents')));
+  const contentsEnd = Math.max(
+    1,
+    pages.findIndex((text, index) => index > 0 && text.startsWith('Contents')),
+  );
   let at = contentsEnd + 1;
   return chapters.map((chapter) => {
     const title = normalize(chapter.title);

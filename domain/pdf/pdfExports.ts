@@ -12,10 +12,13 @@ import { renderPdf } from './renderPdf.js';
 import { readSpaceRevision } from '../spaces/index.js';
 import type { PdfExportInput } from '../common/jobs.js';
 
-
 /** The job's business id: the same revision and options join one job and reuse one PDF. */
 export const pdfOptions = (input: PdfExportInput) => (input.page ? `page-${input.page}` : 'all');
-export const pdfExportId = (input: PdfExportInput) => createHash('sha256').update(`${input.spaceId}:${input.changeRequestId}:${input.revision}:${pdfOptions(input)}`).digest('hex').slice(0, 32);
+export const pdfExportId = (input: PdfExportInput) =>
+  createHash('sha256')
+    .update(`${input.spaceId}:${input.changeRequestId}:${input.revision}:${pdfOptions(input)}`)
+    .digest('hex')
+    .slice(0, 32);
 
 /**
  * Asks for the PDF of a change request's head revision (or of one of its pages): records the

@@ -1,6 +1,17 @@
 /** Published content: which site content a URL shows, and the site tokens that read it. */
 export { looksLikeShareKey, resolvePublishedUrl, shareKeyInPath, siteOfPublishedUrl, type PublishedPlace, type PublishedRedirect, type PublishedVisitor } from './resolvePublishedUrl.js';
-export { isPublishedRevision, looksLikeJwt, mintSiteToken, readSiteToken, siteOfToken, siteTokenReadsRevision, spaceReadableBySiteToken, tokenPreviewsChangeRequest, visibleStructure, type SiteToken } from './siteTokens.js';
+export {
+  isPublishedRevision,
+  looksLikeJwt,
+  mintSiteToken,
+  readSiteToken,
+  siteOfToken,
+  siteTokenReadsRevision,
+  spaceReadableBySiteToken,
+  tokenPreviewsChangeRequest,
+  visibleStructure,
+  type SiteToken,
+} from './siteTokens.js';
 export { searchPublishedSite, siteSpacesInScope, type FoundPage, type SiteSearchScope } from './siteSearch.js';
 export { publishedRevisions, readPublishedDocument, readPublishedPage, type PublishedDocument, type PublishedPageRequest, type PublishedPageView, type VisibleSiteSpace } from './publishedPages.js';
 export { changeSiteRedirect, createSiteRedirect, redirectOfSource, removeSiteRedirect, siteRedirectOf } from './siteRedirects.js';

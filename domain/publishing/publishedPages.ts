@@ -122,7 +122,9 @@ async function visibleSiteSpaces(deps: Deps, structure: SiteStructure): Promise<
     const space = spaces[index];
     if (!space) return [];
     const own = siteSpace.isDefault ? '' : `${encodeURIComponent(siteSpace.path)}/`;
-    return [{ id: siteSpace.id, spaceId: siteSpace.spaceId, sectionId: siteSpace.sectionId, title: space.title, path: `${siteSpace.sectionId ? (sectionPath.get(siteSpace.sectionId) ?? '') : ''}${own}` }];
+    return [
+      { id: siteSpace.id, spaceId: siteSpace.spaceId, sectionId: siteSpace.sectionId, title: space.title, path: `${siteSpace.sectionId ? (sectionPath.get(siteSpace.sectionId) ?? '') : ''}${own}` },
+    ];
   });
 }
 

@@ -63,7 +63,9 @@ const notPublished = (url: string) => missing(`No published content at ${url}`);
  * source of one of the site's redirects, or where a page was before it moved (git history), answers
  * where it leads instead.
  */
-export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'repositories' | 'dataDir'>, input: {
+export async function resolvePublishedUrl(
+  deps: Pick<ContentDeps, 'db' | 'repositories' | 'dataDir'>,
+  input: {
     url: string;
     publicBase: string;
     visitor?: PublishedVisitor;
@@ -129,12 +131,18 @@ export async function resolvePublishedUrl(deps: Pick<ContentDeps, 'db' | 'reposi
   }
   if (!siteSpace) throw notPublished(input.url);
 
-  const canonicalPrefix = segments.slice(0, taken).map((segment) => `${encodeURIComponent(segment)}/`).join('');
+  const canonicalPrefix = segments
+    .slice(0, taken)
+    .map((segment) => `${encodeURIComponent(segment)}/`)
+    .join('');
   // A site preview URL's holder sees the site as its editor would: its spaces' change requests and revisions too.
   const previewed = await previewOf(deps, siteSpace.spaceId, segments.slice(taken), sitePreview ? { mayPreview: async () => true } : input);
   if (previewed === null) throw notPublished(input.url);
   if (previewed) taken += 3;
-  const prefix = segments.slice(0, taken).map((segment) => `${encodeURIComponent(segment)}/`).join('');
+  const prefix = segments
+    .slice(0, taken)
+    .map((segment) => `${encodeURIComponent(segment)}/`)
+    .join('');
   const basePath = `${siteBasePath}${prefix}`;
   const pathname = segments.slice(taken).join('/');
   // A page moved or renamed since keeps answering at its old path: with a redirect to where it is now.
@@ -221,7 +229,13 @@ async function previewOf(
  * a wrong or expired one is refused unless the caller asked to be redirected on error. On other
  * sites a JWT that fails counts for nothing: the visitor is anonymous.
  */
-async function visitorOf(deps: Pick<ContentDeps, 'db'>, site: SiteRecord, visitor: PublishedVisitor, url: URL, siteBasePath: string): Promise<{ claims: Claims; visitorKey?: string } | PublishedRedirect> {
+async function visitorOf(
+  deps: Pick<ContentDeps, 'db'>,
+  site: SiteRecord,
+  visitor: PublishedVisitor,
+  url: URL,
+  siteBasePath: string,
+): Promise<{ claims: Claims; visitorKey?: string } | PublishedRedirect> {
   if (visitor.unsignedClaims && JSON.stringify(visitor.unsignedClaims).length > maxClaimsCharacters) {
     throw invalidInput(`"visitor.unsignedClaims" is longer than ${maxClaimsCharacters} characters as JSON: a site token carries them, so they stay small`);
   }

@@ -12,7 +12,8 @@ export function revisionShape(revision: Revision): string {
   let shape = shapes.get(revision);
   if (shape === undefined) {
     const hash = createHash('sha1');
-    for (const page of allPages(revision.pages)) hash.update(JSON.stringify([page.id, page.kind, page.title, page.path, page.file ?? '', page.href ?? '', page.meta.hidden === true, page.pages.length]));
+    for (const page of allPages(revision.pages))
+      hash.update(JSON.stringify([page.id, page.kind, page.title, page.path, page.file ?? '', page.href ?? '', page.meta.hidden === true, page.pages.length]));
     for (const file of revision.files) hash.update(JSON.stringify([file.id, file.oid, file.name]));
     for (const content of revision.reusableContents) hash.update(JSON.stringify([content.id, content.oid]));
     shape = hash.digest('base64url');

@@ -31,7 +31,13 @@ export async function mintSitePreview(deps: Pick<ContentDeps, 'db' | 'dataDir'>,
     const section = siteSpace.sectionId === null ? undefined : structure.sections.find((candidate) => candidate.id === siteSpace.sectionId);
     segments = [...(section && !section.isDefault ? [section.path] : []), ...(siteSpace.isDefault ? [] : [siteSpace.path])];
   }
-  const key = await new SignJWT({ site: site.id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(issuer).setAudience(audience).setIssuedAt().setExpirationTime(`${previewLifetimeSeconds}s`).sign(await keyOf(deps));
+  const key = await new SignJWT({ site: site.id })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(issuer)
+    .setAudience(audience)
+    .setIssuedAt()
+    .setExpirationTime(`${previewLifetimeSeconds}s`)
+    .sign(await keyOf(deps));
   return { key, segments };
 }
 

@@ -9,7 +9,12 @@ import { readSpaceRevision } from '../spaces/index.js';
 /** A destination must name a section, a site space, or a page of a site space's current revision, of this site. */
 async function assertDestination(deps: Pick<ContentDeps, 'db' | 'repositories'>, site: SiteRecord, destination: RedirectDestination): Promise<void> {
   if ((await destinationSegments(deps, site, destination)) === null) {
-    const named = destination.kind === 'site-section' ? `site section ${destination.siteSectionId}` : destination.kind === 'site-space' ? `site space ${destination.siteSpaceId}` : `page ${destination.pageId} of site space ${destination.siteSpaceId}`;
+    const named =
+      destination.kind === 'site-section'
+        ? `site section ${destination.siteSectionId}`
+        : destination.kind === 'site-space'
+          ? `site space ${destination.siteSpaceId}`
+          : `page ${destination.pageId} of site space ${destination.siteSpaceId}`;
     throw invalidInput(`"destination" names ${named}, which is not on site ${site.id}`);
   }
 }
@@ -25,7 +30,12 @@ export async function siteRedirectOf(deps: Pick<ContentDeps, 'db'>, site: SiteRe
   return found;
 }
 
-export async function changeSiteRedirect(deps: Pick<ContentDeps, 'db' | 'repositories'>, site: SiteRecord, id: string, changes: { source?: string; destination?: RedirectDestination }): Promise<SiteRedirectRecord> {
+export async function changeSiteRedirect(
+  deps: Pick<ContentDeps, 'db' | 'repositories'>,
+  site: SiteRecord,
+  id: string,
+  changes: { source?: string; destination?: RedirectDestination },
+): Promise<SiteRedirectRecord> {
   await siteRedirectOf(deps, site, id);
   if (changes.destination) await assertDestination(deps, site, changes.destination);
   return (await updateSiteRedirect(deps.db, site.id, id, changes)) ?? (await siteRedirectOf(deps, site, id));
@@ -36,7 +46,12 @@ export async function removeSiteRedirect(deps: Pick<ContentDeps, 'db'>, site: Si
 }
 
 /** The redirect of a source path, with the path segments (below the site's URL) it leads to; undefined when none leads anywhere. */
-export async function redirectOfSource(deps: Pick<ContentDeps, 'db' | 'repositories'>, site: SiteRecord, source: string, structure?: SiteStructure): Promise<{ redirect: SiteRedirectRecord; segments: string[] } | undefined> {
+export async function redirectOfSource(
+  deps: Pick<ContentDeps, 'db' | 'repositories'>,
+  site: SiteRecord,
+  source: string,
+  structure?: SiteStructure,
+): Promise<{ redirect: SiteRedirectRecord; segments: string[] } | undefined> {
   const redirect = (await siteRedirectsBySource(deps.db, site.id)).get(source.replace(/\/+$/, '') || '/');
   if (!redirect) return undefined;
   const segments = await destinationSegments(deps, site, redirect.destination, structure);

@@ -7,10 +7,7 @@ import { readSpaceRevision, refreshSearchIndex } from '../spaces/index.js';
 import type { VisibleSiteSpace } from './publishedPages.js';
 
 /** Where a site search looks (upstream's SiteSearchScope, and the deprecated `mode` forms it replaced). */
-export type SiteSearchScope =
-  | { mode: 'default'; currentSiteSpace?: string; restrictTo?: 'currentSiteSpace' | 'otherSiteSpaces' }
-  | { mode: 'specific'; siteSpaceIds: string[] }
-  | { mode: 'all' };
+export type SiteSearchScope = { mode: 'default'; currentSiteSpace?: string; restrictTo?: 'currentSiteSpace' | 'otherSiteSpaces' } | { mode: 'specific'; siteSpaceIds: string[] } | { mode: 'all' };
 
 /**
  * The site spaces a search covers, in the site's order, from the structure the caller sees:

@@ -59,7 +59,12 @@ export async function mintSiteToken(deps: Pick<ContentDeps, 'db' | 'dataDir'>, p
   };
   const issuedAt = Math.floor(Date.now() / 1000 / issueWindowSeconds) * issueWindowSeconds;
   const expires = Math.min(place.sitePreview?.expiresAt ?? Infinity, issuedAt + lifetimeSeconds);
-  return new SignJWT({ ...token }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(issuer).setIssuedAt(issuedAt).setExpirationTime(expires).sign(await keyOf(deps));
+  return new SignJWT({ ...token })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(issuer)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(expires)
+    .sign(await keyOf(deps));
 }
 
 /** Whether a bearer token has a JWT's shape (three base64url parts): read as a site token, not looked up as a user's. */

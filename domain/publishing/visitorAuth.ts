@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import type { SiteRecord } from '../../storage/sites.js';
-import { ensureSitePublishingAuth, findSitePublishingAuth, regenerateSitePublishingKey, updateSitePublishingAuth, type SitePublishingAuthRecord, type VisitorAuthBackend } from '../../storage/sitePublishingAuth.js';
+import {
+  ensureSitePublishingAuth,
+  findSitePublishingAuth,
+  regenerateSitePublishingKey,
+  updateSitePublishingAuth,
+  type SitePublishingAuthRecord,
+  type VisitorAuthBackend,
+} from '../../storage/sitePublishingAuth.js';
 import type { Claims } from '../common/conditions.js';
 import type { ContentDeps } from '../common/deps.js';
 

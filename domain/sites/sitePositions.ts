@@ -26,7 +26,11 @@ export function positionAtEnd(siblings: Sibling[]): number {
  * only when halving has worn a gap out are the siblings renumbered (1, 2, 3…), every ~30 moves
  * into one gap at worst.
  */
-export function placeAmong(siblings: Sibling[], where: { before?: { kind: string; id: string }; after?: { kind: string; id: string } } | undefined, describe: (ref: { kind: string; id: string }) => string): Placement {
+export function placeAmong(
+  siblings: Sibling[],
+  where: { before?: { kind: string; id: string }; after?: { kind: string; id: string } } | undefined,
+  describe: (ref: { kind: string; id: string }) => string,
+): Placement {
   if (where?.before && where.after) throw invalidInput('Invalid position: give "before" or "after", not both');
   const ref = where?.before ?? where?.after;
   if (!ref) return { position: positionAtEnd(siblings) };

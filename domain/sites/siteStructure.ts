@@ -60,7 +60,11 @@ function found<T extends { id: string }>(items: T[], id: string, kind: Kind): T 
 }
 
 async function place(tx: Transaction, placement: Placement): Promise<number> {
-  if (placement.renumbered) await renumber(tx, placement.renumbered.map((sibling) => ({ table: tableOf[sibling.kind as Kind], id: sibling.id, position: sibling.position })));
+  if (placement.renumbered)
+    await renumber(
+      tx,
+      placement.renumbered.map((sibling) => ({ table: tableOf[sibling.kind as Kind], id: sibling.id, position: sibling.position })),
+    );
   return placement.position;
 }
 
@@ -86,7 +90,17 @@ export async function addSection(deps: StructureDeps, site: SiteRecord, input: {
     if (rootSpaces.length > 0 && structure.sections.length === 0) {
       const first = await spaceOfOrganization(tx, site.organizationId, (rootSpaces.find((siteSpace) => siteSpace.isDefault) ?? rootSpaces[0]!).spaceId, 'spaceId');
       const title = sectionTitle(null, first.title);
-      const gathered = await insertSection(tx, { siteId: site.id, groupId: null, title, description: null, path: uniquePath(slugOf(title, 'section'), paths), condition: null, icon: null, isDefault: true, position: 1 });
+      const gathered = await insertSection(tx, {
+        siteId: site.id,
+        groupId: null,
+        title,
+        description: null,
+        path: uniquePath(slugOf(title, 'section'), paths),
+        condition: null,
+        icon: null,
+        isDefault: true,
+        position: 1,
+      });
       paths.push(gathered.path);
       await gatherRootSiteSpaces(tx, site.id, gathered.id);
       structure.sections.push(gathered);
@@ -189,7 +203,10 @@ export async function addSiteSpace(deps: StructureDeps, site: SiteRecord, input:
       siteId: site.id,
       sectionId,
       spaceId: space.id,
-      path: uniquePath(slugOf(space.title, 'space'), siblings.map((sibling) => sibling.path)),
+      path: uniquePath(
+        slugOf(space.title, 'space'),
+        siblings.map((sibling) => sibling.path),
+      ),
       condition: null,
       hidden: false,
       isDefault: siblings.length === 0,

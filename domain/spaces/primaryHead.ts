@@ -20,9 +20,11 @@ export function recordPrimaryHead(deps: Pick<ContentDeps, 'db' | 'repositories'>
     if (head) await recordSpaceHead(deps.db, spaceId, head);
   });
   queued.set(spaceId, recording);
-  void recording.catch(() => undefined).then(() => {
-    if (queued.get(spaceId) === recording) queued.delete(spaceId);
-  });
+  void recording
+    .catch(() => undefined)
+    .then(() => {
+      if (queued.get(spaceId) === recording) queued.delete(spaceId);
+    });
   return recording;
 }
 
@@ -63,7 +65,7 @@ export async function primaryRevisions(deps: Pick<ContentDeps, 'db' | 'repositor
  */
 export async function reconcileStorage(deps: Pick<ContentDeps, 'db' | 'repositories'>, storageId: string): Promise<{ recorded: number; reindexed: number }> {
   const done = { recorded: 0, reindexed: 0 };
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const batch = await spaceHeadStates(deps.db, storageId, after, 500);
     if (batch.length === 0) return done;
     for (const { spaceId, recorded, indexed } of batch) {

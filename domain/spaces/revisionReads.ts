@@ -1,4 +1,17 @@
-import { findPageById, findPageByPath, findTemplate, readRevisionLinks, revisionChanges, type FileChange, type LinkUse, type PageChange, type Revision, type RevisionFile, type RevisionPage, type Template } from '../../engine/index.js';
+import {
+  findPageById,
+  findPageByPath,
+  findTemplate,
+  readRevisionLinks,
+  revisionChanges,
+  type FileChange,
+  type LinkUse,
+  type PageChange,
+  type Revision,
+  type RevisionFile,
+  type RevisionPage,
+  type Template,
+} from '../../engine/index.js';
 import { invalidInput, missing } from '../common/errors.js';
 
 /** A page of the revision by id, or a 404 naming it and the revision; `accept` narrows which pages count (`label` then names what was looked for). */

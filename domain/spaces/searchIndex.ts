@@ -38,10 +38,12 @@ function keptHere(deps: Pick<ContentDeps, 'repositories'>, spaceId: string): boo
 
 function queueRefresh(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceId: string): Promise<void> {
   const previous = running.get(spaceId) ?? Promise.resolve();
-  const next = previous.then(() => refresh(deps, spaceId)).catch((error) => {
-    if (error instanceof SearchIndexerStoppedError) return; // a shutdown: the next start's first search refreshes it
-    log.error(`search index of space ${spaceId} not refreshed`, errorFields(error, true));
-  });
+  const next = previous
+    .then(() => refresh(deps, spaceId))
+    .catch((error) => {
+      if (error instanceof SearchIndexerStoppedError) return; // a shutdown: the next start's first search refreshes it
+      log.error(`search index of space ${spaceId} not refreshed`, errorFields(error, true));
+    });
   running.set(spaceId, next);
   void next.then(() => {
     if (running.get(spaceId) === next) running.delete(spaceId);

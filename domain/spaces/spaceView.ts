@@ -27,6 +27,9 @@ export async function readSpaceView(deps: Pick<ContentDeps, 'db' | 'repositories
 
 /** The views of a list of spaces: their revisions as recorded, no repository opened (see primaryRevisions). */
 export async function readSpaceViews(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaces: readonly SpaceRecord[]): Promise<SpaceView[]> {
-  const revisions = await primaryRevisions(deps, spaces.map((space) => space.id));
+  const revisions = await primaryRevisions(
+    deps,
+    spaces.map((space) => space.id),
+  );
   return Promise.all(spaces.map((space) => readSpaceView(deps, space, revisions.get(space.id))));
 }

@@ -26,10 +26,7 @@ export async function assertCollectionIn(db: Queryable, organizationId: string, 
  * A new space: its repository with a first commit (the template's pages, or no page at all),
  * then its row. If the row can't be written the repository is removed again.
  */
-export async function createSpace(
-  deps: ContentDeps,
-  input: Omit<NewSpace, 'id'> & { template: Template | null; creator: UserRecord },
-): Promise<SpaceRecord> {
+export async function createSpace(deps: ContentDeps, input: Omit<NewSpace, 'id'> & { template: Template | null; creator: UserRecord }): Promise<SpaceRecord> {
   await assertCollectionIn(deps.db, input.organizationId, input.collectionId, 'parent');
   const id = newId();
   const repo = await deps.repositories.create(id);
@@ -61,18 +58,18 @@ export async function duplicateSpace(deps: ContentDeps, space: SpaceRecord, crea
     await deps.repositories.copy(space.id, id, { branches: [primaryBranch] });
     const copy = await deps.db.transaction(async (tx) => {
       const inserted = await insertSpace(tx, {
-      id,
-      storageId: deps.repositories.storage,
-      organizationId: space.organizationId,
-      collectionId: space.collectionId,
-      title: `${space.title} (copy)`.slice(0, 50),
-      emoji: space.emoji,
-      editMode: space.editMode,
-      visibility: space.visibility,
-      defaultLevel: space.defaultLevel,
-      mergeRules: space.mergeRules,
-      language: space.language,
-      createdBy: creator.id,
+        id,
+        storageId: deps.repositories.storage,
+        organizationId: space.organizationId,
+        collectionId: space.collectionId,
+        title: `${space.title} (copy)`.slice(0, 50),
+        emoji: space.emoji,
+        editMode: space.editMode,
+        visibility: space.visibility,
+        defaultLevel: space.defaultLevel,
+        mergeRules: space.mergeRules,
+        language: space.language,
+        createdBy: creator.id,
       });
       // Same history, same index: copied as it is, then brought to the copy's head if it lags.
       await copySpaceIndex(tx, space.id, id);

@@ -164,7 +164,9 @@ async function writeUnlessThere(deps: ContentDeps, space: SpaceRecord, changes: 
   const repo = deps.repositories.open(space.id);
   const needed = async (head: string | null) => {
     const there = head ? await listFiles(repo, head) : new Map<string, string>();
-    return changes.filter((change) => ('remove' in change ? there.has(change.path) : there.get(change.path) !== objectId('blob', typeof change.content === 'string' ? Buffer.from(change.content) : change.content)));
+    return changes.filter((change) =>
+      'remove' in change ? there.has(change.path) : there.get(change.path) !== objectId('blob', typeof change.content === 'string' ? Buffer.from(change.content) : change.content),
+    );
   };
   const head = await resolveRevision(repo, primaryBranch);
   if (!(await needed(head)).length) return head;

@@ -62,7 +62,13 @@ const accents: Record<string, string> = { a: 'á', e: 'é', i: 'í', o: 'ó', u:
 export const pseudoLocale: Translator = {
   name: 'pseudo',
   translate: async (texts) =>
-    texts.map((text) => `«${text.split(/(<[^>]*>|&[#a-zA-Z0-9]+;)/).map((part, index) => (index % 2 ? part : part.replace(/[aeiouAEIOUcn]/g, (letter) => accents[letter]!))).join('')}»`),
+    texts.map(
+      (text) =>
+        `«${text
+          .split(/(<[^>]*>|&[#a-zA-Z0-9]+;)/)
+          .map((part, index) => (index % 2 ? part : part.replace(/[aeiouAEIOUcn]/g, (letter) => accents[letter]!)))
+          .join('')}»`,
+    ),
 };
 
 async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<unknown> {
@@ -92,7 +98,9 @@ export function libreTranslate(baseUrl: string, apiKey?: string): Translator {
     async translate(texts, { from, to }) {
       const out: string[] = [];
       for (const batch of batches(texts)) {
-        const answer = (await postJson(url, { q: batch, source: libreCodes[from] ?? from, target: libreCodes[to] ?? to, format: 'html', ...(apiKey ? { api_key: apiKey } : {}) })) as { translatedText?: unknown };
+        const answer = (await postJson(url, { q: batch, source: libreCodes[from] ?? from, target: libreCodes[to] ?? to, format: 'html', ...(apiKey ? { api_key: apiKey } : {}) })) as {
+          translatedText?: unknown;
+        };
         const translated = answer.translatedText;
         if (!Array.isArray(translated) || translated.length !== batch.length || !translated.every((text) => typeof text === 'string')) {
           throw new TranslatorError(`LibreTranslate answered ${Array.isArray(translated) ? translated.length : 'no'} texts for ${batch.length}`, false);
@@ -121,7 +129,18 @@ export function openAI(baseUrl: string, apiKey: string | undefined, model: strin
         ]
           .filter(Boolean)
           .join('\n');
-        const answer = (await postJson(url, { model, temperature: 0, messages: [{ role: 'system', content: system }, { role: 'user', content: JSON.stringify(batch) }] }, apiKey ? { authorization: `Bearer ${apiKey}` } : {})) as {
+        const answer = (await postJson(
+          url,
+          {
+            model,
+            temperature: 0,
+            messages: [
+              { role: 'system', content: system },
+              { role: 'user', content: JSON.stringify(batch) },
+            ],
+          },
+          apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+        )) as {
           choices?: Array<{ message?: { content?: unknown } }>;
         };
         const content = answer.choices?.[0]?.message?.content;

@@ -90,7 +90,10 @@ export async function checkPushedTree(repo: Repository, commit: string, base: st
         }),
       );
       const changedPages = texts.filter((page) => page.changed && !plainlyShallow(page.markdown));
-      const depths = await depthProblems(changedPages.map((page) => page.markdown), changedPages.map((page) => page.path));
+      const depths = await depthProblems(
+        changedPages.map((page) => page.markdown),
+        changedPages.map((page) => page.path),
+      );
       return { depths, pages: texts.map(({ path, meta, changed }) => ({ path, meta, changed })) };
     });
     problems.push(...read.depths);

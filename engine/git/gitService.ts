@@ -49,9 +49,13 @@ const serviceConfig = [
   'gc.auto=0',
   // A push larger than this is refused by git before anything is kept.
   `receive.maxInputSize=${1024 * 1024 * 1024}`,
-  'receive.autogc=false', 'receive.fsckObjects=true', 'uploadpack.allowFilter=true', 'uploadpack.allowAnySHA1InWant=false',
+  'receive.autogc=false',
+  'receive.fsckObjects=true',
+  'uploadpack.allowFilter=true',
+  'uploadpack.allowAnySHA1InWant=false',
   // Quire lands a push's refs one by one in proc-receive: it can't make them all or nothing, so it doesn't offer to.
-  'receive.advertiseAtomic=false'];
+  'receive.advertiseAtomic=false',
+];
 
 /**
  * Starts `git upload-pack` or `git receive-pack` on a bare repository in stateless-rpc mode, as
@@ -66,7 +70,7 @@ export function startGitService(
 ): ChildProcessWithoutNullStreams {
   const config = [...serviceConfig];
   if (service === 'git-receive-pack') {
-    if (!options.advertise && !options.hooksFolder) throw new Error('a push runs with Quire\'s hooks: name their folder');
+    if (!options.advertise && !options.hooksFolder) throw new Error("a push runs with Quire's hooks: name their folder");
     config.push('receive.procReceiveRefs=refs', 'receive.advertisePushOptions=true');
     if (options.hooksFolder) config.push(`core.hooksPath=${options.hooksFolder}`);
   }

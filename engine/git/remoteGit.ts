@@ -42,7 +42,12 @@ function remoteGit(gitdir: string, args: string[], pin: PinnedAddress, shownUrl:
       { env: { ...gitEnvironment(), HOME: '/nonexistent', GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '' }, timeout: remoteTimeoutMs, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
-        const said = stderr.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('hint:')).pop() ?? error.message;
+        const said =
+          stderr
+            .split('\n')
+            .map((line) => line.trim())
+            .filter((line) => line && !line.startsWith('hint:'))
+            .pop() ?? error.message;
         reject(new RemoteGitError(`git ${args[0]} ${shownUrl} failed: ${said.replace(/\/\/[^/@\s]*@/g, '//')}`));
       },
     );

@@ -39,7 +39,11 @@ export function pageMetadata(html: string, baseUrl: string): PageMetadata {
       const content = attribute('content')?.trim();
       if (key && content && !meta.has(key)) meta.set(key, content);
     } else if (node.tagName === 'title' && title === undefined) {
-      title = (node.childNodes ?? []).map((child) => child.value ?? '').join('').trim() || undefined;
+      title =
+        (node.childNodes ?? [])
+          .map((child) => child.value ?? '')
+          .join('')
+          .trim() || undefined;
     } else if (node.tagName === 'link' && icon === undefined && /(^|\s)icon(\s|$)/i.test(attribute('rel') ?? '')) {
       icon = attribute('href');
     }

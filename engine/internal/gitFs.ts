@@ -39,7 +39,7 @@ export async function writeSynced(file: string, data: Uint8Array, flags: 'w' | '
 
 /** Writes all of `data` at the file's position: inline up to `inlineWriteBytes`, larger off the event loop. */
 async function writeAll(fd: number, data: Uint8Array): Promise<void> {
-  for (let written = 0; written < data.length; ) {
+  for (let written = 0; written < data.length;) {
     const rest = data.subarray(written);
     written += rest.length <= inlineWriteBytes ? writeSync(fd, rest) : (await writeAsync(fd, rest)).bytesWritten;
   }
@@ -57,9 +57,13 @@ export async function syncWrittenFolders(): Promise<void> {
   unsyncedFolders.clear();
   // The set is the process's: a folder gone since (its repository deleted, or emptied by `git gc`)
   // has nothing left to make durable, and must not fail another repository's commit.
-  const started = Promise.all(folders.map((folder) => syncDirectory(folder).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  })));
+  const started = Promise.all(
+    folders.map((folder) =>
+      syncDirectory(folder).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      }),
+    ),
+  );
   syncing.add(started);
   try {
     await Promise.all([...syncing]);

@@ -94,7 +94,7 @@ export async function mergePages(input: PageMergeInput): Promise<{ tree: string 
     const place = locate(merged, id);
     if (!place) return;
     // Subpages our side added under a page their side deleted stay, where the page was.
-    const kept = place.page.pages.filter((child) => !b.has(child.id) || o.has(child.id) && t.has(child.id));
+    const kept = place.page.pages.filter((child) => !b.has(child.id) || (o.has(child.id) && t.has(child.id)));
     place.siblings.splice(place.index, 1, ...kept.map((child) => ({ ...child, relocated: true })));
   };
 
@@ -151,8 +151,7 @@ export async function mergePages(input: PageMergeInput): Promise<{ tree: string 
       if (!value) clash = true;
       else if (value.value !== undefined) meta[key] = value.value;
     }
-    const body =
-      side === 'theirs' ? theirNow.page.markdown : mineNow.page.markdown === undefined ? undefined : mergeText(was.page.markdown ?? '', mineNow.page.markdown, theirNow.page.markdown ?? '');
+    const body = side === 'theirs' ? theirNow.page.markdown : mineNow.page.markdown === undefined ? undefined : mergeText(was.page.markdown ?? '', mineNow.page.markdown, theirNow.page.markdown ?? '');
     const href = side === 'theirs' ? { value: theirNow.page.href } : pick(was.page.href, mineNow.page.href, theirNow.page.href);
     if (clash || body === null || !href) {
       conflict(mineNow.page, 'content');

@@ -59,7 +59,12 @@ export function pageSections(page: RevisionPage): PageSection[] {
     bodies[bodies.length - 1]!.push(fence === null ? plainText(line) : line);
   }
   return sections
-    .map((section, index) => ({ ...section, body: bodies[index]!.join('\n').replace(/\n{3,}/g, '\n\n').trim() }))
+    .map((section, index) => ({
+      ...section,
+      body: bodies[index]!.join('\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim(),
+    }))
     .filter((section, index) => index === 0 || section.body || section.title);
 }
 
@@ -80,7 +85,14 @@ function plainText(line: string): string {
     .replace(/^\s{0,3}(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/, '')
     .replace(/^\s{0,3}>\s?/, '')
     .replace(/(\*\*|__|\*|_|~~|`)/g, '');
-  return (text.includes('|') ? text.split('|').map((cell) => cell.trim()).join(' ') : text).trim();
+  return (
+    text.includes('|')
+      ? text
+          .split('|')
+          .map((cell) => cell.trim())
+          .join(' ')
+      : text
+  ).trim();
 }
 
 /**
@@ -114,7 +126,9 @@ function entryOf(page: RevisionPage, ancestors: string[], under: string): Search
   const known = entries.get(page);
   if (known && known.under === under) return known.entry;
   const content = page.oid ?? page.markdown ?? '';
-  const contentHash = createHash('sha256').update(JSON.stringify([sectionsVersion, page.title, page.path, ancestors, content])).digest('base64url');
+  const contentHash = createHash('sha256')
+    .update(JSON.stringify([sectionsVersion, page.title, page.path, ancestors, content]))
+    .digest('base64url');
   const entry = { page, ancestors, contentHash };
   entries.set(page, { under, entry });
   return entry;

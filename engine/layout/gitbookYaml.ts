@@ -26,4 +26,8 @@ export function parseGitbookRedirects(text: string): Map<string, string> {
   return redirects;
 }
 
-const normalized = (path: string) => path.trim().replace(/^\.?\/+/, '').replace(/\/+$/, '');
+const normalized = (path: string) =>
+  path
+    .trim()
+    .replace(/^\.?\/+/, '')
+    .replace(/\/+$/, '');

@@ -56,7 +56,14 @@ export function parseSummary(markdown: string): SummaryGroup[] {
   for (const line of summaryLines(markdown)) {
     if (line.kind === 'group') {
       const id = idComment.exec(line.text)?.[1];
-      const title = detached(unescape(line.text.replace(idComment, '').replace(/<[^<>]*>/g, '').trim()));
+      const title = detached(
+        unescape(
+          line.text
+            .replace(idComment, '')
+            .replace(/<[^<>]*>/g, '')
+            .trim(),
+        ),
+      );
       groups.push({ title, ...(id ? { id: detached(id) } : {}), entries: [] });
       stack = [];
       continue;

@@ -22,7 +22,24 @@ const attribute = /([a-zA-Z][\w-]*)=(?:"([^"]*)"|'([^']*)'|([^\s%]+))/g;
 const fence = /^\s*(`{3,}|~{3,})/;
 
 /** Tags that always wrap content and need their `end` tag. */
-export const containerTags = new Set(['hint', 'tabs', 'tab', 'code', 'content-ref', 'file', 'stepper', 'step', 'columns', 'column', 'expandable', 'if', 'swagger', 'openapi', 'openapi-operation', 'details']);
+export const containerTags = new Set([
+  'hint',
+  'tabs',
+  'tab',
+  'code',
+  'content-ref',
+  'file',
+  'stepper',
+  'step',
+  'columns',
+  'column',
+  'expandable',
+  'if',
+  'swagger',
+  'openapi',
+  'openapi-operation',
+  'details',
+]);
 
 /**
  * An expandable, as Git Sync writes it: `<details>` and `</details>` on lines of their own around

@@ -14,7 +14,8 @@ type ResolveRef = (target: string) => Record<string, unknown>;
 
 const isElement = (node: RootContent | ElementContent | Root): node is Element => node.type === 'element';
 const childElements = (node: Element | Root, tag: string): Element[] => (node.children as RootContent[]).filter((child): child is Element => isElement(child) && child.tagName === tag);
-const descendants = (node: Element | Root, tag: string): Element[] => (node.children as RootContent[]).flatMap((child) => (isElement(child) ? (child.tagName === tag ? [child] : descendants(child, tag)) : []));
+const descendants = (node: Element | Root, tag: string): Element[] =>
+  (node.children as RootContent[]).flatMap((child) => (isElement(child) ? (child.tagName === tag ? [child] : descendants(child, tag)) : []));
 const hasProperty = (element: Element, name: string) => element.properties[name] !== undefined && element.properties[name] !== false && element.properties[name] !== null;
 
 /** The text an HTML fragment shows, entities decoded. */
@@ -41,7 +42,10 @@ export function cardsTable(html: string, resolve: ResolveRef): DocumentNode[] | 
     return { id: `c${index}`, title: textOf(cell).trim(), type: type === 'content-ref' || type === 'files' ? type : 'text', hidden: hasProperty(cell, 'dataHidden'), cell };
   });
   const definition = Object.fromEntries(
-    columns.map((column) => [column.id, column.type === 'text' ? { id: column.id, title: column.title, type: 'text', textAlignment: 'left' } : { id: column.id, title: column.title, type: column.type }]),
+    columns.map((column) => [
+      column.id,
+      column.type === 'text' ? { id: column.id, title: column.title, type: 'text', textAlignment: 'left' } : { id: column.id, title: column.title, type: column.type },
+    ]),
   );
   const fragments: DocumentNode[] = [];
   const records = Object.fromEntries(
@@ -98,7 +102,11 @@ function inlinesOf(nodes: ElementContent[], resolve: ResolveRef, marks: string[]
 
 /** The cards table block as Git Sync's HTML; `target` writes a content reference as a link target. */
 export function cardsTableHtml(node: DocumentNode, target: (ref: unknown) => string): string {
-  const data = (node.data ?? {}) as { view?: { columns?: string[]; cardSize?: string; targetDefinition?: string; coverDefinition?: string }; definition?: Record<string, { title?: string; type?: string }>; records?: Record<string, { orderIndex?: string; values?: Record<string, unknown> }> };
+  const data = (node.data ?? {}) as {
+    view?: { columns?: string[]; cardSize?: string; targetDefinition?: string; coverDefinition?: string };
+    definition?: Record<string, { title?: string; type?: string }>;
+    records?: Record<string, { orderIndex?: string; values?: Record<string, unknown> }>;
+  };
   const view = data.view ?? {};
   const definition = data.definition ?? {};
   const shown = new Set(view.columns ?? []);
@@ -130,7 +138,12 @@ export function cardsTableHtml(node: DocumentNode, target: (ref: unknown) => str
     properties: { dataView: 'cards', ...(view.cardSize === 'large' ? { dataCardSize: 'large' } : {}) },
     children: [
       { type: 'element', tagName: 'thead', properties: {}, children: [{ type: 'element', tagName: 'tr', properties: {}, children: ids.map(th) }] },
-      { type: 'element', tagName: 'tbody', properties: {}, children: records.map((record): Element => ({ type: 'element', tagName: 'tr', properties: {}, children: ids.map((id) => td(id, record.values?.[id])) })) },
+      {
+        type: 'element',
+        tagName: 'tbody',
+        properties: {},
+        children: records.map((record): Element => ({ type: 'element', tagName: 'tr', properties: {}, children: ids.map((id) => td(id, record.values?.[id])) })),
+      },
     ],
   };
   return toHtml(table);

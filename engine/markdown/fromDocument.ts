@@ -100,7 +100,9 @@ function gitbookBlock(node: Node): string | undefined {
     case 'expandable': {
       const fragments = Array.isArray(node.fragments) ? (node.fragments as Node[]) : [];
       const part = (name: string) => fragments.find((fragment) => fragment.fragment === name);
-      const title = plain({ nodes: nodesOf(part('expandable-title') ?? {}) } as Node).replace(/\s+/g, ' ').trim();
+      const title = plain({ nodes: nodesOf(part('expandable-title') ?? {}) } as Node)
+        .replace(/\s+/g, ' ')
+        .trim();
       const body = blocksToMarkdown(nodesOf(part('expandable-body') ?? {}));
       const summary = toHtml({ type: 'element', tagName: 'summary', properties: {}, children: [{ type: 'text', value: title }] }, { characterReferences: { useNamedReferences: true } });
       return `<details>\n\n${summary}\n\n${body}\n\n</details>`;
@@ -155,20 +157,26 @@ function block(node: Node): Array<RootContent & BlockContent> {
     case 'list-unordered':
     case 'list-tasks': {
       const start = typeof data.start === 'number' ? data.start : undefined;
-      const items = nodesOf(node).map(
-        (item): ListItem => ({
-          type: 'listItem',
-          spread: false,
-          ...(type === 'list-tasks' ? { checked: dataOf(item).checked === true } : {}),
-          children: nodesOf(item).flatMap(block),
-        }),
-      );
+      const items = nodesOf(node).map((item): ListItem => ({
+        type: 'listItem',
+        spread: false,
+        ...(type === 'list-tasks' ? { checked: dataOf(item).checked === true } : {}),
+        children: nodesOf(item).flatMap(block),
+      }));
       return [{ type: 'list', ordered: type === 'list-ordered', ...(start !== undefined ? { start } : {}), spread: false, children: items }];
     }
     case 'blockquote':
       return [{ type: 'blockquote', children: nodesOf(node).flatMap(block) }];
     case 'code':
-      return [{ type: 'code', lang: typeof data.syntax === 'string' ? data.syntax : null, value: nodesOf(node).map((line) => plain(line)).join('\n') }];
+      return [
+        {
+          type: 'code',
+          lang: typeof data.syntax === 'string' ? data.syntax : null,
+          value: nodesOf(node)
+            .map((line) => plain(line))
+            .join('\n'),
+        },
+      ];
     case 'divider':
       return [{ type: 'thematicBreak' }];
     case 'images':
@@ -205,13 +213,16 @@ function table(node: Node): Table[] {
   const data = dataOf(node);
   const definition = (data.definition && typeof data.definition === 'object' ? data.definition : {}) as Record<string, Node>;
   const view = dataOf({ data: data.view } as Node);
-  const columns = (Array.isArray(view.columns) ? (view.columns as unknown[]).filter((id): id is string => typeof id === 'string' && id in definition) : Object.keys(definition));
+  const columns = Array.isArray(view.columns) ? (view.columns as unknown[]).filter((id): id is string => typeof id === 'string' && id in definition) : Object.keys(definition);
   if (columns.length === 0) return [];
   const fragments = new Map((Array.isArray(node.fragments) ? (node.fragments as Node[]) : []).map((fragment) => [str(fragment.fragment), fragment]));
   const cell = (value: unknown): PhrasingContent[] => {
     const fragment = typeof value === 'string' ? fragments.get(value) : undefined;
     if (fragment) {
-      return nodesOf(fragment).flatMap((child, index): PhrasingContent[] => [...(index > 0 ? [{ type: 'text' as const, value: ' ' }] : []), ...inlines(child.object === 'block' ? nodesOf(child) : [child])]);
+      return nodesOf(fragment).flatMap((child, index): PhrasingContent[] => [
+        ...(index > 0 ? [{ type: 'text' as const, value: ' ' }] : []),
+        ...inlines(child.object === 'block' ? nodesOf(child) : [child]),
+      ]);
     }
     if (value === null || value === undefined) return [];
     const textOf = Array.isArray(value) ? value.map(String).join(', ') : typeof value === 'object' ? refTarget(value) : String(value);

@@ -27,7 +27,7 @@ export const convertMarkdownToDocument = (markdown: string, subject = 'The markd
 export const convertDocumentToMarkdown = (document: JsonDocument, subject = 'The document'): Promise<string> => run('toMarkdown', document, subject);
 
 /** The link targets of each page's markdown (pageLinks.ts: linkTargets), in the order given. */
-export const linkTargetsOffThread = (markdowns: string[]): Promise<string[][]> => run('targets', markdowns, 'Reading the pages\' links');
+export const linkTargetsOffThread = (markdowns: string[]): Promise<string[][]> => run('targets', markdowns, "Reading the pages' links");
 
 /** Where each page's link targets are written (linkSpans.ts), in the order given. */
-export const linkSpansOffThread = (markdowns: string[]): Promise<LinkSpan[][]> => run('spans', markdowns, 'Reading the pages\' links');
+export const linkSpansOffThread = (markdowns: string[]): Promise<LinkSpan[][]> => run('spans', markdowns, "Reading the pages' links");

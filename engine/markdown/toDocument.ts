@@ -56,9 +56,7 @@ export function keyedBlocks(markdown: string, segments: Segment[] = splitBlocks(
 export function markdownToDocument(markdown: string, resolve: ResolveRef = defaultResolve): Document {
   const blocks = keyedBlocks(markdown);
   const converter = resolve === defaultResolve ? undefined : new Converter(resolve);
-  const nodes = blocks.flatMap((block) =>
-    (converter ? converter.top(block) : block.nodes).map((node, index) => ({ ...node, key: index === 0 ? block.key : `${block.key}.${index + 1}` })),
-  );
+  const nodes = blocks.flatMap((block) => (converter ? converter.top(block) : block.nodes).map((node, index) => ({ ...node, key: index === 0 ? block.key : `${block.key}.${index + 1}` })));
   return { object: 'document', data: {}, nodes };
 }
 
@@ -74,7 +72,6 @@ export function assertMarkdownDepth(markdown: string): void {
     else if (segment.text.trim() && nestingBound(segment.text) > maxMarkdownDepth) parseMarkdown(segment.text);
   }
 }
-
 
 const block = (type: string, nodes: DocumentNode[], data: Record<string, unknown> = {}): DocumentNode => ({ object: 'block', type, data, nodes });
 const voidBlock = (type: string, data: Record<string, unknown>): DocumentNode => ({ object: 'block', type, data, isVoid: true });
@@ -113,7 +110,13 @@ class Converter {
       case 'hint': {
         const style = hintStyles.has(attributes.style ?? '') ? attributes.style : 'info';
         // A hint holds the essential blocks only; anything richer is kept as its paragraphs' text.
-        return [block('hint', this.segments(segment.children).filter((node) => essentials.has(node.type as string)), { style })];
+        return [
+          block(
+            'hint',
+            this.segments(segment.children).filter((node) => essentials.has(node.type as string)),
+            { style },
+          ),
+        ];
       }
       case 'tabs':
         return [
@@ -184,7 +187,12 @@ class Converter {
       case 'list':
         return [this.list(node as List)];
       case 'blockquote':
-        return [block('blockquote', node.children.flatMap((child) => this.block(child)).filter((n) => essentials.has(n.type as string) || n.type === 'blockquote'))];
+        return [
+          block(
+            'blockquote',
+            node.children.flatMap((child) => this.block(child)).filter((n) => essentials.has(n.type as string) || n.type === 'blockquote'),
+          ),
+        ];
       case 'code':
         return [this.code(node as Code)];
       case 'thematicBreak':
@@ -208,9 +216,7 @@ class Converter {
   private table(table: Table): DocumentNode {
     const [header, ...rows] = table.children;
     const columns = (header?.children ?? []).map((_, index) => `c${index}`);
-    const definition = Object.fromEntries(
-      columns.map((id, index) => [id, { id, title: this.plain(header!.children[index]!.children), type: 'text', textAlignment: table.align?.[index] ?? 'left' }]),
-    );
+    const definition = Object.fromEntries(columns.map((id, index) => [id, { id, title: this.plain(header!.children[index]!.children), type: 'text', textAlignment: table.align?.[index] ?? 'left' }]));
     const fragments: DocumentNode[] = [];
     const records = Object.fromEntries(
       rows.map((row, index) => {

@@ -55,7 +55,10 @@ async function scan(objects: string, previous: Packs): Promise<Packs> {
       const packPath = path.join(folder, `${name.slice(0, -4)}.pack`);
       // A pack `git repack -d` removed since the listing is skipped: its objects are in a newer one.
       // One with an index older than version 2 (git before 1.5) is left to isomorphic-git.
-      return keep.get(packPath) ?? Pack.open(packPath, path.join(folder, name)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error instanceof UnsupportedPackIndex ? null : Promise.reject(error)));
+      return (
+        keep.get(packPath) ??
+        Pack.open(packPath, path.join(folder, name)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error instanceof UnsupportedPackIndex ? null : Promise.reject(error)))
+      );
     }),
   );
   const list = opened.filter((pack): pack is Pack => pack !== null);

@@ -8,7 +8,15 @@ export function summaryFromFiles(listing: Map<string, TreeItem>): SummaryGroup[]
     const here = markdown.filter((path) => path.startsWith(folder) && !path.slice(folder.length).includes('/'));
     const readme = here.filter((path) => path.slice(folder.length) === 'README.md');
     const others = here.filter((path) => path.slice(folder.length) !== 'README.md');
-    const subfolders = [...new Set(markdown.filter((path) => path.startsWith(folder)).map((path) => path.slice(folder.length).split('/')).filter((parts) => parts.length > 1).map((parts) => parts[0]!))];
+    const subfolders = [
+      ...new Set(
+        markdown
+          .filter((path) => path.startsWith(folder))
+          .map((path) => path.slice(folder.length).split('/'))
+          .filter((parts) => parts.length > 1)
+          .map((parts) => parts[0]!),
+      ),
+    ];
     return [
       ...(folder === '' ? readme : []).map((path) => ({ title: '', target: path, children: [] })),
       ...others.map((path) => ({ title: '', target: path, children: [] })),

@@ -99,7 +99,7 @@ export async function searchIndexChanges(gitdir: string, head: string, indexedAt
   if ('changes' in first) return first.changes;
   const second = await ask({ gitdir, head, indexedAt, indexedHashes: [...(await indexedHashes())] });
   if ('changes' in second) return second.changes;
-  throw new Error('The search indexer asked for the index\'s hashes twice');
+  throw new Error("The search indexer asked for the index's hashes twice");
 }
 
 /**

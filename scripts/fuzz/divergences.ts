@@ -8,8 +8,24 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Identifier and cursor fields: an empty string can name nothing, so Quire answers 400 rather than search for it. */
 const identifierFields = new Set([
-  'parent', 'collection', 'space', 'spaces', 'organization', 'defaultTeam', 'id', 'members', 'page', 'team', 'user', 'users', 'site',
-  'siteSection', 'siteSpace', 'defaultSiteSection', 'defaultSiteSpace', 'node',
+  'parent',
+  'collection',
+  'space',
+  'spaces',
+  'organization',
+  'defaultTeam',
+  'id',
+  'members',
+  'page',
+  'team',
+  'user',
+  'users',
+  'site',
+  'siteSection',
+  'siteSpace',
+  'defaultSiteSection',
+  'defaultSiteSpace',
+  'node',
 ]);
 const isIdentifier = (field: string) => identifierFields.has(field) || /[a-z]Id$/.test(field);
 
@@ -56,7 +72,6 @@ function tightenPathParameter(parameter: Json): void {
 
 /** Where an empty value means "no filter" and is accepted (an operation's own, or every operation's). */
 const emptyAccepted = new Set(['search', 'listTeamsInOrganizationById title', 'listTeamsForOrganizationMember title', 'getSpaceById shareKey']);
-
 
 function tightenQueryParameter(parameter: Json, operationId: string): void {
   if (parameter?.in !== 'query' || !parameter.schema) return;

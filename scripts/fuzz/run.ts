@@ -122,11 +122,14 @@ async function main(): Promise<number> {
       log(`${name === 'delete' ? 'DELETE' : 'non-DELETE'} operations, ${examples} examples each…`);
       const code = await schemathesis(command, [...common, ...filter, '--report-ndjson-path', ndjson], runEnv, path.join(outDir, `${name}.txt`));
       const run = readFindings(ndjson);
-      if (code === 'timeout') run.errors.push(`schemathesis did not finish within ${runTimeoutMs / 60_000} minutes${run.lastOperation ? `; the last operation to finish was ${run.lastOperation}` : ''}`);
+      if (code === 'timeout')
+        run.errors.push(`schemathesis did not finish within ${runTimeoutMs / 60_000} minutes${run.lastOperation ? `; the last operation to finish was ${run.lastOperation}` : ''}`);
       else if (code !== 0 && !run.failuresByCheck.size && !run.errors.length) run.errors.push(`schemathesis exited with ${code}: see ${path.join(outDir, `${name}.txt`)}`);
       findings.push(run);
     }
-    const slowLines = slow.map((answer) => `slow input: ${answer.operation} with ${answer.shape} in ${answer.where} answered ${answer.status} after ${answer.ms} ms (limit ${answer.limitMs ?? answerLimitMs} ms)`);
+    const slowLines = slow.map(
+      (answer) => `slow input: ${answer.operation} with ${answer.shape} in ${answer.where} answered ${answer.status} after ${answer.ms} ms (limit ${answer.limitMs ?? answerLimitMs} ms)`,
+    );
     const summary = [describe(findings), ...slowLines].join('\n');
     writeFileSync(path.join(outDir, 'summary.txt'), summary + '\n');
     console.log(summary);

@@ -15,7 +15,12 @@ const pushLimitMs = 3000;
 /** `git push` without blocking this process: its exit status and what git said. */
 function push(clone: string, refspecs: string[]): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('git', ['push', 'origin', ...refspecs], { cwd: clone, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' } }, (error, _stdout, stderr) => resolve({ code: error ? 1 : 0, stderr }));
+    execFile(
+      'git',
+      ['push', 'origin', ...refspecs],
+      { cwd: clone, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' } },
+      (error, _stdout, stderr) => resolve({ code: error ? 1 : 0, stderr }),
+    );
   });
 }
 
@@ -24,7 +29,8 @@ export async function slowServedPhase(base: string, token: string, organizationI
   const slow: SlowAnswer[] = [];
   const origin = base.replace(/\/v1\/?$/, '');
   const work = mkdtempSync(path.join(tmpdir(), 'quire-fuzz-served-'));
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=Fuzz', '-c', 'user.email=fuzz@example.com', ...args], { cwd, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' }, encoding: 'utf8' });
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=Fuzz', '-c', 'user.email=fuzz@example.com', ...args], { cwd, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' }, encoding: 'utf8' });
   const timed = async (shape: string, where: string, limitMs: number, run: () => Promise<number | string>) => {
     const started = performance.now();
     const status = await run().catch((error: Error) => error.message);
@@ -36,14 +42,20 @@ export async function slowServedPhase(base: string, token: string, organizationI
     const clone = path.join(work, 'clone');
     git(work, 'clone', '--quiet', `${origin.replace('://', `://fuzz:${token}@`)}/git/${spaceId}.git`, clone);
     // 50 blocks just under the old per-block highlighting limit: 1 MB of code on one page.
-    const block = (index: number) => `\`\`\`javascript\n${Array.from({ length: 400 }, (_, line) => `const value${index}_${line} = compute("${line}", ${line} * 2); // step ${line}`).join('\n').slice(0, 19_990)}\n\`\`\``;
+    const block = (index: number) =>
+      `\`\`\`javascript\n${Array.from({ length: 400 }, (_, line) => `const value${index}_${line} = compute("${line}", ${line} * 2); // step ${line}`)
+        .join('\n')
+        .slice(0, 19_990)}\n\`\`\``;
     writeFileSync(path.join(clone, 'code.md'), `# Code\n\n${Array.from({ length: 50 }, (_, index) => block(index)).join('\n\n')}\n`);
     const summary = path.join(clone, 'SUMMARY.md');
     writeFileSync(summary, `${readFileSync(summary, 'utf8').trimEnd()}\n* [Code](code.md)\n`);
     git(clone, 'add', '-A');
     git(clone, 'commit', '-qm', 'Large code blocks');
     if ((await push(clone, ['HEAD:main'])).code === 0) {
-      const api = (method: string, url: string, body?: unknown) => fetch(`${origin}/v1${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((response) => response.json() as Promise<{ id: string; urls: { published: string } }>);
+      const api = (method: string, url: string, body?: unknown) =>
+        fetch(`${origin}/v1${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then(
+          (response) => response.json() as Promise<{ id: string; urls: { published: string } }>,
+        );
       const site = await api('POST', `/orgs/${organizationId}/sites`, { title: 'Served', spaces: [spaceId] });
       const published = await api('POST', `/orgs/${organizationId}/sites/${site.id}/publish`);
       await timed('huge code blocks', 'a published page of 1 MB of code, first visit', pageLimitMs, async () => {
@@ -63,7 +75,10 @@ export async function slowServedPhase(base: string, token: string, organizationI
     git(clone, 'reset', '--quiet', '--hard', 'HEAD~1');
 
     await timed('many-ref push', 'a push of 1,000 ref commands', pushLimitMs, async () => {
-      const pushed = await push(clone, Array.from({ length: 1000 }, (_, index) => `HEAD:refs/heads/change-requests/${index + 5000}-fuzz`));
+      const pushed = await push(
+        clone,
+        Array.from({ length: 1000 }, (_, index) => `HEAD:refs/heads/change-requests/${index + 5000}-fuzz`),
+      );
       return pushed.code === 0 ? 'landed' : /may update at most/.test(pushed.stderr) ? 'refused' : `refused otherwise: ${pushed.stderr.trim().split('\n').pop()}`;
     });
   } finally {

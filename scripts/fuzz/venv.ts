@@ -15,8 +15,7 @@ export function ensureSchemathesis(root: string, log: (line: string) => void): {
   const targetDir = path.join(venv, 'site-packages');
   // The stamp records the pins installed and how, so a changed requirements.txt reinstalls.
   const stamp = path.join(venv, 'quire-installed.json');
-  const launcher = (mode: string) =>
-    mode === 'target' ? { command: 'python3', env: { ...process.env, PYTHONPATH: targetDir } } : { command: venvPython, env: process.env };
+  const launcher = (mode: string) => (mode === 'target' ? { command: 'python3', env: { ...process.env, PYTHONPATH: targetDir } } : { command: venvPython, env: process.env });
   const previous = existsSync(stamp) ? (JSON.parse(readFileSync(stamp, 'utf8')) as { pins: string; mode: string }) : undefined;
   if (previous?.pins === pins) return launcher(previous.mode);
 

@@ -25,7 +25,8 @@ CREATE TABLE search_spaces (
 export const search: Migration = {
   version: 3,
   name: 'search',
-  sql: `
+  sql:
+    `
 -- One row per page section (the text under a heading) of each space's primary revision.
 CREATE VIRTUAL TABLE search_sections USING fts5(
   title, body,
@@ -36,7 +37,8 @@ CREATE VIRTUAL TABLE search_sections USING fts5(
   // Full text in PostgreSQL: accents folded by unaccent (wrapped as IMMUTABLE, which a stored
   // column needs), words split by the 'simple' configuration (no stemming, as FTS5's unicode61),
   // the title weighted A and the body B; a GIN index over both. Text columns in the "C" collation, as every table's.
-  postgres: postgresSchema(`
+  postgres: postgresSchema(
+    `
 CREATE EXTENSION IF NOT EXISTS unaccent;
 CREATE FUNCTION quire_unaccent(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
   AS $$ SELECT unaccent('unaccent'::regdictionary, $1) $$;
@@ -53,5 +55,6 @@ CREATE TABLE search_sections (
 );
 CREATE INDEX search_sections_document ON search_sections USING GIN (document);
 CREATE INDEX search_sections_by_page ON search_sections (space_id, page_id);
-` + pageTables),
+` + pageTables,
+  ),
 };

@@ -32,4 +32,29 @@ export interface Migration {
 }
 
 /** Numbered, append-only: never edit a migration that has shipped; add the next number. */
-export const migrations: Migration[] = [identity, content, search, spacePurges, invitations, tokenExpiry, organizationDeletion, contentGrants, sites, changeRequests, comments, openapi, translations, conversations, gitSync, siteRedirects, sitePublishingAuth, siteCustomization, sharedState, storagePlacement, searchBySpace, siblingPositions, lookupIndexes, transferLeftovers];
+export const migrations: Migration[] = [
+  identity,
+  content,
+  search,
+  spacePurges,
+  invitations,
+  tokenExpiry,
+  organizationDeletion,
+  contentGrants,
+  sites,
+  changeRequests,
+  comments,
+  openapi,
+  translations,
+  conversations,
+  gitSync,
+  siteRedirects,
+  sitePublishingAuth,
+  siteCustomization,
+  sharedState,
+  storagePlacement,
+  searchBySpace,
+  siblingPositions,
+  lookupIndexes,
+  transferLeftovers,
+];

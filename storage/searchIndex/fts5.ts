@@ -52,10 +52,9 @@ export const fts5: SearchIndex = {
  * worst empty, never wider.)
  */
 async function holdsOnly(db: Queryable, spaceIds: string[]): Promise<boolean> {
-  const row = await db.get<{ others: number }>(
-    'SELECT (SELECT COUNT(*) FROM search_spaces) - (SELECT COUNT(*) FROM search_spaces WHERE space_id IN (SELECT value FROM json_each(?))) AS others',
-    [JSON.stringify(spaceIds)],
-  );
+  const row = await db.get<{ others: number }>('SELECT (SELECT COUNT(*) FROM search_spaces) - (SELECT COUNT(*) FROM search_spaces WHERE space_id IN (SELECT value FROM json_each(?))) AS others', [
+    JSON.stringify(spaceIds),
+  ]);
   return row?.others === 0;
 }
 

@@ -60,11 +60,19 @@ test('a document as deep as the limit allows is stored and read back whole', asy
   const read = await fetch(`${t.url}/v1/orgs/${org}/agent-instructions`, { headers: { authorization: `Bearer ${token}` } });
   assert.is(read.status, 200);
   assert.equal(((await read.json()) as { instructions: unknown }).instructions, document);
-  assertErrorIs(await send('PUT', `/v1/orgs/${org}/agent-instructions`, JSON.stringify({ instructions: nestedDocument(levels + 1) })), 400, 'Request body nests objects and arrays deeper than the limit of 128 levels');
+  assertErrorIs(
+    await send('PUT', `/v1/orgs/${org}/agent-instructions`, JSON.stringify({ instructions: nestedDocument(levels + 1) })),
+    400,
+    'Request body nests objects and arrays deeper than the limit of 128 levels',
+  );
 });
 
 test('lone surrogates, NUL and invalid UTF-8 are refused with 400, not altered', async () => {
-  assertErrorIs(await send('POST', '/v1/orgs', '{"title":"Lone \\ud800 high"}'), 400, 'Invalid request body: "title" contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape), which is not text');
+  assertErrorIs(
+    await send('POST', '/v1/orgs', '{"title":"Lone \\ud800 high"}'),
+    400,
+    'Invalid request body: "title" contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape), which is not text',
+  );
   assertErrorIs(await send('POST', '/v1/orgs', '{"title":"Lone \\udc00 low"}'), 400, 'Invalid request body: "title" contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape), which is not text');
   assertErrorIs(await send('POST', '/v1/orgs', '{"title":"Nul \\u0000 inside"}'), 400, 'Invalid request body: "title" contains a NUL character (\\u0000)');
   assertErrorIs(await send('POST', '/v1/orgs', '{"title":"ok","\\u0000":1}'), 400, 'Invalid request body: the body has a field name with a NUL character (\\u0000)');
@@ -77,7 +85,10 @@ test('lone surrogates, NUL and invalid UTF-8 are refused with 400, not altered',
   assert.is(pair.status, 201);
   assert.is(pair.body.title, 'Pair 😀 ok');
   const titles = (await t.call('GET', '/v1/orgs', { token })).body.items.map((item: { title: string }) => item.title);
-  assert.not.ok(titles.some((title: string) => title.includes('\uFFFD') || title.includes('\u0000')), 'nothing refused was stored');
+  assert.not.ok(
+    titles.some((title: string) => title.includes('\uFFFD') || title.includes('\u0000')),
+    'nothing refused was stored',
+  );
 });
 
 test('media types are case-insensitive', async () => {
@@ -101,7 +112,11 @@ test('gzip, deflate and br bodies are decoded; other codings and charsets are a 
   }
   const twice = await send('POST', '/v1/orgs', brotliCompressSync(gzipSync(body('Twice'))), { ...json, 'content-encoding': 'gzip, br' });
   assert.is(twice.status, 201, JSON.stringify(twice.body));
-  assertErrorIs(await send('POST', '/v1/orgs', body('x'), { ...json, 'content-encoding': 'compress' }), 415, 'Content-Encoding "compress" is not supported: send the body as gzip, deflate, br or identity');
+  assertErrorIs(
+    await send('POST', '/v1/orgs', body('x'), { ...json, 'content-encoding': 'compress' }),
+    415,
+    'Content-Encoding "compress" is not supported: send the body as gzip, deflate, br or identity',
+  );
   assertErrorIs(await send('POST', '/v1/orgs', Buffer.from('not gzip at all'), { ...json, 'content-encoding': 'gzip' }), 400, 'Request body is not valid gzip data: incorrect header check');
   const latin1 = Buffer.from('{"title":"Caf\xe9"}', 'latin1');
   assertErrorIs(await send('POST', '/v1/orgs', latin1, { 'content-type': 'application/json; charset=latin1' }), 415, 'Request bodies must be UTF-8 (charset=utf-8), got charset=latin1');

@@ -41,11 +41,7 @@ test('comments of a change request: by its id or number, against its branch, apa
   assert.is((await t.call('GET', `${byId()}/${posted.body.id}`, { token: fx.reader.token })).body.body.markdown, 'Should this page move?');
   assertErrorIs(await t.call('GET', `${byId()}/${onSpace.id}`, { token: fx.reader.token }), 404, `Comment ${onSpace.id} not found in the change request`);
   assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/comments/${posted.body.id}`, { token: fx.reader.token }), 404, `Comment ${posted.body.id} not found in the space`);
-  assertErrorIs(
-    await t.call('GET', `/v1/spaces/${space.id}/change-requests/99/comments`, { token: fx.reader.token }),
-    404,
-    `Change request 99 in space ${space.id} not found`,
-  );
+  assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/change-requests/99/comments`, { token: fx.reader.token }), 404, `Change request 99 in space ${space.id} not found`);
   assertErrorIs(await t.call('POST', byId(), { token: fx.editor.token, body: { page: 'gone', body: { markdown: 'x' } } }), 400, '"page" gone is not a page of the change request');
   await assertGuarded(t, fx, 'POST', byId(), { body: { body: { markdown: 'x' } }, tooLow: { who: fx.reader, message: 'This operation needs the comment role on the space; you have read' } });
 
@@ -72,11 +68,7 @@ test('a page that exists only in the change request takes comments there, not on
   assert.is(posted.status, 200);
   assert.is(posted.body.target.revision, head, 'posted against the branch head');
   assert.is.not(head, changeRequest.revision);
-  assertErrorIs(
-    await t.call('POST', `/v1/spaces/${space.id}/comments`, { token: fx.editor.token, body: { page: draft, body: { markdown: 'x' } } }),
-    400,
-    `"page" ${draft} is not a page of the space`,
-  );
+  assertErrorIs(await t.call('POST', `/v1/spaces/${space.id}/comments`, { token: fx.editor.token, body: { page: draft, body: { markdown: 'x' } } }), 400, `"page" ${draft} is not a page of the space`);
 });
 
 test('replies in a change request: post (with format), list, get, update, delete; delete answers 204 even when missing', async () => {

@@ -50,7 +50,13 @@ async function readPdf(bytes: Uint8Array) {
   for (let number = 1; number <= document.numPages; number++) {
     const page = await document.getPage(number);
     const content = await page.getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' ').replace(/\s+/g, ' ').trim());
+    pages.push(
+      content.items
+        .map((item) => ('str' in item ? item.str : ''))
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
     innerLinks.push((await page.getAnnotations()).filter((annotation: { subtype?: string; dest?: unknown }) => annotation.subtype === 'Link' && annotation.dest).length);
   }
   const outline = ((await document.getOutline()) ?? []).map((entry) => entry.title);
@@ -61,15 +67,19 @@ async function readPdf(bytes: Uint8Array) {
 /** Fetches a PDF URL as a browser would (no token) until it is ready; what "not ready" looked like meanwhile. */
 async function download(url: string) {
   const waits: Array<{ status: number; retryAfter: string | null; message: string }> = [];
-  const bytes = await until('the PDF to be ready', async () => {
-    const response = await fetch(url);
-    if (response.status === 200) {
-      assert.is(response.headers.get('content-type'), 'application/pdf');
-      return new Uint8Array(await response.arrayBuffer());
-    }
-    waits.push({ status: response.status, retryAfter: response.headers.get('retry-after'), message: (await response.json()).error.message });
-    return undefined;
-  }, 60_000);
+  const bytes = await until(
+    'the PDF to be ready',
+    async () => {
+      const response = await fetch(url);
+      if (response.status === 200) {
+        assert.is(response.headers.get('content-type'), 'application/pdf');
+        return new Uint8Array(await response.arrayBuffer());
+      }
+      waits.push({ status: response.status, retryAfter: response.headers.get('retry-after'), message: (await response.json()).error.message });
+      return undefined;
+    },
+    60_000,
+  );
   return { bytes, waits };
 }
 

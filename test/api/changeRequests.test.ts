@@ -23,7 +23,6 @@ async function newSpace(title = 'Handbook', template = 'getting-started') {
   return created.body as { id: string; revision: string };
 }
 
-
 test('a change request is a branch from the primary head, readable after a clone', async () => {
   const space = await newSpace();
   const base = `/v1/spaces/${space.id}/change-requests`;
@@ -43,7 +42,13 @@ test('a change request is a branch from the primary head, readable after a clone
   const clone = mkdtempSync(path.join(tmpdir(), 'quire-cr-clone-'));
   try {
     execFileSync('git', ['clone', '--quiet', gitdir, clone]);
-    assert.ok(git(clone, 'branch', '-r').split('\n').map((line) => line.trim()).includes('origin/change-requests/1-fix-the-install-guide'), git(clone, 'branch', '-r'));
+    assert.ok(
+      git(clone, 'branch', '-r')
+        .split('\n')
+        .map((line) => line.trim())
+        .includes('origin/change-requests/1-fix-the-install-guide'),
+      git(clone, 'branch', '-r'),
+    );
   } finally {
     rmSync(clone, { recursive: true, force: true });
   }
@@ -128,8 +133,15 @@ test('lists filter by status, creator and requested reviewer, paginate, and the 
   await t.call('PATCH', `${base}/${made[1].id}`, { token: fx.admin.token, body: { status: 'draft' } });
 
   const open = await t.call('GET', base, { token: fx.reader.token });
-  assert.equal(open.body.items.map((item: { subject: string }) => item.subject), ['three', 'one'], 'open by default, newest first');
-  assert.equal((await t.call('GET', `${base}?status=draft`, { token: fx.reader.token })).body.items.map((item: { subject: string }) => item.subject), ['two']);
+  assert.equal(
+    open.body.items.map((item: { subject: string }) => item.subject),
+    ['three', 'one'],
+    'open by default, newest first',
+  );
+  assert.equal(
+    (await t.call('GET', `${base}?status=draft`, { token: fx.reader.token })).body.items.map((item: { subject: string }) => item.subject),
+    ['two'],
+  );
   assert.equal((await t.call('GET', `${base}?creator=${fx.editor.id}`, { token: fx.reader.token })).body.count, 2);
   assert.equal((await t.call('GET', `${base}?requestedReviewer=${fx.reader.id}`, { token: fx.reader.token })).body.count, 0);
   assert.equal((await t.call('GET', `${base}?conversationsIssuesCluster=anything`, { token: fx.reader.token })).body.count, 0);
@@ -145,8 +157,11 @@ test('lists filter by status, creator and requested reviewer, paginate, and the 
   assert.equal([counted.changeRequests, counted.changeRequestsOpen, counted.changeRequestsDraft], [3, 2, 1]);
 
   const inOrganization = await t.call('GET', `/v1/orgs/${fx.org.id}/change-requests?creator=${fx.admin.id}&status=draft`, { token: fx.reader.token });
-  assert.equal(inOrganization.body.items.map((item: { id: string }) => item.id), [made[1].id]);
-  assert.is((await t.call('GET', `/v1/orgs/${fx.org.id}/change-requests`, { token: fx.guest.token })).body.count, 0, "a guest reaches no space, so none of their change requests");
+  assert.equal(
+    inOrganization.body.items.map((item: { id: string }) => item.id),
+    [made[1].id],
+  );
+  assert.is((await t.call('GET', `/v1/orgs/${fx.org.id}/change-requests`, { token: fx.guest.token })).body.count, 0, 'a guest reaches no space, so none of their change requests');
   assertErrorIs(await t.call('GET', `${base}?status=closed`, { token: fx.reader.token }), 400, 'Invalid query parameter: "status" must be one of "draft", "open", "archived", "merged"');
 });
 
@@ -165,8 +180,14 @@ test('change requests opened at once in one space get distinct numbers, each wit
   const space = await newSpace('Raced');
   const base = `/v1/spaces/${space.id}/change-requests`;
   const created = await Promise.all(Array.from({ length: 8 }, (_, index) => t.call('POST', base, { token: fx.editor.token, body: { subject: `Draft ${index}` } })));
-  assert.ok(created.every((answer) => answer.status === 201), JSON.stringify(created.map((answer) => answer.body)));
-  assert.equal(created.map((answer) => answer.body.number).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8]);
+  assert.ok(
+    created.every((answer) => answer.status === 201),
+    JSON.stringify(created.map((answer) => answer.body)),
+  );
+  assert.equal(
+    created.map((answer) => answer.body.number).sort((a, b) => a - b),
+    [1, 2, 3, 4, 5, 6, 7, 8],
+  );
   for (const { body } of created) assert.is((await t.call('GET', `${base}/${body.number}`, { token: fx.reader.token })).body.id, body.id);
 });
 

@@ -47,11 +47,27 @@ test('a batch inserts, updates, moves and deletes pages as one commit by the cal
     token: fx.editor.token,
     body: {
       changes: [
-        { operation: 'insert_page', ref: 'deploy', into: quickStart.id, at: 0, document: { markdown: '---\ndescription: Ship it\n---\n# Deploying\n\nSee [the FAQ](/pages/' + faq.id + ') and ![the logo](./logo-ref).\n' } },
+        {
+          operation: 'insert_page',
+          ref: 'deploy',
+          into: quickStart.id,
+          at: 0,
+          document: { markdown: '---\ndescription: Ship it\n---\n# Deploying\n\nSee [the FAQ](/pages/' + faq.id + ') and ![the logo](./logo-ref).\n' },
+        },
         { operation: 'insert_files', files: [{ ref: 'logo-ref', name: 'new-logo.png', contentType: 'image/png', base64: Buffer.from('not really a png').toString('base64') }] },
         { operation: 'update_page', page: faq.id, title: 'Questions', document: { markdown: 'Ask away. Or [deploy](./deploy.md).\n' } },
         { operation: 'update_page', page: configuration.id, into: null, at: 0 },
-        { operation: 'insert_page', title: 'From JSON', document: { document: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Hello', marks: [{ object: 'mark', type: 'bold' }] }] }] }] } } },
+        {
+          operation: 'insert_page',
+          title: 'From JSON',
+          document: {
+            document: {
+              object: 'document',
+              data: {},
+              nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Hello', marks: [{ object: 'mark', type: 'bold' }] }] }] }],
+            },
+          },
+        },
       ],
     },
   });
@@ -63,7 +79,10 @@ test('a batch inserts, updates, moves and deletes pages as one commit by the cal
     ['created_page', 'updated_page', 'updated_page', 'created_page'],
   );
   assert.is(changes[0].ref, 'deploy');
-  assert.equal(insertedFiles.map((file: { name: string }) => file.name), ['new-logo.png']);
+  assert.equal(
+    insertedFiles.map((file: { name: string }) => file.name),
+    ['new-logo.png'],
+  );
 
   assert.is(git(gitdir, 'rev-parse', 'refs/heads/main').trim(), space.revision, 'the primary branch has not moved');
   assert.is(git(gitdir, 'rev-parse', `${updated.revision}^`).trim(), changeRequest.revision, 'one commit on the branch');
@@ -107,7 +126,12 @@ test('a batch is all or nothing; bad changes say which and why', async () => {
   const faq = pages.find((page) => page.title === 'FAQ')!;
   const refused = await t.call('POST', `${base}/content`, {
     token: fx.editor.token,
-    body: { changes: [{ operation: 'update_page', page: faq.id, title: 'Changed' }, { operation: 'delete_page', page: 'missing' }] },
+    body: {
+      changes: [
+        { operation: 'update_page', page: faq.id, title: 'Changed' },
+        { operation: 'delete_page', page: 'missing' },
+      ],
+    },
   });
   assertErrorIs(refused, 400, 'changes[1] (delete_page): page missing is not in the change request');
   assert.is(git(gitdir, 'rev-parse', 'refs/heads/change-requests/1-atomic').trim(), changeRequest.revision, 'nothing was committed');
@@ -117,11 +141,18 @@ test('a batch is all or nothing; bad changes say which and why', async () => {
     `changes[0] (update_page): page ${faq.id} can't move under itself or one of its subpages`,
   );
   assertErrorIs(await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [] } }), 400, 'Invalid request body: "changes" must NOT have fewer than 1 items');
-  for (const operation of [{ operation: 'insert_page', title: ' ', document: { markdown: 'Text' } }, { operation: 'update_page', page: faq.id, title: '\t \n' }]) {
+  for (const operation of [
+    { operation: 'insert_page', title: ' ', document: { markdown: 'Text' } },
+    { operation: 'update_page', page: faq.id, title: '\t \n' },
+  ]) {
     const blank = await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [operation] } });
     assertErrorIs(blank, 400, 'Invalid request body: "changes[0].title" must not be blank', operation.operation);
   }
-  assertErrorIs(await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'rename_page', page: faq.id }] } }), 400, 'Invalid request body: "changes[0].operation" "rename_page" is not one this operation accepts');
+  assertErrorIs(
+    await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'rename_page', page: faq.id }] } }),
+    400,
+    'Invalid request body: "changes[0].operation" "rename_page" is not one this operation accepts',
+  );
   assertErrorIs(
     await t.call('POST', `${base}/content`, { token: fx.reader.token, body: { changes: [{ operation: 'delete_page', page: faq.id }] } }),
     403,
@@ -175,7 +206,10 @@ test('revert_page brings a page back as it is in the base', async () => {
   await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: faq.id, title: 'Gone soon', document: { markdown: 'Changed' } }] } });
   await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'delete_page', page: faq.id }] } });
   const reverted = await t.call('POST', `${base}/content?compat=false`, { token: fx.editor.token, body: { changes: [{ operation: 'revert_page', page: faq.id }] } });
-  assert.equal(reverted.body.changes.map((change: { object: string }) => change.object), ['created_page']);
+  assert.equal(
+    reverted.body.changes.map((change: { object: string }) => change.object),
+    ['created_page'],
+  );
   const back = (await t.call('GET', `${base}/content/page/${faq.id}?format=markdown`, { token: fx.reader.token })).body;
   assert.equal([back.title, back.markdown], [original.title, original.markdown]);
 });
@@ -276,9 +310,15 @@ test('links, backlinks and the changes against the merge base', async () => {
   assert.is(links.body.count, 2);
   assert.is(links.body.stats.broken.total, 0);
   const backlinks = await t.call('GET', `${base}/content/page/${faq.id}/backlinks`, { token: fx.reader.token });
-  assert.ok(backlinks.body.items.some((item: { page?: { id: string } }) => item.page?.id === linking), JSON.stringify(backlinks.body));
+  assert.ok(
+    backlinks.body.items.some((item: { page?: { id: string } }) => item.page?.id === linking),
+    JSON.stringify(backlinks.body),
+  );
   const fileBacklinks = await t.call('GET', `${base}/content/files/${logo.id}/backlinks`, { token: fx.reader.token });
-  assert.ok(fileBacklinks.body.items.some((item: { page?: { id: string } }) => item.page?.id === linking), JSON.stringify(fileBacklinks.body));
+  assert.ok(
+    fileBacklinks.body.items.some((item: { page?: { id: string } }) => item.page?.id === linking),
+    JSON.stringify(fileBacklinks.body),
+  );
 
   const changes = (await t.call('GET', `${base}/changes?limit=50`, { token: fx.reader.token })).body.changes as Array<{ type: string; page?: { id: string }; attributes?: Record<string, unknown> }>;
   const of = (type: string, id: string) => changes.find((change) => change.type === type && change.page?.id === id);
@@ -298,7 +338,10 @@ test('a hundred concurrent batches to one change request all land', async () => 
       t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'insert_page', title: `Page ${index}`, document: { markdown: `Body ${index}\n` } }] } }),
     ),
   );
-  assert.equal(answers.map((answer) => answer.status), Array(100).fill(200));
+  assert.equal(
+    answers.map((answer) => answer.status),
+    Array(100).fill(200),
+  );
   const titles = new Set(flat((await t.call('GET', `${base}/content/pages`, { token: fx.reader.token })).body.pages).map((page) => page.title));
   for (let index = 0; index < 100; index += 1) assert.ok(titles.has(`Page ${index}`), `Page ${index} is there`);
   execFileSync('git', ['-C', gitdir, 'fsck', '--strict']);

@@ -77,7 +77,9 @@ test('a change request row left without its branch (a kill before the two were m
   const kept = (await call(first, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Kept' })).body;
   await first.stop('SIGTERM');
   // What a data folder of an older version holds after such a kill: the row, and no branch.
-  const branches = execFileSync('git', ['-C', spaceGitdir(dataDir, space.id), 'for-each-ref', '--format=%(refname)', 'refs/heads/change-requests/'], { encoding: 'utf8' }).trim().split('\n');
+  const branches = execFileSync('git', ['-C', spaceGitdir(dataDir, space.id), 'for-each-ref', '--format=%(refname)', 'refs/heads/change-requests/'], { encoding: 'utf8' })
+    .trim()
+    .split('\n');
   assert.is(branches.length, 2);
   execFileSync('git', ['-C', spaceGitdir(dataDir, space.id), 'update-ref', '-d', branches.find((ref) => ref.includes(`/${lost.number}-`))!]);
 

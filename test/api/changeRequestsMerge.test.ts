@@ -114,7 +114,10 @@ for (const order of ['first', 'second'] as const) {
     const b = await changeRequestWith(space.id, 'B', [{ operation: 'update_page', page: ids.configuration, document: { markdown: '# Configuration\n\nEdited by B.\n' } }]);
     for (const changeRequest of pair(a, b)) await mergeChecked(gitdir, changeRequest.url);
     const faq = (await pagesOf(`/v1/spaces/${space.id}/content`)).find((page) => page.id === ids.faq)!;
-    assert.equal(faq.pages.map((page) => page.id), [ids.configuration]);
+    assert.equal(
+      faq.pages.map((page) => page.id),
+      [ids.configuration],
+    );
     assert.ok((await markdownOf(space.id, ids.configuration)).includes('Edited by B.'));
   });
 
@@ -170,7 +173,11 @@ test('update then merge: the change request takes the primary branch, then lands
   assert.is(updated.body.result, 'update');
   const onBranch = await t.call('GET', `${b.url}/content/page/${ids.intro}?format=markdown`, { token: fx.reader.token });
   assert.ok(onBranch.body.markdown.includes('By A.'), 'the branch has the primary branch’s change');
-  assert.equal(await t.call('POST', `${b.url}/update`, { token: fx.editor.token }).then((response) => response.body), { revision: updated.body.revision, result: 'update' }, 'nothing new: nothing to do');
+  assert.equal(
+    await t.call('POST', `${b.url}/update`, { token: fx.editor.token }).then((response) => response.body),
+    { revision: updated.body.revision, result: 'update' },
+    'nothing new: nothing to do',
+  );
   await mergeChecked(gitdir, b.url, { sameAsGit: true });
   assert.ok((await markdownOf(space.id, ids.faq)).includes('Line one by B.'));
   assert.ok((await markdownOf(space.id, ids.intro)).includes('By A.'));
@@ -182,10 +189,7 @@ test('a merge is one decision: racing an archive, either it lands with its statu
   for (let round = 0; round < 4; round += 1) {
     const mainBefore = git(gitdir, 'rev-parse', 'main').trim();
     const cr = await changeRequestWith(space.id, `Race ${round}`, [{ operation: 'insert_page', title: `Raced ${round}`, document: { markdown: `Raced ${round}.\n` } }]);
-    const [merge, archive] = await Promise.all([
-      t.call('POST', `${cr.url}/merge`, { token: fx.editor.token }),
-      t.call('PATCH', cr.url, { token: fx.editor.token, body: { status: 'archived' } }),
-    ]);
+    const [merge, archive] = await Promise.all([t.call('POST', `${cr.url}/merge`, { token: fx.editor.token }), t.call('PATCH', cr.url, { token: fx.editor.token, body: { status: 'archived' } })]);
     const after = (await t.call('GET', cr.url, { token: fx.reader.token })).body;
     const mainAfter = git(gitdir, 'rev-parse', 'main').trim();
     if (after.status === 'merged') {
@@ -230,11 +234,23 @@ test('change requests opened while others merge into the same space: every write
   let timer: NodeJS.Timeout | undefined;
   const stalled = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the writes stalled for 30 s')), 30_000)));
   const answers = await Promise.race([writes, stalled]).finally(() => clearTimeout(timer));
-  assert.equal(answers.slice(0, 6).map((answer) => [answer.status, answer.body.result]), Array(6).fill([200, 'merge']));
-  assert.equal(answers.slice(6, 12).map((answer) => answer.status), Array(6).fill(201));
-  assert.equal(answers.slice(12).map((answer) => answer.status), Array(6).fill(200));
+  assert.equal(
+    answers.slice(0, 6).map((answer) => [answer.status, answer.body.result]),
+    Array(6).fill([200, 'merge']),
+  );
+  assert.equal(
+    answers.slice(6, 12).map((answer) => answer.status),
+    Array(6).fill(201),
+  );
+  assert.equal(
+    answers.slice(12).map((answer) => answer.status),
+    Array(6).fill(200),
+  );
   const listed = (await t.call('GET', `/v1/spaces/${space.id}/change-requests?status=open`, { token: fx.reader.token })).body.items.map((item: { subject: string }) => item.subject);
-  assert.equal(listed.filter((subject: string) => subject.startsWith('Opened')).sort(), Array.from({ length: 6 }, (_, index) => `Opened ${index}`));
+  assert.equal(
+    listed.filter((subject: string) => subject.startsWith('Opened')).sort(),
+    Array.from({ length: 6 }, (_, index) => `Opened ${index}`),
+  );
 });
 
 test.run();

@@ -44,22 +44,36 @@ test('reviews are tied to the head they saw; a new request or review outdates th
   assert.is((await t.call('GET', `${url}/reviews/${review.body.id}?format=markdown`, { token: fx.reader.token })).body.comment.body.markdown, 'Please add an example.');
   assert.is(review.headers.get('location'), review.body.urls.location);
   assert.equal((await t.call('GET', `${url}/reviews/${review.body.id}?format=document`, { token: fx.reader.token })).body.id, review.body.id);
-  assert.ok((await t.call('GET', `${url}/comments`, { token: fx.reader.token })).body.items.some((comment: { id: string }) => comment.id === review.body.comment.id), 'the review comment is a comment of the change request');
+  assert.ok(
+    (await t.call('GET', `${url}/comments`, { token: fx.reader.token })).body.items.some((comment: { id: string }) => comment.id === review.body.comment.id),
+    'the review comment is a comment of the change request',
+  );
 
   await edit(url, 'Example');
   const again = await t.call('POST', `${url}/reviews`, { token: fx.admin.token, body: { status: 'approved' } });
   assert.is(again.body.outdated, false);
   const reviews = await t.call('GET', `${url}/reviews`, { token: fx.reader.token });
-  assert.equal(reviews.body.items.map((item: { status: string; outdated: boolean }) => [item.status, item.outdated]), [
-    ['changes-requested', true],
-    ['approved', false],
-  ]);
+  assert.equal(
+    reviews.body.items.map((item: { status: string; outdated: boolean }) => [item.status, item.outdated]),
+    [
+      ['changes-requested', true],
+      ['approved', false],
+    ],
+  );
   assert.is((await t.call('GET', `${url}/reviews?outdated=false`, { token: fx.reader.token })).body.count, 1);
 
   assertErrorIs(await t.call('POST', `${url}/reviews`, { token: fx.reader.token, body: { status: 'approved' } }), 403, 'This operation needs the review role on the space; you have read');
   assertErrorIs(await t.call('GET', `${url}/reviews/nope`, { token: fx.reader.token }), 404, 'Review nope not found in change request 1');
-  assertErrorIs(await t.call('POST', `${url}/requested-reviewers`, { token: fx.editor.token, body: { users: [fx.outsider.id] } }), 400, `"users": ${fx.outsider.id} is not a member of the organization`);
-  assertErrorIs(await t.call('POST', `${url}/requested-reviewers`, { token: fx.editor.token, body: { users: [fx.guest.id] } }), 400, `"users": ${fx.guest.id} can't see this space, so can't review it`);
+  assertErrorIs(
+    await t.call('POST', `${url}/requested-reviewers`, { token: fx.editor.token, body: { users: [fx.outsider.id] } }),
+    400,
+    `"users": ${fx.outsider.id} is not a member of the organization`,
+  );
+  assertErrorIs(
+    await t.call('POST', `${url}/requested-reviewers`, { token: fx.editor.token, body: { users: [fx.guest.id] } }),
+    400,
+    `"users": ${fx.guest.id} can't see this space, so can't review it`,
+  );
 
   const removed = await t.call('DELETE', `${url}/requested-reviewers/${fx.creator.id}`, { token: fx.editor.token });
   assert.is(removed.status, 205);
@@ -85,11 +99,7 @@ test('contributors are who wrote to the branch, with how many writes', async () 
 test('merge rules: named approvals on the current head, one of, at least one, up to date, bypass', async () => {
   const rules = {
     type: 'rules',
-    rules: [
-      { rule: 'require_specific_reviewers', users: [fx.admin.id] },
-      { rule: 'require_up_to_date_change_request' },
-      { rule: 'allow_bypass', users: [fx.creator.id] },
-    ],
+    rules: [{ rule: 'require_specific_reviewers', users: [fx.admin.id] }, { rule: 'require_up_to_date_change_request' }, { rule: 'allow_bypass', users: [fx.creator.id] }],
   };
   const { url, space } = await changeRequestIn('Ruled', rules);
   await edit(url, 'Ruled page');
@@ -116,7 +126,10 @@ test('merge rules: named approvals on the current head, one of, at least one, up
   );
   assert.is((await t.call('POST', `${url}/merge`, { token: fx.creator.token })).body.result, 'merge', 'allow_bypass lets its users merge');
 
-  const inherited = await changeRequestIn('Inherited', { type: 'rules', rules: [{ rule: 'require_one_of_specific_reviewers', users: [fx.admin.id, fx.creator.id] }, { rule: 'require_at_least_one_review' }] });
+  const inherited = await changeRequestIn('Inherited', {
+    type: 'rules',
+    rules: [{ rule: 'require_one_of_specific_reviewers', users: [fx.admin.id, fx.creator.id] }, { rule: 'require_at_least_one_review' }],
+  });
   await edit(inherited.url, 'Page');
   assert.is((await t.call('POST', `${inherited.url}/merge`, { token: fx.editor.token })).status, 403);
   await t.call('POST', `${inherited.url}/reviews`, { token: fx.creator.token, body: { status: 'approved' } });

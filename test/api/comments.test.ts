@@ -52,7 +52,11 @@ test('POST comments on the space, a page and a block node; the target says where
   const onCell = await post(fx.editor, { page: pages.faq, tableCell: { record: 'r1', definition: 'd1' }, body: { markdown: 'Cell' } });
   assert.equal(onCell.body.target.tableCell, { record: 'r1', definition: 'd1' });
 
-  const document = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'From a document', marks: [] }] }] }] };
+  const document = {
+    object: 'document',
+    data: {},
+    nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'From a document', marks: [] }] }] }],
+  };
   const fromDocument = await post(fx.admin, { page: pages.faq, body: { document } });
   assert.equal(fromDocument.body.body, { markdown: 'From a document' });
   const asDocument = await t.call('GET', `${comments}/${fromDocument.body.id}?format=document`, { token: fx.admin.token });
@@ -103,7 +107,10 @@ test('GET comments lists newest first, filters by status, page and authors, and 
   const first = await t.call('GET', `${path}?limit=3&order=asc`, { token: fx.reader.token });
   assert.is(first.body.count, 4);
   const second = await t.call('GET', `${path}?limit=3&order=asc&page=${first.body.next.page}`, { token: fx.reader.token });
-  assert.equal([...first.body.items, ...second.body.items].map((item: { id: string }) => item.id), posted);
+  assert.equal(
+    [...first.body.items, ...second.body.items].map((item: { id: string }) => item.id),
+    posted,
+  );
   assert.is(second.body.next, undefined);
 
   const markdown = await t.call('GET', `${path}?format=markdown&limit=1`, { token: fx.reader.token });
@@ -281,9 +288,7 @@ test('a space comment is not found under another space; a purged space takes its
   for (const table of ['comments', 'comment_replies', 'comment_reactions']) {
     const row = await t.server.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`);
     const left = await t.server.db.get<{ n: number }>(
-      table === 'comments'
-        ? 'SELECT COUNT(*) AS n FROM comments WHERE space_id = ?'
-        : `SELECT COUNT(*) AS n FROM ${table} WHERE comment_id NOT IN (SELECT id FROM comments)`,
+      table === 'comments' ? 'SELECT COUNT(*) AS n FROM comments WHERE space_id = ?' : `SELECT COUNT(*) AS n FROM ${table} WHERE comment_id NOT IN (SELECT id FROM comments)`,
       table === 'comments' ? [other.id] : [],
     );
     assert.is(left?.n, 0, `${table} of the purged space are gone (${row?.n} rows of other spaces remain)`);

@@ -113,7 +113,11 @@ test('QUIRE_ORG_CREATION=operators: POST /orgs is a 403 that says who can; the d
   const locked = await startTestServer({ organizationCreation: 'operators' });
   try {
     const user = await locked.user();
-    assertErrorIs(await locked.call('POST', '/v1/orgs', { token: user.token, body: { title: 'Mine' } }), 403, 'On this instance only operators create organizations (QUIRE_ORG_CREATION=operators): ask one to run `npm run admin -- org create`');
+    assertErrorIs(
+      await locked.call('POST', '/v1/orgs', { token: user.token, body: { title: 'Mine' } }),
+      403,
+      'On this instance only operators create organizations (QUIRE_ORG_CREATION=operators): ask one to run `npm run admin -- org create`',
+    );
     assert.is((await locked.call('GET', '/v1/orgs', { token: user.token })).body.count, 0);
   } finally {
     await locked.close();

@@ -28,7 +28,10 @@ test('GET content: the current revision with its page tree and files', async () 
   const revision = await t.call('GET', content, { token: fx.reader.token });
   assert.is(revision.status, 200);
   assert.is(revision.body.id, space.revision);
-  assert.equal(flatten(revision.body.pages).map((page) => page.path), ['', 'quick-start', 'quick-start/configuration', 'faq']);
+  assert.equal(
+    flatten(revision.body.pages).map((page) => page.path),
+    ['', 'quick-start', 'quick-start/configuration', 'faq'],
+  );
   assert.is(revision.body.files.length, 1);
   assert.is(revision.body.files[0].contentType, 'image/png');
   assert.ok(revision.body.files[0].size > 0);
@@ -44,7 +47,11 @@ test('GET a page by id as markdown or as a Document; by path; in a given revisio
   assert.ok(asMarkdown.body.markdown.includes('port: 3000'));
   const quickStart = pages.find((page) => page.title === 'Quick start')!;
   const blocks = await t.call('GET', `${content}/page/${quickStart.id}?format=markdown`, { token: fx.reader.token });
-  assert.is(blocks.body.markdown, '{% hint style="info" %}\nIt takes five minutes.\n{% endhint %}\n\n1. Install.\n2. [Configure](quick-start/configuration.md).\n3. Run.\n', 'GitBook blocks come back exactly as stored');
+  assert.is(
+    blocks.body.markdown,
+    '{% hint style="info" %}\nIt takes five minutes.\n{% endhint %}\n\n1. Install.\n2. [Configure](quick-start/configuration.md).\n3. Run.\n',
+    'GitBook blocks come back exactly as stored',
+  );
   const hint = await t.call('GET', `${content}/page/${quickStart.id}?format=document`, { token: fx.reader.token });
   assert.equal(hint.body.document.nodes[0].data, { style: 'info' });
   const asDocument = await t.call('GET', `${content}/page/${configuration.id}`, { token: fx.reader.token });

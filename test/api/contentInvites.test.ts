@@ -43,7 +43,11 @@ test('create, read and PATCH links to a space and to a collection', async () => 
   assert.is(patched.body.role, 'comment');
   assert.is((await t.call('GET', `${links}/${toSpace.body.id}`, { token: fx.admin.token })).body.role, 'comment');
   assertErrorIs(await t.call('PATCH', `${links}/${toSpace.body.id}`, { token: fx.admin.token, body: { role: 'edit' } }), 400, '"level" is required for this invite');
-  assertErrorIs(await t.call('PATCH', `${links}/${toSpace.body.id}`, { token: fx.admin.token, body: { level: null } }), 400, '"level" must be a role for an invite to a space or collection: it is what the link grants there');
+  assertErrorIs(
+    await t.call('PATCH', `${links}/${toSpace.body.id}`, { token: fx.admin.token, body: { level: null } }),
+    400,
+    '"level" must be a role for an invite to a space or collection: it is what the link grants there',
+  );
 
   assertErrorIs(await t.call('POST', links, { token: fx.admin.token, body: { level: 'read', space: 'noSpace' } }), 400, 'Space noSpace not found in this organization');
   assertErrorIs(await t.call('POST', links, { token: fx.admin.token, body: { level: 'read', collection: 'noCollection' } }), 400, 'Collection noCollection not found in this organization');
@@ -76,7 +80,11 @@ test('joining with a space link: that level on that space only, as a guest of th
     'the member’s spaces: that one, with its level',
   );
   const ownList = await t.call('GET', `/v1/orgs/${fx.org.id}/spaces`, { token: joiner.token });
-  assert.equal(ownList.body.items.map((item: { id: string }) => item.id), [space], 'the organization’s spaces, as the joiner sees them: that one');
+  assert.equal(
+    ownList.body.items.map((item: { id: string }) => item.id),
+    [space],
+    'the organization’s spaces, as the joiner sees them: that one',
+  );
   assert.is(ownList.body.items[0].permissions.edit, true);
 });
 

@@ -76,10 +76,14 @@ test('every order clusters well as it arrives; consolidation makes the result th
     }
   }
   for (const orgId of orgs) {
-    await until(`organization ${orgId}'s conversations to be processed`, async () => {
-      const listed = (await t.call('GET', `/v1/orgs/${orgId}/conversations?limit=1000`, { token: admin.token })).body.items;
-      return listed.length === labelled.length && listed.every((conversation: any) => conversation.processedAt);
-    }, 60_000);
+    await until(
+      `organization ${orgId}'s conversations to be processed`,
+      async () => {
+        const listed = (await t.call('GET', `/v1/orgs/${orgId}/conversations?limit=1000`, { token: admin.token })).body.items;
+        return listed.length === labelled.length && listed.every((conversation: any) => conversation.processedAt);
+      },
+      60_000,
+    );
   }
 
   const report: string[] = [];
@@ -93,10 +97,14 @@ test('every order clusters well as it arrives; consolidation makes the result th
 
   // Nobody triggers the hourly schedule: each organization's job consolidates once its posts go quiet.
   for (const orgId of orgs) {
-    await until(`organization ${orgId}'s clusters to be consolidated`, async () => {
-      const corpus = await corpusCounts(t.server.db, orgId, []);
-      return corpus.version === corpus.consolidatedVersion;
-    }, 60_000);
+    await until(
+      `organization ${orgId}'s clusters to be consolidated`,
+      async () => {
+        const corpus = await corpusCounts(t.server.db, orgId, []);
+        return corpus.version === corpus.consolidatedVersion;
+      },
+      60_000,
+    );
   }
   const consolidated = await Promise.all(orgs.map(clustering));
   const result = figures(consolidated[0]!);
@@ -110,11 +118,20 @@ test('every order clusters well as it arrives; consolidation makes the result th
 
   // Every cluster is labelled from its members and counts them.
   const clusters = (await t.call('GET', `/v1/orgs/${orgs[0]}/conversations-clusters?limit=1000&orderBy=issues`, { token: admin.token })).body.items;
-  assert.is(clusters.reduce((sum: number, cluster: any) => sum + cluster.stats.issues, 0), 64);
-  assert.ok(clusters.every((cluster: any, i: number) => i === 0 || clusters[i - 1].stats.issues >= cluster.stats.issues), 'sorted by issues, most first');
+  assert.is(
+    clusters.reduce((sum: number, cluster: any) => sum + cluster.stats.issues, 0),
+    64,
+  );
+  assert.ok(
+    clusters.every((cluster: any, i: number) => i === 0 || clusters[i - 1].stats.issues >= cluster.stats.issues),
+    'sorted by issues, most first',
+  );
   for (const cluster of clusters) {
     assert.ok(cluster.label.length > 0 && cluster.summary.startsWith('"'), JSON.stringify(cluster));
-    assert.is(Object.values(cluster.sources).reduce((sum: number, n) => sum + (n as number), 0), cluster.stats.issues);
+    assert.is(
+      Object.values(cluster.sources).reduce((sum: number, n) => sum + (n as number), 0),
+      cluster.stats.issues,
+    );
   }
 });
 

@@ -68,7 +68,10 @@ test('a posted conversation is stored at once, then processed into an issue in a
   assert.equal(cluster.weeklyPulse, pulse);
 
   const byCluster = (await t.call('GET', `${base()}/conversations-issues?cluster=${listed.issue.cluster}`, { token: fx.editor.token })).body;
-  assert.equal(byCluster.items.map((item: any) => item.issue.id), [listed.issue.id]);
+  assert.equal(
+    byCluster.items.map((item: any) => item.issue.id),
+    [listed.issue.id],
+  );
   const clusters = (await t.call('GET', `${base()}/conversations-clusters`, { token: fx.editor.token })).body;
   assert.ok(clusters.items.some((item: any) => item.id === cluster.id));
   assert.is((await t.call('GET', `${base()}/conversations-clusters?status=pending`, { token: fx.editor.token })).body.items.length, 0);
@@ -107,12 +110,19 @@ test('personal data is redacted before anything is stored: emails, phone numbers
     bearer: 'Zx81hd92kKq0-plm',
   };
   const body = `My email is ${secrets.email}, call ${secrets.phone} or ${secrets.phoneUk}. Card ${secrets.card}. Keys: ${secrets.stripeKey} ${secrets.githubToken} ${secrets.jwt}. Header: Authorization: Bearer ${secrets.bearer}. Why do I get 401 from the API?`;
-  assert.is((await post({ id: 'zd-3003', subject: `From ${secrets.email}`, parts: [user(body)], metadata: { url: `https://help.example.com/t/3?token=${secrets.githubToken}`, attributes: { requester: secrets.email } } })).status, 204);
-  const stored = await detail('zd-3003');
   assert.is(
-    stored.parts[0].body,
-    'My email is [email], call [phone] or [phone]. Card [card]. Keys: [token] [token] [token]. Header: Authorization: Bearer [token]. Why do I get 401 from the API?',
+    (
+      await post({
+        id: 'zd-3003',
+        subject: `From ${secrets.email}`,
+        parts: [user(body)],
+        metadata: { url: `https://help.example.com/t/3?token=${secrets.githubToken}`, attributes: { requester: secrets.email } },
+      })
+    ).status,
+    204,
   );
+  const stored = await detail('zd-3003');
+  assert.is(stored.parts[0].body, 'My email is [email], call [phone] or [phone]. Card [card]. Keys: [token] [token] [token]. Header: Authorization: Bearer [token]. Why do I get 401 from the API?');
   assert.is(stored.conversation.subject, 'From [email]');
   assert.equal(stored.metadata, { url: 'https://help.example.com/t/3?token=%5Btoken%5D', attributes: { requester: '[email]' } });
   await processed('zd-3003');
@@ -145,10 +155,7 @@ test('redaction sees through look-alikes: international and fullwidth addresses,
   const id = 'alice.smith@corp.example';
   assert.is((await post({ id, parts: [user(body)], metadata: { attributes: { 'jane.doe@corp.example': 'requester' } } })).status, 204);
   const stored = await detail(id);
-  assert.is(
-    stored.parts[0].body,
-    'Mails: [email], [email], [email], [email], [email]. Cards: [card]; [card]; [card]; [card]; [card]. My password is [token], pw= [token]!',
-  );
+  assert.is(stored.parts[0].body, 'Mails: [email], [email], [email], [email], [email]. Cards: [card]; [card]; [card]; [card]; [card]. My password is [token], pw= [token]!');
   assert.equal(stored.metadata, { attributes: { '[email]': 'requester' } });
   assert.match(stored.conversation.id, /^redacted-[0-9a-f]{32}$/);
   // The same id posted again is the same conversation.
@@ -190,9 +197,15 @@ test('a change request can point at a cluster; the change-request list filters b
   assert.is(created.body.conversationsIssuesCluster, issue.cluster);
   const other = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.admin.token, body: { subject: 'Other' } })).body;
   const listed = (await t.call('GET', `/v1/spaces/${space.id}/change-requests?conversationsIssuesCluster=${issue.cluster}`, { token: fx.admin.token })).body;
-  assert.equal(listed.items.map((item: any) => item.id), [created.body.id]);
+  assert.equal(
+    listed.items.map((item: any) => item.id),
+    [created.body.id],
+  );
   const inOrg = (await t.call('GET', `${base()}/change-requests?conversationsIssuesCluster=${issue.cluster}`, { token: fx.admin.token })).body;
-  assert.equal(inOrg.items.map((item: any) => item.id), [created.body.id]);
+  assert.equal(
+    inOrg.items.map((item: any) => item.id),
+    [created.body.id],
+  );
 
   const linked = await t.call('PATCH', `/v1/spaces/${space.id}/change-requests/${other.id}`, { token: fx.admin.token, body: { conversationsIssuesCluster: issue.cluster } });
   assert.is(linked.body.conversationsIssuesCluster, issue.cluster);
@@ -220,7 +233,8 @@ test('who may post and read; what a bad post is told', async () => {
   assertErrorIs(await post([valid, { id: 'p-3' }]), 400, 'Invalid request body: "[1].parts" is required');
   assertErrorIs(await t.call('GET', `${base()}/conversations/missing`, { token: fx.editor.token }), 404, 'Conversation missing not found');
   assertErrorIs(await t.call('GET', `${base()}/conversations-clusters/missing`, { token: fx.editor.token }), 404, 'Conversations issues cluster missing not found');
-  for (const id of ['p-2', 'p-3']) assertErrorIs(await t.call('GET', `${base()}/conversations/${id}`, { token: fx.editor.token }), 404, `Conversation ${id} not found`, 'nothing of a refused post is stored');
+  for (const id of ['p-2', 'p-3'])
+    assertErrorIs(await t.call('GET', `${base()}/conversations/${id}`, { token: fx.editor.token }), 404, `Conversation ${id} not found`, 'nothing of a refused post is stored');
 });
 
 test.run();

@@ -72,7 +72,11 @@ test('when the endpoint fails or answers another shape, the issues are extracted
     const id = `m-${subject}`;
     assert.is((await t.call('POST', `${base()}/conversations`, { token: fx.admin.token, body: { id, subject, parts: [user('How do I rename a page in the table of contents?')] } })).status, 204);
     const issues = await issuesAfterProcessing(id);
-    assert.equal(issues.map((issue: any) => issue.title), ['How do I rename a page in the table of contents?'], subject);
+    assert.equal(
+      issues.map((issue: any) => issue.title),
+      ['How do I rename a page in the table of contents?'],
+      subject,
+    );
   }
 });
 

@@ -43,7 +43,11 @@ test('a write through one process is served by the other, both ways', async () =
   await until('the other process to serve the new title', async () => (await getOther(path, admin.token)).body.title === 'Renamed here', 5000);
 
   assert.is((await t.call('GET', path, { token: admin.token })).body.title, 'Renamed here', 'this process has it cached');
-  const patched = await fetch(other.url + path, { method: 'PATCH', headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Renamed there' }) });
+  const patched = await fetch(other.url + path, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Renamed there' }),
+  });
   assert.is(patched.status, 200, JSON.stringify(await checkedBody('PATCH', path, patched)));
   await until('this process to serve the title written by the other', async () => (await t.call('GET', path, { token: admin.token })).body.title === 'Renamed there', 5000);
 });

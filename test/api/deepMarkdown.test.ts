@@ -44,7 +44,11 @@ test('a page written with nesting past 64 levels is refused, naming the limit; 6
   assertErrorIs(comment, 400, `A comment: ${limit}`);
   const brackets = await t.call('POST', `/v1/spaces/${space.id}/comments`, { token: fx.admin.token, body: { body: { markdown: deep.brackets } } });
   assertErrorIs(brackets, 400, `A comment: ${limit}`);
-  assertErrorIs(await t.call('POST', content, { token: fx.admin.token, body: { changes: [{ operation: 'insert_page', title: 'Flat', document: { markdown: flatBrackets } }] } }), 400, `changes[0] (insert_page): ${tooManyBrackets}`);
+  assertErrorIs(
+    await t.call('POST', content, { token: fx.admin.token, body: { changes: [{ operation: 'insert_page', title: 'Flat', document: { markdown: flatBrackets } }] } }),
+    400,
+    `changes[0] (insert_page): ${tooManyBrackets}`,
+  );
   assertErrorIs(await t.call('POST', `/v1/spaces/${space.id}/comments`, { token: fx.admin.token, body: { body: { markdown: flatBrackets } } }), 400, `A comment: ${tooManyBrackets}`);
   // A long list of links is many runs of text, each with a few brackets: fine.
   const list = Array.from({ length: 3000 }, (_, i) => `- [Link ${i}](page-${i}.md)`).join('\n');

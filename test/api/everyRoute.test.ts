@@ -126,7 +126,10 @@ const validQueries: Record<string, Record<string, string>> = {
   getEmbedByUrlInSpace: { url: 'https://docs.example.com/' },
 };
 
-const ajv = addFormatsModule.default(new Ajv({ strict: false }), ['uri', 'email', 'date-time']).addSchema(upstreamDocument).addSchema(upstreamCustomization);
+const ajv = addFormatsModule
+  .default(new Ajv({ strict: false }), ['uri', 'email', 'date-time'])
+  .addSchema(upstreamDocument)
+  .addSchema(upstreamCustomization);
 const accepts = (schema: unknown, value: unknown) => ajv.validate(schema as object, value);
 
 test('the valid bodies and queries below are valid for their routes, and every route that needs one has one', () => {
@@ -156,7 +159,7 @@ test('a member of another organization gets 404 from every organization route', 
 test('an unknown query parameter beside a valid query is a 400 naming it, on every route', async () => {
   for (const route of allRoutes) {
     const query = new URLSearchParams({ ...validQueries[route.operationId], surprise: '1' });
-    const body = route.method === 'GET' ? undefined : validBodies[route.operationId] ?? {};
+    const body = route.method === 'GET' ? undefined : (validBodies[route.operationId] ?? {});
     const response = await t.call(route.method, `${concrete(route.path, fx.org.id)}?${query}`, { token: fx.admin.token, body });
     assertErrorIs(response, 400, 'Invalid query parameter: "surprise" is not an accepted field', `${route.method} ${route.path}`);
   }

@@ -69,7 +69,7 @@ async function rawPush(spaceId: string, commands: string[], pack: Buffer): Promi
   const report: string[] = [];
   let messages = '';
   let reportBytes = Buffer.alloc(0);
-  for (let at = 0; at + 4 <= body.length; ) {
+  for (let at = 0; at + 4 <= body.length;) {
     const length = parseInt(body.toString('latin1', at, at + 4), 16);
     if (length === 0) {
       at += 4;
@@ -80,7 +80,7 @@ async function rawPush(spaceId: string, commands: string[], pack: Buffer): Promi
     else if (body[at + 4] === 2) messages += data.toString('utf8');
     at += length;
   }
-  for (let at = 0; at + 4 <= reportBytes.length; ) {
+  for (let at = 0; at + 4 <= reportBytes.length;) {
     const length = parseInt(reportBytes.toString('latin1', at, at + 4), 16);
     if (length === 0) {
       at += 4;
@@ -92,7 +92,8 @@ async function rawPush(spaceId: string, commands: string[], pack: Buffer): Promi
   return { status: response.status, report, messages };
 }
 
-const changeRequests = async (spaceId: string) => (await t.call('GET', `/v1/spaces/${spaceId}/change-requests`, { token: fx.admin.token })).body.items as Array<{ id: string; number: number; status: string }>;
+const changeRequests = async (spaceId: string) =>
+  (await t.call('GET', `/v1/spaces/${spaceId}/change-requests`, { token: fx.admin.token })).body.items as Array<{ id: string; number: number; status: string }>;
 const main = (spaceId: string) => git(spaceGitdir(t.dataDir, spaceId), 'rev-parse', 'refs/heads/main').then((run) => run.stdout.trim());
 
 test('a forged old id on refs/for/main checks the pushed commit against main, not against the commit the client names', async () => {
@@ -246,7 +247,9 @@ test('a 400 MB page (400 KB on the wire) is refused by its size without being re
   const { space, clone } = await spaceWithClone('Huge');
   const before = await main(space.id);
   // Written by a shell, so the test's own process (the server's) never holds it.
-  await new Promise<void>((resolve, reject) => spawn('sh', ['-c', `head -c 400000000 /dev/zero | tr '\\0' 'a' > "${path.join(clone, 'huge.md')}"`]).on('close', (code) => (code === 0 ? resolve() : reject(new Error(`sh exited with ${code}`)))));
+  await new Promise<void>((resolve, reject) =>
+    spawn('sh', ['-c', `head -c 400000000 /dev/zero | tr '\\0' 'a' > "${path.join(clone, 'huge.md')}"`]).on('close', (code) => (code === 0 ? resolve() : reject(new Error(`sh exited with ${code}`)))),
+  );
   await commitAll(clone, 'Huge');
   const peakBefore = peakMemory();
   const pushed = await git(clone, 'push', 'origin', 'HEAD:refs/for/main');

@@ -73,7 +73,10 @@ test('git asks for credentials (Basic), and a space is a 404 alike to outsiders,
       return { status: response.status, body: (await response.json()) as { error: { message: string } } };
     }),
   );
-  assert.equal(bodies.map((answer) => answer.status), [404, 404]);
+  assert.equal(
+    bodies.map((answer) => answer.status),
+    [404, 404],
+  );
   assert.match(bodies[0]!.body.error.message, 'not found');
   const deleted = await newSpace('Bin');
   assert.is((await t.call('DELETE', `/v1/spaces/${deleted.id}`, { token: fx.admin.token })).status, 205);
@@ -83,7 +86,7 @@ test('git asks for credentials (Basic), and a space is a 404 alike to outsiders,
   assert.is(dumb.status, 400);
 });
 
-test('a site token reads no repository: the published site\'s own space answers 401 over git', async () => {
+test("a site token reads no repository: the published site's own space answers 401 over git", async () => {
   const space = await newSpace('Published');
   const site = await siteMaker(() => ({ t, fx })).publishedSite('Docs', [space.id]);
   const apiToken = (await t.call('POST', '/v1/urls/published', { body: { url: site.urls.published } })).body.apiToken as string;
@@ -116,7 +119,13 @@ test('clone, edit, push to refs/for/main opens a change request; pushing to its 
   assert.match(opened.stderr, /remote: Change request #1 opened: http:\/\/\S+\/~\/changes\/1/);
   assert.is(await revisionOf(space.id), space.revision, 'main did not move');
 
-  const listed = (await t.call('GET', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token })).body.items as Array<{ number: number; subject: string; revision: string; revisionInitial: string; createdBy: { id: string } }>;
+  const listed = (await t.call('GET', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token })).body.items as Array<{
+    number: number;
+    subject: string;
+    revision: string;
+    revisionInitial: string;
+    createdBy: { id: string };
+  }>;
   assert.is(listed.length, 1);
   assert.is(listed[0]!.subject, 'Welcome rewrite');
   assert.is(listed[0]!.createdBy.id, fx.editor.id);
@@ -125,7 +134,10 @@ test('clone, edit, push to refs/for/main opens a change request; pushing to its 
   assert.is(listed[0]!.revision, head);
 
   await ok(work, 'fetch', '--quiet', 'origin');
-  const branch = (await ok(work, 'branch', '-r')).split('\n').map((line) => line.trim()).find((line) => line.startsWith('origin/change-requests/1-'));
+  const branch = (await ok(work, 'branch', '-r'))
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line.startsWith('origin/change-requests/1-'));
   assert.ok(branch, 'the change request is a branch of the remote');
   writeFileSync(path.join(work, 'README.md'), '# Welcome\n\nWritten in my editor, twice.\n');
   await ok(work, 'commit', '-qam', 'Second pass');
@@ -233,11 +245,14 @@ test('a push and API batches on one change request: the batches all land, the pu
   const content = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`;
   const [pushed, ...batches] = await Promise.all([
     git(work, 'push', 'origin', `HEAD:${branch}`),
-    ...Array.from({ length: 8 }, (_, index) => t.call('POST', content, { token: fx.editor.token, body: { changes: [{ operation: 'insert_page', title: `Batch ${index}`, document: { markdown: `Batch ${index}.\n` } }] } })),
+    ...Array.from({ length: 8 }, (_, index) =>
+      t.call('POST', content, { token: fx.editor.token, body: { changes: [{ operation: 'insert_page', title: `Batch ${index}`, document: { markdown: `Batch ${index}.\n` } }] } }),
+    ),
   ]);
   for (const batch of batches) assert.is(batch.status, 200, JSON.stringify(batch.body));
   // Refused by Quire when a batch moved the branch after git read it, or by git itself when one had moved it before.
-  const refusal = /\[remote rejected\] HEAD -> change-requests\/1-race \(change-requests\/1-race is at [0-9a-f]{7}, not where this push started from: fetch, then push again\)|! \[rejected\] +HEAD -> change-requests\/1-race \(fetch first\)/;
+  const refusal =
+    /\[remote rejected\] HEAD -> change-requests\/1-race \(change-requests\/1-race is at [0-9a-f]{7}, not where this push started from: fetch, then push again\)|! \[rejected\] +HEAD -> change-requests\/1-race \(fetch first\)/;
   if (pushed!.code !== 0) assert.ok(refusal.test(pushed!.stderr), `refused for the race, not otherwise: ${pushed!.stderr}`);
   const pages = (await t.call('GET', `${content}/pages`, { token: fx.editor.token })).body.pages as Array<{ title: string }>;
   const titles = pages.map((page) => page.title);
@@ -260,7 +275,11 @@ test('page ids survive the round trip: a page edited in a clone keeps its id; a 
   const pushed = await git(work, 'push', 'origin', 'HEAD:main');
   assert.is(pushed.code, 0, pushed.stderr);
   const after = (await t.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: fx.reader.token })).body.pages as Array<{ id: string; title: string }>;
-  assert.equal(after.map((page) => page.id), before.map((page) => page.id), 'every page keeps its id');
+  assert.equal(
+    after.map((page) => page.id),
+    before.map((page) => page.id),
+    'every page keeps its id',
+  );
 
   const pageId = /pageId: (\S+)/.exec(readme)?.[1];
   assert.ok(pageId, `the Git Sync layout keeps the page id in the frontmatter:\n${readme}`);

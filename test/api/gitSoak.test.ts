@@ -80,8 +80,11 @@ test('twelve rounds of pushes to main and to change requests, API batches and me
   assert.ok(intoMerged.length >= 3, `${intoMerged.length} batches went into change request #1 before its merge`);
   for (const batch of intoMerged) assert.ok(mainTitles.includes(batch.title), `${batch.title}, merged with change request #1, is on main`);
   for (const changeRequest of changeRequests.slice(1)) {
-    const titles = ((await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content/pages`, { token: fx.editor.token })).body.pages as Array<{ title: string }>).map((page) => page.title);
-    for (const batch of acknowledged.batches.filter((entry) => entry.changeRequest === changeRequest.id)) assert.ok(titles.includes(batch.title), `${batch.title} is in change request ${changeRequest.number}`);
+    const titles = ((await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content/pages`, { token: fx.editor.token })).body.pages as Array<{ title: string }>).map(
+      (page) => page.title,
+    );
+    for (const batch of acknowledged.batches.filter((entry) => entry.changeRequest === changeRequest.id))
+      assert.ok(titles.includes(batch.title), `${batch.title} is in change request ${changeRequest.number}`);
   }
 });
 

@@ -75,7 +75,10 @@ test('4 MB of code: rendered in the worker pool, the first 100,000 characters hi
   assert.is(blocks.length, 200, 'every block is on the page');
   const highlighted = blocks.filter((pre) => pre.slice(0, pre.indexOf('</pre>')).includes('class="hljs-'));
   assert.is(highlighted.length, 5, 'five blocks of 19,990 characters fit the budget');
-  assert.ok(blocks.slice(5).every((pre) => !pre.slice(0, pre.indexOf('</pre>')).includes('hljs-')), 'the blocks past it are plain');
+  assert.ok(
+    blocks.slice(5).every((pre) => !pre.slice(0, pre.indexOf('</pre>')).includes('hljs-')),
+    'the blocks past it are plain',
+  );
   assert.ok(html.length < 1.5 * codePage.length, `${html.length} characters of HTML for ${codePage.length} of markdown`);
   assert.ok(html.includes('const value199_1 = compute(&#x22;1&#x22;, 1 * 2);') || html.includes('const value199_1 = compute("1", 1 * 2);'), 'the last block is there, as text');
 });

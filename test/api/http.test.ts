@@ -95,7 +95,11 @@ test('unknown routes 404, wrong methods 405, in the upstream error body', async 
 test('bodies: malformed JSON 400, not JSON 415, too large 413', async () => {
   const headers = { 'content-type': 'application/json' };
   assertErrorIs(await t.call('POST', '/v1/orgs', { token, raw: '{"title": "x",', headers }), 400, 'Malformed JSON in request body: Expected double-quoted property name in JSON at position 14');
-  assertErrorIs(await t.call('POST', '/v1/orgs', { token, raw: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'Request bodies must be JSON (Content-Type: application/json), got application/x-www-form-urlencoded');
+  assertErrorIs(
+    await t.call('POST', '/v1/orgs', { token, raw: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+    415,
+    'Request bodies must be JSON (Content-Type: application/json), got application/x-www-form-urlencoded',
+  );
   assertErrorIs(await t.call('POST', '/v1/orgs', { token, raw: JSON.stringify({ title: 'x'.repeat(70 * 1024) }), headers }), 413, 'Request body is larger than the limit of 65536 bytes');
   assertErrorIs(await t.call('POST', '/v1/orgs', { token }), 400, 'A JSON request body is required');
   assertErrorIs(await t.call('POST', '/v1/orgs', { token, body: [1, 2] }), 400, 'Invalid request body: the body must be object');

@@ -35,7 +35,11 @@ test('create, list, read and update an organization invite link', async () => {
   assert.equal(updated.body, reread.body);
 
   assertErrorIs(await t.call('POST', links, { token: fx.admin.token, body: {} }), 400, '"role" is required');
-  assertErrorIs(await t.call('POST', links, { token: fx.admin.token, body: { role: 'king' } }), 400, 'Invalid request body: "role" must be one of "admin", "create", "review", "edit", "comment", "read", null');
+  assertErrorIs(
+    await t.call('POST', links, { token: fx.admin.token, body: { role: 'king' } }),
+    400,
+    'Invalid request body: "role" must be one of "admin", "create", "review", "edit", "comment", "read", null',
+  );
   assertErrorIs(await t.call('POST', links, { token: fx.admin.token, body: { level: 'read', space: 'noSpace' } }), 400, 'Space noSpace not found in this organization');
   assertErrorIs(await t.call('POST', links, { token: fx.admin.token, body: { level: 'read' } }), 400, '"level" goes with "space" or "collection"; an organization invite takes "role"');
   assertErrorIs(await t.call('PATCH', `${links}/${created.body.id}`, { token: fx.admin.token, body: {} }), 400, '"role" is required for this invite');
@@ -56,7 +60,11 @@ test('joining with an invite link; links can be turned off', async () => {
   assertErrorIs(await t.call('POST', `/v1/orgs/${fx.org.id}/invites/unknown`, { token: newcomer.token }), 404, 'Invite unknown not found');
   const eager = await t.user();
   const racing = await Promise.all(Array.from({ length: 5 }, () => t.call('POST', `/v1/orgs/${fx.org.id}/invites/${link.body.id}`, { token: eager.token })));
-  assert.equal(racing.map((r) => r.status), [200, 200, 200, 200, 200], 'concurrent joins of one user all succeed');
+  assert.equal(
+    racing.map((r) => r.status),
+    [200, 200, 200, 200, 200],
+    'concurrent joins of one user all succeed',
+  );
   assertErrorIs(await t.call('POST', `/v1/orgs/${fx.org.id}/invites/${link.body.id}`), 401, 'Authentication required: send an Authorization: Bearer <token> header');
 
   await t.call('PATCH', `/v1/orgs/${fx.org.id}`, { token: fx.admin.token, body: { inviteLinks: false } });

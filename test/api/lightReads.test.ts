@@ -111,7 +111,7 @@ test('a request passed on to Koa is counted once against the rate limit', async 
   assert.equal(remaining, [first, first - 1, first - 2, first - 3, first - 4]);
 });
 
-test('only the light routes spelled /v1/ are counted: another GET with a token, or /V1/, is simply Koa\'s', async () => {
+test("only the light routes spelled /v1/ are counted: another GET with a token, or /V1/, is simply Koa's", async () => {
   const before = await lightCounts();
   assert.is((await light.call('GET', '/v1/user', { token: fx.reader.token })).status, 200);
   // Not through `call`, which checks answers against upstream's paths (spelled /v1/).

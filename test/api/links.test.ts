@@ -44,7 +44,10 @@ test('page links and file backlinks', async () => {
   const files = (await t.call('GET', `/v1/spaces/${space.id}/content/files`, { token: fx.reader.token })).body.items;
   const backlinks = await t.call('GET', `/v1/spaces/${space.id}/content/files/${files[0].id}/backlinks`, { token: fx.reader.token });
   assert.is(backlinks.status, 200);
-  assert.equal(backlinks.body.items.map((item: { page: { title: string } }) => item.page.title), ['Introduction']);
+  assert.equal(
+    backlinks.body.items.map((item: { page: { title: string } }) => item.page.title),
+    ['Introduction'],
+  );
   assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/content/page/nope/links`, { token: fx.reader.token }), 404, `Page nope not found in revision ${space.revision}`);
   assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/content/files/nope/backlinks`, { token: fx.reader.token }), 404, `File nope not found in revision ${space.revision}`);
 });

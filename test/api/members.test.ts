@@ -23,19 +23,38 @@ test('GET members lists everyone, newest first by default, with filters', async 
   assert.is(ascending.body.items[0].id, fx.admin.id);
 
   const editors = await t.call('GET', `${members}?role=edit`, { token: fx.reader.token });
-  assert.equal(editors.body.items.map((m: { id: string }) => m.id), [fx.editor.id]);
+  assert.equal(
+    editors.body.items.map((m: { id: string }) => m.id),
+    [fx.editor.id],
+  );
   const guests = await t.call('GET', `${members}?role=guest`, { token: fx.reader.token });
-  assert.equal(guests.body.items.map((m: { id: string }) => m.id), [fx.guest.id]);
+  assert.equal(
+    guests.body.items.map((m: { id: string }) => m.id),
+    [fx.guest.id],
+  );
   const search = await t.call('GET', `${members}?search=${encodeURIComponent(fx.editor.email.toUpperCase())}`, { token: fx.reader.token });
-  assert.equal(search.body.items.map((m: { id: string }) => m.id), [fx.editor.id]);
+  assert.equal(
+    search.body.items.map((m: { id: string }) => m.id),
+    [fx.editor.id],
+  );
   assert.is((await t.call('GET', `${members}?search=%25`, { token: fx.reader.token })).body.count, 0, '% is matched literally');
 
   await t.call('POST', `/v1/orgs/${fx.org.id}/ping`, { token: fx.editor.token });
   const seen = await t.call('GET', `${members}?sort=lastSeenAt`, { token: fx.reader.token });
-  assert.ok(seen.body.items.some((m: { id: string }) => m.id === fx.editor.id), 'the member who pinged is listed');
-  assert.ok(seen.body.items.every((m: { lastSeenAt?: string }) => m.lastSeenAt), 'sorting by lastSeenAt lists only active members');
+  assert.ok(
+    seen.body.items.some((m: { id: string }) => m.id === fx.editor.id),
+    'the member who pinged is listed',
+  );
+  assert.ok(
+    seen.body.items.every((m: { lastSeenAt?: string }) => m.lastSeenAt),
+    'sorting by lastSeenAt lists only active members',
+  );
 
-  assertErrorIs(await t.call('GET', `${members}?role=owner`, { token: fx.reader.token }), 400, 'Invalid query parameter: "role" must be one of "admin", "create", "review", "edit", "comment", "read", "guest"');
+  assertErrorIs(
+    await t.call('GET', `${members}?role=owner`, { token: fx.reader.token }),
+    400,
+    'Invalid query parameter: "role" must be one of "admin", "create", "review", "edit", "comment", "read", "guest"',
+  );
   assertErrorIs(await t.call('GET', `${members}?sort=name`, { token: fx.reader.token }), 400, 'Invalid query parameter: "sort" must be one of "joinedAt", "lastSeenAt"');
   assertErrorIs(await t.call('GET', `${members}?limit=5000`, { token: fx.reader.token }), 400, 'Invalid query parameter: "limit" must be <= 1000');
   assertErrorIs(await t.call('GET', `${members}?bogus=1`, { token: fx.reader.token }), 400, 'Invalid query parameter: "bogus" is not an accepted field');
@@ -48,7 +67,10 @@ test('member search folds case beyond ASCII', async () => {
   assert.is(invited.body.invited, 1);
   await acceptInvitation(t, fx.org.id, person);
   const found = await t.call('GET', `${members}?search=${encodeURIComponent('ÉMILE')}`, { token: fx.reader.token });
-  assert.equal(found.body.items.map((m: { id: string }) => m.id), [person.id]);
+  assert.equal(
+    found.body.items.map((m: { id: string }) => m.id),
+    [person.id],
+  );
 });
 
 test('GET a member: colleagues and the member themself; unknown ids 404', async () => {
@@ -57,7 +79,11 @@ test('GET a member: colleagues and the member themself; unknown ids 404', async 
   assert.is(got.body.user.email, fx.editor.email);
   assert.is(got.body.role, 'edit');
   assert.is((await t.call('GET', `${members}/${fx.guest.id}`, { token: fx.guest.token })).status, 200, 'a guest sees themself');
-  assertErrorIs(await t.call('GET', `${members}/${fx.editor.id}`, { token: fx.guest.token }), 403, 'This operation needs the read role in the organization (or being the member themself); you are guest');
+  assertErrorIs(
+    await t.call('GET', `${members}/${fx.editor.id}`, { token: fx.guest.token }),
+    403,
+    'This operation needs the read role in the organization (or being the member themself); you are guest',
+  );
   assertErrorIs(await t.call('GET', `${members}/nobody`, { token: fx.reader.token }), 404, `Member nobody not found in organization ${fx.org.id}`);
   await assertGuarded(t, fx, 'GET', `${members}/${fx.editor.id}`);
 });
@@ -76,9 +102,17 @@ test('PATCH a member’s role; the last admin stays admin', async () => {
   assert.is(reread.body.role, null, 'the PATCH is stored');
   assert.equal(toGuest.body, reread.body);
 
-  assertErrorIs(await t.call('PATCH', `${members}/${fx.admin.id}`, { token: fx.admin.token, body: { role: 'read' } }), 400, 'Cannot demote the last admin of the organization; make another member admin first');
+  assertErrorIs(
+    await t.call('PATCH', `${members}/${fx.admin.id}`, { token: fx.admin.token, body: { role: 'read' } }),
+    400,
+    'Cannot demote the last admin of the organization; make another member admin first',
+  );
   assert.is((await t.call('GET', `${members}/${fx.admin.id}`, { token: fx.admin.token })).body.role, 'admin');
-  assertErrorIs(await t.call('PATCH', `${members}/${person.id}`, { token: fx.admin.token, body: { role: 'superuser' } }), 400, 'Invalid request body: "role" must be one of "admin", "create", "review", "edit", "comment", "read", null');
+  assertErrorIs(
+    await t.call('PATCH', `${members}/${person.id}`, { token: fx.admin.token, body: { role: 'superuser' } }),
+    400,
+    'Invalid request body: "role" must be one of "admin", "create", "review", "edit", "comment", "read", null',
+  );
   assertErrorIs(await t.call('PATCH', `${members}/nobody`, { token: fx.admin.token, body: { role: 'read' } }), 404, `Member nobody not found in organization ${fx.org.id}`);
   await assertGuarded(t, fx, 'PATCH', `${members}/${person.id}`, { body: { role: 'admin' }, tooLow: { who: fx.creator, message: messages.needsOrgRole('admin', 'create') } });
   assert.is((await t.call('GET', `${members}/${person.id}`, { token: fx.admin.token })).body.role, null, 'refused patches changed nothing');
@@ -145,8 +179,15 @@ test('GET members/{id}/teams: the member’s teams with their team role', async 
   assert.is(writers.member.role, 'owner');
   assert.is(writers.team.permissions.admin, true, 'an owner manages the team');
   const filtered = await t.call('GET', `${members}/${fx.editor.id}/teams?title=WRIT`, { token: fx.reader.token });
-  assert.equal(filtered.body.items.map((item: { team: { title: string } }) => item.team.title), ['Writers']);
-  assertErrorIs(await t.call('GET', `${members}/${fx.editor.id}/teams?title=${'x'.repeat(65)}`, { token: fx.reader.token }), 400, 'Invalid query parameter: "title" must NOT have more than 64 characters');
+  assert.equal(
+    filtered.body.items.map((item: { team: { title: string } }) => item.team.title),
+    ['Writers'],
+  );
+  assertErrorIs(
+    await t.call('GET', `${members}/${fx.editor.id}/teams?title=${'x'.repeat(65)}`, { token: fx.reader.token }),
+    400,
+    'Invalid query parameter: "title" must NOT have more than 64 characters',
+  );
   assertErrorIs(await t.call('GET', `${members}/nobody/teams`, { token: fx.admin.token }), 404, `Member nobody not found in organization ${fx.org.id}`);
   await assertGuarded(t, fx, 'GET', `${members}/${fx.editor.id}/teams`, { tooLow: { who: fx.guest, message: messages.needsOrgRole('read', 'guest', 'the member themself') } });
 });
@@ -164,7 +205,11 @@ test('POST /orgs/{id}/invites invites users by email, creating unknown ones; the
   assert.is((await t.call('GET', `${members}/${known.id}`, { token: fx.admin.token })).body.role, 'comment');
   const listed = await t.call('GET', `${members}?search=brand-new`, { token: fx.admin.token });
   assert.is(listed.body.count, 0, 'a pending invitation is no membership');
-  assertErrorIs(await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: ['not-an-email'] } }), 400, 'Invalid request body: "emails[0]" must match format "email"');
+  assertErrorIs(
+    await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: ['not-an-email'] } }),
+    400,
+    'Invalid request body: "emails[0]" must match format "email"',
+  );
   assertErrorIs(await t.call('POST', `/v1/orgs/${fx.org.id}/invites`, { token: fx.admin.token, body: { emails: [] } }), 400, 'Invalid request body: "emails" must NOT have fewer than 1 items');
   await assertGuarded(t, fx, 'POST', `/v1/orgs/${fx.org.id}/invites`, { body: { emails: ['x@example.com'] }, tooLow: { who: fx.creator, message: messages.needsOrgRole('admin', 'create') } });
   assertErrorIs(await t.call('POST', '/v1/orgs/doesNotExist/invites', { token: fx.admin.token, body: { emails: ['x@example.com'] } }), 404, 'Organization doesNotExist not found');

@@ -50,7 +50,14 @@ test(`${clients} clients for ${seconds} s: every request answered, none failed, 
       comments.push(text);
     },
     conversation: () =>
-      expect('conversation', t.call('POST', `/v1/orgs/${fx.org.id}/conversations`, { token: fx.admin.token, body: { id: `load-${Math.random()}`, parts: [{ type: 'message', role: 'user', body: 'How do I export my space as a PDF?' }] } }), 204),
+      expect(
+        'conversation',
+        t.call('POST', `/v1/orgs/${fx.org.id}/conversations`, {
+          token: fx.admin.token,
+          body: { id: `load-${Math.random()}`, parts: [{ type: 'message', role: 'user', body: 'How do I export my space as a PDF?' }] },
+        }),
+        204,
+      ),
     'edit and merge': async () => {
       edits += 1;
       const marker = `Edit ${edits} under load ${Math.random()}`;
@@ -61,7 +68,13 @@ test(`${clients} clients for ${seconds} s: every request answered, none failed, 
       merged.push(marker);
     },
   };
-  const weights: Array<[string, number]> = [['read', 45], ['search', 15], ['comment', 15], ['conversation', 10], ['edit and merge', 15]];
+  const weights: Array<[string, number]> = [
+    ['read', 45],
+    ['search', 15],
+    ['comment', 15],
+    ['conversation', 10],
+    ['edit and merge', 15],
+  ];
   const pick = () => {
     let roll = Math.random() * 100;
     for (const [name, weight] of weights) if ((roll -= weight) < 0) return name;
@@ -95,9 +108,17 @@ test(`${clients} clients for ${seconds} s: every request answered, none failed, 
     cursor = `&page=${encodeURIComponent(page.next.page)}`;
   }
   const listedText = [...listed].join('\n');
-  assert.equal(comments.filter((text) => !listedText.includes(text)), [], `every acknowledged comment is listed (${comments.length})`);
+  assert.equal(
+    comments.filter((text) => !listedText.includes(text)),
+    [],
+    `every acknowledged comment is listed (${comments.length})`,
+  );
   const titles = ((await t.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: fx.reader.token })).body.pages as Array<{ title: string }>).map((page) => page.title);
-  assert.equal(merged.filter((marker) => !titles.includes(marker)), [], `every merged page is in the space (${merged.length})`);
+  assert.equal(
+    merged.filter((marker) => !titles.includes(marker)),
+    [],
+    `every merged page is in the space (${merged.length})`,
+  );
 });
 
 test.run();

@@ -64,10 +64,14 @@ test.after(async () => {
 const get = (slug: string) => t.call('GET', `${specs}/${slug}`, { token: fx.reader.token });
 /** Waits for the job to finish: `complete`, and processed after `since`. */
 const processed = (slug: string, since: string) =>
-  until(`${slug} to be processed`, async () => {
-    const spec = (await get(slug)).body;
-    return spec.processingState === 'complete' && spec.lastProcessedAt > since ? spec : undefined;
-  }, 20_000);
+  until(
+    `${slug} to be processed`,
+    async () => {
+      const spec = (await get(slug)).body;
+      return spec.processingState === 'complete' && spec.lastProcessedAt > since ? spec : undefined;
+    },
+    20_000,
+  );
 const versions = async (slug: string) => (await t.call('GET', `${specs}/${slug}/versions`, { token: fx.reader.token })).body;
 
 test('create by URL: pending at once, then a complete version bundling the multi-file $refs, served back', async () => {
@@ -103,10 +107,13 @@ test('create by URL: pending at once, then a complete version bundling the multi
     // The external file's schema is inside the one bundled document now.
     assert.equal(bundled.paths['/pets'].get.responses['200'].content['application/json'].schema, { type: 'object', properties: { name: { type: 'string' } } });
   }
-  assert.equal((await t.call('GET', specs, { token: fx.reader.token })).body.items.map((item: { slug: string }) => item.slug), ['pets']);
+  assert.equal(
+    (await t.call('GET', specs, { token: fx.reader.token })).body.items.map((item: { slug: string }) => item.slug),
+    ['pets'],
+  );
 });
 
-test('descriptions also as sanitized HTML (examples left alone); GitBook\'s API client gets the files as its parser\'s list', async () => {
+test("descriptions also as sanitized HTML (examples left alone); GitBook's API client gets the files as its parser's list", async () => {
   const text = JSON.stringify({
     openapi: '3.0.3',
     info: { title: 'Described', version: '1', description: 'Read **this** first. <script>alert(1)</script>' },
@@ -114,7 +121,21 @@ test('descriptions also as sanitized HTML (examples left alone); GitBook\'s API 
       '/things': {
         get: {
           description: 'Every thing, `newest` first.',
-          responses: { 200: { description: 'The things', content: { 'application/json': { schema: { type: 'object', properties: { note: { type: 'string', description: 'A _note_' }, example: { type: 'string', description: 'A property *named* example' } }, default: { description: 'data too' } }, example: { description: 'data, not docs' } } } } },
+          responses: {
+            200: {
+              description: 'The things',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: { note: { type: 'string', description: 'A _note_' }, example: { type: 'string', description: 'A property *named* example' } },
+                    default: { description: 'data too' },
+                  },
+                  example: { description: 'data, not docs' },
+                },
+              },
+            },
+          },
         },
       },
     },
@@ -160,7 +181,11 @@ test('PUT: re-processing unchanged content makes no version; new content makes o
   assert.is.not(second, first);
   const list = await versions('pets');
   assert.is(list.count, 2);
-  assert.equal(list.items.map((item: { id: string }) => item.id), [second, first], 'newest first');
+  assert.equal(
+    list.items.map((item: { id: string }) => item.id),
+    [second, first],
+    'newest first',
+  );
 
   since = new Date().toISOString();
   const broken = `openapi: 3.0.3\ninfo: { title: Pets }\npaths:\n  /pets:\n    get: {}\n`;
@@ -184,7 +209,10 @@ test('PUT: re-processing unchanged content makes no version; new content makes o
 test('uploaded text: Swagger 2.0 and OpenAPI 3.1; PUT on a new slug creates (201); content url is the API', async () => {
   const swagger = JSON.stringify({ swagger: '2.0', info: { title: 'Old', version: '1' }, paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } } });
   const v31 = `openapi: 3.1.0\ninfo: { title: New, version: '2' }\npaths:\n  /b:\n    get:\n      responses:\n        '200': { description: ok }\n`;
-  for (const [slug, text, title] of [['old-api', swagger, 'Old'], ['new-api', v31, 'New']] as const) {
+  for (const [slug, text, title] of [
+    ['old-api', swagger, 'Old'],
+    ['new-api', v31, 'New'],
+  ] as const) {
     const since = new Date().toISOString();
     // Slugs are case-insensitive, kept in lower case.
     const put = await t.call('PUT', `${specs}/${slug === 'new-api' ? 'New-API' : slug}`, { token: fx.creator.token, body: { source: { text } } });
@@ -198,7 +226,7 @@ test('uploaded text: Swagger 2.0 and OpenAPI 3.1; PUT on a new slug creates (201
   }
 });
 
-test('a published site\'s token reads the organization\'s public specifications, never a private one its site\'s pages don\'t name, nor the list', async () => {
+test("a published site's token reads the organization's public specifications, never a private one its site's pages don't name, nor the list", async () => {
   const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'API docs' } })).body;
   const site = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Docs', spaces: [space.id] } })).body;
   const published = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/publish`, { token: fx.admin.token })).body;
@@ -211,14 +239,16 @@ test('a published site\'s token reads the organization\'s public specifications,
   assert.is(content.status, 200, JSON.stringify(content.body));
   assert.is(content.body.filesystem['openapi.json'].info.title, 'New');
   assert.is((await read(`${specs}/new-api`)).status, 200);
-  assert.is((await read(specs)).status, 403, 'nor the organization\'s list of them');
-  assert.is((await read(`/v1/orgs/${fx.elsewhere.id}/openapi/new-api`)).status, 404, 'nor another organization\'s');
+  assert.is((await read(specs)).status, 403, "nor the organization's list of them");
+  assert.is((await read(`/v1/orgs/${fx.elsewhere.id}/openapi/new-api`)).status, 404, "nor another organization's");
   await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/unpublish`, { token: fx.admin.token });
-  assert.is((await read(`${specs}/new-api`)).status, 404, 'an unpublished site\'s token reads nothing');
+  assert.is((await read(`${specs}/new-api`)).status, 404, "an unpublished site's token reads nothing");
 });
 
-test('a published page\'s OpenAPI blocks show the operation from the registered public spec, by slug or by its source URL; a new version shows at once; a private one too (private: no public link), which the page\'s site token reads', async () => {
-  files.set('/shop/openapi.yaml', `openapi: 3.0.3
+test("a published page's OpenAPI blocks show the operation from the registered public spec, by slug or by its source URL; a new version shows at once; a private one too (private: no public link), which the page's site token reads", async () => {
+  files.set(
+    '/shop/openapi.yaml',
+    `openapi: 3.0.3
 info: { title: Shop, version: '1' }
 servers: [{ url: 'https://api.example.com/v1' }]
 paths:
@@ -244,7 +274,8 @@ components:
       properties:
         id: { type: string, example: ord_1 }
         lines: { type: array, items: { $ref: '#/components/schemas/Order' } }
-`);
+`,
+  );
   const before = new Date().toISOString();
   assert.is((await t.call('POST', specs, { token: fx.admin.token, body: { slug: 'shop', source: { url: `${sourceUrl}/shop/openapi.yaml` } } })).status, 201);
   await processed('shop', before);
@@ -253,7 +284,15 @@ components:
   const readme = (await t.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: fx.admin.token })).body.pages[0];
   const markdown = `{% openapi-operation spec="shop" path="/orders/{orderId}" method="get" %}\n{% endopenapi-operation %}\n\n{% openapi src="${sourceUrl}/shop/openapi.yaml" path="/orders/{orderId}" method="get" %}\n{% endopenapi %}\n`;
   const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.admin.token, body: { subject: 'API' } })).body;
-  assert.is((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { token: fx.admin.token, body: { changes: [{ operation: 'update_page', page: readme.id, document: { markdown } }] } })).status, 200);
+  assert.is(
+    (
+      await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+        token: fx.admin.token,
+        body: { changes: [{ operation: 'update_page', page: readme.id, document: { markdown } }] },
+      })
+    ).status,
+    200,
+  );
   assert.is((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`, { token: fx.admin.token })).body.result, 'merge');
   const site = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Shop docs', spaces: [space.id] } })).body;
   const published = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/publish`, { token: fx.admin.token })).body;
@@ -267,8 +306,11 @@ components:
   assert.match(first!, '<span class="method method-get">GET</span> <code>https://api.example.com/v1/orders/{orderId}</code>');
   assert.match(first!, /<caption>Path parameters<\/caption>.*<code>orderId<\/code><span class="required"> required<\/span><\/td><td>string<\/td><td>The order<\/td>/);
   assert.match(first!, /<caption>Query parameters<\/caption>.*<code>expand<\/code><\/td><td>boolean<\/td>/);
-  assert.match(first!, /<details class="openapi-response" open><summary><code>200<\/code> The order<\/summary><ul class="schema"><li><code>id<\/code> <span class="type">string<\/span><span class="required"> required<\/span><\/li><li><code>lines<\/code> <span class="type">object\[\]<\/span><\/li><\/ul>/);
-  assert.match(first!, /"id": "ord_1"/, 'an example built from the schema\'s own examples, the cycle through lines cut');
+  assert.match(
+    first!,
+    /<details class="openapi-response" open><summary><code>200<\/code> The order<\/summary><ul class="schema"><li><code>id<\/code> <span class="type">string<\/span><span class="required"> required<\/span><\/li><li><code>lines<\/code> <span class="type">object\[\]<\/span><\/li><\/ul>/,
+  );
+  assert.match(first!, /"id": "ord_1"/, "an example built from the schema's own examples, the cycle through lines cut");
   assert.match(first!, /<details class="openapi-response"><summary><code>404<\/code> No such order<\/summary><\/details>/);
 
   files.set('/shop/openapi.yaml', (files.get('/shop/openapi.yaml') as string).replace('Read an order', 'Fetch one order'));
@@ -286,14 +328,14 @@ components:
   const content = await asSite(`${specs}/shop/versions/latest/content`);
   assert.is(content.status, 200, JSON.stringify(content.body));
   assert.match(JSON.stringify(content.body), 'Fetch one order');
-  assert.match(content.body.url, /\/v1\/orgs\/.*\/openapi\/shop\/versions\/.*\/content$/, 'the API address, not the private spec\'s source URL');
+  assert.match(content.body.url, /\/v1\/orgs\/.*\/openapi\/shop\/versions\/.*\/content$/, "the API address, not the private spec's source URL");
   assert.equal(content.body.urls, { source: content.body.url, public: null });
   for (const path of ['', '/versions', '/versions/latest', `/versions/${content.body.url.split('/versions/')[1].split('/')[0]}/content`]) {
     assert.is((await asSite(`${specs}/shop${path}`)).status, 404, `only the latest content of a private spec: not ${path || 'the spec'}`);
   }
 });
 
-test('getComputedDocument: info, one tag\'s operations and the models of a processed spec, keys from the seed; a site token sees public specs only; other sources and unknown tags are refused', async () => {
+test("getComputedDocument: info, one tag's operations and the models of a processed spec, keys from the seed; a site token sees public specs only; other sources and unknown tags are refused", async () => {
   const text = JSON.stringify({
     openapi: '3.0.3',
     info: { title: 'Catalog', version: '1', description: 'The catalog API.\n\nRead-only.' },
@@ -314,10 +356,20 @@ test('getComputedDocument: info, one tag\'s operations and the models of a proce
 
   const info = await compute({ doc: 'info' });
   assert.is(info.status, 200, JSON.stringify(info.body));
-  assert.equal(info.body.nodes.map((node: { type: string }) => node.type), ['paragraph', 'paragraph']);
+  assert.equal(
+    info.body.nodes.map((node: { type: string }) => node.type),
+    ['paragraph', 'paragraph'],
+  );
   assert.match(JSON.stringify(info.body), 'Read-only.');
   const operations = await compute({ doc: 'operations', page: 'items' });
-  assert.equal(operations.body.nodes.map((node: { type: string; data: { path?: string; method?: string } }) => [node.type, node.data.path, node.data.method]), [['paragraph', undefined, undefined], ['openapi-operation', '/items', 'get'], ['openapi-operation', '/items', 'post']]);
+  assert.equal(
+    operations.body.nodes.map((node: { type: string; data: { path?: string; method?: string } }) => [node.type, node.data.path, node.data.method]),
+    [
+      ['paragraph', undefined, undefined],
+      ['openapi-operation', '/items', 'get'],
+      ['openapi-operation', '/items', 'post'],
+    ],
+  );
   assert.equal(operations.body.nodes[1].data.ref, { kind: 'openapi', spec: 'catalog' });
   assert.equal((await compute({ doc: 'operations', page: 'items' })).body, operations.body, 'the same seed, the same keys');
   assert.is.not((await compute({ doc: 'operations', page: 'items' }, fx.reader.token, 'two')).body.nodes[1].key, operations.body.nodes[1].key);
@@ -325,7 +377,11 @@ test('getComputedDocument: info, one tag\'s operations and the models of a proce
   assert.equal(models.body.nodes[0].data, { ref: { kind: 'openapi', spec: 'catalog' }, schemas: ['Item', 'Price'], grouped: true });
 
   assertErrorIs(await compute({ doc: 'operations', page: 'nothing' }), 404, 'OpenAPI specification "catalog" has no operation tagged "nothing"');
-  assertErrorIs(await t.call('POST', computed, { token: fx.reader.token, body: { source: { type: 'builtin:translation', props: { space: 'x', document: 'y' } }, seed: 's' } }), 400, 'Computed documents from "builtin:translation" sources are not supported: Quire computes "builtin:openapi" ones');
+  assertErrorIs(
+    await t.call('POST', computed, { token: fx.reader.token, body: { source: { type: 'builtin:translation', props: { space: 'x', document: 'y' } }, seed: 's' } }),
+    400,
+    'Computed documents from "builtin:translation" sources are not supported: Quire computes "builtin:openapi" ones',
+  );
   assertErrorIs(await compute({ doc: 'everything' }), 400, '"source.props.doc" must be "info", "models" or "operations" (with "page": a tag)');
 
   const site = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Catalog', spaces: [space.id] } })).body;
@@ -349,7 +405,10 @@ test('a specification nested past 200 levels is a PARSE_ERROR naming the limit, 
 test('a specification breaking its schema 60 times: the first 50 problems are kept, and the count says 60', async () => {
   const paths = Array.from({ length: 60 }, (_, index) => `  /p${index}:\n    get: {}\n`).join('');
   const since = new Date().toISOString();
-  assert.is((await t.call('PUT', `${specs}/broken-many`, { token: fx.creator.token, body: { source: { text: `openapi: 3.0.3\ninfo: { title: Many, version: '1' }\npaths:\n${paths}` } } })).status, 201);
+  assert.is(
+    (await t.call('PUT', `${specs}/broken-many`, { token: fx.creator.token, body: { source: { text: `openapi: 3.0.3\ninfo: { title: Many, version: '1' }\npaths:\n${paths}` } } })).status,
+    201,
+  );
   const done = await processed('broken-many', since);
   assert.is(done.lastProcessErrorCode, 'PARSE_ERROR');
   assert.equal([done.lastProcessedErrors.length, done.lastProcessedErrorCount], [50, 60]);
@@ -414,9 +473,21 @@ test('referenced files: fetched through the guard; a missing one is a FETCH_ERRO
 });
 
 test('validation, conflicts, visibility, delete and roles', async () => {
-  assertErrorIs(await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'bad slug', source: { text: 'x' } } }), 400, 'Invalid request body: "slug" must match pattern "^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$"');
-  assertErrorIs(await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'a'.repeat(101), source: { text: 'x' } } }), 400, 'Invalid request body: "slug" must NOT have more than 100 characters');
-  assertErrorIs(await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'pets', source: { text: 'x' } } }), 409, `An OpenAPI specification with the slug "pets" already exists in organization ${fx.org.id}`);
+  assertErrorIs(
+    await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'bad slug', source: { text: 'x' } } }),
+    400,
+    'Invalid request body: "slug" must match pattern "^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$"',
+  );
+  assertErrorIs(
+    await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'a'.repeat(101), source: { text: 'x' } } }),
+    400,
+    'Invalid request body: "slug" must NOT have more than 100 characters',
+  );
+  assertErrorIs(
+    await t.call('POST', specs, { token: fx.creator.token, body: { slug: 'pets', source: { text: 'x' } } }),
+    409,
+    `An OpenAPI specification with the slug "pets" already exists in organization ${fx.org.id}`,
+  );
   assertErrorIs(await t.call('POST', specs, { token: fx.reader.token, body: { slug: 'mine', source: { text: 'x' } } }), 403, messages.needsOrgRole('create', 'read'));
   assertErrorIs(await t.call('PATCH', `${specs}/pets`, { token: fx.creator.token, body: { visibility: 'public' } }), 403, messages.needsOrgRole('admin', 'create'));
   const patched = await t.call('PATCH', `${specs}/pets`, { token: fx.admin.token, body: { visibility: 'public' } });

@@ -28,9 +28,7 @@ const admin = (args: string[]) => {
 };
 
 test('deletes the organization at once and purges its spaces through their deletion jobs', async () => {
-  const spaces = await Promise.all(
-    ['Handbook', 'API'].map(async (title) => (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title } })).body.id as string),
-  );
+  const spaces = await Promise.all(['Handbook', 'API'].map(async (title) => (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title } })).body.id as string));
   await t.call('PUT', `/v1/orgs/${fx.org.id}/teams`, { token: fx.admin.token, body: { title: 'Writers', members: [fx.editor.id] } });
   const site = await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Docs' } });
   assert.is(site.status, 201, JSON.stringify(site.body));

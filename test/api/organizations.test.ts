@@ -25,7 +25,10 @@ test('POST /orgs creates an organization whose creator is its admin', async () =
 test('GET /orgs lists the callerâ€™s organizations with their own permissions', async () => {
   const asReader = await t.call('GET', '/v1/orgs', { token: fx.reader.token });
   assert.is(asReader.status, 200);
-  assert.equal(asReader.body.items.map((o: { id: string }) => o.id), [fx.org.id]);
+  assert.equal(
+    asReader.body.items.map((o: { id: string }) => o.id),
+    [fx.org.id],
+  );
   assert.is(asReader.body.count, 1);
   assert.is(asReader.body.next, undefined);
   assert.is(asReader.body.items[0].permissions.admin, false);
@@ -73,22 +76,70 @@ test('PATCH /orgs/{id} updates fields and validates them', async () => {
   assert.equal(patched.body.mergeRules, { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [fx.editor.id] }] });
   const reread = await t.call('GET', path, { token: fx.admin.token });
   assert.equal(
-    [reread.body.title, reread.body.emailDomains, reread.body.hostname, reread.body.defaultRole, reread.body.urls.logo, reread.body.sso, reread.body.ai, reread.body.inviteLinks, reread.body.mergeRules],
-    ['Acme Documentation', ['acme.example', 'docs.acme.example'], 'acme-docs', 'comment', 'https://acme.example/logo.png', true, true, false, { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [fx.editor.id] }] }],
+    [
+      reread.body.title,
+      reread.body.emailDomains,
+      reread.body.hostname,
+      reread.body.defaultRole,
+      reread.body.urls.logo,
+      reread.body.sso,
+      reread.body.ai,
+      reread.body.inviteLinks,
+      reread.body.mergeRules,
+    ],
+    [
+      'Acme Documentation',
+      ['acme.example', 'docs.acme.example'],
+      'acme-docs',
+      'comment',
+      'https://acme.example/logo.png',
+      true,
+      true,
+      false,
+      { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [fx.editor.id] }] },
+    ],
     'every patched field is stored',
   );
   assert.equal(reread.body, patched.body, 'the PATCH answers what a later GET reads');
 
   assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { title: 'A'.repeat(256) } }), 400, 'Invalid request body: "title" must NOT have more than 255 characters');
-  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { emailDomains: ['not a domain'] } }), 400, 'Invalid request body: "emailDomains[0]" must match pattern "^(?=.{3,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}$"');
-  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { defaultRole: 'owner' } }), 400, 'Invalid request body: "defaultRole" must be one of "admin", "create", "review", "edit", "comment", "read", null');
-  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { defaultContent: { type: 'site', site: 'nope' } } }), 400, 'Invalid default content: site nope does not exist in this organization');
-  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [fx.outsider.id] }] } } }), 400, `Invalid mergeRules: ${fx.outsider.id} is not a member of the organization`);
-  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'allow_bypass' }] } } }), 400, 'Invalid mergeRules: rule "allow_bypass" needs a non-empty "users" list');
+  assertErrorIs(
+    await t.call('PATCH', path, { token: fx.admin.token, body: { emailDomains: ['not a domain'] } }),
+    400,
+    'Invalid request body: "emailDomains[0]" must match pattern "^(?=.{3,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}$"',
+  );
+  assertErrorIs(
+    await t.call('PATCH', path, { token: fx.admin.token, body: { defaultRole: 'owner' } }),
+    400,
+    'Invalid request body: "defaultRole" must be one of "admin", "create", "review", "edit", "comment", "read", null',
+  );
+  assertErrorIs(
+    await t.call('PATCH', path, { token: fx.admin.token, body: { defaultContent: { type: 'site', site: 'nope' } } }),
+    400,
+    'Invalid default content: site nope does not exist in this organization',
+  );
+  assertErrorIs(
+    await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [fx.outsider.id] }] } } }),
+    400,
+    `Invalid mergeRules: ${fx.outsider.id} is not a member of the organization`,
+  );
+  assertErrorIs(
+    await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'allow_bypass' }] } } }),
+    400,
+    'Invalid mergeRules: rule "allow_bypass" needs a non-empty "users" list',
+  );
   assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { unknownField: 1 } }), 400, 'Invalid request body: "unknownField" is not an accepted field');
-  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'none', rules: [{ rule: 'allow_bypass', users: ['nobody'] }] } } }), 400, 'Invalid mergeRules: "rules" goes only with type "rules"');
+  assertErrorIs(
+    await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'none', rules: [{ rule: 'allow_bypass', users: ['nobody'] }] } } }),
+    400,
+    'Invalid mergeRules: "rules" goes only with type "rules"',
+  );
   assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { mergeRules: { type: 'rules' } } }), 400, 'Invalid mergeRules: type "rules" needs a "rules" list');
-  assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, raw: '{"title":', headers: { 'content-type': 'application/json' } }), 400, 'Malformed JSON in request body: Unexpected end of JSON input');
+  assertErrorIs(
+    await t.call('PATCH', path, { token: fx.admin.token, raw: '{"title":', headers: { 'content-type': 'application/json' } }),
+    400,
+    'Malformed JSON in request body: Unexpected end of JSON input',
+  );
   await assertGuarded(t, fx, 'PATCH', path, { body: { title: 'Hacked' }, tooLow: { who: fx.creator, message: messages.needsOrgRole('admin', 'create') } });
 
   const other = await t.call('POST', '/v1/orgs', { token: fx.outsider.token, body: { title: 'Hostname Thief' } });
@@ -119,7 +170,10 @@ test('GET /email-domains/{domain}/orgs lists organizations accepting the callerâ
   const person = await t.user('lee@lookup.example');
   const found = await t.call('GET', '/v1/email-domains/lookup.example/orgs', { token: person.token });
   assert.is(found.status, 200);
-  assert.equal(found.body.organizations.map((o: { id: string }) => o.id), [org.id]);
+  assert.equal(
+    found.body.organizations.map((o: { id: string }) => o.id),
+    [org.id],
+  );
   assert.is(found.body.organizations[0].permissions.view, false, 'not a member yet');
   assert.equal((await t.call('GET', '/v1/email-domains/LOOKUP.example/orgs', { token: person.token })).body.organizations.length, 1);
   assertErrorIs(await t.call('GET', '/v1/email-domains/lookup.example/orgs', { token: fx.reader.token }), 403, 'You can look up organizations only for your own email domain');

@@ -102,12 +102,18 @@ test('`?` and `#` in a file name are part of the page path, encoded in the reque
 test('the same title twice: each page keeps its own id and path; two groups of one title are two groups', async () => {
   const pages = flatten((await t.call('GET', `${content}/pages`, { token: fx.reader.token })).body.pages);
   const setups = pages.filter((page) => page.title === 'Setup');
-  assert.equal(setups.map((page) => page.path), ['guides/setup', 'admin/setup']);
+  assert.equal(
+    setups.map((page) => page.path),
+    ['guides/setup', 'admin/setup'],
+  );
   assert.is(new Set(setups.map((page) => page.id)).size, 2, 'distinct ids');
   assert.is((await byPath('guides/setup')).body.id, setups[0]!.id);
   assert.is((await byPath('admin/setup')).body.id, setups[1]!.id);
   const groups = pages.filter((page) => page.kind === 'group');
-  assert.equal(groups.map((group) => group.title), ['Référence', 'Référence']);
+  assert.equal(
+    groups.map((group) => group.title),
+    ['Référence', 'Référence'],
+  );
   assert.is(new Set(groups.map((group) => group.id)).size, 2, 'distinct ids');
   assert.is(new Set(pages.map((page) => page.id)).size, pages.length, 'every page id is unique in the revision');
 });

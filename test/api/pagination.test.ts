@@ -69,8 +69,16 @@ test('limit above 1000, negative or not a number is a 400; a foreign cursor is a
   assertErrorIs(await t.call('GET', `${members}?page=garbage`, { token: admin.token }), 400, '"page" is not a cursor this list returned: "garbage"');
   assertErrorIs(await t.call('GET', `${members}?page=${Buffer.from('[1]').toString('base64url')}`, { token: admin.token }), 400, '"page" is not a cursor this list returned: "WzFd"');
   const descending = await t.call('GET', `${members}?limit=10&order=desc`, { token: admin.token });
-  assertErrorIs(await t.call('GET', `${members}?limit=10&order=asc&page=${descending.body.next.page}`, { token: admin.token }), 400, `"page" is not a cursor this list returned: "${descending.body.next.page}"`);
-  assertErrorIs(await t.call('GET', `${members}?limit=10&role=read&page=${descending.body.next.page}`, { token: admin.token }), 400, `"page" is not a cursor this list returned: "${descending.body.next.page}"`);
+  assertErrorIs(
+    await t.call('GET', `${members}?limit=10&order=asc&page=${descending.body.next.page}`, { token: admin.token }),
+    400,
+    `"page" is not a cursor this list returned: "${descending.body.next.page}"`,
+  );
+  assertErrorIs(
+    await t.call('GET', `${members}?limit=10&role=read&page=${descending.body.next.page}`, { token: admin.token }),
+    400,
+    `"page" is not a cursor this list returned: "${descending.body.next.page}"`,
+  );
   await t.call('PUT', `/v1/orgs/${orgId}/teams`, { token: admin.token, body: { title: 'One' } });
   await t.call('PUT', `/v1/orgs/${orgId}/teams`, { token: admin.token, body: { title: 'Two' } });
   const teams = await t.call('GET', `/v1/orgs/${orgId}/teams?limit=1`, { token: admin.token });

@@ -37,11 +37,23 @@ test('a published URL resolves, without a token, to its site, site space and pag
   assert.is(found.status, 200, JSON.stringify(found.body));
   const path = new URL(base).pathname;
   assert.equal(
-    { site: found.body.site, space: found.body.space, pathname: found.body.pathname, basePath: found.body.basePath, siteBasePath: found.body.siteBasePath, organization: found.body.organization, complete: found.body.complete, canonicalUrl: found.body.canonicalUrl },
+    {
+      site: found.body.site,
+      space: found.body.space,
+      pathname: found.body.pathname,
+      basePath: found.body.basePath,
+      siteBasePath: found.body.siteBasePath,
+      organization: found.body.organization,
+      complete: found.body.complete,
+      canonicalUrl: found.body.canonicalUrl,
+    },
     { site: site.id, space: guide.id, pathname: 'quick-start', basePath: path, siteBasePath: path, organization: fx.org.id, complete: true, canonicalUrl: `${base}quick-start` },
   );
   const claims = decoded(found.body.apiToken);
-  assert.equal({ kind: claims.kind, site: claims.site, siteSpace: claims.siteSpace, space: claims.space, organization: claims.organization, claims: claims.claims }, { kind: 'site', site: site.id, siteSpace: found.body.siteSpace, space: guide.id, organization: fx.org.id, claims: {} });
+  assert.equal(
+    { kind: claims.kind, site: claims.site, siteSpace: claims.siteSpace, space: claims.space, organization: claims.organization, claims: claims.claims },
+    { kind: 'site', site: site.id, siteSpace: found.body.siteSpace, space: guide.id, organization: fx.org.id, claims: {} },
+  );
   assert.ok(Number(claims.exp) - Number(claims.iat) === 3600, 'a short-lived token');
   assert.ok(Number(claims.iat) % 900 === 0 && Date.now() / 1000 - Number(claims.iat) < 900, 'issued as of its 15-minute window');
   // Two lookups in a row, once more if a window's end fell between them.
@@ -58,7 +70,7 @@ test('a published URL resolves, without a token, to its site, site space and pag
   }
 });
 
-test('a URL lookup never echoes the URL\'s user name and password, and bounds the unsigned claims a site token will carry', async () => {
+test("a URL lookup never echoes the URL's user name and password, and bounds the unsigned claims a site token will carry", async () => {
   const guide = await space('Guide');
   const site = await publishedSite('Docs', [guide.id]);
   const withUserinfo = site.urls.published.replace('://', '://someone:secret@');
@@ -100,7 +112,10 @@ test('a site token reads exactly its site published content: spaces it shows, th
   assert.is((await read(`/v1/spaces/${guide.id}/content/page/${pages.body.pages[0].id}?format=markdown`, token)).status, 200);
 
   const changeRequest = (await t.call('POST', `/v1/spaces/${guide.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Draft' } })).body;
-  await t.call('POST', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'insert_page', title: 'Secret', document: { markdown: 'Not yet.\n' } }] } });
+  await t.call('POST', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/content`, {
+    token: fx.editor.token,
+    body: { changes: [{ operation: 'insert_page', title: 'Secret', document: { markdown: 'Not yet.\n' } }] },
+  });
   const draft = (await t.call('GET', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}`, { token: fx.editor.token })).body.revision;
   assert.is((await read(`/v1/spaces/${guide.id}/revisions/${draft}/pages`, token)).status, 404, 'a change request commit is not published');
   assert.is((await read(`/v1/spaces/${guide.id}/change-requests/${changeRequest.id}`, token)).status, 403);
@@ -154,7 +169,10 @@ test('sections and variants: the longest published prefix wins; the default othe
   const base = site.urls.published;
   const inApi = await lookup(`${base}${apiSection.path}/quick-start/configuration`);
   assert.is(inApi.status, 200, JSON.stringify(inApi.body));
-  assert.equal([inApi.body.space, inApi.body.siteSection, inApi.body.pathname, inApi.body.basePath], [api.id, apiSection.id, 'quick-start/configuration', `${new URL(base).pathname}${apiSection.path}/`]);
+  assert.equal(
+    [inApi.body.space, inApi.body.siteSection, inApi.body.pathname, inApi.body.basePath],
+    [api.id, apiSection.id, 'quick-start/configuration', `${new URL(base).pathname}${apiSection.path}/`],
+  );
   const inDefault = await lookup(`${base}faq`);
   assert.equal([inDefault.body.space, inDefault.body.pathname], [guide.id, 'faq']);
 });
@@ -175,8 +193,7 @@ test('a share-link site: its URL needs an active key of its own links; a revoked
   assert.is((await lookup(shared)).status, 404);
 });
 
-
-test('a share-link site\'s key as the first path segment (GitBook\'s form, which its renderer looks up without the query): the base paths keep it, the canonical URL doesn\'t', async () => {
+test("a share-link site's key as the first path segment (GitBook's form, which its renderer looks up without the query): the base paths keep it, the canonical URL doesn't", async () => {
   const guide = await space('Guide');
   const site = await publishedSite('Partner docs', [guide.id], 'share-link');
   const link = await t.call('POST', `${sites()}/${site.id}/share-links`, { token: fx.admin.token, body: { name: 'Renderer' } });
@@ -186,16 +203,16 @@ test('a share-link site\'s key as the first path segment (GitBook\'s form, which
   const found = await lookup(`${base}${key}/quick-start`);
   assert.is(found.status, 200, JSON.stringify(found.body));
   const keyed = `/sites/${site.id}/${key}/`;
-  assert.equal(
-    [found.body.shareKey, found.body.pathname, found.body.siteBasePath, found.body.basePath, found.body.canonicalUrl],
-    [key, 'quick-start', keyed, keyed, `${base}quick-start`],
-  );
+  assert.equal([found.body.shareKey, found.body.pathname, found.body.siteBasePath, found.body.basePath, found.body.canonicalUrl], [key, 'quick-start', keyed, keyed, `${base}quick-start`]);
   assert.is(decoded(found.body.apiToken).site, site.id);
   assert.is((await read(`/v1/spaces/${guide.id}`, found.body.apiToken)).status, 200);
   const root = await lookup(`${base}${key}`);
   assert.equal([root.status, root.body.pathname, root.body.siteBasePath], [200, '', keyed]);
 
-  const redirect = await t.call('POST', `${sites()}/${site.id}/redirects`, { token: fx.admin.token, body: { source: '/old-start', destination: { kind: 'site-space', siteSpaceId: found.body.siteSpace } } });
+  const redirect = await t.call('POST', `${sites()}/${site.id}/redirects`, {
+    token: fx.admin.token,
+    body: { source: '/old-start', destination: { kind: 'site-space', siteSpaceId: found.body.siteSpace } },
+  });
   assert.ok(redirect.status < 300, JSON.stringify(redirect.body));
   const moved = await lookup(`${base}${key}/old-start`);
   assert.is(moved.status, 200, JSON.stringify(moved.body));
@@ -205,7 +222,7 @@ test('a share-link site\'s key as the first path segment (GitBook\'s form, which
   await t.call('PATCH', `${sites()}/${site.id}/share-links/${link.body.id}`, { token: fx.admin.token, body: { active: false } });
   assert.is((await lookup(`${base}${key}/quick-start`)).status, 404, 'a revoked link');
 });
-test('the renderer\'s reads with a site token: the published site, its structure, a page by path in the revision and its Document', async () => {
+test("the renderer's reads with a site token: the published site, its structure, a page by path in the revision and its Document", async () => {
   const guide = await space('Guide');
   const beta = await space('Beta');
   const site = await publishedSite('Docs', [guide.id]);
@@ -218,7 +235,11 @@ test('the renderer\'s reads with a site token: the published site, its structure
   const token = anonymous.body.apiToken as string;
   const profile = await read(`${sites()}/${site.id}/published`, token);
   assert.is(profile.status, 200, JSON.stringify(profile.body));
-  assert.equal(profile.body.structure.structure.map((siteSpace: { space: { id: string } }) => siteSpace.space.id), [guide.id], 'the beta variant is hidden from a visitor without the claim');
+  assert.equal(
+    profile.body.structure.structure.map((siteSpace: { space: { id: string } }) => siteSpace.space.id),
+    [guide.id],
+    'the beta variant is hidden from a visitor without the claim',
+  );
   const structure = await read(`${sites()}/${site.id}/structure`, token);
   assert.is(structure.status, 200);
   assert.is(structure.body.type, 'siteSpaces');
@@ -232,8 +253,8 @@ test('the renderer\'s reads with a site token: the published site, its structure
   assert.is((await read(`${sites()}/${site.id}/structure`, betaVisitor.body.apiToken)).body.structure.length, 2);
 
   const otherSite = await publishedSite('Elsewhere', [beta.id]);
-  assert.is((await read(`${sites()}/${otherSite.id}/published`, token)).status, 404, 'another site\'s profile');
-  assert.is((await read(`${sites()}`, token)).status, 403, 'the organization\'s site list');
+  assert.is((await read(`${sites()}/${otherSite.id}/published`, token)).status, 404, "another site's profile");
+  assert.is((await read(`${sites()}`, token)).status, 403, "the organization's site list");
   assert.is((await t.call('PATCH', `${sites()}/${site.id}`, { headers: bearer(token), body: { title: 'Mine' } })).status, 403);
 
   const revision = (await read(`/v1/spaces/${guide.id}`, token)).body.revision as string;
@@ -244,10 +265,10 @@ test('the renderer\'s reads with a site token: the published site, its structure
   assert.is(document.status, 200, JSON.stringify(document.body));
   assert.is(document.body.object, 'document');
   assert.ok(document.body.nodes.length > 0);
-  assert.equal(document.body, byPath.body.document, 'the Document alone is the page\'s');
+  assert.equal(document.body, byPath.body.document, "the Document alone is the page's");
 });
 
-test('visitor authentication: the site\'s publishing key signs visitors in; their claims choose what they see; others go to the fallback URL', async () => {
+test("visitor authentication: the site's publishing key signs visitors in; their claims choose what they see; others go to the fallback URL", async () => {
   const guide = await space('Guide');
   const staffOnly = await space('Staff');
   const site = await publishedSite('Private docs', [guide.id], 'visitor-auth');
@@ -259,22 +280,29 @@ test('visitor authentication: the site\'s publishing key signs visitors in; thei
   assert.is(auth.status, 200, JSON.stringify(auth.body));
   assert.equal([auth.body.object, auth.body.backend, auth.body.fallbackURL], ['publishing-auth', 'custom', undefined]);
   assert.ok(auth.body.privateKey.length >= 32);
-  assert.is((await t.call('GET', authPath, { token: fx.editor.token })).status, 403, 'the key is for the site\'s admins');
+  assert.is((await t.call('GET', authPath, { token: fx.editor.token })).status, 403, "the key is for the site's admins");
   const sign = (claims: Record<string, unknown>, key = auth.body.privateKey as string, expires = '1h') =>
     new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(expires).sign(new TextEncoder().encode(key));
 
   const page = `${site.urls.published}quick-start`;
   const nobody = await lookup(page);
-  assert.equal([nobody.status, nobody.body.error?.message], [401, `Site ${site.id} admits authenticated visitors only (a JWT signed with its publishing key), and has no fallback URL to send others to`]);
+  assert.equal(
+    [nobody.status, nobody.body.error?.message],
+    [401, `Site ${site.id} admits authenticated visitors only (a JWT signed with its publishing key), and has no fallback URL to send others to`],
+  );
   const patched = await t.call('PATCH', authPath, { token: fx.admin.token, body: { backend: 'custom', fallbackURL: 'https://login.example.com/sso?app=docs' } });
   assert.equal([patched.status, patched.body.fallbackURL, patched.body.privateKey], [200, 'https://login.example.com/sso?app=docs', auth.body.privateKey]);
   assert.is((await t.call('PATCH', authPath, { token: fx.admin.token, body: { backend: 'custom', fallbackURL: 'javascript:alert(1)' } })).status, 400);
-  assert.equal((await lookup(page)).body, { target: 'external', redirect: 'https://login.example.com/sso?app=docs&location=%2Fquick-start' }, 'a visitor without a token is sent to sign in, with where they were going');
+  assert.equal(
+    (await lookup(page)).body,
+    { target: 'external', redirect: 'https://login.example.com/sso?app=docs&location=%2Fquick-start' },
+    'a visitor without a token is sent to sign in, with where they were going',
+  );
 
   const staff = await lookup(`${site.urls.published}staff/`, { visitor: { jwtToken: await sign({ role: 'staff', name: 'Ada' }) } });
   assert.is(staff.status, 200, JSON.stringify(staff.body));
   assert.is(staff.body.space, staffOnly.id);
-  assert.equal(decoded(staff.body.apiToken).claims, { role: 'staff', name: 'Ada' }, 'the visitor\'s signed claims, without the JWT\'s own');
+  assert.equal(decoded(staff.body.apiToken).claims, { role: 'staff', name: 'Ada' }, "the visitor's signed claims, without the JWT's own");
   assert.is((await read(`/v1/spaces/${staffOnly.id}`, staff.body.apiToken)).status, 200);
   const reader = await t.call('GET', `/v1/urls/published?url=${encodeURIComponent(page)}&visitorAuthToken=${await sign({ role: 'reader' })}`);
   assert.is(reader.status, 200, JSON.stringify(reader.body));
@@ -283,8 +311,17 @@ test('visitor authentication: the site\'s publishing key signs visitors in; thei
   assert.is((await read(`${sites()}/${site.id}/structure`, reader.body.apiToken)).body.structure.length, 1);
 
   // A token that never expires, or expires past the week a visitor token may live, is refused as a wrong one.
-  const forever = await new SignJWT({ role: 'staff' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().sign(new TextEncoder().encode(auth.body.privateKey as string));
-  for (const jwt of [await sign({ role: 'staff' }, 'a key that is not the site\'s, long enough to sign'), await sign({ role: 'staff' }, undefined, '-1m'), 'not.a.jwt', forever, await sign({ role: 'staff' }, undefined, '30d')]) {
+  const forever = await new SignJWT({ role: 'staff' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt()
+    .sign(new TextEncoder().encode(auth.body.privateKey as string));
+  for (const jwt of [
+    await sign({ role: 'staff' }, "a key that is not the site's, long enough to sign"),
+    await sign({ role: 'staff' }, undefined, '-1m'),
+    'not.a.jwt',
+    forever,
+    await sign({ role: 'staff' }, undefined, '30d'),
+  ]) {
     const refused = await lookup(page, { visitor: { jwtToken: jwt } });
     assert.is(refused.status, 401, `a wrong or expired token: ${JSON.stringify(refused.body)}`);
     assert.equal((await lookup(page, { visitor: { jwtToken: jwt }, redirectOnError: true })).body.target, 'external', 'or the fallback URL when asked');
@@ -305,21 +342,30 @@ test('visitor authentication: the site\'s publishing key signs visitors in; thei
   assert.is(adaptive.body.space, staffOnly.id);
 });
 
-test('a page\'s meta links come from its frontmatter: a URL or another page of the revision; none declared is an empty list', async () => {
+test("a page's meta links come from its frontmatter: a URL or another page of the revision; none declared is an empty list", async () => {
   const guide = await space('Guide');
   const site = await publishedSite('Docs', [guide.id]);
   const pages = (await t.call('GET', `/v1/spaces/${guide.id}/content/pages`, { token: fx.reader.token })).body.pages as Array<{ id: string; path: string }>;
   const quickStart = pages.find((page) => page.path === 'quick-start')!;
   const changeRequest = (await t.call('POST', `/v1/spaces/${guide.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Meta links' } })).body;
   const markdown = '---\nmetaLinks:\n  canonical: https://docs.example.com/welcome\n  alternates: [quick-start, nowhere, 42, "https://fr.example.com/"]\n---\n# Welcome\n';
-  const written = await t.call('POST', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: pages[0]!.id, document: { markdown } }] } });
+  const written = await t.call('POST', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/content`, {
+    token: fx.editor.token,
+    body: { changes: [{ operation: 'update_page', page: pages[0]!.id, document: { markdown } }] },
+  });
   assert.is(written.status, 200, JSON.stringify(written.body));
   assert.is((await t.call('POST', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/merge`, { token: fx.admin.token })).body.result, 'merge');
   const token = (await lookup(site.urls.published)).body.apiToken as string;
   const revision = (await read(`/v1/spaces/${guide.id}`, token)).body.revision as string;
   const links = await read(`/v1/spaces/${guide.id}/revisions/${revision}/page/${pages[0]!.id}/meta-links`, token);
   assert.is(links.status, 200, JSON.stringify(links.body));
-  assert.equal(links.body, { canonical: { kind: 'url', url: 'https://docs.example.com/welcome' }, alternates: [{ kind: 'page', page: quickStart.id }, { kind: 'url', url: 'https://fr.example.com/' }] });
+  assert.equal(links.body, {
+    canonical: { kind: 'url', url: 'https://docs.example.com/welcome' },
+    alternates: [
+      { kind: 'page', page: quickStart.id },
+      { kind: 'url', url: 'https://fr.example.com/' },
+    ],
+  });
   assert.equal((await read(`/v1/spaces/${guide.id}/revisions/${revision}/page/${quickStart.id}/meta-links`, token)).body, { alternates: [] });
   assert.is((await read(`/v1/spaces/${guide.id}/revisions/${revision}/page/nosuchpage/meta-links`, token)).status, 404);
 });
@@ -329,17 +375,23 @@ test('previews: a member resolves ~/changes/<n>/ and ~/revisions/<id>/ of a publ
   const site = await publishedSite('Docs', [guide.id]);
   const changeRequest = (await t.call('POST', `/v1/spaces/${guide.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Draft' } })).body;
   const other = (await t.call('POST', `/v1/spaces/${guide.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Other' } })).body;
-  const inserted = await t.call('POST', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'insert_page', title: 'Draft page', document: { markdown: 'Not yet published.\n' } }] } });
+  const inserted = await t.call('POST', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/content`, {
+    token: fx.editor.token,
+    body: { changes: [{ operation: 'insert_page', title: 'Draft page', document: { markdown: 'Not yet published.\n' } }] },
+  });
   assert.is(inserted.status, 200, JSON.stringify(inserted.body));
   const previewUrl = `${site.urls.published}~/changes/${changeRequest.number}/draft-page`;
   const asMember = (url: string) => t.call('POST', '/v1/urls/published', { token: fx.reader.token, body: { url } });
 
   assert.is((await lookup(previewUrl)).status, 404, 'an anonymous visitor sees no change request');
-  assert.is((await t.call('POST', '/v1/urls/published', { token: fx.outsider.token, body: { url: previewUrl } })).status, 404, 'nor does someone who can\'t read the space');
+  assert.is((await t.call('POST', '/v1/urls/published', { token: fx.outsider.token, body: { url: previewUrl } })).status, 404, "nor does someone who can't read the space");
   const preview = await asMember(previewUrl);
   assert.is(preview.status, 200, JSON.stringify(preview.body));
   const basePath = new URL(site.urls.published).pathname;
-  assert.equal([preview.body.changeRequest, preview.body.pathname, preview.body.basePath, preview.body.canonicalUrl], [changeRequest.id, 'draft-page', `${basePath}~/changes/${changeRequest.number}/`, `${site.urls.published}draft-page`]);
+  assert.equal(
+    [preview.body.changeRequest, preview.body.pathname, preview.body.basePath, preview.body.canonicalUrl],
+    [changeRequest.id, 'draft-page', `${basePath}~/changes/${changeRequest.number}/`, `${site.urls.published}draft-page`],
+  );
   const token = preview.body.apiToken as string;
   assert.is(decoded(token).changeRequest, changeRequest.id);
   const draft = await read(`/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/content/path/draft-page`, token);
@@ -348,15 +400,15 @@ test('previews: a member resolves ~/changes/<n>/ and ~/revisions/<id>/ of a publ
   assert.is((await read(`/v1/spaces/${guide.id}/change-requests/${other.id}/content`, token)).status, 403, 'another change request');
   assert.is((await read(`/v1/spaces/${guide.id}/Change-Requests/${other.id}/content`, token)).status, 403, 'another change request, the path in other case');
   assert.is((await read(`/v1/spaces/${guide.id}/CHANGE-REQUESTS`, token)).status, 403, 'the list of change requests');
-  assert.is((await read(`/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/comments`, token)).status, 403, 'the previewed change request\'s comments');
+  assert.is((await read(`/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/comments`, token)).status, 403, "the previewed change request's comments");
   for (const part of ['reviews', 'requested-reviewers', 'contributors', 'changes', 'pdf']) {
     const refused = await read(`/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/${part}`, token);
     assert.is(refused.status, 403, `the previewed change request's ${part}`);
     assert.match(refused.body.error.message, 'A site token reads published content only');
   }
   const head = (await t.call('GET', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}`, { token: fx.reader.token })).body.revision as string;
-  assert.is((await read(`/v1/spaces/${guide.id}/revisions/${head}/pages`, token)).status, 200, 'the change request\'s commits');
-  assert.is((await read(`/v1/spaces/${guide.id}/revisions/${head}/pages`, (await lookup(site.urls.published)).body.apiToken)).status, 404, 'but not with a visitor\'s token');
+  assert.is((await read(`/v1/spaces/${guide.id}/revisions/${head}/pages`, token)).status, 200, "the change request's commits");
+  assert.is((await read(`/v1/spaces/${guide.id}/revisions/${head}/pages`, (await lookup(site.urls.published)).body.apiToken)).status, 404, "but not with a visitor's token");
   assert.is((await asMember(`${site.urls.published}~/changes/999/`)).status, 404);
 
   const revisionUrl = `${site.urls.published}~/revisions/${guide.revision}/quick-start`;
@@ -411,7 +463,10 @@ test('site search: the site spaces in scope, grouped by space in the site order;
   const pages = (await t.call('GET', `/v1/spaces/${secret.id}/content/pages`, { token: fx.reader.token })).body.pages as Array<{ id: string }>;
   const changeRequest = (await t.call('POST', `/v1/spaces/${secret.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Words' } })).body;
   const words = 'Zanzibar handbook. 東京の設定ガイド. Настройка сервера. Café crème brûlée.';
-  await t.call('POST', `/v1/spaces/${secret.id}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: pages[0]!.id, document: { markdown: `${words}\n` } }] } });
+  await t.call('POST', `/v1/spaces/${secret.id}/change-requests/${changeRequest.id}/content`, {
+    token: fx.editor.token,
+    body: { changes: [{ operation: 'update_page', page: pages[0]!.id, document: { markdown: `${words}\n` } }] },
+  });
   assert.is((await t.call('POST', `/v1/spaces/${secret.id}/change-requests/${changeRequest.id}/merge`, { token: fx.admin.token })).body.result, 'merge');
 
   const search = (token: string, body: Record<string, unknown>) => t.call('POST', `${sites()}/${site.id}/search`, { headers: bearer(token), body });
@@ -427,13 +482,17 @@ test('site search: the site spaces in scope, grouped by space in the site order;
   for (const query of ['Zanzibar', '東京', 'сервера', 'brulee', 'creme']) {
     const found = await search(staff, { query, scope: { mode: 'all' } });
     assert.is(found.status, 200, JSON.stringify(found.body));
-    assert.equal(found.body.items.map((item: { id: string }) => item.id), [secret.id], `"${query}" finds the page`);
+    assert.equal(
+      found.body.items.map((item: { id: string }) => item.id),
+      [secret.id],
+      `"${query}" finds the page`,
+    );
     assert.is(found.body.items[0].title, 'Secret');
   }
   const unscoped = await search(staff, { query: 'Zanzibar' });
   assert.equal([unscoped.status, unscoped.body.error?.message], [400, 'Invalid request body: "scope" is required'], 'a search names its scope (or a deprecated mode)');
   const byDefault = await search(staff, { query: 'Zanzibar', scope: { mode: 'default' } });
-  assert.equal(byDefault.body.items, [], 'the default scope is each section\'s default site space');
+  assert.equal(byDefault.body.items, [], "the default scope is each section's default site space");
   const withCurrent = await search(staff, { query: 'Zanzibar', scope: { mode: 'default', currentSiteSpace: added.body.id } });
   assert.is(withCurrent.body.items.length, 1);
   const guideHits = await search(staff, { query: 'configuration', scope: { mode: 'all' } });
@@ -454,7 +513,10 @@ test('site redirects: made, listed, found by source, followed by the URL lookup;
   const siteSpace = (await t.call('GET', `${base}/site-spaces`, { token: fx.admin.token })).body.items[0].id as string;
   const pages = (await t.call('GET', `/v1/spaces/${guide.id}/content/pages`, { token: fx.reader.token })).body.pages as Array<{ id: string; path: string; pages: Array<{ id: string; path: string }> }>;
   const quickStart = pages.find((page) => page.path === 'quick-start')!;
-  const created = await t.call('POST', `${base}/redirects`, { token: fx.admin.token, body: { source: '/old-guide', destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: quickStart.id } } });
+  const created = await t.call('POST', `${base}/redirects`, {
+    token: fx.admin.token,
+    body: { source: '/old-guide', destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: quickStart.id } },
+  });
   assert.is(created.status, 201, JSON.stringify(created.body));
   assert.equal(created.body, { object: 'site-redirect', id: created.body.id, source: '/old-guide', destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: quickStart.id } });
   assert.is((await t.call('POST', `${base}/redirects`, { token: fx.admin.token, body: { source: '/old-guide', destination: { kind: 'site-space', siteSpaceId: siteSpace } } })).status, 409);
@@ -465,7 +527,10 @@ test('site redirects: made, listed, found by source, followed by the URL lookup;
   assert.is((await t.call('POST', `${base}/redirects`, { token: fx.reader.token, body: { source: '/x', destination: { kind: 'site-space', siteSpaceId: siteSpace } } })).status, 403);
 
   const listed = await t.call('GET', `${base}/redirects?search=old`, { token: fx.reader.token });
-  assert.equal(listed.body.items.map((item: { id: string }) => item.id), [created.body.id]);
+  assert.equal(
+    listed.body.items.map((item: { id: string }) => item.id),
+    [created.body.id],
+  );
   const bySource = await t.call('GET', `${base}/redirect?source=${encodeURIComponent('/old-guide')}`, { token: fx.reader.token });
   assert.is(bySource.status, 200);
   assert.is(bySource.body.target, `${site.urls.published}quick-start`);

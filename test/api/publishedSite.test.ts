@@ -59,7 +59,7 @@ test('the published URL shows the site: its first page from its Document, the si
   const base = new URL(site.urls.published).pathname;
   assert.ok(links(home.body).includes(`${base}quick-start`), 'the page links to the quick start by its URL on the site');
   assert.ok(links(home.body).includes(`${base}quick-start/configuration`), 'the sidebar lists nested pages');
-  assert.match(home.body, /<img src="[^"]*~files\/[^"]*logo\.png" alt="[^"]*" width="\d+" height="\d+" loading="lazy"/, "images carry their size");
+  assert.match(home.body, /<img src="[^"]*~files\/[^"]*logo\.png" alt="[^"]*" width="\d+" height="\d+" loading="lazy"/, 'images carry their size');
 
   for (const href of new Set(links(home.body).filter((href) => href.startsWith(base) && !href.includes('~search')))) {
     const page = await visit(href);
@@ -70,7 +70,7 @@ test('the published URL shows the site: its first page from its Document, the si
   assert.match(faq.body, /<a href="[^"]*faq" aria-current="page">FAQ<\/a>/);
   assert.match(faq.body, /rel="prev"/);
   assert.match(faq.body, /<p class="updated">Last updated <time datetime="\d{4}-\d\d-\d\dT[^"]+">[^<]+<\/time><\/p>/);
-  assert.match((await visit(`${base}quick-start`)).body, '<meta name="description" content="It takes five minutes.">', 'without a description of its own, the first paragraph\'s start');
+  assert.match((await visit(`${base}quick-start`)).body, '<meta name="description" content="It takes five minutes.">', "without a description of its own, the first paragraph's start");
   const configuration = await visit(`${base}quick-start/configuration`);
   assert.match(configuration.body, /<nav class="breadcrumbs"[^>]*><ol><li><a href="[^"]*quick-start">Quick start<\/a><\/li><\/ol><\/nav>/);
   assert.match(configuration.body, '<code class="language-yaml"><span class="hljs-attr">port:</span> <span class="hljs-number">3000</span></code>', 'code highlighted on the server');
@@ -97,10 +97,13 @@ test('a page revalidates with its ETag; the site root without a slash redirects;
   const siteSpace = (await t.call('GET', `${sites()}/${site.id}/site-spaces`, { token: fx.admin.token })).body.items[0].id as string;
   const pages = (await t.call('GET', `/v1/spaces/${guide.id}/content/pages`, { token: fx.admin.token })).body.pages as Array<{ id: string; path: string; pages: Array<{ id: string; path: string }> }>;
   const configuration = pages.flatMap((page) => [page, ...page.pages]).find((page) => page.path === 'quick-start/configuration')!;
-  const redirect = await t.call('POST', `${sites()}/${site.id}/redirects`, { token: fx.admin.token, body: { source: '/setup', destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: configuration.id } } });
+  const redirect = await t.call('POST', `${sites()}/${site.id}/redirects`, {
+    token: fx.admin.token,
+    body: { source: '/setup', destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: configuration.id } },
+  });
   assert.is(redirect.status, 201, JSON.stringify(redirect.body));
   const moved = await visit(`${site.urls.published}setup`);
-  assert.is(moved.status, 302, 'the site\'s redirect list sends an old path on');
+  assert.is(moved.status, 302, "the site's redirect list sends an old path on");
   assert.is(moved.headers.get('location'), `${site.urls.published}quick-start/configuration`);
   const bare = await visit(site.urls.published.replace(/\/$/, ''));
   assert.is(bare.status, 302);
@@ -114,7 +117,7 @@ test('a page revalidates with its ETag; the site root without a slash redirects;
   assert.is((await visit(`${site.urls.published}llms.txt`)).status, 404);
 });
 
-test('a merge that changes one page\'s text renders that page again and no other (the others keep their ETag)', async () => {
+test("a merge that changes one page's text renders that page again and no other (the others keep their ETag)", async () => {
   const guide = await space('Guide');
   const site = await publishedSite('Docs', [guide.id]);
   const etagOf = async (path: string) => (await visit(`${site.urls.published}${path}`)).headers.get('etag');
@@ -144,13 +147,19 @@ test('steppers, expandables, math (as MathML), Mermaid (as code), cards, and an 
   ].join('\n\n');
   await merged(guide.id, [{ operation: 'update_page', page: faq.id, document: { markdown } }]);
   const page = (await visit(`${site.urls.published}faq`)).body;
-  assert.match(page, /<p>Energy: <span class="math-formula"><span class="katex"><math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML">.*?<annotation encoding="application\/x-tex">E = mc\^2<\/annotation>.*?, for \$5\.<\/p>/);
+  assert.match(
+    page,
+    /<p>Energy: <span class="math-formula"><span class="katex"><math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML">.*?<annotation encoding="application\/x-tex">E = mc\^2<\/annotation>.*?, for \$5\.<\/p>/,
+  );
   assert.match(page, /<div class="math"><span class="math-formula"><span class="katex"><math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML" display="block"><semantics><mrow><mfrac>/);
   assert.match(page, /<ol class="stepper"><li><h2 id="install">.*?<\/li><li><h2 id="start">.*?Open it\.<\/p><\/li><\/ol>/);
   assert.match(page, /<details class="expandable"><summary>Why &#x26; how<\/summary><p>Hidden <strong>text<\/strong>\.<\/p><\/details>/);
   assert.match(page, /<code class="language-mermaid">graph TD; A-->B<\/code>/);
   const base = new URL(site.urls.published).pathname;
-  assert.match(page, `<div class="cards cards-medium"><a class="cards-card" href="${base}quick-start"><div class="card-body"><div>Quick start</div></div></a><div class="cards-card"><div class="card-body"><div>Nowhere</div></div></div></div>`);
+  assert.match(
+    page,
+    `<div class="cards cards-medium"><a class="cards-card" href="${base}quick-start"><div class="card-body"><div>Quick start</div></div></a><div class="cards-card"><div class="card-body"><div>Nowhere</div></div></div></div>`,
+  );
   assert.match(page, '<p class="card openapi">GET /pets</p>', 'an unknown spec leaves the operation named, not drawn');
   assert.not.match(page, 'javascript:');
 });
@@ -233,13 +242,17 @@ test('an unlisted site is not indexed; a share-link site needs its key (a parame
   assert.equal([inPath.status, inPath.headers.get('location')], [302, `${shared.pathname}?utm=x`]);
   assert.is(inPath.headers.get('set-cookie')!.split(';')[0], cookie.split(';')[0]);
   assert.is((await visit(`${shared.pathname.replace(/faq$/, '')}not-a-key/faq`)).status, 404);
-  assert.match((await visit(`${shared.pathname.replace(/faq$/, '')}${key}//evil.example.com/x`)).headers.get('location') ?? '', new RegExp(`^${shared.pathname.replace(/faq$/, '')}/`), 'on this site, never another host');
+  assert.match(
+    (await visit(`${shared.pathname.replace(/faq$/, '')}${key}//evil.example.com/x`)).headers.get('location') ?? '',
+    new RegExp(`^${shared.pathname.replace(/faq$/, '')}/`),
+    'on this site, never another host',
+  );
   await t.call('PATCH', `${sites()}/${site.id}/share-links/${link.body.id}`, { token: fx.admin.token, body: { active: false } });
   assert.is((await visit(location, { cookie: cookie.split(';')[0]! })).status, 404);
   assert.is((await visit(`${shared.pathname.replace(/faq$/, '')}${key}/faq`)).status, 404, 'a revoked key in the path is no key');
 });
 
-test('a site preview URL shows the site\'s change requests and revisions on the site itself, not indexed nor cached; without it they are not there', async () => {
+test("a site preview URL shows the site's change requests and revisions on the site itself, not indexed nor cached; without it they are not there", async () => {
   const guide = await space('Guide');
   const site = await publishedSite('Previewed', [guide.id]);
   const pages = (await t.call('GET', `/v1/spaces/${guide.id}/content/pages`, { token: fx.admin.token })).body.pages as Array<{ id: string; path: string }>;
@@ -275,7 +288,12 @@ test('a visitor-auth site sends visitors to sign in, takes their JWT into a cook
   const added = await t.call('POST', `${sites()}/${site.id}/site-spaces`, { token: fx.admin.token, body: { spaceId: staffOnly.id } });
   await t.call('PATCH', `${sites()}/${site.id}/site-spaces/${added.body.id}`, { token: fx.admin.token, body: { condition: 'visitor.claims.role == "staff"', path: 'staff' } });
   const auth = await t.call('PATCH', `${sites()}/${site.id}/publishing/auth`, { token: fx.admin.token, body: { backend: 'custom', fallbackURL: 'https://login.example.com/sso' } });
-  const sign = (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(auth.body.privateKey as string));
+  const sign = (claims: Record<string, unknown>) =>
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(auth.body.privateKey as string));
 
   const anonymous = await visit(`${site.urls.published}faq`);
   assert.is(anonymous.status, 302);
@@ -307,16 +325,18 @@ test('a visitor-auth site sends visitors to sign in, takes their JWT into a cook
 function visitAs(host: string, pathname: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   const server = new URL(t.url);
   return new Promise((resolve, reject) => {
-    http.get({ host: server.hostname, port: server.port, path: pathname, headers: { host } }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-    }).on('error', reject);
+    http
+      .get({ host: server.hostname, port: server.port, path: pathname, headers: { host } }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+      })
+      .on('error', reject);
   });
 }
 
-test('a site with its own hostname is served at that host\'s root, its links and listings on that host; the API stays the API there', async () => {
+test("a site with its own hostname is served at that host's root, its links and listings on that host; the API stays the API there", async () => {
   const guide = await space('Guide');
   const site = await publishedSite('Docs', [guide.id]);
   const hostname = `docs-${site.id.toLowerCase()}.example.com`;
@@ -344,7 +364,7 @@ test('a site with its own hostname is served at that host\'s root, its links and
   assert.is((await visitAs(`evil.example@${hostname}`, '/faq')).status, 404);
 });
 
-test('hidden pages are found by no site search: not the search page, its JSON, nor the MCP server\'s tool', async () => {
+test("hidden pages are found by no site search: not the search page, its JSON, nor the MCP server's tool", async () => {
   const guide = await space('Guide');
   await merged(guide.id, [{ operation: 'insert_page', title: 'Zanzibar internals', document: { markdown: '---\nhidden: true\n---\n\nZanzibar secrets nobody lists.\n' } }]);
   const site = await publishedSite('Docs', [guide.id]);
@@ -369,27 +389,51 @@ test('nothing a writer types runs: titles, bodies, links and customization reach
     {
       operation: 'insert_page',
       title: `Attack ${payload}`,
-      document: { markdown: `# Attack\n\n${payload}\n\n[click](javascript:alert(3)) [data](data:text/html,<script>alert(4)</script>) <svg onload=alert(5)>\n\n![x](javascript:alert(6))\n\n| a |\n|---|\n| ${payload.replace(/\|/g, '')} |\n` },
+      document: {
+        markdown: `# Attack\n\n${payload}\n\n[click](javascript:alert(3)) [data](data:text/html,<script>alert(4)</script>) <svg onload=alert(5)>\n\n![x](javascript:alert(6))\n\n| a |\n|---|\n| ${payload.replace(/\|/g, '')} |\n`,
+      },
     },
   ]);
   const site = await publishedSite('Docs', [guide.id]);
   const current = (await t.call('GET', `${sites()}/${site.id}/customization`, { token: fx.admin.token })).body;
   const customized = await t.call('PUT', `${sites()}/${site.id}/customization`, {
     token: fx.admin.token,
-    body: { ...current, title: `T ${payload}`.slice(0, 128), announcement: { enabled: true, message: `<script>alert(7)</script>`, style: 'info', link: { title: 'go', to: { kind: 'url', url: 'javascript:alert(8)' } } }, footer: { groups: [], copyright: payload } },
+    body: {
+      ...current,
+      title: `T ${payload}`.slice(0, 128),
+      announcement: { enabled: true, message: `<script>alert(7)</script>`, style: 'info', link: { title: 'go', to: { kind: 'url', url: 'javascript:alert(8)' } } },
+      footer: { groups: [], copyright: payload },
+    },
   });
   assert.is(customized.status, 200, JSON.stringify(customized.body));
-  const pages = [await visit(site.urls.published), ...(await Promise.all(links((await visit(site.urls.published)).body).filter((href) => /attack/i.test(href)).map((href) => visit(href))))];
+  const pages = [
+    await visit(site.urls.published),
+    ...(await Promise.all(
+      links((await visit(site.urls.published)).body)
+        .filter((href) => /attack/i.test(href))
+        .map((href) => visit(href)),
+    )),
+  ];
   assert.ok(pages.length > 1, 'the attack page is listed');
   for (const page of pages) {
     assert.is(page.status, 200);
     const elements = elementsOf(parse(page.body));
     // The site's own deferred script is the one script element: from its assets, with nothing inline.
-    const ownScript = (element: ParsedElement) => element.nodeName === 'script' && element.childNodes.length === 0 && /\/~assets\/site-[0-9a-f]{12}\.js$/.test(element.attrs.find((attribute) => attribute.name === 'src')?.value ?? '');
-    assert.equal(elements.filter((element) => ['script', 'svg', 'iframe', 'object'].includes(element.nodeName) && !ownScript(element)).map((element) => element.nodeName), []);
+    const ownScript = (element: ParsedElement) =>
+      element.nodeName === 'script' && element.childNodes.length === 0 && /\/~assets\/site-[0-9a-f]{12}\.js$/.test(element.attrs.find((attribute) => attribute.name === 'src')?.value ?? '');
+    assert.equal(
+      elements.filter((element) => ['script', 'svg', 'iframe', 'object'].includes(element.nodeName) && !ownScript(element)).map((element) => element.nodeName),
+      [],
+    );
     const attributes = elements.flatMap((element) => element.attrs);
-    assert.equal(attributes.filter((attribute) => attribute.name.startsWith('on')), []);
-    assert.equal(attributes.filter((attribute) => ['href', 'src', 'action'].includes(attribute.name) && /^\s*(javascript|data|vbscript):/i.test(attribute.value)), []);
+    assert.equal(
+      attributes.filter((attribute) => attribute.name.startsWith('on')),
+      [],
+    );
+    assert.equal(
+      attributes.filter((attribute) => ['href', 'src', 'action'].includes(attribute.name) && /^\s*(javascript|data|vbscript):/i.test(attribute.value)),
+      [],
+    );
     assert.match(page.body, '&#x3C;script>alert(1)&#x3C;/script>');
   }
 });
@@ -417,7 +461,10 @@ test('a javascript: scheme hidden by a tab, a newline or a control character is 
   // What a browser makes of each link: tabs and newlines dropped, controls and spaces around trimmed.
   const asBrowsed = (value: string) => value.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
   const attributes = elementsOf(parse(page.body)).flatMap((element) => element.attrs);
-  assert.equal(attributes.filter((attribute) => ['href', 'src', 'action'].includes(attribute.name) && /^(javascript|data|vbscript):/i.test(asBrowsed(attribute.value))), []);
+  assert.equal(
+    attributes.filter((attribute) => ['href', 'src', 'action'].includes(attribute.name) && /^(javascript|data|vbscript):/i.test(asBrowsed(attribute.value))),
+    [],
+  );
 });
 
 test('agents: the site is an MCP server (Streamable HTTP) whose tools list, search and read its pages, as the visitor may', async () => {

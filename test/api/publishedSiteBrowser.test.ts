@@ -46,7 +46,10 @@ const richFaq = [
 async function publishedSite(title: string, options: { faq?: string; visibility?: string } = {}): Promise<string> {
   const space = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Guide', template: { id: 'getting-started' } } });
   if (options.faq) await rewriteFaq(space.body.id, options.faq);
-  const site = await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title, spaces: [space.body.id], ...(options.visibility ? { visibility: options.visibility } : {}) } });
+  const site = await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, {
+    token: fx.admin.token,
+    body: { title, spaces: [space.body.id], ...(options.visibility ? { visibility: options.visibility } : {}) },
+  });
   const published = await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.body.id}/publish`, { token: fx.admin.token });
   return published.body.urls.published as string;
 }
@@ -174,7 +177,7 @@ test('with script on, the search box lists results as the visitor types and code
     await page.close();
   }));
 
-test('axe-core finds no accessibility violation on the template\'s pages (one with steppers, an expandable, math, cards and Mermaid), their search page and 404, in both themes', () =>
+test("axe-core finds no accessibility violation on the template's pages (one with steppers, an expandable, math, cards and Mermaid), their search page and 404, in both themes", () =>
   explained(async () => {
     const url = await publishedSite('Accessible docs', { faq: richFaq });
     const page = await browser.newPage();
@@ -197,7 +200,7 @@ test('axe-core finds no accessibility violation on the template\'s pages (one wi
     await page.close();
   }));
 
-test('a share-link site: refused without its link, then read with it (the key leaves the address bar and stays in the site\'s cookie); a revoked link stops it', () =>
+test("a share-link site: refused without its link, then read with it (the key leaves the address bar and stays in the site's cookie); a revoked link stops it", () =>
   explained(async () => {
     const sites = `/v1/orgs/${fx.org.id}/sites`;
     const space = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Guide', template: { id: 'getting-started' } } });
@@ -219,7 +222,7 @@ test('a share-link site: refused without its link, then read with it (the key le
     await context.close();
   }));
 
-test('a visitor-auth site: the browser goes to sign in, comes back with a JWT and sees the sections its claims allow; another visitor\'s claims don\'t', () =>
+test("a visitor-auth site: the browser goes to sign in, comes back with a JWT and sees the sections its claims allow; another visitor's claims don't", () =>
   explained(async () => {
     const guide = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Guide', template: { id: 'getting-started' } } });
     const staffOnly = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Staff handbook', template: { id: 'getting-started' } } });
@@ -235,7 +238,10 @@ test('a visitor-auth site: the browser goes to sign in, comes back with a JWT an
       response.writeHead(302, { location: `${published}${location.replace(/^\//, '')}?jwt_token=${jwt}` }).end();
     });
     await new Promise<void>((resolve) => login.listen(0, '127.0.0.1', resolve));
-    const auth = await t.call('PATCH', `${sites}/${site.id}/publishing/auth`, { token: fx.admin.token, body: { backend: 'custom', fallbackURL: `http://127.0.0.1:${(login.address() as AddressInfo).port}/sso` } });
+    const auth = await t.call('PATCH', `${sites}/${site.id}/publishing/auth`, {
+      token: fx.admin.token,
+      body: { backend: 'custom', fallbackURL: `http://127.0.0.1:${(login.address() as AddressInfo).port}/sso` },
+    });
     const key = auth.body.privateKey as string;
     const published = (await t.call('POST', `${sites}/${site.id}/publish`, { token: fx.admin.token })).body.urls.published as string;
     try {
@@ -248,7 +254,7 @@ test('a visitor-auth site: the browser goes to sign in, comes back with a JWT an
       await page.click('.variants summary');
       await Promise.all([page.waitForNavigation(), page.click('.variants a[href$="/staff/"]')]);
       assert.ok(page.url().endsWith('/staff/'), page.url());
-      assert.is(await page.$eval('main h1', (heading) => heading.textContent), 'Introduction', 'the staff handbook\'s first page');
+      assert.is(await page.$eval('main h1', (heading) => heading.textContent), 'Introduction', "the staff handbook's first page");
       assert.match(await page.$eval('body', (body) => body.textContent ?? ''), 'Staff handbook');
       await staff.close();
 

@@ -47,7 +47,7 @@ test('without a token the address is the caller; QUIRE_RATE_LIMIT=off sends no l
   assert.is(unlimited.headers.get('x-ratelimit-limit'), null);
 });
 
-test('a made-up bearer token is no identity: it counts against its sender\'s address, whatever the token', async () => {
+test("a made-up bearer token is no identity: it counts against its sender's address, whatever the token", async () => {
   const fresh = await startTestServer({ rateLimit: { requests: 5, windowMs: 60_000 } });
   try {
     const answers = [];

@@ -14,13 +14,17 @@ import { assertNewerResponse } from '../helpers/upstream.js';
  * 0.202.0's for the operations 0.146.0 lacks), and each is checked against 0.202.0's here, the
  * version the renderer is built on (docs/decisions/sites.md, "Published content lookups and site tokens").
  */
-const test = suite('the renderer\'s requests, as GitBook\'s renderer sends them, answered');
+const test = suite("the renderer's requests, as GitBook's renderer sends them, answered");
 let t: TestServer;
 let fx: OrganizationFixture;
 // With the worker: OpenAPI specs are processed as jobs.
-withOrganization(test, (setup) => {
-  ({ t, fx } = setup);
-}, { worker: true });
+withOrganization(
+  test,
+  (setup) => {
+    ({ t, fx } = setup);
+  },
+  { worker: true },
+);
 
 async function renderer(method: string, path: string, token: string | undefined, body?: unknown) {
   const response = await t.call(method, path, { ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}), ...(body !== undefined ? { body } : {}) });
@@ -37,7 +41,12 @@ test('a page view, its markdown twin and search, with the site token the lookup 
   const siteSpace = (await t.call('GET', `/v1/orgs/${fx.org.id}/sites/${site.id}/site-spaces`, { token: fx.admin.token })).body.items[0].id as string;
 
   // lookup.ts: the URL, the visitor's payload, redirectOnError, and the cache-busting field no spec has.
-  const lookup = await renderer('POST', '/v1/urls/published', undefined, { url: `${published.urls.published}quick-start`, visitor: { type: 'human', unsignedClaims: {} }, redirectOnError: true, cacheBust: 'a1' });
+  const lookup = await renderer('POST', '/v1/urls/published', undefined, {
+    url: `${published.urls.published}quick-start`,
+    visitor: { type: 'human', unsignedClaims: {} },
+    redirectOnError: true,
+    cacheBust: 'a1',
+  });
   const token = lookup.apiToken as string;
   const org = `/v1/orgs/${lookup.organization}`;
   const spacePath = `/v1/spaces/${lookup.space}`;
@@ -57,14 +66,23 @@ test('a page view, its markdown twin and search, with the site token the lookup 
   assert.match(twin.markdown, /\/pages\/[A-Za-z0-9]+/, 'references by id');
 
   // Search from the page's search box: the renderer's newer scope shape (restrictTo) and the older mode form.
-  const current = (await renderer('POST', `${org}/sites/${lookup.site}/search`, token, { query: 'configuration', scope: { mode: 'default', currentSiteSpace: siteSpace, restrictTo: 'currentSiteSpace' } })) as { items: Array<{ id: string }> };
-  assert.equal(current.items.map((item) => item.id), [space.id]);
-  const others = (await renderer('POST', `${org}/sites/${lookup.site}/search`, token, { query: 'configuration', scope: { mode: 'default', currentSiteSpace: siteSpace, restrictTo: 'otherSiteSpaces' } })) as { items: unknown[] };
+  const current = (await renderer('POST', `${org}/sites/${lookup.site}/search`, token, {
+    query: 'configuration',
+    scope: { mode: 'default', currentSiteSpace: siteSpace, restrictTo: 'currentSiteSpace' },
+  })) as { items: Array<{ id: string }> };
+  assert.equal(
+    current.items.map((item) => item.id),
+    [space.id],
+  );
+  const others = (await renderer('POST', `${org}/sites/${lookup.site}/search`, token, {
+    query: 'configuration',
+    scope: { mode: 'default', currentSiteSpace: siteSpace, restrictTo: 'otherSiteSpaces' },
+  })) as { items: unknown[] };
   assert.equal(others.items, [], 'the current site space left out');
   await renderer('POST', `${org}/sites/${lookup.site}/search`, token, { query: 'configuration', mode: 'current', siteSpaceId: siteSpace });
 });
 
-test('a share-link site looked up with its key in the path (the renderer drops the query), and a page\'s OpenAPI block read from a private spec', async () => {
+test("a share-link site looked up with its key in the path (the renderer drops the query), and a page's OpenAPI block read from a private spec", async () => {
   const spec = 'openapi: 3.0.3\ninfo: { title: Pets, version: "1" }\npaths:\n  /pets:\n    get:\n      summary: List pets\n      responses:\n        "200": { description: The pets }\n';
   const since = new Date().toISOString();
   assert.is((await t.call('PUT', `/v1/orgs/${fx.org.id}/openapi/pets`, { token: fx.admin.token, body: { source: { text: spec } } })).status, 201);
@@ -75,7 +93,15 @@ test('a share-link site looked up with its key in the path (the renderer drops t
   const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Partner API', template: { id: 'getting-started' } } })).body;
   const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.admin.token, body: { subject: 'API page' } })).body;
   const markdown = 'The pets we sell.\n\n{% openapi-operation spec="pets" path="/pets" method="get" %}\n{% endopenapi-operation %}\n';
-  assert.is((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { token: fx.admin.token, body: { changes: [{ operation: 'insert_page', title: 'Pets API', document: { markdown } }] } })).status, 200);
+  assert.is(
+    (
+      await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+        token: fx.admin.token,
+        body: { changes: [{ operation: 'insert_page', title: 'Pets API', document: { markdown } }] },
+      })
+    ).status,
+    200,
+  );
   assert.is((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`, { token: fx.admin.token })).body.result, 'merge');
   const site = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Partners', spaces: [space.id], visibility: 'share-link' } })).body;
   await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/publish`, { token: fx.admin.token });
@@ -84,7 +110,11 @@ test('a share-link site looked up with its key in the path (the renderer drops t
   const key = shared.searchParams.get('share')!;
 
   // lookup.ts strips the query and tries the URL's prefixes: GitBook's share-link form is `<site>/<key>/<path>`.
-  const lookup = await renderer('POST', '/v1/urls/published', undefined, { url: `${shared.origin}${shared.pathname}${key}/pets-api`, visitor: { type: 'human', unsignedClaims: {} }, redirectOnError: false });
+  const lookup = await renderer('POST', '/v1/urls/published', undefined, {
+    url: `${shared.origin}${shared.pathname}${key}/pets-api`,
+    visitor: { type: 'human', unsignedClaims: {} },
+    redirectOnError: false,
+  });
   assert.equal([lookup.shareKey, lookup.pathname], [key, 'pets-api']);
   const token = lookup.apiToken as string;
   const org = `/v1/orgs/${lookup.organization}`;

@@ -32,7 +32,9 @@ test('a move names where to: an empty body or none is a 400, for spaces and coll
   }
   assertErrorIs(
     await t.call('POST', `/v1/spaces/${space.id}/move`, { token: admin.token, body: { position: { before: { type: 'collection' } } } }),
-    400, 'Invalid position: a collection sibling needs its id in "collection"');
+    400,
+    'Invalid position: a collection sibling needs its id in "collection"',
+  );
   const listed = (await t.call('GET', `/v1/orgs/${organizationId}/spaces`, { token: admin.token })).body.items.map((item: { id: string }) => item.id);
   assert.equal(listed, [space.id], 'nothing moved');
 });

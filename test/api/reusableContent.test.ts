@@ -51,7 +51,11 @@ test('the revision lists its reusable contents; each is served by id, with its D
     assert.equal([one.status, one.body], [200, listed], path);
   }
   assert.is((await t.call('GET', `/v1/spaces/${space.id}/content/reusable-contents/nothing`, { token: fx.reader.token })).status, 404);
-  assert.is(content.body.pages.some((page: { path: string }) => page.path.includes('includes')), false, 'an include is no page');
+  assert.is(
+    content.body.pages.some((page: { path: string }) => page.path.includes('includes')),
+    false,
+    'an include is no page',
+  );
 
   const document = await t.call('GET', `/v1/spaces/${space.id}/revisions/${space.revision}/reusable-contents/${listed.id}/document`, { token: fx.reader.token });
   assert.is(document.status, 200, JSON.stringify(document.body));
@@ -74,7 +78,10 @@ test('a page includes it as a reusable-content block; dereferenced, the block is
   for (const value of ['reusable-contents', 'true']) {
     const inlined = await t.call('GET', `${pagePath}?dereferenced=${value}`, { token: fx.reader.token });
     assert.is(inlined.status, 200, JSON.stringify(inlined.body));
-    assert.is((inlined.body.nodes as Node[]).some((node) => node.type === 'reusable-content'), false);
+    assert.is(
+      (inlined.body.nodes as Node[]).some((node) => node.type === 'reusable-content'),
+      false,
+    );
     assert.match(textOf(inlined.body.nodes), /Install it\.Stuck\? Read the FAQ or write to us\.Then run it\./);
     assert.equal(refsOf(inlined.body.nodes), [{ kind: 'page', page: space.faq }], 'the inlined link still leads to the FAQ');
   }
@@ -94,7 +101,10 @@ test('a Document written through a change request includes a reusable content by
       { object: 'block', type: 'reusable-content', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: id } } },
     ],
   };
-  const written = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: space.faq, document: { document: faqDocument } }] } });
+  const written = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+    token: fx.editor.token,
+    body: { changes: [{ operation: 'update_page', page: space.faq, document: { document: faqDocument } }] },
+  });
   assert.is(written.status, 200, JSON.stringify(written.body));
   const base = `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`;
   const markdown = await t.call('GET', `${base}/page/${space.faq}?format=markdown`, { token: fx.reader.token });
@@ -121,7 +131,10 @@ test('format.markdown.refs=stable names pages, files and reusable contents by id
 
   const changeRequest = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Round trip' } })).body;
   const markdown = `${stable.body.markdown}\n\`\`\`md\n[not a link](faq.md)\n\`\`\`\n`;
-  const written = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: readme, document: { markdown } }] } });
+  const written = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+    token: fx.editor.token,
+    body: { changes: [{ operation: 'update_page', page: readme, document: { markdown } }] },
+  });
   assert.is(written.status, 200, JSON.stringify(written.body));
   const stored = await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content/page/${readme}?format=markdown`, { token: fx.reader.token });
   assert.match(stored.body.markdown, 'Welcome! Start with the [quick start](quick-start.md), or read the [FAQ](faq.md).\n\n![Logo](.gitbook/assets/logo.png)');
@@ -129,11 +142,14 @@ test('format.markdown.refs=stable names pages, files and reusable contents by id
   assert.match(again.body.markdown, '```md\n[not a link](faq.md)\n```', 'a link shown in code is code');
 });
 
-test('a revision\'s changes are measured against the revision before it; the first one\'s against nothing', async () => {
+test("a revision's changes are measured against the revision before it; the first one's against nothing", async () => {
   const space = await spaceWithInclude();
   const changes = await t.call('GET', `/v1/spaces/${space.id}/revisions/${space.revision}/changes`, { token: fx.reader.token });
   assert.is(changes.status, 200, JSON.stringify(changes.body));
-  assert.equal(changes.body.changes.map((change: { type: string; page?: { id: string } }) => [change.type, change.page?.id]), [['page_edited', space.quickStart]]);
+  assert.equal(
+    changes.body.changes.map((change: { type: string; page?: { id: string } }) => [change.type, change.page?.id]),
+    [['page_edited', space.quickStart]],
+  );
   const history = (await t.call('GET', `/v1/spaces/${space.id}/revisions/${space.revision}`, { token: fx.reader.token })).body.parents as string[];
   const first = await t.call('GET', `/v1/spaces/${space.id}/revisions/${history[0]}/changes?limit=2`, { token: fx.reader.token });
   assert.is(first.status, 200, JSON.stringify(first.body));

@@ -14,8 +14,16 @@ const test = suite('each route asks for the role GitBook’s roles give its oper
 
 test('every route has an expected role, and every expected role a route', () => {
   const routed = new Set(allRoutes.map((route) => route.operationId));
-  assert.equal(allRoutes.map((route) => route.operationId).filter((operationId) => !(operationId in expectedRoles)), [], 'routes without an expected role');
-  assert.equal(Object.keys(expectedRoles).filter((operationId) => !routed.has(operationId)), [], 'expected roles without a route');
+  assert.equal(
+    allRoutes.map((route) => route.operationId).filter((operationId) => !(operationId in expectedRoles)),
+    [],
+    'routes without an expected role',
+  );
+  assert.equal(
+    Object.keys(expectedRoles).filter((operationId) => !routed.has(operationId)),
+    [],
+    'expected roles without a route',
+  );
 });
 
 test('each route asks for its expected role, or for the one docs/ explains', () => {

@@ -40,9 +40,14 @@ test('a handler reads only the path parameters its route names, typed (checked b
     seen.push(`${params.spaceId}/${params.pageId}`);
   }
   table.get('/spaces/:spaceId/content/page/:pageId', 'getPageInSpace', anyone, handle({}, getPage));
-  table.get('/spaces/:spaceId/content/path/*pagePath', 'getPageByPath', anyone, handle({}, async function byPath(_ctx: AppContext, { params }: { params: { pagePath: string } }) {
-    seen.push(params.pagePath);
-  }));
+  table.get(
+    '/spaces/:spaceId/content/path/*pagePath',
+    'getPageByPath',
+    anyone,
+    handle({}, async function byPath(_ctx: AppContext, { params }: { params: { pagePath: string } }) {
+      seen.push(params.pagePath);
+    }),
+  );
   // @ts-expect-error: the handler reads :pageId, which this path doesn't name (tsc fails if this stops being an error)
   table.get('/spaces/:spaceId', 'getSpaceById', anyone, handle({}, getPage));
   assert.is(table.routes.length, 3);

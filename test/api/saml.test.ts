@@ -38,10 +38,22 @@ test('POST saml creates a provider: pending until fully configured', async () =>
 
   assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: {} }), 400, 'Invalid request body: "label" is required');
   assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'x'.repeat(31) } }), 400, 'Invalid request body: "label" must NOT have more than 30 characters');
-  assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', entityID: 'e'.repeat(1025) } }), 400, 'Invalid request body: "entityID" must NOT have more than 1024 characters');
-  assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', certificate: 'c'.repeat(10001) } }), 400, 'Invalid request body: "certificate" must NOT have more than 10000 characters');
+  assertErrorIs(
+    await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', entityID: 'e'.repeat(1025) } }),
+    400,
+    'Invalid request body: "entityID" must NOT have more than 1024 characters',
+  );
+  assertErrorIs(
+    await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', certificate: 'c'.repeat(10001) } }),
+    400,
+    'Invalid request body: "certificate" must NOT have more than 10000 characters',
+  );
   assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', ssoURL: 'not a url' } }), 400, 'Invalid request body: "ssoURL" must match format "uri"');
-  assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', ssoURL: `https://a.example/${'p'.repeat(2048)}` } }), 400, 'Invalid request body: "ssoURL" must NOT have more than 2048 characters');
+  assertErrorIs(
+    await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', ssoURL: `https://a.example/${'p'.repeat(2048)}` } }),
+    400,
+    'Invalid request body: "ssoURL" must NOT have more than 2048 characters',
+  );
   assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'X', defaultTeam: 'noTeam' } }), 400, '"defaultTeam" noTeam is not a team of the organization');
   await assertGuarded(t, fx, 'POST', saml, { body: { label: 'X' }, tooLow: { who: fx.creator, message: messages.needsOrgRole('admin', 'create') } });
 });
@@ -50,7 +62,10 @@ test('GET saml lists, GET one reads, unknown ids 404', async () => {
   const created = await t.call('POST', saml, { token: fx.admin.token, body: complete });
   const list = await t.call('GET', saml, { token: fx.admin.token });
   assert.is(list.status, 200);
-  assert.ok(list.body.items.some((p: { id: string }) => p.id === created.body.id), 'the new provider is listed');
+  assert.ok(
+    list.body.items.some((p: { id: string }) => p.id === created.body.id),
+    'the new provider is listed',
+  );
   const one = await t.call('GET', `${saml}/${created.body.id}`, { token: fx.admin.token });
   assert.is(one.body.label, 'Okta');
   assertErrorIs(await t.call('GET', `${saml}/unknown`, { token: fx.admin.token }), 404, `SAML provider unknown not found in organization ${fx.org.id}`);
@@ -67,7 +82,11 @@ test('PATCH and DELETE a provider', async () => {
   assert.is(patched.body.status, 'active');
   assert.is(patched.body.label, 'Later');
   const reread = await t.call('GET', path, { token: fx.admin.token });
-  assert.equal([reread.body.ssoURL, reread.body.entityID, reread.body.certificate, reread.body.status], [complete.ssoURL, complete.entityID, complete.certificate, 'active'], 'every patched field is stored');
+  assert.equal(
+    [reread.body.ssoURL, reread.body.entityID, reread.body.certificate, reread.body.status],
+    [complete.ssoURL, complete.entityID, complete.certificate, 'active'],
+    'every patched field is stored',
+  );
   assert.equal(reread.body, patched.body, 'the PATCH answers what a later GET reads');
   assertErrorIs(await t.call('PATCH', path, { token: fx.admin.token, body: { label: '' } }), 400, 'Invalid request body: "label" must NOT have fewer than 1 characters');
   assertErrorIs(await t.call('PATCH', `${saml}/unknown`, { token: fx.admin.token, body: { label: 'X' } }), 404, `SAML provider unknown not found in organization ${fx.org.id}`);
@@ -97,7 +116,10 @@ test('GET sso lists the sign-in options of active providers to any signed-in use
   const corporate = logins.body.items.find((item: { id: string }) => item.id === active.body.id);
   assert.is(corporate.label, 'Corporate');
   assert.is(corporate.startURL, active.body.service.startURL);
-  assert.ok(logins.body.items.every((item: { label: string }) => item.label !== 'Draft'), 'pending providers are not offered');
+  assert.ok(
+    logins.body.items.every((item: { label: string }) => item.label !== 'Draft'),
+    'pending providers are not offered',
+  );
   assertErrorIs(await t.call('GET', `/v1/orgs/${fx.org.id}/sso`), 401, 'Authentication required: send an Authorization: Bearer <token> header');
   const unknown = await t.call('GET', '/v1/orgs/doesNotExist/sso', { token: fx.admin.token });
   assert.equal(unknown.body, { items: [] }, 'an unknown organization offers no sign-in, without saying whether it exists');

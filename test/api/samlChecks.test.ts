@@ -21,7 +21,11 @@ const usable = { label: 'IdP', entityID: 'https://idp.quire.test/metadata', cert
 test('sign-in URLs: https only, http only for loopback hosts', async () => {
   for (const ssoURL of ['javascript:alert(1)', 'file:///etc/passwd', 'http://idp.example.com/sso', 'ftp://idp.example.com/', 'data:text/html,x', 'http://127.0.0.1.example.com/']) {
     const scheme = ssoURL.split(':')[0];
-    assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { ...usable, ssoURL } }), 400, `Invalid request body: "ssoURL" must be an https URL (http only for a loopback host such as localhost), got ${scheme}`);
+    assertErrorIs(
+      await t.call('POST', saml, { token: fx.admin.token, body: { ...usable, ssoURL } }),
+      400,
+      `Invalid request body: "ssoURL" must be an https URL (http only for a loopback host such as localhost), got ${scheme}`,
+    );
   }
   for (const ssoURL of ['https://idp.example.com/sso', 'http://localhost:8080/sso', 'http://127.0.0.1/sso', 'http://[::1]:9000/sso']) {
     const created = await t.call('POST', saml, { token: fx.admin.token, body: { ...usable, ssoURL } });
@@ -29,15 +33,29 @@ test('sign-in URLs: https only, http only for loopback hosts', async () => {
     assert.is(created.body.status, 'active');
   }
   const pending = await t.call('POST', saml, { token: fx.admin.token, body: { label: 'Later' } });
-  assertErrorIs(await t.call('PATCH', `${saml}/${pending.body.id}`, { token: fx.admin.token, body: { ssoURL: 'javascript:alert(1)' } }), 400, 'Invalid request body: "ssoURL" must be an https URL (http only for a loopback host such as localhost), got javascript');
+  assertErrorIs(
+    await t.call('PATCH', `${saml}/${pending.body.id}`, { token: fx.admin.token, body: { ssoURL: 'javascript:alert(1)' } }),
+    400,
+    'Invalid request body: "ssoURL" must be an https URL (http only for a loopback host such as localhost), got javascript',
+  );
 });
 
 test('certificates are parsed as X.509: not one is a 400, an expired one is a 400 naming the date, a valid one reports its expiry', async () => {
-  assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { ...usable, certificate: 'MIIC...' } }), 400, 'Invalid request body: "certificate" is not an X.509 certificate (PEM, or base64 DER): error:0480006C:PEM routines::no start line');
+  assertErrorIs(
+    await t.call('POST', saml, { token: fx.admin.token, body: { ...usable, certificate: 'MIIC...' } }),
+    400,
+    'Invalid request body: "certificate" is not an X.509 certificate (PEM, or base64 DER): error:0480006C:PEM routines::no start line',
+  );
   assertErrorIs(
     await t.call('POST', saml, { token: fx.admin.token, body: { ...usable, certificate: '-----BEGIN CERTIFICATE-----\nMIIC...\n-----END CERTIFICATE-----' } }),
-    400, 'Invalid request body: "certificate" is not an X.509 certificate (PEM, or base64 DER): error:04800064:PEM routines::bad base64 decode');
-  assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { ...usable, certificate: expiredCertificate } }), 400, 'Invalid request body: "certificate" expired on 2021-01-01T00:00:00.000Z');
+    400,
+    'Invalid request body: "certificate" is not an X.509 certificate (PEM, or base64 DER): error:04800064:PEM routines::bad base64 decode',
+  );
+  assertErrorIs(
+    await t.call('POST', saml, { token: fx.admin.token, body: { ...usable, certificate: expiredCertificate } }),
+    400,
+    'Invalid request body: "certificate" expired on 2021-01-01T00:00:00.000Z',
+  );
   const created = await t.call('POST', saml, { token: fx.admin.token, body: usable });
   assert.is(created.status, 201);
   assert.is(created.body.status, 'active');

@@ -20,17 +20,34 @@ test('space search finds pages by their words, grouped by page with sections and
   assert.equal(found.body.items[0].ancestors, [{ title: 'Quick start' }]);
   assert.ok(found.body.items[0].sections[0].body.includes('setting'));
   const prefix = await t.call('GET', `/v1/spaces/${space.id}/search?query=configur`, { token: fx.reader.token });
-  assert.ok(prefix.body.items.some((item: { title: string }) => item.title === 'Configuration'), 'the last word matches as a prefix');
+  assert.ok(
+    prefix.body.items.some((item: { title: string }) => item.title === 'Configuration'),
+    'the last word matches as a prefix',
+  );
   const heading = await t.call('GET', `/v1/spaces/${space.id}/search?query=start`, { token: fx.reader.token });
   const ranked = heading.body.items as Array<{ score: number; rank: number; sections: Array<{ score: number }> }>;
-  assert.equal(ranked.map((item) => item.rank), ranked.map((_, index) => index + 1), 'one-based ranks, in order');
-  assert.ok(ranked.every((item, index) => item.score >= 0 && (index === 0 || item.score <= ranked[index - 1]!.score)), `scores fall with the rank: ${ranked.map((item) => item.score).join(', ')}`);
-  assert.ok(ranked.every((item) => item.score === Math.max(...item.sections.map((section) => section.score))), 'a page scores as its best section');
+  assert.equal(
+    ranked.map((item) => item.rank),
+    ranked.map((_, index) => index + 1),
+    'one-based ranks, in order',
+  );
+  assert.ok(
+    ranked.every((item, index) => item.score >= 0 && (index === 0 || item.score <= ranked[index - 1]!.score)),
+    `scores fall with the rank: ${ranked.map((item) => item.score).join(', ')}`,
+  );
+  assert.ok(
+    ranked.every((item) => item.score === Math.max(...item.sections.map((section) => section.score))),
+    'a page scores as its best section',
+  );
   const faq = heading.body.items.find((item: { title: string }) => item.title === 'FAQ');
   assert.is(faq.sections[0].path, 'faq#where-do-i-start');
   assert.is((await t.call('GET', `/v1/spaces/${space.id}/search?query=${encodeURIComponent('"AND OR NOT*')}`, { token: fx.reader.token })).status, 200, 'FTS syntax is only words');
   assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/search`, { token: fx.reader.token }), 400, 'Invalid query parameter: "query" is required');
-  assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/search?query=${'x'.repeat(513)}`, { token: fx.reader.token }), 400, 'Invalid query parameter: "query" must NOT have more than 512 characters');
+  assertErrorIs(
+    await t.call('GET', `/v1/spaces/${space.id}/search?query=${'x'.repeat(513)}`, { token: fx.reader.token }),
+    400,
+    'Invalid query parameter: "query" must NOT have more than 512 characters',
+  );
   assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/search?query=x`, { token: fx.guest.token }), 404, `Space ${space.id} not found`);
 });
 
@@ -71,7 +88,10 @@ test('organization search answers `limit` pages of the ranking at a time, groupe
   const ranking = whole.items.flatMap((space) => space.pages.map((page) => ({ key: `${space.id}/${page.id}`, rank: page.rank })));
   assert.ok(ranking.length >= 3, `several pages found: ${ranking.length}`);
   assert.is(whole.count, ranking.length, 'count is the pages found');
-  assert.equal(ranking.map((page) => page.rank).sort((a, b) => a - b), ranking.map((_, index) => index + 1));
+  assert.equal(
+    ranking.map((page) => page.rank).sort((a, b) => a - b),
+    ranking.map((_, index) => index + 1),
+  );
 
   const walked: Array<{ key: string; rank: number }> = [];
   let cursor = '';
@@ -88,7 +108,11 @@ test('organization search answers `limit` pages of the ranking at a time, groupe
     if (!found.next) break;
     cursor = `&page=${encodeURIComponent(found.next.page)}`;
   }
-  assert.equal(walked.sort((a, b) => a.rank - b.rank), [...ranking].sort((a, b) => a.rank - b.rank), 'the answers walk the whole ranking once, ranks as in one answer');
+  assert.equal(
+    walked.sort((a, b) => a.rank - b.rank),
+    [...ranking].sort((a, b) => a.rank - b.rank),
+    'the answers walk the whole ranking once, ranks as in one answer',
+  );
 });
 
 test.run();

@@ -4,7 +4,7 @@ import type { OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
 
-const test = suite('site customization: the site\'s settings and the overrides of its site spaces');
+const test = suite("site customization: the site's settings and the overrides of its site spaces");
 let t: TestServer;
 let fx: OrganizationFixture;
 withOrganization(test, (setup) => {
@@ -14,14 +14,18 @@ withOrganization(test, (setup) => {
 const sites = () => `/v1/orgs/${fx.org.id}/sites`;
 
 async function siteWithTwoSpaces() {
-  const spaces = await Promise.all(['Guide', 'Guide v2'].map(async (title) => (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title, template: { id: 'getting-started' } } })).body.id as string));
+  const spaces = await Promise.all(
+    ['Guide', 'Guide v2'].map(
+      async (title) => (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title, template: { id: 'getting-started' } } })).body.id as string,
+    ),
+  );
   const site = await t.call('POST', sites(), { token: fx.admin.token, body: { title: 'Docs', spaces } });
   assert.is(site.status, 201, JSON.stringify(site.body));
   const siteSpaces = (await t.call('GET', `${sites()}/${site.body.id}/site-spaces`, { token: fx.admin.token })).body.items as Array<{ id: string }>;
   return { id: site.body.id as string, siteSpaces: siteSpaces.map((siteSpace) => siteSpace.id) };
 }
 
-test('a site shows upstream\'s defaults until its settings are replaced whole; the body is upstream\'s shape, closed', async () => {
+test("a site shows upstream's defaults until its settings are replaced whole; the body is upstream's shape, closed", async () => {
   const site = await siteWithTwoSpaces();
   const path = `${sites()}/${site.id}/customization`;
   const defaults = await t.call('GET', path, { token: fx.reader.token });
@@ -39,7 +43,10 @@ test('a site shows upstream\'s defaults until its settings are replaced whole; t
 
   const refusals: Array<[unknown, string]> = [
     [{ ...settings, surprise: true }, 'Invalid request body: "surprise" is not an accepted field'],
-    [{ ...settings, styling: { ...settings.styling, primaryColor: { light: 'teal', dark: '#000' } } }, 'Invalid request body: "styling.primaryColor.light" must match pattern "^#(?:[0-9a-fA-F]{3}){1,2}$"'],
+    [
+      { ...settings, styling: { ...settings.styling, primaryColor: { light: 'teal', dark: '#000' } } },
+      'Invalid request body: "styling.primaryColor.light" must match pattern "^#(?:[0-9a-fA-F]{3}){1,2}$"',
+    ],
     [{ ...settings, themes: undefined }, 'Invalid request body: "themes" is required'],
   ];
   for (const [body, message] of refusals) {
@@ -57,11 +64,11 @@ test('a site space overrides some fields; a null resets one; the overrides go wi
 
   const plain = await t.call('GET', of(first), { token: fx.reader.token });
   assert.is(plain.status, 200, JSON.stringify(plain.body));
-  assert.equal(plain.body, (await t.call('GET', `${sites()}/${site.id}/customization`, { token: fx.reader.token })).body, 'the site\'s own, until overridden');
+  assert.equal(plain.body, (await t.call('GET', `${sites()}/${site.id}/customization`, { token: fx.reader.token })).body, "the site's own, until overridden");
   const overridden = await t.call('PATCH', of(first), { token: fx.creator.token, body: { title: 'Guide, version 1', styling: { primaryColor: { light: '#AA0000', dark: '#FF5555' } } } });
   assert.is(overridden.status, 200, JSON.stringify(overridden.body));
   assert.equal([overridden.body.title, overridden.body.styling.primaryColor, overridden.body.styling.theme], ['Guide, version 1', { light: '#AA0000', dark: '#FF5555' }, 'clean']);
-  assert.equal((await t.call('GET', of(second), { token: fx.reader.token })).body, plain.body, 'the other site space keeps the site\'s');
+  assert.equal((await t.call('GET', of(second), { token: fx.reader.token })).body, plain.body, "the other site space keeps the site's");
 
   // The site's own settings change under the override: the site space follows them where it overrides nothing.
   const settings = (await t.call('GET', `${sites()}/${site.id}/customization`, { token: fx.admin.token })).body;
@@ -73,7 +80,10 @@ test('a site space overrides some fields; a null resets one; the overrides go wi
   const visitor = (await t.call('POST', '/v1/urls/published', { body: { url: published.body.urls.published } })).body.apiToken as string;
   const profile = await t.call('GET', `${sites()}/${site.id}/published`, { headers: { authorization: `Bearer ${visitor}` } });
   assert.is(profile.status, 200, JSON.stringify(profile.body));
-  assert.equal([profile.body.customizations.site.styling.corners, profile.body.customizations.siteSpaces[first].title, profile.body.customizations.siteSpaces[second].title], ['straight', 'Guide, version 1', 'Docs']);
+  assert.equal(
+    [profile.body.customizations.site.styling.corners, profile.body.customizations.siteSpaces[first].title, profile.body.customizations.siteSpaces[second].title],
+    ['straight', 'Guide, version 1', 'Docs'],
+  );
 
   const reset = await t.call('PATCH', of(first), { token: fx.creator.token, body: { title: null, styling: { primaryColor: null } } });
   assert.equal([reset.status, reset.body.title, reset.body.styling.primaryColor], [200, 'Docs', plain.body.styling.primaryColor]);

@@ -61,12 +61,28 @@ test('npm run admin -- site export writes the site as static files whose every l
   const siteSpace = (await t.call('GET', `/v1/orgs/${fx.org.id}/sites/${site.id}/site-spaces`, { token: fx.admin.token })).body.items[0].id as string;
   const pages = (await t.call('GET', `/v1/spaces/${guide.id}/content/pages`, { token: fx.admin.token })).body.pages as Array<{ id: string; path: string }>;
   const faq = pages.find((page) => page.path === 'faq')!;
-  await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/redirects`, { token: fx.admin.token, body: { source: '/questions', destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: faq.id } } });
+  await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/redirects`, {
+    token: fx.admin.token,
+    body: { source: '/questions', destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: faq.id } },
+  });
 
   const exported = await runAdmin(['site', 'export', site.id, out], { DATA_DIR: t.dataDir });
   assert.is(exported.code, 0, exported.stderr);
   assert.match(exported.stdout, /^exported 4 pages and 3 files of site \w+ to /);
-  for (const file of ['index.html', 'index.md', 'quick-start/index.html', 'quick-start.md', 'quick-start/configuration/index.html', 'faq/index.html', 'llms.txt', 'llms-full.txt', '404.html', 'search/index.html', 'pagefind/pagefind-ui.js', 'questions/index.html']) {
+  for (const file of [
+    'index.html',
+    'index.md',
+    'quick-start/index.html',
+    'quick-start.md',
+    'quick-start/configuration/index.html',
+    'faq/index.html',
+    'llms.txt',
+    'llms-full.txt',
+    '404.html',
+    'search/index.html',
+    'pagefind/pagefind-ui.js',
+    'questions/index.html',
+  ]) {
     assert.ok(existsSync(path.join(out, file)), `${file} is written`);
   }
   assert.match(readFileSync(path.join(out, 'llms.txt'), 'utf8'), '- [Configuration](quick-start/configuration.md)');
@@ -74,9 +90,15 @@ test('npm run admin -- site export writes the site as static files whose every l
 
   // The active files are downloads; the page links to the HTML one as such and shows the SVG inline.
   const exportedFiles = filesUnder(out).map((file) => path.relative(out, file));
-  assert.ok(exportedFiles.some((file) => file.endsWith('/evil.html.download')), exportedFiles.join('\n'));
+  assert.ok(
+    exportedFiles.some((file) => file.endsWith('/evil.html.download')),
+    exportedFiles.join('\n'),
+  );
   assert.ok(exportedFiles.some((file) => file.endsWith('/logo.svg.download')));
-  assert.not.ok(exportedFiles.some((file) => /\/(evil\.html|logo\.svg)$/.test(file)), 'neither is written under its own type');
+  assert.not.ok(
+    exportedFiles.some((file) => /\/(evil\.html|logo\.svg)$/.test(file)),
+    'neither is written under its own type',
+  );
   const faqPage = readFileSync(path.join(out, 'faq/index.html'), 'utf8');
   assert.match(faqPage, /href="[^"]*evil\.html\.download"/);
   assert.match(faqPage, /<img src="data:image\/svg\+xml;base64,/);
@@ -84,7 +106,11 @@ test('npm run admin -- site export writes the site as static files whose every l
   const html = filesUnder(out).filter((file) => file.endsWith('.html') && !file.includes(`${path.sep}pagefind${path.sep}`));
   for (const file of html) {
     const body = readFileSync(file, 'utf8');
-    assert.match(body.replace(/&#x27;/g, "'"), /<head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self' 'wasm-unsafe-eval';/, `${path.relative(out, file)} carries the site's policy`);
+    assert.match(
+      body.replace(/&#x27;/g, "'"),
+      /<head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self' 'wasm-unsafe-eval';/,
+      `${path.relative(out, file)} carries the site's policy`,
+    );
     assert.not.match(body, `/sites/${site.id}/`, `${path.relative(out, file)} keeps no link to the live site`);
     for (const [, link] of body.matchAll(/(?:href|src|action)="([^"#?]+)[^"]*"/g)) {
       if (/^(https?:|mailto:|data:)/.test(link!)) continue;

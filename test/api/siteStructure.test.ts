@@ -57,8 +57,14 @@ test('a site with two section groups and four sections: build, move around, chec
 
   const developers = await call('POST', `${base}/section-groups`, { title: 'Developers', sections: [s3.id, s2.id] });
   assert.is(developers.status, 201);
-  assert.equal(developers.body.children.map((child: { id: string }) => child.id), [s3.id, s2.id]);
-  assert.equal(developers.body.sections.map((child: { id: string }) => child.id), [s3.id, s2.id]);
+  assert.equal(
+    developers.body.children.map((child: { id: string }) => child.id),
+    [s3.id, s2.id],
+  );
+  assert.equal(
+    developers.body.sections.map((child: { id: string }) => child.id),
+    [s3.id, s2.id],
+  );
   assert.equal(await outline(site.id), ['Guides(Alpha,Echo)', 'Changelog(Delta)', 'Developers[SDKs(Charlie,Alpha) API(Bravo)]']);
   const nested = await call('POST', `${base}/section-groups`, { title: 'Reference', parent: developers.body.id });
   assert.is(nested.body.sectionGroup, developers.body.id);
@@ -90,9 +96,15 @@ test('a site with two section groups and four sections: build, move around, chec
   assert.is((await call('DELETE', `${base}/section-groups/${developers.body.id}`)).status, 204);
 
   const groups = (await call('GET', `${base}/section-groups`)).body;
-  assert.equal(groups.items.map((group: { title: string }) => group.title), ['Reference']);
+  assert.equal(
+    groups.items.map((group: { title: string }) => group.title),
+    ['Reference'],
+  );
   const listed = (await call('GET', `${base}/sections`)).body;
-  assert.equal(listed.items.map((item: { title: string }) => item.title), ['Changelog', 'API', 'SDKs', 'Guides']);
+  assert.equal(
+    listed.items.map((item: { title: string }) => item.title),
+    ['Changelog', 'API', 'SDKs', 'Guides'],
+  );
   const defaults = (await call('GET', `${base}/site-spaces?default=true`)).body.items.map((item: { space: { id: string } }) => item.space.id);
   assert.equal(defaults, [d.id, b.id, c.id, a.id], 'one default per section');
   assert.is((await call('GET', `${base}/site-spaces?default=false`)).body.count, 2);
@@ -100,7 +112,15 @@ test('a site with two section groups and four sections: build, move around, chec
 
   assert.is((await call('DELETE', `${base}/sections/${s1.id}`)).status, 205);
   const after = (await call('GET', `${base}/sections`)).body.items;
-  assert.equal(after.map((item: { title: string; default: boolean }) => [item.title, item.default]), [['Changelog', true], ['API', false], ['SDKs', false]], 'the default went to the first section left');
+  assert.equal(
+    after.map((item: { title: string; default: boolean }) => [item.title, item.default]),
+    [
+      ['Changelog', true],
+      ['API', false],
+      ['SDKs', false],
+    ],
+    'the default went to the first section left',
+  );
   assert.is((await call('GET', base)).body.siteSpaces, 4, 'the section’s site spaces went with it');
   assert.is((await call('DELETE', `${base}/sections/${s1.id}`)).status, 204, 'a missing section still answers success');
 });
@@ -113,20 +133,40 @@ test('invalid positions: a sibling of another parent, both sides, unknown ids, m
   const s2 = (await call('POST', `${base}/sections`, { spaceId: b.id })).body;
   const s3 = (await call('POST', `${base}/sections`, { spaceId: c.id })).body;
   const group = (await call('POST', `${base}/section-groups`, { title: 'Group', sections: [s3.id] })).body;
-  assertErrorIs(await call('POST', `${base}/sections/${s1.id}/move`, { position: { before: { type: 'site-section', siteSection: s3.id } } }), 400, `Invalid position: site-section ${s3.id} is not a sibling of the section`);
-  assertErrorIs(await call('POST', `${base}/sections/${s1.id}/move`, { position: { before: { type: 'site-section', siteSection: s1.id } } }), 400, `Invalid position: site-section ${s1.id} is not a sibling of the section`);
+  assertErrorIs(
+    await call('POST', `${base}/sections/${s1.id}/move`, { position: { before: { type: 'site-section', siteSection: s3.id } } }),
+    400,
+    `Invalid position: site-section ${s3.id} is not a sibling of the section`,
+  );
+  assertErrorIs(
+    await call('POST', `${base}/sections/${s1.id}/move`, { position: { before: { type: 'site-section', siteSection: s1.id } } }),
+    400,
+    `Invalid position: site-section ${s1.id} is not a sibling of the section`,
+  );
   assertErrorIs(
     await call('POST', `${base}/sections/${s1.id}/move`, { position: { before: { type: 'site-section', siteSection: s2.id }, after: { type: 'site-section', siteSection: s2.id } } }),
     400,
     'Invalid position: give "before" or "after", not both',
   );
-  assertErrorIs(await call('POST', `${base}/sections/${s1.id}/move`, { position: { before: { type: 'site-space', siteSection: s2.id } } }), 400, 'Invalid request body: "position.before.type" must be one of "site-section"');
+  assertErrorIs(
+    await call('POST', `${base}/sections/${s1.id}/move`, { position: { before: { type: 'site-space', siteSection: s2.id } } }),
+    400,
+    'Invalid request body: "position.before.type" must be one of "site-section"',
+  );
   assertErrorIs(await call('POST', `${base}/sections/${s1.id}/move`, { position: { before: { type: 'site-section' } } }), 400, 'Invalid request body: "position.before.siteSection" is required');
   assertErrorIs(await call('POST', `${base}/sections/nope/move`, {}), 404, 'Site section nope not found');
   assertErrorIs(await call('POST', `${base}/site-spaces/nope/move`, {}), 404, 'Site space nope not found');
   assertErrorIs(await call('POST', `${base}/section-groups/nope/move`, {}), 404, 'Site section group nope not found');
-  assertErrorIs(await call('POST', `${base}/site-spaces/${s1.siteSpaces[0].id}/move`, { position: { after: { type: 'site-space', siteSpace: s2.siteSpaces[0].id } } }), 400, `Invalid position: site-space ${s2.siteSpaces[0].id} is not a sibling of the site space`);
-  assertErrorIs(await call('POST', `${base}/section-groups/${group.id}/move`, { position: { after: { type: 'site-section', id: s3.id } } }), 400, `Invalid position: site-section ${s3.id} is not a sibling of the section group`);
+  assertErrorIs(
+    await call('POST', `${base}/site-spaces/${s1.siteSpaces[0].id}/move`, { position: { after: { type: 'site-space', siteSpace: s2.siteSpaces[0].id } } }),
+    400,
+    `Invalid position: site-space ${s2.siteSpaces[0].id} is not a sibling of the site space`,
+  );
+  assertErrorIs(
+    await call('POST', `${base}/section-groups/${group.id}/move`, { position: { after: { type: 'site-section', id: s3.id } } }),
+    400,
+    `Invalid position: site-section ${s3.id} is not a sibling of the section group`,
+  );
   assertErrorIs(await call('POST', `${base}/section-groups`, { title: 'Orphan', parent: 'nope' }), 400, '"parent" nope is not a section group of the site');
   assertErrorIs(await call('POST', `${base}/section-groups`, { title: 'Strays', sections: ['nope'] }), 400, '"sections" nope is not a section of the site');
   assertErrorIs(await call('POST', `${base}/site-spaces`, { spaceId: a.id, sectionId: 'nope' }), 400, '"sectionId" nope is not a section of the site');
@@ -145,13 +185,20 @@ test('site spaces: root ones, defaults, hidden, swapped content, conditions chec
   assert.equal([first.default, second.default, first.section], [true, false, undefined], 'root site spaces, the first the default');
   const patchedSite = await call('PATCH', base, { defaultSiteSpace: second.id });
   assert.is(patchedSite.status, 200);
-  assert.equal((await call('GET', `${base}/site-spaces?default=true`)).body.items.map((item: { id: string }) => item.id), [second.id]);
+  assert.equal(
+    (await call('GET', `${base}/site-spaces?default=true`)).body.items.map((item: { id: string }) => item.id),
+    [second.id],
+  );
   assertErrorIs(await call('PATCH', base, { defaultSiteSection: 'nope' }), 400, '"defaultSiteSection" nope is not a section of the site');
 
   const sp = `${base}/site-spaces/${first.id}`;
   const hidden = await call('PATCH', sp, { hidden: true, path: 'getting-started', spaceId: c.id });
   assert.equal([hidden.status, hidden.body.hidden, hidden.body.path, hidden.body.space.id, hidden.body.title], [200, true, 'getting-started', c.id, 'Swapped in']);
-  assert.equal((await outlineOf(site.id)).map((item) => item.hidden), [true, false], 'hidden stays in the structure (navigation hides it)');
+  assert.equal(
+    (await outlineOf(site.id)).map((item) => item.hidden),
+    [true, false],
+    'hidden stays in the structure (navigation hides it)',
+  );
 
   const condition = 'visitor.claims.unsigned.beta == true && visitor.claims.plan == "pro"';
   const withCondition = await call('PATCH', sp, { condition });
@@ -172,17 +219,35 @@ test('site spaces: root ones, defaults, hidden, swapped content, conditions chec
   };
   assert.is((await call('PUT', `${base}/adaptive-schema`, { jsonSchema })).status, 200);
   assert.is((await call('PATCH', sp, { condition })).status, 200, 'declared claims');
-  assertErrorIs(await call('PATCH', sp, { condition: 'visitor.claims.seats > 3 || visitor.claims.unsigned.alpha' }), 400, 'Invalid "condition": visitor.claims.seats, visitor.claims.unsigned.alpha are not declared by the site’s adaptive schema');
+  assertErrorIs(
+    await call('PATCH', sp, { condition: 'visitor.claims.seats > 3 || visitor.claims.unsigned.alpha' }),
+    400,
+    'Invalid "condition": visitor.claims.seats, visitor.claims.unsigned.alpha are not declared by the site’s adaptive schema',
+  );
 
   const section = (await call('POST', `${base}/sections`, { spaceId: a.id, title: 'Second' })).body;
   const sections = (await call('GET', `${base}/sections`)).body.items;
-  assert.equal(sections.map((item: { title: string; default: boolean }) => [item.title, item.default]), [['Root two', true], ['Second', false]], 'the root spaces were gathered into a first, default section named after their default');
+  assert.equal(
+    sections.map((item: { title: string; default: boolean }) => [item.title, item.default]),
+    [
+      ['Root two', true],
+      ['Second', false],
+    ],
+    'the root spaces were gathered into a first, default section named after their default',
+  );
   const patchedSection = await call('PATCH', `${base}/sections/${section.id}`, { condition: 'visitor.claims.plan == "pro"', description: 'For pros', icon: 'star', path: 'pro' });
   assert.equal([patchedSection.body.condition, patchedSection.body.description, patchedSection.body.icon, patchedSection.body.path], ['visitor.claims.plan == "pro"', 'For pros', 'star', 'pro']);
-  assertErrorIs(await call('PATCH', `${base}/sections/${section.id}`, { condition: 'visitor.claims.team' }), 400, 'Invalid "condition": visitor.claims.team is not declared by the site’s adaptive schema');
+  assertErrorIs(
+    await call('PATCH', `${base}/sections/${section.id}`, { condition: 'visitor.claims.team' }),
+    400,
+    'Invalid "condition": visitor.claims.team is not declared by the site’s adaptive schema',
+  );
   assertErrorIs(await call('PATCH', `${base}/sections/${section.id}`, { defaultSiteSpace: first.id }), 400, `"defaultSiteSpace" ${first.id} is not a site space of the section`);
   assert.is((await call('PATCH', base, { defaultSiteSection: section.id })).status, 200);
-  assert.equal((await call('GET', `${base}/sections`)).body.items.map((item: { default: boolean }) => item.default), [false, true]);
+  assert.equal(
+    (await call('GET', `${base}/sections`)).body.items.map((item: { default: boolean }) => item.default),
+    [false, true],
+  );
 
   assert.is((await call('DELETE', sp)).status, 205);
   assert.is((await call('DELETE', sp)).status, 204, 'a missing site space still answers success');
@@ -194,11 +259,18 @@ test('a space in the bin leaves its sites until restored; purged, its site space
   const base = `${sites}/${site.id}`;
   assert.is((await call('DELETE', `/v1/spaces/${gone.id}`)).status, 205);
   assert.is((await call('GET', base)).body.siteSpaces, 1, 'a space in the bin is not counted');
-  assert.equal((await call('GET', `${base}/site-spaces`)).body.items.map((item: { space: { id: string } }) => item.space.id), [stays.id]);
+  assert.equal(
+    (await call('GET', `${base}/site-spaces`)).body.items.map((item: { space: { id: string } }) => item.space.id),
+    [stays.id],
+  );
   const deletedAt = (await findSpace(t.server.db, gone.id, { includeDeleted: true }))!.deletedAt!;
   assert.is(await purgeDeletedSpaceRows(t.server.db, gone.id, deletedAt), 'purged');
   const left = (await call('GET', `${base}/site-spaces`)).body.items;
-  assert.equal(left.map((item: { space: { id: string }; default: boolean }) => [item.space.id, item.default]), [[stays.id, true]], 'the purged default handed over');
+  assert.equal(
+    left.map((item: { space: { id: string }; default: boolean }) => [item.space.id, item.default]),
+    [[stays.id, true]],
+    'the purged default handed over',
+  );
   assert.is((await t.server.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM site_spaces WHERE space_id = ?', [gone.id]))?.n, 0);
 });
 
@@ -246,7 +318,11 @@ test("a space the caller can't read can't be put on a site: a site shows it to i
   // Nor do they change it, or move it: for them it isn't there.
   const hiddenSiteSpace = (await call('GET', `${base}/site-spaces`)).body.items.find((item: { space: { id: string } }) => item.space.id === hidden.id);
   assertErrorIs(await as('PATCH', `${base}/site-spaces/${hiddenSiteSpace.id}`, { hidden: true }), 404, `Site space ${hiddenSiteSpace.id} not found`);
-  assertErrorIs(await as('POST', `${base}/site-spaces/${hiddenSiteSpace.id}/move`, { position: { before: { type: 'site-space', siteSpace: siteSpace.id } } }), 404, `Site space ${hiddenSiteSpace.id} not found`);
+  assertErrorIs(
+    await as('POST', `${base}/site-spaces/${hiddenSiteSpace.id}/move`, { position: { before: { type: 'site-space', siteSpace: siteSpace.id } } }),
+    404,
+    `Site space ${hiddenSiteSpace.id} not found`,
+  );
   const hiddenNow = async () => (await call('GET', `${base}/site-spaces`)).body.items.find((item: { id: string }) => item.id === hiddenSiteSpace.id).hidden;
   assert.is(await hiddenNow(), false, 'unchanged');
   assert.is((await call('PATCH', `${base}/site-spaces/${hiddenSiteSpace.id}`, { hidden: true })).status, 200, 'the admin still may');

@@ -36,7 +36,11 @@ test('create (type basic by default, with spaces), get, list with filters, patch
   const read = (await t.call('GET', `${sites}/${site.id}`, { token: fx.reader.token })).body;
   assert.equal({ ...read, permissions: undefined }, { ...site, permissions: undefined }, 'a reader gets the site its creator got');
   assert.equal(site.permissions, { view: true, access: true, edit: true, create: true, admin: true, installIntegration: true, viewAdaptiveSchema: true, editAdaptiveSchema: true });
-  assert.equal(read.permissions, { view: true, access: true, edit: false, create: false, admin: false, installIntegration: false, viewAdaptiveSchema: true, editAdaptiveSchema: false }, 'what a reader may do, from the site routes\' rules');
+  assert.equal(
+    read.permissions,
+    { view: true, access: true, edit: false, create: false, admin: false, installIntegration: false, viewAdaptiveSchema: true, editAdaptiveSchema: false },
+    "what a reader may do, from the site routes' rules",
+  );
 
   const other = await createSite({ title: 'Handbook', type: 'premium', visibility: 'unlisted' });
   const ids = async (query: string) => (await t.call('GET', `${sites}${query}`, { token: fx.reader.token })).body.items.map((item: { id: string }) => item.id);
@@ -142,7 +146,10 @@ test('share links: create, list, patch, delete; shareKey resolves published URLs
   assertErrorIs(await t.call('PATCH', `${links}/nope`, { token: fx.admin.token, body: { active: false } }), 404, 'Share link nope not found');
 
   const listed = await t.call('GET', links, { token: fx.admin.token });
-  assert.equal(listed.body.items.map((item: { id: string }) => item.id), [created.body.id]);
+  assert.equal(
+    listed.body.items.map((item: { id: string }) => item.id),
+    [created.body.id],
+  );
   assertErrorIs(await t.call('GET', links, { token: fx.creator.token }), 403, messages.needsOrgRole('admin', 'create'));
   assert.is((await t.call('DELETE', `${links}/${created.body.id}`, { token: fx.admin.token })).status, 204);
   assert.is((await t.call('DELETE', `${links}/${created.body.id}`, { token: fx.admin.token })).status, 204, 'also when missing');
@@ -177,11 +184,31 @@ test('adaptive schema: GET before any is 404; PUT validates (draft-07 and the up
     ['a claim of an unknown type', { ...validSchema, properties: { plan: claim('integer') } }, /Invalid request body: "jsonSchema\.properties\.plan.*/],
     ['an array claim without items', { ...validSchema, properties: { roles: claim('array') } }, /Invalid request body: "jsonSchema\.properties\.roles.*/],
     ['an object claim left open', { ...validSchema, properties: { company: claim('object', { properties: {} }) } }, /Invalid request body: "jsonSchema\.properties\.company.*/],
-    ['a nested claim without description', { ...validSchema, properties: { company: claim('object', { properties: { size: { type: 'string' } }, additionalProperties: false }) } }, /Invalid request body: "jsonSchema\.properties\.company.*/],
-    ['unsigned without its description', { ...validSchema, properties: { unsigned: { type: 'object', properties: {}, additionalProperties: false } } }, 'Invalid request body: "jsonSchema.properties.unsigned.description" is required'],
-    ['unsigned left open', { ...validSchema, properties: { unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: {}, additionalProperties: true } } }, 'Invalid request body: "jsonSchema.properties.unsigned.additionalProperties" must be equal to constant'],
-    ['a claim name that is not an identifier', { ...validSchema, properties: { 'plan name': claim('boolean') } }, 'Invalid request body: "jsonSchema.properties.plan name" is not a claim name: letters, digits, _ and $, not starting with a digit, at most 64'],
-    ['a nested claim name that is not an identifier', { ...validSchema, properties: { unsigned: { ...validSchema.properties.unsigned, properties: { '1st': claim('boolean') } } } }, 'Invalid request body: "jsonSchema.properties.unsigned.properties.1st" is not a claim name: letters, digits, _ and $, not starting with a digit, at most 64'],
+    [
+      'a nested claim without description',
+      { ...validSchema, properties: { company: claim('object', { properties: { size: { type: 'string' } }, additionalProperties: false }) } },
+      /Invalid request body: "jsonSchema\.properties\.company.*/,
+    ],
+    [
+      'unsigned without its description',
+      { ...validSchema, properties: { unsigned: { type: 'object', properties: {}, additionalProperties: false } } },
+      'Invalid request body: "jsonSchema.properties.unsigned.description" is required',
+    ],
+    [
+      'unsigned left open',
+      { ...validSchema, properties: { unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: {}, additionalProperties: true } } },
+      'Invalid request body: "jsonSchema.properties.unsigned.additionalProperties" must be equal to constant',
+    ],
+    [
+      'a claim name that is not an identifier',
+      { ...validSchema, properties: { 'plan name': claim('boolean') } },
+      'Invalid request body: "jsonSchema.properties.plan name" is not a claim name: letters, digits, _ and $, not starting with a digit, at most 64',
+    ],
+    [
+      'a nested claim name that is not an identifier',
+      { ...validSchema, properties: { unsigned: { ...validSchema.properties.unsigned, properties: { '1st': claim('boolean') } } } },
+      'Invalid request body: "jsonSchema.properties.unsigned.properties.1st" is not a claim name: letters, digits, _ and $, not starting with a digit, at most 64',
+    ],
     ['an unknown keyword', { ...validSchema, required: ['plan'] }, 'Invalid request body: "jsonSchema.required" is not an accepted field'],
     ['the wrong $schema', { ...validSchema, $schema: 'https://json-schema.org/draft/2020-12/schema' }, 'Invalid request body: "jsonSchema.$schema" must be equal to constant'],
     ['an enum that is not strings', { ...validSchema, properties: { plan: claim('string', { enum: [1] }) } }, /Invalid request body: "jsonSchema\.properties\.plan.*/],
@@ -224,7 +251,11 @@ test('published profile: the site, its structure, customizations per site space,
   await t.call('POST', `${sites}/${site.id}/sections`, { token: fx.admin.token, body: { spaceId: (await space('Beta')).id } });
   const sectioned = (await t.call('GET', `${sites}/${site.id}/published`, { token: fx.reader.token })).body;
   assert.is(sectioned.structure.type, 'sections');
-  assert.equal(sectioned.structure.structure.map((section: { title: string }) => section.title), ['Alpha', 'Beta'], 'the root spaces were gathered into a first section');
+  assert.equal(
+    sectioned.structure.structure.map((section: { title: string }) => section.title),
+    ['Alpha', 'Beta'],
+    'the root spaces were gathered into a first section',
+  );
   await t.call('PATCH', `/v1/spaces/${a.id}`, { token: fx.admin.token, body: { title: 'Alpha renamed' } });
   const renamed = (await t.call('GET', `${sites}/${site.id}/published`, { token: fx.reader.token })).body;
   assert.is(renamed.structure.structure[0].siteSpaces[0].space.title, 'Alpha renamed', 'a kept profile is never stale: its key holds the spaces too');

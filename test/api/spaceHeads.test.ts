@@ -32,7 +32,10 @@ const listed = async (spaceId: string) => {
 
 async function mergedPage(spaceId: string, title: string) {
   const changeRequest = (await t.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: fx.editor.token, body: { subject: title } })).body;
-  const wrote = await t.call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'insert_page', title, document: { markdown: `# ${title}\n` } }] } });
+  const wrote = await t.call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, {
+    token: fx.editor.token,
+    body: { changes: [{ operation: 'insert_page', title, document: { markdown: `# ${title}\n` } }] },
+  });
   assert.is(wrote.status, 200, JSON.stringify(wrote.body));
   return changeRequest.id as string;
 }
@@ -51,7 +54,10 @@ test('concurrent merges leave the head of the last one recorded, never an older 
   const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Raced', template: { id: 'getting-started' } } })).body;
   const changeRequests = await Promise.all(Array.from({ length: 6 }, (_, index) => mergedPage(space.id, `Page ${index}`)));
   const merges = await Promise.all(changeRequests.map((id) => t.call('POST', `/v1/spaces/${space.id}/change-requests/${id}/merge`, { token: fx.admin.token })));
-  assert.ok(merges.every((merge) => merge.status === 200 && merge.body.result === 'merge'), JSON.stringify(merges.map((merge) => merge.body)));
+  assert.ok(
+    merges.every((merge) => merge.status === 200 && merge.body.result === 'merge'),
+    JSON.stringify(merges.map((merge) => merge.body)),
+  );
   assert.is(await listed(space.id), branchHead(space.id));
   assert.is((await recordedSpaceHeads(t.server.db, [space.id])).get(space.id), branchHead(space.id));
 });

@@ -82,12 +82,19 @@ test('a locked space refuses content writes with a clear 423', async () => {
   const space = (await create({ title: 'Locked' })).body;
   await t.call('PATCH', `/v1/spaces/${space.id}`, { token: fx.admin.token, body: { editMode: 'locked' } });
   assert.is((await t.call('GET', `/v1/spaces/${space.id}`, { token: fx.admin.token })).body.editMode, 'locked', 'the PATCH is stored');
-  assertErrorIs(await t.call('POST', `/v1/spaces/${space.id}/content/template`, { token: fx.admin.token, body: { id: 'getting-started' } }), 423, `Space ${space.id} is locked: unlock it (editMode "live") to change its content`);
+  assertErrorIs(
+    await t.call('POST', `/v1/spaces/${space.id}/content/template`, { token: fx.admin.token, body: { id: 'getting-started' } }),
+    423,
+    `Space ${space.id} is locked: unlock it (editMode "live") to change its content`,
+  );
   await t.call('PATCH', `/v1/spaces/${space.id}`, { token: fx.admin.token, body: { editMode: 'live' } });
   assert.is((await t.call('GET', `/v1/spaces/${space.id}`, { token: fx.admin.token })).body.editMode, 'live', 'the PATCH is stored');
   assert.is((await t.call('POST', `/v1/spaces/${space.id}/content/template`, { token: fx.admin.token, body: { id: 'getting-started' } })).status, 201);
   const pages = await t.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: fx.reader.token });
-  assert.equal(pages.body.pages.map((page: { title: string }) => page.title), ['Introduction', 'Quick start', 'FAQ']);
+  assert.equal(
+    pages.body.pages.map((page: { title: string }) => page.title),
+    ['Introduction', 'Quick start', 'FAQ'],
+  );
 });
 
 test('DELETE puts a space in the bin; restore brings it back', async () => {
@@ -106,7 +113,10 @@ test('DELETE puts a space in the bin; restore brings it back', async () => {
   assert.is(restored.body.deletedAt, undefined);
   const reread = await t.call('GET', path, { token: fx.admin.token });
   assert.is(reread.status, 200, 'the restore is stored');
-  assert.ok((await t.call('GET', spaces, { token: fx.admin.token })).body.items.some((item: { id: string }) => item.id === space.id), 'listed again');
+  assert.ok(
+    (await t.call('GET', spaces, { token: fx.admin.token })).body.items.some((item: { id: string }) => item.id === space.id),
+    'listed again',
+  );
   assertErrorIs(await t.call('POST', `${path}/restore`, { token: fx.admin.token }), 409, `Space ${space.id} is not deleted`);
 });
 
@@ -116,7 +126,10 @@ test('a duplicate has the primary branch only: the change requests stay with the
   execFileSync('git', ['-C', spaceGitdir(t.dataDir, original.id), 'pack-refs', '--all']);
   const loose = (await t.call('POST', `/v1/spaces/${original.id}/change-requests`, { token: fx.admin.token, body: { subject: 'Loose draft' } })).body;
   const copy = (await t.call('POST', `/v1/spaces/${original.id}/duplicate`, { token: fx.admin.token })).body;
-  const branches = (spaceId: string) => execFileSync('git', ['-C', spaceGitdir(t.dataDir, spaceId), 'for-each-ref', '--format=%(refname)', 'refs/heads'], { encoding: 'utf8' }).trim().split('\n');
+  const branches = (spaceId: string) =>
+    execFileSync('git', ['-C', spaceGitdir(t.dataDir, spaceId), 'for-each-ref', '--format=%(refname)', 'refs/heads'], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
   assert.equal(branches(copy.id), ['refs/heads/main']);
   assert.equal(branches(original.id).sort(), ['refs/heads/change-requests/1-packed-draft', 'refs/heads/change-requests/2-loose-draft', 'refs/heads/main']);
   assert.is((await t.call('GET', `/v1/spaces/${copy.id}/change-requests`, { token: fx.admin.token })).body.count, 0);
@@ -141,8 +154,16 @@ test('duplicate copies the history; move orders siblings; transfer changes organ
   assert.equal(await shelved(), [original.id, copy.body.id], 'each move to the end of the shelf is stored');
   assert.is((await t.call('POST', `/v1/spaces/${copy.body.id}/move`, { token: fx.admin.token, body: { position: { before: { type: 'space', space: original.id } } } })).status, 200);
   assert.equal(await shelved(), [copy.body.id, original.id], 'the move is stored: the copy sits before the original');
-  assertErrorIs(await t.call('POST', `/v1/spaces/${copy.body.id}/move`, { token: fx.admin.token, body: { position: { before: { type: 'space', space: original.id } } } }), 409, 'The space is already there: the move would change nothing');
-  assertErrorIs(await t.call('POST', `/v1/spaces/${copy.body.id}/move`, { token: fx.admin.token, body: { position: { before: { type: 'space', space: 'elsewhere' } } } }), 400, 'Invalid position: space elsewhere is not next to where the space goes');
+  assertErrorIs(
+    await t.call('POST', `/v1/spaces/${copy.body.id}/move`, { token: fx.admin.token, body: { position: { before: { type: 'space', space: original.id } } } }),
+    409,
+    'The space is already there: the move would change nothing',
+  );
+  assertErrorIs(
+    await t.call('POST', `/v1/spaces/${copy.body.id}/move`, { token: fx.admin.token, body: { position: { before: { type: 'space', space: 'elsewhere' } } } }),
+    400,
+    'Invalid position: space elsewhere is not next to where the space goes',
+  );
 
   const other = await t.call('POST', '/v1/orgs', { token: fx.admin.token, body: { title: 'Second org' } });
   const transferred = await t.call('POST', `/v1/spaces/${copy.body.id}/transfer`, { token: fx.admin.token, body: { organization: other.body.id } });
@@ -150,18 +171,27 @@ test('duplicate copies the history; move orders siblings; transfer changes organ
   assert.is(transferred.body.organization, other.body.id);
   assert.is((await t.call('GET', `/v1/spaces/${copy.body.id}`, { token: fx.admin.token })).body.organization, other.body.id, 'the transfer is stored');
   assert.ok(!(await t.call('GET', spaces, { token: fx.admin.token })).body.items.some((item: { id: string }) => item.id === copy.body.id), 'gone from the old organization');
-  assert.ok((await t.call('GET', `/v1/orgs/${other.body.id}/spaces`, { token: fx.admin.token })).body.items.some((item: { id: string }) => item.id === copy.body.id), 'listed in the new one');
+  assert.ok(
+    (await t.call('GET', `/v1/orgs/${other.body.id}/spaces`, { token: fx.admin.token })).body.items.some((item: { id: string }) => item.id === copy.body.id),
+    'listed in the new one',
+  );
   assertErrorIs(await t.call('POST', `/v1/spaces/${copy.body.id}/transfer`, { token: fx.admin.token, body: { organization: other.body.id } }), 409, 'The space is already in that organization');
   assertErrorIs(await t.call('POST', `/v1/spaces/${original.id}/transfer`, { token: fx.admin.token, body: { organization: 'nowhere' } }), 404, 'Organization nowhere not found');
 });
 
-test('a transferred space leaves the old organization\'s sites (a default handed on) and the grants given there', async () => {
+test("a transferred space leaves the old organization's sites (a default handed on) and the grants given there", async () => {
   const sites = siteMaker(() => ({ t, fx }));
   const leaving = await sites.space('Leaving');
   const staying = await sites.space('Staying');
   const site = await sites.publishedSite('Docs', [leaving.id, staying.id]);
   const siteSpaces = `/v1/orgs/${fx.org.id}/sites/${site.id}/site-spaces`;
-  assert.equal((await t.call('GET', siteSpaces, { token: fx.admin.token })).body.items.map((item: { space: { id: string }; default: boolean }) => [item.space.id, item.default]), [[leaving.id, true], [staying.id, false]]);
+  assert.equal(
+    (await t.call('GET', siteSpaces, { token: fx.admin.token })).body.items.map((item: { space: { id: string }; default: boolean }) => [item.space.id, item.default]),
+    [
+      [leaving.id, true],
+      [staying.id, false],
+    ],
+  );
   // A guest of this organization with edit on the space through its invite link, who reads in the other.
   const other = (await t.call('POST', '/v1/orgs', { token: fx.admin.token, body: { title: 'Receiving' } })).body;
   const guest = await t.user();
@@ -172,22 +202,33 @@ test('a transferred space leaves the old organization\'s sites (a default handed
   assert.is((await t.call('GET', `/v1/spaces/${leaving.id}`, { token: guest.token })).body.permissions.edit, true, 'the grant before');
 
   assert.is((await t.call('POST', `/v1/spaces/${leaving.id}/transfer`, { token: fx.admin.token, body: { organization: other.id } })).status, 200);
-  assert.equal((await t.call('GET', siteSpaces, { token: fx.admin.token })).body.items.map((item: { space: { id: string }; default: boolean }) => [item.space.id, item.default]), [[staying.id, true]]);
+  assert.equal(
+    (await t.call('GET', siteSpaces, { token: fx.admin.token })).body.items.map((item: { space: { id: string }; default: boolean }) => [item.space.id, item.default]),
+    [[staying.id, true]],
+  );
   const resolved = await t.call('POST', '/v1/urls/published', { body: { url: site.urls.published } });
   assert.is(resolved.body.space, staying.id, 'the site now opens on the space it kept');
   const afterwards = await t.call('GET', `/v1/spaces/${leaving.id}`, { token: guest.token });
   assert.is(afterwards.status, 200, 'read, as a reader of the organization it joined');
-  assert.is(afterwards.body.permissions.edit, false, 'the old organization\'s grant went with the move');
+  assert.is(afterwards.body.permissions.edit, false, "the old organization's grant went with the move");
 });
 
 test('space admins through a default level can’t transfer out, nor move into collections they can’t create in', async () => {
   const space = (await create({ title: 'Delegated' })).body;
   await t.call('PATCH', `/v1/spaces/${space.id}`, { token: fx.admin.token, body: { defaultLevel: 'admin' } });
   const mine = await t.call('POST', '/v1/orgs', { token: fx.reader.token, body: { title: 'Reader’s own org' } });
-  assertErrorIs(await t.call('POST', `/v1/spaces/${space.id}/transfer`, { token: fx.reader.token, body: { organization: mine.body.id } }), 403, 'Transferring a space needs the admin role in its organization; you are read');
+  assertErrorIs(
+    await t.call('POST', `/v1/spaces/${space.id}/transfer`, { token: fx.reader.token, body: { organization: mine.body.id } }),
+    403,
+    'Transferring a space needs the admin role in its organization; you are read',
+  );
   const closed = await t.call('POST', `/v1/orgs/${fx.org.id}/collections`, { token: fx.admin.token, body: { title: 'Closed' } });
   await t.call('PATCH', `/v1/collections/${closed.body.id}`, { token: fx.admin.token, body: { defaultLevel: 'read' } });
-  assertErrorIs(await t.call('POST', `/v1/spaces/${space.id}/move`, { token: fx.reader.token, body: { parent: closed.body.id } }), 403, `Moving a space in collection ${closed.body.id} needs the create role there`);
+  assertErrorIs(
+    await t.call('POST', `/v1/spaces/${space.id}/move`, { token: fx.reader.token, body: { parent: closed.body.id } }),
+    403,
+    `Moving a space in collection ${closed.body.id} needs the create role there`,
+  );
   assert.is((await t.call('GET', `/v1/spaces/${space.id}`, { token: fx.admin.token })).body.parent, undefined, 'nothing moved');
 });
 
@@ -197,7 +238,10 @@ test('move, transfer and delete need the admin role on the space: a creator (one
   const sibling = (await create({ title: 'Sibling', parent: shelf.id })).body;
   const path = `/v1/spaces/${space.id}`;
   const creatorOrg = (await t.call('POST', '/v1/orgs', { token: fx.creator.token, body: { title: 'Creator’s own org' } })).body;
-  for (const [who, role] of [[fx.creator, 'create'], [fx.editor, 'edit']] as const) {
+  for (const [who, role] of [
+    [fx.creator, 'create'],
+    [fx.editor, 'edit'],
+  ] as const) {
     const refused = `This operation needs the admin role on the space; you have ${role}`;
     assertErrorIs(await t.call('POST', `${path}/move`, { token: who.token, body: { position: { after: { type: 'space', space: sibling.id } } } }), 403, refused);
     assertErrorIs(await t.call('POST', `${path}/transfer`, { token: who.token, body: { organization: creatorOrg.id } }), 403, refused);
@@ -214,7 +258,11 @@ test('transfer into an organization the caller doesn’t administer is refused',
   const foreign = (await t.call('POST', '/v1/orgs', { token: fx.outsider.token, body: { title: 'Outsider’s second org' } })).body;
   await t.call('POST', `/v1/orgs/${foreign.id}/invites`, { token: fx.outsider.token, body: { emails: [{ email: fx.admin.email, role: 'create' }] } });
   await acceptInvitation(t, foreign.id, fx.admin);
-  assertErrorIs(await t.call('POST', `/v1/spaces/${space.id}/transfer`, { token: fx.admin.token, body: { organization: foreign.id } }), 403, 'Transferring a space needs the admin role in the target organization');
+  assertErrorIs(
+    await t.call('POST', `/v1/spaces/${space.id}/transfer`, { token: fx.admin.token, body: { organization: foreign.id } }),
+    403,
+    'Transferring a space needs the admin role in the target organization',
+  );
   assertErrorIs(await t.call('POST', `/v1/spaces/${space.id}/transfer`, { token: fx.admin.token, body: { organization: fx.elsewhere.id } }), 404, `Organization ${fx.elsewhere.id} not found`);
   assert.is((await t.call('GET', `/v1/spaces/${space.id}`, { token: fx.admin.token })).body.organization, fx.org.id, 'still in its organization');
 });

@@ -20,7 +20,6 @@ test.after(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-
 test('a branch moved behind Quire’s back while it was down is the listed revision and the indexed one after a restart', async () => {
   server = await startTestServer();
   const owner = await server.user();
@@ -43,14 +42,21 @@ test('a branch moved behind Quire’s back while it was down is the listed revis
   git(work, '--git-dir', gitdir, 'fetch', '--quiet', clone, `+refs/heads/main:refs/heads/main`);
 
   server = await startTestServer({}, { dataDir });
-  await until('the head and the index to catch up, with no request asking', async () => {
-    const [state] = await spaceHeadStates(server!.server.db, 'local', '', 10);
-    return state?.recorded === moved && state.indexed === moved;
-  }, 15_000);
+  await until(
+    'the head and the index to catch up, with no request asking',
+    async () => {
+      const [state] = await spaceHeadStates(server!.server.db, 'local', '', 10);
+      return state?.recorded === moved && state.indexed === moved;
+    },
+    15_000,
+  );
   const listed = (await server.call('GET', `/v1/orgs/${organization}/spaces`, { token: owner.token })).body.items as Array<{ id: string; revision: string }>;
   assert.is(listed.find((item) => item.id === space.id)?.revision, moved);
   const found = await server.call('GET', `/v1/spaces/${space.id}/search?query=zanzibarquux`, { token: owner.token });
-  assert.equal((found.body.items as Array<{ title: string }>).map((item) => item.title), ['Landed']);
+  assert.equal(
+    (found.body.items as Array<{ title: string }>).map((item) => item.title),
+    ['Landed'],
+  );
 });
 
 test.run();

@@ -40,9 +40,15 @@ test('GET teams lists with title and owner filters', async () => {
   assert.is(all.body.count, 3, 'Platform, Docs Crew and Support');
   assert.is(all.body.items[0].permissions.admin, false, 'a reader does not manage teams');
   const byTitle = await t.call('GET', `${teams}?title=docs%20c`, { token: fx.reader.token });
-  assert.equal(byTitle.body.items.map((team: { title: string }) => team.title), ['Docs Crew']);
+  assert.equal(
+    byTitle.body.items.map((team: { title: string }) => team.title),
+    ['Docs Crew'],
+  );
   const owned = await t.call('GET', `${teams}?owner=${fx.editor.id}`, { token: fx.reader.token });
-  assert.equal(owned.body.items.map((team: { id: string }) => team.id), [docs.body.id]);
+  assert.equal(
+    owned.body.items.map((team: { id: string }) => team.id),
+    [docs.body.id],
+  );
   const asAdmin = await t.call('GET', `${teams}?owner=${fx.admin.id}`, { token: fx.reader.token });
   assert.is(asAdmin.body.count, all.body.count, 'an admin can manage every team');
   assertErrorIs(await t.call('GET', `${teams}?owner=${fx.outsider.id}`, { token: fx.reader.token }), 400, `"owner" ${fx.outsider.id} is not a member of the organization`);
@@ -101,8 +107,16 @@ test('a guest who owns a team can’t manage it; re-adding an owner keeps them o
   const team = (await create('Guarded')).body;
   const path = `${teams}/${team.id}/members`;
   assert.is((await t.call('PUT', `${path}/${fx.guest.id}`, { token: fx.admin.token, body: { role: 'owner' } })).status, 204);
-  assertErrorIs(await t.call('PATCH', `${teams}/${team.id}`, { token: fx.guest.token, body: { title: 'Mine' } }), 403, 'This operation needs the admin role in the organization (or being an owner of the team); you are guest');
-  assertErrorIs(await t.call('PUT', `${path}/${fx.reader.id}`, { token: fx.guest.token }), 403, 'This operation needs the admin role in the organization (or being an owner of the team); you are guest');
+  assertErrorIs(
+    await t.call('PATCH', `${teams}/${team.id}`, { token: fx.guest.token, body: { title: 'Mine' } }),
+    403,
+    'This operation needs the admin role in the organization (or being an owner of the team); you are guest',
+  );
+  assertErrorIs(
+    await t.call('PUT', `${path}/${fx.reader.id}`, { token: fx.guest.token }),
+    403,
+    'This operation needs the admin role in the organization (or being an owner of the team); you are guest',
+  );
 
   assert.is((await t.call('PUT', `${path}/${fx.editor.id}`, { token: fx.admin.token, body: { role: 'owner' } })).status, 204);
   assert.is((await t.call('PUT', path, { token: fx.admin.token, body: { add: [fx.editor.id] } })).status, 204);

@@ -51,14 +51,22 @@ test('admin token list shows when each token was last used', async () => {
   await admin(['token', 'create', '--email', 'used@example.com', '--label', 'idle']);
   const before = Date.now();
   assert.is((await t.call('GET', '/v1/user', { token: first })).status, 200);
-  const lines = await until('the token list to show the use', async () => {
-    const listed = (await admin(['token', 'list', '--email', 'used@example.com'])).stdout.trim().split('\n');
-    return listed.find((line) => line.endsWith('\tused'))?.includes('last used') ? listed : undefined;
-  }, 5000, 100);
+  const lines = await until(
+    'the token list to show the use',
+    async () => {
+      const listed = (await admin(['token', 'list', '--email', 'used@example.com'])).stdout.trim().split('\n');
+      return listed.find((line) => line.endsWith('\tused'))?.includes('last used') ? listed : undefined;
+    },
+    5000,
+    100,
+  );
   const used = lines.find((line) => line.endsWith('\tused'))!;
   const lastUsed = Date.parse(/last used (\S+)/.exec(used)?.[1] ?? '');
   assert.ok(lastUsed >= before - 1000 && lastUsed <= Date.now(), used);
-  assert.match(lines.find((line) => line.endsWith('\tidle'))!, /\tnever used\t/);
+  assert.match(
+    lines.find((line) => line.endsWith('\tidle'))!,
+    /\tnever used\t/,
+  );
 });
 
 test.run();

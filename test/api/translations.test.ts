@@ -68,10 +68,14 @@ const sentTexts = (from: number) => received.slice(from).flatMap((request) => re
 
 /** The translation once it has completed `runs` runs. */
 const completed = (id: string, runs: number) =>
-  until(`translation ${id} to complete run ${runs}`, async () => {
-    const found = (await t.call('GET', `${base()}/${id}`, { token: fx.reader.token })).body;
-    return found.status === 'completed' && found.stats.runs === runs ? found : undefined;
-  }, 30_000);
+  until(
+    `translation ${id} to complete run ${runs}`,
+    async () => {
+      const found = (await t.call('GET', `${base()}/${id}`, { token: fx.reader.token })).body;
+      return found.status === 'completed' && found.stats.runs === runs ? found : undefined;
+    },
+    30_000,
+  );
 
 async function sourceSpace(title: string) {
   return (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title, template: { id: 'getting-started' } } })).body;
@@ -117,8 +121,18 @@ test('create: 201 and a first run that translates every page into a new space, m
   assert.is(git(targetId, 'show', 'main:.gitbook/assets/logo.png'), git(sourceId, 'show', 'main:.gitbook/assets/logo.png'), 'files are copied as they are');
   assert.match(git(targetId, 'show', 'main:SUMMARY.md'), /\[FR Quick start\]\(quick-start\.md\)/);
 
-  const pages = git(sourceId, 'ls-tree', '-r', '--name-only', 'main').split('\n').filter((path) => path.endsWith('.md') && path !== 'SUMMARY.md').length;
-  assert.equal(done.stats, { runs: 1, totalWords: words(sentTexts(0)), totalPages: pages, totalDuration: done.stats.totalDuration, latestRunDuration: done.stats.latestRunDuration, latestPages: pages, latestWords: words(sentTexts(0)) });
+  const pages = git(sourceId, 'ls-tree', '-r', '--name-only', 'main')
+    .split('\n')
+    .filter((path) => path.endsWith('.md') && path !== 'SUMMARY.md').length;
+  assert.equal(done.stats, {
+    runs: 1,
+    totalWords: words(sentTexts(0)),
+    totalPages: pages,
+    totalDuration: done.stats.totalDuration,
+    latestRunDuration: done.stats.latestRunDuration,
+    latestPages: pages,
+    latestWords: words(sentTexts(0)),
+  });
   assert.ok(received.every((request) => request.source === 'en' && request.target === 'fr' && request.format === 'html'));
   assert.ok(received.flatMap((request) => request.q).includes('See also <a id="a0">the old setup guide</a>, which has moved.'), 'a sentence with a link is one text');
   const pagesRead = await t.call('GET', `/v1/spaces/${targetId}/content/pages`, { token: fx.reader.token });
@@ -161,7 +175,10 @@ test('instructions: PUT replaces them and re-reads; an OpenAI-compatible transla
     const created = (await t.call('POST', base(), { token: fx.creator.token, body: { language: 'de', source: { space: source.id, language: 'en' }, instructions } })).body;
     const done = await completed(created.id, 1);
     assert.ok(chats.length > 0);
-    assert.ok(chats.every((chat) => chat.system.includes('Use the formal Sie.')), chats[0]!.system);
+    assert.ok(
+      chats.every((chat) => chat.system.includes('Use the formal Sie.')),
+      chats[0]!.system,
+    );
     assert.match(git(done.result.space, 'show', 'main:faq.md'), /## DE Where do I start\?/);
 
     const changed = { object: 'document', nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Use du.', marks: [] }] }] }] };
@@ -182,12 +199,18 @@ test('a busy translator (429) is retried; one that refuses (400) ends the run wi
   assert.ok(done.result, 'translated after the retry');
 
   failures.push(400, 400, 400, 400, 400, 400);
-  await mergeChanges(source.id, [{ operation: 'update_page', page: (await t.call('GET', `/v1/spaces/${source.id}/content/pages`, { token: fx.reader.token })).body.pages[0].id, document: { markdown: 'New intro.\n' } }]);
+  await mergeChanges(source.id, [
+    { operation: 'update_page', page: (await t.call('GET', `/v1/spaces/${source.id}/content/pages`, { token: fx.reader.token })).body.pages[0].id, document: { markdown: 'New intro.\n' } },
+  ]);
   assert.is((await t.call('POST', `${base()}/${created.id}/run`, { token: fx.creator.token })).status, 204);
-  const failed = await until('the refused run to end', async () => {
-    const found = (await t.call('GET', `${base()}/${created.id}`, { token: fx.reader.token })).body;
-    return found.status === 'completed' && found.updatedAt > done.updatedAt ? found : undefined;
-  }, 30_000);
+  const failed = await until(
+    'the refused run to end',
+    async () => {
+      const found = (await t.call('GET', `${base()}/${created.id}`, { token: fx.reader.token })).body;
+      return found.status === 'completed' && found.updatedAt > done.updatedAt ? found : undefined;
+    },
+    30_000,
+  );
   assert.equal(failed.stats, done.stats, 'a failed run counts for nothing');
   assert.is(failed.result.revision, done.result.revision);
   assert.is(failures.length, 5, 'refused once, not retried');
@@ -207,7 +230,11 @@ test('list, errors, permissions and delete', async () => {
     400,
     `"source.space" ${theirs} is not a space of organization ${fx.org.id} that you can read`,
   );
-  assertErrorIs(await t.call('POST', base(), { token: fx.creator.token, body: { language: 'en', source: { space: sourceId, language: 'en' } } }), 400, '"language" is the source\'s language (en): choose another to translate into');
+  assertErrorIs(
+    await t.call('POST', base(), { token: fx.creator.token, body: { language: 'en', source: { space: sourceId, language: 'en' } } }),
+    400,
+    '"language" is the source\'s language (en): choose another to translate into',
+  );
   assert.is((await t.call('POST', base(), { token: fx.creator.token, body: { language: 'klingon', source: { space: sourceId, language: 'en' } } })).status, 400);
   assert.is((await t.call('POST', base(), { token: fx.reader.token, body: { language: 'fr', source: { space: sourceId, language: 'en' } } })).status, 403);
   assertErrorIs(await t.call('GET', `${base()}/nope`, { token: fx.reader.token }), 404, 'Translation nope not found');
@@ -244,10 +271,14 @@ test("a space the caller can't read is no source: refused when asked for, and a 
   assertErrorIs(await t.call('POST', `${base()}/${created.id}/run`, { token: fx.creator.token }), 400, `The source space ${open.id} of translation ${created.id} is not one you can read`);
   // An admin who can read it starts the run: the job still reads only what the creator may.
   assert.is((await t.call('POST', `${base()}/${created.id}/run`, { token: fx.admin.token })).status, 204);
-  const ended = await until('the refused run to end', async () => {
-    const found = (await t.call('GET', `${base()}/${created.id}`, { token: fx.reader.token })).body;
-    return found.status === 'completed' && found.updatedAt > done.updatedAt ? found : undefined;
-  }, 30_000);
+  const ended = await until(
+    'the refused run to end',
+    async () => {
+      const found = (await t.call('GET', `${base()}/${created.id}`, { token: fx.reader.token })).body;
+      return found.status === 'completed' && found.updatedAt > done.updatedAt ? found : undefined;
+    },
+    30_000,
+  );
   assert.is(ended.result.revision, done.result.revision, 'the target did not change');
   assert.not.match(git(done.result.space, 'grep', '-c', '', 'main').toString(), secret);
   assert.not.ok(git(done.result.space, 'ls-tree', '-r', '--name-only', 'main').includes('later.md'));

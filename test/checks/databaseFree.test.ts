@@ -26,9 +26,23 @@ test('engine/ and runner/ suites reach no server, worker, storage or database', 
 });
 
 test('the check sees the ways in it names', () => {
-  const caught = ["import { startTestServer } from '../helpers/server.js';", "import { withOrganization } from '../helpers/suite.js';", "import { testDatabase } from '../helpers/factories.js';", "const { startService } = await import('../helpers/processes.js');", "import { openDatabase } from '../../storage/db.js';", 'if (testingOnPostgres) return;'];
-  for (const source of caught) assert.ok(reachesDatabase.some((pattern) => pattern.test(source)), source);
-  assert.not.ok(reachesDatabase.some((pattern) => pattern.test("import { projectRoot } from '../helpers/processes.js';")), 'the project root alone');
+  const caught = [
+    "import { startTestServer } from '../helpers/server.js';",
+    "import { withOrganization } from '../helpers/suite.js';",
+    "import { testDatabase } from '../helpers/factories.js';",
+    "const { startService } = await import('../helpers/processes.js');",
+    "import { openDatabase } from '../../storage/db.js';",
+    'if (testingOnPostgres) return;',
+  ];
+  for (const source of caught)
+    assert.ok(
+      reachesDatabase.some((pattern) => pattern.test(source)),
+      source,
+    );
+  assert.not.ok(
+    reachesDatabase.some((pattern) => pattern.test("import { projectRoot } from '../helpers/processes.js';")),
+    'the project root alone',
+  );
 });
 
 test.run();

@@ -24,7 +24,10 @@ test('the README is at most 150 lines', () => {
 });
 
 test('SUMMARY.md lists every page of docs/, each once', () => {
-  const pages = markdownFiles(docs).map((file) => path.relative(docs, file)).filter((file) => file !== 'SUMMARY.md').sort();
+  const pages = markdownFiles(docs)
+    .map((file) => path.relative(docs, file))
+    .filter((file) => file !== 'SUMMARY.md')
+    .sort();
   const entries = summaryEntries();
   assert.equal([...entries].sort(), pages);
   assert.is(new Set(entries).size, entries.length);
@@ -57,7 +60,10 @@ test('npm run docs publishes docs/ with Quire and exports every page of SUMMARY.
   assert.match(architecture, /href="\.\.\/git\/"|href="\.\.\/git\/index\.html"/, 'links between pages made relative');
   // A second build empties the folder the first wrote; a folder it did not write is refused.
   assert.is((await buildDocsSite(outDir)).pages, entries.length);
-  const refused = await buildDocsSite(scratch).then(() => '', (error: Error) => error.message);
+  const refused = await buildDocsSite(scratch).then(
+    () => '',
+    (error: Error) => error.message,
+  );
   assert.match(refused, /holds files npm run docs did not write/);
 });
 

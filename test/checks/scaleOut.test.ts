@@ -34,7 +34,10 @@ const port = /^ENV .*\bPORT=(\d+)/m.exec(dockerfile)?.[1];
 const settingsRead = new Set(Object.keys(definitions));
 
 test('the nodes: one image built from the Dockerfile, storages s1 and s2 on volumes of their own at its DATA_DIR, one router', () => {
-  assert.equal(quireNodes.map(([name]) => name), ['node-a', 'node-b', 'router']);
+  assert.equal(
+    quireNodes.map(([name]) => name),
+    ['node-a', 'node-b', 'router'],
+  );
   assert.equal(services['node-a']!.build, { context: '..', dockerfile: 'deploy/Dockerfile' });
   assert.ok(dataDir && port, 'the Dockerfile sets DATA_DIR and PORT');
   const storages = quireNodes.map(([, service]) => service.environment!.QUIRE_STORAGE);
@@ -45,7 +48,10 @@ test('the nodes: one image built from the Dockerfile, storages s1 and s2 on volu
   }
   const volumes = quireNodes.flatMap(([, service]) => service.volumes ?? []);
   assert.is(new Set(volumes).size, volumes.length, 'no two nodes share a volume');
-  assert.ok(services.router!.ports?.some((mapping) => mapping.endsWith(`:${port}`)), 'the router is the address clients use');
+  assert.ok(
+    services.router!.ports?.some((mapping) => mapping.endsWith(`:${port}`)),
+    'the router is the address clients use',
+  );
 });
 
 test('every node setting is one Quire reads and docs/configuration.md documents, and each node’s settings start Quire', () => {
@@ -74,7 +80,11 @@ test('the database and Temporal are the services named', () => {
   for (const [name, service] of quireNodes) {
     const url = new URL(service.environment!.QUIRE_DATABASE_URL!);
     assert.is(url.hostname, 'postgres', name);
-    assert.equal([url.username, url.password, url.pathname.slice(1)], [postgres.environment!.POSTGRES_USER, postgres.environment!.POSTGRES_PASSWORD, postgres.environment!.POSTGRES_DB], `${name} signs in as the database service is set up`);
+    assert.equal(
+      [url.username, url.password, url.pathname.slice(1)],
+      [postgres.environment!.POSTGRES_USER, postgres.environment!.POSTGRES_PASSWORD, postgres.environment!.POSTGRES_DB],
+      `${name} signs in as the database service is set up`,
+    );
     assert.is(service.environment!.TEMPORAL_ADDRESS, 'temporal:7233', name);
   }
 });

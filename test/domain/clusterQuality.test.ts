@@ -54,7 +54,12 @@ const writtenApart = ['labelled-held-out.json', 'labelled-fresh.json', 'labelled
 
 const test = suite('conversation clusters: quality on labelled sets');
 const mean = (runs: Figures[], figure: (run: Figures) => number) => runs.reduce((sum, run) => sum + figure(run), 0) / runs.length;
-const summary = (runs: Figures[]) => ({ rand: mean(runs, (run) => run.rand), minRand: Math.min(...runs.map((run) => run.rand)), purity: mean(runs, (run) => run.purity), clusters: mean(runs, (run) => run.clusters) });
+const summary = (runs: Figures[]) => ({
+  rand: mean(runs, (run) => run.rand),
+  minRand: Math.min(...runs.map((run) => run.rand)),
+  purity: mean(runs, (run) => run.purity),
+  clusters: mean(runs, (run) => run.clusters),
+});
 type Summary = ReturnType<typeof summary>;
 const shown = (result: Summary) => `ARI ${result.rand.toFixed(3)} (lowest ${result.minRand.toFixed(3)}), purity ${result.purity.toFixed(3)}, ${result.clusters.toFixed(1)} clusters`;
 const load = (file: string) => JSON.parse(readFileSync(new URL(`../fixtures/conversations/${file}`, import.meta.url), 'utf8')) as Labelled[];
@@ -67,7 +72,9 @@ test.before(async () => {
 test('the embedding model is the one the floors were measured with', () => {
   const folder = modelFolder();
   assert.ok(folder, 'the embedding model is there (scripts/embedding-model.sh)');
-  const hash = createHash('sha256').update(readFileSync(path.join(folder, 'model.onnx'))).digest('hex');
+  const hash = createHash('sha256')
+    .update(readFileSync(path.join(folder, 'model.onnx')))
+    .digest('hex');
   assert.is(hash, floors.model, `${floorsPath} was measured with another model: score this one and record its figures`);
 });
 
@@ -85,7 +92,13 @@ function score(file: string) {
         for (const seed of [1, 2, 3]) arrivals.push(figures(set, await arrived(shuffled(set, seed))));
         const salts = Array.from({ length: 10 }, (_, salt) => String(salt));
         const wordRuns = salts.map((salt) => figures(set, consolidated(set, salt)));
-        return { arrived: arrivals, meaning: summary(salts.map((salt) => figures(set, consolidated(set, salt, embeddings)))), words: summary(wordRuns), stray: wordRuns[0]!.strayIssues, missed: wordRuns[0]!.missedIssues };
+        return {
+          arrived: arrivals,
+          meaning: summary(salts.map((salt) => figures(set, consolidated(set, salt, embeddings)))),
+          words: summary(wordRuns),
+          stray: wordRuns[0]!.strayIssues,
+          missed: wordRuns[0]!.missedIssues,
+        };
       })(),
     );
   }
@@ -115,7 +128,11 @@ test(`the target (ARI ≥ ${target.rand}, purity ≥ ${target.purity}, at most $
   const short: string[] = [];
   for (const file of writtenApart) {
     const { meaning } = await score(file);
-    const misses = [meaning.rand < target.rand && `ARI short by ${(target.rand - meaning.rand).toFixed(3)}`, meaning.purity < target.purity && `purity short by ${(target.purity - meaning.purity).toFixed(3)}`, meaning.clusters > target.clusters && `${meaning.clusters.toFixed(1)} clusters`].filter(Boolean);
+    const misses = [
+      meaning.rand < target.rand && `ARI short by ${(target.rand - meaning.rand).toFixed(3)}`,
+      meaning.purity < target.purity && `purity short by ${(target.purity - meaning.purity).toFixed(3)}`,
+      meaning.clusters > target.clusters && `${meaning.clusters.toFixed(1)} clusters`,
+    ].filter(Boolean);
     report.push(`${file}: ${misses.length ? `not met (${misses.join(', ')})` : 'met'}`);
     if (misses.length) short.push(file);
   }
@@ -139,7 +156,10 @@ test('an organization whose issues are all on one topic, or nearly, gets one clu
     const alone = set.filter((conversation) => conversation.topic === topic);
     const aloneShare = await largestShare(alone, topic);
     assert.ok(aloneShare >= 0.6, `${topic} alone: ${aloneShare} of its issues in its largest cluster`);
-    const strays = topics.filter((other) => other !== topic).slice(0, 3).map((other) => set.find((conversation) => conversation.topic === other)!);
+    const strays = topics
+      .filter((other) => other !== topic)
+      .slice(0, 3)
+      .map((other) => set.find((conversation) => conversation.topic === other)!);
     const nearlyShare = await largestShare([...alone, ...strays], topic);
     assert.ok(nearlyShare >= 0.6, `${topic} with 3 others: ${nearlyShare} of its issues in its largest cluster`);
   }

@@ -39,11 +39,7 @@ test('a claim absent from the visitor never throws and reads as undefined', () =
 });
 
 test('reports the claims a condition reads', () => {
-  assert.equal(parseCondition('visitor.claims.unsigned.beta && visitor.claims.plan == "pro" && visitor.claims.roles.includes("x")').claims, [
-    ['unsigned', 'beta'],
-    ['plan'],
-    ['roles'],
-  ]);
+  assert.equal(parseCondition('visitor.claims.unsigned.beta && visitor.claims.plan == "pro" && visitor.claims.roles.includes("x")').claims, [['unsigned', 'beta'], ['plan'], ['roles']]);
 });
 
 test('syntax errors name the position; unsupported forms are refused', () => {
@@ -73,7 +69,12 @@ test('syntax errors name the position; unsupported forms are refused', () => {
     ['visitor.claims.a visitor.claims.b', 'a condition is one expression (found several side by side)'],
     ['this.x', 'ThisExpression is not supported in a condition'],
   ];
-  for (const [expression, message] of refused) assert.throws(() => parseCondition(expression), (error: Error) => error instanceof ConditionError && error.message === message, expression);
+  for (const [expression, message] of refused)
+    assert.throws(
+      () => parseCondition(expression),
+      (error: Error) => error instanceof ConditionError && error.message === message,
+      expression,
+    );
 });
 
 test.run();

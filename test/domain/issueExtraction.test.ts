@@ -18,7 +18,7 @@ test('"found it" after an answer is the answer the docs did not give: an issue; 
   assert.is(issueOf(team('Hi! How can we help?'), user('Where do I rename a space?'), user('found it, sorry')).length, 0);
   assert.is(issueOf(user('Where do I rename a space?'), assistant('Open the space menu, then Rename.'), user('found it, thanks')).length, 0);
   // Not finding it is the problem itself.
-  assert.is(issueOf(user("I have not found it anywhere, where is the export button?")).length, 1);
+  assert.is(issueOf(user('I have not found it anywhere, where is the export button?')).length, 1);
   assert.is(issueOf(user("haven't found it in the settings. where do i turn on comments")).length, 1);
   // The user says they solved it themselves: none, whenever they say it.
   assert.is(issueOf(user("I couldn't publish the site."), team('What error do you see?'), user('Never mind, I solved it myself.')).length, 0);
@@ -46,7 +46,14 @@ test('problems told as symptoms, as wishes to know, or in another language are i
   assert.is(issueOf(user("Le logo n'apparaît plus depuis la mise à jour.")).length, 1, 'French, elided');
   assert.is(issueOf(user('La ricerca non trova le pagine nuove.')).length, 1, 'Italian');
   // Short ones, and one sentence in another language among English ones.
-  for (const report of ['Geht nicht', 'Non funziona', 'Funktioniert nicht', 'La page ne se charge pas.', 'Il login non funziona', 'Hi! Quick one from our Paris office. La recherche ne trouve pas les nouvelles pages.']) {
+  for (const report of [
+    'Geht nicht',
+    'Non funziona',
+    'Funktioniert nicht',
+    'La page ne se charge pas.',
+    'Il login non funziona',
+    'Hi! Quick one from our Paris office. La recherche ne trouve pas les nouvelles pages.',
+  ]) {
     assert.is(issueOf(user(report)).length, 1, report);
   }
   // Those words count as words of their own, not inside English ones ("pass", "name", "never"),
@@ -56,21 +63,58 @@ test('problems told as symptoms, as wishes to know, or in another language are i
   assert.is(issueOf(user('Thanks Mai, that did it!')).length, 0);
   assert.is(issueOf(user('All set now, thanks.\nAcme Inc., Omaha, NE 68102')).length, 0);
   // Thanks, "it works" and "no problem" in those languages are courtesies.
-  for (const courtesy of ['Merci, ça marche !', 'Danke, funktioniert jetzt!', 'Bedankt, het werkt nu!', '¡Gracias, ya funciona!', 'Grazie, ora funziona!', 'Obrigado, agora funciona!', 'Pas de souci, merci !', 'Kein Problem, danke!', 'Geen probleem, bedankt!', 'De nada, gracias a vosotros.', 'Vielen Dank, das Problem ist gelöst!', "Non c'è di che, grazie!", 'Grazie mille, tutto risolto, non serve altro.', "Merci ! N'hésitez pas à revenir vers nous.", "Il n'y a pas de quoi.", 'Keine Sorge, danke!', 'Geen dank!', 'No pasa nada, gracias.', 'Aucun problème, merci.']) {
+  for (const courtesy of [
+    'Merci, ça marche !',
+    'Danke, funktioniert jetzt!',
+    'Bedankt, het werkt nu!',
+    '¡Gracias, ya funciona!',
+    'Grazie, ora funziona!',
+    'Obrigado, agora funciona!',
+    'Pas de souci, merci !',
+    'Kein Problem, danke!',
+    'Geen probleem, bedankt!',
+    'De nada, gracias a vosotros.',
+    'Vielen Dank, das Problem ist gelöst!',
+    "Non c'è di che, grazie!",
+    'Grazie mille, tutto risolto, non serve altro.',
+    "Merci ! N'hésitez pas à revenir vers nous.",
+    "Il n'y a pas de quoi.",
+    'Keine Sorge, danke!',
+    'Geen dank!',
+    'No pasa nada, gracias.',
+    'Aucun problème, merci.',
+  ]) {
     assert.is(issueOf(user(courtesy)).length, 0, courtesy);
   }
   // The English cue words that courtesies use count only in a problem's phrase.
-  for (const courtesy of ['Thanks for keeping me in the loop!', 'Thanks! Let me know whether you need anything else from me.', 'Great, that keeps things simple. Thanks!', 'Weird, it works now. Thanks!', 'Great, we will keep using the old theme, thanks!', "Thanks! We'll keep testing."]) {
+  for (const courtesy of [
+    'Thanks for keeping me in the loop!',
+    'Thanks! Let me know whether you need anything else from me.',
+    'Great, that keeps things simple. Thanks!',
+    'Weird, it works now. Thanks!',
+    'Great, we will keep using the old theme, thanks!',
+    "Thanks! We'll keep testing.",
+  ]) {
     assert.is(issueOf(user(courtesy)).length, 0, courtesy);
   }
-  for (const report of ['The publish button stays grey after I save.', 'The table of contents looks weird on mobile.', 'Getting an SSO loop when I sign in with Okta.', 'The preview reloads in a loop.', 'we keep getting logged out of the editor']) {
+  for (const report of [
+    'The publish button stays grey after I save.',
+    'The table of contents looks weird on mobile.',
+    'Getting an SSO loop when I sign in with Okta.',
+    'The preview reloads in a loop.',
+    'we keep getting logged out of the editor',
+  ]) {
     assert.is(issueOf(user(report)).length, 1, report);
   }
   assert.is(issueOf(user('youtube video i added just shows a grey box on the published page')).length, 1, 'a grey box');
 });
 
 test('courtesies, auto-replies, job applications and sales pitches stay no issue', () => {
-  assert.is(extractIssuesLocally({ subject: 'Automatic reply: Docs question', parts: [user('I am away until 3 June. Your message will not be forwarded.')] }).length, 0, 'an automatic reply, by its subject');
+  assert.is(
+    extractIssuesLocally({ subject: 'Automatic reply: Docs question', parts: [user('I am away until 3 June. Your message will not be forwarded.')] }).length,
+    0,
+    'an automatic reply, by its subject',
+  );
   assert.is(issueOf(user('I’m out of the office until Monday with limited access to email. For urgent matters, please contact my colleague Stefan.')).length, 0, 'out of the office');
   assert.is(issueOf(user('I am out of the office until Monday, so replies will be slower than usual.')).length, 0, 'out of the office, replies slower');
   for (const subject of ['Automatic reply: Docs question', 'Automatische Antwort: Ihre Anfrage', 'Réponse automatique : votre demande']) {
@@ -79,7 +123,11 @@ test('courtesies, auto-replies, job applications and sales pitches stay no issue
   assert.is(issueOf(user('Dear Hiring Manager, I am writing to apply for the Technical Writer position. Could we talk next week?')).length, 0, 'a job application');
   assert.is(issueOf(user('I have written API docs for eight years. Is the job still open? Attached my résumé.')).length, 0, 'a résumé');
   assert.is(extractIssuesLocally({ subject: 'unsubscribe', parts: [user('Please remove me from your mailing list. I never signed up for this.')] }).length, 0, 'leaving a mailing list');
-  assert.is(extractIssuesLocally({ subject: 'Sponsorship', parts: [user('Would you be open to a 15-minute call about our meetup? Is Tuesday possible?')] }).length, 0, 'a pitch: two cues, the subject included');
+  assert.is(
+    extractIssuesLocally({ subject: 'Sponsorship', parts: [user('Would you be open to a 15-minute call about our meetup? Is Tuesday possible?')] }).length,
+    0,
+    'a pitch: two cues, the subject included',
+  );
   // A user who names those things about the product still has an issue.
   assert.is(issueOf(user('Our hiring team cannot open the onboarding space, it says 403.')).length, 1);
   assert.is(issueOf(user('The OAuth application for the docs site fails with an error after login.')).length, 1);
@@ -91,7 +139,13 @@ test('courtesies, auto-replies, job applications and sales pitches stay no issue
   assert.is(issueOf(user("I'm away from my desk today; our PDF export keeps cutting off code blocks, can someone look?")).length, 1);
   assert.is(issueOf(user('Would you be open to adding an SEO description field per page?')).length, 1);
   assert.is(issueOf(user('Does this setting apply for the export job too?')).length, 1);
-  for (const [subject, body] of <Array<[string, string]>>[['Wallet guide 404', 'Our wallet guide returns 404 since yesterday.'], ['Podcast page', 'The podcast player on our changelog is broken.'], ['Webinar page', 'The webinar embed on our page is blank.'], ['', 'Readers who unsubscribe from our changelog mailing list still get the emails.'], ['', 'The crypto wallet code samples are cut off in the PDF export.']]) {
+  for (const [subject, body] of <Array<[string, string]>>[
+    ['Wallet guide 404', 'Our wallet guide returns 404 since yesterday.'],
+    ['Podcast page', 'The podcast player on our changelog is broken.'],
+    ['Webinar page', 'The webinar embed on our page is blank.'],
+    ['', 'Readers who unsubscribe from our changelog mailing list still get the emails.'],
+    ['', 'The crypto wallet code samples are cut off in the PDF export.'],
+  ]) {
     assert.is(extractIssuesLocally({ subject, parts: [user(body)] }).length, 1, body);
   }
 });

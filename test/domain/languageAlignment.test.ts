@@ -39,13 +39,19 @@ function nearest(vectors: Float32Array[]): number[] {
 }
 
 test('issues in another language are moved to English side: their nearest issue is then one on their topic, not one in their language', async () => {
-  assert.equal(issues.map((issue) => readsAsEnglish(issue.text)), issues.map((issue) => issue.english));
+  assert.equal(
+    issues.map((issue) => readsAsEnglish(issue.text)),
+    issues.map((issue) => issue.english),
+  );
   const vectors = await embedTexts(issues.map((issue) => issue.text));
   assert.ok(vectors, 'the embedding model is there (scripts/embedding-model.sh)');
   const french = issues.flatMap((issue, i) => (issue.english ? [] : [i]));
   const before = nearest(vectors);
   assert.ok(french.filter((i) => !issues[before[i]!]!.english).length >= 2, `before: the French issues' nearest are French (${french.map((i) => issues[before[i]!]!.topic)})`);
-  const aligned = alignedToEnglish(vectors, issues.map((issue) => issue.english));
+  const aligned = alignedToEnglish(
+    vectors,
+    issues.map((issue) => issue.english),
+  );
   const after = nearest(aligned);
   for (const i of french) assert.is(issues[after[i]!]!.topic, issues[i]!.topic, `${issues[i]!.topic}: nearest after moving`);
   for (const vector of aligned) assert.ok(Math.abs(dot(vector, vector) - 1) < 1e-4, 'unit length');

@@ -80,7 +80,11 @@ test('a redirect to a private address is refused; redirects are followed up to 5
   // The rule stays on; only the test's own redirector (127.0.0.1) is let through, so each refusal
   // happens on the redirect hop.
   const onlyRedirector = { allowPrivate: false, allowAddress: (address: string) => address === '127.0.0.1' };
-  for (const [path, address] of [['/private', '10.0.0.1'], ['/metadata', '169.254.169.254'], ['/loopback6', '::1']] as const) {
+  for (const [path, address] of [
+    ['/private', '10.0.0.1'],
+    ['/metadata', '169.254.169.254'],
+    ['/loopback6', '::1'],
+  ] as const) {
     const error = await refusal(outboundFetch(`${redirector}${path}`, onlyRedirector));
     assert.is(error.code, 'address', path);
     assert.match(error.message, ` is not a public address (loopback, private, link-local or otherwise non-public): refused`);

@@ -20,7 +20,15 @@ test('an identity translation gives back every template page and corpus page byt
   assert.ok(files.length > 30, `${files.length} files`);
   for (const [name, markdown] of files) {
     const segments = textSegments(markdown);
-    assert.is(replaceSegments(markdown, segments, segments.map((segment) => segment.html)), markdown, name);
+    assert.is(
+      replaceSegments(
+        markdown,
+        segments,
+        segments.map((segment) => segment.html),
+      ),
+      markdown,
+      name,
+    );
   }
 });
 
@@ -51,15 +59,15 @@ test('code, inline code, URLs, frontmatter, HTML and GitBook tags never reach th
     '',
   ].join('\n');
   const segments = textSegments(markdown);
-  assert.equal(segments.map((segment) => segment.html), [
-    'Install the tool',
-    'Run <x id="x0"></x> then open <x id="x1"></x> or <a id="a0">the guide</a>.',
-    'Mind the gap.',
-    'Name',
-    'Value',
-    'Port',
-  ]);
-  const translated = replaceSegments(markdown, segments, segments.map((segment) => `FR* ${segment.html.replace('the guide', 'le guide')}`));
+  assert.equal(
+    segments.map((segment) => segment.html),
+    ['Install the tool', 'Run <x id="x0"></x> then open <x id="x1"></x> or <a id="a0">the guide</a>.', 'Mind the gap.', 'Name', 'Value', 'Port'],
+  );
+  const translated = replaceSegments(
+    markdown,
+    segments,
+    segments.map((segment) => `FR* ${segment.html.replace('the guide', 'le guide')}`),
+  );
   assert.ok(translated.includes('# FR\\* Install the tool'), 'markup characters in a translation are escaped');
   assert.ok(translated.includes('FR\\* Run `npm install` then open <https://example.com/docs> or [le guide](guide.md).'), translated);
   assert.ok(translated.includes('description: Kept as it is') && translated.includes('echo "not prose"') && translated.includes('<div>raw html</div>'));
@@ -70,12 +78,19 @@ test('code, inline code, URLs, frontmatter, HTML and GitBook tags never reach th
 test('a sentence with links and marks reaches the translator whole, and comes back with its links, marks and code where the translation puts them', () => {
   const markdown = 'Start with the [quick start](quick-start.md "Begin"), or read the **[FAQ](faq.md)** and run `init`.\n';
   const segments = textSegments(markdown);
-  assert.equal(segments.map((segment) => segment.html), ['Start with the <a id="a0">quick start</a>, or read the <strong><a id="a1">FAQ</a></strong> and run <x id="x0"></x>.']);
+  assert.equal(
+    segments.map((segment) => segment.html),
+    ['Start with the <a id="a0">quick start</a>, or read the <strong><a id="a1">FAQ</a></strong> and run <x id="x0"></x>.'],
+  );
   const french = 'Lisez la <strong><a id="a1">FAQ</a></strong> et lancez <x id="x0"></x>, ou commencez par le <a id="a0">démarrage rapide</a>.';
   assert.is(replaceSegments(markdown, segments, [french]), 'Lisez la **[FAQ](faq.md)** et lancez `init`, ou commencez par le [démarrage rapide](quick-start.md "Begin").\n');
   assert.is(replaceSegments(markdown, segments, ['Commencez par le démarrage rapide.']), 'Commencez par le démarrage rapide. `init`\n', 'what the translator dropped follows the text, never lost');
   const summary = '* [Quick start](quick-start.md)\n';
-  assert.equal(textSegments(summary).map((segment) => segment.html), ['Quick start'], 'a link alone is its text: a table of contents stays links');
+  assert.equal(
+    textSegments(summary).map((segment) => segment.html),
+    ['Quick start'],
+    'a link alone is its text: a table of contents stays links',
+  );
   assert.is(replaceSegments(summary, textSegments(summary), ['Démarrage <em>rapide</em>']), '* [Démarrage *rapide*](quick-start.md)\n');
 });
 

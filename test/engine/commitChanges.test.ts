@@ -57,12 +57,7 @@ test('writes a tree of files as a commit on a bare repository that git reads and
   });
   assert.is(await readBranch(repo, primaryBranch), commit);
   assert.is(git(repo.gitdir, 'rev-parse', 'HEAD').trim(), commit, 'HEAD names the primary branch');
-  assert.equal(git(repo.gitdir, 'ls-tree', '-r', '--name-only', 'main').trim().split('\n'), [
-    '.gitbook/assets/logo.png',
-    'README.md',
-    'guides/README.md',
-    'guides/install.md',
-  ]);
+  assert.equal(git(repo.gitdir, 'ls-tree', '-r', '--name-only', 'main').trim().split('\n'), ['.gitbook/assets/logo.png', 'README.md', 'guides/README.md', 'guides/install.md']);
   git(repo.gitdir, 'fsck', '--strict', '--no-dangling');
   const clone = path.join(dir, `clone-${Date.now()}`);
   execFileSync('git', ['clone', '--quiet', repo.gitdir, clone]);
@@ -88,7 +83,10 @@ test('changes build on the base tree: updates, removals, and emptied folders dis
     repo,
     branch: primaryBranch,
     base: first.commit,
-    changes: [{ path: 'a.md', content: 'a2' }, { path: 'deep/er/b.md', remove: true }],
+    changes: [
+      { path: 'a.md', content: 'a2' },
+      { path: 'deep/er/b.md', remove: true },
+    ],
     message: 'two',
     author,
   });
@@ -196,7 +194,11 @@ test('a lock is never nameless: made whole beside the repository and renamed int
   mkdirSync(lock);
   writeFileSync(path.join(lock, 'owner'), '');
   const started = Date.now();
-  await withDeadline(commitChanges({ repo, branch: primaryBranch, base: null, changes: [{ path: 'a.md', content: 'a' }], message: 'one', author }), staleLockMs / 2, () => `waited on a nameless lock: ${lockState(repo.gitdir)}`);
+  await withDeadline(
+    commitChanges({ repo, branch: primaryBranch, base: null, changes: [{ path: 'a.md', content: 'a' }], message: 'one', author }),
+    staleLockMs / 2,
+    () => `waited on a nameless lock: ${lockState(repo.gitdir)}`,
+  );
   assert.ok(Date.now() - started >= 1500, 'a nameless lock may be a writer naming itself: it is given its moment');
   assert.not.ok(existsSync(lock), 'released');
   assert.equal(readdirSync(`${lock}-staging`), [], 'nothing left staged');

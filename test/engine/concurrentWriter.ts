@@ -9,7 +9,10 @@ for (let i = 0; i < Number(count); i += 1) {
   const { commit } = await commitToBranchHead({
     repo,
     branch: primaryBranch,
-    changes: [{ path: `writers/${name}/${i}.md`, content: `# ${name} ${i}\n` }, { path: 'shared.md', content: `last written by ${name} ${i}\n` }],
+    changes: [
+      { path: `writers/${name}/${i}.md`, content: `# ${name} ${i}\n` },
+      { path: 'shared.md', content: `last written by ${name} ${i}\n` },
+    ],
     message: `${name} ${i}`,
     author: { name, email: `${name}@example.com` },
   });

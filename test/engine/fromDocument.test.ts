@@ -11,7 +11,10 @@ const corpus = new URL('../fixtures/markdown-corpus/', import.meta.url);
 const templatePages = (pages: TemplatePage[]): TemplatePage[] => pages.flatMap((page) => [page, ...templatePages(page.children ?? [])]);
 const samples: Array<[string, string]> = [
   ...templates.flatMap((template) =>
-    [...templatePages(template.pages), ...(template.groups ?? []).flatMap((group) => templatePages(group.pages))].map((page): [string, string] => [`${template.id}/${page.file}`, `# ${page.title}\n\n${page.body}`]),
+    [...templatePages(template.pages), ...(template.groups ?? []).flatMap((group) => templatePages(group.pages))].map((page): [string, string] => [
+      `${template.id}/${page.file}`,
+      `# ${page.title}\n\n${page.body}`,
+    ]),
   ),
   ...readdirSync(corpus).map((name): [string, string] => [name, readFileSync(new URL(name, corpus), 'utf8')]),
 ];
@@ -50,7 +53,12 @@ test('content references become /pages/ and /files/ links; anything not a Docume
         nodes: [
           { object: 'inline', type: 'link', data: { ref: { kind: 'page', page: 'abc' } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'a page', marks: [] }] }] },
           { object: 'text', leaves: [{ object: 'leaf', text: ' and ', marks: [] }] },
-          { object: 'inline', type: 'link', data: { ref: { kind: 'anchor', anchor: 'top', page: 'abc' } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'its top', marks: [{ object: 'mark', type: 'bold' }] }] }] },
+          {
+            object: 'inline',
+            type: 'link',
+            data: { ref: { kind: 'anchor', anchor: 'top', page: 'abc' } },
+            nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'its top', marks: [{ object: 'mark', type: 'bold' }] }] }],
+          },
         ],
       },
       { object: 'block', type: 'file', data: { ref: { kind: 'file', file: 'f1' } }, isVoid: true },

@@ -30,7 +30,16 @@ function quireWriter(gitdir: string, name: string, count: number): Promise<strin
     child.stdout.on('data', (chunk) => (out += chunk));
     child.stderr.on('data', (chunk) => (err += chunk));
     // 'close', not 'exit': the process can exit before its last output has been read.
-    child.on('close', (code) => (code === 0 ? resolve(out.trim().split('\n').map((line) => line.replace(/^ack /, ''))) : reject(new Error(`${name} exited ${code}: ${err}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(
+            out
+              .trim()
+              .split('\n')
+              .map((line) => line.replace(/^ack /, '')),
+          )
+        : reject(new Error(`${name} exited ${code}: ${err}`)),
+    );
   });
 }
 
@@ -72,7 +81,14 @@ async function writeWithGit(gitdir: string, i: number): Promise<{ old: string; n
 
 test('Quire writers, git update-ref and git gc on one repository: every acknowledged commit lands, fsck is clean', async () => {
   const repo = await createRepository(mkdtempSync(path.join(dir, 'space-')));
-  await commitChanges({ repo, branch: primaryBranch, base: null, changes: [{ path: 'README.md', content: '# Shared with git\n' }], message: 'start', author: { name: 'Ada', email: 'ada@example.com' } });
+  await commitChanges({
+    repo,
+    branch: primaryBranch,
+    base: null,
+    changes: [{ path: 'README.md', content: '# Shared with git\n' }],
+    message: 'start',
+    author: { name: 'Ada', email: 'ada@example.com' },
+  });
   let writing = true;
   let collections = 0;
   const collector = (async () => {

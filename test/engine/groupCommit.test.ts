@@ -63,7 +63,11 @@ test('concurrent batches on two branches share groups, each lands as its own com
     const mine = results.filter((_, i) => (i % 3 === 0) === (branch === 'cr-1'));
     assert.is(await readBranch(repo, branch), mine.at(-1)!.commit, 'the branch is at the last batch');
     const history = git(repo.gitdir, 'rev-list', '--reverse', branch).trim().split('\n').slice(1);
-    assert.equal(history, mine.map((result) => result.commit), "each batch's answer is its own commit");
+    assert.equal(
+      history,
+      mine.map((result) => result.commit),
+      "each batch's answer is its own commit",
+    );
   }
   git(repo.gitdir, 'fsck', '--full', '--strict');
 });

@@ -25,7 +25,7 @@ test('a swept temporary folder is made again on the next push; each push has its
   for (const push of [first, second, third]) push.release();
 });
 
-test('a channel folder left by a process of this host that was killed is removed when a channel opens; a live process\'s and another host\'s are kept', async () => {
+test("a channel folder left by a process of this host that was killed is removed when a channel opens; a live process's and another host's are kept", async () => {
   await closeHookChannel();
   const gone = spawnSync(process.execPath, ['-e', '']).pid!; // exited: its id names no process now
   const host = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
@@ -34,9 +34,9 @@ test('a channel folder left by a process of this host that was killed is removed
   const otherHost = mkdtempSync(path.join(tmpdir(), `quire-git-hooks-0000abcd-${gone}-`));
   try {
     const push = await registerPush(handlers);
-    assert.not.ok(existsSync(abandoned), 'the killed process\'s folder');
-    assert.ok(existsSync(live), 'a running process\'s folder');
-    assert.ok(existsSync(otherHost), 'another host\'s folder (a container sharing the temporary folder)');
+    assert.not.ok(existsSync(abandoned), "the killed process's folder");
+    assert.ok(existsSync(live), "a running process's folder");
+    assert.ok(existsSync(otherHost), "another host's folder (a container sharing the temporary folder)");
     assert.match(path.basename(path.dirname(push.env.QUIRE_GIT_HOOKS_SOCKET!)), `quire-git-hooks-${host}-${process.pid}-`);
     push.release();
   } finally {

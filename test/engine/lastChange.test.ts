@@ -14,11 +14,14 @@ test.before(() => {
 });
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the newest first-parent commit whose blob differs from its parent\'s; a merge is the moment a branch\'s change arrived', async () => {
+test("the newest first-parent commit whose blob differs from its parent's; a merge is the moment a branch's change arrived", async () => {
   const work = path.join(dir, 'work');
   mkdirSync(path.join(work, 'guide'), { recursive: true });
   const git = (when: number, ...args: string[]) =>
-    execFileSync('git', ['-C', work, '-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', ...args], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_DATE: `@${when} +0000`, GIT_COMMITTER_DATE: `@${when} +0000` } }).trim();
+    execFileSync('git', ['-C', work, '-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_DATE: `@${when} +0000`, GIT_COMMITTER_DATE: `@${when} +0000` },
+    }).trim();
   git(1000, 'init', '-q', '-b', 'main');
   writeFileSync(path.join(work, 'README.md'), '# Home\n');
   writeFileSync(path.join(work, 'guide', 'install.md'), '# Install\n');
@@ -38,7 +41,7 @@ test('the newest first-parent commit whose blob differs from its parent\'s; a me
   const repo = openRepository(path.join(work, '.git'));
 
   assert.is(await lastChangeOf(repo, head, 'guide/install.md'), 2000);
-  assert.is(await lastChangeOf(repo, head, 'README.md'), 4000, 'the merge, not the branch\'s own commit');
+  assert.is(await lastChangeOf(repo, head, 'README.md'), 4000, "the merge, not the branch's own commit");
   assert.is(await lastChangeOf(repo, head, 'other.md'), 3000);
   const first = git(4000, 'rev-list', '--max-parents=0', 'HEAD');
   assert.is(await lastChangeOf(repo, first, 'README.md'), 1000, 'a root commit: its own time');

@@ -69,24 +69,16 @@ test('GitBook blocks are split from markdown, code fences left alone', () => {
 
 test('a page becomes a Document the upstream schema accepts', () => {
   const document = markdownToDocument(page, (target) =>
-    target === 'guides/writing.md' ? { kind: 'page', page: 'writingPage' } : target.startsWith('#') ? { kind: 'anchor', anchor: target.slice(1) } : target.startsWith('.gitbook/assets/') ? { kind: 'file', file: 'logoFile' } : { kind: 'url', url: target },
+    target === 'guides/writing.md'
+      ? { kind: 'page', page: 'writingPage' }
+      : target.startsWith('#')
+        ? { kind: 'anchor', anchor: target.slice(1) }
+        : target.startsWith('.gitbook/assets/')
+          ? { kind: 'file', file: 'logoFile' }
+          : { kind: 'url', url: target },
   );
   assertUpstreamSchema('JSONDocument', document);
-  assert.equal(types(document.nodes), [
-    'heading-1',
-    'paragraph',
-    'hint',
-    'tabs',
-    'code',
-    'list-ordered',
-    'list-tasks',
-    'blockquote',
-    'divider',
-    'images',
-    'embed',
-    'content-ref',
-    'table',
-  ]);
+  assert.equal(types(document.nodes), ['heading-1', 'paragraph', 'hint', 'tabs', 'code', 'list-ordered', 'list-tasks', 'blockquote', 'divider', 'images', 'embed', 'content-ref', 'table']);
   const paragraph = document.nodes[1]!;
   const link = (paragraph.nodes as DocumentNode[]).find((node) => node.type === 'link');
   assert.equal((link?.data as { ref: unknown }).ref, { kind: 'page', page: 'writingPage' });
@@ -97,7 +89,10 @@ test('a page becomes a Document the upstream schema accepts', () => {
   assert.equal(code.data, { syntax: 'js', title: 'hello.js', lineNumbers: true });
   assert.is((code.nodes as DocumentNode[]).length, 2);
   const tasks = document.nodes[6]!;
-  assert.equal((tasks.nodes as DocumentNode[]).map((item) => (item.data as { checked: boolean }).checked), [true, false]);
+  assert.equal(
+    (tasks.nodes as DocumentNode[]).map((item) => (item.data as { checked: boolean }).checked),
+    [true, false],
+  );
   assert.equal((document.nodes[9]!.nodes as DocumentNode[])[0]!.data, { ref: { kind: 'file', file: 'logoFile' }, alt: 'Logo' });
 });
 
@@ -128,7 +123,16 @@ test('the schema check itself refuses a malformed Document', () => {
 
 test('links with a stray % or from the root resolve without throwing', async () => {
   const { resolveLink } = await import('../../engine/resolveLink.js');
-  const revision = { commit: 'c', parents: [], message: '', createdAt: '', files: [], reusableContents: [], redirects: new Map(), pages: [{ id: 'root', kind: 'document' as const, title: 'R', path: '', slug: '', file: 'README.md', meta: {}, pages: [] }] };
+  const revision = {
+    commit: 'c',
+    parents: [],
+    message: '',
+    createdAt: '',
+    files: [],
+    reusableContents: [],
+    redirects: new Map(),
+    pages: [{ id: 'root', kind: 'document' as const, title: 'R', path: '', slug: '', file: 'README.md', meta: {}, pages: [] }],
+  };
   const byFile = new Map([['README.md', revision.pages[0]!]]);
   assert.equal(resolveLink(revision, byFile, 'deep/page.md', '50%off.md'), { ref: { kind: 'url', url: '50%off.md' }, broken: true });
   assert.equal(resolveLink(revision, byFile, 'deep/page.md', '/README.md').ref, { kind: 'page', page: 'root' });

@@ -75,7 +75,7 @@ test('edits to different files and different lines of one file merge as git merg
   assert.is(merged.tree, git.tree, 'the same tree, object for object');
 });
 
-test('the same lines changed apart, a file deleted against an edit, added twice differently: conflicts, or the structure\'s business', async () => {
+test("the same lines changed apart, a file deleted against an edit, added twice differently: conflicts, or the structure's business", async () => {
   const { base, ours, theirs } = await fork(
     [
       { path: 'a.txt', content: lines(5) },
@@ -98,11 +98,14 @@ test('the same lines changed apart, a file deleted against an edit, added twice 
   const merged = await mergeTrees(repo, (await readCommit(repo, base.commit)).tree, ours.tree, theirs.tree, {
     isStructural: (file, reason) => file.endsWith('.md') && reason !== 'both-changed',
   });
-  assert.equal(merged.conflicts.sort((x, y) => x.path.localeCompare(y.path)), [
-    { path: 'a.txt', reason: 'content' },
-    { path: 'both.txt', reason: 'add/add' },
-    { path: 'gone.txt', reason: 'modify/delete' },
-  ]);
+  assert.equal(
+    merged.conflicts.sort((x, y) => x.path.localeCompare(y.path)),
+    [
+      { path: 'a.txt', reason: 'content' },
+      { path: 'both.txt', reason: 'add/add' },
+      { path: 'gone.txt', reason: 'modify/delete' },
+    ],
+  );
   assert.equal(merged.structural, ['page.md']);
   assert.is(gitMergeTree(ours.commit, theirs.commit).clean, false, 'git finds conflicts too');
   const resolved = await mergeTrees(repo, (await readCommit(repo, base.commit)).tree, ours.tree, theirs.tree, { resolve: () => 'theirs' });

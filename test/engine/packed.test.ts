@@ -33,7 +33,10 @@ const salt = () => randomBytes(6).toString('hex');
 
 /** Every object of the repository, read by the engine, is byte for byte what git reads. */
 async function assertEveryObjectReadsAsGitReadsIt(repo: Repository) {
-  const oids = git(repo.gitdir, 'rev-list', '--objects', '--all').trim().split('\n').map((line) => line.slice(0, 40));
+  const oids = git(repo.gitdir, 'rev-list', '--objects', '--all')
+    .trim()
+    .split('\n')
+    .map((line) => line.slice(0, 40));
   assert.ok(oids.length > 20);
   for (const oid of oids) {
     const type = git(repo.gitdir, 'cat-file', '-t', oid).trim();
@@ -50,7 +53,9 @@ async function assertIndexesFindEveryObject(repo: Repository) {
   for (const idx of packIndexes(repo.gitdir)) {
     const pack = list.find((candidate) => candidate.path === idx.replace(/\.idx$/, '.pack'))!;
     assert.ok(pack, `${idx} is open`);
-    const rows = git(repo.gitdir, 'verify-pack', '-v', idx).split('\n').filter((line) => /^[0-9a-f]{40} /.test(line));
+    const rows = git(repo.gitdir, 'verify-pack', '-v', idx)
+      .split('\n')
+      .filter((line) => /^[0-9a-f]{40} /.test(line));
     assert.is(rows.length, pack.index.count);
     for (const row of rows) {
       const [oid, type, , , offset] = row.split(/\s+/);
@@ -94,7 +99,10 @@ test('after git gc: packed refs, deltas against offsets and against ids, reads a
   await assertEveryObjectReadsAsGitReadsIt(repo);
   await assertIndexesFindEveryObject(repo);
   const revision = await readRevision(repo, head!);
-  assert.equal(allPages(revision.pages).map((page) => page.file), ['README.md', 'guides/long.md', ...[0, 1, 2, 3, 4, 5].map((v) => `guides/page-${v}.md`)]);
+  assert.equal(
+    allPages(revision.pages).map((page) => page.file),
+    ['README.md', 'guides/long.md', ...[0, 1, 2, 3, 4, 5].map((v) => `guides/page-${v}.md`)],
+  );
   const longPage = allPages(revision.pages).find((page) => page.id === 'longPage')!;
   assert.is(longPage.markdown, parsePageFile(git(repo.gitdir, 'show', 'main:guides/long.md')).body);
   assert.ok(longPage.markdown!.endsWith(`${long}\nversion 5\n`));
@@ -163,7 +171,14 @@ test('content pushed by git arrives as one pack: read, then written on, then fet
   assert.is(pages[57]!.title, 'Page 57');
   assert.is(pages[57]!.markdown, readFileSync(path.join(clone, 'chapter-5/page-57.md'), 'utf8'));
 
-  const next = await commitChanges({ repo, branch: primaryBranch, base: pushed, changes: [{ path: 'chapter-0/page-0.md', content: '# Page 0\n\nEdited in Quire.\n' }], message: 'Edit in Quire', author });
+  const next = await commitChanges({
+    repo,
+    branch: primaryBranch,
+    base: pushed,
+    changes: [{ path: 'chapter-0/page-0.md', content: '# Page 0\n\nEdited in Quire.\n' }],
+    message: 'Edit in Quire',
+    author,
+  });
   git(clone, 'pull', '--quiet', '--ff-only');
   assert.is(git(clone, 'rev-parse', 'HEAD').trim(), next.commit);
   assert.is(readFileSync(path.join(clone, 'chapter-0/page-0.md'), 'utf8'), '# Page 0\n\nEdited in Quire.\n');

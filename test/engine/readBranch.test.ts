@@ -17,7 +17,6 @@ test.before(() => {
 });
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-
 test('a head kept is replaced at once when another process moves the branch, however fast the writes come', async () => {
   const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
   const commits: string[] = [];

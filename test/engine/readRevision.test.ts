@@ -51,7 +51,15 @@ test('reads SUMMARY.md: order, nesting, groups, links, and the ids kept in the r
   assert.equal(outline(revision.pages), [
     ['document', 'Introduction', ''],
     ['document', 'Getting started', 'getting-started', [['document', 'Install', 'getting-started/install']]],
-    ['group', 'Guides', 'guides', [['document', 'Writing', 'guides/writing'], ['link', 'Website', 'website']]],
+    [
+      'group',
+      'Guides',
+      'guides',
+      [
+        ['document', 'Writing', 'guides/writing'],
+        ['link', 'Website', 'website'],
+      ],
+    ],
   ]);
   const [intro, started, guides] = revision.pages;
   assert.is(intro!.id, 'introPage');
@@ -61,7 +69,10 @@ test('reads SUMMARY.md: order, nesting, groups, links, and the ids kept in the r
   assert.is(guides!.pages[1]!.id, 'websiteLink');
   assert.is(guides!.pages[1]!.href, 'https://example.com');
   assert.match(started!.id, /^[A-Za-z0-9]{20}$/, 'a page without an id gets a derived one');
-  assert.equal(revision.files.map((file) => file.name), ['logo.png']);
+  assert.equal(
+    revision.files.map((file) => file.name),
+    ['logo.png'],
+  );
   assert.is(await readRevision(repo, head), revision, 'a commit is read once, then served from the cache');
 });
 
@@ -86,9 +97,7 @@ test('page ids survive a rename and a move; derived ids are the same for every r
   assert.is(setup?.id, 'installPage');
   assert.is(setup?.path, 'guides/setup');
   assert.is(after.pages[0]!.id, before.pages[0]!.id, 'the derived id of an unchanged page is stable');
-  const third = await commit(repo, second, [
-    { path: '.gitbook/assets/diagram.png', content: new Uint8Array([9, 9, 9]) },
-  ]);
+  const third = await commit(repo, second, [{ path: '.gitbook/assets/diagram.png', content: new Uint8Array([9, 9, 9]) }]);
   const fourth = await commit(repo, third, [
     { path: '.gitbook/assets/diagram.png', remove: true },
     { path: '.gitbook/assets/moved/renamed.png', content: new Uint8Array([9, 9, 9]) },
@@ -156,7 +165,10 @@ test('headings and lines made to make regular expressions backtrack are read as 
   assert.is(page!.page.title, `a${' '.repeat(run)}b`);
   const section = pageSections(page!.page)[1]!;
   assert.is(section.title, `x${' '.repeat(run)}y`);
-  assert.equal(section.body.split('\n\n').map((paragraph) => paragraph.length), [run, run, 3 * run, 2 * run - 1]);
+  assert.equal(
+    section.body.split('\n\n').map((paragraph) => paragraph.length),
+    [run, run, 3 * run, 2 * run - 1],
+  );
 });
 
 test('a commit touching one page re-indexes that page only: the others keep their search entries', async () => {
@@ -170,7 +182,14 @@ test('a commit touching one page re-indexes that page only: the others keep thei
   const before = await searchablePages((await readRevision(repo, base)).pages);
   const head = await commit(repo, base, [{ path: 'guide/step.md', content: '# Step\n\nDo that, then this.\n' }]);
   const after = await searchablePages((await readRevision(repo, head)).pages);
-  assert.equal(after.map((entry) => [entry.page.title, entry.ancestors]), [['Home', []], ['Guide', []], ['Step', ['Guide']]]);
+  assert.equal(
+    after.map((entry) => [entry.page.title, entry.ancestors]),
+    [
+      ['Home', []],
+      ['Guide', []],
+      ['Step', ['Guide']],
+    ],
+  );
   assert.ok(after[0] === before[0], 'an unchanged page: the very same entry');
   assert.is(after[1]!.contentHash, before[1]!.contentHash, 'the changed page’s parent is rebuilt, its indexed content the same');
   assert.is.not(after[2]!.contentHash, before[2]!.contentHash);
@@ -194,7 +213,7 @@ test('without SUMMARY.md, pages come from the files: README first, folders under
   ]);
 });
 
-test('a commit changing a few pages reuses its parent revision\'s other pages, and rebuilds the changed ones and their parents', async () => {
+test("a commit changing a few pages reuses its parent revision's other pages, and rebuilds the changed ones and their parents", async () => {
   const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
   const page = (pageId: string, body: string) => renderPageFile({ meta: { pageId }, body });
   const tree = (title: string) => `# Table of contents\n\n* [Home](README.md)\n* [${title}](guide.md)\n  * [Install](guide/install.md)\n* [Other](other.md)\n`;

@@ -44,8 +44,11 @@ test('a moved block goes back where it was; a page emptied gets its blocks back'
 
 test('a key belongs to the content, not its spelling: markdown written another way keeps its keys', () => {
   const one = '* Item *one*\n* Item two\n\nSee [the guide](guide.md).\n';
-  const other = '- Item _one_\n- Item two\n\nSee [the guide](guide.md \'\').\n';
-  assert.equal(keyedBlocks(one).map((block) => block.key), keyedBlocks(other).map((block) => block.key));
+  const other = "- Item _one_\n- Item two\n\nSee [the guide](guide.md '').\n";
+  assert.equal(
+    keyedBlocks(one).map((block) => block.key),
+    keyedBlocks(other).map((block) => block.key),
+  );
   assert.is.not(keyedBlocks('A.\n')[0]!.key, keyedBlocks('B.\n')[0]!.key);
 });
 

@@ -24,7 +24,7 @@ async function commit(repo: Repository, base: string | null, changes: Change[]) 
 
 /** The index's hashes as a caller keeps them, and how often the thread asked for them. */
 function indexKept(hashes = new Map<string, string>()) {
-  const kept = { hashes, asked: 0, read: async () => (kept.asked += 1, kept.hashes) };
+  const kept = { hashes, asked: 0, read: async () => ((kept.asked += 1), kept.hashes) };
   return kept;
 }
 
@@ -39,8 +39,21 @@ test('a first index gets every page; the next refresh only the changed one, with
   const index = indexKept();
   const first = await searchIndexChanges(repo.gitdir, base, null, index.read);
   assert.is(index.asked, 1, 'a space it never saw: the thread asks for the index’s hashes');
-  assert.equal(first.rows.map((row) => [row.title, row.ancestors]), [['Home', []], ['Guide', []], ['Step', ['Guide']]]);
-  assert.equal(first.rows[1]!.sections.map((section) => [section.id, section.title, section.body]), [['', 'Guide', 'Read this.'], ['details', 'Details', 'More.']]);
+  assert.equal(
+    first.rows.map((row) => [row.title, row.ancestors]),
+    [
+      ['Home', []],
+      ['Guide', []],
+      ['Step', ['Guide']],
+    ],
+  );
+  assert.equal(
+    first.rows[1]!.sections.map((section) => [section.id, section.title, section.body]),
+    [
+      ['', 'Guide', 'Read this.'],
+      ['details', 'Details', 'More.'],
+    ],
+  );
   assert.equal(first.removed, []);
 
   const head = await commit(repo, base, [
@@ -49,7 +62,10 @@ test('a first index gets every page; the next refresh only the changed one, with
   ]);
   const second = await searchIndexChanges(repo.gitdir, head, base, index.read);
   assert.is(index.asked, 1, 'the thread knows the hashes at the indexed revision');
-  assert.equal(second.rows.map((row) => [row.pageId, row.sections[0]!.body]), [[first.rows[2]!.pageId, 'Do that, then this.']]);
+  assert.equal(
+    second.rows.map((row) => [row.pageId, row.sections[0]!.body]),
+    [[first.rows[2]!.pageId, 'Do that, then this.']],
+  );
   assert.equal(second.removed, [first.rows[0]!.pageId]);
 });
 
@@ -65,7 +81,10 @@ test('an index at a revision the thread did not compute (another process wrote i
   const index = indexKept(written);
   const changes = await searchIndexChanges(repo.gitdir, head, 'a revision indexed elsewhere', index.read);
   assert.is(index.asked, 1);
-  assert.equal(changes.rows.map((row) => row.title), ['Other']);
+  assert.equal(
+    changes.rows.map((row) => row.title),
+    ['Other'],
+  );
 });
 
 test('a large first index arrives whole, its rows sent in several messages', async () => {
@@ -81,10 +100,16 @@ test('a large first index arrives whole, its rows sent in several messages', asy
 test('a revision that can’t be read fails its refresh with the reason; one under way when the indexer stops fails as stopped', async () => {
   const repo = await createRepository(mkdtempSync(path.join(dir, 'repo-')));
   const head = await commit(repo, null, [{ path: 'README.md', content: '# Home\n' }]);
-  const missing = await searchIndexChanges(repo.gitdir, 'f'.repeat(40), null, indexKept().read).then(() => null, (error: Error) => error);
+  const missing = await searchIndexChanges(repo.gitdir, 'f'.repeat(40), null, indexKept().read).then(
+    () => null,
+    (error: Error) => error,
+  );
   assert.ok(missing && !(missing instanceof SearchIndexerStoppedError), 'an error of its own');
 
-  const stopped = searchIndexChanges(repo.gitdir, head, 'never seen', indexKept().read).then(() => null, (error: Error) => error);
+  const stopped = searchIndexChanges(repo.gitdir, head, 'never seen', indexKept().read).then(
+    () => null,
+    (error: Error) => error,
+  );
   assert.is(await stopSearchIndexer(), 'idle', 'the thread ended its task before it was stopped');
   assert.instance(await stopped, SearchIndexerStoppedError);
   const again = await searchIndexChanges(repo.gitdir, head, null, indexKept().read);
@@ -103,7 +128,10 @@ test('a stop asked in the middle of a large first index ends the task at its nex
   const indexing = searchIndexChanges(repo.gitdir, head, null, async () => {
     asked();
     return read();
-  }).then(() => null, (error: Error) => error);
+  }).then(
+    () => null,
+    (error: Error) => error,
+  );
   await hashesAsked;
   // The hashes are read from memory: the large task is posted within this turn's microtasks, before the next turn.
   await new Promise((resolve) => setImmediate(resolve));

@@ -21,7 +21,14 @@ test('a repository deleted with objects waiting to be synced doesn’t fail the 
   });
   rmSync(doomed, { recursive: true, force: true });
   const other = await createRepository(mkdtempSync(path.join(dir, 'other-')));
-  const { commit } = await commitChanges({ repo: other, branch: 'main', base: null, changes: [{ path: 'README.md', content: '# Hi\n' }], message: 'First', author: { name: 'A', email: 'a@example.com' } });
+  const { commit } = await commitChanges({
+    repo: other,
+    branch: 'main',
+    base: null,
+    changes: [{ path: 'README.md', content: '# Hi\n' }],
+    message: 'First',
+    author: { name: 'A', email: 'a@example.com' },
+  });
   assert.match(commit, /^[0-9a-f]{40}$/);
 });
 

@@ -15,7 +15,11 @@ const markdown = `| Name | Value | Note |
 test('a table is one table block: text columns aligned as written, a record per row, cells as fragments', () => {
   const [table] = markdownToDocument(markdown).nodes;
   assertUpstreamSchema('DocumentBlockTable', table);
-  const data = table!.data as { view: { columns: string[] }; definition: Record<string, { title: string; textAlignment: string }>; records: Record<string, { orderIndex: string; values: Record<string, string> }> };
+  const data = table!.data as {
+    view: { columns: string[] };
+    definition: Record<string, { title: string; textAlignment: string }>;
+    records: Record<string, { orderIndex: string; values: Record<string, string> }>;
+  };
   assert.equal(data.view.columns, ['c0', 'c1', 'c2']);
   assert.equal(
     data.view.columns.map((id) => [data.definition[id]!.title, data.definition[id]!.textAlignment]),

@@ -16,7 +16,10 @@ test('every file of the group lands under its name, in folders made as needed, w
   mkdirSync(path.join(root, 'ab'));
   const files = [path.join(root, 'ab', 'one'), path.join(root, 'ab', 'two'), path.join(root, 'cd', 'three')];
   await writeFilesAtomically(files.map((file, index) => ({ file, data: Buffer.from(`content ${index}`) })));
-  assert.equal(files.map((file) => readFileSync(file, 'utf8')), ['content 0', 'content 1', 'content 2']);
+  assert.equal(
+    files.map((file) => readFileSync(file, 'utf8')),
+    ['content 0', 'content 1', 'content 2'],
+  );
   assert.equal(leftovers(root), []);
 });
 
@@ -25,7 +28,10 @@ test('a group that can’t be written leaves none of its files, whole or tempora
   mkdirSync(path.join(root, 'ab'));
   writeFileSync(path.join(root, 'blocked'), 'a file where a folder would go');
   const files = [path.join(root, 'ab', 'one'), path.join(root, 'ab', 'two'), path.join(root, 'blocked', 'three')];
-  const refused = await writeFilesAtomically(files.map((file) => ({ file, data: Buffer.from('x') }))).then(() => undefined, (error: NodeJS.ErrnoException) => error);
+  const refused = await writeFilesAtomically(files.map((file) => ({ file, data: Buffer.from('x') }))).then(
+    () => undefined,
+    (error: NodeJS.ErrnoException) => error,
+  );
   assert.is(refused?.code, 'ENOTDIR');
   assert.equal(readdirSync(path.join(root, 'ab')), []);
   assert.equal(leftovers(root), []);

@@ -137,7 +137,9 @@ export function consolidated(conversations: Labelled[], salt = '', embeddings?: 
   const issues = issuesOf(conversations).map((issue) => ({
     id: issue.id,
     terms: issue.counts,
-    key: createHash('sha1').update(JSON.stringify([Object.entries(issue.counts).sort(), issue.id, salt])).digest('hex'),
+    key: createHash('sha1')
+      .update(JSON.stringify([Object.entries(issue.counts).sort(), issue.id, salt]))
+      .digest('hex'),
     ...(embeddings?.has(issue.id) && { embedding: embeddings.get(issue.id)!, text: issue.text }),
   }));
   issues.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

@@ -82,13 +82,7 @@ export function assertErrorIs(response: Response, status: number, message: strin
  * The checks every operation gets: no token → 401, a member of another organization → 404,
  * and, when given, a member whose role is one too low → 403 with exactly this message.
  */
-export async function assertGuarded(
-  t: TestServer,
-  fx: OrganizationFixture,
-  method: string,
-  path: string,
-  options: { body?: unknown; tooLow?: { who: Person; message: string } } = {},
-): Promise<void> {
+export async function assertGuarded(t: TestServer, fx: OrganizationFixture, method: string, path: string, options: { body?: unknown; tooLow?: { who: Person; message: string } } = {}): Promise<void> {
   const where = `${method} ${path}`;
   assertErrorIs(await t.call(method, path, { body: options.body }), 401, messages.noToken, where);
   assertErrorIs(await t.call(method, path, { body: options.body, token: 'qr_not-a-real-token' }), 401, messages.badToken, where);

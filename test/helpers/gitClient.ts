@@ -13,12 +13,7 @@ export interface GitRun {
  */
 export function git(cwd: string, ...args: string[]): Promise<GitRun> {
   return new Promise((resolve) => {
-    execFile(
-      'git',
-      [...identity, ...args],
-      { cwd, env: cleanEnv(cwd) },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
+    execFile('git', [...identity, ...args], { cwd, env: cleanEnv(cwd) }, (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }));
   });
 }
 

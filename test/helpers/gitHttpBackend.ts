@@ -43,8 +43,5 @@ export function httpBackend(projectRoot: string): Promise<{ url: string; close()
     });
     cgi.stdout.on('end', () => response.end());
   });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })),
-  );
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })));
 }
-

@@ -40,7 +40,21 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'quire-test-'));
   const temporal = overrides.temporal ?? (await testTemporalSettings());
   const databaseUrl = overrides.databaseUrl ?? (await testDatabaseUrl(dataDir));
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, databaseUrl, bodyLimitBytes: 1024 * 1024, accessLog: false, lightReads: true, spaceRetentionMs: 7 * 86_400_000, downloadUrlWindowMs: 12 * 3_600_000, runWorker: false, rateLimit: parseRateLimit(defaultRateLimit, parseDuration), ...overrides, temporal });
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl,
+    bodyLimitBytes: 1024 * 1024,
+    accessLog: false,
+    lightReads: true,
+    spaceRetentionMs: 7 * 86_400_000,
+    downloadUrlWindowMs: 12 * 3_600_000,
+    runWorker: false,
+    rateLimit: parseRateLimit(defaultRateLimit, parseDuration),
+    ...overrides,
+    temporal,
+  });
   const worker: RunningWorker | undefined = options.worker ? await startWorker(temporal, { db: server.db, repositories: server.repositories, dataDir, jobs: server.jobs }) : undefined;
   return {
     url: server.url,

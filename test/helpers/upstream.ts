@@ -106,10 +106,12 @@ function propertiesOf(source: Spec, name: string, fields: string[]): Record<stri
     ...(schema?.properties ?? {}),
   });
   const properties = gather(source.components?.schemas[name] as Part);
-  return Object.fromEntries(fields.map((field) => {
-    if (!(field in properties)) throw new Error(`${name} has no property ${field}`);
-    return [field, properties[field]];
-  }));
+  return Object.fromEntries(
+    fields.map((field) => {
+      if (!(field in properties)) throw new Error(`${name} has no property ${field}`);
+      return [field, properties[field]];
+    }),
+  );
 }
 
 const quireFields: Record<string, Record<string, unknown>> = {
@@ -157,7 +159,8 @@ function inlined(source: Spec, schema: unknown, depth = 0): unknown {
  * 0.146.0's fields that 0.202.0 dropped in 0.202.0's.
  */
 type NestedFields = Array<[schema: string, path: string[], fields: Record<string, unknown>]>;
-const newerSettings = (path: string[]) => (newerSpec.components?.schemas.SiteCustomizationSettingsBase as { properties: Record<string, { properties?: Record<string, unknown> }> } | undefined)?.properties[path[0]!]?.properties ?? {};
+const newerSettings = (path: string[]) =>
+  (newerSpec.components?.schemas.SiteCustomizationSettingsBase as { properties: Record<string, { properties?: Record<string, unknown> }> } | undefined)?.properties[path[0]!]?.properties ?? {};
 const nestedQuireFields: NestedFields = [
   ['SiteCustomizationSettings', [], { socialAccounts: inlined(newerSpec, newerSpec.components?.schemas.SiteCustomizationSettingsBase?.properties?.socialAccounts) }],
   ['SiteCustomizationSettings', ['styling'], { codeTheme: inlined(newerSpec, newerSettings(['styling']).codeTheme) }],
@@ -249,20 +252,28 @@ interface Operation {
   schemaId: string;
 }
 
-const operationsOf = (source: Spec, schemaId: string): Operation[] => Object.entries(source.paths).flatMap(([template, item]) =>
-  Object.entries(item)
-    .filter(([, op]) => op && typeof op === 'object' && op.operationId)
-    .map(([method, op]) => ({
-      method: method.toUpperCase(),
-      template,
-      // A page path ({pagePath}) spans segments; every other parameter is one segment.
-      pattern: new RegExp('^' + template.replace(/\{[A-Za-z]*Path\}/g, '.+').replace(/\{[^}]+\}/g, '[^/]+').replace(/\/$/, '') + '/?$'),
-      literals: template.split('/').filter((part) => part && !part.startsWith('{')).length,
-      operationId: op.operationId as string,
-      spec: source,
-      schemaId,
-    })),
-);
+const operationsOf = (source: Spec, schemaId: string): Operation[] =>
+  Object.entries(source.paths).flatMap(([template, item]) =>
+    Object.entries(item)
+      .filter(([, op]) => op && typeof op === 'object' && op.operationId)
+      .map(([method, op]) => ({
+        method: method.toUpperCase(),
+        template,
+        // A page path ({pagePath}) spans segments; every other parameter is one segment.
+        pattern: new RegExp(
+          '^' +
+            template
+              .replace(/\{[A-Za-z]*Path\}/g, '.+')
+              .replace(/\{[^}]+\}/g, '[^/]+')
+              .replace(/\/$/, '') +
+            '/?$',
+        ),
+        literals: template.split('/').filter((part) => part && !part.startsWith('{')).length,
+        operationId: op.operationId as string,
+        spec: source,
+        schemaId,
+      })),
+  );
 const operations = operationsOf(spec, 'openapi.json');
 const newerOperations = operationsOf(newerSpec, 'openapi-0.202.json');
 

@@ -69,10 +69,14 @@ test('a pending purge survives a crash of Quire, whose dev server stops with it;
   await until('a crash of Quire to stop its dev server too (the pipe to its guard closed)', () => !alive(guarded), 5000, 100);
   // A dev server can still be left running by something else (its guard killed alone, a dev server
   // of an older Quire): the same CLI on the same state and port, named by the pid file.
-  const leftover = spawn(temporalCli(), ['server', 'start-dev', '--ip', '127.0.0.1', '--port', env.QUIRE_TEMPORAL_PORT, '--headless', '--log-level', 'warn', '--db-filename', path.join(dataDir, 'temporal', 'dev-server.sqlite')], {
-    detached: true,
-    stdio: 'ignore',
-  }).pid!;
+  const leftover = spawn(
+    temporalCli(),
+    ['server', 'start-dev', '--ip', '127.0.0.1', '--port', env.QUIRE_TEMPORAL_PORT, '--headless', '--log-level', 'warn', '--db-filename', path.join(dataDir, 'temporal', 'dev-server.sqlite')],
+    {
+      detached: true,
+      stdio: 'ignore',
+    },
+  ).pid!;
   pids.push(leftover);
   writeFileSync(pidFile, JSON.stringify({ pid: leftover, owner: first.child.pid, address: `127.0.0.1:${env.QUIRE_TEMPORAL_PORT}` }));
   await until('the leftover dev server to answer', () => answers(`127.0.0.1:${env.QUIRE_TEMPORAL_PORT}`), 15_000, 200);

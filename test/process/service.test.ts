@@ -31,7 +31,18 @@ async function get(url: string, token?: string) {
 
 /** The access-log line of the request (lines are written in batches, so it may take a moment). */
 function logEntry(service: ServiceProcess, path: string) {
-  return until(`the access-log line for ${path}`, () => service.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((line) => line.path === path), 5000, 50);
+  return until(
+    `the access-log line for ${path}`,
+    () =>
+      service
+        .stdout()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+        .find((line) => line.path === path),
+    5000,
+    50,
+  );
 }
 
 test('bootstraps an empty DATA_DIR, serves, logs each request, and stops on SIGTERM within 5 s', async () => {
@@ -46,7 +57,13 @@ test('bootstraps an empty DATA_DIR, serves, logs each request, and stops on SIGT
 
   // The getting-started template published as a site: its URL shows the site, with no other step.
   const send = async (method: string, route: string, body?: unknown) =>
-    (await fetch(`${service.url}/v1${route}`, { method, headers: { authorization: 'Bearer bootstrap-secret-0123456789abcdef', 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json();
+    (
+      await fetch(`${service.url}/v1${route}`, {
+        method,
+        headers: { authorization: 'Bearer bootstrap-secret-0123456789abcdef', 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    ).json();
   const organizationId = orgs.body.items[0].id as string;
   const space = await send('POST', `/orgs/${organizationId}/spaces`, { title: 'Guide', template: { id: 'getting-started' } });
   const site = await send('POST', `/orgs/${organizationId}/sites`, { title: 'Our docs', spaces: [space.id] });
@@ -65,7 +82,11 @@ test('bootstraps an empty DATA_DIR, serves, logs each request, and stops on SIGT
   // "stopped" line gives the shutdown's own time, from the signal to the last step.
   const { code } = await service.stop('SIGTERM');
   assert.is(code, 0);
-  const stopped = service.stdout().split('\n').filter((line) => line.includes('"message":"stopped"')).map((line) => JSON.parse(line) as { ms: number });
+  const stopped = service
+    .stdout()
+    .split('\n')
+    .filter((line) => line.includes('"message":"stopped"'))
+    .map((line) => JSON.parse(line) as { ms: number });
   assert.is(stopped.length, 1, service.stdout());
   assert.ok(stopped[0]!.ms < 5000, `stopped in ${stopped[0]!.ms} ms`);
 
@@ -97,7 +118,10 @@ test('npm run admin -- token create prints only a token that works, with the ser
   const org = await runAdmin(['org', 'create', '--title', 'Operators', '--owner', 'operator@example.com'], { DATA_DIR });
   assert.is(org.code, 0, org.stderr);
   const orgs = await get(`${service.url}/v1/orgs`, created.stdout.trim());
-  assert.equal(orgs.body.items.map((o: { id: string }) => o.id), [org.stdout.trim()]);
+  assert.equal(
+    orgs.body.items.map((o: { id: string }) => o.id),
+    [org.stdout.trim()],
+  );
   const listed = await runAdmin(['user', 'list'], { DATA_DIR });
   assert.ok(listed.stdout.includes('operator@example.com'));
 
@@ -131,7 +155,10 @@ test('npm run admin -- token create prints only a token that works, with the ser
     ],
   );
   const members = await get(`${service.url}/v1/orgs/${org.stdout.trim()}/members`, created.stdout.trim());
-  assert.equal(members.body.items.map((m: { user: { email: string }; role: string }) => [m.user.email, m.role]).sort(), [['operator@example.com', 'admin'], ['writer@example.com', 'edit']]);
+  assert.equal(members.body.items.map((m: { user: { email: string }; role: string }) => [m.user.email, m.role]).sort(), [
+    ['operator@example.com', 'admin'],
+    ['writer@example.com', 'edit'],
+  ]);
   await service.stop();
 });
 
@@ -148,7 +175,11 @@ test('ready before its worker polls: a job asked for at once runs when the worke
   await until('the purge to run once the worker polls', () => !existsSync(spaceGitdir(DATA_DIR, space.id)), 15_000, 100);
   // The log is written in batches of 50 ms: the line may come a moment after the purge.
   await until('the worker-started line', () => service.stdout().includes('"message":"the worker started"'), 5000, 50);
-  const messages = service.stdout().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { message?: string }).message);
+  const messages = service
+    .stdout()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { message?: string }).message);
   assert.ok(messages.indexOf('Quire is ready') < messages.indexOf('the worker started'), 'the worker starts after the ready line');
   assert.is((await service.stop('SIGTERM')).code, 0);
 

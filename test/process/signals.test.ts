@@ -133,13 +133,19 @@ async function assertCleanShutdown(start: NpmStart, reason: RegExp) {
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as { message?: string; requestId?: string });
-  assert.ok(lines.some((line) => reason.test(line.message ?? '')), `a "shutting down" line:\n${start.output()}`);
+  assert.ok(
+    lines.some((line) => reason.test(line.message ?? '')),
+    `a "shutting down" line:\n${start.output()}`,
+  );
   // The shutdown's own time, from the signal to the dev server gone (its last step): within 5 s.
   const stopped = lines.find((line) => line.message === 'stopped') as { ms?: number } | undefined;
   assert.ok(stopped, `the shutdown finished:\n${start.output()}`);
   assert.ok(stopped.ms! < 5000, `stopped in ${stopped.ms} ms:\n${start.output()}`);
   assert.not.match(start.output(), /shutdown took over/, 'the shutdown finished by itself, not at the grace period');
-  assert.ok(lines.some((line) => line.requestId === 'last-before-stop'), `the last access-log line was written:\n${start.output()}`);
+  assert.ok(
+    lines.some((line) => line.requestId === 'last-before-stop'),
+    `the last access-log line was written:\n${start.output()}`,
+  );
 }
 
 for (const [name, send, reason] of [
@@ -164,13 +170,17 @@ test('SIGTERM while a worker thread is busy with a request’s input: the thread
   // A task limit far beyond the test, so only the shutdown can end the task.
   const start = await npmStart({ QUIRE_TASK_LIMIT_MS: '600000' });
   const call = async (method: string, path: string, body?: unknown) =>
-    (await fetch(`${start.url}/v1${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json();
+    (
+      await fetch(`${start.url}/v1${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+    ).json();
   const [organization] = (await call('GET', '/orgs')).items;
   const space = await call('POST', `/orgs/${organization.id}/spaces`, { title: 'Busy' });
   const changeRequest = await call('POST', `/spaces/${space.id}/change-requests`, { subject: 'Slow' });
   // A page of 16,000 links (880 KB): seconds of parsing, none of it refused before it starts.
   const links = Array.from({ length: 16_000 }, (_, i) => `- [Link number ${i}](guides/page-${i}.md) and words`).join('\n');
-  const slow = call('POST', `/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', title: 'Links', document: { markdown: links } }] }).catch(() => 'cut off');
+  const slow = call('POST', `/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', title: 'Links', document: { markdown: links } }] }).catch(
+    () => 'cut off',
+  );
   await until('the pool to be busy', async () => /^quire_worker_pool_running [1-9]/m.test(await (await fetch(`${start.url}/metrics`)).text()), 10_000, 50);
   await served(start);
   assert.match(await (await fetch(`${start.url}/metrics`)).text(), /^quire_worker_pool_running [1-9]/m, 'still parsing as the signal is sent');

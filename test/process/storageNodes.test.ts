@@ -73,8 +73,15 @@ const servedBy = async (storage: string, url: string) => (await findStorage(db, 
 
 /** Calls a node as a client would, every answer checked against the upstream schema; a failed connection says how the node was. */
 async function call(at: ServiceProcess, method: string, requestPath: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(at.url + requestPath, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) }).catch((error: Error) => {
-    throw new Error(`${method} ${requestPath} at ${at.url} (exit ${at.child.exitCode} ${at.child.signalCode}): ${error.message} (${String((error.cause as Error | undefined)?.message)}); its output:\n${at.stdout().slice(-3000)}\n${at.stderr().slice(-3000)}`, { cause: error });
+  const response = await fetch(at.url + requestPath, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((error: Error) => {
+    throw new Error(
+      `${method} ${requestPath} at ${at.url} (exit ${at.child.exitCode} ${at.child.signalCode}): ${error.message} (${String((error.cause as Error | undefined)?.message)}); its output:\n${at.stdout().slice(-3000)}\n${at.stderr().slice(-3000)}`,
+      { cause: error },
+    );
   });
   return { status: response.status, body: await checkedBody(method, requestPath, response) };
 }
@@ -124,7 +131,9 @@ if (testingOnPostgres) {
       assert.is(head.status, 200, 'a HEAD through the router');
       assert.ok(Number(head.headers.get('content-length')) > 0, 'with the length its GET would have');
       const changeRequest = (await call(at(index), 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Routed' })).body;
-      const wrote = await call(at(index + 1), 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, { changes: [{ operation: 'insert_page', title: `Routed ${index}`, document: { markdown: '# Routed\n' } }] });
+      const wrote = await call(at(index + 1), 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/content`, {
+        changes: [{ operation: 'insert_page', title: `Routed ${index}`, document: { markdown: '# Routed\n' } }],
+      });
       assert.is(wrote.status, 200, JSON.stringify(wrote.body));
       const merged = await call(at(index + 2), 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`);
       assert.is(merged.body.result, 'merge', JSON.stringify(merged.body));
@@ -207,7 +216,9 @@ if (testingOnPostgres) {
     const writers = Array.from({ length: 4 }, async (_, writer) => {
       for (let round = 0; writing; round += 1) {
         const title = `W${writer} R${round}`;
-        const wrote = await call(c, 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest}/content`, { changes: [{ operation: 'insert_page', title, document: { markdown: `# ${title}\n` } }] });
+        const wrote = await call(c, 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest}/content`, {
+          changes: [{ operation: 'insert_page', title, document: { markdown: `# ${title}\n` } }],
+        });
         statuses.set(wrote.status, (statuses.get(wrote.status) ?? 0) + 1);
         if (wrote.status !== 200 && wrote.status !== 503) unexpected.push(`${wrote.status} ${JSON.stringify(wrote.body)}`);
         if (wrote.status === 200) acknowledged.push(title);
@@ -222,7 +233,12 @@ if (testingOnPostgres) {
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const started = Date.now();
-    const moved = await runAdmin(['space', 'move', space.id, '--to', 's2', '--release-after', '1s'], { DATA_DIR: folder('admin'), QUIRE_DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporal.address, QUIRE_TASK_QUEUE: temporal.taskQueue });
+    const moved = await runAdmin(['space', 'move', space.id, '--to', 's2', '--release-after', '1s'], {
+      DATA_DIR: folder('admin'),
+      QUIRE_DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporal.address,
+      QUIRE_TASK_QUEUE: temporal.taskQueue,
+    });
     const tookMs = Date.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 500));
     writing = false;
@@ -240,10 +256,16 @@ if (testingOnPostgres) {
 
     const pages = await call(c, 'GET', `/v1/spaces/${space.id}/change-requests/${changeRequest}/content/pages`);
     const present = new Set((pages.body.pages as Array<{ title: string }>).map((page) => page.title));
-    assert.equal(acknowledged.filter((title) => !present.has(title)), [], 'every acknowledged write is on s2');
+    assert.equal(
+      acknowledged.filter((title) => !present.has(title)),
+      [],
+      'every acknowledged write is on s2',
+    );
     execFileSync('git', ['-C', spaceGitdir(dataDirs.s2, space.id), 'fsck', '--full', '--no-dangling'], { stdio: 'pipe' });
     for (const [index, writer] of [a, b, c].entries()) {
-      const wrote = await call(writer, 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest}/content`, { changes: [{ operation: 'insert_page', title: `After ${index}`, document: { markdown: '# After\n' } }] });
+      const wrote = await call(writer, 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest}/content`, {
+        changes: [{ operation: 'insert_page', title: `After ${index}`, document: { markdown: '# After\n' } }],
+      });
       assert.is(wrote.status, 200, `a write after the move through ${writer.url}: ${JSON.stringify(wrote.body)}`);
     }
     await until('s1 to remove its old copy', () => !existsSync(`${spaceGitdir(dataDirs.s1, space.id)}.moved`), 15_000, 100);
@@ -266,10 +288,14 @@ if (testingOnPostgres) {
     a.child.kill('SIGKILL');
     await until('the standby to take s1', () => servedBy('s1', standby.url), 10_000, 10);
     const tookMs = Date.now() - killed;
-    const served = await until('the space through the router', async () => {
-      const answer = await call(c, 'GET', `/v1/spaces/${space.id}`);
-      return answer.status === 200 ? answer : undefined;
-    }, 10_000);
+    const served = await until(
+      'the space through the router',
+      async () => {
+        const answer = await call(c, 'GET', `/v1/spaces/${space.id}`);
+        return answer.status === 200 ? answer : undefined;
+      },
+      10_000,
+    );
     console.log(`    standby took s1 ${tookMs} ms after the owner was killed; served through the router ${Date.now() - killed} ms after`);
     assert.is(served.body.id, space.id);
     const changeRequest = await call(c, 'POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'After the failover' });
@@ -343,7 +369,10 @@ if (testingOnPostgres) {
     await Promise.all(editors);
 
     const refused = [...statuses].filter(([status]) => status !== 200 && status !== 201);
-    assert.ok(refused.every(([status]) => status === 503 || status === 0), `only 503 while A was down, no answer only while C was: ${JSON.stringify([...statuses])}`);
+    assert.ok(
+      refused.every(([status]) => status === 503 || status === 0),
+      `only 503 while A was down, no answer only while C was: ${JSON.stringify([...statuses])}`,
+    );
     assert.ok((statuses.get(0) ?? 0) > 0, `the router's kills cut connections off: ${JSON.stringify([...statuses])}`);
     const writes = [...acknowledged.values()].reduce((sum, entry) => sum + entry.titles.length, 0);
     assert.ok(writes > 100, `writes landed: ${writes}`);
@@ -353,7 +382,11 @@ if (testingOnPostgres) {
       const pages = await call(c, 'GET', `/v1/spaces/${spaceId}/change-requests/${changeRequest}/content/pages`);
       assert.is(pages.status, 200, JSON.stringify(pages.body));
       const present = new Set((pages.body.pages as Array<{ title: string }>).map((page) => page.title));
-      assert.equal(titles.filter((title) => !present.has(title)), [], `acknowledged writes lost in change request ${changeRequest}`);
+      assert.equal(
+        titles.filter((title) => !present.has(title)),
+        [],
+        `acknowledged writes lost in change request ${changeRequest}`,
+      );
     }
     for (const space of spaces) execFileSync('git', ['-C', spaceGitdir(space.storage === 's1' ? dataDirs.s1 : dataDirs.s2, space.id), 'fsck', '--full', '--no-dangling'], { stdio: 'pipe' });
 
@@ -366,14 +399,22 @@ if (testingOnPostgres) {
     await a.stop('SIGKILL');
     a = await node('s1', dataDirs.s1);
     const title = onS1[1].titles.at(-1)!;
-    await until('search through the router to find the merged page', async () => {
-      const found = await call(c, 'GET', `/v1/orgs/${organization}/search?query=${encodeURIComponent(title)}`);
-      return found.status === 200 && (found.body.items as Array<{ pages: Array<{ title: string }> }>).some((item) => item.pages.some((page) => page.title === title));
-    }, 15_000, 100);
+    await until(
+      'search through the router to find the merged page',
+      async () => {
+        const found = await call(c, 'GET', `/v1/orgs/${organization}/search?query=${encodeURIComponent(title)}`);
+        return found.status === 200 && (found.body.items as Array<{ pages: Array<{ title: string }> }>).some((item) => item.pages.some((page) => page.title === title));
+      },
+      15_000,
+      100,
+    );
 
     for (const storage of ['s1', 's2'] as const) {
       const made = repositoriesIn(dataDirs[storage]).filter((id) => !before[storage].includes(id));
-      const rows = spaces.filter((space) => space.storage === storage).map((space) => space.id).sort();
+      const rows = spaces
+        .filter((space) => space.storage === storage)
+        .map((space) => space.id)
+        .sort();
       assert.equal(made, rows, `storage ${storage}: one repository per space made, no more`);
     }
   });
@@ -399,7 +440,9 @@ if (testingOnPostgres) {
     const editors = Array.from({ length: 10 }, async (_, editor) => {
       for (let round = 0; writing; round += 1) {
         const title = `W${editor} R${round}`;
-        const wrote = await call(c, 'POST', `/v1/spaces/${space.id}/change-requests/${opened.body.id}/content`, { changes: [{ operation: 'insert_page', title, document: { markdown: `# ${title}\n` } }] }).catch((error: Error) => {
+        const wrote = await call(c, 'POST', `/v1/spaces/${space.id}/change-requests/${opened.body.id}/content`, {
+          changes: [{ operation: 'insert_page', title, document: { markdown: `# ${title}\n` } }],
+        }).catch((error: Error) => {
           editorFailures.push(error);
           return undefined;
         });
@@ -408,7 +451,11 @@ if (testingOnPostgres) {
         if (wrote.status === 200) acknowledged.push(title);
       }
     });
-    const conversation = (id: string) => ({ id, subject: `Custom domain ${id}`, parts: [{ type: 'message', role: 'user', body: `How do I point docs.example.com (${id}) at our published site? The CNAME record is set.` }] });
+    const conversation = (id: string) => ({
+      id,
+      subject: `Custom domain ${id}`,
+      parts: [{ type: 'message', role: 'user', body: `How do I point docs.example.com (${id}) at our published site? The CNAME record is set.` }],
+    });
     const post = async (ids: string[]) => {
       const posted = await call(c, 'POST', `/v1/orgs/${organization}/conversations`, ids.map(conversation));
       assert.is(posted.status, 204, JSON.stringify(posted.body));
@@ -447,17 +494,29 @@ if (testingOnPostgres) {
     writing = false;
     await Promise.all(editors);
 
-    assert.equal(editorFailures.map((error) => error.message), [], 'every write got an answer');
+    assert.equal(
+      editorFailures.map((error) => error.message),
+      [],
+      'every write got an answer',
+    );
     assert.equal([...statuses.keys()], [200], `every write answered 200: ${JSON.stringify([...statuses])}`);
     const pages = await call(c, 'GET', `/v1/spaces/${space.id}/change-requests/${opened.body.id}/content/pages`);
     const present = new Set((pages.body.pages as Array<{ title: string }>).map((page) => page.title));
-    assert.equal(acknowledged.filter((title) => !present.has(title)), [], 'acknowledged writes lost');
+    assert.equal(
+      acknowledged.filter((title) => !present.has(title)),
+      [],
+      'acknowledged writes lost',
+    );
     const storage = (await findSpace(db, space.id))!.storageId as 's1' | 's2';
     execFileSync('git', ['-C', spaceGitdir(dataDirs[storage], space.id), 'fsck', '--full', '--no-dangling'], { stdio: 'pipe' });
-    await until('every conversation posted to be processed, those of the outages included', async () => {
-      const listed = (await call(c, 'GET', `/v1/orgs/${organization}/conversations?limit=1000`)).body.items as Array<{ id: string; processedAt?: string }>;
-      return posted.every((id) => listed.some((item) => item.id === id && item.processedAt));
-    }, 60_000);
+    await until(
+      'every conversation posted to be processed, those of the outages included',
+      async () => {
+        const listed = (await call(c, 'GET', `/v1/orgs/${organization}/conversations?limit=1000`)).body.items as Array<{ id: string; processedAt?: string }>;
+        return posted.every((id) => listed.some((item) => item.id === id && item.processedAt));
+      },
+      60_000,
+    );
     await until('the deleted space to be purged from its storage', async () => !existsSync(spaceGitdir(dataDirs[doomedStorage], doomed.id)), 30_000);
     console.log(`    ${acknowledged.length} page writes acknowledged (${acknowledged.length - writesWhileDown} after Temporal went down); ${posted.length} conversations processed`);
   });

@@ -34,8 +34,14 @@ const folder = (label: string) => {
 };
 
 async function call(at: ServiceProcess, method: string, requestPath: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(at.url + requestPath, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) }).catch((error: Error) => {
-    throw new Error(`${method} ${requestPath} at ${at.url} (exit ${at.child.exitCode} ${at.child.signalCode}, ${Date.now() - crashedAt} ms after the crash): ${error.message} (${String((error.cause as Error | undefined)?.message)}); its output:\n${at.stdout().slice(-3000)}\n${at.stderr().slice(-3000)}`);
+  const response = await fetch(at.url + requestPath, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((error: Error) => {
+    throw new Error(
+      `${method} ${requestPath} at ${at.url} (exit ${at.child.exitCode} ${at.child.signalCode}, ${Date.now() - crashedAt} ms after the crash): ${error.message} (${String((error.cause as Error | undefined)?.message)}); its output:\n${at.stdout().slice(-3000)}\n${at.stderr().slice(-3000)}`,
+    );
   });
   return { status: response.status, body: await checkedBody(method, requestPath, response) };
 }
@@ -44,7 +50,11 @@ async function call(at: ServiceProcess, method: string, requestPath: string, bod
 const unanswered = () => ({ status: 0, body: undefined });
 
 /** When s1 was last claimed; undefined while the database can't be read. */
-const claimedAt = () => findStorage(db, 's1').then((storage) => storage?.claimedAt ?? undefined, () => undefined);
+const claimedAt = () =>
+  findStorage(db, 's1').then(
+    (storage) => storage?.claimedAt ?? undefined,
+    () => undefined,
+  );
 
 test.before(
   reportingErrors(async () => {
@@ -53,7 +63,14 @@ test.before(
     const temporal = await testTemporalSettings();
     db = await openDatabase(cluster.url('quire'));
     token = (await createToken(db, (await createUser(db, { email: 'editor@example.com', emailVerified: true })).id)).token;
-    const env = { QUIRE_DATABASE_URL: cluster.url('quire'), TEMPORAL_ADDRESS: temporal.address, QUIRE_TASK_QUEUE: temporal.taskQueue, QUIRE_WORKER: 'off', QUIRE_ACCESS_LOG: 'off', QUIRE_RATE_LIMIT: 'off' };
+    const env = {
+      QUIRE_DATABASE_URL: cluster.url('quire'),
+      TEMPORAL_ADDRESS: temporal.address,
+      QUIRE_TASK_QUEUE: temporal.taskQueue,
+      QUIRE_WORKER: 'off',
+      QUIRE_ACCESS_LOG: 'off',
+      QUIRE_RATE_LIMIT: 'off',
+    };
     [a, c] = await Promise.all([startService({ ...env, DATA_DIR: folder('s1'), QUIRE_STORAGE: 's1' }), startService({ ...env, DATA_DIR: folder('router'), QUIRE_STORAGE: 'none' })]);
     await until('A to own s1', async () => (await findStorage(db, 's1'))?.nodeUrl === a.url, 10_000);
   }),
@@ -83,12 +100,13 @@ test('a crash of PostgreSQL under writes: 503 meanwhile, the storage taken again
         else await pause();
       } else {
         const title = `E${editor} R${round}`;
-        const wrote = await call(c, 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest}/content`, { changes: [{ operation: 'insert_page', title, document: { markdown: `# ${title}\n` } }] }).catch(unanswered);
+        const wrote = await call(c, 'POST', `/v1/spaces/${space.id}/change-requests/${changeRequest}/content`, {
+          changes: [{ operation: 'insert_page', title, document: { markdown: `# ${title}\n` } }],
+        }).catch(unanswered);
         count(wrote.status);
         if (wrote.status === 200) acknowledged.get(changeRequest)!.push(title);
         else await pause();
       }
-
     }
   });
   const writes = () => [...acknowledged.values()].reduce((sum, titles) => sum + titles.length, 0);
@@ -101,10 +119,15 @@ test('a crash of PostgreSQL under writes: 503 meanwhile, the storage taken again
     await until('writers to meet the outage', async () => (statuses.get(503) ?? 0) >= 6, 15_000);
     await until('A to notice it lost s1', () => /storage s1: the ownership lock was lost/.test(a.stderr()), 15_000);
     cluster.start();
-    await until('A to take s1 again', async () => {
-      const at = await claimedAt();
-      return at !== undefined && at !== claimedBefore;
-    }, 20_000, 100);
+    await until(
+      'A to take s1 again',
+      async () => {
+        const at = await claimedAt();
+        return at !== undefined && at !== claimedBefore;
+      },
+      20_000,
+      100,
+    );
     const before = writes();
     await until('writes to land again', async () => writes() >= before + 20, 15_000);
   } finally {
@@ -112,12 +135,19 @@ test('a crash of PostgreSQL under writes: 503 meanwhile, the storage taken again
     await Promise.all(editors);
   }
 
-  assert.ok([...statuses.keys()].every((status) => [200, 201, 503].includes(status)), `only 200, 201 and 503 answered: ${JSON.stringify([...statuses])}`);
+  assert.ok(
+    [...statuses.keys()].every((status) => [200, 201, 503].includes(status)),
+    `only 200, 201 and 503 answered: ${JSON.stringify([...statuses])}`,
+  );
   for (const [changeRequest, titles] of acknowledged) {
     const pages = await call(c, 'GET', `/v1/spaces/${space.id}/change-requests/${changeRequest}/content/pages`);
     assert.is(pages.status, 200, JSON.stringify(pages.body));
     const present = new Set((pages.body.pages as Array<{ title: string }>).map((page) => page.title));
-    assert.equal(titles.filter((title) => !present.has(title)), [], `acknowledged writes lost in change request ${changeRequest}`);
+    assert.equal(
+      titles.filter((title) => !present.has(title)),
+      [],
+      `acknowledged writes lost in change request ${changeRequest}`,
+    );
   }
 });
 

@@ -64,7 +64,10 @@ async function runFile(name, file) {
   if (runs.length === 0) problem(`${name}: registered no suite (does it call test.run()?)`);
   for (const run of runs) {
     const { result: counts, error, written } = await runSuite(run);
-    const suite = plain(written).split(/\s{2}|•|✘/)[0].trim() || '(unnamed suite)';
+    const suite =
+      plain(written)
+        .split(/\s{2}|•|✘/)[0]
+        .trim() || '(unnamed suite)';
     if (error) {
       console.error(`\n${name} › ${suite}: a hook threw:`, error);
       problem(`${name} › ${suite}: an after hook threw: ${error?.message ?? error}`);

@@ -14,10 +14,18 @@ const test = suite('storage migrations');
 
 test('are listed in strictly increasing order, one per numbered file, none forgotten', () => {
   const versions = migrations.map((migration) => migration.version);
-  assert.equal(versions, [...versions].sort((a, b) => a - b), 'listed in order');
+  assert.equal(
+    versions,
+    [...versions].sort((a, b) => a - b),
+    'listed in order',
+  );
   assert.is(new Set(versions).size, versions.length, 'no number twice');
   const files = readdirSync(new URL('../../storage/migrations/', import.meta.url)).filter((name) => /^\d{3}-.*\.ts$/.test(name));
-  assert.equal(files.map((name) => Number(name.slice(0, 3))).sort((a, b) => a - b), versions, 'every numbered file is listed, with its number');
+  assert.equal(
+    files.map((name) => Number(name.slice(0, 3))).sort((a, b) => a - b),
+    versions,
+    'every numbered file is listed, with its number',
+  );
 });
 
 test('a database a newer Quire migrated is refused at start, and left as it was', async () => {
@@ -38,7 +46,10 @@ test('a database a newer Quire migrated is refused at start, and left as it was'
       },
       (error: Error) => error.message,
     );
-    assert.is(refusal, `the database is at migration ${newest + 1}, newer than this version of Quire knows (${newest}): run the version that migrated it, or restore the backup taken before the upgrade`);
+    assert.is(
+      refusal,
+      `the database is at migration ${newest + 1}, newer than this version of Quire knows (${newest}): run the version that migrated it, or restore the backup taken before the upgrade`,
+    );
     // The refusal wrote nothing: the newer version finds its data, this one's user included.
     assert.equal(await readBack(location), { version: newest + 1, users: 1 });
   } finally {

@@ -110,7 +110,13 @@ if (testingOnPostgres) {
       const stale: number[] = [];
       for (let pair = 0; pair < 1000; pair += 1) {
         const before = (await count()) ?? 0;
-        await other.run('INSERT INTO users (id, display_name, email, search_key, created_at) VALUES (?, ?, ?, ?, ?)', [`u-pair-${pair}`, 'Pair', `pair-${pair}@example.com`, 'pair', '2026-01-01T00:00:00.000Z']);
+        await other.run('INSERT INTO users (id, display_name, email, search_key, created_at) VALUES (?, ?, ?, ?, ?)', [
+          `u-pair-${pair}`,
+          'Pair',
+          `pair-${pair}@example.com`,
+          'pair',
+          '2026-01-01T00:00:00.000Z',
+        ]);
         if ((await count()) !== before + 1) stale.push(pair);
       }
       assert.equal(stale, [], 'no read missed the commit before it');

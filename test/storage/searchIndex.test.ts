@@ -31,8 +31,7 @@ test.after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const newSpace = async (id?: string) =>
-  (await db.transaction((tx) => insertSpace(tx, { id, organizationId, collectionId: null, title: 'Space', emoji: null, createdBy: ownerId }))).id;
+const newSpace = async (id?: string) => (await db.transaction((tx) => insertSpace(tx, { id, organizationId, collectionId: null, title: 'Space', emoji: null, createdBy: ownerId }))).id;
 
 const page = (pageId: string, body: string): IndexedPage => ({
   pageId,
@@ -43,8 +42,7 @@ const page = (pageId: string, body: string): IndexedPage => ({
   sections: [{ id: 's1', title: 'Intro', body }],
 });
 
-const pagesFound = async (spaceIds: string[], query: string) =>
-  (await searchSections(db, spaceIds, query, 50)).map((hit) => `${hit.spaceId}/${hit.pageId}`).sort();
+const pagesFound = async (spaceIds: string[], query: string) => (await searchSections(db, spaceIds, query, 50)).map((hit) => `${hit.spaceId}/${hit.pageId}`).sort();
 
 test('a refresh rewrites the changed pages of its space only', async () => {
   const [a, b] = [await newSpace(), await newSpace()];
@@ -69,7 +67,13 @@ test('changes worked out from a revision the index has left (another process mov
 test('a search over some spaces finds nothing in the others, whether they are few or many', async () => {
   const spaces = await Promise.all(Array.from({ length: 70 }, () => newSpace()));
   for (const spaceId of spaces) await db.transaction((tx) => updateSpaceIndex(tx, spaceId, 'r1', [page('p', 'plover')], []));
-  assert.equal(await pagesFound(spaces.slice(0, 3), 'plover'), spaces.slice(0, 3).map((id) => `${id}/p`).sort());
+  assert.equal(
+    await pagesFound(spaces.slice(0, 3), 'plover'),
+    spaces
+      .slice(0, 3)
+      .map((id) => `${id}/p`)
+      .sort(),
+  );
   assert.equal((await pagesFound(spaces.slice(0, 69), 'plover')).length, 50, 'past the spaces named in the match, the limit still holds');
   assert.equal(await pagesFound(spaces.slice(0, 3), `plover ${spaces[0]}`), [], 'a space’s id is not a word of its text');
   assert.equal(await pagesFound(spaces.slice(0, 69), `plover ${spaces[0]}`), [], 'nor when the spaces are many');
@@ -127,9 +131,18 @@ test('a hit’s excerpt shows the words around its match', async () => {
 
 test('an excerpt: 32 words from four before the first match, accents and case folded, … where the text goes on', () => {
   const body = Array.from({ length: 100 }, (_, index) => (index === 50 ? 'Café,' : `w${index}`)).join(' ');
-  assert.is(excerpt(body, ['cafe']), `…${Array.from({ length: 32 }, (_, index) => (index === 4 ? 'Café' : `w${46 + index}`)).join(' ').replace('Café', 'Café,')}…`);
+  assert.is(
+    excerpt(body, ['cafe']),
+    `…${Array.from({ length: 32 }, (_, index) => (index === 4 ? 'Café' : `w${46 + index}`))
+      .join(' ')
+      .replace('Café', 'Café,')}…`,
+  );
   assert.is(excerpt('a short body about a résumé', ['about', 'resu']), 'a short body about a résumé', 'nothing cut, no …');
-  assert.is(excerpt(`${Array.from({ length: 40 }, (_, index) => `w${index}`).join(' ')} tail`, ['tail']), `…${Array.from({ length: 31 }, (_, index) => `w${index + 9}`).join(' ')} tail`, 'a match near the end: the last 32 words');
+  assert.is(
+    excerpt(`${Array.from({ length: 40 }, (_, index) => `w${index}`).join(' ')} tail`, ['tail']),
+    `…${Array.from({ length: 31 }, (_, index) => `w${index + 9}`).join(' ')} tail`,
+    'a match near the end: the last 32 words',
+  );
   assert.is(excerpt('words only in the title', ['heading']), 'words only in the title', 'no match in the body: its start');
 });
 

@@ -28,7 +28,9 @@ test('a sweep page by page sees every space of the storage once, with its record
   const expected: SpaceHeadState[] = [];
   for (let i = 0; i < 7; i += 1) {
     const storageId = i === 3 ? 'elsewhere' : 'local';
-    const space = await db.transaction((tx) => insertSpace(tx, { id: `space-${i}`, organizationId: organization.id, collectionId: null, title: `Space ${i}`, emoji: null, createdBy: owner.id, storageId }));
+    const space = await db.transaction((tx) =>
+      insertSpace(tx, { id: `space-${i}`, organizationId: organization.id, collectionId: null, title: `Space ${i}`, emoji: null, createdBy: owner.id, storageId }),
+    );
     const recorded = i % 2 === 0 ? `head-${i}` : null;
     const indexed = i % 3 === 0 ? `indexed-${i}` : null;
     if (recorded) await recordSpaceHead(db, space.id, recorded);
@@ -37,7 +39,7 @@ test('a sweep page by page sees every space of the storage once, with its record
   }
   // Pages of two: each bounded by the last id of the one before, as reconcileStorage reads them.
   const swept: SpaceHeadState[] = [];
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const page = await spaceHeadStates(db, 'local', after, 2);
     if (page.length === 0) break;
     assert.ok(page.length <= 2);

@@ -111,7 +111,10 @@ test('a statement that runs past its limit is stopped as unavailable, read or wr
     const runaway = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT count(*) AS n FROM c';
     const stopped = async (label: string, statement: Promise<unknown>) => {
       const started = Date.now();
-      const error = await statement.then(() => undefined, (failure: unknown) => failure);
+      const error = await statement.then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
       const took = Date.now() - started;
       assert.instance(error, StorageError, `${label}: ${String(error)}`);
       assert.is((error as StorageError).code, 'unavailable', `${label}: ${String(error)}`);

@@ -16,7 +16,7 @@ const test = suite('storage: migration 25 removes what transfers left behind bef
 const dir = mkdtempSync(path.join(tmpdir(), 'quire-transfer-leftovers-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('a space moved to another organization leaves the old one\'s site (its default handed on) and its grants; what stayed is untouched', async () => {
+test("a space moved to another organization leaves the old one's site (its default handed on) and its grants; what stayed is untouched", async () => {
   const location = testingOnPostgres ? await freshTestDatabase('transfer_leftovers') : path.join(dir, 'quire.db');
   let db = await openDatabase(location);
   const owner = await createUser(db, { email: 'owner@example.com' });

@@ -42,10 +42,15 @@ test('a worker killed while it processes 720 posted conversations: a new worker 
     assert.is((await t.call('POST', `/v1/orgs/${org.id}/conversations`, { token: admin.token, body: posts.slice(i, i + 100) })).status, 204);
   }
   const processed = async () => (await t.call('GET', `/v1/orgs/${org.id}/conversations?limit=1000`, { token: admin.token })).body.items.filter((item: any) => item.processedAt).length;
-  const before = await until('the worker to have processed some conversations', async () => {
-    const n = await processed();
-    return n >= 20 ? n : 0;
-  }, 60_000, 5);
+  const before = await until(
+    'the worker to have processed some conversations',
+    async () => {
+      const n = await processed();
+      return n >= 20 ? n : 0;
+    },
+    60_000,
+    5,
+  );
   await workers[0]!.stop('SIGKILL');
   const atKill = await processed();
   assert.ok(atKill < posts.length, `the worker was killed mid-way (${before}…${atKill} of ${posts.length} processed)`);
@@ -61,7 +66,11 @@ test('a worker killed while it processes 720 posted conversations: a new worker 
   assert.is(issues.count, topical.length, 'one issue per conversation with something to document, none lost, none twice');
   assert.is(new Set(issues.items.map((item: any) => item.issue.conversation)).size, topical.length);
   const clusters = (await t.call('GET', `/v1/orgs/${org.id}/conversations-clusters?limit=1000`, { token: admin.token })).body.items;
-  assert.is(clusters.reduce((sum: number, cluster: any) => sum + cluster.stats.issues, 0), topical.length, 'cluster counts add up');
+  assert.is(
+    clusters.reduce((sum: number, cluster: any) => sum + cluster.stats.issues, 0),
+    topical.length,
+    'cluster counts add up',
+  );
   assert.ok(clusters.every((cluster: any) => cluster.stats.issues > 0));
   assert.is((await corpusCounts(t.server.db, org.id, [])).issues, topical.length, 'the TF-IDF corpus counts each issue once');
 });

@@ -19,7 +19,6 @@ let fx: OrganizationFixture;
 let backend: { url: string; close(): void };
 const remotes = mkdtempSync(path.join(tmpdir(), 'quire-git-sync-'));
 
-
 test.before(
   reportingErrors(async () => {
     t = await startTestServer({}, { worker: true });
@@ -57,12 +56,18 @@ async function newSpace(title: string) {
 }
 
 const settled = (spaceId: string) =>
-  until(`the Git Sync job of ${spaceId} to finish`, async () => {
-    const record = await findGitSync(t.server.db, spaceId);
-    return record && record.lastState !== 'running' ? record : undefined;
-  }, 60_000, 50);
+  until(
+    `the Git Sync job of ${spaceId} to finish`,
+    async () => {
+      const record = await findGitSync(t.server.db, spaceId);
+      return record && record.lastState !== 'running' ? record : undefined;
+    },
+    60_000,
+    50,
+  );
 
-const pageTitles = async (spaceId: string) => ((await t.call('GET', `/v1/spaces/${spaceId}/content/pages`, { token: fx.reader.token })).body.pages as Array<{ title: string }>).map((page) => page.title);
+const pageTitles = async (spaceId: string) =>
+  ((await t.call('GET', `/v1/spaces/${spaceId}/content/pages`, { token: fx.reader.token })).body.pages as Array<{ title: string }>).map((page) => page.title);
 
 test('an import through the address rules: a loopback remote is refused unless private fetches are allowed', async () => {
   const url = upstreamRepository('guarded');
@@ -89,7 +94,10 @@ test('import: the project folder and .gitbook.yaml root become the space content
   assert.equal(await pageTitles(space.id), ['Welcome', 'Guide']);
   const info = await t.call('GET', `/v1/spaces/${space.id}/git/info`, { token: fx.reader.token });
   assert.is(info.status, 200);
-  assert.equal({ repoName: info.body.repoName, installationProvider: info.body.installationProvider, url: info.body.url }, { repoName: 'imported', installationProvider: 'github', url: 'https://github.com/acme/imported' });
+  assert.equal(
+    { repoName: info.body.repoName, installationProvider: info.body.installationProvider, url: info.body.url },
+    { repoName: 'imported', installationProvider: 'github', url: 'https://github.com/acme/imported' },
+  );
   const revision = (await t.call('GET', `/v1/spaces/${space.id}`, { token: fx.reader.token })).body.revision;
   assert.is.not(revision, space.revision);
   const message = execFileSync('git', ['--git-dir', path.join(t.dataDir, 'spaces', `${space.id}.git`), 'log', '-1', '--format=%B', revision], { encoding: 'utf8' });
@@ -111,7 +119,11 @@ test('import: the project folder and .gitbook.yaml root become the space content
   assert.is(standalone.lastState, 'success', standalone.lastMessage ?? '');
   assert.is((await t.call('GET', `/v1/spaces/${space.id}`, { token: fx.reader.token })).body.revision, edited, 'a standalone import leaves main');
   const beside = await t.call('GET', `/v1/spaces/${space.id}/revisions/${standalone.lastCommit}/pages`, { token: fx.reader.token });
-  assert.equal(beside.body.pages.map((page: { title: string }) => page.title), ['Welcome', 'Guide'], 'its revision is readable');
+  assert.equal(
+    beside.body.pages.map((page: { title: string }) => page.title),
+    ['Welcome', 'Guide'],
+    'its revision is readable',
+  );
 
   await t.call('POST', `/v1/spaces/${space.id}/git/import`, { token: fx.editor.token, body: { url, ref: 'refs/heads/main', repoProjectDirectory: 'docs', force: true } });
   assert.is((await settled(space.id)).lastState, 'success');
@@ -151,7 +163,10 @@ test('export: the space lands in the remote project folder on top of its history
   assert.is((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/merge`, { token: fx.admin.token })).body.result, 'merge');
   const head = (await t.call('GET', `/v1/spaces/${space.id}`, { token: fx.reader.token })).body.revision;
 
-  const started = await t.call('POST', `/v1/spaces/${space.id}/git/export`, { token: fx.editor.token, body: { url, ref: 'refs/heads/main', commitMessage: 'Docs from Quire', repoProjectDirectory: 'docs/content' } });
+  const started = await t.call('POST', `/v1/spaces/${space.id}/git/export`, {
+    token: fx.editor.token,
+    body: { url, ref: 'refs/heads/main', commitMessage: 'Docs from Quire', repoProjectDirectory: 'docs/content' },
+  });
   assert.is(started.status, 204);
   const record = await settled(space.id);
   assert.is(record.lastState, 'success', record.lastMessage ?? '');

@@ -96,12 +96,18 @@ test('a translation run whose worker dies mid-translation is finished by another
   const asked = translations;
 
   workers.push(await startWorkerProcess(env));
-  const done = await until('the run to complete on the second worker', async () => {
-    const translation = (await t.call('GET', `/v1/orgs/${orgId}/translations/${created.body.id}`, { token })).body;
-    return translation.stats.runs === 1 && translation.result ? translation : undefined;
-  }, 60_000);
+  const done = await until(
+    'the run to complete on the second worker',
+    async () => {
+      const translation = (await t.call('GET', `/v1/orgs/${orgId}/translations/${created.body.id}`, { token })).body;
+      return translation.stats.runs === 1 && translation.result ? translation : undefined;
+    },
+    60_000,
+  );
   assert.ok(translations > asked, 'the second worker translated again');
-  const messages = execFileSync('git', ['-C', spaceGitdir(t.dataDir, done.result.space), 'log', '--format=%s', 'main'], { encoding: 'utf8' }).trim().split('\n');
+  const messages = execFileSync('git', ['-C', spaceGitdir(t.dataDir, done.result.space), 'log', '--format=%s', 'main'], { encoding: 'utf8' })
+    .trim()
+    .split('\n');
   assert.is(messages.filter((message) => message.startsWith('Translate ')).length, 1, `one translation commit: ${messages.join(' | ')}`);
   const spaces = (await t.call('GET', `/v1/orgs/${orgId}/spaces`, { token })).body.items.filter((space: { title: string }) => space.title.endsWith('(fr)'));
   assert.is(spaces.length, 1, 'one target space');
@@ -122,10 +128,15 @@ test('a PDF export whose worker dies while Chromium renders is rendered by anoth
   assert.is((await fetch(url)).status, 503, 'still being rendered');
 
   workers.push(await startWorkerProcess(env));
-  const response = await until('the PDF from the second worker', async () => {
-    const answer = await fetch(url);
-    return answer.status === 200 ? answer : undefined;
-  }, 90_000, 200);
+  const response = await until(
+    'the PDF from the second worker',
+    async () => {
+      const answer = await fetch(url);
+      return answer.status === 200 ? answer : undefined;
+    },
+    90_000,
+    200,
+  );
   const bytes = Buffer.from(await response.arrayBuffer());
   assert.is(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
 });

@@ -136,7 +136,10 @@ test('the refresh schedule processes every URL source again: a changed one gets 
   const { t, jobs, admin, specs, org } = await serverWithWorker('Refreshed');
   const versions = async (slug: string) => (await t.call('GET', `${specs}/${slug}/versions`, { token: admin.token })).body.count as number;
   const processed = (slug: string, count: number) =>
-    until(`${slug} to have ${count} version(s), processed`, async () => (await versions(slug)) === count && (await t.call('GET', `${specs}/${slug}`, { token: admin.token })).body.processingState === 'complete');
+    until(
+      `${slug} to have ${count} version(s), processed`,
+      async () => (await versions(slug)) === count && (await t.call('GET', `${specs}/${slug}`, { token: admin.token })).body.processingState === 'complete',
+    );
 
   assert.is((await t.call('PUT', `${specs}/remote`, { token: admin.token, body: { source: { url } } })).status, 201);
   assert.is((await t.call('PUT', `${specs}/inline`, { token: admin.token, body: { source: { text: spec } } })).status, 201);
@@ -148,7 +151,11 @@ test('the refresh schedule processes every URL source again: a changed one gets 
   const schedule = jobs.client.schedule.getHandle(scheduleId);
   cleanups.push(() => schedule.delete());
   const described = await schedule.describe();
-  assert.equal(described.spec.intervals?.map((interval) => interval.every), [21_600_000], 'every 6 hours by default');
+  assert.equal(
+    described.spec.intervals?.map((interval) => interval.every),
+    [21_600_000],
+    'every 6 hours by default',
+  );
   assert.is((described.action as { workflowType?: string }).workflowType, 'openapiRefresh');
 
   served = JSON.stringify({ openapi: '3.0.3', info: { title: 'Changed at its URL', version: '2' }, paths: {} });
@@ -192,7 +199,9 @@ test('Temporal unreachable: a create or a new source answers 503 and changes not
   const org = (await t.call('POST', '/v1/orgs', { token: admin.token, body: { title: 'No jobs' } })).body;
   const specs = `/v1/orgs/${org.id}/openapi`;
   const down = (slug: string) =>
-    new RegExp(`^Could not start processing OpenAPI specification ${slug}: the job service \\(Temporal at ${address.replace(/\./g, '\\.')}\\) is unavailable \\(.+\\)\\. Nothing was changed; try again later\\.$`);
+    new RegExp(
+      `^Could not start processing OpenAPI specification ${slug}: the job service \\(Temporal at ${address.replace(/\./g, '\\.')}\\) is unavailable \\(.+\\)\\. Nothing was changed; try again later\\.$`,
+    );
 
   assertErrorIs(await t.call('POST', specs, { token: admin.token, body: { slug: 'fresh', source: { text: spec } } }), 503, down('fresh'));
   assertErrorIs(await t.call('GET', `${specs}/fresh`, { token: admin.token }), 404, 'OpenAPI specification "fresh" not found');
@@ -203,10 +212,15 @@ test('Temporal unreachable: a create or a new source answers 503 and changes not
   await t.server.db.transaction((tx) => insertOpenAPISpec(tx, { organizationId: org.id, slug: 'kept', source: { url: 'https://example.com/openapi.yaml' } }));
   const before = (await t.call('GET', `${specs}/kept`, { token: admin.token })).body;
   // Within the client's fail-fast second the 503 says "it failed a moment ago"; past it, it is Temporal's own.
-  const refused = await until('a 503 from Temporal itself', async () => {
-    const answer = await t.call('PUT', `${specs}/kept`, { token: admin.token, body: { source: { text: spec } } });
-    return answer.status === 503 && !answer.body.error.message.includes('it failed a moment ago') ? answer : undefined;
-  }, 10_000, 100);
+  const refused = await until(
+    'a 503 from Temporal itself',
+    async () => {
+      const answer = await t.call('PUT', `${specs}/kept`, { token: admin.token, body: { source: { text: spec } } });
+      return answer.status === 503 && !answer.body.error.message.includes('it failed a moment ago') ? answer : undefined;
+    },
+    10_000,
+    100,
+  );
   assertErrorIs(refused, 503, down('kept'));
   assert.equal((await t.call('GET', `${specs}/kept`, { token: admin.token })).body, before);
 });

@@ -50,7 +50,7 @@ test.after(async () => {
 
 const posted = (tags: string[]) => until(`the renderer to be told ${tags.join(', ')}`, () => received.find((post) => JSON.stringify(post.tags) === JSON.stringify(tags)), 30_000, 25);
 
-test('publishing, a new revision of a published space, a change of the site\'s structure and unpublishing are each posted with the tags they make stale', async () => {
+test("publishing, a new revision of a published space, a change of the site's structure and unpublishing are each posted with the tags they make stale", async () => {
   const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Shown' } })).body;
   const site = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Docs', spaces: [space.id] } })).body;
   assert.is((await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/publish`, { token: fx.admin.token })).status, 200);
@@ -70,19 +70,27 @@ test('publishing, a new revision of a published space, a change of the site\'s s
   // Its job runs to its end and finds no site showing the space: it posts nothing.
   const jobs = await inspectJobs(temporal);
   try {
-    const job = await until(`the revalidation job of the unshown space`, async () => {
-      for await (const execution of jobs.client.workflow.list({ query: `WorkflowType = 'rendererRevalidation'` })) {
-        if (execution.workflowId.startsWith(`renderer-revalidation:space:${unshown.id}:`)) return execution.workflowId;
-      }
-      return undefined;
-    }, 30_000, 100);
+    const job = await until(
+      `the revalidation job of the unshown space`,
+      async () => {
+        for await (const execution of jobs.client.workflow.list({ query: `WorkflowType = 'rendererRevalidation'` })) {
+          if (execution.workflowId.startsWith(`renderer-revalidation:space:${unshown.id}:`)) return execution.workflowId;
+        }
+        return undefined;
+      },
+      30_000,
+      100,
+    );
     assert.equal(await jobs.client.workflow.getHandle(job).result(), { tags: [] }, 'no tag: no site shows it');
   } finally {
     await jobs.close();
   }
   await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.id}/unpublish`, { token: fx.admin.token });
   await posted([`site:${site.id}`]);
-  assert.not.ok(received.some((post) => post.tags.includes(`space:${unshown.id}`)), 'a space no published site shows is nobody\'s cache');
+  assert.not.ok(
+    received.some((post) => post.tags.includes(`space:${unshown.id}`)),
+    "a space no published site shows is nobody's cache",
+  );
 });
 
 test('a renderer that is down is tried again; the write it follows never waited for it', async () => {

@@ -39,7 +39,6 @@ async function spaceWithChangeRequest(title: string) {
 const edit = (base: string, pageId: string, round: number) =>
   t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: pageId, document: { markdown: `Round ${round} of edits.\n` } }] } });
 
-
 /** The ids of the repository's loose objects. */
 const looseObjects = (gitdir: string): string[] =>
   readdirSync(path.join(gitdir, 'objects'))
@@ -81,7 +80,11 @@ test('a repack under concurrent writes and reads loses nothing; the repository e
   // What was loose when the repack began is packed; only objects of the writes made meanwhile may
   // be loose (how many depends on how fast the machine is, so they aren't counted).
   const stillLoose = new Set(looseObjects(gitdir));
-  assert.equal(looseAtStart.filter((oid) => stillLoose.has(oid)), [], `of ${looseAtStart.length} objects loose before, none is loose after`);
+  assert.equal(
+    looseAtStart.filter((oid) => stillLoose.has(oid)),
+    [],
+    `of ${looseAtStart.length} objects loose before, none is loose after`,
+  );
   for (const oid of looseAtStart.slice(0, 5)) assert.is(git(gitdir, 'cat-file', '-t', oid).trim().length > 0, true, `${oid} is in a pack`);
   assert.match(git(gitdir, 'count-objects', '-v'), /^packs: [1-9]/m);
 });

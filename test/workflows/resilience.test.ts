@@ -36,7 +36,9 @@ const tempDir = () => {
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The 503 of a delete whose purge job could not start; the reason in brackets is Temporal's or the health check's. */
 const jobServiceDown = (spaceId: string, address: string) =>
-  new RegExp(`Could not start the purge of space ${spaceId}: the job service \\(Temporal at ${escape(address)}\\) is unavailable \\((Failed to start Workflow|it failed a moment ago)\\)\\. Nothing was changed; try again later\\.`);
+  new RegExp(
+    `Could not start the purge of space ${spaceId}: the job service \\(Temporal at ${escape(address)}\\) is unavailable \\((Failed to start Workflow|it failed a moment ago)\\)\\. Nothing was changed; try again later\\.`,
+  );
 
 async function spaceOn(t: TestServer) {
   const admin = await t.user();

@@ -5,8 +5,7 @@ import { projectRoot } from '../helpers/processes.js';
 
 const test = suite('the lint rules that keep workflow code deterministic');
 const eslint = new ESLint({ cwd: projectRoot });
-const problems = async (code: string, file = 'workflows/example.workflow.ts') =>
-  (await eslint.lintText(code, { filePath: `${projectRoot}${file}` }))[0]!.messages.map((message) => message.message);
+const problems = async (code: string, file = 'workflows/example.workflow.ts') => (await eslint.lintText(code, { filePath: `${projectRoot}${file}` }))[0]!.messages.map((message) => message.message);
 
 test('a workflow may not import Node builtins, nor activities, storage or the engine as values', async () => {
   assert.ok((await problems("import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n")).some((m) => m.includes('sandbox')));

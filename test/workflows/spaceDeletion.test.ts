@@ -81,7 +81,10 @@ test('restore inside the window ends the job without a purge, and the space outl
   assert.is(await jobs.outcome(space.id), 'restored');
   // What the job would have run at the deadline: the purge of that deletion keeps the live space.
   assert.not.ok((await findSpace(t.server.db, space.id, { includeDeleted: true }))!.deletedAt, 'out of the bin');
-  assert.is(await purgeDeletedSpace({ db: t.server.db, dataDir: t.dataDir, repositories: t.server.repositories })({ spaceId: space.id, deletedAt: new Date(Date.now() - retentionMs).toISOString() }), 'restored');
+  assert.is(
+    await purgeDeletedSpace({ db: t.server.db, dataDir: t.dataDir, repositories: t.server.repositories })({ spaceId: space.id, deletedAt: new Date(Date.now() - retentionMs).toISOString() }),
+    'restored',
+  );
   assert.is(await assertWholeOrGone(space.id), 'live');
 });
 
@@ -148,7 +151,7 @@ test('a purge that reaches the database first wins: a restore that had already r
   assert.is(await jobs.outcome(space.id), 'already-purged', 'the job ends without purging twice');
 });
 
-test('a restore\'s late word to the job does not end the job of a deletion that came after it', async () => {
+test("a restore's late word to the job does not end the job of a deletion that came after it", async () => {
   const space = await newSpace();
   assert.is((await del(space.id)).status, 205);
   const { deletedAt: first } = (await findSpace(t.server.db, space.id, { includeDeleted: true }))!;
@@ -164,10 +167,13 @@ test('a space in the bin without a job (its process stopped halfway) gets one at
   const space = await newSpace();
   // What a crash between marking the space and starting its job leaves behind.
   await markSpaceDeleted(t.server.db, space.id, new Date().toISOString());
-  const before = await jobs.handle(space.id).describe().then(
-    () => 'found',
-    (error: Error) => error.name,
-  );
+  const before = await jobs
+    .handle(space.id)
+    .describe()
+    .then(
+      () => 'found',
+      (error: Error) => error.name,
+    );
   assert.is(before, 'WorkflowNotFoundError', 'no job yet');
   const deps = { db: t.server.db, jobs: t.server.jobs, retentionMs };
   assert.is(await ensureDeletionJobs(deps), 1, 'this space is the only one in the bin');

@@ -73,7 +73,11 @@ async function deletedSpace(title: string): Promise<{ id: string; deletedAt: str
 
 test('a deleted space is kept for the 7 days of its retention, then purged', async () => {
   const space = await deletedSpace('Retained');
-  const handle = await env.client.workflow.start<typeof spaceDeletion>('spaceDeletion', { taskQueue, workflowId: `space-deletion:${space.id}`, args: [{ spaceId: space.id, deletedAt: space.deletedAt, retentionMs: 7 * day }] });
+  const handle = await env.client.workflow.start<typeof spaceDeletion>('spaceDeletion', {
+    taskQueue,
+    workflowId: `space-deletion:${space.id}`,
+    args: [{ spaceId: space.id, deletedAt: space.deletedAt, retentionMs: 7 * day }],
+  });
   await env.sleep(7 * day - 3_600_000);
   assert.is((await handle.describe()).status.name, 'RUNNING', 'still waiting an hour before the end of its retention');
   assert.ok(existsSync(spaceGitdir(t.dataDir, space.id)), 'its repository is kept meanwhile');
@@ -86,7 +90,11 @@ test('a deleted space is kept for the 7 days of its retention, then purged', asy
 
 test('a space restored on its third day ends its job without a purge, and outlives the 7 days', async () => {
   const space = await deletedSpace('Restored');
-  const handle = await env.client.workflow.start<typeof spaceDeletion>('spaceDeletion', { taskQueue, workflowId: `space-deletion:${space.id}`, args: [{ spaceId: space.id, deletedAt: space.deletedAt, retentionMs: 7 * day }] });
+  const handle = await env.client.workflow.start<typeof spaceDeletion>('spaceDeletion', {
+    taskQueue,
+    workflowId: `space-deletion:${space.id}`,
+    args: [{ spaceId: space.id, deletedAt: space.deletedAt, retentionMs: 7 * day }],
+  });
   await env.sleep(3 * day);
   assert.is((await t.call('POST', `/v1/spaces/${space.id}/restore`, { token: fx.admin.token })).status, 200);
   await handle.signal(spaceRestored, space.deletedAt);
@@ -96,14 +104,24 @@ test('a space restored on its third day ends its job without a purge, and outliv
   assert.ok(existsSync(spaceGitdir(t.dataDir, space.id)));
 });
 
-test('an organization\'s posts, once quiet for the production 10 seconds, are consolidated; the job then ends', async () => {
+test("an organization's posts, once quiet for the production 10 seconds, are consolidated; the job then ends", async () => {
   const organizationId = fx.org.id;
   await t.server.db.transaction(async (tx) => {
     for (const [index, body] of ['The custom domain never verifies', 'Our custom domain shows a certificate error', 'SSO with Okta loops back to the sign-in page'].entries()) {
-      await upsertConversation(tx, organizationId, { id: `quiet-${index}`, source: 'test', subject: body, parts: [{ type: 'message', role: 'user', body: `${body}. What should we do?` }], metadata: {} });
+      await upsertConversation(tx, organizationId, {
+        id: `quiet-${index}`,
+        source: 'test',
+        subject: body,
+        parts: [{ type: 'message', role: 'user', body: `${body}. What should we do?` }],
+        metadata: {},
+      });
     }
   });
-  const handle = await env.client.workflow.start<typeof conversationProcessing>('conversationProcessing', { taskQueue, workflowId: `conversations:${organizationId}`, args: [{ organizationId, consolidateWhenQuietMs: 10_000 }] });
+  const handle = await env.client.workflow.start<typeof conversationProcessing>('conversationProcessing', {
+    taskQueue,
+    workflowId: `conversations:${organizationId}`,
+    args: [{ organizationId, consolidateWhenQuietMs: 10_000 }],
+  });
   await handle.result();
   const corpus = await corpusCounts(t.server.db, organizationId, []);
   assert.ok(corpus.version > 0, 'the posts were processed');

@@ -100,7 +100,9 @@ async function startOnPorts(options: DevServerOptions): Promise<DevServer> {
   // Something already on the port would answer our readiness check in our server's place.
   for (const port of [options.port, options.uiPort]) {
     if (port && !(await isFree(ip, port))) {
-      throw new Error(`Port ${port} on ${ip} is taken, so the local Temporal dev server can't start: set TEMPORAL_ADDRESS to use a Temporal server already running, or choose other ports (QUIRE_TEMPORAL_PORT, QUIRE_TEMPORAL_UI_PORT)`);
+      throw new Error(
+        `Port ${port} on ${ip} is taken, so the local Temporal dev server can't start: set TEMPORAL_ADDRESS to use a Temporal server already running, or choose other ports (QUIRE_TEMPORAL_PORT, QUIRE_TEMPORAL_UI_PORT)`,
+      );
     }
   }
   if (options.stateDir) {

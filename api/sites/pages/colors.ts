@@ -18,7 +18,9 @@ export function colorVariables(styling: Record<string, unknown> | undefined): st
     '--warning': themed('warningColor', '#FE9A00').light,
     '--danger': themed('dangerColor', '#FB2C36').light,
   };
-  return `:root{${Object.entries(variables).map(([name, value]) => `${name}:${value}`).join(';')}}`;
+  return `:root{${Object.entries(variables)
+    .map(([name, value]) => `${name}:${value}`)
+    .join(';')}}`;
 }
 
 const hex = /^#(?:[0-9a-fA-F]{3}){1,2}$/;

@@ -52,7 +52,12 @@ function sidebarEntry(page: RevisionPage, basePath: string, current: RevisionPag
     return el('li', {}, href ? el('a', { href }, page.title) : page.title);
   }
   const children = page.pages.filter(listed);
-  const list = () => el('ul', {}, children.map((child) => sidebarEntry(child, basePath, current, open)));
+  const list = () =>
+    el(
+      'ul',
+      {},
+      children.map((child) => sidebarEntry(child, basePath, current, open)),
+    );
   if (page.kind === 'group') return el('li', {}, el('span', { className: ['group'] }, page.title), list());
   const link = el('a', { href: pagePath(basePath, page), ...(page === current ? { ariaCurrent: 'page' } : {}) }, page.title);
   if (children.length === 0) return el('li', {}, link);
@@ -78,5 +83,13 @@ export function pagination(pages: RevisionPage[], basePath: string, current: Rev
 export function breadcrumbs(pages: RevisionPage[], basePath: string, current: RevisionPage): Element | undefined {
   const above = ancestorsOf(pages, current);
   if (above.length === 0) return undefined;
-  return el('nav', { className: ['breadcrumbs'], ariaLabel: 'Breadcrumbs' }, el('ol', {}, above.map((page) => el('li', {}, page.kind === 'document' ? el('a', { href: pagePath(basePath, page) }, page.title) : page.title))));
+  return el(
+    'nav',
+    { className: ['breadcrumbs'], ariaLabel: 'Breadcrumbs' },
+    el(
+      'ol',
+      {},
+      above.map((page) => el('li', {}, page.kind === 'document' ? el('a', { href: pagePath(basePath, page) }, page.title) : page.title)),
+    ),
+  );
 }

@@ -50,7 +50,10 @@ const string = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /** A whole HTML page of the site, serialised once from its tree. */
 export function sitePageHtml(frame: SiteFrame, body: PageBody): string {
-  const tree: Root = { type: 'root', children: [{ type: 'doctype' }, el('html', { lang: string(object(frame.customization.internationalization).locale) || 'en' }, head(frame, body), bodyOf(frame, body))] };
+  const tree: Root = {
+    type: 'root',
+    children: [{ type: 'doctype' }, el('html', { lang: string(object(frame.customization.internationalization).locale) || 'en' }, head(frame, body), bodyOf(frame, body))],
+  };
   // The one raw node is the sidebar, serialised from its own trees (sidebarHtml): nothing else is raw.
   return toHtml(tree, { allowDangerousHtml: true });
 }
@@ -88,7 +91,10 @@ function bodyOf(frame: SiteFrame, body: PageBody): Element {
     el(
       'div',
       { className: ['layout'] },
-      el('nav', { className: ['toc'], ariaLabel: 'Pages' }, variantSwitcher(frame.variants), { type: 'raw', value: sidebarHtml(frame.pages, frame.basePath, frame.current) } as unknown as ElementContent),
+      el('nav', { className: ['toc'], ariaLabel: 'Pages' }, variantSwitcher(frame.variants), {
+        type: 'raw',
+        value: sidebarHtml(frame.pages, frame.basePath, frame.current),
+      } as unknown as ElementContent),
       el('main', { id: 'content' }, body.content),
       body.outline && body.outline.length > 1 ? outline(body.outline) : null,
     ),
@@ -104,7 +110,13 @@ function siteHeader(frame: SiteFrame): Element {
     'header',
     { className: ['site'] },
     el('a', { href: frame.siteBasePath, className: ['title'] }, logo ? el('img', { src: logo, alt: '', width: 28, height: 28 }) : null, frame.siteTitle),
-    links.length ? el('nav', { className: ['links'], ariaLabel: 'Links' }, links.map((link) => contentLink(frame, link.to, string(link.title)))) : null,
+    links.length
+      ? el(
+          'nav',
+          { className: ['links'], ariaLabel: 'Links' },
+          links.map((link) => contentLink(frame, link.to, string(link.title))),
+        )
+      : null,
     el(
       'form',
       { role: 'search', method: 'get', action: `${frame.siteBasePath}~search`, ariaLabel: 'Site search' },
@@ -113,7 +125,10 @@ function siteHeader(frame: SiteFrame): Element {
     ),
     ...(object(frame.customization.themes).toggeable === false
       ? []
-      : [el('input', { type: 'checkbox', id: 'theme-switch', className: ['theme-input'], ariaLabel: 'Switch between light and dark themes' }), el('label', { htmlFor: 'theme-switch', className: ['theme-label'] }, 'Theme')]),
+      : [
+          el('input', { type: 'checkbox', id: 'theme-switch', className: ['theme-input'], ariaLabel: 'Switch between light and dark themes' }),
+          el('label', { htmlFor: 'theme-switch', className: ['theme-label'] }, 'Theme'),
+        ]),
   );
 }
 
@@ -121,7 +136,12 @@ function banner(frame: SiteFrame): Element | null {
   const announcement = object(frame.customization.announcement);
   if (announcement.enabled !== true || !string(announcement.message)) return null;
   const link = object(announcement.link);
-  return el('div', { className: ['banner', `banner-${string(announcement.style) || 'info'}`], role: 'region', ariaLabel: 'Announcement' }, string(announcement.message), link.to ? [' ', contentLink(frame, link.to, string(link.title))] : null);
+  return el(
+    'div',
+    { className: ['banner', `banner-${string(announcement.style) || 'info'}`], role: 'region', ariaLabel: 'Announcement' },
+    string(announcement.message),
+    link.to ? [' ', contentLink(frame, link.to, string(link.title))] : null,
+  );
 }
 
 function siteFooter(frame: SiteFrame): Element {
@@ -130,7 +150,18 @@ function siteFooter(frame: SiteFrame): Element {
   return el(
     'footer',
     { className: ['site'] },
-    groups.map((group) => el('div', {}, el('strong', {}, string(group.title)), el('ul', {}, (Array.isArray(group.links) ? group.links.map(object) : []).map((link) => el('li', {}, contentLink(frame, link.to, string(link.title))))))),
+    groups.map((group) =>
+      el(
+        'div',
+        {},
+        el('strong', {}, string(group.title)),
+        el(
+          'ul',
+          {},
+          (Array.isArray(group.links) ? group.links.map(object) : []).map((link) => el('li', {}, contentLink(frame, link.to, string(link.title)))),
+        ),
+      ),
+    ),
     footer.copyright ? el('p', {}, string(footer.copyright)) : null,
     el('p', {}, 'Published with Quire'),
   );
@@ -139,11 +170,29 @@ function siteFooter(frame: SiteFrame): Element {
 function variantSwitcher(variants: NavigationLink[]): Element | null {
   if (variants.length < 2) return null;
   const current = variants.find((variant) => variant.current);
-  return el('details', { className: ['variants'] }, el('summary', {}, current?.title ?? 'Versions'), el('ul', {}, variants.map((variant) => el('li', {}, navigationLink(variant)))));
+  return el(
+    'details',
+    { className: ['variants'] },
+    el('summary', {}, current?.title ?? 'Versions'),
+    el(
+      'ul',
+      {},
+      variants.map((variant) => el('li', {}, navigationLink(variant))),
+    ),
+  );
 }
 
 function outline(entries: OutlineEntry[]): Element {
-  return el('aside', { className: ['outline'], ariaLabelledBy: 'outline-title' }, el('h2', { id: 'outline-title' }, 'On this page'), el('ul', {}, entries.map((entry) => el('li', { className: [`l${entry.level}`] }, el('a', { href: `#${entry.id}` }, entry.title)))));
+  return el(
+    'aside',
+    { className: ['outline'], ariaLabelledBy: 'outline-title' },
+    el('h2', { id: 'outline-title' }, 'On this page'),
+    el(
+      'ul',
+      {},
+      entries.map((entry) => el('li', { className: [`l${entry.level}`] }, el('a', { href: `#${entry.id}` }, entry.title))),
+    ),
+  );
 }
 
 const navigationLink = (link: NavigationLink): ElementContent => el('a', { href: link.href, ...(link.current ? { ariaCurrent: 'page' } : {}) }, link.title);

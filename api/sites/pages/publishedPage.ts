@@ -135,7 +135,11 @@ function firstParagraphText(document: Document): string | undefined {
     return undefined;
   };
   const paragraph = first(document.nodes);
-  const words = paragraph ? documentText([paragraph as DocumentNode]).replace(/\s+/g, ' ').trim() : '';
+  const words = paragraph
+    ? documentText([paragraph as DocumentNode])
+        .replace(/\s+/g, ' ')
+        .trim()
+    : '';
   if (!words) return undefined;
   return words.length <= 160 ? words : `${words.slice(0, 157).replace(/\s+\S*$/, '')}…`;
 }
@@ -153,14 +157,22 @@ export function notFoundHtml(view: FrameView): string {
     content: [
       el('h1', {}, 'Page not found'),
       el('p', {}, 'This page does not exist, or it has moved. Search the site:'),
-      el('form', { role: 'search', method: 'get', action: `${view.place.siteBasePath}~search`, ariaLabel: 'Search the pages' }, el('input', { type: 'search', name: 'q', ariaLabel: 'Search the site', required: true }), el('button', { type: 'submit' }, 'Search')),
+      el(
+        'form',
+        { role: 'search', method: 'get', action: `${view.place.siteBasePath}~search`, ariaLabel: 'Search the pages' },
+        el('input', { type: 'search', name: 'q', ariaLabel: 'Search the site', required: true }),
+        el('button', { type: 'submit' }, 'Search'),
+      ),
     ],
   });
 }
 
 /** A bare page for when there is no site to show (no such site, or not for this visitor): a title and a sentence. */
 export function messagePageHtml(title: string, message: string): string {
-  const tree: Root = { type: 'root', children: [{ type: 'doctype' }, el('html', { lang: 'en' }, el('head', {}, el('meta', { charSet: 'utf-8' }), el('title', {}, title)), el('body', {}, el('h1', {}, title), el('p', {}, message)))] };
+  const tree: Root = {
+    type: 'root',
+    children: [{ type: 'doctype' }, el('html', { lang: 'en' }, el('head', {}, el('meta', { charSet: 'utf-8' }), el('title', {}, title)), el('body', {}, el('h1', {}, title), el('p', {}, message)))],
+  };
   return toHtml(tree);
 }
 
@@ -183,7 +195,12 @@ export function searchResultsHtml(view: FrameView, query: string, found: FoundPa
     title: query ? `Search: ${query}` : 'Search',
     content: [
       el('h1', {}, 'Search'),
-      el('form', { role: 'search', method: 'get', action: `${view.place.siteBasePath}~search`, ariaLabel: 'Search the pages' }, el('input', { type: 'search', name: 'q', value: query, ariaLabel: 'Search the site', required: true }), el('button', { type: 'submit' }, 'Search')),
+      el(
+        'form',
+        { role: 'search', method: 'get', action: `${view.place.siteBasePath}~search`, ariaLabel: 'Search the pages' },
+        el('input', { type: 'search', name: 'q', value: query, ariaLabel: 'Search the site', required: true }),
+        el('button', { type: 'submit' }, 'Search'),
+      ),
       query ? el('p', { role: 'status' }, found.length === 0 ? `Nothing found for “${query}”.` : `${found.length} ${found.length === 1 ? 'page' : 'pages'} found for “${query}”.`) : null,
       el(
         'ol',
@@ -194,7 +211,9 @@ export function searchResultsHtml(view: FrameView, query: string, found: FoundPa
             {},
             el('a', { href: pageUrl(hit) }, hit.title),
             hit.ancestors.length || view.siteSpaces.length > 1 ? el('p', {}, [hit.siteSpace.title, ...hit.ancestors].join(' › ')) : null,
-            hit.sections.slice(0, 3).map((section) => el('p', {}, section.id ? el('a', { href: `${pageUrl(hit)}#${encodeURIComponent(section.id)}` }, section.title) : null, section.id ? ': ' : null, section.excerpt)),
+            hit.sections
+              .slice(0, 3)
+              .map((section) => el('p', {}, section.id ? el('a', { href: `${pageUrl(hit)}#${encodeURIComponent(section.id)}` }, section.title) : null, section.id ? ': ' : null, section.excerpt)),
           ),
         ),
       ),

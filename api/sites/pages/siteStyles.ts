@@ -90,5 +90,6 @@ footer.site ul{list-style:none;padding:0;margin:.3rem 0}
 export const siteStylesheetName = `site-${createHash('sha256').update(siteStylesheet).digest('hex').slice(0, 12)}.css`;
 
 /** The icon of a site that has none of its own: a plain page, so browsers don't ask the host for `/favicon.ico`. */
-export const siteIcon = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="5" y="2" width="22" height="28" rx="3" fill="#346DDB"/><path d="M10 10h12M10 16h12M10 22h8" stroke="#fff" stroke-width="2"/></svg>';
+export const siteIcon =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="5" y="2" width="22" height="28" rx="3" fill="#346DDB"/><path d="M10 10h12M10 16h12M10 22h8" stroke="#fff" stroke-width="2"/></svg>';
 export const siteIconName = `icon-${createHash('sha256').update(siteIcon).digest('hex').slice(0, 12)}.svg`;

@@ -49,7 +49,8 @@ export function staticHtml(html: string, siteBasePath: string, file: string, opt
       defaultTreeAdapter.insertBefore(element, headElement('meta', { 'http-equiv': 'Content-Security-Policy', content: exportedPagePolicy }), element.childNodes[0]!);
       // The live site's script asks the server for results as the visitor types: no server here.
       // The canonical URL names the live server, which a copy served elsewhere may not be beside.
-      const dropped = (child: DefaultTreeAdapterMap['childNode']) => 'tagName' in child && (child.tagName === 'script' || (child.tagName === 'link' && child.attrs.some((attribute) => attribute.name === 'rel' && attribute.value === 'canonical')));
+      const dropped = (child: DefaultTreeAdapterMap['childNode']) =>
+        'tagName' in child && (child.tagName === 'script' || (child.tagName === 'link' && child.attrs.some((attribute) => attribute.name === 'rel' && attribute.value === 'canonical')));
       for (const child of element.childNodes.filter(dropped)) defaultTreeAdapter.detachNode(child);
       for (const extra of options.extraHead ?? []) defaultTreeAdapter.appendChild(element, extra);
     }
@@ -61,7 +62,8 @@ export function staticHtml(html: string, siteBasePath: string, file: string, opt
  * What an exported page may load: its own files, Pagefind's index and WebAssembly on the search
  * page, images from the web; never a script or a frame from elsewhere, nor a `javascript:` link.
  */
-export const exportedPagePolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; font-src 'self'; form-action 'self'; base-uri 'none'";
+export const exportedPagePolicy =
+  "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; font-src 'self'; form-action 'self'; base-uri 'none'";
 
 /**
  * Files of the export whose type a browser runs when it opens them (HTML, SVG, XML): written
@@ -76,7 +78,11 @@ export const activeFileTypes = /\.(html?|xhtml?|shtml|svgz?|xml|xslt?|mht(ml)?)$
 
 /** An element for `staticHtml`'s extra head content (the search page's Pagefind UI). */
 export function headElement(tagName: string, attributes: Record<string, string>): Element {
-  return defaultTreeAdapter.createElement(tagName, parse5Html.NS.HTML, Object.entries(attributes).map(([name, value]) => ({ name, value })));
+  return defaultTreeAdapter.createElement(
+    tagName,
+    parse5Html.NS.HTML,
+    Object.entries(attributes).map(([name, value]) => ({ name, value })),
+  );
 }
 
 function walk(node: ParentNode, visit: (element: Element) => void) {
@@ -97,7 +103,15 @@ export function redirectStubHtml(target: string): string {
       el(
         'html',
         { lang: 'en' },
-        el('head', {}, el('meta', { httpEquiv: 'Content-Security-Policy', content: exportedPagePolicy }), el('meta', { charSet: 'utf-8' }), el('title', {}, 'Moved'), el('meta', { httpEquiv: 'refresh', content: `0; url=${target}` }), el('meta', { name: 'robots', content: 'noindex' })),
+        el(
+          'head',
+          {},
+          el('meta', { httpEquiv: 'Content-Security-Policy', content: exportedPagePolicy }),
+          el('meta', { charSet: 'utf-8' }),
+          el('title', {}, 'Moved'),
+          el('meta', { httpEquiv: 'refresh', content: `0; url=${target}` }),
+          el('meta', { name: 'robots', content: 'noindex' }),
+        ),
         el('body', {}, el('p', {}, 'This page has moved: ', el('a', { href: target }, target))),
       ),
     ],
