@@ -54,6 +54,7 @@ const statusOfDomainCode: Record<DomainError['code'], number> = {
   conflict: 409,
   precondition_failed: 412,
   space_locked: 423,
+  too_many_attempts: 429,
 };
 
 /** A task of the worker pool stopped at its time limit: a caller may answer with something cheaper instead. */

@@ -22,6 +22,7 @@ import {
   userByOperator,
   type Refused,
 } from '../../domain/organizations/index.js';
+import { passwordProblem, setPassword } from '../../domain/accounts/index.js';
 import { readSettings } from '../../config/index.js';
 import { applySettings } from '../../domain/common/processSettings.js';
 import { configFromEnv, configFromSettings, parseDuration } from '../config.js';
@@ -31,6 +32,8 @@ const usage = `Usage: npm run -s admin -- <command> [options]
 
   user create --email <email> [--name <display name>]   create a user (email treated as verified)
   user list                                              list users
+  user password --email <email>                          set the user's password for the web app, read from
+                                                         stdin (its first line); their sessions end
   org create --title <title> --owner <email>             create an organization; the owner becomes its admin
   org list                                               list organizations
   org delete --id <organizationId>                       delete an organization: its spaces go to the bin, each
@@ -58,6 +61,13 @@ const usage = `Usage: npm run -s admin -- <command> [options]
 All state is under DATA_DIR (default ./data).`;
 
 class UsageError extends Error {}
+
+/** All of stdin (a pipe, a file or what is typed until end of input). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 function durationOption(value: string, name: string): number {
   try {
@@ -113,6 +123,16 @@ async function run(db: Database, [noun, verb, subject, target]: string[], option
     }
     case 'user list':
       return (await listUsers(db)).map((u) => `${u.id}\t${u.email}\t${u.displayName}`).join('\n');
+    case 'user password': {
+      const email = required(options.email, 'email');
+      const user = await findUserByEmail(db, email);
+      if (!user) throw new UsageError(`no user with email ${email}`);
+      const password = (await readStdin()).split(/\r?\n/)[0] ?? '';
+      const problem = passwordProblem(password);
+      if (problem) throw new UsageError(problem);
+      await setPassword(db, user, password);
+      return `password set for ${user.email}`;
+    }
     case 'org create': {
       const title = required(options.title, 'title');
       const owner = await userByOperator(db, required(options.owner, 'owner'));

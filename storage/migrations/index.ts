@@ -22,6 +22,7 @@ import { searchBySpace } from './022-search-by-space.js';
 import { siblingPositions } from './023-sibling-positions.js';
 import { lookupIndexes } from './024-lookup-indexes.js';
 import { transferLeftovers } from './025-transfer-leftovers.js';
+import { appSessions } from './026-app-sessions.js';
 
 export interface Migration {
   version: number;
@@ -57,4 +58,5 @@ export const migrations: Migration[] = [
   siblingPositions,
   lookupIndexes,
   transferLeftovers,
+  appSessions,
 ];

@@ -92,8 +92,9 @@ function killGroup(pid: number): void {
 }
 
 /** Runs `npm run -s admin -- …` the way an operator would (through tsx directly, for speed). */
-export async function runAdmin(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runAdmin(args: string[], env: Record<string, string>, options: { stdin?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/cli/admin.ts', ...args], { cwd: projectRoot, env: { ...process.env, ...(await withDatabase(env)) } });
+  child.stdin.end(options.stdin ?? '');
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -1,0 +1,3 @@
+/** People's accounts in the web app: passwords, sign-in and the sessions it opens. */
+export { changeOwnPassword, endSession, sessionLifetimeMs, sessionOfCookie, sessionsOf, setPassword, signInWithPassword, type SignIn } from './sessions.js';
+export { passwordLimits, passwordProblem } from './passwords.js';

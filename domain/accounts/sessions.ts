@@ -1,0 +1,73 @@
+import type { Database } from '../../storage/db.js';
+import { createAppSession, findAppSession, findPasswordHash, listAppSessions, removeAppSession, removeAppSessionsOfUser, setPasswordHash, type AppSessionRecord } from '../../storage/appSessions.js';
+import { findUserByEmail, type UserRecord } from '../../storage/users.js';
+import { invalidInput, notAuthenticated, tooManyAttempts } from '../common/errors.js';
+import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import { SignInThrottle } from './signInThrottle.js';
+
+/** How long a session lasts from its sign-in. */
+export const sessionLifetimeMs = 14 * 86_400_000;
+
+const throttle = new SignInThrottle();
+
+export interface SignIn {
+  email: string;
+  password: string;
+  /** Where the attempt comes from: failures count against it as against the email. */
+  address: string;
+  userAgent?: string;
+}
+
+/**
+ * A new session for the person whose email and password these are. Refused alike for an unknown
+ * email, a user without a password and a wrong password (a sign-in doesn't tell who has an
+ * account), after the same scrypt work; refused before any check while failures make it wait.
+ */
+export async function signInWithPassword(db: Database, attempt: SignIn): Promise<{ cookie: string; session: AppSessionRecord; user: UserRecord }> {
+  // An email allows 5 failures in a row; an address 50 (people behind one address share it).
+  const keys = [
+    { key: `email:${attempt.email.trim().toLowerCase()}`, free: 5 },
+    { key: `address:${attempt.address}`, free: 50 },
+  ];
+  const wait = throttle.waitSeconds(keys.map(({ key }) => key));
+  if (wait > 0) throw tooManyAttempts(`Too many failed sign-ins: try again in ${wait} second${wait === 1 ? '' : 's'}`);
+  const user = await findUserByEmail(db, attempt.email.trim());
+  const hash = user && (await findPasswordHash(db, user.id));
+  const matches = await verifyPassword(attempt.password, hash ?? decoyHash);
+  if (!user || !hash || !matches) {
+    throttle.failed(keys);
+    throw notAuthenticated('The email or the password is not right');
+  }
+  throttle.succeeded([keys[0]!.key]);
+  const { cookie, session } = await createAppSession(db, user.id, { lifetimeMs: sessionLifetimeMs, userAgent: attempt.userAgent });
+  return { cookie, session, user };
+}
+
+/** The signed-in session a cookie's value names, and its user. */
+export const sessionOfCookie = (db: Database, cookie: string) => findAppSession(db, cookie);
+
+export const sessionsOf = (db: Database, user: UserRecord) => listAppSessions(db, user.id);
+
+/** Ends a session of the user's own (signing out, or revoking one listed). */
+export async function endSession(db: Database, user: UserRecord, sessionId: string): Promise<void> {
+  const own = (await listAppSessions(db, user.id)).some((session) => session.id === sessionId);
+  if (own) await removeAppSession(db, sessionId);
+}
+
+/** Sets the user's password; every session they had ends (one may have been a thief's). */
+export async function setPassword(db: Database, user: UserRecord, password: string): Promise<void> {
+  const problem = passwordProblem(password);
+  if (problem) throw invalidInput(problem);
+  const hash = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    await setPasswordHash(tx, user.id, hash);
+    await removeAppSessionsOfUser(tx, user.id);
+  });
+}
+
+/** A signed-in person's new password, given with their current one. */
+export async function changeOwnPassword(db: Database, user: UserRecord, input: { current: string; next: string }): Promise<void> {
+  const hash = await findPasswordHash(db, user.id);
+  if (hash && !(await verifyPassword(input.current, hash))) throw notAuthenticated('The current password is not right');
+  await setPassword(db, user, input.next);
+}
