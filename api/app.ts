@@ -17,6 +17,7 @@ import { gitRouter } from './routes/git.js';
 import { internalRouter } from './routes/internal.js';
 import { allRoutes } from './routes/index.js';
 import { lightReads } from './lightReads.js';
+import { webAppRouter } from './webApp/routes.js';
 import { RateLimiter } from './rateLimits.js';
 import type { Route } from './routes/table.js';
 import { RouteBuckets } from './routeBuckets.js';
@@ -82,6 +83,12 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
   app.use(((ctx: Koa.Context, next: Koa.Next) => (/^\/git\//i.test(ctx.path) ? gitRoutes(ctx as never, next) : next())) as never);
   if (services.storageNode) app.use(internalRouter.routes() as never);
   app.use(publishedSites as never);
+  // The web app beside the API; its home is the instance's (a published site on its own hostname answered above).
+  const webApp = webAppRouter.routes();
+  app.use(((ctx: Koa.Context, next: Koa.Next) => {
+    if (ctx.path === '/' && (ctx.method === 'GET' || ctx.method === 'HEAD')) return ctx.redirect('/app/');
+    return /^\/app(\/|$)/.test(ctx.path) ? webApp(ctx as never, next) : next();
+  }) as never);
   app.use(buckets.middleware());
   app.use(async (ctx) => {
     // Reached only when no route answered: a known path with another method is a 405.

@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import type { AppSessionRecord } from '../storage/appSessions.js';
 import type { StorageNode } from '../domain/storages/index.js';
 import type { RouterContext } from '@koa/router';
 import type { Database } from '../storage/db.js';
@@ -38,6 +39,8 @@ export interface AppState {
    * whatever case the request's has): comments, a change request and its content, and the rest.
    */
   unpublishedRoute?: 'discussion' | 'change-request' | 'private';
+  /** The web app's signed-in session (api/webApp): its caller is `caller`. Never read by the /v1 API. */
+  appSession?: AppSessionRecord;
 }
 
 /** What every request can reach: set once on `app.context`. */

@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+
+/** The app's one stylesheet: system fonts, light and dark from the system's scheme; served by its hash, cached for a year. */
+export const appStyles = `
+:root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--soft:#f6f8fa;--line:#d1d9e0;--accent:#0969da;--button:#0969da;--danger:#cf222e;--info:#0969da;--success:#1a7f37;--warning:#9a6700}
+@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--soft:#151b23;--line:#3d444d;--accent:#4493f8;--button:#1f6feb;--danger:#f85149;--info:#4493f8;--success:#3fb950;--warning:#d29922}}
+*{box-sizing:border-box}body{margin:0;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+a{color:var(--accent)}a:focus-visible,button:focus-visible,input:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
+.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:.5rem;background:var(--bg);padding:.25rem .5rem}
+header.bar{display:flex;align-items:center;gap:1rem;padding:.6rem 1.25rem;border-bottom:1px solid var(--line)}header.bar .home{font-weight:700;text-decoration:none;color:var(--fg)}header.bar .who{margin-left:auto;color:var(--muted);font-size:.9rem}
+header.bar form{margin:0}
+button{font:inherit;padding:.35rem .9rem;border:1px solid var(--line);border-radius:6px;background:var(--soft);color:var(--fg);cursor:pointer}button.primary{background:var(--button);border-color:var(--button);color:#fff}
+main{max-width:72rem;margin:0 auto;padding:1.5rem 1.25rem}.layout{display:grid;grid-template-columns:16rem minmax(0,1fr);gap:2rem}
+@media (max-width:48rem){.layout{grid-template-columns:minmax(0,1fr)}header.bar{flex-wrap:wrap}}
+nav.tree ul{list-style:none;padding-left:.9rem;margin:0}nav.tree>ul{padding-left:0}nav.tree li{margin:.15rem 0}nav.tree a{text-decoration:none;color:var(--fg)}nav.tree a[aria-current=page]{color:var(--accent);font-weight:600}nav.tree .group{color:var(--muted);font-size:.85rem;text-transform:uppercase;letter-spacing:.03em;margin-top:.6rem}
+.breadcrumbs{color:var(--muted);font-size:.9rem}.muted{color:var(--muted)}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(16rem,1fr));gap:1rem;padding:0;list-style:none}.cards li{border:1px solid var(--line);border-radius:8px;padding:.8rem 1rem}
+.sign-in{max-width:24rem;margin:4rem auto}.sign-in label{display:block;margin:.8rem 0 .25rem;font-weight:600}.sign-in input{width:100%;font:inherit;padding:.45rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}.sign-in button{margin-top:1.2rem;width:100%}
+.problem{border-left:4px solid var(--danger);background:var(--soft);padding:.5rem .9rem;border-radius:4px}
+.clone{font-family:ui-monospace,monospace;background:var(--soft);padding:.4rem .6rem;border-radius:6px;overflow-wrap:anywhere}
+article pre{background:var(--soft);padding:.8rem 1rem;border-radius:6px;overflow-x:auto}article code{font-family:ui-monospace,monospace;font-size:.9em}
+article img{max-width:100%;height:auto}article table{border-collapse:collapse}article th,article td{border:1px solid var(--line);padding:.3rem .6rem}
+.hint{border-left:4px solid var(--info);background:var(--soft);padding:.25rem 1rem;border-radius:4px;margin:1rem 0}.hint-success{border-color:var(--success)}.hint-warning{border-color:var(--warning)}.hint-danger{border-color:var(--danger)}
+details{border:1px solid var(--line);border-radius:6px;margin:.6rem 0;padding:0 1rem}summary{cursor:pointer;font-weight:600;padding:.45rem 0}
+a.anchor{color:inherit;text-decoration:none}
+`;
+
+export const appStylesName = `app-${createHash('sha256').update(appStyles).digest('base64url').slice(0, 12)}.css`;

@@ -1,0 +1,22 @@
+import type { AppContext } from '../context.js';
+import { HttpError } from '../errors.js';
+
+const formLimitBytes = 64 * 1024;
+
+/** A form the app's pages post (`application/x-www-form-urlencoded`), read whole up to 64 KB. */
+export async function readForm(ctx: AppContext): Promise<URLSearchParams> {
+  if (!/^application\/x-www-form-urlencoded\b/i.test(ctx.get('content-type'))) throw new HttpError(415, 'The app accepts forms (application/x-www-form-urlencoded) only');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > formLimitBytes) throw new HttpError(413, `A form has at most ${formLimitBytes} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+/** Where to go after signing in: a path of this app only (never another site: an open redirect). */
+export function appReturnPath(value: string | null | undefined): string {
+  return value && /^\/app(\/[^\\]*)?$/.test(value) && !value.startsWith('//') ? value : '/app/';
+}

@@ -1,0 +1,136 @@
+import type { ElementContent } from 'hast';
+import { codeHighlighting, documentTree, el, safeHref, type Child } from '../../domain/documents/index.js';
+import { resolveWrittenRef, type Revision, type RevisionPage, type Document } from '../../engine/index.js';
+import type { OrganizationRecord } from '../../storage/organizations.js';
+import type { SpaceRecord } from '../../storage/spaces.js';
+import type { AppContext } from '../context.js';
+import { csrfField } from './layout.js';
+
+export const spacePath = (spaceId: string) => `/app/s/${spaceId}`;
+export const pagePath = (spaceId: string, pageId: string) => `/app/s/${spaceId}/p/${pageId}`;
+export const organizationPath = (organizationId: string) => `/app/o/${organizationId}`;
+
+/** The sign-in form: email and password, posted with the sign-in cookie's token. */
+export function signInContent(input: { token: string; next: string; email?: string; problem?: string }): Child[] {
+  return [
+    el(
+      'section',
+      { className: ['sign-in'], ariaLabelledBy: 'sign-in-title' },
+      el('h1', { id: 'sign-in-title' }, 'Sign in to Quire'),
+      input.problem ? el('p', { className: ['problem'], role: 'alert' }, input.problem) : null,
+      el(
+        'form',
+        { method: 'post', action: '/app/sign-in' },
+        el('input', { type: 'hidden', name: 'csrf', value: input.token }),
+        el('input', { type: 'hidden', name: 'next', value: input.next }),
+        el('label', { htmlFor: 'email' }, 'Email'),
+        el('input', { id: 'email', name: 'email', type: 'email', autoComplete: 'username', required: true, value: input.email ?? '', autoFocus: !input.email }),
+        el('label', { htmlFor: 'password' }, 'Password'),
+        el('input', { id: 'password', name: 'password', type: 'password', autoComplete: 'current-password', required: true, autoFocus: Boolean(input.email) }),
+        el('button', { type: 'submit', className: ['primary'] }, 'Sign in'),
+      ),
+    ),
+  ];
+}
+
+export interface OrganizationSpaces {
+  organization: OrganizationRecord;
+  spaces: SpaceRecord[];
+}
+
+/** The home page: each organization the person belongs to, with the spaces they can read. */
+export function homeContent(organizations: OrganizationSpaces[]): Child[] {
+  return [
+    el('h1', {}, 'Your documentation'),
+    organizations.length === 0 ? el('p', { className: ['muted'] }, 'You belong to no organization yet: an invitation or an operator adds you to one.') : null,
+    organizations.map(({ organization, spaces }) =>
+      el(
+        'section',
+        { ariaLabelledBy: `org-${organization.id}` },
+        el('h2', { id: `org-${organization.id}` }, el('a', { href: organizationPath(organization.id) }, organization.title)),
+        spaceCards(spaces),
+      ),
+    ),
+  ];
+}
+
+export function organizationContent(organization: OrganizationRecord, spaces: SpaceRecord[]): Child[] {
+  return [el('p', { className: ['breadcrumbs'] }, el('a', { href: '/app/' }, 'Home')), el('h1', {}, organization.title), spaceCards(spaces)];
+}
+
+function spaceCards(spaces: SpaceRecord[]): Child {
+  if (spaces.length === 0) return el('p', { className: ['muted'] }, 'No space you can read here yet.');
+  return el(
+    'ul',
+    { className: ['cards'] },
+    spaces.map((space) => el('li', {}, el('a', { href: spacePath(space.id) }, space.title || 'Untitled space'))),
+  );
+}
+
+/** A space: its page tree beside the page being read, drawn by the renderer the published sites use. */
+export async function spaceContent(ctx: AppContext, input: { space: SpaceRecord; organizationTitle: string; revision: Revision; page?: RevisionPage; document?: Document }): Promise<Child[]> {
+  const { space, revision, page, document } = input;
+  let body: ElementContent[] = [el('p', { className: ['muted'] }, 'This space has no page yet.')];
+  if (page && document) {
+    await codeHighlighting();
+    body = documentTree(document, {
+      resolve: (ref) => resolveWrittenRef(revision, page.file ?? '', ref),
+      page: (pageId) => pagePath(space.id, pageId),
+      file: (fileId) => {
+        const file = revision.files.find((candidate) => candidate.id === fileId);
+        if (!file) return undefined;
+        const url = new URL(ctx.urls.fileDownload(space.id, revision.commit, file.id));
+        return { url: url.pathname + url.search, name: file.name };
+      },
+      spec: () => undefined,
+    }).content;
+  }
+  return [
+    el(
+      'p',
+      { className: ['breadcrumbs'] },
+      el('a', { href: '/app/' }, 'Home'),
+      ' / ',
+      el('a', { href: organizationPath(space.organizationId) }, input.organizationTitle),
+      ' / ',
+      space.title || 'Untitled space',
+    ),
+    el(
+      'div',
+      { className: ['layout'] },
+      el('nav', { className: ['tree'], ariaLabel: 'Pages' }, el('ul', {}, pageTree(space.id, revision.pages, page))),
+      el(
+        'div',
+        {},
+        el('article', { ariaLabelledBy: 'page-title' }, el('h1', { id: 'page-title' }, page?.title ?? space.title), body),
+        el(
+          'section',
+          { ariaLabelledBy: 'clone-title' },
+          el('h2', { id: 'clone-title' }, 'Clone with git'),
+          el('p', { className: ['clone'] }, `git clone ${ctx.urls.gitRemote(space.id)}`),
+          el('p', { className: ['muted'] }, 'git asks for a user name and a password: any user name, and one of your API tokens as the password.'),
+        ),
+      ),
+    ),
+  ];
+}
+
+function pageTree(spaceId: string, pages: RevisionPage[], current: RevisionPage | undefined): Child[] {
+  return pages
+    .filter((page) => page.meta.hidden !== true)
+    .map((page) => {
+      const children = page.pages.length ? el('ul', {}, pageTree(spaceId, page.pages, current)) : null;
+      if (page.kind === 'group') return el('li', {}, el('p', { className: ['group'] }, page.title), children);
+      if (page.kind === 'link') {
+        const href = page.href ? safeHref(page.href) : undefined;
+        return el('li', {}, href ? el('a', { href, rel: 'noopener' }, page.title) : page.title, children);
+      }
+      return el('li', {}, el('a', { href: pagePath(spaceId, page.id), ...(current?.id === page.id ? { ariaCurrent: 'page' } : {}) }, page.title), children);
+    });
+}
+
+export function messageContent(title: string, message: string): Child[] {
+  return [el('h1', {}, title), el('p', {}, message), el('p', {}, el('a', { href: '/app/' }, 'Back to the home page'))];
+}
+
+export { csrfField };

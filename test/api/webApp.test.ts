@@ -1,0 +1,185 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
+import { runAdmin } from '../helpers/processes.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { reportingErrors } from '../helpers/suite.js';
+
+/**
+ * The web app over HTTP, as a browser without script uses it: sign-in with a password the
+ * operator set, the session cookie, CSRF tokens and Origin on every form, the API's policies
+ * deciding what a person sees. (test/api/webAppBrowser.test.ts drives it in Chromium.)
+ */
+const test = suite('the web app: sign in, find and read, sign out');
+let t: TestServer;
+let fx: OrganizationFixture;
+let space: { id: string; title: string };
+const password = 'correct horse battery staple';
+
+/** A browser's cookie jar for one origin, enough for these pages. */
+class Browser {
+  readonly cookies = new Map<string, string>();
+  constructor(private readonly origin: string) {}
+
+  async get(path: string) {
+    return this.request('GET', path);
+  }
+
+  async post(path: string, form: Record<string, string>, options: { origin?: string | null } = {}) {
+    return this.request('POST', path, new URLSearchParams(form).toString(), options.origin === undefined ? this.origin : options.origin);
+  }
+
+  private async request(method: string, path: string, body?: string, origin?: string | null) {
+    const headers: Record<string, string> = { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+    if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    if (origin) headers.origin = origin;
+    const response = await fetch(`${this.origin}${path}`, { method, headers, body, redirect: 'manual' });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';');
+      const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)];
+      if (attributes.some((attribute) => /max-age=0|expires=Thu, 01 Jan 1970/i.test(attribute)) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return { status: response.status, location: response.headers.get('location'), html: await response.text(), headers: response.headers };
+  }
+
+  /** The value of a hidden field the page's form carries. */
+  static field(html: string, name: string): string {
+    return new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
+  }
+}
+
+async function signIn(browser: Browser, email: string, next = '/app/') {
+  const form = await browser.get(`/app/sign-in?next=${encodeURIComponent(next)}`);
+  return browser.post('/app/sign-in', { csrf: Browser.field(form.html, 'csrf'), next, email, password });
+}
+
+test.before(
+  reportingErrors(async () => {
+    t = await startTestServer();
+    fx = await organizationWithMembers(t);
+    space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Handbook', template: { id: 'getting-started' } } })).body;
+    for (const person of [fx.reader, fx.outsider]) {
+      const set = await runAdmin(['user', 'password', '--email', person.email], { DATA_DIR: t.dataDir }, { stdin: `${password}\n` });
+      assert.is(set.code, 0, set.stderr);
+      assert.is(set.stdout.trim(), `password set for ${person.email}`);
+    }
+  }),
+);
+test.after(async () => {
+  await t?.close();
+});
+
+test('the operator sets a password from stdin: too short is refused, an unknown email too', async () => {
+  const short = await runAdmin(['user', 'password', '--email', fx.editor.email], { DATA_DIR: t.dataDir }, { stdin: 'short\n' });
+  assert.is.not(short.code, 0);
+  assert.match(short.stderr, /A password needs at least 8 characters/);
+  const unknown = await runAdmin(['user', 'password', '--email', 'nobody@example.com'], { DATA_DIR: t.dataDir }, { stdin: `${password}\n` });
+  assert.is.not(unknown.code, 0);
+  assert.match(unknown.stderr, /no user with email nobody@example\.com/);
+});
+
+test('a signed-out visit to a urls.app page goes through sign-in and back to it', async () => {
+  const browser = new Browser(t.url);
+  const root = await browser.get('/');
+  assert.is(root.status, 302);
+  assert.is(root.location, '/app/');
+  const pageUrl = new URL((await t.call('GET', `/v1/spaces/${space.id}`, { token: fx.reader.token })).body.urls.app).pathname;
+  const away = await browser.get(pageUrl);
+  assert.is(away.status, 302);
+  assert.is(away.location, `/app/sign-in?next=${encodeURIComponent(pageUrl)}`);
+  const signedIn = await signIn(browser, fx.reader.email, pageUrl);
+  assert.is(signedIn.status, 303);
+  assert.is(signedIn.location, pageUrl);
+  const cookie = signedIn.headers.getSetCookie().find((line) => line.startsWith('quire_session='))!;
+  assert.match(cookie, /HttpOnly/i);
+  assert.match(cookie, /SameSite=Lax/i);
+  assert.match(cookie, /path=\/app/i);
+  const read = await browser.get(pageUrl);
+  assert.is(read.status, 200);
+  assert.match(read.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+  assert.match(read.html, /<h1 id="page-title">Introduction<\/h1>/);
+  assert.match(read.html, /Welcome! Start with the <a href="\/app\/s\/[^"]+\/p\/[^"]+">quick start<\/a>/, 'the page drawn by the shared renderer, its links leading into the app');
+  assert.match(read.html, new RegExp(`git clone http[^<]*/git/${space.id}\\.git`));
+});
+
+test('the home page lists the organizations and the spaces the person can read; a space of another organization is a 404', async () => {
+  const reader = new Browser(t.url);
+  await signIn(reader, fx.reader.email);
+  const home = await reader.get('/app/');
+  assert.is(home.status, 200);
+  assert.match(home.html, new RegExp(`<a href="/app/o/${fx.org.id}">Acme Docs</a>`));
+  assert.match(home.html, new RegExp(`<a href="/app/s/${space.id}">Handbook</a>`));
+  const outsider = new Browser(t.url);
+  await signIn(outsider, fx.outsider.email);
+  assert.not.match((await outsider.get('/app/')).html, /Handbook/);
+  const refused = await outsider.get(`/app/s/${space.id}`);
+  assert.is(refused.status, 404);
+  assert.match(refused.html, new RegExp(`Space ${space.id} not found`));
+});
+
+test('a wrong password, an unknown email and a user without a password get the same refusal; failures in a row make it wait', async () => {
+  const browser = new Browser(t.url);
+  const form = await browser.get('/app/sign-in');
+  const attempt = (email: string, secret: string) => browser.post('/app/sign-in', { csrf: Browser.field(form.html, 'csrf'), next: '/app/', email, password: secret });
+  for (const [email, secret] of [
+    [fx.reader.email, 'not the password'],
+    ['nobody@example.com', password],
+    [fx.editor.email, password],
+  ] as const) {
+    const refused = await attempt(email, secret);
+    assert.is(refused.status, 401, email);
+    assert.match(refused.html, /The email or the password is not right/);
+    assert.not.ok(browser.cookies.has('quire_session'));
+  }
+  // One failure above, five more: the sixth in a row makes the next attempt wait.
+  for (let failure = 0; failure < 5; failure++) await attempt(fx.editor.email, 'wrong again');
+  const waiting = await attempt(fx.editor.email, 'wrong again');
+  assert.is(waiting.status, 429);
+  assert.match(waiting.html, /Too many failed sign-ins: try again in \d+ seconds?/);
+});
+
+test('no state change from another site: the Origin and the form token are checked, the cookie alone is never enough', async () => {
+  const browser = new Browser(t.url);
+  await signIn(browser, fx.reader.email);
+  const home = await browser.get('/app/');
+  const csrf = Browser.field(home.html, 'csrf');
+  assert.ok(csrf.length > 20, 'the sign-out form carries the session token');
+  // (Koa 3's ctx.origin is the Origin header: compared with itself, this passed.)
+  assert.is((await browser.post('/app/sign-out', { csrf }, { origin: 'https://evil.example' })).status, 403, 'another origin');
+  assert.is((await browser.post('/app/sign-out', { csrf }, { origin: null })).status, 403, 'no origin');
+  assert.is((await browser.post('/app/sign-out', { csrf: 'forged' })).status, 403, 'a forged token');
+  assert.is((await browser.get('/app/')).status, 200, 'still signed in');
+  // The API never reads the session cookie: with it and without a token, /v1 answers 401.
+  const api = await fetch(`${t.url}/v1/user`, { headers: { cookie: `quire_session=${browser.cookies.get('quire_session')}` } });
+  assert.is(api.status, 401);
+  // A sign-in posted from another site (login CSRF) is refused too.
+  assert.is((await browser.post('/app/sign-in', { csrf: 'x', next: '/app/', email: fx.reader.email, password }, { origin: 'https://evil.example' })).status, 403);
+});
+
+test('signing out ends the session on the server: the old cookie no longer opens anything', async () => {
+  const browser = new Browser(t.url);
+  await signIn(browser, fx.reader.email);
+  const stolen = browser.cookies.get('quire_session')!;
+  const out = await browser.post('/app/sign-out', { csrf: Browser.field((await browser.get('/app/')).html, 'csrf') });
+  assert.is(out.status, 303);
+  assert.is(out.location, '/app/sign-in');
+  const replay = new Browser(t.url);
+  replay.cookies.set('quire_session', stolen);
+  const after = await replay.get('/app/');
+  assert.is(after.status, 302);
+  assert.match(after.location ?? '', /^\/app\/sign-in/);
+});
+
+test('a new password ends every session of the user', async () => {
+  const browser = new Browser(t.url);
+  await signIn(browser, fx.outsider.email);
+  assert.is((await browser.get('/app/')).status, 200);
+  const set = await runAdmin(['user', 'password', '--email', fx.outsider.email], { DATA_DIR: t.dataDir }, { stdin: 'a brand new passphrase\n' });
+  assert.is(set.code, 0, set.stderr);
+  // Another process wrote: this server's read cache learns of it within 100 ms.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.is((await browser.get('/app/')).status, 302);
+});
+
+test.run();

@@ -1,0 +1,82 @@
+import { createRequire } from 'node:module';
+import puppeteer, { type Browser, type Page } from 'puppeteer';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { chromiumPath } from '../../domain/pdf/browser.js';
+import { organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
+import { runAdmin } from '../helpers/processes.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { reportingErrors } from '../helpers/suite.js';
+
+/** The web app in Debian's Chromium: the sign-in journey by accessible names, axe-core on each page, phones' width, both themes. */
+const test = suite('the web app in Chromium');
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const password = 'correct horse battery staple';
+let t: TestServer;
+let fx: OrganizationFixture;
+let browser: Browser;
+let spaceId: string;
+
+test.before(
+  reportingErrors(async () => {
+    t = await startTestServer();
+    fx = await organizationWithMembers(t);
+    spaceId = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Handbook', template: { id: 'getting-started' } } })).body.id;
+    const set = await runAdmin(['user', 'password', '--email', fx.reader.email], { DATA_DIR: t.dataDir }, { stdin: `${password}\n` });
+    assert.is(set.code, 0, set.stderr);
+    browser = await puppeteer.launch({ executablePath: chromiumPath(), headless: true, pipe: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
+  }),
+);
+test.after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function violations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axePath });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(options: object): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  });
+}
+
+test('sign in by the form’s names, open a space and a page, sign out; axe finds nothing on any page, at 390 px, light and dark', async () => {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 390, height: 844 });
+  await page.setBypassCSP(true); // axe is injected as a script, which the app's CSP refuses
+  const found: string[] = [];
+  const check = async (what: string) => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+      found.push(...(await violations(page)).map((violation) => `${scheme} ${what}: ${violation}`));
+    }
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${what} fits 390 px (${overflow} px too wide)`);
+  };
+
+  await page.goto(`${t.url}/app/s/${spaceId}`);
+  assert.match(page.url(), /\/app\/sign-in\?next=/);
+  await check('sign-in');
+  await page.locator('::-p-aria(Email[role="textbox"])').fill(fx.reader.email);
+  await page.locator('::-p-aria(Password)').fill(password);
+  await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Sign in[role="button"])').click()]);
+  assert.ok(page.url().endsWith(`/app/s/${spaceId}`), `back where the visit began: ${page.url()}`);
+  assert.is(await page.$eval('h1', (heading) => heading.textContent), 'Introduction');
+  await check('space');
+
+  await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Quick start[role="link"])').click()]);
+  assert.match(page.url(), new RegExp(`/app/s/${spaceId}/p/`));
+  assert.is(await page.$eval('h1', (heading) => heading.textContent), 'Quick start');
+
+  await page.goto(`${t.url}/app/`);
+  await check('home');
+  await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Sign out[role="button"])').click()]);
+  assert.match(page.url(), /\/app\/sign-in$/);
+  await page.goto(`${t.url}/app/`);
+  assert.match(page.url(), /\/app\/sign-in\?next=/, 'signed out means signed out');
+  assert.equal(found, []);
+  await page.close();
+});
+
+test.run();
