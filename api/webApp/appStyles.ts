@@ -23,6 +23,8 @@ article img{max-width:100%;height:auto}article table{border-collapse:collapse}ar
 .hint{border-left:4px solid var(--info);background:var(--soft);padding:.25rem 1rem;border-radius:4px;margin:1rem 0}.hint-success{border-color:var(--success)}.hint-warning{border-color:var(--warning)}.hint-danger{border-color:var(--danger)}
 details{border:1px solid var(--line);border-radius:6px;margin:.6rem 0;padding:0 1rem}summary{cursor:pointer;font-weight:600;padding:.45rem 0}
 a.anchor{color:inherit;text-decoration:none}
+pre.diff{background:var(--soft);padding:.6rem 0;border-radius:6px;overflow-x:auto;font:13px/1.45 ui-monospace,monospace}pre.diff>*{display:block;padding:0 .8rem;text-decoration:none}pre.diff ins{background:color-mix(in srgb,var(--success) 18%,transparent)}pre.diff del{background:color-mix(in srgb,var(--danger) 18%,transparent)}.diff-fold{color:var(--muted)}
+.tabs{display:flex;gap:1rem;margin:.5rem 0 1rem}.tabs a[aria-current=page]{font-weight:700;text-decoration:none;color:var(--fg)}.list{padding-left:1.2rem}.actions{display:flex;gap:.6rem}.actions form,.merge{margin:.8rem 0}
 `;
 
 export const appStylesName = `app-${createHash('sha256').update(appStyles).digest('base64url').slice(0, 12)}.css`;

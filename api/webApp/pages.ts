@@ -4,11 +4,7 @@ import { resolveWrittenRef, type Revision, type RevisionPage, type Document } fr
 import type { OrganizationRecord } from '../../storage/organizations.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { AppContext } from '../context.js';
-import { csrfField } from './layout.js';
-
-export const spacePath = (spaceId: string) => `/app/s/${spaceId}`;
-export const pagePath = (spaceId: string, pageId: string) => `/app/s/${spaceId}/p/${pageId}`;
-export const organizationPath = (organizationId: string) => `/app/o/${organizationId}`;
+import { changeRequestsPath, organizationPath, pagePath, spacePath } from './paths.js';
 
 /** The sign-in form: email and password, posted with the sign-in cookie's token. */
 export function signInContent(input: { token: string; next: string; email?: string; problem?: string }): Child[] {
@@ -94,6 +90,8 @@ export async function spaceContent(ctx: AppContext, input: { space: SpaceRecord;
       el('a', { href: organizationPath(space.organizationId) }, input.organizationTitle),
       ' / ',
       space.title || 'Untitled space',
+      ' · ',
+      el('a', { href: changeRequestsPath(space.id) }, 'Change requests'),
     ),
     el(
       'div',
@@ -132,5 +130,3 @@ function pageTree(spaceId: string, pages: RevisionPage[], current: RevisionPage 
 export function messageContent(title: string, message: string): Child[] {
   return [el('h1', {}, title), el('p', {}, message), el('p', {}, el('a', { href: '/app/' }, 'Back to the home page'))];
 }
-
-export { csrfField };

@@ -3,13 +3,19 @@ import type Koa from 'koa';
 import { endSession, signInWithPassword } from '../../domain/accounts/index.js';
 import { DomainError } from '../../domain/common/errors.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
-import { readPageDocument, readSpaceRevision, revisionPage } from '../../domain/spaces/index.js';
-import { allPages } from '../../engine/index.js';
+import { changesBetween, readPageDocument, readSpaceRevision, revisionPage } from '../../domain/spaces/index.js';
+import { changeRequestOf, mergeBaseOf, mergeChangeRequest, readChangeRequestRevision, readChangeRequestView, readReviewsView, submitReview } from '../../domain/changeRequests/index.js';
+import { changeRequestStatuses, listChangeRequests, type ChangeRequestStatus } from '../../storage/changeRequests.js';
+import { listReviews } from '../../storage/changeRequestReviews.js';
+import { atLeast } from '../policies/roles.js';
+import { changeRequestContent, changeRequestListContent } from './changeRequestPages.js';
+import { changeRequestPath } from './paths.js';
+import { allPages, findPageById, type MergeConflict } from '../../engine/index.js';
 import { findContentGrantsCached } from '../../storage/contentGrants.js';
 import { findOrganizationCached, listOrganizationsOfUser } from '../../storage/organizations.js';
 import { listReachableSpaces, type SpaceRecord } from '../../storage/spaces.js';
-import { callerOf, contentDeps, organizationOf, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
-import { toHttpError } from '../errors.js';
+import { callerOf, contentDeps, organizationOf, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
+import { badRequest, toHttpError } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inOrganization, inSpace } from '../policies/index.js';
 import { appStyles, appStylesName } from './appStyles.js';
@@ -104,10 +110,80 @@ router.get('/o/:organizationId', signedIn as never, policy(inOrganization('read'
 router.get('/s/:spaceId', signedIn as never, policy(inSpace(spaceActions.view)) as never, (ctx) => showSpace(ctx as AppContext, undefined));
 router.get('/s/:spaceId/p/:pageId', signedIn as never, policy(inSpace(spaceActions.view)) as never, (ctx) => showSpace(ctx as AppContext, ctx.params.pageId));
 
+const inChangeRequests = '/s/:spaceId/~/changes';
+router.get(inChangeRequests, signedIn as never, policy(inSpace(spaceActions.view)) as never, async (ctx) => {
+  const app = ctx as AppContext;
+  const { space } = spaceOf(app);
+  const asked = String(ctx.query.status ?? 'open');
+  const status = (changeRequestStatuses as readonly string[]).includes(asked) ? (asked as ChangeRequestStatus) : 'open';
+  const found = await listChangeRequests(app.db, { spaceIds: [space.id] }, { status }, { limit: 100, order: 'desc' });
+  const items = await Promise.all(found.items.map(async (changeRequest) => ({ changeRequest, creator: (await readChangeRequestView(contentDeps(app), changeRequest)).creator })));
+  sendPage(app, { title: 'Change requests', content: changeRequestListContent(space, status, items) });
+});
+router.get(`${inChangeRequests}/:number`, signedIn as never, policy(inSpace(spaceActions.view)) as never, (ctx) => showChangeRequest(ctx as AppContext));
+router.post(`${inChangeRequests}/:number/review`, signedIn as never, policy(inSpace(spaceActions.review)) as never, async (ctx) => {
+  const app = ctx as AppContext;
+  const form = await readForm(app);
+  checkFormOrigin(app, form);
+  const status = form.get('status');
+  if (status !== 'approved' && status !== 'changes-requested') throw badRequest('"status" is "approved" or "changes-requested"');
+  const { space } = spaceOf(app);
+  const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
+  await submitReview(contentDeps(app), { changeRequest, reviewer: callerOf(app), status });
+  ctx.status = 303;
+  ctx.redirect(changeRequestPath(space.id, changeRequest.number));
+});
+router.post(`${inChangeRequests}/:number/merge`, signedIn as never, policy(inSpace(spaceActions.merge)) as never, async (ctx) => {
+  const app = ctx as AppContext;
+  const form = await readForm(app);
+  checkFormOrigin(app, form);
+  const { space } = spaceOf(app);
+  const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
+  const outcome = await mergeChangeRequest(contentDeps(app), { space, changeRequest, author: callerOf(app) });
+  if (outcome.result === 'conflicts') return showChangeRequest(app, outcome.conflicts, 409);
+  ctx.status = 303;
+  ctx.redirect(changeRequestPath(space.id, changeRequest.number));
+});
+
 // Every other path under /app: signed in first, then an honest page that the app doesn't show it yet.
 router.get('/{*rest}', signedIn as never, async (ctx) => {
   sendPage(ctx as AppContext, { title: 'Not in the app yet', content: messageContent('Not in the app yet', 'This page of Quire is not in the web app yet: the API serves it.') }, 404);
 });
+
+async function showChangeRequest(ctx: AppContext, conflicts?: MergeConflict[], status = 200) {
+  const { space, role } = spaceOf(ctx);
+  const changeRequest = await changeRequestOf(contentDeps(ctx), space, pathParam(ctx, 'number'));
+  const view = await readChangeRequestView(contentDeps(ctx), changeRequest);
+  // What the API's getChangeRequestChanges compares: the merge base, and the branch's head.
+  const [before, after] = await Promise.all([readChangeRequestRevision(contentDeps(ctx), changeRequest, mergeBaseOf(changeRequest)), readChangeRequestRevision(contentDeps(ctx), changeRequest)]);
+  const changes = changesBetween(before.revision, after.revision);
+  const sources = new Map<string, { before: string; after: string }>();
+  for (const change of changes.pages) {
+    if (change.page.kind !== 'document') continue;
+    const old = findPageById(before.revision, change.page.id);
+    const now = findPageById(after.revision, change.page.id);
+    if (change.type === 'page_moved' && old?.markdown === now?.markdown) continue;
+    sources.set(change.page.id, { before: old?.markdown ?? '', after: now?.markdown ?? '' });
+  }
+  const reviews = await readReviewsView(ctx.db, changeRequest, (await listReviews(ctx.db, changeRequest.id, {}, { limit: 100 })).items);
+  sendPage(
+    ctx,
+    {
+      title: changeRequest.subject || `Change request #${changeRequest.number}`,
+      content: changeRequestContent(ctx, {
+        space,
+        view,
+        changes,
+        sources,
+        reviews: reviews.items.map((review) => ({ review, reviewer: reviews.user(review.reviewerId) })),
+        // What the forms' own routes require (the same policies decide when they are posted).
+        may: { review: atLeast(role, spaceActions.review), merge: atLeast(role, spaceActions.merge) },
+        ...(conflicts ? { conflicts } : {}),
+      }),
+    },
+    status,
+  );
+}
 
 async function readableSpaces(ctx: AppContext, organizationId: string, role: Parameters<typeof organizationAccess>[2], grants: Parameters<typeof organizationAccess>[3]): Promise<SpaceRecord[]> {
   const reachable = (await organizationAccess(ctx.db, organizationId, role, grants)).spaces;

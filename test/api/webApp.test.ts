@@ -59,7 +59,7 @@ test.before(
     t = await startTestServer();
     fx = await organizationWithMembers(t);
     space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Handbook', template: { id: 'getting-started' } } })).body;
-    for (const person of [fx.reader, fx.outsider]) {
+    for (const person of [fx.reader, fx.outsider, fx.admin]) {
       const set = await runAdmin(['user', 'password', '--email', person.email], { DATA_DIR: t.dataDir }, { stdin: `${password}\n` });
       assert.is(set.code, 0, set.stderr);
       assert.is(set.stdout.trim(), `password set for ${person.email}`);
@@ -155,6 +155,83 @@ test('no state change from another site: the Origin and the form token are check
   assert.is(api.status, 401);
   // A sign-in posted from another site (login CSRF) is refused too.
   assert.is((await browser.post('/app/sign-in', { csrf: 'x', next: '/app/', email: fx.reader.email, password }, { origin: 'https://evil.example' })).status, 403);
+});
+
+test('a change request: its source diff, and only the forms the role allows; a review and a merge posted as forms', async () => {
+  const created = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Say hello properly' } })).body;
+  const base = `/v1/spaces/${space.id}/change-requests/${created.id}`;
+  const faq = (await t.call('GET', `${base}/content/path/faq`, { token: fx.editor.token })).body;
+  const edited = await t.call('POST', `${base}/content`, {
+    token: fx.editor.token,
+    body: { changes: [{ operation: 'update_page', page: faq.id, document: { markdown: '## Where do I start?\n\nWith the [introduction](README.md), then the quick start.\n' } }] },
+  });
+  assert.is(edited.status, 200);
+  const path = new URL(created.urls.app).pathname;
+  assert.is(path, `/app/s/${space.id}/~/changes/${created.number}`, 'the address urls.app hands out');
+
+  const reader = new Browser(t.url);
+  await signIn(reader, fx.reader.email);
+  const list = await reader.get(`/app/s/${space.id}/~/changes`);
+  assert.match(list.html, new RegExp(`<a href="${path}">Say hello properly</a>`));
+  const shown = await reader.get(path);
+  assert.is(shown.status, 200);
+  assert.match(shown.html, /<h1>Say hello properly<\/h1>/);
+  assert.match(shown.html, /Changes \(1 page, 0 files\)/);
+  assert.match(shown.html, /<del>- With the \[introduction\]\(README\.md\)\.\n<\/del><ins>\+ With the \[introduction\]\(README\.md\), then the quick start\.\n<\/ins>/);
+  assert.not.match(shown.html, />Approve</, 'a reader is offered no review');
+  assert.not.match(shown.html, />Merge</, 'nor a merge');
+  const csrf = Browser.field(shown.html, 'csrf');
+  assert.is((await reader.post(`${path}/merge`, { csrf })).status, 403, 'and the route refuses it as the API does');
+
+  const admin = new Browser(t.url);
+  await signIn(admin, fx.admin.email);
+  const page = await admin.get(path);
+  assert.match(page.html, />Approve</);
+  assert.match(page.html, />Merge</);
+  const approved = await admin.post(`${path}/review`, { csrf: Browser.field(page.html, 'csrf'), status: 'approved' });
+  assert.is(approved.status, 303);
+  assert.match((await admin.get(path)).html, /approved<\/li>/);
+  const reviews = (await t.call('GET', `${base}/reviews`, { token: fx.admin.token })).body.items;
+  assert.equal(
+    reviews.map((review: { status: string }) => review.status),
+    ['approved'],
+  );
+  const merged = await admin.post(`${path}/merge`, { csrf: Browser.field(page.html, 'csrf') });
+  assert.is(merged.status, 303);
+  assert.is((await t.call('GET', base, { token: fx.admin.token })).body.status, 'merged');
+  const main = (await t.call('GET', `/v1/spaces/${space.id}/content/path/faq?format=markdown`, { token: fx.admin.token })).body;
+  assert.match(main.markdown, /then the quick start/);
+  assert.match((await admin.get(path)).html, /Merged/);
+});
+
+test('a merge that conflicts lists what conflicts and changes nothing', async () => {
+  const edit = async (subject: string, line: string) => {
+    const created = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token, body: { subject } })).body;
+    const base = `/v1/spaces/${space.id}/change-requests/${created.id}`;
+    const faq = (await t.call('GET', `${base}/content/path/faq`, { token: fx.editor.token })).body;
+    assert.is(
+      (
+        await t.call('POST', `${base}/content`, {
+          token: fx.editor.token,
+          body: { changes: [{ operation: 'update_page', page: faq.id, document: { markdown: `## Where do I start?\n\n${line}\n` } }] },
+        })
+      ).status,
+      200,
+    );
+    return { path: new URL(created.urls.app).pathname, base };
+  };
+  const [first, second] = [await edit('First answer', 'Here.'), await edit('Second answer', 'There.')];
+  const admin = new Browser(t.url);
+  await signIn(admin, fx.admin.email);
+  const csrf = Browser.field((await admin.get(first.path)).html, 'csrf');
+  assert.is((await admin.post(`${first.path}/merge`, { csrf })).status, 303);
+  const refused = await admin.post(`${second.path}/merge`, { csrf });
+  assert.is(refused.status, 409);
+  assert.match(refused.html, /Not merged: these conflict with main/);
+  assert.match(refused.html, /<li>FAQ: /);
+  assert.is((await t.call('GET', second.base, { token: fx.admin.token })).body.status, 'open', 'nothing changed');
+  const main = (await t.call('GET', `/v1/spaces/${space.id}/content/path/faq?format=markdown`, { token: fx.admin.token })).body;
+  assert.match(main.markdown, /Here\./);
 });
 
 test('signing out ends the session on the server: the old cookie no longer opens anything', async () => {

@@ -16,12 +16,18 @@ let t: TestServer;
 let fx: OrganizationFixture;
 let browser: Browser;
 let spaceId: string;
+let changeRequestPath: string;
 
 test.before(
   reportingErrors(async () => {
     t = await startTestServer();
     fx = await organizationWithMembers(t);
     spaceId = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Handbook', template: { id: 'getting-started' } } })).body.id;
+    const changeRequest = (await t.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: fx.editor.token, body: { subject: 'Say more' } })).body;
+    const faq = (await t.call('GET', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content/path/faq`, { token: fx.editor.token })).body;
+    const edit = { operation: 'update_page', page: faq.id, document: { markdown: '## Where do I start?\n\nWith the [introduction](README.md), or the FAQ.\n' } };
+    await t.call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [edit] } });
+    changeRequestPath = new URL(changeRequest.urls.app).pathname;
     const set = await runAdmin(['user', 'password', '--email', fx.reader.email], { DATA_DIR: t.dataDir }, { stdin: `${password}\n` });
     assert.is(set.code, 0, set.stderr);
     browser = await puppeteer.launch({ executablePath: chromiumPath(), headless: true, pipe: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
@@ -71,6 +77,11 @@ test('sign in by the form’s names, open a space and a page, sign out; axe find
 
   await page.goto(`${t.url}/app/`);
   await check('home');
+  await page.goto(`${t.url}${changeRequestPath}`);
+  assert.is(await page.$eval('h1', (heading) => heading.textContent), 'Say more');
+  assert.ok(await page.$('pre.diff ins'), 'the change is shown as a diff');
+  await check('change request');
+  await page.goto(`${t.url}/app/`);
   await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Sign out[role="button"])').click()]);
   assert.match(page.url(), /\/app\/sign-in$/);
   await page.goto(`${t.url}/app/`);

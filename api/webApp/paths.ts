@@ -1,0 +1,6 @@
+/** The app's addresses: the same as `urls.app` hands out (api/urls.ts), as paths. */
+export const organizationPath = (organizationId: string) => `/app/o/${organizationId}`;
+export const spacePath = (spaceId: string) => `/app/s/${spaceId}`;
+export const pagePath = (spaceId: string, pageId: string) => `/app/s/${spaceId}/p/${pageId}`;
+export const changeRequestsPath = (spaceId: string) => `/app/s/${spaceId}/~/changes`;
+export const changeRequestPath = (spaceId: string, number: number) => `/app/s/${spaceId}/~/changes/${number}`;
