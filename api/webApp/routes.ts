@@ -100,7 +100,8 @@ router.get('/', signedIn as never, async (ctx) => {
   sendPage(app, { title: 'Home', content: homeContent(organizations) });
 });
 
-router.get('/o/:organizationId', signedIn as never, policy(inOrganization('read')) as never, async (ctx) => {
+// Guests too (role null): they see the spaces shared with them, as on the home page.
+router.get('/o/:organizationId', signedIn as never, policy(inOrganization(null)) as never, async (ctx) => {
   const app = ctx as AppContext;
   const { organization, role } = organizationOf(app);
   const spaces = await readableSpaces(app, organization.id, role, await findContentGrantsCached(app.db, callerOf(app).id));

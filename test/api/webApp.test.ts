@@ -59,7 +59,7 @@ test.before(
     t = await startTestServer();
     fx = await organizationWithMembers(t);
     space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Handbook', template: { id: 'getting-started' } } })).body;
-    for (const person of [fx.reader, fx.outsider, fx.admin]) {
+    for (const person of [fx.reader, fx.outsider, fx.admin, fx.guest]) {
       const set = await runAdmin(['user', 'password', '--email', person.email], { DATA_DIR: t.dataDir }, { stdin: `${password}\n` });
       assert.is(set.code, 0, set.stderr);
       assert.is(set.stdout.trim(), `password set for ${person.email}`);
@@ -110,8 +110,15 @@ test('the home page lists the organizations and the spaces the person can read; 
   assert.is(home.status, 200);
   assert.match(home.html, new RegExp(`<a href="/app/o/${fx.org.id}">Acme Docs</a>`));
   assert.match(home.html, new RegExp(`<a href="/app/s/${space.id}">Handbook</a>`));
+  // A guest belongs to the organization with no role: its page opens, showing what is shared with them (nothing here).
+  const guest = new Browser(t.url);
+  await signIn(guest, fx.guest.email);
+  const guestView = await guest.get(`/app/o/${fx.org.id}`);
+  assert.is(guestView.status, 200);
+  assert.match(guestView.html, /No space you can read here yet\./);
   const outsider = new Browser(t.url);
   await signIn(outsider, fx.outsider.email);
+  assert.is((await outsider.get(`/app/o/${fx.org.id}`)).status, 404);
   assert.not.match((await outsider.get('/app/')).html, /Handbook/);
   const refused = await outsider.get(`/app/s/${space.id}`);
   assert.is(refused.status, 404);
