@@ -98,8 +98,8 @@ export async function removeAppSession(db: Queryable, sessionId: string): Promis
   return changes > 0;
 }
 
-/** Every session of the user: what a password change does, so a stolen session ends with it. */
-export async function removeAppSessionsOfUser(db: Queryable, userId: string): Promise<number> {
-  const { changes } = await db.run('DELETE FROM app_sessions WHERE user_id = ?', [userId]);
+/** Every session of the user but `except` (the one changing the password): what a password change does, so a stolen session ends with it. */
+export async function removeAppSessionsOfUser(db: Queryable, userId: string, except?: string): Promise<number> {
+  const { changes } = await db.run('DELETE FROM app_sessions WHERE user_id = ? AND id <> ?', [userId, except ?? '']);
   return changes;
 }

@@ -16,10 +16,10 @@ nav.tree ul{list-style:none;padding-left:.9rem;margin:0}nav.tree>ul{padding-left
 .breadcrumbs{color:var(--muted);font-size:.9rem}.muted{color:var(--muted)}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(16rem,1fr));gap:1rem;padding:0;list-style:none}.cards li{border:1px solid var(--line);border-radius:8px;padding:.8rem 1rem}
 .sign-in{max-width:24rem;margin:4rem auto}.sign-in label{display:block;margin:.8rem 0 .25rem;font-weight:600}.sign-in input{width:100%;font:inherit;padding:.45rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}.sign-in button{margin-top:1.2rem;width:100%}
-.problem{border-left:4px solid var(--danger);background:var(--soft);padding:.5rem .9rem;border-radius:4px}
+input:not([type=hidden]){font:inherit;padding:.35rem .55rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg);max-width:100%}section form{margin:.6rem 0}.table-scroll{overflow-x:auto;max-width:100%}.notice{border-left:4px solid var(--success);background:var(--soft);padding:.5rem .9rem;border-radius:4px}.problem{border-left:4px solid var(--danger);background:var(--soft);padding:.5rem .9rem;border-radius:4px}
 .clone{font-family:ui-monospace,monospace;background:var(--soft);padding:.4rem .6rem;border-radius:6px;overflow-wrap:anywhere}
 article pre{background:var(--soft);padding:.8rem 1rem;border-radius:6px;overflow-x:auto}article code{font-family:ui-monospace,monospace;font-size:.9em}
-article img{max-width:100%;height:auto}article table{border-collapse:collapse}article th,article td{border:1px solid var(--line);padding:.3rem .6rem}
+article img{max-width:100%;height:auto}table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:.3rem .6rem}
 .hint{border-left:4px solid var(--info);background:var(--soft);padding:.25rem 1rem;border-radius:4px;margin:1rem 0}.hint-success{border-color:var(--success)}.hint-warning{border-color:var(--warning)}.hint-danger{border-color:var(--danger)}
 details{border:1px solid var(--line);border-radius:6px;margin:.6rem 0;padding:0 1rem}summary{cursor:pointer;font-weight:600;padding:.45rem 0}
 a.anchor{color:inherit;text-decoration:none}

@@ -33,6 +33,7 @@ export function appPageHtml(ctx: AppContext, page: { title: string; content: Chi
             caller
               ? [
                   el('span', { className: ['who'] }, caller.displayName || caller.email),
+                  el('a', { href: '/app/settings' }, 'Settings'),
                   el('form', { method: 'post', action: '/app/sign-out' }, csrfField(ctx), el('button', { type: 'submit' }, 'Sign out')),
                 ]
               : null,

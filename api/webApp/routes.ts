@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
-import { endSession, signInWithPassword } from '../../domain/accounts/index.js';
+import { changeOwnPassword, endSession, issueOwnToken, revokeOwnToken, sessionsOf, signInWithPassword, tokensOf } from '../../domain/accounts/index.js';
 import { DomainError } from '../../domain/common/errors.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
 import { changesBetween, readPageDocument, readSpaceRevision, revisionPage } from '../../domain/spaces/index.js';
@@ -10,6 +10,7 @@ import { listReviews } from '../../storage/changeRequestReviews.js';
 import { atLeast } from '../policies/roles.js';
 import { changeRequestContent, changeRequestListContent } from './changeRequestPages.js';
 import { changeRequestPath } from './paths.js';
+import { settingsContent, type SettingsPage } from './settingsPage.js';
 import { allPages, findPageById, type MergeConflict } from '../../engine/index.js';
 import { findContentGrantsCached } from '../../storage/contentGrants.js';
 import { findOrganizationCached, listOrganizationsOfUser } from '../../storage/organizations.js';
@@ -146,6 +147,49 @@ router.post(`${inChangeRequests}/:number/merge`, signedIn as never, policy(inSpa
   ctx.redirect(changeRequestPath(space.id, changeRequest.number));
 });
 
+router.get('/settings', signedIn as never, (ctx) => showSettings(ctx as AppContext, {}));
+router.post('/settings/tokens', signedIn as never, async (ctx) => {
+  const app = ctx as AppContext;
+  const form = await readForm(app);
+  checkFormOrigin(app, form);
+  const label = form.get('label') ?? '';
+  try {
+    const value = await issueOwnToken(app.db, callerOf(app), label);
+    await showSettings(app, { newToken: { label: label.trim(), value } }, 201);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    await showSettings(app, { problem: error.message }, toHttpError(error)?.status ?? 400);
+  }
+});
+router.post('/settings/tokens/revoke', signedIn as never, async (ctx) => {
+  const app = ctx as AppContext;
+  const form = await readForm(app);
+  checkFormOrigin(app, form);
+  await revokeOwnToken(app.db, callerOf(app), form.get('id') ?? '');
+  ctx.status = 303;
+  ctx.redirect('/app/settings');
+});
+router.post('/settings/sessions/end', signedIn as never, async (ctx) => {
+  const app = ctx as AppContext;
+  const form = await readForm(app);
+  checkFormOrigin(app, form);
+  await endSession(app.db, callerOf(app), form.get('id') ?? '');
+  ctx.status = 303;
+  ctx.redirect('/app/settings');
+});
+router.post('/settings/password', signedIn as never, async (ctx) => {
+  const app = ctx as AppContext;
+  const form = await readForm(app);
+  checkFormOrigin(app, form);
+  try {
+    await changeOwnPassword(app.db, callerOf(app), { current: form.get('current') ?? '', next: form.get('next') ?? '', session: app.state.appSession!.id });
+    await showSettings(app, { notice: 'Password changed: every other browser is signed out.' });
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    await showSettings(app, { problem: error.message }, toHttpError(error)?.status ?? 400);
+  }
+});
+
 // Every other path under /app: signed in first, then an honest page that the app doesn't show it yet.
 router.get('/{*rest}', signedIn as never, async (ctx) => {
   sendPage(ctx as AppContext, { title: 'Not in the app yet', content: messageContent('Not in the app yet', 'This page of Quire is not in the web app yet: the API serves it.') }, 404);
@@ -184,6 +228,12 @@ async function showChangeRequest(ctx: AppContext, conflicts?: MergeConflict[], s
     },
     status,
   );
+}
+
+async function showSettings(ctx: AppContext, extra: Omit<SettingsPage, 'tokens' | 'sessions'>, status = 200) {
+  const caller = callerOf(ctx);
+  const [tokens, sessions] = await Promise.all([tokensOf(ctx.db, caller), sessionsOf(ctx.db, caller)]);
+  sendPage(ctx, { title: 'Settings', content: settingsContent(ctx, { tokens, sessions, ...extra }) }, status);
 }
 
 async function readableSpaces(ctx: AppContext, organizationId: string, role: Parameters<typeof organizationAccess>[2], grants: Parameters<typeof organizationAccess>[3]): Promise<SpaceRecord[]> {

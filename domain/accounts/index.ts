@@ -1,3 +1,4 @@
-/** People's accounts in the web app: passwords, sign-in and the sessions it opens. */
+/** People's accounts in the web app: passwords, sign-in and the sessions it opens, their own API tokens. */
 export { changeOwnPassword, endSession, sessionLifetimeMs, sessionOfCookie, sessionsOf, setPassword, signInWithPassword, type SignIn } from './sessions.js';
 export { passwordLimits, passwordProblem } from './passwords.js';
+export { issueOwnToken, revokeOwnToken, tokensOf } from './tokens.js';

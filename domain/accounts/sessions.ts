@@ -54,20 +54,20 @@ export async function endSession(db: Database, user: UserRecord, sessionId: stri
   if (own) await removeAppSession(db, sessionId);
 }
 
-/** Sets the user's password; every session they had ends (one may have been a thief's). */
-export async function setPassword(db: Database, user: UserRecord, password: string): Promise<void> {
+/** Sets the user's password; every session they had ends (one may have been a thief's), but `keep`: the one they changed it from. */
+export async function setPassword(db: Database, user: UserRecord, password: string, keep?: string): Promise<void> {
   const problem = passwordProblem(password);
   if (problem) throw invalidInput(problem);
   const hash = await hashPassword(password);
   await db.transaction(async (tx) => {
     await setPasswordHash(tx, user.id, hash);
-    await removeAppSessionsOfUser(tx, user.id);
+    await removeAppSessionsOfUser(tx, user.id, keep);
   });
 }
 
-/** A signed-in person's new password, given with their current one. */
-export async function changeOwnPassword(db: Database, user: UserRecord, input: { current: string; next: string }): Promise<void> {
+/** A signed-in person's new password, given with their current one: their other sessions end, this one stays. */
+export async function changeOwnPassword(db: Database, user: UserRecord, input: { current: string; next: string; session: string }): Promise<void> {
   const hash = await findPasswordHash(db, user.id);
-  if (hash && !(await verifyPassword(input.current, hash))) throw notAuthenticated('The current password is not right');
-  await setPassword(db, user, input.next);
+  if (hash && !(await verifyPassword(input.current, hash))) throw invalidInput('The current password is not right');
+  await setPassword(db, user, input.next, input.session);
 }

@@ -59,7 +59,7 @@ test.before(
     t = await startTestServer();
     fx = await organizationWithMembers(t);
     space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Handbook', template: { id: 'getting-started' } } })).body;
-    for (const person of [fx.reader, fx.outsider, fx.admin, fx.guest]) {
+    for (const person of [fx.reader, fx.outsider, fx.admin, fx.guest, fx.creator]) {
       const set = await runAdmin(['user', 'password', '--email', person.email], { DATA_DIR: t.dataDir }, { stdin: `${password}\n` });
       assert.is(set.code, 0, set.stderr);
       assert.is(set.stdout.trim(), `password set for ${person.email}`);
@@ -239,6 +239,43 @@ test('a merge that conflicts lists what conflicts and changes nothing', async ()
   assert.is((await t.call('GET', second.base, { token: fx.admin.token })).body.status, 'open', 'nothing changed');
   const main = (await t.call('GET', `/v1/spaces/${space.id}/content/path/faq?format=markdown`, { token: fx.admin.token })).body;
   assert.match(main.markdown, /Here\./);
+});
+
+test('settings: API tokens made (shown once), used and revoked; other browsers signed out; the password changed', async () => {
+  const here = new Browser(t.url);
+  const there = new Browser(t.url);
+  await signIn(here, fx.creator.email);
+  await signIn(there, fx.creator.email);
+  const settings = await here.get('/app/settings');
+  assert.is(settings.status, 200);
+  const csrf = Browser.field(settings.html, 'csrf');
+
+  assert.is((await here.post('/app/settings/tokens', { csrf, label: '  ' })).status, 400);
+  const made = await here.post('/app/settings/tokens', { csrf, label: 'Deploy script' });
+  assert.is(made.status, 201);
+  const value = /shown this once:<\/p><p class="clone">([^<]+)<\/p>/.exec(made.html)?.[1];
+  assert.ok(value, 'the new token is shown');
+  const user = await fetch(`${t.url}/v1/user`, { headers: { authorization: `Bearer ${value}` } });
+  assert.is(user.status, 200, 'and works on the API');
+  assert.is((await user.json()).email, fx.creator.email);
+  const listed = await here.get('/app/settings');
+  assert.match(listed.html, /<td>Deploy script<\/td>/);
+  assert.not.match(listed.html, new RegExp(value!), 'never shown again');
+  const tokenId = /name="id" value="([^"]+)"><button type="submit" aria-label="Revoke Deploy script"/.exec(listed.html)?.[1];
+  assert.ok(tokenId);
+  assert.is((await here.post('/app/settings/tokens/revoke', { csrf, id: tokenId! })).status, 303);
+  assert.is((await fetch(`${t.url}/v1/user`, { headers: { authorization: `Bearer ${value}` } })).status, 401, 'revoked');
+
+  assert.match(listed.html, /\(this browser\)/);
+  const wrong = await here.post('/app/settings/password', { csrf, current: 'not it', next: 'a new passphrase' });
+  assert.is(wrong.status, 400);
+  assert.match(wrong.html, /The current password is not right/);
+  const changed = await here.post('/app/settings/password', { csrf, current: password, next: 'a new passphrase' });
+  assert.is(changed.status, 200);
+  assert.match(changed.html, /Password changed: every other browser is signed out\./);
+  assert.is((await here.get('/app/')).status, 200, 'this browser stays signed in');
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  assert.is((await there.get('/app/')).status, 302, 'the other is signed out');
 });
 
 test('signing out ends the session on the server: the old cookie no longer opens anything', async () => {

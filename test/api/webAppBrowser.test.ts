@@ -81,6 +81,11 @@ test('sign in by the form’s names, open a space and a page, sign out; axe find
   assert.is(await page.$eval('h1', (heading) => heading.textContent), 'Say more');
   assert.ok(await page.$('pre.diff ins'), 'the change is shown as a diff');
   await check('change request');
+  await page.goto(`${t.url}/app/settings`);
+  await page.locator('::-p-aria(Label[role="textbox"])').fill('Laptop');
+  await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Create token[role="button"])').click()]);
+  assert.ok(await page.$('::-p-aria(Revoke Laptop)'), 'the new token is listed');
+  await check('settings');
   await page.goto(`${t.url}/app/`);
   await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Sign out[role="button"])').click()]);
   assert.match(page.url(), /\/app\/sign-in$/);
