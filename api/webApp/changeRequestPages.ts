@@ -41,6 +41,15 @@ export function changeRequestListContent(space: SpaceRecord, status: ChangeReque
   ];
 }
 
+/** A comment as the page shows it: its author, when, and its body drawn by the shared renderer. */
+export interface ShownComment {
+  id: string;
+  author: UserRecord;
+  postedAt: string;
+  resolved: boolean;
+  body: Child[];
+}
+
 export interface ChangeRequestPage {
   space: SpaceRecord;
   view: ChangeRequestView;
@@ -48,7 +57,8 @@ export interface ChangeRequestPage {
   /** The markdown of each changed page before and after, by page id. */
   sources: Map<string, { before: string; after: string }>;
   reviews: Array<{ review: ReviewRecord; reviewer: UserRecord }>;
-  may: { review: boolean; merge: boolean };
+  comments: ShownComment[];
+  may: { review: boolean; merge: boolean; comment: boolean };
   conflicts?: MergeConflict[];
 }
 
@@ -113,6 +123,30 @@ export function changeRequestContent(ctx: AppContext, page: ChangeRequestPage): 
               el('input', { type: 'hidden', name: 'status', value: 'changes-requested' }),
               el('button', { type: 'submit' }, 'Request changes'),
             ),
+          )
+        : null,
+    ),
+    el(
+      'section',
+      { id: 'comments', ariaLabelledBy: 'comments-title' },
+      el('h2', { id: 'comments-title' }, 'Comments'),
+      page.comments.length === 0 ? el('p', { className: ['muted'] }, 'No comment yet.') : null,
+      page.comments.map((comment) =>
+        el(
+          'article',
+          { className: ['comment'], ariaLabel: `Comment by ${comment.author.displayName || comment.author.email}` },
+          el('p', { className: ['muted'] }, `${comment.author.displayName || comment.author.email} · ${comment.postedAt.slice(0, 16).replace('T', ' ')}${comment.resolved ? ' · resolved' : ''}`),
+          comment.body,
+        ),
+      ),
+      page.may.comment
+        ? el(
+            'form',
+            { method: 'post', action: action('comments') },
+            csrfField(ctx),
+            el('label', { htmlFor: 'comment-body' }, 'Comment'),
+            el('textarea', { id: 'comment-body', name: 'markdown', rows: 4, required: true, maxLength: 100_000 }),
+            el('button', { type: 'submit' }, 'Comment'),
           )
         : null,
     ),

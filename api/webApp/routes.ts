@@ -9,15 +9,18 @@ import { changeRequestStatuses, listChangeRequests, type ChangeRequestStatus } f
 import { listReviews } from '../../storage/changeRequestReviews.js';
 import { atLeast } from '../policies/roles.js';
 import { changeRequestContent, changeRequestListContent } from './changeRequestPages.js';
-import { changeRequestPath } from './paths.js';
+import { changeRequestPath, pagePath } from './paths.js';
 import { settingsContent, type SettingsPage } from './settingsPage.js';
-import { allPages, findPageById, type MergeConflict } from '../../engine/index.js';
+import { allPages, findPageById, resolveWrittenRef, type Document, type MergeConflict } from '../../engine/index.js';
+import { changeRequestCommentPlace, postComment, readCommentsView } from '../../domain/comments/index.js';
+import { codeHighlighting, documentTree, type DocumentLinks } from '../../domain/documents/index.js';
+import { listComments } from '../../storage/comments.js';
 import { findContentGrantsCached } from '../../storage/contentGrants.js';
 import { findOrganizationCached, listOrganizationsOfUser } from '../../storage/organizations.js';
 import { listReachableSpaces, type SpaceRecord } from '../../storage/spaces.js';
 import { callerOf, contentDeps, organizationOf, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
 import { badRequest, toHttpError } from '../errors.js';
-import { spaceActions } from '../policies/actions.js';
+import { commentActions, spaceActions } from '../policies/actions.js';
 import { inOrganization, inSpace } from '../policies/index.js';
 import { appStyles, appStylesName } from './appStyles.js';
 import { appReturnPath, readForm } from './forms.js';
@@ -135,6 +138,17 @@ router.post(`${inChangeRequests}/:number/review`, signedIn as never, policy(inSp
   ctx.status = 303;
   ctx.redirect(changeRequestPath(space.id, changeRequest.number));
 });
+router.post(`${inChangeRequests}/:number/comments`, signedIn as never, policy(inSpace(commentActions.post)) as never, async (ctx) => {
+  const app = ctx as AppContext;
+  const form = await readForm(app);
+  checkFormOrigin(app, form);
+  const { space } = spaceOf(app);
+  const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
+  const place = await changeRequestCommentPlace(app.db, space.id, changeRequest.id);
+  await postComment(contentDeps(app), place, callerOf(app), { body: { markdown: form.get('markdown') ?? '' } });
+  ctx.status = 303;
+  ctx.redirect(`${changeRequestPath(space.id, changeRequest.number)}#comments`);
+});
 router.post(`${inChangeRequests}/:number/merge`, signedIn as never, policy(inSpace(spaceActions.merge)) as never, async (ctx) => {
   const app = ctx as AppContext;
   const form = await readForm(app);
@@ -211,6 +225,15 @@ async function showChangeRequest(ctx: AppContext, conflicts?: MergeConflict[], s
     sources.set(change.page.id, { before: old?.markdown ?? '', after: now?.markdown ?? '' });
   }
   const reviews = await readReviewsView(ctx.db, changeRequest, (await listReviews(ctx.db, changeRequest.id, {}, { limit: 100 })).items);
+  const place = await changeRequestCommentPlace(ctx.db, space.id, changeRequest.id);
+  const comments = await readCommentsView(ctx.db, (await listComments(ctx.db, place, { status: 'all' }, { limit: 100, order: 'asc' })).items);
+  await codeHighlighting();
+  const links: DocumentLinks = {
+    resolve: (ref) => resolveWrittenRef(after.revision, '', ref),
+    page: (pageId) => pagePath(space.id, pageId),
+    file: () => undefined,
+    spec: () => undefined,
+  };
   sendPage(
     ctx,
     {
@@ -221,8 +244,15 @@ async function showChangeRequest(ctx: AppContext, conflicts?: MergeConflict[], s
         changes,
         sources,
         reviews: reviews.items.map((review) => ({ review, reviewer: reviews.user(review.reviewerId) })),
+        comments: comments.comments.map((comment) => ({
+          id: comment.id,
+          author: comments.user(comment.postedBy),
+          postedAt: comment.postedAt,
+          resolved: comment.status === 'resolved',
+          body: documentTree(JSON.parse(comment.body.document) as Document, links).content,
+        })),
         // What the forms' own routes require (the same policies decide when they are posted).
-        may: { review: atLeast(role, spaceActions.review), merge: atLeast(role, spaceActions.merge) },
+        may: { review: atLeast(role, spaceActions.review), merge: atLeast(role, spaceActions.merge), comment: atLeast(role, commentActions.post) },
         ...(conflicts ? { conflicts } : {}),
       }),
     },

@@ -187,6 +187,7 @@ test('a change request: its source diff, and only the forms the role allows; a r
   assert.match(shown.html, /<del>- With the \[introduction\]\(README\.md\)\.\n<\/del><ins>\+ With the \[introduction\]\(README\.md\), then the quick start\.\n<\/ins>/);
   assert.not.match(shown.html, />Approve</, 'a reader is offered no review');
   assert.not.match(shown.html, />Merge</, 'nor a merge');
+  assert.not.match(shown.html, /<textarea/, 'nor a comment box (read is below comment)');
   const csrf = Browser.field(shown.html, 'csrf');
   assert.is((await reader.post(`${path}/merge`, { csrf })).status, 403, 'and the route refuses it as the API does');
 
@@ -198,6 +199,18 @@ test('a change request: its source diff, and only the forms the role allows; a r
   const approved = await admin.post(`${path}/review`, { csrf: Browser.field(page.html, 'csrf'), status: 'approved' });
   assert.is(approved.status, 303);
   assert.match((await admin.get(path)).html, /approved<\/li>/);
+  const commented = await admin.post(`${path}/comments`, { csrf: Browser.field(page.html, 'csrf'), markdown: 'Looks **good**: see the [quick start](quick-start.md).' });
+  assert.is(commented.status, 303);
+  assert.is(commented.location, `${path}#comments`);
+  const withComment = (await admin.get(path)).html;
+  assert.match(withComment, /<article class="comment" aria-label="Comment by [^"]+">/);
+  assert.match(withComment, /<p>Looks <strong>good<\/strong>: see the <a href="\/app\/s\/[^"]+\/p\/[^"]+">quick start<\/a>\.<\/p>/, 'drawn by the shared renderer, its link into the app');
+  const listedComments = (await t.call('GET', `${base}/comments`, { token: fx.admin.token })).body.items;
+  assert.equal(
+    listedComments.map((comment: { body: { markdown?: string } }) => comment.body.markdown?.trim()),
+    ['Looks **good**: see the [quick start](quick-start.md).'],
+  );
+  assert.is((await admin.post(`${path}/comments`, { csrf: Browser.field(page.html, 'csrf'), markdown: '' })).status, 400, 'an empty comment is refused');
   const reviews = (await t.call('GET', `${base}/reviews`, { token: fx.admin.token })).body.items;
   assert.equal(
     reviews.map((review: { status: string }) => review.status),
