@@ -91,7 +91,7 @@ export function changeRequestContent(ctx: AppContext, page: ChangeRequestPage): 
       { ariaLabelledBy: 'changes-title' },
       el('h2', { id: 'changes-title' }, `Changes (${changes.pages.length} page${changes.pages.length === 1 ? '' : 's'}, ${changes.files.length} file${changes.files.length === 1 ? '' : 's'})`),
       changes.pages.length === 0 && changes.files.length === 0 ? el('p', { className: ['muted'] }, 'Nothing changed yet.') : null,
-      changes.pages.map((change) => pageChange(change, page.sources.get(change.page.id))),
+      changes.pages.map((change) => pageChangeDetails(change, page.sources.get(change.page.id))),
       changes.files.length
         ? el(
             'ul',
@@ -154,7 +154,8 @@ export function changeRequestContent(ctx: AppContext, page: ChangeRequestPage): 
   ];
 }
 
-function pageChange(change: PageChange, source: { before: string; after: string } | undefined): Child {
+/** A changed page: its title and what happened to it, with a source diff of its markdown when it has one. */
+export function pageChangeDetails(change: PageChange, source: { before: string; after: string } | undefined): Child {
   const what = { page_created: 'added', page_deleted: 'removed', page_edited: 'edited', page_moved: 'moved' }[change.type];
   return el('details', { className: ['change'], open: true }, el('summary', {}, `${titleOf(change.page)} (${what})`), source ? sourceDiff(source.before, source.after) : null);
 }

@@ -4,7 +4,7 @@ import { resolveWrittenRef, type Revision, type RevisionPage, type Document } fr
 import type { OrganizationRecord } from '../../storage/organizations.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { AppContext } from '../context.js';
-import { changeRequestsPath, organizationPath, pagePath, spacePath } from './paths.js';
+import { changeRequestsPath, historyPath, organizationPath, pagePath, spacePath } from './paths.js';
 
 /** The sign-in form: email and password, posted with the sign-in cookie's token. */
 export function signInContent(input: { token: string; next: string; email?: string; problem?: string }): Child[] {
@@ -92,6 +92,8 @@ export async function spaceContent(ctx: AppContext, input: { space: SpaceRecord;
       space.title || 'Untitled space',
       ' · ',
       el('a', { href: changeRequestsPath(space.id) }, 'Change requests'),
+      ' · ',
+      el('a', { href: historyPath(space.id) }, 'History'),
     ),
     el(
       'div',

@@ -4,3 +4,5 @@ export const spacePath = (spaceId: string) => `/app/s/${spaceId}`;
 export const pagePath = (spaceId: string, pageId: string) => `/app/s/${spaceId}/p/${pageId}`;
 export const changeRequestsPath = (spaceId: string) => `/app/s/${spaceId}/~/changes`;
 export const changeRequestPath = (spaceId: string, number: number) => `/app/s/${spaceId}/~/changes/${number}`;
+export const historyPath = (spaceId: string) => `/app/s/${spaceId}/history`;
+export const revisionPath = (spaceId: string, revisionId: string) => `/app/s/${spaceId}/r/${revisionId}`;

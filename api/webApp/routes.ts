@@ -3,7 +3,8 @@ import type Koa from 'koa';
 import { changeOwnPassword, endSession, issueOwnToken, revokeOwnToken, sessionsOf, signInWithPassword, tokensOf } from '../../domain/accounts/index.js';
 import { DomainError } from '../../domain/common/errors.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
-import { changesBetween, readPageDocument, readSpaceRevision, revisionPage } from '../../domain/spaces/index.js';
+import { changesBetween, readPageDocument, readSpaceHistory, readSpaceRevision, revisionPage } from '../../domain/spaces/index.js';
+import { historyContent, revisionContent } from './historyPages.js';
 import { changeRequestOf, mergeBaseOf, mergeChangeRequest, readChangeRequestRevision, readChangeRequestView, readReviewsView, submitReview } from '../../domain/changeRequests/index.js';
 import { changeRequestStatuses, listChangeRequests, type ChangeRequestStatus } from '../../storage/changeRequests.js';
 import { listReviews } from '../../storage/changeRequestReviews.js';
@@ -11,7 +12,7 @@ import { atLeast } from '../policies/roles.js';
 import { changeRequestContent, changeRequestListContent } from './changeRequestPages.js';
 import { changeRequestPath, pagePath } from './paths.js';
 import { settingsContent, type SettingsPage } from './settingsPage.js';
-import { allPages, findPageById, resolveWrittenRef, type Document, type MergeConflict } from '../../engine/index.js';
+import { allPages, findPageById, resolveWrittenRef, type Document, type MergeConflict, type PageChange, type Revision } from '../../engine/index.js';
 import { changeRequestCommentPlace, postComment, readCommentsView } from '../../domain/comments/index.js';
 import { codeHighlighting, documentTree, type DocumentLinks } from '../../domain/documents/index.js';
 import { listComments } from '../../storage/comments.js';
@@ -204,6 +205,26 @@ router.post('/settings/password', signedIn as never, async (ctx) => {
   }
 });
 
+router.get('/s/:spaceId/history', signedIn as never, policy(inSpace(spaceActions.view)) as never, async (ctx) => {
+  const app = ctx as AppContext;
+  const { space } = spaceOf(app);
+  const from = typeof ctx.query.from === 'string' && /^[0-9a-f]{40}$/.test(ctx.query.from) ? ctx.query.from : undefined;
+  const history = await readSpaceHistory(contentDeps(app), space.id, { limit: 50, ...(from ? { from } : {}) });
+  sendPage(app, { title: 'History', content: historyContent(space, history) });
+});
+router.get('/s/:spaceId/r/:revisionId', signedIn as never, policy(inSpace(spaceActions.view)) as never, async (ctx) => {
+  const app = ctx as AppContext;
+  const { space } = spaceOf(app);
+  const revision = await readSpaceRevision(contentDeps(app), space.id, pathParam(app, 'revisionId'));
+  const parent = revision.parents[0] ? await readSpaceRevision(contentDeps(app), space.id, revision.parents[0]) : undefined;
+  const changes = parent ? changesBetween(parent, revision) : { pages: [], files: [] };
+  const [entry] = (await readSpaceHistory(contentDeps(app), space.id, { limit: 1, from: revision.commit })).entries;
+  sendPage(app, {
+    title: revision.message.split('\n')[0] || 'Revision',
+    content: revisionContent(space, { revision, author: entry!.author, changes, sources: parent ? changedSources(parent, revision, changes.pages) : new Map() }),
+  });
+});
+
 // Every other path under /app: signed in first, then an honest page that the app doesn't show it yet.
 router.get('/{*rest}', signedIn as never, async (ctx) => {
   sendPage(ctx as AppContext, { title: 'Not in the app yet', content: messageContent('Not in the app yet', 'This page of Quire is not in the web app yet: the API serves it.') }, 404);
@@ -216,14 +237,7 @@ async function showChangeRequest(ctx: AppContext, conflicts?: MergeConflict[], s
   // What the API's getChangeRequestChanges compares: the merge base, and the branch's head.
   const [before, after] = await Promise.all([readChangeRequestRevision(contentDeps(ctx), changeRequest, mergeBaseOf(changeRequest)), readChangeRequestRevision(contentDeps(ctx), changeRequest)]);
   const changes = changesBetween(before.revision, after.revision);
-  const sources = new Map<string, { before: string; after: string }>();
-  for (const change of changes.pages) {
-    if (change.page.kind !== 'document') continue;
-    const old = findPageById(before.revision, change.page.id);
-    const now = findPageById(after.revision, change.page.id);
-    if (change.type === 'page_moved' && old?.markdown === now?.markdown) continue;
-    sources.set(change.page.id, { before: old?.markdown ?? '', after: now?.markdown ?? '' });
-  }
+  const sources = changedSources(before.revision, after.revision, changes.pages);
   const reviews = await readReviewsView(ctx.db, changeRequest, (await listReviews(ctx.db, changeRequest.id, {}, { limit: 100 })).items);
   const place = await changeRequestCommentPlace(ctx.db, space.id, changeRequest.id);
   const comments = await readCommentsView(ctx.db, (await listComments(ctx.db, place, { status: 'all' }, { limit: 100, order: 'asc' })).items);
@@ -264,6 +278,19 @@ async function showSettings(ctx: AppContext, extra: Omit<SettingsPage, 'tokens' 
   const caller = callerOf(ctx);
   const [tokens, sessions] = await Promise.all([tokensOf(ctx.db, caller), sessionsOf(ctx.db, caller)]);
   sendPage(ctx, { title: 'Settings', content: settingsContent(ctx, { tokens, sessions, ...extra }) }, status);
+}
+
+/** The markdown before and after of each changed document page (a move that kept its text has none). */
+function changedSources(before: Revision, after: Revision, changes: PageChange[]): Map<string, { before: string; after: string }> {
+  const sources = new Map<string, { before: string; after: string }>();
+  for (const change of changes) {
+    if (change.page.kind !== 'document') continue;
+    const old = findPageById(before, change.page.id);
+    const now = findPageById(after, change.page.id);
+    if (change.type === 'page_moved' && old?.markdown === now?.markdown) continue;
+    sources.set(change.page.id, { before: old?.markdown ?? '', after: now?.markdown ?? '' });
+  }
+  return sources;
 }
 
 async function readableSpaces(ctx: AppContext, organizationId: string, role: Parameters<typeof organizationAccess>[2], grants: Parameters<typeof organizationAccess>[3]): Promise<SpaceRecord[]> {

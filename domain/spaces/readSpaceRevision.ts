@@ -1,4 +1,4 @@
-import { fileSizes, primaryBranch, readRevision, resolveRevision, type Revision } from '../../engine/index.js';
+import { fileSizes, firstParentHistory, primaryBranch, readRevision, resolveRevision, type HistoryEntry, type Revision } from '../../engine/index.js';
 import type { ContentDeps } from '../common/deps.js';
 
 /**
@@ -27,4 +27,11 @@ export async function readParentRevisionWithSizes(deps: Pick<ContentDeps, 'repos
   const parent = revision.parents[0];
   if (parent !== undefined) return readRevisionWithSizes(deps, spaceId, parent);
   return { revision: { commit: '', parents: [], message: '', createdAt: revision.createdAt, pages: [], files: [], reusableContents: [], redirects: new Map() }, sizes: new Map() };
+}
+
+/** The space's history: its primary branch's first-parent commits, newest first, from `from` (its head by default). */
+export async function readSpaceHistory(deps: Pick<ContentDeps, 'repositories'>, spaceId: string, options: { limit: number; from?: string }): Promise<{ entries: HistoryEntry[]; next?: string }> {
+  const repo = deps.repositories.open(spaceId);
+  const head = await resolveRevision(repo, options.from ?? primaryBranch);
+  return firstParentHistory(repo, head, options.limit);
 }

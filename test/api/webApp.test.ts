@@ -1,7 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
+import { gitValue } from '../helpers/gitClient.js';
 import { runAdmin } from '../helpers/processes.js';
+import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 
@@ -289,6 +291,28 @@ test('settings: API tokens made (shown once), used and revoked; other browsers s
   assert.is((await here.get('/app/')).status, 200, 'this browser stays signed in');
   await new Promise((resolve) => setTimeout(resolve, 150));
   assert.is((await there.get('/app/')).status, 302, 'the other is signed out');
+});
+
+test('the space’s history from git, and a revision with what it changed', async () => {
+  // The head is the merge of the change requests above: a commit with its author, message and changes.
+  const revisionNow = (await t.call('GET', `/v1/spaces/${space.id}/content`, { token: fx.admin.token })).body;
+  const reader = new Browser(t.url);
+  await signIn(reader, fx.reader.email);
+  const history = await reader.get(`/app/s/${space.id}/history`);
+  assert.is(history.status, 200);
+  const revisionPath = new URL(revisionNow.urls.app).pathname;
+  assert.ok(history.html.includes(`<a href="${revisionPath}">`), 'the head revision is listed, at its urls.app');
+  const entries = history.html.match(/<li><a href="\/app\/s\/[^"]+\/r\/[0-9a-f]{40}">/g) ?? [];
+  const gitLog = gitValue(spaceGitdir(t.dataDir, space.id), 'log', '--first-parent', '--format=%H', 'main').split('\n');
+  assert.is(entries.length, gitLog.length, 'one entry per first-parent commit, as git log --first-parent');
+  const shown = await reader.get(revisionPath);
+  assert.is(shown.status, 200);
+  assert.match(shown.html, new RegExp(revisionNow.id));
+  const [author] = gitValue(spaceGitdir(t.dataDir, space.id), 'log', '-1', '--format=%an', revisionNow.id).split('\n');
+  assert.ok(shown.html.includes(author!), `the author, ${author}`);
+  assert.match(shown.html, /Changes \(\d+ pages?, \d+ files?\)/);
+  assert.match(shown.html, /FAQ \(edited\)/, 'the merge changed the FAQ');
+  assert.is((await reader.get(`/app/s/${space.id}/r/${'0'.repeat(40)}`)).status, 404);
 });
 
 test('signing out ends the session on the server: the old cookie no longer opens anything', async () => {
