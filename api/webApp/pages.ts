@@ -4,7 +4,7 @@ import { resolveWrittenRef, type Revision, type RevisionPage, type Document } fr
 import type { OrganizationRecord } from '../../storage/organizations.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { AppContext } from '../context.js';
-import { changeRequestsPath, historyPath, organizationPath, pagePath, spacePath } from './paths.js';
+import { changeRequestsPath, historyPath, organizationPath, pagePath, sitesPath, spacePath } from './paths.js';
 
 /** The sign-in form: email and password, posted with the sign-in cookie's token. */
 export function signInContent(input: { token: string; next: string; email?: string; problem?: string }): Child[] {
@@ -51,7 +51,11 @@ export function homeContent(organizations: OrganizationSpaces[]): Child[] {
 }
 
 export function organizationContent(organization: OrganizationRecord, spaces: SpaceRecord[]): Child[] {
-  return [el('p', { className: ['breadcrumbs'] }, el('a', { href: '/app/' }, 'Home')), el('h1', {}, organization.title), spaceCards(spaces)];
+  return [
+    el('p', { className: ['breadcrumbs'] }, el('a', { href: '/app/' }, 'Home'), ' · ', el('a', { href: sitesPath(organization.id) }, 'Docs sites')),
+    el('h1', {}, organization.title),
+    spaceCards(spaces),
+  ];
 }
 
 function spaceCards(spaces: SpaceRecord[]): Child {

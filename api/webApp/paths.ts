@@ -6,3 +6,5 @@ export const changeRequestsPath = (spaceId: string) => `/app/s/${spaceId}/~/chan
 export const changeRequestPath = (spaceId: string, number: number) => `/app/s/${spaceId}/~/changes/${number}`;
 export const historyPath = (spaceId: string) => `/app/s/${spaceId}/history`;
 export const revisionPath = (spaceId: string, revisionId: string) => `/app/s/${spaceId}/r/${revisionId}`;
+export const sitesPath = (organizationId: string) => `/app/o/${organizationId}/sites`;
+export const sitePath = (organizationId: string, siteId: string) => `/app/o/${organizationId}/sites/${siteId}`;

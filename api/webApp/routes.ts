@@ -10,7 +10,10 @@ import { changeRequestStatuses, listChangeRequests, type ChangeRequestStatus } f
 import { listReviews } from '../../storage/changeRequestReviews.js';
 import { atLeast } from '../policies/roles.js';
 import { changeRequestContent, changeRequestListContent } from './changeRequestPages.js';
-import { changeRequestPath, pagePath } from './paths.js';
+import { changeRequestPath, pagePath, sitePath } from './paths.js';
+import { siteContent, sitesContent } from './sitePages.js';
+import { setSitePublished, siteOf } from '../../domain/sites/index.js';
+import { listSites } from '../../storage/sites.js';
 import { settingsContent, type SettingsPage } from './settingsPage.js';
 import { allPages, findPageById, resolveWrittenRef, type Document, type MergeConflict, type PageChange, type Revision } from '../../engine/index.js';
 import { changeRequestCommentPlace, postComment, readCommentsView } from '../../domain/comments/index.js';
@@ -21,7 +24,7 @@ import { findOrganizationCached, listOrganizationsOfUser } from '../../storage/o
 import { listReachableSpaces, type SpaceRecord } from '../../storage/spaces.js';
 import { callerOf, contentDeps, organizationOf, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
 import { badRequest, toHttpError } from '../errors.js';
-import { commentActions, spaceActions } from '../policies/actions.js';
+import { commentActions, siteActions, spaceActions } from '../policies/actions.js';
 import { inOrganization, inSpace } from '../policies/index.js';
 import { appStyles, appStylesName } from './appStyles.js';
 import { appReturnPath, readForm } from './forms.js';
@@ -205,6 +208,24 @@ router.post('/settings/password', signedIn as never, async (ctx) => {
   }
 });
 
+router.get('/o/:organizationId/sites', signedIn as never, policy(inOrganization(siteActions.view)) as never, async (ctx) => {
+  const app = ctx as AppContext;
+  const { organization } = organizationOf(app);
+  const sites = await listSites(app.db, organization.id, {}, { limit: 100 });
+  sendPage(app, { title: 'Docs sites', content: sitesContent(organization, sites.items) });
+});
+router.get('/o/:organizationId/sites/:siteId', signedIn as never, policy(inOrganization(siteActions.view)) as never, (ctx) => showSite(ctx as AppContext));
+for (const verb of ['publish', 'unpublish'] as const) {
+  router.post(`/o/:organizationId/sites/:siteId/${verb}`, signedIn as never, policy(inOrganization(siteActions.admin)) as never, async (ctx) => {
+    const app = ctx as AppContext;
+    const form = await readForm(app);
+    checkFormOrigin(app, form);
+    const { organization } = organizationOf(app);
+    await setSitePublished(contentDeps(app), await siteOf(app.db, organization.id, pathParam(app, 'siteId')), verb === 'publish');
+    ctx.status = 303;
+    ctx.redirect(sitePath(organization.id, pathParam(app, 'siteId')));
+  });
+}
 router.get('/s/:spaceId/history', signedIn as never, policy(inSpace(spaceActions.view)) as never, async (ctx) => {
   const app = ctx as AppContext;
   const { space } = spaceOf(app);
@@ -291,6 +312,13 @@ function changedSources(before: Revision, after: Revision, changes: PageChange[]
     sources.set(change.page.id, { before: old?.markdown ?? '', after: now?.markdown ?? '' });
   }
   return sources;
+}
+
+async function showSite(ctx: AppContext) {
+  const { organization, role } = organizationOf(ctx);
+  const site = await siteOf(ctx.db, organization.id, pathParam(ctx, 'siteId'));
+  const publishedUrl = new URL(`/sites/${site.id}/`, `${ctx.protocol}://${ctx.host}`).toString();
+  sendPage(ctx, { title: site.title || 'Site', content: siteContent(ctx, { organization, site, publishedUrl, mayPublish: atLeast(role, siteActions.admin) }) });
 }
 
 async function readableSpaces(ctx: AppContext, organizationId: string, role: Parameters<typeof organizationAccess>[2], grants: Parameters<typeof organizationAccess>[3]): Promise<SpaceRecord[]> {

@@ -315,6 +315,33 @@ test('the space’s history from git, and a revision with what it changed', asyn
   assert.is((await reader.get(`/app/s/${space.id}/r/${'0'.repeat(40)}`)).status, 404);
 });
 
+test('a docs site: listed, opened at its urls.app, published and unpublished by an admin’s form, and not by a reader', async () => {
+  const made = (await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Handbook site', visibility: 'public', spaces: [space.id] } })).body;
+  const path = new URL(made.urls.app).pathname;
+  assert.is(path, `/app/o/${fx.org.id}/sites/${made.id}`);
+  const reader = new Browser(t.url);
+  await signIn(reader, fx.reader.email);
+  assert.match((await reader.get(`/app/o/${fx.org.id}/sites`)).html, new RegExp(`<a href="${path}">Handbook site</a>`));
+  const readerView = await reader.get(path);
+  assert.match(readerView.html, /Not published · public/);
+  assert.not.match(readerView.html, />Publish</, 'a reader is offered no Publish');
+  assert.is((await reader.post(`${path}/publish`, { csrf: Browser.field(readerView.html, 'csrf') })).status, 403);
+
+  const admin = new Browser(t.url);
+  await signIn(admin, fx.admin.email);
+  const adminView = await admin.get(path);
+  assert.match(adminView.html, /<button type="submit" class="primary">Publish<\/button>/);
+  assert.is((await admin.post(`${path}/publish`, { csrf: Browser.field(adminView.html, 'csrf') })).status, 303);
+  assert.is((await t.call('GET', `/v1/orgs/${fx.org.id}/sites/${made.id}`, { token: fx.admin.token })).body.published, true);
+  const published = await admin.get(path);
+  const url = /Read it at <a href="([^"]+)">/.exec(published.html)?.[1];
+  assert.ok(url);
+  assert.is((await fetch(url!)).status, 200, 'the published site answers');
+  assert.match(published.html, />Unpublish</);
+  assert.is((await admin.post(`${path}/unpublish`, { csrf: Browser.field(published.html, 'csrf') })).status, 303);
+  assert.is((await t.call('GET', `/v1/orgs/${fx.org.id}/sites/${made.id}`, { token: fx.admin.token })).body.published, false);
+});
+
 test('signing out ends the session on the server: the old cookie no longer opens anything', async () => {
   const browser = new Browser(t.url);
   await signIn(browser, fx.reader.email);
