@@ -3,8 +3,9 @@ import { codeHighlighting, documentTree, el, safeHref, type Child } from '../../
 import { resolveWrittenRef, type Revision, type RevisionPage, type Document } from '../../engine/index.js';
 import type { OrganizationRecord } from '../../storage/organizations.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
+import type { CollectionRecord } from '../../storage/collections.js';
 import type { AppContext } from '../context.js';
-import { changeRequestsPath, historyPath, organizationPath, pagePath, sitesPath, spacePath } from './paths.js';
+import { changeRequestsPath, collectionPath, historyPath, organizationPath, pagePath, sitesPath, spacePath } from './paths.js';
 
 /** The sign-in form: email and password, posted with the sign-in cookie's token. */
 export function signInContent(input: { token: string; next: string; email?: string; problem?: string }): Child[] {
@@ -29,9 +30,15 @@ export function signInContent(input: { token: string; next: string; email?: stri
   ];
 }
 
+/** What a person can read of an organization: its spaces and collections, each placed in its collection. */
+export interface ReadableContent {
+  spaces: SpaceRecord[];
+  collections: CollectionRecord[];
+}
+
 export interface OrganizationSpaces {
   organization: OrganizationRecord;
-  spaces: SpaceRecord[];
+  content: ReadableContent;
 }
 
 /** The home page: each organization the person belongs to, with the spaces they can read. */
@@ -39,30 +46,46 @@ export function homeContent(organizations: OrganizationSpaces[]): Child[] {
   return [
     el('h1', {}, 'Your documentation'),
     organizations.length === 0 ? el('p', { className: ['muted'] }, 'You belong to no organization yet: an invitation or an operator adds you to one.') : null,
-    organizations.map(({ organization, spaces }) =>
+    organizations.map(({ organization, content }) =>
       el(
         'section',
         { ariaLabelledBy: `org-${organization.id}` },
         el('h2', { id: `org-${organization.id}` }, el('a', { href: organizationPath(organization.id) }, organization.title)),
-        spaceCards(spaces),
+        contentTree(content, null),
       ),
     ),
   ];
 }
 
-export function organizationContent(organization: OrganizationRecord, spaces: SpaceRecord[]): Child[] {
+export function organizationContent(organization: OrganizationRecord, content: ReadableContent): Child[] {
   return [
     el('p', { className: ['breadcrumbs'] }, el('a', { href: '/app/' }, 'Home'), ' · ', el('a', { href: sitesPath(organization.id) }, 'Docs sites')),
     el('h1', {}, organization.title),
-    spaceCards(spaces),
+    contentTree(content, null),
   ];
 }
 
-function spaceCards(spaces: SpaceRecord[]): Child {
-  if (spaces.length === 0) return el('p', { className: ['muted'] }, 'No space you can read here yet.');
+/** A collection's page: what it holds that the person can read, nested collections included. */
+export function collectionContent(organization: OrganizationRecord, collection: CollectionRecord, content: ReadableContent): Child[] {
+  return [
+    el('p', { className: ['breadcrumbs'] }, el('a', { href: '/app/' }, 'Home'), ' / ', el('a', { href: organizationPath(organization.id) }, organization.title)),
+    el('h1', {}, collection.title || 'Untitled collection'),
+    collection.description ? el('p', {}, collection.description) : null,
+    contentTree(content, collection.id),
+  ];
+}
+
+/** The collections and spaces directly in `parentId` (null: the organization's top level), each collection with what it holds. */
+function contentTree(content: ReadableContent, parentId: string | null): Child {
+  const collections = content.collections.filter((collection) => collection.parentId === parentId).sort((a, b) => a.position - b.position);
+  const spaces = content.spaces.filter((space) => space.collectionId === parentId).sort((a, b) => a.position - b.position || a.title.localeCompare(b.title));
+  if (collections.length === 0 && spaces.length === 0) return parentId === null ? el('p', { className: ['muted'] }, 'No space you can read here yet.') : null;
   return el(
     'ul',
-    { className: ['cards'] },
+    { className: ['tree-list'] },
+    collections.map((collection) =>
+      el('li', {}, el('a', { href: collectionPath(collection.id), className: ['collection'] }, collection.title || 'Untitled collection'), contentTree(content, collection.id)),
+    ),
     spaces.map((space) => el('li', {}, el('a', { href: spacePath(space.id) }, space.title || 'Untitled space'))),
   );
 }

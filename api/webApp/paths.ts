@@ -8,3 +8,4 @@ export const historyPath = (spaceId: string) => `/app/s/${spaceId}/history`;
 export const revisionPath = (spaceId: string, revisionId: string) => `/app/s/${spaceId}/r/${revisionId}`;
 export const sitesPath = (organizationId: string) => `/app/o/${organizationId}/sites`;
 export const sitePath = (organizationId: string, siteId: string) => `/app/o/${organizationId}/sites/${siteId}`;
+export const collectionPath = (collectionId: string) => `/app/c/${collectionId}`;

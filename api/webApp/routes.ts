@@ -21,15 +21,14 @@ import { codeHighlighting, documentTree, type DocumentLinks } from '../../domain
 import { listComments } from '../../storage/comments.js';
 import { findContentGrantsCached } from '../../storage/contentGrants.js';
 import { findOrganizationCached, listOrganizationsOfUser } from '../../storage/organizations.js';
-import { listReachableSpaces, type SpaceRecord } from '../../storage/spaces.js';
-import { callerOf, contentDeps, organizationOf, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
+import { callerOf, collectionOf, contentDeps, organizationOf, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
 import { badRequest, toHttpError } from '../errors.js';
 import { commentActions, siteActions, spaceActions } from '../policies/actions.js';
-import { inOrganization, inSpace } from '../policies/index.js';
+import { inCollection, inOrganization, inSpace } from '../policies/index.js';
 import { appStyles, appStylesName } from './appStyles.js';
 import { appReturnPath, readForm } from './forms.js';
 import { sendPage } from './layout.js';
-import { homeContent, messageContent, organizationContent, signInContent, spaceContent } from './pages.js';
+import { collectionContent, homeContent, messageContent, organizationContent, signInContent, spaceContent, type ReadableContent } from './pages.js';
 import { checkFormOrigin, clearSessionCookie, readSession, setSessionCookie, signInToken } from './sessionCookie.js';
 
 /**
@@ -104,7 +103,7 @@ router.get('/', signedIn as never, async (ctx) => {
   const caller = callerOf(app);
   const grants = await findContentGrantsCached(app.db, caller.id);
   const memberships = await listOrganizationsOfUser(app.db, caller.id, { limit: 100 });
-  const organizations = await Promise.all(memberships.items.map(async ({ organization, role }) => ({ organization, spaces: await readableSpaces(app, organization.id, role, grants) })));
+  const organizations = await Promise.all(memberships.items.map(async ({ organization, role }) => ({ organization, content: await readableContent(app, organization.id, role, grants) })));
   sendPage(app, { title: 'Home', content: homeContent(organizations) });
 });
 
@@ -112,10 +111,17 @@ router.get('/', signedIn as never, async (ctx) => {
 router.get('/o/:organizationId', signedIn as never, policy(inOrganization(null)) as never, async (ctx) => {
   const app = ctx as AppContext;
   const { organization, role } = organizationOf(app);
-  const spaces = await readableSpaces(app, organization.id, role, await findContentGrantsCached(app.db, callerOf(app).id));
-  sendPage(app, { title: organization.title, content: organizationContent(organization, spaces) });
+  const content = await readableContent(app, organization.id, role, await findContentGrantsCached(app.db, callerOf(app).id));
+  sendPage(app, { title: organization.title, content: organizationContent(organization, content) });
 });
 
+router.get('/c/:collectionId', signedIn as never, policy(inCollection('read')) as never, async (ctx) => {
+  const app = ctx as AppContext;
+  const { collection, organizationRole } = collectionOf(app);
+  const organization = (await findOrganizationCached(app.db, collection.organizationId))!;
+  const content = await readableContent(app, organization.id, organizationRole, await findContentGrantsCached(app.db, callerOf(app).id));
+  sendPage(app, { title: collection.title || 'Collection', content: collectionContent(organization, collection, content) });
+});
 router.get('/s/:spaceId', signedIn as never, policy(inSpace(spaceActions.view)) as never, (ctx) => showSpace(ctx as AppContext, undefined));
 router.get('/s/:spaceId/p/:pageId', signedIn as never, policy(inSpace(spaceActions.view)) as never, (ctx) => showSpace(ctx as AppContext, ctx.params.pageId));
 
@@ -321,9 +327,10 @@ async function showSite(ctx: AppContext) {
   sendPage(ctx, { title: site.title || 'Site', content: siteContent(ctx, { organization, site, publishedUrl, mayPublish: atLeast(role, siteActions.admin) }) });
 }
 
-async function readableSpaces(ctx: AppContext, organizationId: string, role: Parameters<typeof organizationAccess>[2], grants: Parameters<typeof organizationAccess>[3]): Promise<SpaceRecord[]> {
-  const reachable = (await organizationAccess(ctx.db, organizationId, role, grants)).spaces;
-  return (await listReachableSpaces(ctx.db, { organizationId }, { ids: [...reachable.keys()] }, { limit: 100 })).items;
+/** The spaces and collections of the organization the person can read, by the rules the API lists them with (organizationAccess). */
+async function readableContent(ctx: AppContext, organizationId: string, role: Parameters<typeof organizationAccess>[2], grants: Parameters<typeof organizationAccess>[3]): Promise<ReadableContent> {
+  const access = await organizationAccess(ctx.db, organizationId, role, grants);
+  return { spaces: [...access.spaces.values()].map(({ space }) => space), collections: [...access.collections.values()].map(({ collection }) => collection) };
 }
 
 async function showSpace(ctx: AppContext, pageId: string | undefined) {

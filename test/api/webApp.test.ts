@@ -342,6 +342,24 @@ test('a docs site: listed, opened at its urls.app, published and unpublished by 
   assert.is((await t.call('GET', `/v1/orgs/${fx.org.id}/sites/${made.id}`, { token: fx.admin.token })).body.published, false);
 });
 
+test('collections: the home page shows them as a tree with their spaces, and a collection opens at its urls.app', async () => {
+  const collection = (await t.call('POST', `/v1/orgs/${fx.org.id}/collections`, { token: fx.admin.token, body: { title: 'Guides' } })).body;
+  const inside = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Install guide', parent: collection.id } })).body;
+  const reader = new Browser(t.url);
+  await signIn(reader, fx.reader.email);
+  const home = await reader.get('/app/');
+  const path = new URL(collection.urls.app).pathname;
+  assert.match(home.html, new RegExp(`<li><a href="${path}" class="collection">Guides</a><ul class="tree-list"><li><a href="/app/s/${inside.id}">Install guide</a></li></ul></li>`));
+  const opened = await reader.get(path);
+  assert.is(opened.status, 200);
+  assert.match(opened.html, /<h1>Guides<\/h1>/);
+  assert.match(opened.html, new RegExp(`<a href="/app/s/${inside.id}">Install guide</a>`));
+  assert.not.match(opened.html, />Handbook</, 'only what the collection holds');
+  const outsider = new Browser(t.url);
+  await signIn(outsider, fx.outsider.email);
+  assert.is((await outsider.get(path)).status, 404);
+});
+
 test('signing out ends the session on the server: the old cookie no longer opens anything', async () => {
   const browser = new Browser(t.url);
   await signIn(browser, fx.reader.email);
