@@ -58,7 +58,7 @@ export interface ChangeRequestPage {
   sources: Map<string, { before: string; after: string }>;
   reviews: Array<{ review: ReviewRecord; reviewer: UserRecord }>;
   comments: ShownComment[];
-  may: { review: boolean; merge: boolean; comment: boolean };
+  may: { review: boolean; merge: boolean; comment: boolean; edit: boolean };
   conflicts?: MergeConflict[];
 }
 
@@ -150,7 +150,15 @@ export function changeRequestContent(ctx: AppContext, page: ChangeRequestPage): 
           )
         : null,
     ),
-    open && page.may.merge ? el('form', { method: 'post', action: action('merge'), className: ['merge'] }, csrfField(ctx), el('button', { type: 'submit', className: ['primary'] }, 'Merge')) : null,
+    open && (page.may.merge || page.may.edit)
+      ? el(
+          'div',
+          { className: ['actions'] },
+          page.may.merge ? el('form', { method: 'post', action: action('merge') }, csrfField(ctx), el('button', { type: 'submit', className: ['primary'] }, 'Merge')) : null,
+          page.may.edit && view.state.outdated ? el('form', { method: 'post', action: action('update') }, csrfField(ctx), el('button', { type: 'submit' }, 'Update from main')) : null,
+          page.may.edit ? el('form', { method: 'post', action: action('archive') }, csrfField(ctx), el('button', { type: 'submit' }, 'Archive')) : null,
+        )
+      : null,
   ];
 }
 

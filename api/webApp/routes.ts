@@ -5,7 +5,17 @@ import { DomainError } from '../../domain/common/errors.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
 import { changesBetween, readPageDocument, readSpaceHistory, readSpaceRevision, revisionPage } from '../../domain/spaces/index.js';
 import { historyContent, revisionContent } from './historyPages.js';
-import { changeRequestOf, mergeBaseOf, mergeChangeRequest, readChangeRequestRevision, readChangeRequestView, readReviewsView, submitReview } from '../../domain/changeRequests/index.js';
+import {
+  changeRequestOf,
+  editChangeRequest,
+  mergeBaseOf,
+  mergeChangeRequest,
+  updateChangeRequestFromPrimary,
+  readChangeRequestRevision,
+  readChangeRequestView,
+  readReviewsView,
+  submitReview,
+} from '../../domain/changeRequests/index.js';
 import { changeRequestStatuses, listChangeRequests, type ChangeRequestStatus } from '../../storage/changeRequests.js';
 import { listReviews } from '../../storage/changeRequestReviews.js';
 import { atLeast } from '../policies/roles.js';
@@ -159,6 +169,28 @@ router.post(`${inChangeRequests}/:number/comments`, signedIn as never, policy(in
   ctx.status = 303;
   ctx.redirect(`${changeRequestPath(space.id, changeRequest.number)}#comments`);
 });
+// Update from main (a merge of main into the branch) and archive: the API's updateChangeRequest and updateChangeRequestById.
+router.post(`${inChangeRequests}/:number/update`, signedIn as never, policy(inSpace(spaceActions.edit)) as never, async (ctx) => {
+  const app = ctx as AppContext;
+  const form = await readForm(app);
+  checkFormOrigin(app, form);
+  const { space } = spaceOf(app);
+  const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
+  const outcome = await updateChangeRequestFromPrimary(contentDeps(app), { space, changeRequest, author: callerOf(app) });
+  if (outcome.result === 'conflicts') return showChangeRequest(app, outcome.conflicts, 409);
+  ctx.status = 303;
+  ctx.redirect(changeRequestPath(space.id, changeRequest.number));
+});
+router.post(`${inChangeRequests}/:number/archive`, signedIn as never, policy(inSpace(spaceActions.edit)) as never, async (ctx) => {
+  const app = ctx as AppContext;
+  const form = await readForm(app);
+  checkFormOrigin(app, form);
+  const { space } = spaceOf(app);
+  const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
+  await editChangeRequest(contentDeps(app), changeRequest, { status: 'archived' }, space.organizationId);
+  ctx.status = 303;
+  ctx.redirect(changeRequestPath(space.id, changeRequest.number));
+});
 router.post(`${inChangeRequests}/:number/merge`, signedIn as never, policy(inSpace(spaceActions.merge)) as never, async (ctx) => {
   const app = ctx as AppContext;
   const form = await readForm(app);
@@ -293,7 +325,7 @@ async function showChangeRequest(ctx: AppContext, conflicts?: MergeConflict[], s
           body: documentTree(JSON.parse(comment.body.document) as Document, links).content,
         })),
         // What the forms' own routes require (the same policies decide when they are posted).
-        may: { review: atLeast(role, spaceActions.review), merge: atLeast(role, spaceActions.merge), comment: atLeast(role, commentActions.post) },
+        may: { review: atLeast(role, spaceActions.review), merge: atLeast(role, spaceActions.merge), comment: atLeast(role, commentActions.post), edit: atLeast(role, spaceActions.edit) },
         ...(conflicts ? { conflicts } : {}),
       }),
     },

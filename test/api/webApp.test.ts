@@ -360,6 +360,33 @@ test('collections: the home page shows them as a tree with their spaces, and a c
   assert.is((await outsider.get(path)).status, 404);
 });
 
+test('a change request behind main is updated from it by form; one no longer wanted is archived', async () => {
+  const created = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Later' } })).body;
+  const base = `/v1/spaces/${space.id}/change-requests/${created.id}`;
+  // Main moves on: another change request merged through the API.
+  const other = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Sooner' } })).body;
+  const quickStart = (await t.call('GET', `/v1/spaces/${space.id}/change-requests/${other.id}/content/path/quick-start`, { token: fx.editor.token })).body;
+  const edited = await t.call('POST', `/v1/spaces/${space.id}/change-requests/${other.id}/content`, {
+    token: fx.editor.token,
+    body: { changes: [{ operation: 'update_page', page: quickStart.id, document: { markdown: 'Start sooner.\n' } }] },
+  });
+  assert.is(edited.status, 200);
+  assert.is((await t.call('POST', `/v1/spaces/${space.id}/change-requests/${other.id}/merge`, { token: fx.admin.token })).status, 200);
+  const path = new URL(created.urls.app).pathname;
+  const admin = new Browser(t.url);
+  await signIn(admin, fx.admin.email);
+  const behind = await admin.get(path);
+  assert.match(behind.html, /main has moved on since it branched/);
+  assert.match(behind.html, />Update from main</);
+  assert.is((await admin.post(`${path}/update`, { csrf: Browser.field(behind.html, 'csrf') })).status, 303);
+  const updated = await admin.get(path);
+  assert.not.match(updated.html, /main has moved on/);
+  assert.not.match(updated.html, />Update from main</);
+  assert.is((await admin.post(`${path}/archive`, { csrf: Browser.field(updated.html, 'csrf') })).status, 303);
+  assert.is((await t.call('GET', base, { token: fx.admin.token })).body.status, 'archived');
+  assert.match((await admin.get(path)).html, /#\d+ · Archived/);
+});
+
 test('signing out ends the session on the server: the old cookie no longer opens anything', async () => {
   const browser = new Browser(t.url);
   await signIn(browser, fx.reader.email);
