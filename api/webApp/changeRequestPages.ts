@@ -6,7 +6,7 @@ import type { ReviewRecord } from '../../storage/changeRequestReviews.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import type { AppContext } from '../context.js';
-import { csrfField } from './layout.js';
+import { csrfField, breadcrumbs } from './layout.js';
 import { changeRequestPath, changeRequestsPath, spacePath } from './paths.js';
 import { sourceDiff } from './sourceDiff.js';
 
@@ -15,7 +15,7 @@ const statusNames: Record<ChangeRequestStatus, string> = { draft: 'Draft', open:
 /** A space's change requests of one status, newest first, with a tab per status. */
 export function changeRequestListContent(space: SpaceRecord, status: ChangeRequestStatus, items: Array<{ changeRequest: ChangeRequestRecord; creator: UserRecord }>): Child[] {
   return [
-    el('p', { className: ['breadcrumbs'] }, el('a', { href: '/app/' }, 'Home'), ' / ', el('a', { href: spacePath(space.id) }, space.title || 'Untitled space')),
+    breadcrumbs(el('a', { href: spacePath(space.id) }, space.title || 'Untitled space')),
     el('h1', {}, 'Change requests'),
     el(
       'nav',
@@ -69,15 +69,7 @@ export function changeRequestContent(ctx: AppContext, page: ChangeRequestPage): 
   const open = changeRequest.status === 'open' || changeRequest.status === 'draft';
   const action = (verb: string) => `${changeRequestPath(space.id, changeRequest.number)}/${verb}`;
   return [
-    el(
-      'p',
-      { className: ['breadcrumbs'] },
-      el('a', { href: '/app/' }, 'Home'),
-      ' / ',
-      el('a', { href: spacePath(space.id) }, space.title || 'Untitled space'),
-      ' / ',
-      el('a', { href: changeRequestsPath(space.id) }, 'Change requests'),
-    ),
+    breadcrumbs(el('a', { href: spacePath(space.id) }, space.title || 'Untitled space'), el('a', { href: changeRequestsPath(space.id) }, 'Change requests')),
     el('h1', {}, changeRequest.subject || `Change request #${changeRequest.number}`),
     el(
       'p',

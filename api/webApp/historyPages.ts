@@ -3,6 +3,7 @@ import type { FileChange, HistoryEntry, PageChange, Revision } from '../../engin
 import type { SpaceRecord } from '../../storage/spaces.js';
 import { pageChangeDetails } from './changeRequestPages.js';
 import { historyPath, revisionPath, spacePath } from './paths.js';
+import { breadcrumbs } from './layout.js';
 
 const when = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
 const subject = (message: string) => message.split('\n')[0]!.trim() || '(no message)';
@@ -10,7 +11,7 @@ const subject = (message: string) => message.split('\n')[0]!.trim() || '(no mess
 /** The space's history from git: each commit of its primary branch's first-parent line, newest first. */
 export function historyContent(space: SpaceRecord, history: { entries: HistoryEntry[]; next?: string }): Child[] {
   return [
-    el('p', { className: ['breadcrumbs'] }, el('a', { href: '/app/' }, 'Home'), ' / ', el('a', { href: spacePath(space.id) }, space.title || 'Untitled space')),
+    breadcrumbs(el('a', { href: spacePath(space.id) }, space.title || 'Untitled space')),
     el('h1', {}, 'History'),
     el(
       'ol',
@@ -35,15 +36,7 @@ export function revisionContent(
 ): Child[] {
   const { revision, changes } = input;
   return [
-    el(
-      'p',
-      { className: ['breadcrumbs'] },
-      el('a', { href: '/app/' }, 'Home'),
-      ' / ',
-      el('a', { href: spacePath(space.id) }, space.title || 'Untitled space'),
-      ' / ',
-      el('a', { href: historyPath(space.id) }, 'History'),
-    ),
+    breadcrumbs(el('a', { href: spacePath(space.id) }, space.title || 'Untitled space'), el('a', { href: historyPath(space.id) }, 'History')),
     el('h1', {}, subject(revision.message)),
     el('p', { className: ['muted'] }, `${input.author.name || input.author.email} · ${revision.createdAt.slice(0, 16).replace('T', ' ')} · ${revision.commit}`),
     revision.message.includes('\n') ? el('pre', { className: ['message'] }, revision.message.slice(revision.message.indexOf('\n') + 1).trim()) : null,

@@ -1,4 +1,4 @@
-import type { Root } from 'hast';
+import type { Element, Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { el, type Child } from '../../domain/documents/index.js';
 import type { AppContext } from '../context.js';
@@ -44,6 +44,18 @@ export function appPageHtml(ctx: AppContext, page: { title: string; content: Chi
     ],
   };
   return toHtml(tree);
+}
+
+/** Where a page is, from the app's home: each step a link or, for ' · ' and the page itself, text. */
+export function breadcrumbs(...trail: Child[]): Element {
+  const steps: Child[] = [el('a', { href: '/app/' }, 'Home')];
+  let separated = false;
+  for (const step of trail) {
+    const dot = typeof step === 'string' && step.trim() === '·';
+    steps.push(dot || separated ? step : [' / ', step]);
+    separated = dot;
+  }
+  return el('nav', { className: ['breadcrumbs'], ariaLabel: 'Breadcrumbs' }, steps);
 }
 
 /** The hidden field every form of a signed-in page carries (sessionCookie.ts: checkFormOrigin). */

@@ -6,6 +6,7 @@ import type { SpaceRecord } from '../../storage/spaces.js';
 import type { CollectionRecord } from '../../storage/collections.js';
 import type { AppContext } from '../context.js';
 import { changeRequestsPath, collectionPath, historyPath, organizationPath, pagePath, sitesPath, spacePath } from './paths.js';
+import { breadcrumbs } from './layout.js';
 
 /** The sign-in form: email and password, posted with the sign-in cookie's token. */
 export function signInContent(input: { token: string; next: string; email?: string; problem?: string }): Child[] {
@@ -58,17 +59,13 @@ export function homeContent(organizations: OrganizationSpaces[]): Child[] {
 }
 
 export function organizationContent(organization: OrganizationRecord, content: ReadableContent): Child[] {
-  return [
-    el('p', { className: ['breadcrumbs'] }, el('a', { href: '/app/' }, 'Home'), ' · ', el('a', { href: sitesPath(organization.id) }, 'Docs sites')),
-    el('h1', {}, organization.title),
-    contentTree(content, null),
-  ];
+  return [breadcrumbs(' · ', el('a', { href: sitesPath(organization.id) }, 'Docs sites')), el('h1', {}, organization.title), contentTree(content, null)];
 }
 
 /** A collection's page: what it holds that the person can read, nested collections included. */
 export function collectionContent(organization: OrganizationRecord, collection: CollectionRecord, content: ReadableContent): Child[] {
   return [
-    el('p', { className: ['breadcrumbs'] }, el('a', { href: '/app/' }, 'Home'), ' / ', el('a', { href: organizationPath(organization.id) }, organization.title)),
+    breadcrumbs(el('a', { href: organizationPath(organization.id) }, organization.title)),
     el('h1', {}, collection.title || 'Untitled collection'),
     collection.description ? el('p', {}, collection.description) : null,
     contentTree(content, collection.id),
@@ -109,13 +106,8 @@ export async function spaceContent(ctx: AppContext, input: { space: SpaceRecord;
     }).content;
   }
   return [
-    el(
-      'p',
-      { className: ['breadcrumbs'] },
-      el('a', { href: '/app/' }, 'Home'),
-      ' / ',
+    breadcrumbs(
       el('a', { href: organizationPath(space.organizationId) }, input.organizationTitle),
-      ' / ',
       space.title || 'Untitled space',
       ' · ',
       el('a', { href: changeRequestsPath(space.id) }, 'Change requests'),

@@ -100,8 +100,7 @@ router.post('/sign-in', async (ctx) => {
 
 router.post('/sign-out', signedIn as never, async (ctx) => {
   const app = ctx as AppContext;
-  const form = await readForm(app);
-  checkFormOrigin(app, form);
+  await checkedForm(app);
   await endSession(app.db, callerOf(app), app.state.appSession!.id);
   clearSessionCookie(app);
   ctx.status = 303;
@@ -148,8 +147,7 @@ router.get(inChangeRequests, signedIn as never, policy(inSpace(spaceActions.view
 router.get(`${inChangeRequests}/:number`, signedIn as never, policy(inSpace(spaceActions.view)) as never, (ctx) => showChangeRequest(ctx as AppContext));
 router.post(`${inChangeRequests}/:number/review`, signedIn as never, policy(inSpace(spaceActions.review)) as never, async (ctx) => {
   const app = ctx as AppContext;
-  const form = await readForm(app);
-  checkFormOrigin(app, form);
+  const form = await checkedForm(app);
   const status = form.get('status');
   if (status !== 'approved' && status !== 'changes-requested') throw badRequest('"status" is "approved" or "changes-requested"');
   const { space } = spaceOf(app);
@@ -160,10 +158,7 @@ router.post(`${inChangeRequests}/:number/review`, signedIn as never, policy(inSp
 });
 router.post(`${inChangeRequests}/:number/comments`, signedIn as never, policy(inSpace(commentActions.post)) as never, async (ctx) => {
   const app = ctx as AppContext;
-  const form = await readForm(app);
-  checkFormOrigin(app, form);
-  const { space } = spaceOf(app);
-  const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
+  const { form, space, changeRequest } = await postedChangeRequest(app);
   const place = await changeRequestCommentPlace(app.db, space.id, changeRequest.id);
   await postComment(contentDeps(app), place, callerOf(app), { body: { markdown: form.get('markdown') ?? '' } });
   ctx.status = 303;
@@ -172,10 +167,7 @@ router.post(`${inChangeRequests}/:number/comments`, signedIn as never, policy(in
 // Update from main (a merge of main into the branch) and archive: the API's updateChangeRequest and updateChangeRequestById.
 router.post(`${inChangeRequests}/:number/update`, signedIn as never, policy(inSpace(spaceActions.edit)) as never, async (ctx) => {
   const app = ctx as AppContext;
-  const form = await readForm(app);
-  checkFormOrigin(app, form);
-  const { space } = spaceOf(app);
-  const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
+  const { space, changeRequest } = await postedChangeRequest(app);
   const outcome = await updateChangeRequestFromPrimary(contentDeps(app), { space, changeRequest, author: callerOf(app) });
   if (outcome.result === 'conflicts') return showChangeRequest(app, outcome.conflicts, 409);
   ctx.status = 303;
@@ -183,20 +175,14 @@ router.post(`${inChangeRequests}/:number/update`, signedIn as never, policy(inSp
 });
 router.post(`${inChangeRequests}/:number/archive`, signedIn as never, policy(inSpace(spaceActions.edit)) as never, async (ctx) => {
   const app = ctx as AppContext;
-  const form = await readForm(app);
-  checkFormOrigin(app, form);
-  const { space } = spaceOf(app);
-  const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
+  const { space, changeRequest } = await postedChangeRequest(app);
   await editChangeRequest(contentDeps(app), changeRequest, { status: 'archived' }, space.organizationId);
   ctx.status = 303;
   ctx.redirect(changeRequestPath(space.id, changeRequest.number));
 });
 router.post(`${inChangeRequests}/:number/merge`, signedIn as never, policy(inSpace(spaceActions.merge)) as never, async (ctx) => {
   const app = ctx as AppContext;
-  const form = await readForm(app);
-  checkFormOrigin(app, form);
-  const { space } = spaceOf(app);
-  const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
+  const { space, changeRequest } = await postedChangeRequest(app);
   const outcome = await mergeChangeRequest(contentDeps(app), { space, changeRequest, author: callerOf(app) });
   if (outcome.result === 'conflicts') return showChangeRequest(app, outcome.conflicts, 409);
   ctx.status = 303;
@@ -206,8 +192,7 @@ router.post(`${inChangeRequests}/:number/merge`, signedIn as never, policy(inSpa
 router.get('/settings', signedIn as never, (ctx) => showSettings(ctx as AppContext, {}));
 router.post('/settings/tokens', signedIn as never, async (ctx) => {
   const app = ctx as AppContext;
-  const form = await readForm(app);
-  checkFormOrigin(app, form);
+  const form = await checkedForm(app);
   const label = form.get('label') ?? '';
   try {
     const value = await issueOwnToken(app.db, callerOf(app), label);
@@ -219,24 +204,21 @@ router.post('/settings/tokens', signedIn as never, async (ctx) => {
 });
 router.post('/settings/tokens/revoke', signedIn as never, async (ctx) => {
   const app = ctx as AppContext;
-  const form = await readForm(app);
-  checkFormOrigin(app, form);
+  const form = await checkedForm(app);
   await revokeOwnToken(app.db, callerOf(app), form.get('id') ?? '');
   ctx.status = 303;
   ctx.redirect('/app/settings');
 });
 router.post('/settings/sessions/end', signedIn as never, async (ctx) => {
   const app = ctx as AppContext;
-  const form = await readForm(app);
-  checkFormOrigin(app, form);
+  const form = await checkedForm(app);
   await endSession(app.db, callerOf(app), form.get('id') ?? '');
   ctx.status = 303;
   ctx.redirect('/app/settings');
 });
 router.post('/settings/password', signedIn as never, async (ctx) => {
   const app = ctx as AppContext;
-  const form = await readForm(app);
-  checkFormOrigin(app, form);
+  const form = await checkedForm(app);
   try {
     await changeOwnPassword(app.db, callerOf(app), { current: form.get('current') ?? '', next: form.get('next') ?? '', session: app.state.appSession!.id });
     await showSettings(app, { notice: 'Password changed: every other browser is signed out.' });
@@ -256,8 +238,7 @@ router.get('/o/:organizationId/sites/:siteId', signedIn as never, policy(inOrgan
 for (const verb of ['publish', 'unpublish'] as const) {
   router.post(`/o/:organizationId/sites/:siteId/${verb}`, signedIn as never, policy(inOrganization(siteActions.admin)) as never, async (ctx) => {
     const app = ctx as AppContext;
-    const form = await readForm(app);
-    checkFormOrigin(app, form);
+    await checkedForm(app);
     const { organization } = organizationOf(app);
     await setSitePublished(contentDeps(app), await siteOf(app.db, organization.id, pathParam(app, 'siteId')), verb === 'publish');
     ctx.status = 303;
@@ -372,6 +353,20 @@ async function showSpace(ctx: AppContext, pageId: string | undefined) {
   const document = page ? await readPageDocument(page) : undefined;
   const organization = await findOrganizationCached(ctx.db, space.organizationId);
   sendPage(ctx, { title: page?.title ?? space.title, content: await spaceContent(ctx, { space, organizationTitle: organization?.title ?? 'Organization', revision, page, document }) });
+}
+
+/** A form of a signed-in page, read and checked (its Origin, its token) before anything it asks is done. */
+async function checkedForm(ctx: AppContext): Promise<URLSearchParams> {
+  const form = await readForm(ctx);
+  checkFormOrigin(ctx, form);
+  return form;
+}
+
+/** A checked form posted to a change request's page, with the space and the change request it acts on. */
+async function postedChangeRequest(ctx: AppContext) {
+  const form = await checkedForm(ctx);
+  const { space } = spaceOf(ctx);
+  return { form, space, changeRequest: await changeRequestOf(contentDeps(ctx), space, pathParam(ctx, 'number')) };
 }
 
 /** A refusal or a failure as a page of the app, with the status the API would answer. */

@@ -2,7 +2,7 @@ import { el, type Child } from '../../domain/documents/index.js';
 import type { OrganizationRecord } from '../../storage/organizations.js';
 import type { SiteRecord } from '../../storage/sites.js';
 import type { AppContext } from '../context.js';
-import { csrfField } from './layout.js';
+import { csrfField, breadcrumbs } from './layout.js';
 import { organizationPath, sitePath, sitesPath } from './paths.js';
 
 const state = (site: SiteRecord) => `${site.published ? 'Published' : 'Not published'} · ${site.visibility}`;
@@ -10,7 +10,7 @@ const state = (site: SiteRecord) => `${site.published ? 'Published' : 'Not publi
 /** An organization's docs sites. */
 export function sitesContent(organization: OrganizationRecord, sites: SiteRecord[]): Child[] {
   return [
-    el('p', { className: ['breadcrumbs'] }, el('a', { href: '/app/' }, 'Home'), ' / ', el('a', { href: organizationPath(organization.id) }, organization.title)),
+    breadcrumbs(el('a', { href: organizationPath(organization.id) }, organization.title)),
     el('h1', {}, 'Docs sites'),
     sites.length === 0
       ? el('p', { className: ['muted'] }, 'No site yet: the API makes them (createSite).')
@@ -27,15 +27,7 @@ export function siteContent(ctx: AppContext, input: { organization: Organization
   const { organization, site } = input;
   const action = `${sitePath(organization.id, site.id)}/${site.published ? 'unpublish' : 'publish'}`;
   return [
-    el(
-      'p',
-      { className: ['breadcrumbs'] },
-      el('a', { href: '/app/' }, 'Home'),
-      ' / ',
-      el('a', { href: organizationPath(organization.id) }, organization.title),
-      ' / ',
-      el('a', { href: sitesPath(organization.id) }, 'Docs sites'),
-    ),
+    breadcrumbs(el('a', { href: organizationPath(organization.id) }, organization.title), el('a', { href: sitesPath(organization.id) }, 'Docs sites')),
     el('h1', {}, site.title || 'Untitled site'),
     el('p', {}, state(site)),
     site.published ? el('p', {}, 'Read it at ', el('a', { href: input.publishedUrl }, input.publishedUrl)) : null,
