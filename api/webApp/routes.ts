@@ -33,6 +33,7 @@ import { findContentGrantsCached } from '../../storage/contentGrants.js';
 import { findOrganizationCached, listOrganizationsOfUser } from '../../storage/organizations.js';
 import { callerOf, collectionOf, contentDeps, organizationOf, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
 import { badRequest, toHttpError } from '../errors.js';
+import { readPeople } from '../../domain/common/people.js';
 import { commentActions, siteActions, spaceActions } from '../policies/actions.js';
 import { inCollection, inOrganization, inSpace } from '../policies/index.js';
 import { appStyles, appStylesName } from './appStyles.js';
@@ -57,12 +58,6 @@ const signedIn: Middleware = async (ctx, next) => {
   if (ctx.method !== 'GET') return sendPage(ctx, { title: 'Signed out', content: messageContent('Signed out', 'Sign in again, then send this once more.') }, 401);
   ctx.redirect(`/app/sign-in?next=${encodeURIComponent(ctx.originalUrl)}`);
 };
-
-/** A policy of the API, run for the app: its refusal (401, 403, 404) becomes an HTML page. */
-const policy =
-  (check: { check: (ctx: AppContext, next: Koa.Next) => Promise<unknown> }): Middleware =>
-  (ctx, next) =>
-    check.check(ctx, next);
 
 router.use(readSession as never, rendersErrors as never);
 
@@ -117,35 +112,39 @@ router.get('/', signedIn as never, async (ctx) => {
 });
 
 // Guests too (role null): they see the spaces shared with them, as on the home page.
-router.get('/o/:organizationId', signedIn as never, policy(inOrganization(null)) as never, async (ctx) => {
+router.get('/o/:organizationId', signedIn as never, inOrganization(null).check as never, async (ctx) => {
   const app = ctx as AppContext;
   const { organization, role } = organizationOf(app);
   const content = await readableContent(app, organization.id, role, await findContentGrantsCached(app.db, callerOf(app).id));
   sendPage(app, { title: organization.title, content: organizationContent(organization, content) });
 });
 
-router.get('/c/:collectionId', signedIn as never, policy(inCollection('read')) as never, async (ctx) => {
+router.get('/c/:collectionId', signedIn as never, inCollection('read').check as never, async (ctx) => {
   const app = ctx as AppContext;
   const { collection, organizationRole } = collectionOf(app);
   const organization = (await findOrganizationCached(app.db, collection.organizationId))!;
   const content = await readableContent(app, organization.id, organizationRole, await findContentGrantsCached(app.db, callerOf(app).id));
   sendPage(app, { title: collection.title || 'Collection', content: collectionContent(organization, collection, content) });
 });
-router.get('/s/:spaceId', signedIn as never, policy(inSpace(spaceActions.view)) as never, (ctx) => showSpace(ctx as AppContext, undefined));
-router.get('/s/:spaceId/p/:pageId', signedIn as never, policy(inSpace(spaceActions.view)) as never, (ctx) => showSpace(ctx as AppContext, ctx.params.pageId));
+router.get('/s/:spaceId', signedIn as never, inSpace(spaceActions.view).check as never, (ctx) => showSpace(ctx as AppContext, undefined));
+router.get('/s/:spaceId/p/:pageId', signedIn as never, inSpace(spaceActions.view).check as never, (ctx) => showSpace(ctx as AppContext, ctx.params.pageId));
 
 const inChangeRequests = '/s/:spaceId/~/changes';
-router.get(inChangeRequests, signedIn as never, policy(inSpace(spaceActions.view)) as never, async (ctx) => {
+router.get(inChangeRequests, signedIn as never, inSpace(spaceActions.view).check as never, async (ctx) => {
   const app = ctx as AppContext;
   const { space } = spaceOf(app);
   const asked = String(ctx.query.status ?? 'open');
   const status = (changeRequestStatuses as readonly string[]).includes(asked) ? (asked as ChangeRequestStatus) : 'open';
   const found = await listChangeRequests(app.db, { spaceIds: [space.id] }, { status }, { limit: 100, order: 'desc' });
-  const items = await Promise.all(found.items.map(async (changeRequest) => ({ changeRequest, creator: (await readChangeRequestView(contentDeps(app), changeRequest)).creator })));
+  const people = await readPeople(
+    app.db,
+    found.items.map((changeRequest) => changeRequest.createdBy),
+  );
+  const items = found.items.map((changeRequest) => ({ changeRequest, creator: people(changeRequest.createdBy) }));
   sendPage(app, { title: 'Change requests', content: changeRequestListContent(space, status, items) });
 });
-router.get(`${inChangeRequests}/:number`, signedIn as never, policy(inSpace(spaceActions.view)) as never, (ctx) => showChangeRequest(ctx as AppContext));
-router.post(`${inChangeRequests}/:number/review`, signedIn as never, policy(inSpace(spaceActions.review)) as never, async (ctx) => {
+router.get(`${inChangeRequests}/:number`, signedIn as never, inSpace(spaceActions.view).check as never, (ctx) => showChangeRequest(ctx as AppContext));
+router.post(`${inChangeRequests}/:number/review`, signedIn as never, inSpace(spaceActions.review).check as never, async (ctx) => {
   const app = ctx as AppContext;
   const form = await checkedForm(app);
   const status = form.get('status');
@@ -156,7 +155,7 @@ router.post(`${inChangeRequests}/:number/review`, signedIn as never, policy(inSp
   ctx.status = 303;
   ctx.redirect(changeRequestPath(space.id, changeRequest.number));
 });
-router.post(`${inChangeRequests}/:number/comments`, signedIn as never, policy(inSpace(commentActions.post)) as never, async (ctx) => {
+router.post(`${inChangeRequests}/:number/comments`, signedIn as never, inSpace(commentActions.post).check as never, async (ctx) => {
   const app = ctx as AppContext;
   const { form, space, changeRequest } = await postedChangeRequest(app);
   const place = await changeRequestCommentPlace(app.db, space.id, changeRequest.id);
@@ -165,7 +164,7 @@ router.post(`${inChangeRequests}/:number/comments`, signedIn as never, policy(in
   ctx.redirect(`${changeRequestPath(space.id, changeRequest.number)}#comments`);
 });
 // Update from main (a merge of main into the branch) and archive: the API's updateChangeRequest and updateChangeRequestById.
-router.post(`${inChangeRequests}/:number/update`, signedIn as never, policy(inSpace(spaceActions.edit)) as never, async (ctx) => {
+router.post(`${inChangeRequests}/:number/update`, signedIn as never, inSpace(spaceActions.edit).check as never, async (ctx) => {
   const app = ctx as AppContext;
   const { space, changeRequest } = await postedChangeRequest(app);
   const outcome = await updateChangeRequestFromPrimary(contentDeps(app), { space, changeRequest, author: callerOf(app) });
@@ -173,14 +172,14 @@ router.post(`${inChangeRequests}/:number/update`, signedIn as never, policy(inSp
   ctx.status = 303;
   ctx.redirect(changeRequestPath(space.id, changeRequest.number));
 });
-router.post(`${inChangeRequests}/:number/archive`, signedIn as never, policy(inSpace(spaceActions.edit)) as never, async (ctx) => {
+router.post(`${inChangeRequests}/:number/archive`, signedIn as never, inSpace(spaceActions.edit).check as never, async (ctx) => {
   const app = ctx as AppContext;
   const { space, changeRequest } = await postedChangeRequest(app);
   await editChangeRequest(contentDeps(app), changeRequest, { status: 'archived' }, space.organizationId);
   ctx.status = 303;
   ctx.redirect(changeRequestPath(space.id, changeRequest.number));
 });
-router.post(`${inChangeRequests}/:number/merge`, signedIn as never, policy(inSpace(spaceActions.merge)) as never, async (ctx) => {
+router.post(`${inChangeRequests}/:number/merge`, signedIn as never, inSpace(spaceActions.merge).check as never, async (ctx) => {
   const app = ctx as AppContext;
   const { space, changeRequest } = await postedChangeRequest(app);
   const outcome = await mergeChangeRequest(contentDeps(app), { space, changeRequest, author: callerOf(app) });
@@ -228,15 +227,15 @@ router.post('/settings/password', signedIn as never, async (ctx) => {
   }
 });
 
-router.get('/o/:organizationId/sites', signedIn as never, policy(inOrganization(siteActions.view)) as never, async (ctx) => {
+router.get('/o/:organizationId/sites', signedIn as never, inOrganization(siteActions.view).check as never, async (ctx) => {
   const app = ctx as AppContext;
   const { organization } = organizationOf(app);
   const sites = await listSites(app.db, organization.id, {}, { limit: 100 });
   sendPage(app, { title: 'Docs sites', content: sitesContent(organization, sites.items) });
 });
-router.get('/o/:organizationId/sites/:siteId', signedIn as never, policy(inOrganization(siteActions.view)) as never, (ctx) => showSite(ctx as AppContext));
+router.get('/o/:organizationId/sites/:siteId', signedIn as never, inOrganization(siteActions.view).check as never, (ctx) => showSite(ctx as AppContext));
 for (const verb of ['publish', 'unpublish'] as const) {
-  router.post(`/o/:organizationId/sites/:siteId/${verb}`, signedIn as never, policy(inOrganization(siteActions.admin)) as never, async (ctx) => {
+  router.post(`/o/:organizationId/sites/:siteId/${verb}`, signedIn as never, inOrganization(siteActions.admin).check as never, async (ctx) => {
     const app = ctx as AppContext;
     await checkedForm(app);
     const { organization } = organizationOf(app);
@@ -245,14 +244,14 @@ for (const verb of ['publish', 'unpublish'] as const) {
     ctx.redirect(sitePath(organization.id, pathParam(app, 'siteId')));
   });
 }
-router.get('/s/:spaceId/history', signedIn as never, policy(inSpace(spaceActions.view)) as never, async (ctx) => {
+router.get('/s/:spaceId/history', signedIn as never, inSpace(spaceActions.view).check as never, async (ctx) => {
   const app = ctx as AppContext;
   const { space } = spaceOf(app);
   const from = typeof ctx.query.from === 'string' && /^[0-9a-f]{40}$/.test(ctx.query.from) ? ctx.query.from : undefined;
   const history = await readSpaceHistory(contentDeps(app), space.id, { limit: 50, ...(from ? { from } : {}) });
   sendPage(app, { title: 'History', content: historyContent(space, history) });
 });
-router.get('/s/:spaceId/r/:revisionId', signedIn as never, policy(inSpace(spaceActions.view)) as never, async (ctx) => {
+router.get('/s/:spaceId/r/:revisionId', signedIn as never, inSpace(spaceActions.view).check as never, async (ctx) => {
   const app = ctx as AppContext;
   const { space } = spaceOf(app);
   const revision = await readSpaceRevision(contentDeps(app), space.id, pathParam(app, 'revisionId'));
