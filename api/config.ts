@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { duration, readSettings, type Settings } from '../config/index.js';
 import type { RateLimit } from './rateLimits.js';
+import type { OidcSettings } from '../domain/accounts/index.js';
 import { temporalFromSettings, type TemporalSettings } from '../workflows/settings.js';
 
 export interface Config {
@@ -41,6 +42,8 @@ export interface Config {
   nodeUrl?: string;
   /** The bearer token a scraper of `/metrics` sends from elsewhere than this machine (QUIRE_METRICS_TOKEN); unset, loopback only. */
   metricsToken?: string;
+  /** The OpenID Connect provider people may sign in to the web app with (QUIRE_OIDC_*); unset, none. */
+  oidc?: OidcSettings;
   /** Set when no TEMPORAL_ADDRESS was given: the ports of the dev server `npm start` runs. */
   localTemporal?: { port: number; uiPort: number };
 }
@@ -79,6 +82,9 @@ export function configFromSettings(settings: Settings): Config {
     storage: settings.QUIRE_STORAGE,
     nodeUrl: settings.QUIRE_NODE_URL,
     metricsToken: settings.QUIRE_METRICS_TOKEN,
+    oidc: settings.QUIRE_OIDC_ISSUER
+      ? { issuer: settings.QUIRE_OIDC_ISSUER, clientId: settings.QUIRE_OIDC_CLIENT_ID!, clientSecret: settings.QUIRE_OIDC_CLIENT_SECRET!, label: settings.QUIRE_OIDC_LABEL }
+      : undefined,
     ...temporalFromSettings(settings),
   };
 }

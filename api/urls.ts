@@ -12,9 +12,9 @@ export class Urls {
   organization = (organizationId: string) => this.api(`/orgs/${organizationId}`);
   organizationApp = (organizationId: string) => this.app(`/o/${organizationId}`);
   samlProvider = (organizationId: string, providerId: string) => this.api(`/orgs/${organizationId}/saml/${providerId}`);
-  samlAcs = (organizationId: string, providerId: string) => `${this.base}/auth/saml/${organizationId}/${providerId}/acs`;
-  samlStart = (organizationId: string, providerId: string) => `${this.base}/auth/saml/${organizationId}/${providerId}/start`;
-  samlEntity = (organizationId: string, providerId: string) => `${this.base}/auth/saml/${organizationId}/${providerId}`;
+  samlAcs = (organizationId: string, providerId: string) => this.app(`/sign-in/saml/${organizationId}/${providerId}/acs`);
+  samlStart = (organizationId: string, providerId: string) => this.app(`/sign-in/saml/${organizationId}/${providerId}/start`);
+  samlEntity = (organizationId: string, providerId: string) => this.app(`/sign-in/saml/${organizationId}/${providerId}`);
   agentInstructions = (organizationId: string) => this.api(`/orgs/${organizationId}/agent-instructions`);
   space = (spaceId: string) => this.api(`/spaces/${spaceId}`);
   spaceApp = (spaceId: string) => this.app(`/s/${spaceId}`);

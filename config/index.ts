@@ -31,6 +31,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const settings = values as Settings;
   if (settings.QUIRE_STORAGE !== undefined && settings.QUIRE_DATABASE_URL === undefined) problems.push('QUIRE_STORAGE needs QUIRE_DATABASE_URL: storage nodes share one PostgreSQL database');
   if ((settings.QUIRE_RENDERER_URL === undefined) !== (settings.QUIRE_RENDERER_SECRET === undefined)) problems.push('QUIRE_RENDERER_URL and QUIRE_RENDERER_SECRET go together: set both, or neither');
+  const oidc = [settings.QUIRE_OIDC_ISSUER, settings.QUIRE_OIDC_CLIENT_ID, settings.QUIRE_OIDC_CLIENT_SECRET];
+  if (oidc.some((value) => value !== undefined) && oidc.some((value) => value === undefined))
+    problems.push('QUIRE_OIDC_ISSUER, QUIRE_OIDC_CLIENT_ID and QUIRE_OIDC_CLIENT_SECRET go together: set all three, or none');
   if (settings.QUIRE_TRANSLATOR === 'libretranslate' && settings.QUIRE_LIBRETRANSLATE_URL === undefined) problems.push('QUIRE_TRANSLATOR=libretranslate needs QUIRE_LIBRETRANSLATE_URL');
   if (settings.QUIRE_TRANSLATOR === 'openai' && settings.QUIRE_OPENAI_URL === undefined) problems.push('QUIRE_TRANSLATOR=openai needs QUIRE_OPENAI_URL');
   if (problems.length) throw new ConfigError(problems);

@@ -42,6 +42,14 @@ export const definitions = {
     'on',
     '`off` sends every request through Koa: by default the hottest authenticated reads (an organization, a space, its content, pages and a page) are answered below it, with the same answers (docs/decisions/performance.md, "Hot-path speed").',
   ),
+  QUIRE_OIDC_ISSUER: optional(
+    'server',
+    url('http:', 'https:'),
+    "An OpenID Connect provider people sign in to the web app with (its discovery document at `/.well-known/openid-configuration` beneath it); register `<QUIRE_PUBLIC_URL>/app/sign-in/oidc/callback` with it as the redirect URI. Unset: passwords and organizations' SAML providers only.",
+  ),
+  QUIRE_OIDC_CLIENT_ID: optional('server', text, "Quire's client id at that provider (with QUIRE_OIDC_ISSUER)."),
+  QUIRE_OIDC_CLIENT_SECRET: optional('server', text, "Quire's client secret at that provider (with QUIRE_OIDC_ISSUER)."),
+  QUIRE_OIDC_LABEL: withDefault('server', text, 'single sign-on', 'What the sign-in page calls that provider: its button reads "Sign in with <label>".'),
   QUIRE_METRICS_TOKEN: optional(
     'server',
     secret(24),

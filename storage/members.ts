@@ -223,3 +223,13 @@ export async function shareAnOrganization(db: Queryable, userId: string, otherUs
   );
   return row !== undefined;
 }
+
+/** Whether the user belongs to, or was given content in, any organization but this one. */
+export async function belongsElsewhere(db: Queryable, userId: string, organizationId: string): Promise<boolean> {
+  const row = await db.get<{ found: number }>(
+    `SELECT 1 AS found FROM memberships WHERE user_id = ? AND organization_id <> ?
+     UNION ALL SELECT 1 AS found FROM content_grants WHERE user_id = ? AND organization_id <> ? LIMIT 1`,
+    [userId, organizationId, userId, organizationId],
+  );
+  return row !== undefined;
+}

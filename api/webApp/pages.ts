@@ -8,8 +8,14 @@ import type { AppContext } from '../context.js';
 import { changeRequestsPath, collectionPath, historyPath, organizationPath, pagePath, sitesPath, spacePath } from './paths.js';
 import { breadcrumbs } from './layout.js';
 
-/** The sign-in form: email and password, posted with the sign-in cookie's token. */
-export function signInContent(input: { token: string; next: string; email?: string; problem?: string }): Child[] {
+/** Another way to sign in: an identity provider's start, back to where the visit began. */
+export interface SignInProvider {
+  label: string;
+  href: string;
+}
+
+/** The sign-in form: email and password, posted with the sign-in cookie's token; the identity providers offered beside it. */
+export function signInContent(input: { token: string; next: string; providers: SignInProvider[]; email?: string; problem?: string }): Child[] {
   return [
     el(
       'section',
@@ -27,6 +33,13 @@ export function signInContent(input: { token: string; next: string; email?: stri
         el('input', { id: 'password', name: 'password', type: 'password', autoComplete: 'current-password', required: true, autoFocus: Boolean(input.email) }),
         el('button', { type: 'submit', className: ['primary'] }, 'Sign in'),
       ),
+      input.providers.length
+        ? el(
+            'ul',
+            { className: ['providers'], ariaLabel: 'Other ways to sign in' },
+            input.providers.map((provider) => el('li', {}, el('a', { href: provider.href, className: ['button'] }, `Sign in with ${provider.label}`))),
+          )
+        : null,
     ),
   ];
 }

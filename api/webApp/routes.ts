@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
-import { changeOwnPassword, endSession, issueOwnToken, revokeOwnToken, sessionsOf, signInWithPassword, tokensOf } from '../../domain/accounts/index.js';
+import { changeOwnPassword, endSession, issueOwnToken, revokeOwnToken, sessionsOf, tokensOf } from '../../domain/accounts/index.js';
 import { DomainError } from '../../domain/common/errors.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
 import { changesBetween, readPageDocument, readSpaceHistory, readSpaceRevision, revisionPage } from '../../domain/spaces/index.js';
@@ -37,10 +37,11 @@ import { readPeople } from '../../domain/common/people.js';
 import { commentActions, siteActions, spaceActions } from '../policies/actions.js';
 import { inCollection, inOrganization, inSpace } from '../policies/index.js';
 import { appStyles, appStylesName } from './appStyles.js';
-import { appReturnPath, readForm } from './forms.js';
+import { readForm } from './forms.js';
 import { sendPage } from './layout.js';
-import { collectionContent, homeContent, messageContent, organizationContent, signInContent, spaceContent, type ReadableContent } from './pages.js';
-import { checkFormOrigin, clearSessionCookie, readSession, setSessionCookie, signInToken } from './sessionCookie.js';
+import { collectionContent, homeContent, messageContent, organizationContent, spaceContent, type ReadableContent } from './pages.js';
+import { checkFormOrigin, clearSessionCookie, readSession } from './sessionCookie.js';
+import { addSignInRoutes } from './signInRoutes.js';
 
 /**
  * The web app under /app: pages built on the server as trees, working as plain HTML (links and
@@ -68,30 +69,7 @@ router.get('/assets/:name', async (ctx) => {
   ctx.body = appStyles;
 });
 
-router.get('/sign-in', async (ctx) => {
-  const next = appReturnPath(ctx.query.next as string | undefined);
-  if (ctx.state.appSession) return ctx.redirect(next);
-  sendPage(ctx as AppContext, { title: 'Sign in', content: signInContent({ token: signInToken(ctx as AppContext), next }) });
-});
-
-router.post('/sign-in', async (ctx) => {
-  const app = ctx as AppContext;
-  const form = await readForm(app);
-  checkFormOrigin(app, form, 'sign in');
-  const next = appReturnPath(form.get('next'));
-  const email = form.get('email') ?? '';
-  try {
-    const { cookie } = await signInWithPassword(app.db, { email, password: form.get('password') ?? '', address: ctx.ip, userAgent: ctx.get('user-agent') });
-    // A new session at each sign-in: a cookie planted before it is never the one signed in.
-    setSessionCookie(app, cookie);
-    ctx.status = 303;
-    ctx.redirect(next);
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    const status = toHttpError(error)?.status ?? 400;
-    sendPage(app, { title: 'Sign in', content: signInContent({ token: signInToken(app), next, email, problem: error.message }) }, status);
-  }
-});
+addSignInRoutes(router);
 
 router.post('/sign-out', signedIn as never, async (ctx) => {
   const app = ctx as AppContext;

@@ -12,6 +12,7 @@ import { forbidden } from '../errors.js';
  */
 export const sessionCookie = 'quire_session';
 const signInCookie = 'quire_sign_in';
+const flowCookie = 'quire_sign_in_flow';
 
 const cookieOptions = (ctx: AppContext) => ({ httpOnly: true, sameSite: 'lax' as const, secure: secureCookies(ctx), path: '/app', overwrite: true });
 const secureCookies = (ctx: AppContext) => (ctx.config.publicUrl ?? '').startsWith('https:');
@@ -22,6 +23,17 @@ export function setSessionCookie(ctx: AppContext, value: string): void {
 
 export function clearSessionCookie(ctx: AppContext): void {
   ctx.cookies.set(sessionCookie, '', { ...cookieOptions(ctx), maxAge: 0 });
+}
+
+/** A sign-in through an identity provider under way in this browser (domain/accounts' flows). */
+export function setFlowCookie(ctx: AppContext, value: string): void {
+  ctx.cookies.set(flowCookie, value, { ...cookieOptions(ctx), maxAge: 10 * 60_000 });
+}
+
+export const flowCookieOf = (ctx: AppContext) => ctx.cookies.get(flowCookie);
+
+export function clearFlowCookie(ctx: AppContext): void {
+  ctx.cookies.set(flowCookie, '', { ...cookieOptions(ctx), maxAge: 0 });
 }
 
 /** Sets `caller` and `appSession` from the cookie, when it names a live session. */

@@ -2,3 +2,5 @@
 export { changeOwnPassword, endSession, sessionLifetimeMs, sessionOfCookie, sessionsOf, setPassword, signInWithPassword, type SignIn } from './sessions.js';
 export { passwordLimits, passwordProblem } from './passwords.js';
 export { issueOwnToken, revokeOwnToken, tokensOf } from './tokens.js';
+export { finishOidcSignIn, startOidcSignIn, type OidcSettings } from './oidc.js';
+export { acceptSamlResponse, finishSamlSignIn, samlServiceMetadata, startSamlSignIn, type SamlServiceUrls } from './saml.js';

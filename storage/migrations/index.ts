@@ -23,6 +23,7 @@ import { siblingPositions } from './023-sibling-positions.js';
 import { lookupIndexes } from './024-lookup-indexes.js';
 import { transferLeftovers } from './025-transfer-leftovers.js';
 import { appSessions } from './026-app-sessions.js';
+import { signInFlows } from './027-sign-in-flows.js';
 
 export interface Migration {
   version: number;
@@ -59,4 +60,5 @@ export const migrations: Migration[] = [
   lookupIndexes,
   transferLeftovers,
   appSessions,
+  signInFlows,
 ];

@@ -34,7 +34,7 @@ test('POST saml creates a provider: pending until fully configured', async () =>
   assert.is(active.body.status, 'active');
   assert.is(active.body.defaultTeam.id, team.body.id);
   assert.is(active.body.defaultRole, 'edit');
-  assert.match(active.body.service.acsURL, /^http:\/\/localhost:\d+\/auth\/saml\//);
+  assert.match(active.body.service.acsURL, /^http:\/\/localhost:\d+\/app\/sign-in\/saml\//);
 
   assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: {} }), 400, 'Invalid request body: "label" is required');
   assertErrorIs(await t.call('POST', saml, { token: fx.admin.token, body: { label: 'x'.repeat(31) } }), 400, 'Invalid request body: "label" must NOT have more than 30 characters');

@@ -6,6 +6,7 @@ import { runAdmin } from '../helpers/processes.js';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
+import { FormBrowser as Browser } from '../helpers/formBrowser.js';
 
 /**
  * The web app over HTTP, as a browser without script uses it: sign-in with a password the
@@ -17,39 +18,6 @@ let t: TestServer;
 let fx: OrganizationFixture;
 let space: { id: string; title: string };
 const password = 'correct horse battery staple';
-
-/** A browser's cookie jar for one origin, enough for these pages. */
-class Browser {
-  readonly cookies = new Map<string, string>();
-  constructor(private readonly origin: string) {}
-
-  async get(path: string) {
-    return this.request('GET', path);
-  }
-
-  async post(path: string, form: Record<string, string>, options: { origin?: string | null } = {}) {
-    return this.request('POST', path, new URLSearchParams(form).toString(), options.origin === undefined ? this.origin : options.origin);
-  }
-
-  private async request(method: string, path: string, body?: string, origin?: string | null) {
-    const headers: Record<string, string> = { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
-    if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
-    if (origin) headers.origin = origin;
-    const response = await fetch(`${this.origin}${path}`, { method, headers, body, redirect: 'manual' });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(';');
-      const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)];
-      if (attributes.some((attribute) => /max-age=0|expires=Thu, 01 Jan 1970/i.test(attribute)) || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return { status: response.status, location: response.headers.get('location'), html: await response.text(), headers: response.headers };
-  }
-
-  /** The value of a hidden field the page's form carries. */
-  static field(html: string, name: string): string {
-    return new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
-  }
-}
 
 async function signIn(browser: Browser, email: string, next = '/app/') {
   const form = await browser.get(`/app/sign-in?next=${encodeURIComponent(next)}`);

@@ -4,11 +4,16 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chromiumPath } from '../../domain/pdf/browser.js';
 import { organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
+import { startOidcProvider, startSamlIdentityProvider } from '../helpers/identityProviders.js';
 import { runAdmin } from '../helpers/processes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 
-/** The web app in Debian's Chromium: the sign-in journey by accessible names, axe-core on each page, phones' width, both themes. */
+/**
+ * The web app in Debian's Chromium: the sign-in journeys (password, the instance's OpenID Connect
+ * provider, an organization's SAML provider, each a real server on loopback) by accessible names,
+ * axe-core on each page, phones' width, both themes.
+ */
 const test = suite('the web app in Chromium');
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const password = 'correct horse battery staple';
@@ -17,11 +22,21 @@ let fx: OrganizationFixture;
 let browser: Browser;
 let spaceId: string;
 let changeRequestPath: string;
+let oidc: Awaited<ReturnType<typeof startOidcProvider>>;
+let saml: Awaited<ReturnType<typeof startSamlIdentityProvider>>;
+/** Where the app's own URLs point (QUIRE_PUBLIC_URL's default): cookies set on the way back from a provider belong to this host. */
+let base: string;
 
 test.before(
   reportingErrors(async () => {
-    t = await startTestServer();
+    oidc = await startOidcProvider();
+    saml = await startSamlIdentityProvider();
+    t = await startTestServer({ oidc: { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret, label: 'Loopback ID' } });
+    base = `http://localhost:${new URL(t.url).port}`;
+    await oidc.register(`${base}/app/sign-in/oidc/callback`);
     fx = await organizationWithMembers(t);
+    const provider = { label: 'Acme IdP', ssoURL: saml.url, entityID: saml.entityId, certificate: saml.certificate };
+    assert.is((await t.call('POST', `/v1/orgs/${fx.org.id}/saml`, { token: fx.admin.token, body: provider })).status, 201);
     spaceId = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Handbook', template: { id: 'getting-started' } } })).body.id;
     const changeRequest = (await t.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: fx.editor.token, body: { subject: 'Say more' } })).body;
     const faq = (await t.call('GET', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content/path/faq`, { token: fx.editor.token })).body;
@@ -36,6 +51,8 @@ test.before(
 test.after(async () => {
   await browser?.close();
   await t?.close();
+  await oidc?.close();
+  await saml?.close();
 });
 
 async function violations(page: Page): Promise<string[]> {
@@ -93,6 +110,39 @@ test('sign in by the form’s names, open a space and a page, sign out; axe find
   assert.match(page.url(), /\/app\/sign-in\?next=/, 'signed out means signed out');
   assert.equal(found, []);
   await page.close();
+});
+
+test('sign in with the instance’s OpenID Connect provider, and with the organization’s SAML provider, back where the visit began', async () => {
+  const oidcBrowser = await browser.createBrowserContext();
+  const page = await oidcBrowser.newPage();
+  await page.setBypassCSP(true);
+  await page.goto(`${base}/app/s/${spaceId}`);
+  assert.match(page.url(), /\/app\/sign-in\?next=/);
+  assert.equal(await violations(page), []);
+  await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Sign in with Loopback ID[role="link"])').click()]);
+  assert.ok(page.url().startsWith(oidc.issuer), `at the provider: ${page.url()}`);
+  await page.locator('input[name="login"]').fill(fx.reader.email);
+  await page.locator('input[name="password"]').fill('anything');
+  await Promise.all([page.waitForNavigation(), page.locator('button[type="submit"]').click()]);
+  await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.locator('::-p-text(Continue)').click()]);
+  assert.is(page.url(), `${base}/app/s/${spaceId}`);
+  assert.is(await page.$eval('h1', (heading) => heading.textContent), 'Introduction');
+  await oidcBrowser.close();
+
+  saml.signedIn = { email: 'sam.saml@acme.test', name: 'Sam Saml' };
+  const samlBrowser = await browser.createBrowserContext();
+  const samlPage = await samlBrowser.newPage();
+  await samlPage.goto(`${base}/app/o/${fx.org.id}`);
+  assert.ok(await samlPage.$('::-p-aria(Sign in with Loopback ID[role="link"])'), 'the instance’s provider is offered');
+  // The provider's page posts its answer by itself, then the app finishes and goes back.
+  const landed = samlPage.waitForResponse((response) => response.url() === `${base}/app/o/${fx.org.id}`);
+  await samlPage.locator('::-p-aria(Sign in with Acme IdP[role="link"])').click();
+  assert.is((await landed).status(), 200);
+  await samlPage.waitForFunction((path) => location.pathname === path && document.readyState === 'complete', {}, `/app/o/${fx.org.id}`);
+  assert.is(samlPage.url(), `${base}/app/o/${fx.org.id}`);
+  assert.is(await samlPage.$eval('h1', (heading) => heading.textContent), 'Acme Docs');
+  assert.ok(await samlPage.$('::-p-text(Sam Saml)'), 'signed in as the person the provider named');
+  await samlBrowser.close();
 });
 
 test.run();

@@ -57,6 +57,7 @@ test('settings that only go together are refused apart', () => {
   assert.match(refusal({ QUIRE_RENDERER_URL: 'http://renderer.internal' }), 'QUIRE_RENDERER_URL and QUIRE_RENDERER_SECRET go together');
   assert.match(refusal({ QUIRE_TRANSLATOR: 'libretranslate' }), 'QUIRE_TRANSLATOR=libretranslate needs QUIRE_LIBRETRANSLATE_URL');
   assert.match(refusal({ QUIRE_TRANSLATOR: 'openai' }), 'QUIRE_TRANSLATOR=openai needs QUIRE_OPENAI_URL');
+  assert.match(refusal({ QUIRE_OIDC_ISSUER: 'https://id.example.com', QUIRE_OIDC_CLIENT_ID: 'quire' }), 'QUIRE_OIDC_ISSUER, QUIRE_OIDC_CLIENT_ID and QUIRE_OIDC_CLIENT_SECRET go together');
   assert.is(refusal({ QUIRE_RENDERER_URL: 'http://renderer.internal', QUIRE_RENDERER_SECRET: 'shared' }), '');
 });
 

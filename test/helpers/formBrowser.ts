@@ -1,0 +1,32 @@
+/** A browser without script, for the web app's pages over HTTP: one origin's cookie jar, forms posted with an Origin, redirects not followed. */
+export class FormBrowser {
+  readonly cookies = new Map<string, string>();
+  constructor(private readonly origin: string) {}
+
+  async get(path: string) {
+    return this.request('GET', path);
+  }
+
+  async post(path: string, form: Record<string, string>, options: { origin?: string | null } = {}) {
+    return this.request('POST', path, new URLSearchParams(form).toString(), options.origin === undefined ? this.origin : options.origin);
+  }
+
+  private async request(method: string, path: string, body?: string, origin?: string | null) {
+    const headers: Record<string, string> = { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+    if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    if (origin) headers.origin = origin;
+    const response = await fetch(`${this.origin}${path}`, { method, headers, body, redirect: 'manual' });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';');
+      const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)];
+      if (attributes.some((attribute) => /max-age=0|expires=Thu, 01 Jan 1970/i.test(attribute)) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return { status: response.status, location: response.headers.get('location'), html: await response.text(), headers: response.headers };
+  }
+
+  /** The value of a hidden field the page's form carries. */
+  static field(html: string, name: string): string {
+    return new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
+  }
+}
