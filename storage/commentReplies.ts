@@ -94,3 +94,11 @@ export async function replySummaries(db: Queryable, commentIds: string[]): Promi
   }
   return summaries;
 }
+
+/** The replies of each of these comments, oldest first: one query for a page that shows whole conversations. */
+export async function repliesOfComments(db: Queryable, commentIds: string[]): Promise<Map<string, CommentReplyRecord[]>> {
+  const rows = await db.all<ReplyRow>('SELECT * FROM comment_replies WHERE comment_id IN (SELECT value FROM json_each(?)) ORDER BY posted_at, id', [JSON.stringify(commentIds)]);
+  const replies = new Map<string, CommentReplyRecord[]>();
+  for (const row of rows) replies.set(row.comment_id, [...(replies.get(row.comment_id) ?? []), toReply(row)]);
+  return replies;
+}

@@ -25,6 +25,11 @@ details{border:1px solid var(--line);border-radius:6px;margin:.6rem 0;padding:0 
 a.anchor{color:inherit;text-decoration:none}
 pre.diff{background:var(--soft);padding:.6rem 0;border-radius:6px;overflow-x:auto;font:13px/1.45 ui-monospace,monospace}pre.diff>*{display:block;padding:0 .8rem;text-decoration:none}pre.diff ins{background:color-mix(in srgb,var(--success) 18%,transparent)}pre.diff del{background:color-mix(in srgb,var(--danger) 18%,transparent)}.diff-fold{color:var(--muted)}
 .tabs{display:flex;gap:1rem;margin:.5rem 0 1rem}.tabs a[aria-current=page]{font-weight:700;text-decoration:none;color:var(--fg)}.list{padding-left:1.2rem}.actions{display:flex;gap:.6rem}.actions form,.merge{margin:.8rem 0}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.rendered-diff>*{margin:.5rem 0}.block-del,.block-ins{border-left:4px solid;padding:.05rem .8rem;border-radius:4px}.block-del a{color:inherit}.block-del{border-color:var(--danger);background:color-mix(in srgb,var(--danger) 8%,transparent);text-decoration:line-through;text-decoration-color:color-mix(in srgb,var(--danger) 60%,transparent)}.block-ins{border-color:var(--success);background:color-mix(in srgb,var(--success) 10%,transparent)}
+.comment.resolved{opacity:.8}.comment .body>:first-child{margin-top:.2rem}.replies{list-style:none;padding-left:1rem;border-left:2px solid var(--line);margin:.4rem 0}.reply{margin:.4rem 0}.comment .actions{align-items:center;flex-wrap:wrap;gap:.5rem}.comment details.edit{border:0;padding:0;margin:0}.comment details.edit>summary{font-weight:400;color:var(--accent);padding:.35rem .2rem}.comment details.edit[open]{flex-basis:100%}.comment .actions form{margin:0}.actions form{margin:.3rem 0}
+button.danger{color:var(--danger)}form.inline{display:inline-flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.3rem 0;max-width:100%}form.inline select{min-width:0;flex:1 1 8rem}select{font:inherit;padding:.3rem .5rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg);max-width:100%}
+details.edit label{display:block;font-weight:600;margin-top:.5rem}details.edit input{width:100%}.markdown-form label{display:block;font-weight:600;margin-top:.6rem}
 `;
 
 export const appStylesName = `app-${createHash('sha256').update(appStyles).digest('base64url').slice(0, 12)}.css`;

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import { HttpError } from '../errors.js';
+import { checkFormOrigin } from './sessionCookie.js';
 
 const formLimitBytes = 64 * 1024;
 
@@ -19,4 +20,11 @@ export async function readForm(ctx: AppContext): Promise<URLSearchParams> {
 /** Where to go after signing in: a path of this app only (never another site: an open redirect). */
 export function appReturnPath(value: string | null | undefined): string {
   return value && /^\/app(\/[^\\]*)?$/.test(value) && !value.startsWith('//') ? value : '/app/';
+}
+
+/** A form of a signed-in page, read and checked (its Origin, its token) before anything it asks is done. */
+export async function checkedForm(ctx: AppContext): Promise<URLSearchParams> {
+  const form = await readForm(ctx);
+  checkFormOrigin(ctx, form);
+  return form;
 }

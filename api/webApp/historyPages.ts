@@ -4,6 +4,7 @@ import type { SpaceRecord } from '../../storage/spaces.js';
 import { pageChangeDetails } from './changeRequestPages.js';
 import { historyPath, revisionPath, spacePath } from './paths.js';
 import { breadcrumbs } from './layout.js';
+import { sourceDiff } from './sourceDiff.js';
 
 const when = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
 const subject = (message: string) => message.split('\n')[0]!.trim() || '(no message)';
@@ -45,7 +46,10 @@ export function revisionContent(
       'section',
       { ariaLabelledBy: 'changes-title' },
       el('h2', { id: 'changes-title' }, `Changes (${changes.pages.length} page${changes.pages.length === 1 ? '' : 's'}, ${changes.files.length} file${changes.files.length === 1 ? '' : 's'})`),
-      changes.pages.map((change) => pageChangeDetails(change, input.sources.get(change.page.id))),
+      changes.pages.map((change) => {
+        const source = input.sources.get(change.page.id);
+        return pageChangeDetails(change, source ? sourceDiff(source.before, source.after) : undefined);
+      }),
       changes.files.length
         ? el(
             'ul',

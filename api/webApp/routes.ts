@@ -3,45 +3,30 @@ import type Koa from 'koa';
 import { changeOwnPassword, endSession, issueOwnToken, revokeOwnToken, sessionsOf, tokensOf } from '../../domain/accounts/index.js';
 import { DomainError } from '../../domain/common/errors.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
-import { changesBetween, readPageDocument, readSpaceHistory, readSpaceRevision, revisionPage } from '../../domain/spaces/index.js';
-import { historyContent, revisionContent } from './historyPages.js';
-import {
-  changeRequestOf,
-  editChangeRequest,
-  mergeBaseOf,
-  mergeChangeRequest,
-  updateChangeRequestFromPrimary,
-  readChangeRequestRevision,
-  readChangeRequestView,
-  readReviewsView,
-  submitReview,
-} from '../../domain/changeRequests/index.js';
-import { changeRequestStatuses, listChangeRequests, type ChangeRequestStatus } from '../../storage/changeRequests.js';
-import { listReviews } from '../../storage/changeRequestReviews.js';
-import { atLeast } from '../policies/roles.js';
-import { changeRequestContent, changeRequestListContent } from './changeRequestPages.js';
-import { changeRequestPath, pagePath, sitePath } from './paths.js';
-import { siteContent, sitesContent } from './sitePages.js';
 import { setSitePublished, siteOf } from '../../domain/sites/index.js';
-import { listSites } from '../../storage/sites.js';
-import { settingsContent, type SettingsPage } from './settingsPage.js';
-import { allPages, findPageById, resolveWrittenRef, type Document, type MergeConflict, type PageChange, type Revision } from '../../engine/index.js';
-import { changeRequestCommentPlace, postComment, readCommentsView } from '../../domain/comments/index.js';
-import { codeHighlighting, documentTree, type DocumentLinks } from '../../domain/documents/index.js';
-import { listComments } from '../../storage/comments.js';
+import { changesBetween, readPageDocument, readSpaceHistory, readSpaceRevision, revisionPage } from '../../domain/spaces/index.js';
+import { allPages } from '../../engine/index.js';
 import { findContentGrantsCached } from '../../storage/contentGrants.js';
 import { findOrganizationCached, listOrganizationsOfUser } from '../../storage/organizations.js';
+import { listSites } from '../../storage/sites.js';
 import { callerOf, collectionOf, contentDeps, organizationOf, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
-import { badRequest, toHttpError } from '../errors.js';
-import { readPeople } from '../../domain/common/people.js';
-import { commentActions, siteActions, spaceActions } from '../policies/actions.js';
+import { toHttpError } from '../errors.js';
+import { siteActions, spaceActions } from '../policies/actions.js';
 import { inCollection, inOrganization, inSpace } from '../policies/index.js';
+import { atLeast } from '../policies/roles.js';
 import { appStyles, appStylesName } from './appStyles.js';
-import { readForm } from './forms.js';
+import { addChangeRequestRoutes } from './changeRequestRoutes.js';
+import { checkedForm } from './forms.js';
+import { signedIn } from './guards.js';
+import { historyContent, revisionContent } from './historyPages.js';
 import { sendPage } from './layout.js';
 import { collectionContent, homeContent, messageContent, organizationContent, spaceContent, type ReadableContent } from './pages.js';
-import { checkFormOrigin, clearSessionCookie, readSession } from './sessionCookie.js';
+import { sitePath } from './paths.js';
+import { clearSessionCookie, readSession } from './sessionCookie.js';
+import { settingsContent, type SettingsPage } from './settingsPage.js';
 import { addSignInRoutes } from './signInRoutes.js';
+import { siteContent, sitesContent } from './sitePages.js';
+import { changedSources } from './sourceDiff.js';
 
 /**
  * The web app under /app: pages built on the server as trees, working as plain HTML (links and
@@ -51,15 +36,6 @@ import { addSignInRoutes } from './signInRoutes.js';
  */
 export const webAppRouter = new Router<AppState, AppServices>({ prefix: '/app' });
 const router = webAppRouter;
-type Middleware = (ctx: AppContext, next: Koa.Next) => Promise<unknown>;
-
-/** Signed out: a GET goes to sign-in and comes back; anything else is refused. */
-const signedIn: Middleware = async (ctx, next) => {
-  if (ctx.state.appSession) return next();
-  if (ctx.method !== 'GET') return sendPage(ctx, { title: 'Signed out', content: messageContent('Signed out', 'Sign in again, then send this once more.') }, 401);
-  ctx.redirect(`/app/sign-in?next=${encodeURIComponent(ctx.originalUrl)}`);
-};
-
 router.use(readSession as never, rendersErrors as never);
 
 router.get('/assets/:name', async (ctx) => {
@@ -70,6 +46,7 @@ router.get('/assets/:name', async (ctx) => {
 });
 
 addSignInRoutes(router);
+addChangeRequestRoutes(router);
 
 router.post('/sign-out', signedIn as never, async (ctx) => {
   const app = ctx as AppContext;
@@ -106,65 +83,6 @@ router.get('/c/:collectionId', signedIn as never, inCollection('read').check as 
 });
 router.get('/s/:spaceId', signedIn as never, inSpace(spaceActions.view).check as never, (ctx) => showSpace(ctx as AppContext, undefined));
 router.get('/s/:spaceId/p/:pageId', signedIn as never, inSpace(spaceActions.view).check as never, (ctx) => showSpace(ctx as AppContext, ctx.params.pageId));
-
-const inChangeRequests = '/s/:spaceId/~/changes';
-router.get(inChangeRequests, signedIn as never, inSpace(spaceActions.view).check as never, async (ctx) => {
-  const app = ctx as AppContext;
-  const { space } = spaceOf(app);
-  const asked = String(ctx.query.status ?? 'open');
-  const status = (changeRequestStatuses as readonly string[]).includes(asked) ? (asked as ChangeRequestStatus) : 'open';
-  const found = await listChangeRequests(app.db, { spaceIds: [space.id] }, { status }, { limit: 100, order: 'desc' });
-  const people = await readPeople(
-    app.db,
-    found.items.map((changeRequest) => changeRequest.createdBy),
-  );
-  const items = found.items.map((changeRequest) => ({ changeRequest, creator: people(changeRequest.createdBy) }));
-  sendPage(app, { title: 'Change requests', content: changeRequestListContent(space, status, items) });
-});
-router.get(`${inChangeRequests}/:number`, signedIn as never, inSpace(spaceActions.view).check as never, (ctx) => showChangeRequest(ctx as AppContext));
-router.post(`${inChangeRequests}/:number/review`, signedIn as never, inSpace(spaceActions.review).check as never, async (ctx) => {
-  const app = ctx as AppContext;
-  const form = await checkedForm(app);
-  const status = form.get('status');
-  if (status !== 'approved' && status !== 'changes-requested') throw badRequest('"status" is "approved" or "changes-requested"');
-  const { space } = spaceOf(app);
-  const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
-  await submitReview(contentDeps(app), { changeRequest, reviewer: callerOf(app), status });
-  ctx.status = 303;
-  ctx.redirect(changeRequestPath(space.id, changeRequest.number));
-});
-router.post(`${inChangeRequests}/:number/comments`, signedIn as never, inSpace(commentActions.post).check as never, async (ctx) => {
-  const app = ctx as AppContext;
-  const { form, space, changeRequest } = await postedChangeRequest(app);
-  const place = await changeRequestCommentPlace(app.db, space.id, changeRequest.id);
-  await postComment(contentDeps(app), place, callerOf(app), { body: { markdown: form.get('markdown') ?? '' } });
-  ctx.status = 303;
-  ctx.redirect(`${changeRequestPath(space.id, changeRequest.number)}#comments`);
-});
-// Update from main (a merge of main into the branch) and archive: the API's updateChangeRequest and updateChangeRequestById.
-router.post(`${inChangeRequests}/:number/update`, signedIn as never, inSpace(spaceActions.edit).check as never, async (ctx) => {
-  const app = ctx as AppContext;
-  const { space, changeRequest } = await postedChangeRequest(app);
-  const outcome = await updateChangeRequestFromPrimary(contentDeps(app), { space, changeRequest, author: callerOf(app) });
-  if (outcome.result === 'conflicts') return showChangeRequest(app, outcome.conflicts, 409);
-  ctx.status = 303;
-  ctx.redirect(changeRequestPath(space.id, changeRequest.number));
-});
-router.post(`${inChangeRequests}/:number/archive`, signedIn as never, inSpace(spaceActions.edit).check as never, async (ctx) => {
-  const app = ctx as AppContext;
-  const { space, changeRequest } = await postedChangeRequest(app);
-  await editChangeRequest(contentDeps(app), changeRequest, { status: 'archived' }, space.organizationId);
-  ctx.status = 303;
-  ctx.redirect(changeRequestPath(space.id, changeRequest.number));
-});
-router.post(`${inChangeRequests}/:number/merge`, signedIn as never, inSpace(spaceActions.merge).check as never, async (ctx) => {
-  const app = ctx as AppContext;
-  const { space, changeRequest } = await postedChangeRequest(app);
-  const outcome = await mergeChangeRequest(contentDeps(app), { space, changeRequest, author: callerOf(app) });
-  if (outcome.result === 'conflicts') return showChangeRequest(app, outcome.conflicts, 409);
-  ctx.status = 303;
-  ctx.redirect(changeRequestPath(space.id, changeRequest.number));
-});
 
 router.get('/settings', signedIn as never, (ctx) => showSettings(ctx as AppContext, {}));
 router.post('/settings/tokens', signedIn as never, async (ctx) => {
@@ -247,67 +165,10 @@ router.get('/{*rest}', signedIn as never, async (ctx) => {
   sendPage(ctx as AppContext, { title: 'Not in the app yet', content: messageContent('Not in the app yet', 'This page of Quire is not in the web app yet: the API serves it.') }, 404);
 });
 
-async function showChangeRequest(ctx: AppContext, conflicts?: MergeConflict[], status = 200) {
-  const { space, role } = spaceOf(ctx);
-  const changeRequest = await changeRequestOf(contentDeps(ctx), space, pathParam(ctx, 'number'));
-  const view = await readChangeRequestView(contentDeps(ctx), changeRequest);
-  // What the API's getChangeRequestChanges compares: the merge base, and the branch's head.
-  const [before, after] = await Promise.all([readChangeRequestRevision(contentDeps(ctx), changeRequest, mergeBaseOf(changeRequest)), readChangeRequestRevision(contentDeps(ctx), changeRequest)]);
-  const changes = changesBetween(before.revision, after.revision);
-  const sources = changedSources(before.revision, after.revision, changes.pages);
-  const reviews = await readReviewsView(ctx.db, changeRequest, (await listReviews(ctx.db, changeRequest.id, {}, { limit: 100 })).items);
-  const place = await changeRequestCommentPlace(ctx.db, space.id, changeRequest.id);
-  const comments = await readCommentsView(ctx.db, (await listComments(ctx.db, place, { status: 'all' }, { limit: 100, order: 'asc' })).items);
-  await codeHighlighting();
-  const links: DocumentLinks = {
-    resolve: (ref) => resolveWrittenRef(after.revision, '', ref),
-    page: (pageId) => pagePath(space.id, pageId),
-    file: () => undefined,
-    spec: () => undefined,
-  };
-  sendPage(
-    ctx,
-    {
-      title: changeRequest.subject || `Change request #${changeRequest.number}`,
-      content: changeRequestContent(ctx, {
-        space,
-        view,
-        changes,
-        sources,
-        reviews: reviews.items.map((review) => ({ review, reviewer: reviews.user(review.reviewerId) })),
-        comments: comments.comments.map((comment) => ({
-          id: comment.id,
-          author: comments.user(comment.postedBy),
-          postedAt: comment.postedAt,
-          resolved: comment.status === 'resolved',
-          body: documentTree(JSON.parse(comment.body.document) as Document, links).content,
-        })),
-        // What the forms' own routes require (the same policies decide when they are posted).
-        may: { review: atLeast(role, spaceActions.review), merge: atLeast(role, spaceActions.merge), comment: atLeast(role, commentActions.post), edit: atLeast(role, spaceActions.edit) },
-        ...(conflicts ? { conflicts } : {}),
-      }),
-    },
-    status,
-  );
-}
-
 async function showSettings(ctx: AppContext, extra: Omit<SettingsPage, 'tokens' | 'sessions'>, status = 200) {
   const caller = callerOf(ctx);
   const [tokens, sessions] = await Promise.all([tokensOf(ctx.db, caller), sessionsOf(ctx.db, caller)]);
   sendPage(ctx, { title: 'Settings', content: settingsContent(ctx, { tokens, sessions, ...extra }) }, status);
-}
-
-/** The markdown before and after of each changed document page (a move that kept its text has none). */
-function changedSources(before: Revision, after: Revision, changes: PageChange[]): Map<string, { before: string; after: string }> {
-  const sources = new Map<string, { before: string; after: string }>();
-  for (const change of changes) {
-    if (change.page.kind !== 'document') continue;
-    const old = findPageById(before, change.page.id);
-    const now = findPageById(after, change.page.id);
-    if (change.type === 'page_moved' && old?.markdown === now?.markdown) continue;
-    sources.set(change.page.id, { before: old?.markdown ?? '', after: now?.markdown ?? '' });
-  }
-  return sources;
 }
 
 async function showSite(ctx: AppContext) {
@@ -330,20 +191,6 @@ async function showSpace(ctx: AppContext, pageId: string | undefined) {
   const document = page ? await readPageDocument(page) : undefined;
   const organization = await findOrganizationCached(ctx.db, space.organizationId);
   sendPage(ctx, { title: page?.title ?? space.title, content: await spaceContent(ctx, { space, organizationTitle: organization?.title ?? 'Organization', revision, page, document }) });
-}
-
-/** A form of a signed-in page, read and checked (its Origin, its token) before anything it asks is done. */
-async function checkedForm(ctx: AppContext): Promise<URLSearchParams> {
-  const form = await readForm(ctx);
-  checkFormOrigin(ctx, form);
-  return form;
-}
-
-/** A checked form posted to a change request's page, with the space and the change request it acts on. */
-async function postedChangeRequest(ctx: AppContext) {
-  const form = await checkedForm(ctx);
-  const { space } = spaceOf(ctx);
-  return { form, space, changeRequest: await changeRequestOf(contentDeps(ctx), space, pathParam(ctx, 'number')) };
 }
 
 /** A refusal or a failure as a page of the app, with the status the API would answer. */

@@ -1,5 +1,6 @@
 import { diffComm } from 'node-diff3';
 import { el, type Child } from '../../domain/documents/index.js';
+import { findPageById, type PageChange, type Revision } from '../../engine/index.js';
 
 /** Pages longer than this (in lines, either side) aren't diffed here: git shows them (`git diff`). */
 const diffLineLimit = 5_000;
@@ -35,4 +36,17 @@ export function sourceDiff(before: string, after: string): Child {
 function row(mark: ' ' | '-' | '+', line: string): Child {
   const kind = mark === '-' ? 'del' : mark === '+' ? 'ins' : 'span';
   return el(kind, mark === ' ' ? { className: ['diff-same'] } : {}, `${mark} ${line}\n`);
+}
+
+/** The markdown before and after of each changed document page (a move that kept its text has none). */
+export function changedSources(before: Revision, after: Revision, changes: PageChange[]): Map<string, { before: string; after: string }> {
+  const sources = new Map<string, { before: string; after: string }>();
+  for (const change of changes) {
+    if (change.page.kind !== 'document') continue;
+    const old = findPageById(before, change.page.id);
+    const now = findPageById(after, change.page.id);
+    if (change.type === 'page_moved' && old?.markdown === now?.markdown) continue;
+    sources.set(change.page.id, { before: old?.markdown ?? '', after: now?.markdown ?? '' });
+  }
+  return sources;
 }

@@ -118,7 +118,9 @@ export async function editChangeRequest(
   if (changes.status !== undefined && !transitions[changeRequest.status].includes(changes.status)) {
     throw invalidInput(`A ${changeRequest.status} change request can't become ${changes.status}`);
   }
-  return updateChangeRequest(deps.db, changeRequest.id, changes, changeRequest.status);
+  // A Document sent without its `data` reads back with an empty one: the shape the API promises.
+  const description = changes.description && typeof changes.description === 'object' ? { data: {}, ...changes.description } : changes.description;
+  return updateChangeRequest(deps.db, changeRequest.id, { ...changes, ...(changes.description !== undefined ? { description } : {}) }, changeRequest.status);
 }
 
 export interface ChangeRequestState {

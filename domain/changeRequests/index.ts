@@ -6,3 +6,4 @@ export { ruleSkippedByDirectChange } from './changeRequestMergeRules.js';
 export * from './mergeChangeRequest.js';
 export * from './changeRequestView.js';
 export * from './reviewViews.js';
+export * from './describeChangeRequest.js';

@@ -105,6 +105,10 @@ test('PATCH: subject, description, status transitions; nothing leaves merged', a
   assert.is(patched.status, 200);
   assert.equal([patched.body.subject, patched.body.description, patched.body.status], ['Renamed', description, 'draft']);
   assert.equal((await t.call('GET', url, { token: fx.reader.token })).body, patched.body, 'the PATCH answers what a later GET reads');
+  // A Document sent without `data` reads back with an empty one (the upstream shape requires it).
+  const bare = { object: 'document', nodes: description.nodes };
+  assert.equal((await t.call('PATCH', url, { token: fx.editor.token, body: { description: bare } })).body.description, { ...bare, data: {} });
+  assert.is((await t.call('PATCH', url, { token: fx.editor.token, body: { description } })).status, 200);
   assertErrorIs(await t.call('PATCH', url, { token: fx.editor.token, body: { status: 'merged' } }), 400, 'Invalid request body: "status" must be one of "draft", "open", "archived"');
   assertErrorIs(await t.call('PATCH', url, { token: fx.editor.token, body: { subject: 'y'.repeat(101) } }), 400, 'Invalid request body: "subject" must NOT have more than 100 characters');
   assertErrorIs(await t.call('PATCH', url, { token: fx.reader.token, body: { subject: 'No' } }), 403, 'This operation needs the edit role on the space; you have read');

@@ -154,7 +154,14 @@ test('a change request: its source diff, and only the forms the role allows; a r
   assert.is(shown.status, 200);
   assert.match(shown.html, /<h1>Say hello properly<\/h1>/);
   assert.match(shown.html, /Changes \(1 page, 0 files\)/);
-  assert.match(shown.html, /<del>- With the \[introduction\]\(README\.md\)\.\n<\/del><ins>\+ With the \[introduction\]\(README\.md\), then the quick start\.\n<\/ins>/);
+  // Rendered by default: the paragraph removed and the one added, as the reader sees them, named for screen readers.
+  assert.match(
+    shown.html,
+    /<div class="block-del"><span class="visually-hidden">Removed: <\/span><p>With the <a [^>]+>introduction<\/a>\.<\/p><\/div><div class="block-ins"><span class="visually-hidden">Added: <\/span><p>With the <a [^>]+>introduction<\/a>, then the quick start\.<\/p><\/div>/,
+  );
+  const source = await reader.get(`${path}?diff=source`);
+  assert.match(source.html, /<del>- With the \[introduction\]\(README\.md\)\.\n<\/del><ins>\+ With the \[introduction\]\(README\.md\), then the quick start\.\n<\/ins>/);
+  assert.match(source.html, /<a href="[^"]+\?diff=source" aria-current="page">Source<\/a>/);
   assert.not.match(shown.html, />Approve</, 'a reader is offered no review');
   assert.not.match(shown.html, />Merge</, 'nor a merge');
   assert.not.match(shown.html, /<textarea/, 'nor a comment box (read is below comment)');
@@ -171,9 +178,9 @@ test('a change request: its source diff, and only the forms the role allows; a r
   assert.match((await admin.get(path)).html, /approved<\/li>/);
   const commented = await admin.post(`${path}/comments`, { csrf: Browser.field(page.html, 'csrf'), markdown: 'Looks **good**: see the [quick start](quick-start.md).' });
   assert.is(commented.status, 303);
-  assert.is(commented.location, `${path}#comments`);
+  assert.match(commented.location!, new RegExp(`^${path}#comment-`));
   const withComment = (await admin.get(path)).html;
-  assert.match(withComment, /<article class="comment" aria-label="Comment by [^"]+">/);
+  assert.match(withComment, /<article class="comment" id="comment-[^"]+" aria-label="Comment by [^"]+">/);
   assert.match(withComment, /<p>Looks <strong>good<\/strong>: see the <a href="\/app\/s\/[^"]+\/p\/[^"]+">quick start<\/a>\.<\/p>/, 'drawn by the shared renderer, its link into the app');
   const listedComments = (await t.call('GET', `${base}/comments`, { token: fx.admin.token })).body.items;
   assert.equal(

@@ -6,6 +6,7 @@ import { chromiumPath } from '../../domain/pdf/browser.js';
 import { organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
 import { startOidcProvider, startSamlIdentityProvider } from '../helpers/identityProviders.js';
 import { runAdmin } from '../helpers/processes.js';
+import { siteMaker } from '../helpers/sites.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 
@@ -22,6 +23,7 @@ let fx: OrganizationFixture;
 let browser: Browser;
 let spaceId: string;
 let changeRequestPath: string;
+let site: { id: string; urls: { published: string } };
 let oidc: Awaited<ReturnType<typeof startOidcProvider>>;
 let saml: Awaited<ReturnType<typeof startSamlIdentityProvider>>;
 /** Where the app's own URLs point (QUIRE_PUBLIC_URL's default): cookies set on the way back from a provider belong to this host. */
@@ -43,8 +45,11 @@ test.before(
     const edit = { operation: 'update_page', page: faq.id, document: { markdown: '## Where do I start?\n\nWith the [introduction](README.md), or the FAQ.\n' } };
     await t.call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [edit] } });
     changeRequestPath = new URL(changeRequest.urls.app).pathname;
-    const set = await runAdmin(['user', 'password', '--email', fx.reader.email], { DATA_DIR: t.dataDir }, { stdin: `${password}\n` });
-    assert.is(set.code, 0, set.stderr);
+    for (const person of [fx.reader, fx.editor, fx.guest]) {
+      const set = await runAdmin(['user', 'password', '--email', person.email], { DATA_DIR: t.dataDir }, { stdin: `${password}\n` });
+      assert.is(set.code, 0, set.stderr);
+    }
+    site = await siteMaker(() => ({ t, fx })).publishedSite('Handbook site', [spaceId]);
     browser = await puppeteer.launch({ executablePath: chromiumPath(), headless: true, pipe: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
   }),
 );
@@ -64,19 +69,36 @@ async function violations(page: Page): Promise<string[]> {
   });
 }
 
+/** axe on the page in both themes (what it finds added to `found`), and that it fits the viewport's width. */
+async function checkPage(page: Page, what: string, found: string[]): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+    found.push(...(await violations(page)).map((violation) => `${scheme} ${what}: ${violation}`));
+  }
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `${what} fits ${page.viewport()?.width} px (${overflow} px too wide)`);
+}
+
+/** A new browser (its own cookies) signed in with a password, at `path` afterwards. */
+async function signedInAt(email: string, path: string, width = 390): Promise<Page> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.setViewport({ width, height: 844 });
+  await page.setBypassCSP(true);
+  await page.goto(`${t.url}${path}`);
+  await page.locator('::-p-aria(Email[role="textbox"])').fill(email);
+  await page.locator('::-p-aria(Password)').fill(password);
+  await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Sign in[role="button"])').click()]);
+  assert.is(new URL(page.url()).pathname, path, 'back where the visit began');
+  return page;
+}
+
 test('sign in by the form’s names, open a space and a page, sign out; axe finds nothing on any page, at 390 px, light and dark', async () => {
   const page = await browser.newPage();
   await page.setViewport({ width: 390, height: 844 });
   await page.setBypassCSP(true); // axe is injected as a script, which the app's CSP refuses
   const found: string[] = [];
-  const check = async (what: string) => {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
-      found.push(...(await violations(page)).map((violation) => `${scheme} ${what}: ${violation}`));
-    }
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 0, `${what} fits 390 px (${overflow} px too wide)`);
-  };
+  const check = (what: string) => checkPage(page, what, found);
 
   await page.goto(`${t.url}/app/s/${spaceId}`);
   assert.match(page.url(), /\/app\/sign-in\?next=/);
@@ -96,8 +118,11 @@ test('sign in by the form’s names, open a space and a page, sign out; axe find
   await check('home');
   await page.goto(`${t.url}${changeRequestPath}`);
   assert.is(await page.$eval('h1', (heading) => heading.textContent), 'Say more');
-  assert.ok(await page.$('pre.diff ins'), 'the change is shown as a diff');
+  assert.ok(await page.$('.block-ins'), 'the change is shown as a rendered diff');
   await check('change request');
+  await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Source[role="link"])').click()]);
+  assert.ok(await page.$('pre.diff ins'), 'and as a source diff');
+  await check('change request source');
   await page.goto(`${t.url}/app/settings`);
   await page.locator('::-p-aria(Label[role="textbox"])').fill('Laptop');
   await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Create token[role="button"])').click()]);
@@ -143,6 +168,40 @@ test('sign in with the instance’s OpenID Connect provider, and with the organi
   assert.is(await samlPage.$eval('h1', (heading) => heading.textContent), 'Acme Docs');
   assert.ok(await samlPage.$('::-p-text(Sam Saml)'), 'signed in as the person the provider named');
   await samlBrowser.close();
+});
+
+test('review: from the change request’s urls.app, read its diff, comment and approve as a reviewer, merge as an editor, read it on the published site; a commenter is offered no Merge', async () => {
+  assert.is((await t.call('PATCH', `/v1/orgs/${fx.org.id}/members/${fx.reader.id}`, { token: fx.admin.token, body: { role: 'review' } })).status, 200);
+  assert.is((await t.call('PATCH', `/v1/orgs/${fx.org.id}/members/${fx.guest.id}`, { token: fx.admin.token, body: { role: 'comment' } })).status, 200);
+  const found: string[] = [];
+
+  const reviewer = await signedInAt(fx.reader.email, changeRequestPath);
+  assert.ok(await reviewer.$('.block-ins'), 'the diff, rendered');
+  await reviewer.locator('::-p-aria(Comment[role="textbox"])').fill('Clearer, *thanks*.');
+  await Promise.all([reviewer.waitForNavigation(), reviewer.locator('::-p-aria(Comment[role="button"])').click()]);
+  assert.ok(await reviewer.$('::-p-text(Clearer, )'), 'the comment is on the page');
+  await Promise.all([reviewer.waitForNavigation(), reviewer.locator('::-p-aria(Approve[role="button"])').click()]);
+  assert.match(await reviewer.$eval('#reviews', (section) => section.textContent ?? ''), /approved/);
+  await checkPage(reviewer, 'reviewer’s change request', found);
+
+  const commenter = await signedInAt(fx.guest.email, changeRequestPath);
+  assert.ok(await commenter.$('::-p-aria(Comment[role="textbox"])'), 'a commenter may comment');
+  assert.is(await commenter.$('::-p-aria(Merge[role="button"])'), null, 'and is offered no Merge');
+  assert.is(await commenter.$('::-p-aria(Approve[role="button"])'), null, 'nor a review');
+
+  for (const width of [1280, 390]) {
+    const look = await signedInAt(fx.editor.email, changeRequestPath, width);
+    await checkPage(look, `editor’s change request at ${width} px`, found);
+    await look.browserContext().close();
+  }
+  const editor = await signedInAt(fx.editor.email, changeRequestPath);
+  await Promise.all([editor.waitForNavigation(), editor.locator('::-p-aria(Merge[role="button"])').click()]);
+  assert.match(await editor.$eval('main p.muted', (line) => line.textContent ?? ''), /Merged/);
+  const published = await editor.goto(`${site.urls.published.replace(/\/$/, '')}/faq`);
+  assert.is(published?.status(), 200);
+  assert.match(await editor.$eval('main', (main) => main.textContent ?? ''), /or the FAQ/, 'the merged text is on the published site');
+  assert.equal(found, []);
+  for (const page of [reviewer, commenter, editor]) await page.browserContext().close();
 });
 
 test.run();
