@@ -101,7 +101,7 @@ export function changeRequestContent(ctx: AppContext, page: ChangeRequestPage): 
       view.state.outdated && open ? ' · main has moved on since it branched' : '',
     ),
     page.problem ? el('p', { className: ['problem'], role: 'alert' }, page.problem) : null,
-    page.conflicts ? conflictList(page.conflicts) : null,
+    page.conflicts ? conflictList(ctx, page.conflicts, action('update'), page.may.edit) : null,
     page.description.length ? el('div', { className: ['document', 'description'] }, page.description) : null,
     open && page.may.edit
       ? el(
@@ -253,7 +253,12 @@ export function pageChangeDetails(change: PageChange, diff: PageDiff | undefined
 
 const titleOf = (page: RevisionPage) => page.title || page.path || 'Untitled page';
 
-function conflictList(conflicts: MergeConflict[]): Child {
+/**
+ * What conflicts with main, and the choices the API's update offers for each conflicting page:
+ * keep the change request's version or main's (`resolve`). Files conflict beyond choosing: git.
+ */
+function conflictList(ctx: AppContext, conflicts: MergeConflict[], action: string, mayResolve: boolean): Child {
+  const pages = conflicts.filter((conflict) => conflict.kind === 'page');
   return el(
     'section',
     { className: ['problem'], role: 'alert', ariaLabelledBy: 'conflicts-title' },
@@ -263,6 +268,29 @@ function conflictList(conflicts: MergeConflict[]): Child {
       {},
       conflicts.map((conflict) => el('li', {}, conflict.kind === 'page' ? `${conflict.title}: ${conflict.reason}` : `${conflict.path}: ${conflict.reason}`)),
     ),
-    el('p', {}, 'Update the change request from main through the API (POST …/update, with a resolution per page), or with git, then merge again.'),
+    mayResolve && pages.length
+      ? el(
+          'form',
+          { method: 'post', action },
+          csrfField(ctx),
+          pages.map((conflict) =>
+            el(
+              'fieldset',
+              {},
+              el('legend', {}, `Keep which version of ${conflict.title}?`),
+              (
+                [
+                  ['change-request', 'This change request’s'],
+                  ['primary', 'Main’s'],
+                ] as const
+              ).map(([value, label], index) =>
+                el('label', { className: ['choice'] }, el('input', { type: 'radio', name: `resolve:${conflict.pageId}`, value, required: true, checked: index === 0 }), ` ${label}`),
+              ),
+            ),
+          ),
+          el('button', { type: 'submit' }, 'Update from main with these choices'),
+        )
+      : null,
+    conflicts.length > pages.length ? el('p', {}, 'Files that conflict are resolved with git: pull the change request’s branch, merge main into it, push.') : null,
   );
 }

@@ -149,8 +149,15 @@ export function addChangeRequestRoutes(router: Router<AppState, AppServices>): v
   // Update from main (a merge of main into the branch), archive and merge: the API's updateChangeRequest, updateChangeRequestById and mergeChangeRequest.
   router.post(`${one}/update`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
-    const { space, changeRequest } = await posted(app);
-    const outcome = await updateChangeRequestFromPrimary(contentDeps(app), { space, changeRequest, author: callerOf(app) });
+    const { form, space, changeRequest } = await posted(app);
+    // The conflict list's choices: resolve:<page id> = change-request | primary (the API's `resolve`).
+    const resolve: Record<string, 'change-request' | 'primary'> = {};
+    for (const [name, value] of form) {
+      if (!name.startsWith('resolve:')) continue;
+      if (value !== 'change-request' && value !== 'primary') throw badRequest(`"${name}" is "change-request" or "primary"`);
+      resolve[name.slice('resolve:'.length)] = value;
+    }
+    const outcome = await updateChangeRequestFromPrimary(contentDeps(app), { space, changeRequest, author: callerOf(app), resolve });
     if (outcome.result === 'conflicts') return showChangeRequest(app, { conflicts: outcome.conflicts }, 409);
     back(app);
   });

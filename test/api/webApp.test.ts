@@ -201,7 +201,7 @@ test('a change request: its source diff, and only the forms the role allows; a r
   assert.match((await admin.get(path)).html, /Merged/);
 });
 
-test('a merge that conflicts lists what conflicts and changes nothing', async () => {
+test('a merge that conflicts lists what conflicts and changes nothing; the choices per page resolve it', async () => {
   const edit = async (subject: string, line: string) => {
     const created = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token, body: { subject } })).body;
     const base = `/v1/spaces/${space.id}/change-requests/${created.id}`;
@@ -229,6 +229,17 @@ test('a merge that conflicts lists what conflicts and changes nothing', async ()
   assert.is((await t.call('GET', second.base, { token: fx.admin.token })).body.status, 'open', 'nothing changed');
   const main = (await t.call('GET', `/v1/spaces/${space.id}/content/path/faq?format=markdown`, { token: fx.admin.token })).body;
   assert.match(main.markdown, /Here\./);
+
+  // The choices the API's update offers, per conflicting page: keep the change request's version, then merge.
+  const faqId = (await t.call('GET', `/v1/spaces/${space.id}/content/path/faq`, { token: fx.admin.token })).body.id;
+  assert.match(refused.html, `<legend>Keep which version of FAQ?</legend>`);
+  assert.match(refused.html, `name="resolve:${faqId}" value="change-request"`);
+  assert.is((await admin.post(`${second.path}/update`, { csrf, [`resolve:${faqId}`]: 'sideways' })).status, 400);
+  const updated = await admin.post(`${second.path}/update`, { csrf, [`resolve:${faqId}`]: 'change-request' });
+  assert.is(updated.status, 303, updated.html.slice(0, 500));
+  assert.is((await admin.post(`${second.path}/merge`, { csrf })).status, 303);
+  const after = (await t.call('GET', `/v1/spaces/${space.id}/content/path/faq?format=markdown`, { token: fx.admin.token })).body;
+  assert.match(after.markdown, /There\./, 'the change request’s version, merged');
 });
 
 test('settings: API tokens made (shown once), used and revoked; other browsers signed out; the password changed', async () => {
