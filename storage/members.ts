@@ -233,3 +233,9 @@ export async function belongsElsewhere(db: Queryable, userId: string, organizati
   );
   return row !== undefined;
 }
+
+/** The invitations of an organization waiting for their invitees, oldest first. */
+export async function listInvitationsOfOrganization(db: Queryable, organizationId: string): Promise<InvitationRecord[]> {
+  const rows = await db.all<InvitationRow>('SELECT * FROM invitations WHERE organization_id = ? ORDER BY created_at, user_id LIMIT 500', [organizationId]);
+  return rows.map(toInvitation);
+}

@@ -4,10 +4,9 @@ import type { Queryable } from '../../storage/db.js';
 import { findInviteLink, listInviteLinks, type InviteTarget } from '../../storage/inviteLinks.js';
 import { findSpace } from '../../storage/spaces.js';
 import type { MemberRole } from '../../storage/members.js';
-import { acceptInviteLink, changeInviteLinkRole, createInviteLink, removeInviteLink } from '../../domain/organizations/index.js';
-import { findOrganization } from '../../storage/organizations.js';
+import { acceptInviteLink, changeInviteLinkRole, createInviteLink, openInviteLink, removeInviteLink } from '../../domain/organizations/index.js';
 import { callerOf, organizationOf, type AppContext, pathParam } from '../context.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';
 import { presentInviteLink } from '../presenters/inviteLink.js';
 import { presentList } from '../presenters/list.js';
@@ -90,11 +89,7 @@ async function remove(ctx: AppContext, { params }: { params: { inviteId: string 
 /** Accepts an invite link (domain/organizations: acceptInviteLink), if the organization has them on. */
 async function join(ctx: AppContext, { params }: { params: { organizationId: string; inviteId: string } }) {
   const caller = callerOf(ctx);
-  const organizationId = params.organizationId;
-  const organization = await findOrganization(ctx.db, organizationId);
-  const invite = organization && (await findInviteLink(ctx.db, organization.id, params.inviteId));
-  if (!organization || !invite) throw notFound(`Invite ${params.inviteId} not found`);
-  if (!organization.inviteLinks) throw forbidden('This organization has turned invite links off');
+  const { invite } = await openInviteLink(ctx.db, params.organizationId, params.inviteId);
   await acceptInviteLink(ctx.db, invite, caller.id);
   ctx.body = {};
 }

@@ -1,6 +1,6 @@
 import { findSamlProvider, listAllSamlProviders, listSamlProviders, type SamlProviderFields, type SamlProviderRecord } from '../../storage/samlProviders.js';
 import { findTeam, type TeamRecord } from '../../storage/teams.js';
-import { changeSamlProvider, createSamlProvider, parseCertificate, providerIsUsable, removeSamlProvider, ssoUrlProblem } from '../../domain/organizations/index.js';
+import { changeSamlProvider, createSamlProvider, providerIsUsable, removeSamlProvider, samlProviderFieldsProblem } from '../../domain/organizations/index.js';
 import { organizationOf, type AppContext, pathParam } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';
@@ -24,13 +24,8 @@ routes.get('/orgs/:organizationId/sso', 'listSSOProviderLoginsInOrganization', s
 
 /** Body fields → stored fields (that a default team is the organization's, the domain checks as it writes). */
 function fieldsOf(body: schemas.UpdateSamlProviderBody): SamlProviderFields {
-  const urlProblem = body.ssoURL === undefined ? undefined : ssoUrlProblem(body.ssoURL);
-  if (urlProblem) throw badRequest(`Invalid request body: "ssoURL" ${urlProblem}`);
-  if (body.certificate) {
-    const certificate = parseCertificate(body.certificate);
-    if ('problem' in certificate) throw badRequest(`Invalid request body: "certificate" ${certificate.problem}`);
-    if (certificate.expiresAt <= new Date()) throw badRequest(`Invalid request body: "certificate" expired on ${certificate.expiresAt.toISOString()}`);
-  }
+  const problem = samlProviderFieldsProblem(body);
+  if (problem) throw badRequest(`Invalid request body: ${problem}`);
   return {
     label: body.label,
     entityID: body.entityID,

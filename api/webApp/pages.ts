@@ -6,7 +6,7 @@ import type { SpaceRecord } from '../../storage/spaces.js';
 import type { CollectionRecord } from '../../storage/collections.js';
 import type { AppContext } from '../context.js';
 import { changeRequestsPath, collectionPath, historyPath, organizationPath, pagePath, sitesPath, spacePath } from './paths.js';
-import { breadcrumbs } from './layout.js';
+import { breadcrumbs, csrfField } from './layout.js';
 
 /** Another way to sign in: an identity provider's start, back to where the visit began. */
 export interface SignInProvider {
@@ -56,9 +56,39 @@ export interface OrganizationSpaces {
 }
 
 /** The home page: each organization the person belongs to, with the spaces they can read. */
-export function homeContent(organizations: OrganizationSpaces[]): Child[] {
+export function homeContent(ctx: AppContext, organizations: OrganizationSpaces[], invitations: OrganizationRecord[]): Child[] {
   return [
     el('h1', {}, 'Your documentation'),
+    invitations.length
+      ? el(
+          'section',
+          { className: ['notice'], ariaLabelledBy: 'invitations-title' },
+          el('h2', { id: 'invitations-title' }, 'Invitations'),
+          el(
+            'ul',
+            { className: ['list'] },
+            invitations.map((organization) =>
+              el(
+                'li',
+                {},
+                `${organization.title} invited you. `,
+                el(
+                  'form',
+                  { method: 'post', action: `/app/invitations/${organization.id}/accept`, className: ['inline'] },
+                  csrfField(ctx),
+                  el('button', { type: 'submit', className: ['primary'], ariaLabel: `Accept the invitation to ${organization.title}` }, 'Accept'),
+                ),
+                el(
+                  'form',
+                  { method: 'post', action: `/app/invitations/${organization.id}/decline`, className: ['inline'] },
+                  csrfField(ctx),
+                  el('button', { type: 'submit', ariaLabel: `Decline the invitation to ${organization.title}` }, 'Decline'),
+                ),
+              ),
+            ),
+          ),
+        )
+      : null,
     organizations.length === 0 ? el('p', { className: ['muted'] }, 'You belong to no organization yet: an invitation or an operator adds you to one.') : null,
     organizations.map(({ organization, content }) =>
       el(
@@ -71,8 +101,12 @@ export function homeContent(organizations: OrganizationSpaces[]): Child[] {
   ];
 }
 
-export function organizationContent(organization: OrganizationRecord, content: ReadableContent): Child[] {
-  return [breadcrumbs(' · ', el('a', { href: sitesPath(organization.id) }, 'Docs sites')), el('h1', {}, organization.title), contentTree(content, null)];
+export function organizationContent(organization: OrganizationRecord, content: ReadableContent, isAdmin: boolean): Child[] {
+  return [
+    breadcrumbs(' · ', el('a', { href: sitesPath(organization.id) }, 'Docs sites'), isAdmin ? [' · ', el('a', { href: `${organizationPath(organization.id)}/admin` }, 'Administration')] : null),
+    el('h1', {}, organization.title),
+    contentTree(content, null),
+  ];
 }
 
 /** A collection's page: what it holds that the person can read, nested collections included. */

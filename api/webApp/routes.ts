@@ -7,6 +7,7 @@ import { setSitePublished, siteOf } from '../../domain/sites/index.js';
 import { changesBetween, readPageDocument, readSpaceHistory, readSpaceRevision, revisionPage } from '../../domain/spaces/index.js';
 import { allPages } from '../../engine/index.js';
 import { findContentGrantsCached } from '../../storage/contentGrants.js';
+import { listInvitationsOfUser } from '../../storage/members.js';
 import { findOrganizationCached, listOrganizationsOfUser } from '../../storage/organizations.js';
 import { listSites } from '../../storage/sites.js';
 import { callerOf, collectionOf, contentDeps, organizationOf, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
@@ -15,6 +16,7 @@ import { siteActions, spaceActions } from '../policies/actions.js';
 import { inCollection, inOrganization, inSpace } from '../policies/index.js';
 import { atLeast } from '../policies/roles.js';
 import { appStyles, appStylesName } from './appStyles.js';
+import { addAdminRoutes } from './adminRoutes.js';
 import { addChangeRequestRoutes } from './changeRequestRoutes.js';
 import { checkedForm } from './forms.js';
 import { signedIn } from './guards.js';
@@ -47,6 +49,7 @@ router.get('/assets/:name', async (ctx) => {
 
 addSignInRoutes(router);
 addChangeRequestRoutes(router);
+addAdminRoutes(router);
 
 router.post('/sign-out', signedIn as never, async (ctx) => {
   const app = ctx as AppContext;
@@ -63,7 +66,15 @@ router.get('/', signedIn as never, async (ctx) => {
   const grants = await findContentGrantsCached(app.db, caller.id);
   const memberships = await listOrganizationsOfUser(app.db, caller.id, { limit: 100 });
   const organizations = await Promise.all(memberships.items.map(async ({ organization, role }) => ({ organization, content: await readableContent(app, organization.id, role, grants) })));
-  sendPage(app, { title: 'Home', content: homeContent(organizations) });
+  const invited = await Promise.all((await listInvitationsOfUser(app.db, caller.id)).map((invitation) => findOrganizationCached(app.db, invitation.organizationId)));
+  sendPage(app, {
+    title: 'Home',
+    content: homeContent(
+      app,
+      organizations,
+      invited.filter((organization) => organization !== undefined),
+    ),
+  });
 });
 
 // Guests too (role null): they see the spaces shared with them, as on the home page.
@@ -71,7 +82,7 @@ router.get('/o/:organizationId', signedIn as never, inOrganization(null).check a
   const app = ctx as AppContext;
   const { organization, role } = organizationOf(app);
   const content = await readableContent(app, organization.id, role, await findContentGrantsCached(app.db, callerOf(app).id));
-  sendPage(app, { title: organization.title, content: organizationContent(organization, content) });
+  sendPage(app, { title: organization.title, content: organizationContent(organization, content, atLeast(role, 'admin')) });
 });
 
 router.get('/c/:collectionId', signedIn as never, inCollection('read').check as never, async (ctx) => {

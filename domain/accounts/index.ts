@@ -4,3 +4,4 @@ export { passwordLimits, passwordProblem } from './passwords.js';
 export { issueOwnToken, revokeOwnToken, tokensOf } from './tokens.js';
 export { finishOidcSignIn, startOidcSignIn, type OidcSettings } from './oidc.js';
 export { acceptSamlResponse, finishSamlSignIn, samlServiceMetadata, startSamlSignIn, type SamlServiceUrls } from './saml.js';
+export { acceptWelcome, readWelcome, welcomeLinksFor, welcomeLifetimeMs } from './welcome.js';

@@ -1,10 +1,11 @@
 import { findCollection } from '../../storage/collections.js';
 import { grantContentRole } from '../../storage/contentGrants.js';
 import type { Database } from '../../storage/db.js';
-import { deleteInviteLink, insertInviteLink, updateInviteLinkRole, type InviteLinkRecord, type InviteTarget } from '../../storage/inviteLinks.js';
+import { deleteInviteLink, findInviteLink, insertInviteLink, updateInviteLinkRole, type InviteLinkRecord, type InviteTarget } from '../../storage/inviteLinks.js';
 import { ensureMembership, type MemberRole } from '../../storage/members.js';
 import { findSpace } from '../../storage/spaces.js';
-import { missing } from '../common/errors.js';
+import { findOrganization, type OrganizationRecord } from '../../storage/organizations.js';
+import { missing, notAllowed } from '../common/errors.js';
 
 export function createInviteLink(db: Database, input: { organizationId: string; target: InviteTarget; role: MemberRole | null; createdBy: string }): Promise<InviteLinkRecord> {
   return insertInviteLink(db, input);
@@ -37,4 +38,13 @@ export async function acceptInviteLink(db: Database, invite: InviteLinkRecord, u
     await ensureMembership(tx, { organizationId, userId, role: null });
     await grantContentRole(tx, { organizationId, target, userId, role: invite.role ?? 'read' });
   });
+}
+
+/** An invite link someone opened, with its organization: a 404 for an unknown one, a 403 while the organization has links off. */
+export async function openInviteLink(db: Database, organizationId: string, inviteId: string): Promise<{ organization: OrganizationRecord; invite: InviteLinkRecord }> {
+  const organization = await findOrganization(db, organizationId);
+  const invite = organization && (await findInviteLink(db, organization.id, inviteId));
+  if (!organization || !invite) throw missing(`Invite ${inviteId} not found`);
+  if (!organization.inviteLinks) throw notAllowed('This organization has turned invite links off');
+  return { organization, invite };
 }

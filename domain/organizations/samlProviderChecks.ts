@@ -42,3 +42,15 @@ export function providerIsUsable(provider: { ssoURL: string | null; entityID: st
   const certificate = parseCertificate(provider.certificate);
   return !('problem' in certificate) && certificate.validFrom <= now && now < certificate.expiresAt;
 }
+
+/** What is wrong with a provider's settings as given (its sign-in URL, its certificate), naming the field; undefined when nothing. */
+export function samlProviderFieldsProblem(fields: { ssoURL?: string | null; certificate?: string | null }, now = new Date()): string | undefined {
+  const urlProblem = fields.ssoURL ? ssoUrlProblem(fields.ssoURL) : undefined;
+  if (urlProblem) return `"ssoURL" ${urlProblem}`;
+  if (fields.certificate) {
+    const certificate = parseCertificate(fields.certificate);
+    if ('problem' in certificate) return `"certificate" ${certificate.problem}`;
+    if (certificate.expiresAt <= now) return `"certificate" expired on ${certificate.expiresAt.toISOString()}`;
+  }
+  return undefined;
+}

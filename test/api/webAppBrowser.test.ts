@@ -45,7 +45,7 @@ test.before(
     const edit = { operation: 'update_page', page: faq.id, document: { markdown: '## Where do I start?\n\nWith the [introduction](README.md), or the FAQ.\n' } };
     await t.call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [edit] } });
     changeRequestPath = new URL(changeRequest.urls.app).pathname;
-    for (const person of [fx.reader, fx.editor, fx.guest]) {
+    for (const person of [fx.reader, fx.editor, fx.guest, fx.admin]) {
       const set = await runAdmin(['user', 'password', '--email', person.email], { DATA_DIR: t.dataDir }, { stdin: `${password}\n` });
       assert.is(set.code, 0, set.stderr);
     }
@@ -202,6 +202,39 @@ test('review: from the change request’s urls.app, read its diff, comment and a
   assert.match(await editor.$eval('main', (main) => main.textContent ?? ''), /or the FAQ/, 'the merged text is on the published site');
   assert.equal(found, []);
   for (const page of [reviewer, commenter, editor]) await page.browserContext().close();
+});
+
+test('the administration, an invitation’s welcome page and a join page pass axe at 1280 and 390 px, light and dark', async () => {
+  assert.is((await t.call('PUT', `/v1/orgs/${fx.org.id}/teams`, { token: fx.admin.token, body: { title: 'Writers', members: [fx.editor.id] } })).status, 201);
+  assert.is((await t.call('POST', `/v1/orgs/${fx.org.id}/link-invites`, { token: fx.admin.token, body: { role: 'read' } })).status, 201);
+  const found: string[] = [];
+  for (const width of [1280, 390]) {
+    const page = await signedInAt(fx.admin.email, `/app/o/${fx.org.id}/admin`, width);
+    for (const details of await page.$$('details')) await details.evaluate((element) => element.setAttribute('open', ''));
+    await checkPage(page, `administration at ${width} px`, found);
+    if (width === 390) {
+      await page.locator('::-p-aria(Emails[role="textbox"])').fill('welcome.me@acme.test');
+      await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Invite[role="button"])').click()]);
+      const link = await page.$eval('.notice code', (code) => code.textContent ?? '');
+      assert.match(link, /\/app\/welcome\//);
+      await checkPage(page, 'administration with welcome links', found);
+      const invite = await page.$$eval('code.clone', (codes) => codes.map((code) => code.textContent ?? '').find((text) => text.includes('/app/join/')) ?? '');
+      const stranger = await browser.createBrowserContext();
+      const welcome = await stranger.newPage();
+      await welcome.setViewport({ width, height: 844 });
+      await welcome.setBypassCSP(true);
+      await welcome.goto(link);
+      await checkPage(welcome, 'welcome page', found);
+      await welcome.locator('::-p-aria(Password)').fill(password);
+      await Promise.all([welcome.waitForNavigation(), welcome.locator('::-p-aria(Accept and sign in[role="button"])').click()]);
+      assert.is(new URL(welcome.url()).pathname, `/app/o/${fx.org.id}`);
+      await welcome.goto(invite);
+      await checkPage(welcome, 'join page', found);
+      await stranger.close();
+    }
+    await page.browserContext().close();
+  }
+  assert.equal(found, []);
 });
 
 test.run();
