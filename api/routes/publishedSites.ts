@@ -241,7 +241,8 @@ function cacheHeaders(ctx: AppContext, view: Pick<PublishedPageView, 'place'>) {
   if (!isIndexable(view)) ctx.set('X-Robots-Tag', 'noindex, nofollow');
   ctx.set(
     'Content-Security-Policy',
-    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    // A preview may be framed by this site's own pages (the app's live preview of a customization); nothing else is.
+    `default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors ${place.sitePreview ? "'self'" : "'none'"}`,
   );
 }
 

@@ -33,6 +33,7 @@ import { adminContent, type AdminPage } from './adminPages.js';
 import { checkedForm, readForm } from './forms.js';
 import { signedIn } from './guards.js';
 import { csrfField, sendPage } from './layout.js';
+import { noticeOf, type Notice } from './notices.js';
 import { organizationPath } from './paths.js';
 import { checkFormOrigin, setSessionCookie, signInToken } from './sessionCookie.js';
 import { el } from '../../domain/documents/index.js';
@@ -46,18 +47,18 @@ const asAdmin = [signedIn, inOrganization('admin').check] as never[];
  * without a password opens. Each form calls the domain command the API's operation calls.
  */
 export function addAdminRoutes(router: Router<AppState, AppServices>): void {
-  router.get(admin, ...asAdmin, (ctx) => showAdmin(ctx as AppContext, {}));
+  router.get(admin, ...asAdmin, (ctx) => showAdmin(ctx as AppContext, { notice: noticeOf(ctx as AppContext) }));
 
   router.post(`${admin}/members/role`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (form, organizationId) => {
       await changeMemberRole((ctx as AppContext).db, organizationId, form.get('user') ?? '', roleOf(form.get('role')));
-      return 'Role changed.';
+      return 'role-changed';
     }),
   );
   router.post(`${admin}/members/remove`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (form, organizationId) => {
       if (!(await removeMember((ctx as AppContext).db, organizationId, form.get('user') ?? ''))) throw notFound('No such member');
-      return 'Removed from the organization.';
+      return 'member-removed';
     }),
   );
   router.post(`${admin}/invite`, ...asAdmin, async (ctx) => {
@@ -86,13 +87,13 @@ export function addAdminRoutes(router: Router<AppState, AppServices>): void {
   router.post(`${admin}/invite-links`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (form, organizationId) => {
       await createInviteLink((ctx as AppContext).db, { organizationId, target: { kind: 'organization' }, role: roleOf(form.get('role')), createdBy: callerOf(ctx as AppContext).id });
-      return 'Invite link created.';
+      return 'link-created';
     }),
   );
   router.post(`${admin}/invite-links/delete`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (form, organizationId) => {
       await removeInviteLink((ctx as AppContext).db, organizationId, form.get('id') ?? '');
-      return 'Invite link deleted: it opens nothing now.';
+      return 'link-deleted';
     }),
   );
   router.post(`${admin}/teams`, ...asAdmin, (ctx) =>
@@ -100,13 +101,13 @@ export function addAdminRoutes(router: Router<AppState, AppServices>): void {
       const title = (form.get('title') ?? '').trim();
       if (!title || title.length > 100) throw badRequest('A team’s title has 1 to 100 characters');
       await createTeam((ctx as AppContext).db, organizationId, { title });
-      return `Team ${title} created.`;
+      return 'team-created';
     }),
   );
   router.post(`${admin}/teams/members`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (form, organizationId) => {
       await addTeamMember((ctx as AppContext).db, organizationId, form.get('team') ?? '', form.get('user') ?? '');
-      return 'Added to the team.';
+      return 'team-member-added';
     }),
   );
   router.post(`${admin}/teams/members/remove`, ...asAdmin, (ctx) =>
@@ -114,32 +115,32 @@ export function addAdminRoutes(router: Router<AppState, AppServices>): void {
       const team = await findTeam((ctx as AppContext).db, organizationId, form.get('team') ?? '');
       if (!team) throw notFound('No such team');
       await removeFromTeam((ctx as AppContext).db, team.id, form.get('user') ?? '');
-      return `Removed from ${team.title}.`;
+      return 'team-member-removed';
     }),
   );
   router.post(`${admin}/teams/delete`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (form, organizationId) => {
       await removeTeam((ctx as AppContext).db, organizationId, form.get('team') ?? '');
-      return 'Team deleted.';
+      return 'team-deleted';
     }),
   );
   router.post(`${admin}/saml`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (form, organizationId) => {
       const fields = samlFields(form);
       await createSamlProvider((ctx as AppContext).db, organizationId, { ...fields, label: fields.label ?? '' });
-      return `SAML provider ${fields.label} added.`;
+      return 'saml-added';
     }),
   );
   router.post(`${admin}/saml/:providerId`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (form, organizationId) => {
       await changeSamlProvider((ctx as AppContext).db, organizationId, pathParam(ctx as AppContext, 'providerId'), samlFields(form));
-      return 'SAML provider saved.';
+      return 'saml-saved';
     }),
   );
   router.post(`${admin}/saml/:providerId/delete`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (_form, organizationId) => {
       await removeSamlProvider((ctx as AppContext).db, organizationId, pathParam(ctx as AppContext, 'providerId'));
-      return 'SAML provider deleted.';
+      return 'saml-deleted';
     }),
   );
 
@@ -252,13 +253,14 @@ function samlFields(form: URLSearchParams): SamlProviderFields {
   return fields;
 }
 
-/** An admin's form: checked, done, then the page again with what happened (or why not, with the API's status). */
-async function acting(ctx: AppContext, act: (form: URLSearchParams, organizationId: string) => Promise<string>) {
+/** An admin's form: checked, done, then back to the page saying what happened (or the page, saying why not, with the API's status). */
+async function acting(ctx: AppContext, act: (form: URLSearchParams, organizationId: string) => Promise<Notice>) {
   const { organization } = organizationOf(ctx);
   const form = await checkedForm(ctx);
   try {
-    const notice = await act(form, organization.id);
-    await showAdmin(ctx, { notice });
+    const done = await act(form, organization.id);
+    ctx.status = 303;
+    ctx.redirect(`${organizationPath(organization.id)}/admin?done=${done}`);
   } catch (error) {
     const http = toHttpError(error);
     if (!http || http.status >= 500) throw error;

@@ -1,11 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import type { Element, Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { el, type Child } from '../../domain/documents/index.js';
 import type { AppContext } from '../context.js';
 import { appStylesName } from './appStyles.js';
 
+/** A page of the app: its title, its content, and the app's scripts it enhances itself with (appScripts), if any. */
+export interface AppPage {
+  title: string;
+  content: Child[];
+  scripts?: string[];
+}
+
 /** The app's pages are built as trees, never from strings with user data in them. */
-export function appPageHtml(ctx: AppContext, page: { title: string; content: Child[] }): string {
+export function appPageHtml(ctx: AppContext, page: AppPage, nonce?: string): string {
   const caller = ctx.state.appSession ? ctx.state.caller : undefined;
   const tree: Root = {
     type: 'root',
@@ -21,6 +29,7 @@ export function appPageHtml(ctx: AppContext, page: { title: string; content: Chi
           el('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
           el('title', {}, `${page.title} · Quire`),
           el('link', { rel: 'stylesheet', href: `/app/assets/${appStylesName}` }),
+          (page.scripts ?? []).map((name) => el('script', { src: `/app/assets/${name}`, defer: true, nonce })),
         ),
         el(
           'body',
@@ -61,14 +70,19 @@ export function breadcrumbs(...trail: Child[]): Element {
 /** The hidden field every form of a signed-in page carries (sessionCookie.ts: checkFormOrigin). */
 export const csrfField = (ctx: AppContext) => el('input', { type: 'hidden', name: 'csrf', value: ctx.state.appSession?.csrfToken ?? '' });
 
-/** The app's policy: its own stylesheet, no script, forms to itself only, never framed. */
-export const appContentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/**
+ * The app's policy: its own stylesheet, scripts only by this response's nonce (none on most
+ * pages), frames and fetches of this site only (a site's preview), forms to itself, never framed.
+ */
+export const appContentSecurityPolicy = (nonce?: string) =>
+  `default-src 'none'; style-src 'self'; img-src 'self' data:; script-src ${nonce ? `'nonce-${nonce}'` : "'none'"}; connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 
-export function sendPage(ctx: AppContext, page: { title: string; content: Child[] }, status = 200): void {
+export function sendPage(ctx: AppContext, page: AppPage, status = 200): void {
+  const nonce = page.scripts?.length ? randomBytes(18).toString('base64url') : undefined;
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Content-Security-Policy', appContentSecurityPolicy);
+  ctx.set('Content-Security-Policy', appContentSecurityPolicy(nonce));
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Referrer-Policy', 'same-origin');
-  ctx.body = appPageHtml(ctx, page);
+  ctx.body = appPageHtml(ctx, page, nonce);
 }

@@ -3,18 +3,17 @@ import type Koa from 'koa';
 import { changeOwnPassword, endSession, issueOwnToken, revokeOwnToken, sessionsOf, tokensOf } from '../../domain/accounts/index.js';
 import { DomainError } from '../../domain/common/errors.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
-import { setSitePublished, siteOf } from '../../domain/sites/index.js';
 import { changesBetween, readPageDocument, readSpaceHistory, readSpaceRevision, revisionPage } from '../../domain/spaces/index.js';
 import { allPages } from '../../engine/index.js';
 import { findContentGrantsCached } from '../../storage/contentGrants.js';
 import { listInvitationsOfUser } from '../../storage/members.js';
 import { findOrganizationCached, listOrganizationsOfUser } from '../../storage/organizations.js';
-import { listSites } from '../../storage/sites.js';
 import { callerOf, collectionOf, contentDeps, organizationOf, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
 import { toHttpError } from '../errors.js';
-import { siteActions, spaceActions } from '../policies/actions.js';
+import { spaceActions } from '../policies/actions.js';
 import { inCollection, inOrganization, inSpace } from '../policies/index.js';
 import { atLeast } from '../policies/roles.js';
+import { appScriptByName } from './appScripts.js';
 import { appStyles, appStylesName } from './appStyles.js';
 import { addAdminRoutes } from './adminRoutes.js';
 import { addChangeRequestRoutes } from './changeRequestRoutes.js';
@@ -23,11 +22,10 @@ import { signedIn } from './guards.js';
 import { historyContent, revisionContent } from './historyPages.js';
 import { sendPage } from './layout.js';
 import { collectionContent, homeContent, messageContent, organizationContent, spaceContent, type ReadableContent } from './pages.js';
-import { sitePath } from './paths.js';
 import { clearSessionCookie, readSession } from './sessionCookie.js';
 import { settingsContent, type SettingsPage } from './settingsPage.js';
 import { addSignInRoutes } from './signInRoutes.js';
-import { siteContent, sitesContent } from './sitePages.js';
+import { addSiteRoutes } from './siteRoutes.js';
 import { changedSources } from './sourceDiff.js';
 
 /**
@@ -41,15 +39,18 @@ const router = webAppRouter;
 router.use(readSession as never, rendersErrors as never);
 
 router.get('/assets/:name', async (ctx) => {
-  if (ctx.params.name !== appStylesName) return sendPage(ctx as AppContext, { title: 'Not found', content: messageContent('Not found', 'There is no such file.') }, 404);
-  ctx.type = 'text/css; charset=utf-8';
+  const name = pathParam(ctx as AppContext, 'name');
+  const script = appScriptByName.get(name);
+  if (name !== appStylesName && !script) return sendPage(ctx as AppContext, { title: 'Not found', content: messageContent('Not found', 'There is no such file.') }, 404);
+  ctx.type = script ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8';
   ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-  ctx.body = appStyles;
+  ctx.body = script ?? appStyles;
 });
 
 addSignInRoutes(router);
 addChangeRequestRoutes(router);
 addAdminRoutes(router);
+addSiteRoutes(router);
 
 router.post('/sign-out', signedIn as never, async (ctx) => {
   const app = ctx as AppContext;
@@ -134,23 +135,6 @@ router.post('/settings/password', signedIn as never, async (ctx) => {
   }
 });
 
-router.get('/o/:organizationId/sites', signedIn as never, inOrganization(siteActions.view).check as never, async (ctx) => {
-  const app = ctx as AppContext;
-  const { organization } = organizationOf(app);
-  const sites = await listSites(app.db, organization.id, {}, { limit: 100 });
-  sendPage(app, { title: 'Docs sites', content: sitesContent(organization, sites.items) });
-});
-router.get('/o/:organizationId/sites/:siteId', signedIn as never, inOrganization(siteActions.view).check as never, (ctx) => showSite(ctx as AppContext));
-for (const verb of ['publish', 'unpublish'] as const) {
-  router.post(`/o/:organizationId/sites/:siteId/${verb}`, signedIn as never, inOrganization(siteActions.admin).check as never, async (ctx) => {
-    const app = ctx as AppContext;
-    await checkedForm(app);
-    const { organization } = organizationOf(app);
-    await setSitePublished(contentDeps(app), await siteOf(app.db, organization.id, pathParam(app, 'siteId')), verb === 'publish');
-    ctx.status = 303;
-    ctx.redirect(sitePath(organization.id, pathParam(app, 'siteId')));
-  });
-}
 router.get('/s/:spaceId/history', signedIn as never, inSpace(spaceActions.view).check as never, async (ctx) => {
   const app = ctx as AppContext;
   const { space } = spaceOf(app);
@@ -180,13 +164,6 @@ async function showSettings(ctx: AppContext, extra: Omit<SettingsPage, 'tokens' 
   const caller = callerOf(ctx);
   const [tokens, sessions] = await Promise.all([tokensOf(ctx.db, caller), sessionsOf(ctx.db, caller)]);
   sendPage(ctx, { title: 'Settings', content: settingsContent(ctx, { tokens, sessions, ...extra }) }, status);
-}
-
-async function showSite(ctx: AppContext) {
-  const { organization, role } = organizationOf(ctx);
-  const site = await siteOf(ctx.db, organization.id, pathParam(ctx, 'siteId'));
-  const publishedUrl = new URL(`/sites/${site.id}/`, `${ctx.protocol}://${ctx.host}`).toString();
-  sendPage(ctx, { title: site.title || 'Site', content: siteContent(ctx, { organization, site, publishedUrl, mayPublish: atLeast(role, siteActions.admin) }) });
 }
 
 /** The spaces and collections of the organization the person can read, by the rules the API lists them with (organizationAccess). */

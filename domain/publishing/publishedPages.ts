@@ -6,7 +6,7 @@ import type { ContentDeps } from '../common/deps.js';
 import { imageSizesOf, type ImageSize } from './imageSizes.js';
 import { openapiSpecKey } from '../documents/index.js';
 import { processedOpenAPIVersions, readProcessedSpec, type OpenAPIProcessedVersion } from '../openapi/index.js';
-import { siteSpaceCustomization, type Customization } from '../sites/index.js';
+import { mergeCustomization, siteSpaceCustomization, type Customization } from '../sites/index.js';
 import { dereferenceReusableContents, readPageDocument, readSpaceRevision } from '../spaces/index.js';
 import { resolvePublishedUrl, type PublishedPlace, type PublishedRedirect, type PublishedVisitor } from './resolvePublishedUrl.js';
 import { visibleStructure } from './siteTokens.js';
@@ -105,7 +105,9 @@ export function openapiRefs(nodes: readonly DocumentNode[], found = new Set<stri
 async function siteAround(deps: Deps, place: PublishedPlace): Promise<Pick<PublishedPageView, 'place' | 'structure' | 'siteSpaces' | 'customization'>> {
   const structure = visibleStructure((await loadSiteStructureCached(deps.db, place.site.id))!, place.claims);
   const siteSpaces = await visibleSiteSpaces(deps, structure);
-  const customization = await siteSpaceCustomization(deps, place.site, place.siteSpace.id);
+  const saved = await siteSpaceCustomization(deps, place.site, place.siteSpace.id);
+  // A preview made by the app's customization form shows its unsaved settings over the saved ones.
+  const customization = place.sitePreview?.customization ? mergeCustomization(saved, place.sitePreview.customization) : saved;
   return { place, structure, siteSpaces, customization };
 }
 

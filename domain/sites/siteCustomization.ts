@@ -2,7 +2,7 @@ import { loadSiteStructure, loadSiteStructureCached } from '../../storage/siteSt
 import { deleteSiteSpaceOverrides, findSiteSpaceOverrides, loadSiteCustomizations, saveSiteCustomization, saveSiteSpaceOverrides, type CustomizationJson } from '../../storage/siteCustomization.js';
 import type { SiteRecord } from '../../storage/sites.js';
 import type { ContentDeps } from '../common/deps.js';
-import { missing } from '../common/errors.js';
+import { invalidInput, missing } from '../common/errors.js';
 import { announceSiteChange } from './sites.js';
 
 type Deps = Pick<ContentDeps, 'db' | 'jobs'>;
@@ -135,4 +135,49 @@ export async function removeSiteSpaceCustomization(deps: Deps, site: SiteRecord,
   const removed = await deleteSiteSpaceOverrides(deps.db, site.id, siteSpaceId);
   if (removed) announceSiteChange(deps, site.id);
   return removed;
+}
+
+/** What the app's customization form edits: the site's title, its theme, its primary colour in each mode, the mode it opens in. */
+export interface CustomizationDraft {
+  title: string;
+  theme: string;
+  primaryLight: string;
+  primaryDark: string;
+  defaultMode: string;
+}
+
+export const customizationThemes = ['clean', 'muted', 'bold', 'gradient'] as const;
+const color = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
+
+/** The draft as a customization patch (upstream's shapes), each field checked and named when it is wrong. */
+export function customizationOfDraft(draft: CustomizationDraft): Customization {
+  const title = draft.title.trim();
+  if (title.length < 2 || title.length > 128) throw invalidInput('"title" has 2 to 128 characters');
+  if (!(customizationThemes as readonly string[]).includes(draft.theme)) throw invalidInput(`"theme" is one of ${customizationThemes.join(', ')}`);
+  for (const [name, value] of [
+    ['primary colour (light)', draft.primaryLight],
+    ['primary colour (dark)', draft.primaryDark],
+  ] as const) {
+    if (!color.test(value)) throw invalidInput(`The ${name} is a colour like #346DDB, not ${JSON.stringify(value)}`);
+  }
+  if (draft.defaultMode !== 'light' && draft.defaultMode !== 'dark') throw invalidInput('"mode" is light or dark');
+  return { title, styling: { theme: draft.theme, primaryColor: { light: draft.primaryLight, dark: draft.primaryDark } }, themes: { default: draft.defaultMode } };
+}
+
+/** The form's fields read back from a customization. */
+export function draftOfCustomization(customization: Customization, siteTitle: string): CustomizationDraft {
+  const styling = (customization.styling ?? {}) as { theme?: string; primaryColor?: { light?: string; dark?: string } };
+  const themes = (customization.themes ?? {}) as { default?: string };
+  return {
+    title: typeof customization.title === 'string' ? customization.title : siteTitle,
+    theme: styling.theme ?? 'clean',
+    primaryLight: styling.primaryColor?.light ?? '#346DDB',
+    primaryDark: styling.primaryColor?.dark ?? '#346DDB',
+    defaultMode: themes.default ?? 'light',
+  };
+}
+
+/** Saves the draft over the site's customization (what the API's replace would store), and says so to the renderers. */
+export async function saveCustomizationDraft(deps: Deps, site: SiteRecord, draft: CustomizationDraft): Promise<Customization> {
+  return replaceSiteCustomization(deps, site, mergeCustomization(await siteCustomization(deps, site), customizationOfDraft(draft)));
 }

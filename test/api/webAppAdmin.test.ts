@@ -98,19 +98,23 @@ test('someone with an account is invited: no link, the invitation waits on their
 });
 
 test('roles change and members leave by the API’s rules; a removed member rejoins by an invite link', async () => {
-  assert.is((await admin.post(`${adminPage}/members/role`, { csrf: await csrf(admin), user: fx.reader.id, role: 'review' })).status, 200);
+  assert.is((await admin.post(`${adminPage}/members/role`, { csrf: await csrf(admin), user: fx.reader.id, role: 'review' })).status, 303);
   assert.is((await members()).find((member) => member.user.id === fx.reader.id)?.role, 'review');
   assert.is((await admin.post(`${adminPage}/members/role`, { csrf: await csrf(admin), user: fx.reader.id, role: 'owner' })).status, 400);
   const lastAdmin = await admin.post(`${adminPage}/members/role`, { csrf: await csrf(admin), user: fx.admin.id, role: 'read' });
   assert.ok(lastAdmin.status >= 400 && lastAdmin.status < 500, 'the last admin stays an admin');
   assert.match(lastAdmin.html, /class="problem"/);
 
-  assert.is((await admin.post(`${adminPage}/members/remove`, { csrf: await csrf(admin), user: fx.reader.id })).status, 200);
+  assert.is((await admin.post(`${adminPage}/members/remove`, { csrf: await csrf(admin), user: fx.reader.id })).status, 303);
   assert.not.ok((await members()).some((member) => member.user.id === fx.reader.id));
 
   const made = await admin.post(`${adminPage}/invite-links`, { csrf: await csrf(admin), role: 'read' });
-  assert.is(made.status, 200);
-  const joinUrl = /read: <code class="clone">([^<]+)<\/code>/.exec(made.html)?.[1];
+  assert.is(made.status, 303);
+  assert.is(made.location, `${adminPage}?done=link-created`, 'back to the page (a reload posts nothing again)');
+  const shown = await admin.get(made.location!);
+  assert.match(shown.html, '<p class="notice" role="status">Invite link created.</p>');
+  assert.not.match((await admin.get(`${adminPage}?done=%3Cb%3Eowned`)).html, 'owned', 'a key names a notice; no text comes from the address');
+  const joinUrl = /read: <code class="clone">([^<]+)<\/code>/.exec(shown.html)?.[1];
   assert.ok(joinUrl, 'the link is shown to copy');
   const reader = await signedIn(fx.reader.email);
   const joinPath = new URL(joinUrl).pathname;
@@ -120,22 +124,22 @@ test('roles change and members leave by the API’s rules; a removed member rejo
   assert.is((await members()).find((member) => member.user.id === fx.reader.id)?.role, 'read');
 
   const inviteId = joinPath.split('/').pop()!;
-  assert.is((await admin.post(`${adminPage}/invite-links/delete`, { csrf: await csrf(admin), id: inviteId })).status, 200);
+  assert.is((await admin.post(`${adminPage}/invite-links/delete`, { csrf: await csrf(admin), id: inviteId })).status, 303);
   assert.is((await reader.get(joinPath)).status, 404, 'a deleted link opens nothing');
 });
 
 test('teams: made, filled, emptied and deleted', async () => {
   assert.is((await admin.post(`${adminPage}/teams`, { csrf: await csrf(admin), title: '  ' })).status, 400);
-  assert.is((await admin.post(`${adminPage}/teams`, { csrf: await csrf(admin), title: 'Writers' })).status, 200);
+  assert.is((await admin.post(`${adminPage}/teams`, { csrf: await csrf(admin), title: 'Writers' })).status, 303);
   const team = (await t.call('GET', `/v1/orgs/${fx.org.id}/teams`, { token: fx.admin.token })).body.items.find((each: { title: string }) => each.title === 'Writers');
   assert.ok(team);
-  assert.is((await admin.post(`${adminPage}/teams/members`, { csrf: await csrf(admin), team: team.id, user: fx.editor.id })).status, 200);
+  assert.is((await admin.post(`${adminPage}/teams/members`, { csrf: await csrf(admin), team: team.id, user: fx.editor.id })).status, 303);
   const listed = async () => (await t.call('GET', `/v1/orgs/${fx.org.id}/teams/${team.id}/members`, { token: fx.admin.token })).body.items.length;
   assert.is(await listed(), 1);
   assert.match((await admin.get(adminPage)).html, '<summary>Writers (1)</summary>');
-  assert.is((await admin.post(`${adminPage}/teams/members/remove`, { csrf: await csrf(admin), team: team.id, user: fx.editor.id })).status, 200);
+  assert.is((await admin.post(`${adminPage}/teams/members/remove`, { csrf: await csrf(admin), team: team.id, user: fx.editor.id })).status, 303);
   assert.is(await listed(), 0);
-  assert.is((await admin.post(`${adminPage}/teams/delete`, { csrf: await csrf(admin), team: team.id })).status, 200);
+  assert.is((await admin.post(`${adminPage}/teams/delete`, { csrf: await csrf(admin), team: team.id })).status, 303);
   assert.is((await t.call('GET', `/v1/orgs/${fx.org.id}/teams/${team.id}`, { token: fx.admin.token })).status, 404);
 });
 
@@ -149,20 +153,20 @@ test('SAML providers: a bad certificate is refused naming it; one added, complet
   assert.match(insecure.html, '"ssoURL" must be an https URL');
   assert.is((await t.call('GET', `/v1/orgs/${fx.org.id}/saml`, { token: fx.admin.token })).body.items.length, 0, 'nothing stored');
 
-  assert.is((await admin.post(`${adminPage}/saml`, { csrf: await csrf(admin), ...base, certificate: '' })).status, 200);
+  assert.is((await admin.post(`${adminPage}/saml`, { csrf: await csrf(admin), ...base, certificate: '' })).status, 303);
   const provider = (await t.call('GET', `/v1/orgs/${fx.org.id}/saml`, { token: fx.admin.token })).body.items[0];
   assert.is(provider.status, 'pending');
   let page = (await admin.get(adminPage)).html;
   assert.match(page, '<summary>Okta (not set up yet)</summary>');
   assert.match(page, `/app/sign-in/saml/${fx.org.id}/${provider.id}/acs`);
   const { certificate } = makeSigningCertificate('idp.acme.test');
-  assert.is((await admin.post(`${adminPage}/saml/${provider.id}`, { csrf: await csrf(admin), ...base, certificate, defaultRole: 'comment' })).status, 200);
+  assert.is((await admin.post(`${adminPage}/saml/${provider.id}`, { csrf: await csrf(admin), ...base, certificate, defaultRole: 'comment' })).status, 303);
   const saved = (await t.call('GET', `/v1/orgs/${fx.org.id}/saml/${provider.id}`, { token: fx.admin.token })).body;
   assert.is(saved.status, 'active');
   assert.is(saved.defaultRole, 'comment');
   page = (await admin.get(adminPage)).html;
   assert.match(page, '<summary>Okta (active)</summary>');
-  assert.is((await admin.post(`${adminPage}/saml/${provider.id}/delete`, { csrf: await csrf(admin) })).status, 200);
+  assert.is((await admin.post(`${adminPage}/saml/${provider.id}/delete`, { csrf: await csrf(admin) })).status, 303);
   assert.is((await t.call('GET', `/v1/orgs/${fx.org.id}/saml`, { token: fx.admin.token })).body.items.length, 0);
 });
 

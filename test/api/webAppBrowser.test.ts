@@ -237,4 +237,36 @@ test('the administration, an invitation’s welcome page and a join page pass ax
   assert.equal(found, []);
 });
 
+test('a site’s look: the preview follows the form live (its script, by the page’s nonce); the page passes axe at 1280 and 390 px', async () => {
+  const found: string[] = [];
+  const sitePage = `/app/o/${fx.org.id}/sites/${site.id}`;
+  for (const width of [1280, 390]) {
+    const page = await signedInAt(fx.admin.email, sitePage, width);
+    await checkPage(page, `site at ${width} px`, found);
+    await page.browserContext().close();
+  }
+  // Without setBypassCSP: the app's own policy must let its script run.
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.goto(`${t.url}${sitePage}`);
+  await page.locator('::-p-aria(Email[role="textbox"])').fill(fx.admin.email);
+  await page.locator('::-p-aria(Password)').fill(password);
+  await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Sign in[role="button"])').click()]);
+  const frameSrc = () => page.$eval('iframe.preview', (frame) => (frame as HTMLIFrameElement).src);
+  const before = await frameSrc();
+  await page.$eval('#look-primary-light', (input) => {
+    (input as HTMLInputElement).value = '#7a1f9e';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.waitForFunction((old) => (document.querySelector('iframe.preview') as HTMLIFrameElement).src !== old, { timeout: 10_000 }, before);
+  const frame = await (await page.$('iframe.preview'))!.contentFrame();
+  await frame!.waitForFunction(() => getComputedStyle(document.documentElement).getPropertyValue('--primary-light').trim() !== '', { timeout: 10_000 });
+  const primary = await frame!.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--primary-light').trim());
+  assert.not.equal(primary.toLowerCase(), '#346ddb', `the preview shows the unsaved colour (${primary})`);
+  const saved = (await t.call('GET', `/v1/orgs/${fx.org.id}/sites/${site.id}/customization`, { token: fx.admin.token })).body;
+  assert.is(saved.styling.primaryColor.light, '#346DDB', 'and nothing is saved');
+  await context.close();
+  assert.equal(found, []);
+});
+
 test.run();
