@@ -1,25 +1,5 @@
-import type { SectionHit } from '../../storage/search.js';
+import type { PageHits } from '../../domain/spaces/index.js';
 import type { Urls } from '../urls.js';
-
-export interface PageHits {
-  spaceId: string;
-  pageId: string;
-  /** Order of the page's best section among all hits (0 best). */
-  rank: number;
-  hits: SectionHit[];
-}
-
-/** Hits grouped by page, pages in the order of their best section. */
-export function groupByPage(hits: SectionHit[]): PageHits[] {
-  const pages = new Map<string, PageHits>();
-  for (const hit of hits) {
-    const key = `${hit.spaceId}:${hit.pageId}`;
-    const page = pages.get(key) ?? { spaceId: hit.spaceId, pageId: hit.pageId, rank: pages.size, hits: [] };
-    page.hits.push(hit);
-    pages.set(key, page);
-  }
-  return [...pages.values()];
-}
 
 /** Upstream's SearchPageResult, with 0.202.0's `score` (relevance: GitBook's renderer sorts by it), one-based `rank` (its place among all pages found) and `description`. */
 export function presentPageHits(page: PageHits, urls: Urls) {

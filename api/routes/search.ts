@@ -1,4 +1,4 @@
-import { refreshSearchIndex } from '../../domain/spaces/index.js';
+import { groupByPage, refreshSearchIndex, searchPages, type PageHits } from '../../domain/spaces/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { searchSections } from '../../storage/search.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
@@ -10,7 +10,7 @@ import { siteOf } from '../../domain/sites/index.js';
 import { loadSiteStructure } from '../../storage/siteStructure.js';
 import { findSpace } from '../../storage/spaces.js';
 import { presentList } from '../presenters/list.js';
-import { groupByPage, presentPageHits, presentSpaceHits, type PageHits } from '../presenters/search.js';
+import { presentPageHits, presentSpaceHits } from '../presenters/search.js';
 import * as schemas from '../schemas/search.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
@@ -39,8 +39,7 @@ const siteSectionLimit = 100;
 /** Pages of the space's current revision that match every word, best first. */
 async function searchSpace(ctx: AppContext, { query }: { query: schemas.SearchQuery }) {
   const { space } = spaceOf(ctx);
-  await refreshSearchIndex(contentDeps(ctx), space.id);
-  const pages = groupByPage(await searchSections(ctx.db, [space.id], query.query, sectionLimit));
+  const pages = await searchPages(contentDeps(ctx), [space.id], query.query, sectionLimit);
   const page = paginateArray(pages, (item) => [item.rank, item.pageId], `search:${space.id}:${query.query}`, query);
   ctx.body = presentList(page, (item) => presentPageHits(item, ctx.urls));
 }
@@ -104,8 +103,7 @@ async function searchOrganization(ctx: AppContext, { query }: { query: schemas.S
   const { organization, role } = organizationOf(ctx);
   const access = await organizationAccess(ctx.db, organization.id, role, await grantsOf(ctx));
   const spaceIds = [...access.spaces.keys()];
-  await Promise.all(spaceIds.map((spaceId) => refreshSearchIndex(contentDeps(ctx), spaceId)));
-  const pages = groupByPage(await searchSections(ctx.db, spaceIds, query.query, sectionLimit));
+  const pages = await searchPages(contentDeps(ctx), spaceIds, query.query, sectionLimit);
   const page = paginateArray(pages, (item) => [item.rank, `${item.spaceId}:${item.pageId}`], `org-search:${organization.id}:${query.query}`, query);
   const spaces = bySpace(page.items, (_spaceId, seen) => seen);
   ctx.body = presentList({ ...page, items: spaces }, (item) => presentSpaceHits({ id: item.spaceId, title: access.spaces.get(item.spaceId)?.space.title ?? '' }, item.pages, ctx.urls));

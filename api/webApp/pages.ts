@@ -7,6 +7,7 @@ import type { CollectionRecord } from '../../storage/collections.js';
 import type { AppContext } from '../context.js';
 import { changeRequestsPath, collectionPath, historyPath, organizationPath, pagePath, sitesPath, spacePath } from './paths.js';
 import { breadcrumbs, csrfField } from './layout.js';
+import { recentChangeRequests, searchForm } from './organizationPages.js';
 
 /** Another way to sign in: an identity provider's start, back to where the visit began. */
 export interface SignInProvider {
@@ -56,7 +57,7 @@ export interface OrganizationSpaces {
 }
 
 /** The home page: each organization the person belongs to, with the spaces they can read. */
-export function homeContent(ctx: AppContext, organizations: OrganizationSpaces[], invitations: OrganizationRecord[]): Child[] {
+export function homeContent(ctx: AppContext, organizations: OrganizationSpaces[], invitations: OrganizationRecord[], recent: Parameters<typeof recentChangeRequests>[0]): Child[] {
   return [
     el('h1', {}, 'Your documentation'),
     invitations.length
@@ -90,11 +91,13 @@ export function homeContent(ctx: AppContext, organizations: OrganizationSpaces[]
         )
       : null,
     organizations.length === 0 ? el('p', { className: ['muted'] }, 'You belong to no organization yet: an invitation or an operator adds you to one.') : null,
+    recentChangeRequests(recent),
     organizations.map(({ organization, content }) =>
       el(
         'section',
         { ariaLabelledBy: `org-${organization.id}` },
         el('h2', { id: `org-${organization.id}` }, el('a', { href: organizationPath(organization.id) }, organization.title)),
+        searchForm(organization),
         contentTree(content, null),
       ),
     ),
@@ -105,6 +108,7 @@ export function organizationContent(organization: OrganizationRecord, content: R
   return [
     breadcrumbs(' · ', el('a', { href: sitesPath(organization.id) }, 'Docs sites'), isAdmin ? [' · ', el('a', { href: `${organizationPath(organization.id)}/admin` }, 'Administration')] : null),
     el('h1', {}, organization.title),
+    searchForm(organization),
     contentTree(content, null),
   ];
 }

@@ -7,6 +7,8 @@ import { changesBetween, readPageDocument, readSpaceHistory, readSpaceRevision, 
 import { allPages } from '../../engine/index.js';
 import { findContentGrantsCached } from '../../storage/contentGrants.js';
 import { listInvitationsOfUser } from '../../storage/members.js';
+import { listChangeRequests } from '../../storage/changeRequests.js';
+import { readPeople } from '../../domain/common/people.js';
 import { findOrganizationCached, listOrganizationsOfUser } from '../../storage/organizations.js';
 import { callerOf, collectionOf, contentDeps, organizationOf, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
 import { toHttpError } from '../errors.js';
@@ -26,6 +28,7 @@ import { clearSessionCookie, readSession } from './sessionCookie.js';
 import { settingsContent, type SettingsPage } from './settingsPage.js';
 import { addSignInRoutes } from './signInRoutes.js';
 import { addSiteRoutes } from './siteRoutes.js';
+import { addOrganizationRoutes } from './organizationRoutes.js';
 import { changedSources } from './sourceDiff.js';
 
 /**
@@ -51,6 +54,7 @@ addSignInRoutes(router);
 addChangeRequestRoutes(router);
 addAdminRoutes(router);
 addSiteRoutes(router);
+addOrganizationRoutes(router);
 
 router.post('/sign-out', signedIn as never, async (ctx) => {
   const app = ctx as AppContext;
@@ -68,14 +72,16 @@ router.get('/', signedIn as never, async (ctx) => {
   const memberships = await listOrganizationsOfUser(app.db, caller.id, { limit: 100 });
   const organizations = await Promise.all(memberships.items.map(async ({ organization, role }) => ({ organization, content: await readableContent(app, organization.id, role, grants) })));
   const invited = await Promise.all((await listInvitationsOfUser(app.db, caller.id)).map((invitation) => findOrganizationCached(app.db, invitation.organizationId)));
-  sendPage(app, {
-    title: 'Home',
-    content: homeContent(
-      app,
-      organizations,
-      invited.filter((organization) => organization !== undefined),
-    ),
-  });
+  // The open change requests of every space the person can read, newest first.
+  const spaces = new Map(organizations.flatMap(({ content }) => content.spaces.map((space) => [space.id, space] as const)));
+  const open = spaces.size ? (await listChangeRequests(app.db, { spaceIds: [...spaces.keys()] }, { status: 'open' }, { limit: 10, order: 'desc' })).items : [];
+  const people = await readPeople(
+    app.db,
+    open.map((changeRequest) => changeRequest.createdBy),
+  );
+  const recent = open.map((changeRequest) => ({ changeRequest, space: spaces.get(changeRequest.spaceId)!, creator: people(changeRequest.createdBy) }));
+  const invitations = invited.filter((organization) => organization !== undefined);
+  sendPage(app, { title: 'Home', content: homeContent(app, organizations, invitations, recent) });
 });
 
 // Guests too (role null): they see the spaces shared with them, as on the home page.

@@ -17,3 +17,4 @@ export * from './reusableContents.js';
 export * from './stableRefs.js';
 export * from './primaryHead.js';
 export * from './revisionReads.js';
+export { groupByPage, searchPages, type PageHits } from './searchPages.js';

@@ -328,6 +328,33 @@ test('a docs site: listed, opened at its urls.app, published and unpublished by 
   assert.is((await t.call('GET', `/v1/orgs/${fx.org.id}/sites/${made.id}`, { token: fx.admin.token })).body.published, false);
 });
 
+test('home: recent change requests and a search of the organization; an OpenAPI specification opens at its urls.app', async () => {
+  const created = (await t.call('POST', `/v1/spaces/${space.id}/change-requests`, { token: fx.editor.token, body: { subject: 'Fresh idea' } })).body;
+  const reader = new Browser(t.url);
+  await signIn(reader, fx.reader.email);
+  const home = await reader.get('/app/');
+  assert.match(home.html, '<h2 id="recent-title">Recent change requests</h2>');
+  assert.match(home.html, `<a href="${new URL(created.urls.app).pathname}">Fresh idea</a>`);
+  assert.match(home.html, new RegExp(`<form method="get" action="/app/o/${fx.org.id}/search" class="inline search" role="search"><label for="search-${fx.org.id}">Search Acme Docs</label>`));
+
+  const found = await reader.get(`/app/o/${fx.org.id}/search?q=${encodeURIComponent('quick start')}`);
+  assert.is(found.status, 200);
+  assert.match(found.html, /<ol class="results"><li><a href="\/app\/s\/[^"]+\/p\/[^"]+">/);
+  assert.match(found.html, new RegExp(`in <a href="/app/s/${space.id}">Handbook</a>`));
+  assert.match((await reader.get(`/app/o/${fx.org.id}/search?q=zzzqqqnothing`)).html, 'No page matches every word.');
+  const outsider = new Browser(t.url);
+  await signIn(outsider, fx.outsider.email);
+  assert.is((await outsider.get(`/app/o/${fx.org.id}/search?q=quick`)).status, 404, 'another organization’s search is not found');
+
+  const spec = 'openapi: 3.0.0\ninfo: { title: Pets, version: "1" }\npaths: {}\n';
+  const put = await t.call('PUT', `/v1/orgs/${fx.org.id}/openapi/pets`, { token: fx.admin.token, body: { source: { text: spec } } });
+  assert.is(put.status, 201);
+  const page = await reader.get(new URL(put.body.urls.app).pathname);
+  assert.is(page.status, 200);
+  assert.match(page.html, '<h1>pets</h1>');
+  assert.match(page.html, 'uploaded text');
+});
+
 test('collections: the home page shows them as a tree with their spaces, and a collection opens at its urls.app', async () => {
   const collection = (await t.call('POST', `/v1/orgs/${fx.org.id}/collections`, { token: fx.admin.token, body: { title: 'Guides' } })).body;
   const inside = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Install guide', parent: collection.id } })).body;
