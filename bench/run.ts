@@ -24,6 +24,7 @@ import { benchSearchRefresh } from './searchRefresh.js';
 import { benchCache } from './cacheRoundRobin.js';
 import { benchGroupCommit } from './groupCommit.js';
 import { benchMove } from './move.js';
+import { benchApp } from './app.js';
 
 const benches: Record<string, () => Promise<Record<string, string>>> = {
   foundation: benchFoundation,
@@ -49,6 +50,7 @@ const benches: Record<string, () => Promise<Record<string, string>>> = {
   cache: benchCache,
   'group-commit': benchGroupCommit,
   move: benchMove,
+  app: benchApp,
 };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 
