@@ -30,6 +30,8 @@ export function forward(ctx: AppContext, nodeUrl: string, body: Buffer | Incomin
   for (const [name, value] of Object.entries(ctx.req.headers)) if (value !== undefined && !hopByHop.has(name)) headers[name] = value;
   headers[routedHeader] = secret;
   headers['x-forwarded-for'] = ctx.ip;
+  // The host the client addressed: a form the web app checks by its Origin came from a page of that host.
+  headers['x-forwarded-host'] = ctx.host;
   if (Buffer.isBuffer(body)) headers['content-length'] = String(body.length);
   else if (body) headers['transfer-encoding'] = 'chunked';
   return new Promise((resolve, reject) => {

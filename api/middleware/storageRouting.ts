@@ -18,6 +18,8 @@ export function routedRequests(secret: string) {
 
 const spacePath = /^\/v1\/spaces\/([^/]+)/;
 const gitPath = /^\/git\/([^/]+?)(?:\.git)?\//;
+/** The web app's pages and forms of a space (its content, history, change requests). */
+const appSpacePath = /^\/app\/s\/([^/]+)/;
 const spacesOfOrganization = /^\/v1\/orgs\/[^/]+\/spaces\/?$/;
 
 /**
@@ -96,7 +98,7 @@ const isStream = (body: unknown) => body !== undefined && !Buffer.isBuffer(body)
 
 /** The storage that must serve the request (and the space it is about), or undefined when any node can. */
 async function storageOfRequest(ctx: AppContext, node: StorageNode): Promise<{ spaceId?: string; storage?: string }> {
-  const named = spacePath.exec(ctx.path)?.[1] ?? gitPath.exec(ctx.path)?.[1];
+  const named = spacePath.exec(ctx.path)?.[1] ?? gitPath.exec(ctx.path)?.[1] ?? appSpacePath.exec(ctx.path)?.[1];
   if (named !== undefined) {
     const spaceId = decodeURIComponent(named);
     return { spaceId, storage: await storageOfSpace(ctx.db, spaceId) };

@@ -67,6 +67,9 @@ export function checkFormOrigin(ctx: AppContext, form: URLSearchParams, kind: 's
   const origin = ctx.get('origin');
   // This site's origin from the Host the request was sent to (Koa 3's ctx.origin is the Origin header itself).
   const allowed = new Set([`${ctx.protocol}://${ctx.host}`, ...(ctx.config.publicUrl ? [new URL(ctx.config.publicUrl).origin] : [])]);
+  // Routed here by another node of the instance (its secret checked): the page was that node's host's.
+  const routedFrom = ctx.state.routed === true ? ctx.get('x-forwarded-host') : '';
+  if (routedFrom) allowed.add(`${ctx.protocol}://${routedFrom}`);
   if (!origin || !allowed.has(origin)) throw forbidden('This form must be sent from a page of this site');
   const expected = kind === 'sign in' ? ctx.cookies.get(signInCookie) : ctx.state.appSession?.csrfToken;
   const sent = form.get('csrf') ?? '';

@@ -9,7 +9,9 @@ import { openDatabase, type Database } from '../../storage/db.js';
 import { findSpace } from '../../storage/spaces.js';
 import { findStorage } from '../../storage/storages.js';
 import { createToken, revokeToken } from '../../storage/tokens.js';
-import { createUser } from '../../storage/users.js';
+import { createUser, findUserByEmail } from '../../storage/users.js';
+import { setPassword } from '../../domain/accounts/index.js';
+import { FormBrowser } from '../helpers/formBrowser.js';
 import { git, ok } from '../helpers/gitClient.js';
 import { until } from '../helpers/poll.js';
 import { freshTestDatabase, testingOnPostgres } from '../helpers/postgres.js';
@@ -124,6 +126,27 @@ if (testingOnPostgres) {
       assert.ok(existsSync(spaceGitdir(kept === 's1' ? dataDirs.s1 : dataDirs.s2, space.id)), `space ${index} is in ${kept}'s folder`);
       assert.not.ok(existsSync(spaceGitdir(kept === 's1' ? dataDirs.s2 : dataDirs.s1, space.id)), 'and only there');
     });
+
+    // The web app through the router: each space's page, and a form that writes (a change request's review), served by the space's node.
+    await setPassword(db, (await findUserByEmail(db, 'operator@example.com'))!, 'correct horse battery staple');
+    const browser = new FormBrowser(c.url);
+    const signInForm = await browser.get('/app/sign-in');
+    assert.is(
+      (await browser.post('/app/sign-in', { csrf: FormBrowser.field(signInForm.html, 'csrf'), next: '/app/', email: 'operator@example.com', password: 'correct horse battery staple' })).status,
+      303,
+    );
+    for (const [index, space] of spaces.entries()) {
+      const shown = await browser.get(`/app/s/${space.id}`);
+      assert.is(shown.status, 200, `space ${index}'s page through the router: ${shown.html.slice(0, 300)}`);
+      assert.match(shown.html, `Space ${index}`);
+    }
+    const reviewed = spaces[storages.indexOf('s2')]!;
+    const changeRequest = (await call(c, 'POST', `/v1/spaces/${reviewed.id}/change-requests`, { subject: 'Reviewed in the app' })).body;
+    const page = await browser.get(new URL(changeRequest.urls.app).pathname);
+    assert.is(page.status, 200);
+    const approved = await browser.post(`${new URL(changeRequest.urls.app).pathname}/review`, { csrf: FormBrowser.field(page.html, 'csrf'), status: 'approved' });
+    assert.is(approved.status, 303, approved.html.slice(0, 300));
+    assert.is((await call(c, 'GET', `/v1/spaces/${reviewed.id}/change-requests/${changeRequest.id}/reviews`)).body.items.length, 1);
 
     for (const [index, space] of spaces.entries()) {
       for (const at of [a, b, c]) assert.is((await call(at, 'GET', `/v1/spaces/${space.id}/content/pages`)).status, 200, `space ${index} read through ${at.url}`);
