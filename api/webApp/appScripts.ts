@@ -24,6 +24,44 @@ if (form && frame) {
 }
 `;
 
+/**
+ * Comments without a reload: a comment or reply form of a change request is posted by fetch, and
+ * the conversations are replaced by those of the page the post leads back to (the same HTML the
+ * server draws); focus goes to the new comment. A refusal shows the server's page as usual.
+ */
+const liveComments = `
+document.addEventListener('submit', async (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.matches('form.markdown-form') || event.defaultPrevented) return;
+  event.preventDefault();
+  const button = form.querySelector('button[type=submit]');
+  if (button) button.disabled = true;
+  const posts = () => [...document.querySelectorAll('article.comment[id], li.reply[id]')];
+  const before = new Set(posts().map((post) => post.id));
+  try {
+    const response = await fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)) });
+    if (!response.ok || !response.redirected) return form.submit();
+    const next = new DOMParser().parseFromString(await response.text(), 'text/html');
+    for (const id of ['comments', 'changes-title']) {
+      const now = id === 'comments' ? document.getElementById(id) : document.getElementById(id)?.parentElement;
+      const then = id === 'comments' ? next.getElementById(id) : next.getElementById(id)?.parentElement;
+      if (now && then) now.replaceWith(document.importNode(then, true));
+    }
+    // A fetch's URL keeps no fragment: the new post is the one that wasn't there before.
+    const shown = posts().find((post) => !before.has(post.id));
+    if (shown) {
+      shown.setAttribute('tabindex', '-1');
+      shown.focus();
+      history.replaceState(null, '', '#' + shown.id);
+    }
+  } catch {
+    form.submit();
+  } finally {
+    if (button) button.disabled = false;
+  }
+});
+`;
+
 const named = (prefix: string, body: string) => ({ name: `${prefix}-${createHash('sha256').update(body).digest('base64url').slice(0, 12)}.js`, body });
-export const appScripts = { livePreview: named('live-preview', livePreview) };
+export const appScripts = { livePreview: named('live-preview', livePreview), liveComments: named('live-comments', liveComments) };
 export const appScriptByName = new Map(Object.values(appScripts).map((script) => [script.name, script.body]));

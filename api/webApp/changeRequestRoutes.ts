@@ -34,6 +34,7 @@ import { atLeast } from '../policies/roles.js';
 import { commentRights } from '../presenters/comment.js';
 import { changeRequestContent, changeRequestListContent, type ChangeRequestListFilter, type PageDiff } from './changeRequestPages.js';
 import type { ShownComment, ShownPost } from './commentThreads.js';
+import { appScripts } from './appScripts.js';
 import { checkedForm } from './forms.js';
 import { signedIn } from './guards.js';
 import { sendPage } from './layout.js';
@@ -255,6 +256,7 @@ async function showChangeRequest(ctx: AppContext, extra: { conflicts?: MergeConf
     ctx,
     {
       title: changeRequest.subject || `Change request #${changeRequest.number}`,
+      ...(atLeast(role, commentActions.post) ? { scripts: [appScripts.liveComments.name] } : {}),
       content: changeRequestContent(ctx, {
         space,
         view,

@@ -40,7 +40,7 @@ export function commentThread(ctx: AppContext, comment: ShownComment, base: stri
       ? el(
           'ol',
           { className: ['replies'], ariaLabel: 'Replies' },
-          comment.replies.map((reply) => el('li', { className: ['reply'] }, post(ctx, reply, `${at}/replies/${reply.id}`, ''))),
+          comment.replies.map((reply) => el('li', { className: ['reply'], id: `reply-post-${reply.id}` }, post(ctx, reply, `${at}/replies/${reply.id}`, ''))),
         )
       : null,
     el(

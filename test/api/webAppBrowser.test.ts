@@ -269,4 +269,45 @@ test('a site’s look: the preview follows the form live (its script, by the pag
   assert.equal(found, []);
 });
 
+test('by keyboard alone: sign in, reach a change request, comment (posted without a reload, focus on it) and approve', async () => {
+  // A change request of its own: the one the other journeys use is merged by now.
+  const created = (await t.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: fx.editor.token, body: { subject: 'By keyboard' } })).body;
+  const changeRequestPath = new URL(created.urls.app).pathname;
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.goto(`${t.url}${changeRequestPath}`);
+  // Email has focus on the sign-in page (autofocus); Tab moves through the form in order.
+  await page.waitForFunction(() => document.activeElement?.id === 'email');
+  await page.keyboard.type(fx.reader.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(password);
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+  assert.is(new URL(page.url()).pathname, changeRequestPath);
+  const tabTo = async (name: string) => {
+    for (let presses = 0; presses < 200; presses += 1) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null;
+        return element ? (element.getAttribute('aria-label') ?? (element.id ? document.querySelector(`label[for="${element.id}"]`)?.textContent : null) ?? element.textContent ?? '').trim() : '';
+      });
+      if (focused === name) return;
+    }
+    throw new Error(`${name} is not reachable with Tab`);
+  };
+  await tabTo('Comment');
+  await page.keyboard.type('Typed without a mouse.');
+  // A mark on this document: a reload would make a new one without it.
+  await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement?.classList.contains('comment') && document.activeElement.textContent?.includes('Typed without a mouse.'), { timeout: 10_000 });
+  assert.ok(await page.evaluate(() => 'sameDocument' in window), 'posted without a reload');
+  assert.match(page.url(), /#comment-/, 'the address names the new comment');
+  await page.goto(`${t.url}${changeRequestPath}`);
+  await tabTo('Approve');
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+  assert.match(await page.$eval('#reviews', (section) => section.textContent ?? ''), /approved/);
+  await context.close();
+});
+
 test.run();

@@ -120,7 +120,7 @@ test('conversations: a comment on a page and its replies, edited, resolved, reop
   assert.is(replied.status, 303);
   const replyId = (await t.call('GET', `${base}/comments/${commentId}/replies`, { token: fx.admin.token })).body.items[0].id;
   html = (await editor.get(path)).html;
-  assert.match(html, /<li class="reply">.*<p>Yes, <strong>quite<\/strong>\.<\/p>/s);
+  assert.match(html, /<li class="reply" id="reply-post-[^"]+">.*<p>Yes, <strong>quite<\/strong>\.<\/p>/s);
 
   assert.is((await editor.post(`${path}/comments/${commentId}/edit`, { csrf: csrf(page.html), markdown: 'Is this *clear enough*?' })).status, 303);
   html = (await editor.get(path)).html;
