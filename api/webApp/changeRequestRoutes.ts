@@ -20,7 +20,9 @@ import { DomainError } from '../../domain/common/errors.js';
 import { readPeople } from '../../domain/common/people.js';
 import { codeHighlighting, documentTree, type DocumentLinks } from '../../domain/documents/index.js';
 import { changesBetween, readPageDocument } from '../../domain/spaces/index.js';
-import { findPageById, resolveWrittenRef, type Document, type MergeConflict, type Revision } from '../../engine/index.js';
+import { BudgetedCache, findPageById, resolveWrittenRef, type Document, type MergeConflict, type Revision } from '../../engine/index.js';
+import { revisionShape } from '../../domain/publishing/index.js';
+import type { ElementContent } from 'hast';
 import { changeRequestStatuses, listChangeRequests, type ChangeRequestFilter, type ChangeRequestStatus } from '../../storage/changeRequests.js';
 import { listRequestedReviewers, listReviews } from '../../storage/changeRequestReviews.js';
 import { repliesOfComments } from '../../storage/commentReplies.js';
@@ -278,21 +280,25 @@ async function showChangeRequest(ctx: AppContext, extra: { conflicts?: MergeConf
   );
 }
 
+/** Pages drawn for rendered diffs, by text and revision shape: a change request's page shown again, or after an edit of one page, draws the others from here. */
+const drawnPages = new BudgetedCache<string, ElementContent[]>('app drawn pages', (content, key) => key.length + JSON.stringify(content).length * 2, 16 * 1024 * 1024);
+
 /** Each changed document page's diff, drawn as the reader sees it or as its markdown. */
 async function pageDiffs(before: Revision, after: Revision, changes: ReturnType<typeof changesBetween>['pages'], mode: 'rendered' | 'source', linksAt: (revision: Revision) => DocumentLinks) {
-  const diffs = new Map<string, PageDiff>();
   const sources = changedSources(before, after, changes);
-  for (const [pageId, source] of sources) {
-    if (mode === 'source') {
-      diffs.set(pageId, sourceDiff(source.before, source.after));
-      continue;
-    }
-    const drawn = async (revision: Revision) => {
-      const page = findPageById(revision, pageId);
-      return page && page.kind === 'document' ? documentTree(await readPageDocument(page), linksAt(revision)).content : [];
-    };
-    const [old, now] = await Promise.all([drawn(before), drawn(after)]);
-    diffs.set(pageId, renderedDiff(old, now));
-  }
-  return diffs;
+  if (mode === 'source') return new Map<string, PageDiff>([...sources].map(([pageId, source]) => [pageId, sourceDiff(source.before, source.after)]));
+  const drawn = async (revision: Revision, pageId: string) => {
+    const page = findPageById(revision, pageId);
+    if (!page || page.kind !== 'document') return [];
+    // A page drawn depends on its text and on what the revision's other pages look like from it (links), not on the commit.
+    const key = `${pageId}:${page.oid ?? ''}:${revisionShape(revision)}`;
+    const cached = drawnPages.get(key);
+    if (cached) return cached;
+    const content = documentTree(await readPageDocument(page), linksAt(revision)).content;
+    drawnPages.set(key, content);
+    return content;
+  };
+  // Every page's two versions at once: their markdown is parsed by the worker pool, on every core.
+  const pairs = await Promise.all([...sources.keys()].map(async (pageId) => [pageId, await Promise.all([drawn(before, pageId), drawn(after, pageId)])] as const));
+  return new Map<string, PageDiff>(pairs.map(([pageId, [old, now]]) => [pageId, renderedDiff(old, now)]));
 }

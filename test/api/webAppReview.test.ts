@@ -66,6 +66,15 @@ test('the subject and description are edited in the app, and the description dra
   assert.match(tooLong.html, 'has at most 100 characters');
   assert.is((await t.call('GET', base, { token: fx.editor.token })).body.subject, 'Explain the FAQ', 'nothing half-written');
 
+  // The rendered diff follows the branch: drawn pages are cached by their text, never shown stale.
+  assert.match(shown.html, '<div class="block-ins"><span class="visually-hidden">Added: </span><p>A new first line.</p></div>');
+  const faq = (await t.call('GET', `${base}/content/path/faq`, { token: fx.editor.token })).body;
+  const edit = { operation: 'update_page', page: faq.id, document: { markdown: '## First draft\n\nA second thought.\n' } };
+  assert.is((await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [edit] } })).status, 200);
+  const redrawn = (await editor.get(path)).html;
+  assert.match(redrawn, '<p>A second thought.</p>');
+  assert.not.match(redrawn, 'A new first line.');
+
   const reader = await signedIn(fx.reader.email);
   assert.not.match((await reader.get(path)).html, 'Edit subject and description');
   assert.is((await reader.post(`${path}/describe`, { csrf: Browser.field((await reader.get(path)).html, 'csrf'), subject: 'Mine', description: '' })).status, 403);
