@@ -28,7 +28,7 @@ export { pagesByFile, resolveLink, resolveWrittenRef, type ContentRef } from './
 export { readRevisionLinks, type LinkUse } from './pageLinks.js';
 export { revisionChanges, type FileChange, type PageChange } from './revisionChanges.js';
 export { lastChangeOf } from './lastChange.js';
-export { firstParentHistory, type HistoryEntry } from './history.js';
+export { firstParentHistory, pathHistory, type HistoryEntry } from './history.js';
 export { movedPagePath } from './movedPage.js';
 export { slugify } from './slugify.js';
 export { readCommit } from './objects/readCommit.js';

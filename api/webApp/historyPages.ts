@@ -2,18 +2,20 @@ import { el, type Child } from '../../domain/documents/index.js';
 import type { FileChange, HistoryEntry, PageChange, Revision } from '../../engine/index.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import { pageChangeDetails } from './changeRequestPages.js';
-import { historyPath, revisionPath, spacePath } from './paths.js';
+import { historyPath, pageHistoryPath, pagePath, revisionPath, spacePath } from './paths.js';
 import { breadcrumbs } from './layout.js';
 import { sourceDiff } from './sourceDiff.js';
 
 const when = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
 const subject = (message: string) => message.split('\n')[0]!.trim() || '(no message)';
 
-/** The space's history from git: each commit of its primary branch's first-parent line, newest first. */
-export function historyContent(space: SpaceRecord, history: { entries: HistoryEntry[]; next?: string }): Child[] {
+/** The space's history from git (or one page's: `page`): each commit of its primary branch's first-parent line, newest first. */
+export function historyContent(space: SpaceRecord, history: { entries: HistoryEntry[]; next?: string }, page?: { id: string; title: string }): Child[] {
+  const more = page ? `${pageHistoryPath(space.id, page.id)}?from=` : `${historyPath(space.id)}?from=`;
   return [
-    breadcrumbs(el('a', { href: spacePath(space.id) }, space.title || 'Untitled space')),
-    el('h1', {}, 'History'),
+    breadcrumbs(el('a', { href: spacePath(space.id) }, space.title || 'Untitled space'), page ? el('a', { href: pagePath(space.id, page.id) }, page.title) : null),
+    el('h1', {}, page ? `History of ${page.title}` : 'History'),
+    history.entries.length === 0 ? el('p', { className: ['muted'] }, 'No commit changed it yet.') : null,
     el(
       'ol',
       { className: ['list'] },
@@ -26,7 +28,7 @@ export function historyContent(space: SpaceRecord, history: { entries: HistoryEn
         ),
       ),
     ),
-    history.next ? el('p', {}, el('a', { href: `${historyPath(space.id)}?from=${history.next}` }, 'Older commits')) : null,
+    history.next ? el('p', {}, el('a', { href: `${more}${history.next}` }, 'Older commits')) : null,
   ];
 }
 

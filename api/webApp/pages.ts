@@ -5,7 +5,7 @@ import type { OrganizationRecord } from '../../storage/organizations.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { CollectionRecord } from '../../storage/collections.js';
 import type { AppContext } from '../context.js';
-import { changeRequestsPath, collectionPath, historyPath, organizationPath, pagePath, sitesPath, spacePath } from './paths.js';
+import { changeRequestsPath, collectionPath, historyPath, organizationPath, pageHistoryPath, pagePath, sitesPath, spacePath } from './paths.js';
 import { breadcrumbs, csrfField } from './layout.js';
 import { recentChangeRequests, searchForm } from './organizationPages.js';
 
@@ -173,6 +173,7 @@ export async function spaceContent(ctx: AppContext, input: { space: SpaceRecord;
         'div',
         {},
         el('article', { ariaLabelledBy: 'page-title' }, el('h1', { id: 'page-title' }, page?.title ?? space.title), body),
+        page?.kind === 'document' ? el('p', { className: ['muted'] }, el('a', { href: pageHistoryPath(space.id, page.id) }, `History of ${page.title}`)) : null,
         el(
           'section',
           { ariaLabelledBy: 'clone-title' },

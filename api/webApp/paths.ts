@@ -9,3 +9,4 @@ export const revisionPath = (spaceId: string, revisionId: string) => `/app/s/${s
 export const sitesPath = (organizationId: string) => `/app/o/${organizationId}/sites`;
 export const sitePath = (organizationId: string, siteId: string) => `/app/o/${organizationId}/sites/${siteId}`;
 export const collectionPath = (collectionId: string) => `/app/c/${collectionId}`;
+export const pageHistoryPath = (spaceId: string, pageId: string) => `/app/s/${spaceId}/p/${pageId}/history`;

@@ -3,7 +3,7 @@ import type Koa from 'koa';
 import { changeOwnPassword, endSession, issueOwnToken, revokeOwnToken, sessionsOf, tokensOf } from '../../domain/accounts/index.js';
 import { DomainError } from '../../domain/common/errors.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
-import { changesBetween, readPageDocument, readSpaceHistory, readSpaceRevision, revisionPage } from '../../domain/spaces/index.js';
+import { changesBetween, readPageDocument, readPageHistory, readSpaceHistory, readSpaceRevision, revisionPage } from '../../domain/spaces/index.js';
 import { allPages } from '../../engine/index.js';
 import { findContentGrantsCached } from '../../storage/contentGrants.js';
 import { listInvitationsOfUser } from '../../storage/members.js';
@@ -147,6 +147,13 @@ router.get('/s/:spaceId/history', signedIn as never, inSpace(spaceActions.view).
   const from = typeof ctx.query.from === 'string' && /^[0-9a-f]{40}$/.test(ctx.query.from) ? ctx.query.from : undefined;
   const history = await readSpaceHistory(contentDeps(app), space.id, { limit: 50, ...(from ? { from } : {}) });
   sendPage(app, { title: 'History', content: historyContent(space, history) });
+});
+router.get('/s/:spaceId/p/:pageId/history', signedIn as never, inSpace(spaceActions.view).check as never, async (ctx) => {
+  const app = ctx as AppContext;
+  const { space } = spaceOf(app);
+  const from = typeof ctx.query.from === 'string' && /^[0-9a-f]{40}$/.test(ctx.query.from) ? ctx.query.from : undefined;
+  const { page, history } = await readPageHistory(contentDeps(app), space.id, pathParam(app, 'pageId'), { limit: 50, ...(from ? { from } : {}) });
+  sendPage(app, { title: `History of ${page.title}`, content: historyContent(space, history, { id: page.id, title: page.title }) });
 });
 router.get('/s/:spaceId/r/:revisionId', signedIn as never, inSpace(spaceActions.view).check as never, async (ctx) => {
   const app = ctx as AppContext;

@@ -1,4 +1,5 @@
-import { fileSizes, firstParentHistory, primaryBranch, readRevision, resolveRevision, type HistoryEntry, type Revision } from '../../engine/index.js';
+import { fileSizes, findPageById, firstParentHistory, pathHistory, primaryBranch, readRevision, resolveRevision, type HistoryEntry, type Revision } from '../../engine/index.js';
+import { missing } from '../common/errors.js';
 import type { ContentDeps } from '../common/deps.js';
 
 /**
@@ -34,4 +35,17 @@ export async function readSpaceHistory(deps: Pick<ContentDeps, 'repositories'>, 
   const repo = deps.repositories.open(spaceId);
   const head = await resolveRevision(repo, options.from ?? primaryBranch);
   return firstParentHistory(repo, head, options.limit);
+}
+
+/**
+ * A page's history: the primary branch's first-parent commits that changed its markdown file, as
+ * it is named at the head (a move ends the history, as `git log` without `--follow`), newest first.
+ */
+export async function readPageHistory(deps: Pick<ContentDeps, 'repositories'>, spaceId: string, pageId: string, options: { limit: number; from?: string }) {
+  const revision = await readSpaceRevision(deps, spaceId);
+  const page = findPageById(revision, pageId);
+  if (!page || page.kind !== 'document' || !page.file) throw missing(`Page ${pageId} not found in revision ${revision.commit}`);
+  const repo = deps.repositories.open(spaceId);
+  const head = options.from ? await resolveRevision(repo, options.from) : revision.commit;
+  return { page, history: await pathHistory(repo, head, page.file, { limit: options.limit, scan: 2000 }) };
 }

@@ -299,6 +299,21 @@ test('the space’s history from git, and a revision with what it changed', asyn
   assert.match(shown.html, /Changes \(\d+ pages?, \d+ files?\)/);
   assert.match(shown.html, /FAQ \(edited\)/, 'the merge changed the FAQ');
   assert.is((await reader.get(`/app/s/${space.id}/r/${'0'.repeat(40)}`)).status, 404);
+
+  // A page's history: the commits that changed its file, as git log --first-parent -- <file> lists them.
+  const faq = (await t.call('GET', `/v1/spaces/${space.id}/content/path/faq`, { token: fx.admin.token })).body;
+  const pageShown = await reader.get(`/app/s/${space.id}/p/${faq.id}`);
+  assert.match(pageShown.html, `<a href="/app/s/${space.id}/p/${faq.id}/history">History of FAQ</a>`);
+  const pageHistory = await reader.get(`/app/s/${space.id}/p/${faq.id}/history`);
+  assert.is(pageHistory.status, 200);
+  assert.match(pageHistory.html, '<h1>History of FAQ</h1>');
+  const listed = (pageHistory.html.match(/<li><a href="\/app\/s\/[^"]+\/r\/([0-9a-f]{40})">/g) ?? []).map((link) => /r\/([0-9a-f]{40})/.exec(link)![1]);
+  const faqFile = gitValue(spaceGitdir(t.dataDir, space.id), 'ls-tree', '-r', '--name-only', 'main')
+    .split('\n')
+    .find((file) => /faq\.md$/i.test(file))!;
+  const gitPageLog = gitValue(spaceGitdir(t.dataDir, space.id), 'log', '--first-parent', '--format=%H', 'main', '--', faqFile).split('\n').filter(Boolean);
+  assert.equal(listed, gitPageLog, `the commits that changed ${faqFile}`);
+  assert.is((await reader.get(`/app/s/${space.id}/p/nope/history`)).status, 404);
 });
 
 test('a docs site: listed, opened at its urls.app, published and unpublished by an admin’s form, and not by a reader', async () => {

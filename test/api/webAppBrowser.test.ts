@@ -1,4 +1,6 @@
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -308,6 +310,28 @@ test('by keyboard alone: sign in, reach a change request, comment (posted withou
   await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
   assert.match(await page.$eval('#reviews', (section) => section.textContent ?? ''), /approved/);
   await context.close();
+});
+
+test('a cross-site form posted with the session cookie changes nothing', async () => {
+  const created = (await t.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: fx.editor.token, body: { subject: 'Targeted' } })).body;
+  const target = `${t.url}${new URL(created.urls.app).pathname}/comments`;
+  // Another site (localhost is not 127.0.0.1's site) whose page posts a comment form to the app by itself.
+  const attacker = createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(`<!doctype html><title>Win a prize</title><form method="post" action="${target}"><input name="markdown" value="Forged comment"></form><script>document.forms[0].submit()</script>`);
+  });
+  await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', () => resolve()));
+  const page = await signedInAt(fx.reader.email, new URL(created.urls.app).pathname);
+  const answer = page.waitForResponse((response) => response.url() === target);
+  await page.goto(`http://localhost:${(attacker.address() as AddressInfo).port}/`);
+  const refused = await answer;
+  assert.ok(refused.status() === 401 || refused.status() === 403, `refused: ${refused.status()}`);
+  const comments = (await t.call('GET', `/v1/spaces/${spaceId}/change-requests/${created.id}/comments`, { token: fx.admin.token })).body.items;
+  assert.is(comments.length, 0, 'no comment was posted');
+  await page.goto(`${t.url}${new URL(created.urls.app).pathname}`);
+  assert.ok(await page.$('::-p-aria(Comment[role="textbox"])'), 'and the person is still signed in');
+  await page.browserContext().close();
+  await new Promise<void>((resolve) => attacker.close(() => resolve()));
 });
 
 test.run();
