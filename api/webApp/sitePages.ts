@@ -146,26 +146,8 @@ export function siteContent(ctx: AppContext, page: SitePage): Child[] {
       ),
       may.edit && page.addable.length
         ? [
-            form(
-              'site-spaces',
-              el('label', { htmlFor: 'add-space' }, 'Add a space'),
-              el(
-                'select',
-                { id: 'add-space', name: 'space' },
-                page.addable.map((space) => el('option', { value: space.id }, space.title || 'Untitled space')),
-              ),
-              el('button', { type: 'submit' }, 'Add space'),
-            ),
-            form(
-              'sections',
-              el('label', { htmlFor: 'add-section' }, 'Add a section showing'),
-              el(
-                'select',
-                { id: 'add-section', name: 'space' },
-                page.addable.map((space) => el('option', { value: space.id }, space.title || 'Untitled space')),
-              ),
-              el('button', { type: 'submit' }, 'Add section'),
-            ),
+            form('site-spaces', ...spacePicker('add-space', 'Add a space', page.addable), el('button', { type: 'submit' }, 'Add space')),
+            form('sections', ...spacePicker('add-section', 'Add a section showing', page.addable), el('button', { type: 'submit' }, 'Add section')),
           ]
         : null,
     ),
@@ -175,6 +157,18 @@ export function siteContent(ctx: AppContext, page: SitePage): Child[] {
       { ariaLabelledBy: 'look-title' },
       el('h2', { id: 'look-title' }, 'Look'),
       el('div', { className: ['customize'] }, may.edit ? customizationForm(ctx, here, page.draft) : null, el('iframe', { className: ['preview'], src: page.previewUrl, title: 'Preview of the site' })),
+    ),
+  ];
+}
+
+/** A labelled choice of one of the spaces that can be added, posted as `space`. */
+function spacePicker(id: string, label: string, spaces: SpaceRecord[]): Child[] {
+  return [
+    el('label', { htmlFor: id }, label),
+    el(
+      'select',
+      { id, name: 'space' },
+      spaces.map((space) => el('option', { value: space.id }, space.title || 'Untitled space')),
     ),
   ];
 }

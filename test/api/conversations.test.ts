@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { assertErrorIs, assertGuarded, messages, organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
 import { until } from '../helpers/poll.js';
 import { metadataFiles } from '../helpers/postgres.js';
-import { FormBrowser } from '../helpers/formBrowser.js';
+import { signedInBrowser } from '../helpers/formBrowser.js';
 import { runAdmin } from '../helpers/processes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
@@ -63,9 +63,7 @@ test('a posted conversation is stored at once, then processed into an issue in a
 
   // Its urls.app opens the cluster in the web app.
   assert.is((await runAdmin(['user', 'password', '--email', fx.editor.email], { DATA_DIR: t.dataDir }, { stdin: 'correct horse battery staple\n' })).code, 0);
-  const browser = new FormBrowser(t.url);
-  const form = await browser.get('/app/sign-in');
-  await browser.post('/app/sign-in', { csrf: FormBrowser.field(form.html, 'csrf'), next: '/app/', email: fx.editor.email, password: 'correct horse battery staple' });
+  const browser = await signedInBrowser(t.url, fx.editor.email, 'correct horse battery staple');
   const shown = await browser.get(new URL(cluster.urls.app).pathname);
   assert.is(shown.status, 200);
   assert.match(shown.html, '1 issue from 1 conversation');

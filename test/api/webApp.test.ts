@@ -19,10 +19,7 @@ let fx: OrganizationFixture;
 let space: { id: string; title: string };
 const password = 'correct horse battery staple';
 
-async function signIn(browser: Browser, email: string, next = '/app/') {
-  const form = await browser.get(`/app/sign-in?next=${encodeURIComponent(next)}`);
-  return browser.post('/app/sign-in', { csrf: Browser.field(form.html, 'csrf'), next, email, password });
-}
+const signIn = (browser: Browser, email: string, next = '/app/') => browser.signIn(email, password, next);
 
 test.before(
   reportingErrors(async () => {

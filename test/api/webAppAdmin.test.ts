@@ -1,9 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
-import { FormBrowser as Browser } from '../helpers/formBrowser.js';
+import { FormBrowser as Browser, signedInBrowser } from '../helpers/formBrowser.js';
 import { makeSigningCertificate } from '../helpers/identityProviders.js';
-import { runAdmin } from '../helpers/processes.js';
+import { givePasswords } from '../helpers/processes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 
@@ -19,13 +19,7 @@ let admin: Browser;
 let adminPage: string;
 const password = 'correct horse battery staple';
 
-async function signedIn(email: string) {
-  const browser = new Browser(t.url);
-  const form = await browser.get('/app/sign-in');
-  const done = await browser.post('/app/sign-in', { csrf: Browser.field(form.html, 'csrf'), next: '/app/', email, password });
-  assert.is(done.status, 303, done.html);
-  return browser;
-}
+const signedIn = (email: string) => signedInBrowser(t.url, email, password);
 
 const members = async () =>
   (await t.call('GET', `/v1/orgs/${fx.org.id}/members?limit=100`, { token: fx.admin.token })).body.items as Array<{ user: { id: string; email: string }; role: string | null }>;
@@ -34,10 +28,7 @@ test.before(
   reportingErrors(async () => {
     t = await startTestServer();
     fx = await organizationWithMembers(t);
-    for (const person of [fx.admin, fx.reader, fx.outsider]) {
-      const set = await runAdmin(['user', 'password', '--email', person.email], { DATA_DIR: t.dataDir }, { stdin: `${password}\n` });
-      assert.is(set.code, 0, set.stderr);
-    }
+    await givePasswords(t.dataDir, [fx.admin, fx.reader, fx.outsider], password);
     admin = await signedIn(fx.admin.email);
     adminPage = `/app/o/${fx.org.id}/admin`;
   }),

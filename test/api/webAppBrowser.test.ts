@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { chromiumPath } from '../../domain/pdf/browser.js';
 import { organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
 import { startOidcProvider, startSamlIdentityProvider } from '../helpers/identityProviders.js';
-import { runAdmin } from '../helpers/processes.js';
+import { givePasswords } from '../helpers/processes.js';
 import { siteMaker } from '../helpers/sites.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
@@ -47,10 +47,7 @@ test.before(
     const edit = { operation: 'update_page', page: faq.id, document: { markdown: '## Where do I start?\n\nWith the [introduction](README.md), or the FAQ.\n' } };
     await t.call('POST', `/v1/spaces/${spaceId}/change-requests/${changeRequest.id}/content`, { token: fx.editor.token, body: { changes: [edit] } });
     changeRequestPath = new URL(changeRequest.urls.app).pathname;
-    for (const person of [fx.reader, fx.editor, fx.guest, fx.admin]) {
-      const set = await runAdmin(['user', 'password', '--email', person.email], { DATA_DIR: t.dataDir }, { stdin: `${password}\n` });
-      assert.is(set.code, 0, set.stderr);
-    }
+    await givePasswords(t.dataDir, [fx.reader, fx.editor, fx.guest, fx.admin], password);
     site = await siteMaker(() => ({ t, fx })).publishedSite('Handbook site', [spaceId]);
     browser = await puppeteer.launch({ executablePath: chromiumPath(), headless: true, pipe: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
   }),

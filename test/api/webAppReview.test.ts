@@ -1,8 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
-import { FormBrowser as Browser } from '../helpers/formBrowser.js';
-import { runAdmin } from '../helpers/processes.js';
+import { FormBrowser as Browser, signedInBrowser } from '../helpers/formBrowser.js';
+import { givePasswords } from '../helpers/processes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 
@@ -18,23 +18,14 @@ let fx: OrganizationFixture;
 let spaceId: string;
 const password = 'correct horse battery staple';
 
-async function signedIn(email: string) {
-  const browser = new Browser(t.url);
-  const form = await browser.get('/app/sign-in');
-  const done = await browser.post('/app/sign-in', { csrf: Browser.field(form.html, 'csrf'), next: '/app/', email, password });
-  assert.is(done.status, 303, done.html);
-  return browser;
-}
+const signedIn = (email: string) => signedInBrowser(t.url, email, password);
 
 test.before(
   reportingErrors(async () => {
     t = await startTestServer();
     fx = await organizationWithMembers(t);
     spaceId = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Handbook', template: { id: 'getting-started' } } })).body.id;
-    for (const person of [fx.admin, fx.editor, fx.reader]) {
-      const set = await runAdmin(['user', 'password', '--email', person.email], { DATA_DIR: t.dataDir }, { stdin: `${password}\n` });
-      assert.is(set.code, 0, set.stderr);
-    }
+    await givePasswords(t.dataDir, [fx.admin, fx.editor, fx.reader], password);
   }),
 );
 test.after(async () => t?.close());

@@ -1,8 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
-import { FormBrowser as Browser } from '../helpers/formBrowser.js';
-import { runAdmin } from '../helpers/processes.js';
+import { FormBrowser as Browser, signedInBrowser } from '../helpers/formBrowser.js';
+import { givePasswords } from '../helpers/processes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { siteMaker } from '../helpers/sites.js';
 import { reportingErrors } from '../helpers/suite.js';
@@ -21,12 +21,7 @@ let siteId: string;
 let second: { id: string };
 const password = 'correct horse battery staple';
 
-async function signedIn(email: string) {
-  const browser = new Browser(t.url);
-  const form = await browser.get('/app/sign-in');
-  assert.is((await browser.post('/app/sign-in', { csrf: Browser.field(form.html, 'csrf'), next: '/app/', email, password })).status, 303);
-  return browser;
-}
+const signedIn = (email: string) => signedInBrowser(t.url, email, password);
 
 test.before(
   reportingErrors(async () => {
@@ -36,10 +31,7 @@ test.before(
     const first = await make.space('Guides');
     second = await make.space('Reference');
     siteId = (await make.publishedSite('Acme docs', [first.id])).id;
-    for (const person of [fx.admin, fx.reader]) {
-      const set = await runAdmin(['user', 'password', '--email', person.email], { DATA_DIR: t.dataDir }, { stdin: `${password}\n` });
-      assert.is(set.code, 0, set.stderr);
-    }
+    await givePasswords(t.dataDir, [fx.admin, fx.reader], password);
     admin = await signedIn(fx.admin.email);
     sitePage = `/app/o/${fx.org.id}/sites/${siteId}`;
   }),

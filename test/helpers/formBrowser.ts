@@ -29,4 +29,18 @@ export class FormBrowser {
   static field(html: string, name: string): string {
     return new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
   }
+
+  /** Signs in with the sign-in form (its token first), coming back to `next`; the answer to the form. */
+  async signIn(email: string, password: string, next = '/app/') {
+    const form = await this.get(`/app/sign-in?next=${encodeURIComponent(next)}`);
+    return this.post('/app/sign-in', { csrf: FormBrowser.field(form.html, 'csrf'), next, email, password });
+  }
+}
+
+/** A browser signed in with a password (the sign-in must succeed). */
+export async function signedInBrowser(origin: string, email: string, password: string): Promise<FormBrowser> {
+  const browser = new FormBrowser(origin);
+  const done = await browser.signIn(email, password);
+  if (done.status !== 303) throw new Error(`sign-in of ${email} answered ${done.status}: ${done.html.slice(0, 300)}`);
+  return browser;
 }

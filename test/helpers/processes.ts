@@ -102,3 +102,11 @@ export async function runAdmin(args: string[], env: Record<string, string>, opti
   // 'close', not 'exit': the process can exit before its last output has been read.
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
+
+/** Gives each person a password with the operator's command (`user password`, read from stdin), as an operator would. */
+export async function givePasswords(dataDir: string, people: Array<{ email: string }>, password: string): Promise<void> {
+  for (const person of people) {
+    const set = await runAdmin(['user', 'password', '--email', person.email], { DATA_DIR: dataDir }, { stdin: `${password}\n` });
+    if (set.code !== 0) throw new Error(`user password --email ${person.email} exited ${set.code}: ${set.stderr}`);
+  }
+}

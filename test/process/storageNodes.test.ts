@@ -11,7 +11,7 @@ import { findStorage } from '../../storage/storages.js';
 import { createToken, revokeToken } from '../../storage/tokens.js';
 import { createUser, findUserByEmail } from '../../storage/users.js';
 import { setPassword } from '../../domain/accounts/index.js';
-import { FormBrowser } from '../helpers/formBrowser.js';
+import { FormBrowser, signedInBrowser } from '../helpers/formBrowser.js';
 import { git, ok } from '../helpers/gitClient.js';
 import { until } from '../helpers/poll.js';
 import { freshTestDatabase, testingOnPostgres } from '../helpers/postgres.js';
@@ -129,12 +129,7 @@ if (testingOnPostgres) {
 
     // The web app through the router: each space's page, and a form that writes (a change request's review), served by the space's node.
     await setPassword(db, (await findUserByEmail(db, 'operator@example.com'))!, 'correct horse battery staple');
-    const browser = new FormBrowser(c.url);
-    const signInForm = await browser.get('/app/sign-in');
-    assert.is(
-      (await browser.post('/app/sign-in', { csrf: FormBrowser.field(signInForm.html, 'csrf'), next: '/app/', email: 'operator@example.com', password: 'correct horse battery staple' })).status,
-      303,
-    );
+    const browser = await signedInBrowser(c.url, 'operator@example.com', 'correct horse battery staple');
     for (const [index, space] of spaces.entries()) {
       const shown = await browser.get(`/app/s/${space.id}`);
       assert.is(shown.status, 200, `space ${index}'s page through the router: ${shown.html.slice(0, 300)}`);
