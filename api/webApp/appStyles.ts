@@ -32,6 +32,7 @@ button.danger{color:var(--danger)}form.inline{display:inline-flex;flex-wrap:wrap
 fieldset{border:1px solid var(--line);border-radius:6px;margin:.6rem 0;padding:.4rem .9rem}legend{font-weight:600;padding:0 .3rem}label.choice{display:block;margin:.2rem 0}
 form.stacked label{display:block;font-weight:600;margin-top:.6rem}form.stacked input{width:100%}form.stacked button{margin:.8rem 0}dl.service dt{font-weight:600;margin-top:.4rem}dl.service dd{margin:0;overflow-wrap:anywhere}dl.service code,.notice code{font-size:.85rem}
 .customize{display:grid;grid-template-columns:minmax(0,20rem) minmax(0,1fr);gap:1.5rem;align-items:start}@media (max-width:48rem){.customize{grid-template-columns:minmax(0,1fr)}}iframe.preview{width:100%;height:36rem;border:1px solid var(--line);border-radius:8px;background:#fff}input[type=color]{width:4rem;height:2.2rem;padding:.1rem}.url{overflow-wrap:anywhere}.site-section h3{margin-bottom:.2rem}
+form.editor textarea{font:14px/1.5 ui-monospace,monospace;min-height:24rem;tab-size:4}
 details.edit label{display:block;font-weight:600;margin-top:.5rem}details.edit input{width:100%}.markdown-form label{display:block;font-weight:600;margin-top:.6rem}
 `;
 

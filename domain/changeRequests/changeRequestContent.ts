@@ -103,6 +103,14 @@ async function loadFiles(operations: ContentOperation[]): Promise<Map<number, Ne
 
 const blobId = (bytes: Buffer) => createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 
+/** The branch moved between a read and the write made from it (a push, another writer): nothing was written. */
+export class HeadMovedError extends Error {
+  constructor(readonly head: string) {
+    super(`The branch moved to ${head}`);
+    this.name = 'HeadMovedError';
+  }
+}
+
 /**
  * Applies a batch of content changes to a change request, all or nothing, as one commit on its
  * branch authored by the caller (through writeContent). `ref`s of pages and files inserted in the
@@ -110,7 +118,14 @@ const blobId = (bytes: Buffer) => createHash('sha1').update(`blob ${bytes.length
  */
 export async function updateChangeRequestContent(
   deps: ContentDeps,
-  input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; operations: ContentOperation[]; author: UserRecord },
+  input: {
+    space: SpaceRecord;
+    changeRequest: ChangeRequestRecord;
+    operations: ContentOperation[];
+    author: UserRecord;
+    /** The branch head the batch was made against: refused (HeadMovedError) when the branch has moved since, nothing written. */
+    expectHead?: string;
+  },
 ): Promise<ContentUpdate> {
   assertWritable(input.changeRequest);
   const operations = await checkedDocuments(input.operations);
@@ -133,6 +148,7 @@ export async function updateChangeRequestContent(
     author: input.author,
     changes: async (repo, head) => {
       if (!head) throw invalidInput(`Change request ${input.changeRequest.number} has no branch`);
+      if (input.expectHead !== undefined && head !== input.expectHead) throw new HeadMovedError(head);
       const revision = await readRevision(repo, head);
       const applied = await applyBatch(operations, files, revision, async (ref) => readRevision(repo, await resolveRevision(repo, ref)), input.changeRequest);
       result = applied;

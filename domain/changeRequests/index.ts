@@ -7,3 +7,4 @@ export * from './mergeChangeRequest.js';
 export * from './changeRequestView.js';
 export * from './reviewViews.js';
 export * from './describeChangeRequest.js';
+export * from './editPageSource.js';

@@ -258,10 +258,18 @@ test('a site’s look: the preview follows the form live (its script, by the pag
     input.dispatchEvent(new Event('input', { bubbles: true }));
   });
   await page.waitForFunction((old) => (document.querySelector('iframe.preview') as HTMLIFrameElement).src !== old, { timeout: 10_000 }, before);
-  const frame = await (await page.$('iframe.preview'))!.contentFrame();
-  await frame!.waitForFunction(() => getComputedStyle(document.documentElement).getPropertyValue('--primary-light').trim() !== '', { timeout: 10_000 });
-  const primary = await frame!.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--primary-light').trim());
-  assert.not.equal(primary.toLowerCase(), '#346ddb', `the preview shows the unsaved colour (${primary})`);
+  // The frame's document is read from the page (same origin) until the new one has loaded and shows the colour:
+  // a handle on the frame taken earlier could still be the old document, mid-navigation.
+  const shown = await page.waitForFunction(
+    () => {
+      const doc = (document.querySelector('iframe.preview') as HTMLIFrameElement).contentDocument;
+      if (!doc || doc.readyState !== 'complete') return false;
+      const value = getComputedStyle(doc.documentElement).getPropertyValue('--primary-light').trim().toLowerCase();
+      return value !== '' && value !== '#346ddb' && value;
+    },
+    { timeout: 15_000 },
+  );
+  assert.match(String(await shown.jsonValue()), /^#[0-9a-f]{6}$/, 'the preview shows the unsaved colour');
   const saved = (await t.call('GET', `/v1/orgs/${fx.org.id}/sites/${site.id}/customization`, { token: fx.admin.token })).body;
   assert.is(saved.styling.primaryColor.light, '#346DDB', 'and nothing is saved');
   await context.close();
@@ -307,6 +315,22 @@ test('by keyboard alone: sign in, reach a change request, comment (posted withou
   await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
   assert.match(await page.$eval('#reviews', (section) => section.textContent ?? ''), /approved/);
   await context.close();
+});
+
+test('writing: the pages of a change request and a page’s editor pass axe at 390 px; Save commits', async () => {
+  const created = (await t.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: fx.editor.token, body: { subject: 'Written in the browser' } })).body;
+  const crPath = new URL(created.urls.app).pathname;
+  const found: string[] = [];
+  const page = await signedInAt(fx.editor.email, `${crPath}/pages`);
+  await checkPage(page, 'pages of a change request', found);
+  await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Edit FAQ[role="link"])').click()]);
+  await checkPage(page, 'page editor', found);
+  await page.locator('::-p-aria(Markdown[role="textbox"])').fill('## Where do I start?\n\nWritten in Chromium.\n');
+  await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Save[role="button"])').click()]);
+  assert.is(new URL(page.url()).pathname, crPath);
+  assert.ok(await page.$('::-p-text(Written in Chromium.)'), 'the change request shows the saved page');
+  assert.equal(found, []);
+  await page.browserContext().close();
 });
 
 test('a cross-site form posted with the session cookie changes nothing', async () => {

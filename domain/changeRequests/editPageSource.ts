@@ -1,0 +1,79 @@
+import { merge } from 'node-diff3';
+import { findPageById, splitTitleHeading } from '../../engine/index.js';
+import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
+import type { SpaceRecord } from '../../storage/spaces.js';
+import type { UserRecord } from '../../storage/users.js';
+import type { ContentDeps } from '../common/deps.js';
+import { invalidInput, missing } from '../common/errors.js';
+import { HeadMovedError, updateChangeRequestContent } from './changeRequestContent.js';
+import { changeRequestHead } from './changeRequests.js';
+import { readChangeRequestRevision } from './changeRequestView.js';
+
+/** A page of a change request as its editor opens it: its title and markdown at the branch's head, and that head (what a save is merged against). */
+export async function readPageSource(deps: ContentDeps, changeRequest: ChangeRequestRecord, pageId: string) {
+  const { revision } = await readChangeRequestRevision(deps, changeRequest);
+  const page = findPageById(revision, pageId);
+  if (!page || page.kind !== 'document') throw missing(`Page ${pageId} not found in change request #${changeRequest.number}`);
+  // The title has a field of its own: the text is what comes after its `# Title` line.
+  return { page, title: page.title, markdown: splitTitleHeading(page.markdown ?? '').text, head: revision.commit };
+}
+
+export type PageSave =
+  | { result: 'saved'; commit: string; merged: boolean }
+  /** Both the writer and the branch changed the same lines since `base`: the markdown holds both, marked, to choose from; nothing was written. */
+  | { result: 'conflict'; markdown: string; head: string };
+
+const markers = { a: 'yours', b: 'the change request now' };
+
+/**
+ * Saves a page's title and markdown as written from the branch's head `base`, as one commit. When
+ * the branch moved meanwhile (a `git push`, another writer), the writer's changes are merged with
+ * what changed there (diff3, line by line): changes to different lines are both kept; lines both
+ * changed come back marked, to be chosen, and nothing is written. Never overwrites unseen work.
+ */
+export async function savePageSource(
+  deps: ContentDeps,
+  input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pageId: string; base: string; title: string; markdown: string; author: UserRecord },
+): Promise<PageSave> {
+  const title = input.title.trim();
+  if (!title || title.length > 256) throw invalidInput('A page’s title has 1 to 256 characters');
+  if (input.markdown.length > 1_000_000) throw invalidInput('A page’s markdown has at most 1,000,000 characters');
+  const written = normalizeNewlines(input.markdown);
+  // Twice at most: the branch may move again between the merge and the write.
+  for (let attempt = 1; ; attempt += 1) {
+    const head = await changeRequestHead(deps, input.changeRequest);
+    let markdown = written;
+    let merged = false;
+    if (head !== input.base) {
+      const [before, now] = await Promise.all([pageAt(deps, input.changeRequest, input.base, input.pageId), pageAt(deps, input.changeRequest, head, input.pageId)]);
+      if (now === undefined) throw missing(`Page ${input.pageId} was deleted from change request #${input.changeRequest.number} meanwhile`);
+      if (now.markdown !== (before?.markdown ?? now.markdown)) {
+        const result = merge(lines(written), lines(before?.markdown ?? ''), lines(now.markdown), { label: markers });
+        if (result.conflict) return { result: 'conflict', markdown: result.result.join('\n'), head };
+        markdown = result.result.join('\n');
+        merged = true;
+      }
+    }
+    try {
+      const update = await updateChangeRequestContent(deps, {
+        space: input.space,
+        changeRequest: input.changeRequest,
+        operations: [{ operation: 'update_page', page: input.pageId, title, document: { markdown } }],
+        author: input.author,
+        expectHead: head,
+      });
+      return { result: 'saved', commit: update.commit, merged };
+    } catch (error) {
+      if (!(error instanceof HeadMovedError) || attempt === 2) throw error;
+    }
+  }
+}
+
+async function pageAt(deps: ContentDeps, changeRequest: ChangeRequestRecord, commit: string, pageId: string) {
+  const { revision } = await readChangeRequestRevision(deps, changeRequest, commit);
+  const page = findPageById(revision, pageId);
+  return page && page.kind === 'document' ? { markdown: normalizeNewlines(splitTitleHeading(page.markdown ?? '').text) } : undefined;
+}
+
+const normalizeNewlines = (text: string) => text.replace(/\r\n?/g, '\n');
+const lines = (text: string) => text.split('\n');
