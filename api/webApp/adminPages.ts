@@ -241,3 +241,46 @@ function samlForm(ctx: AppContext, action: string, provider: SamlProviderRecord 
     el('button', { type: 'submit' }, button),
   );
 }
+
+/** An invite link's page: Join, or that the person is a member already. */
+export function joinContent(ctx: AppContext, input: { organization: OrganizationRecord; invite: InviteLinkRecord; member: boolean; action: string }): Child[] {
+  const { organization, invite } = input;
+  return [
+    el('h1', {}, `Join ${organization.title}`),
+    input.member
+      ? el('p', {}, 'You are a member already. ', el('a', { href: organizationPath(organization.id) }, `Open ${organization.title}`))
+      : el(
+          'form',
+          { method: 'post', action: input.action },
+          csrfField(ctx),
+          el(
+            'p',
+            {},
+            `This link makes you ${invite.target.kind === 'organization' ? `a member (${invite.role ?? 'guest'})` : `a guest with ${invite.role ?? 'read'} access to one ${invite.target.kind}`}.`,
+          ),
+          el('button', { type: 'submit', className: ['primary'] }, 'Join'),
+        ),
+  ];
+}
+
+/** A welcome link's page: the invited person chooses a password (the form carries the sign-in cookie's token: no session yet). */
+export function welcomeContent(input: { token: string; action: string; email: string; organizationTitle: string; problem?: string }): Child[] {
+  return [
+    el(
+      'section',
+      { className: ['sign-in'], ariaLabelledBy: 'welcome-title' },
+      el('h1', { id: 'welcome-title' }, `Join ${input.organizationTitle}`),
+      el('p', {}, `You were invited as ${input.email}. Choose a password to accept the invitation and sign in.`),
+      input.problem ? el('p', { className: ['problem'], role: 'alert' }, input.problem) : null,
+      el(
+        'form',
+        { method: 'post', action: input.action },
+        el('input', { type: 'hidden', name: 'csrf', value: input.token }),
+        el('input', { type: 'hidden', name: 'username', value: input.email, autoComplete: 'username' }),
+        el('label', { htmlFor: 'password' }, 'Password'),
+        el('input', { id: 'password', name: 'password', type: 'password', autoComplete: 'new-password', required: true, minLength: 8, autoFocus: true }),
+        el('button', { type: 'submit', className: ['primary'] }, 'Accept and sign in'),
+      ),
+    ),
+  ];
+}

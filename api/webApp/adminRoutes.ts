@@ -29,14 +29,13 @@ import { findTeam, listTeamMembers, listTeams } from '../../storage/teams.js';
 import { callerOf, organizationOf, pathParam, type AppContext, type AppServices, type AppState } from '../context.js';
 import { badRequest, notFound, toHttpError } from '../errors.js';
 import { inOrganization } from '../policies/index.js';
-import { adminContent, type AdminPage } from './adminPages.js';
+import { adminContent, joinContent, welcomeContent, type AdminPage } from './adminPages.js';
 import { checkedForm, readForm } from './forms.js';
 import { signedIn } from './guards.js';
-import { csrfField, sendPage } from './layout.js';
+import { sendPage } from './layout.js';
 import { noticeOf, type Notice } from './notices.js';
 import { organizationPath } from './paths.js';
 import { checkFormOrigin, setSessionCookie, signInToken } from './sessionCookie.js';
-import { el } from '../../domain/documents/index.js';
 
 const admin = '/o/:organizationId/admin';
 const asAdmin = [signedIn, inOrganization('admin').check] as never[];
@@ -149,25 +148,7 @@ export function addAdminRoutes(router: Router<AppState, AppServices>): void {
     const app = ctx as AppContext;
     const { organization, invite } = await openInviteLink(app.db, pathParam(app, 'organizationId'), pathParam(app, 'inviteId'));
     const member = await findMember(app.db, organization.id, callerOf(app).id);
-    sendPage(app, {
-      title: `Join ${organization.title}`,
-      content: [
-        el('h1', {}, `Join ${organization.title}`),
-        member
-          ? el('p', {}, 'You are a member already. ', el('a', { href: organizationPath(organization.id) }, `Open ${organization.title}`))
-          : el(
-              'form',
-              { method: 'post', action: ctx.path },
-              csrfField(app),
-              el(
-                'p',
-                {},
-                `This link makes you ${invite.target.kind === 'organization' ? `a member (${invite.role ?? 'guest'})` : `a guest with ${invite.role ?? 'read'} access to one ${invite.target.kind}`}.`,
-              ),
-              el('button', { type: 'submit', className: ['primary'] }, 'Join'),
-            ),
-      ],
-    });
+    sendPage(app, { title: `Join ${organization.title}`, content: joinContent(app, { organization, invite, member: member !== undefined, action: ctx.path }) });
   });
   router.post('/join/:organizationId/:inviteId', signedIn as never, async (ctx) => {
     const app = ctx as AppContext;
@@ -196,7 +177,7 @@ export function addAdminRoutes(router: Router<AppState, AppServices>): void {
   router.get('/welcome/:secret', async (ctx) => {
     const app = ctx as AppContext;
     const { user, organization } = await readWelcome(app.db, pathParam(app, 'secret'));
-    sendPage(app, { title: `Join ${organization.title}`, content: welcomeContent(app, { email: user.email, organizationTitle: organization.title }) });
+    sendPage(app, { title: `Join ${organization.title}`, content: welcomeContent({ token: signInToken(app), action: ctx.path, email: user.email, organizationTitle: organization.title }) });
   });
   router.post('/welcome/:secret', async (ctx) => {
     const app = ctx as AppContext;
@@ -210,30 +191,16 @@ export function addAdminRoutes(router: Router<AppState, AppServices>): void {
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
       const { user, organization } = await readWelcome(app.db, pathParam(app, 'secret'));
-      sendPage(app, { title: `Join ${organization.title}`, content: welcomeContent(app, { email: user.email, organizationTitle: organization.title, problem: error.message }) }, 400);
+      sendPage(
+        app,
+        {
+          title: `Join ${organization.title}`,
+          content: welcomeContent({ token: signInToken(app), action: ctx.path, email: user.email, organizationTitle: organization.title, problem: error.message }),
+        },
+        400,
+      );
     }
   });
-}
-
-function welcomeContent(ctx: AppContext, input: { email: string; organizationTitle: string; problem?: string }) {
-  return [
-    el(
-      'section',
-      { className: ['sign-in'], ariaLabelledBy: 'welcome-title' },
-      el('h1', { id: 'welcome-title' }, `Join ${input.organizationTitle}`),
-      el('p', {}, `You were invited as ${input.email}. Choose a password to accept the invitation and sign in.`),
-      input.problem ? el('p', { className: ['problem'], role: 'alert' }, input.problem) : null,
-      el(
-        'form',
-        { method: 'post', action: ctx.path },
-        el('input', { type: 'hidden', name: 'csrf', value: signInToken(ctx) }),
-        el('input', { type: 'hidden', name: 'username', value: input.email, autoComplete: 'username' }),
-        el('label', { htmlFor: 'password' }, 'Password'),
-        el('input', { id: 'password', name: 'password', type: 'password', autoComplete: 'new-password', required: true, minLength: 8, autoFocus: true }),
-        el('button', { type: 'submit', className: ['primary'] }, 'Accept and sign in'),
-      ),
-    ),
-  ];
 }
 
 const roleOf = (value: string | null): MemberRole | null => {

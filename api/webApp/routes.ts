@@ -115,20 +115,8 @@ router.post('/settings/tokens', signedIn as never, async (ctx) => {
     await showSettings(app, { problem: error.message }, toHttpError(error)?.status ?? 400);
   }
 });
-router.post('/settings/tokens/revoke', signedIn as never, async (ctx) => {
-  const app = ctx as AppContext;
-  const form = await checkedForm(app);
-  await revokeOwnToken(app.db, callerOf(app), form.get('id') ?? '');
-  ctx.status = 303;
-  ctx.redirect('/app/settings');
-});
-router.post('/settings/sessions/end', signedIn as never, async (ctx) => {
-  const app = ctx as AppContext;
-  const form = await checkedForm(app);
-  await endSession(app.db, callerOf(app), form.get('id') ?? '');
-  ctx.status = 303;
-  ctx.redirect('/app/settings');
-});
+router.post('/settings/tokens/revoke', signedIn as never, (ctx) => ownThingEnded(ctx as AppContext, revokeOwnToken));
+router.post('/settings/sessions/end', signedIn as never, (ctx) => ownThingEnded(ctx as AppContext, endSession));
 router.post('/settings/password', signedIn as never, async (ctx) => {
   const app = ctx as AppContext;
   const form = await checkedForm(app);
@@ -172,6 +160,14 @@ router.get('/s/:spaceId/r/:revisionId', signedIn as never, inSpace(spaceActions.
 router.get('/{*rest}', signedIn as never, async (ctx) => {
   sendPage(ctx as AppContext, { title: 'Not in the app yet', content: messageContent('Not in the app yet', 'This page of Quire is not in the web app yet: the API serves it.') }, 404);
 });
+
+/** A settings form that ends one of the person's own things (a token, a session) by its id, then back to the settings. */
+async function ownThingEnded(ctx: AppContext, end: (db: AppContext['db'], user: ReturnType<typeof callerOf>, id: string) => Promise<unknown>) {
+  const form = await checkedForm(ctx);
+  await end(ctx.db, callerOf(ctx), form.get('id') ?? '');
+  ctx.status = 303;
+  ctx.redirect('/app/settings');
+}
 
 async function showSettings(ctx: AppContext, extra: Omit<SettingsPage, 'tokens' | 'sessions'>, status = 200) {
   const caller = callerOf(ctx);

@@ -20,7 +20,7 @@ import {
   type CustomizationDraft,
 } from '../../domain/sites/index.js';
 import { findContentGrantsCached } from '../../storage/contentGrants.js';
-import { loadSiteStructure } from '../../storage/siteStructure.js';
+import { loadSiteStructureCached } from '../../storage/siteStructure.js';
 import { listShareLinks, listSites, siteVisibilities, type SiteRecord, type SiteVisibility } from '../../storage/sites.js';
 import { callerOf, contentDeps, organizationOf, pathParam, type AppContext, type AppServices, type AppState } from '../context.js';
 import { badRequest, toHttpError } from '../errors.js';
@@ -181,7 +181,7 @@ async function showSite(ctx: AppContext, extra: { draft?: CustomizationDraft; no
   const base = `${ctx.protocol}://${ctx.host}`;
   const publishedUrl = new URL(`/sites/${site.id}/`, base).toString();
   const [structure, shareLinks, access, saved] = await Promise.all([
-    loadSiteStructure(ctx.db, site.id),
+    loadSiteStructureCached(ctx.db, site.id).then((structure) => structure!),
     may.admin ? listShareLinks(ctx.db, site.id, { limit: 100 }) : undefined,
     may.edit ? organizationAccess(ctx.db, organization.id, role, await findContentGrantsCached(ctx.db, callerOf(ctx).id)) : undefined,
     siteCustomization(contentDeps(ctx), site),
