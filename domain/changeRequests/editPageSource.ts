@@ -44,9 +44,9 @@ export async function savePageSource(
     const head = await changeRequestHead(deps, input.changeRequest);
     let markdown = written;
     let merged = false;
+    const [before, now] = await Promise.all([head === input.base ? undefined : pageAt(deps, input.changeRequest, input.base, input.pageId), pageAt(deps, input.changeRequest, head, input.pageId)]);
+    if (now === undefined) throw missing(`Page ${input.pageId} is not in change request #${input.changeRequest.number} now`);
     if (head !== input.base) {
-      const [before, now] = await Promise.all([pageAt(deps, input.changeRequest, input.base, input.pageId), pageAt(deps, input.changeRequest, head, input.pageId)]);
-      if (now === undefined) throw missing(`Page ${input.pageId} was deleted from change request #${input.changeRequest.number} meanwhile`);
       if (now.markdown !== (before?.markdown ?? now.markdown)) {
         const result = merge(lines(written), lines(before?.markdown ?? ''), lines(now.markdown), { label: markers });
         if (result.conflict) return { result: 'conflict', markdown: result.result.join('\n'), head };
@@ -54,6 +54,8 @@ export async function savePageSource(
         merged = true;
       }
     }
+    // Nothing to write (a save of what is there already, an autosave with no edit): no empty commit.
+    if (markdown === now.markdown && title === now.title) return { result: 'saved', commit: head, merged };
     try {
       const update = await updateChangeRequestContent(deps, {
         space: input.space,
@@ -69,10 +71,11 @@ export async function savePageSource(
   }
 }
 
-async function pageAt(deps: ContentDeps, changeRequest: ChangeRequestRecord, commit: string, pageId: string) {
+/** A document page's markdown (after its title line) at a commit of the change request's branch; undefined when it isn't there. */
+export async function pageAt(deps: ContentDeps, changeRequest: ChangeRequestRecord, commit: string, pageId: string) {
   const { revision } = await readChangeRequestRevision(deps, changeRequest, commit);
   const page = findPageById(revision, pageId);
-  return page && page.kind === 'document' ? { markdown: normalizeNewlines(splitTitleHeading(page.markdown ?? '').text) } : undefined;
+  return page && page.kind === 'document' ? { title: page.title, markdown: normalizeNewlines(splitTitleHeading(page.markdown ?? '').text) } : undefined;
 }
 
 const normalizeNewlines = (text: string) => text.replace(/\r\n?/g, '\n');

@@ -8,3 +8,4 @@ export * from './changeRequestView.js';
 export * from './reviewViews.js';
 export * from './describeChangeRequest.js';
 export * from './editPageSource.js';
+export * from './editPageBlocks.js';

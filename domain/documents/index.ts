@@ -5,3 +5,4 @@
 export { codeHighlighting, documentText, documentTree, pageHighlightBudget, type DocumentLinks, type OutlineEntry } from './documentTree.js';
 export { el, safeHref, text, type Child } from './hast.js';
 export { openapiSpecKey } from './openapiSpecKey.js';
+export { markdownOfBlocks, openPageBlocks } from './editor/offThread.js';

@@ -1,0 +1,45 @@
+import { MarkdownTooDeepError, UnknownBlockError } from '../../engine/index.js';
+import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
+import type { SpaceRecord } from '../../storage/spaces.js';
+import type { UserRecord } from '../../storage/users.js';
+import type { ContentDeps } from '../common/deps.js';
+import { invalidInput, missing } from '../common/errors.js';
+import { markdownOfBlocks, openPageBlocks } from '../documents/index.js';
+import type { EditableBlock, WrittenBlock } from '../../engine/index.js';
+import { pageAt, readPageSource, savePageSource } from './editPageSource.js';
+
+/** A page of a change request as the block editor opens it: its title, its blocks at the branch's head, and that head. */
+export async function readPageBlocks(deps: ContentDeps, changeRequest: ChangeRequestRecord, pageId: string) {
+  const source = await readPageSource(deps, changeRequest, pageId);
+  return { page: source.page, title: source.title, head: source.head, blocks: await openPageBlocks(source.markdown) };
+}
+
+export type BlocksSave =
+  | { result: 'saved'; commit: string; merged: boolean; blocks: EditableBlock[] }
+  /** The page changed meanwhile on the blocks the writer changed: `markdown` holds both, marked (see savePageSource); nothing was written. */
+  | { result: 'conflict'; markdown: string; written: string; head: string };
+
+/**
+ * Saves the block editor's page: its blocks, written over the page's markdown at `base` (what it
+ * was opened from: unchanged blocks keep their text byte for byte), then saved as the markdown
+ * editor saves, merged with what changed on the branch meanwhile. Returns the blocks of what was
+ * saved, which the editor goes on from.
+ */
+export async function savePageBlocks(
+  deps: ContentDeps,
+  input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pageId: string; base: string; title: string; blocks: WrittenBlock[]; author: UserRecord },
+): Promise<BlocksSave> {
+  const opened = await pageAt(deps, input.changeRequest, input.base, input.pageId);
+  if (!opened) throw missing(`Page ${input.pageId} is not in change request #${input.changeRequest.number} at ${input.base}`);
+  let written: string;
+  try {
+    written = await markdownOfBlocks(opened.markdown, input.blocks);
+  } catch (error) {
+    if (error instanceof UnknownBlockError || error instanceof MarkdownTooDeepError) throw invalidInput(error.message);
+    throw error;
+  }
+  const saved = await savePageSource(deps, { ...input, markdown: written });
+  if (saved.result === 'conflict') return { ...saved, written };
+  const now = await pageAt(deps, input.changeRequest, saved.commit, input.pageId);
+  return { ...saved, blocks: await openPageBlocks(now?.markdown ?? written) };
+}
