@@ -11,10 +11,7 @@ import {
   readRequestedReviewersView,
   readReviewsView,
   requestReviews,
-  readPageSource,
-  savePageSource,
   submitReview,
-  updateChangeRequestContent,
   updateChangeRequestFromPrimary,
   withdrawReviewRequest,
 } from '../../domain/changeRequests/index.js';
@@ -40,7 +37,7 @@ import { commentRights } from '../presenters/comment.js';
 import { changeRequestContent, changeRequestListContent, type ChangeRequestListFilter, type PageDiff } from './changeRequestPages.js';
 import type { ShownComment, ShownPost } from './commentThreads.js';
 import { appScripts } from './appScripts.js';
-import { crPagesContent, crPagesPath, editPageContent, editPagePath } from './editorPages.js';
+import { addEditorRoutes } from './editorRoutes.js';
 import { checkedForm } from './forms.js';
 import { signedIn } from './guards.js';
 import { sendPage } from './layout.js';
@@ -153,61 +150,7 @@ export function addChangeRequestRoutes(router: Router<AppState, AppServices>): v
     back(app, `#comment-${ids.commentId}`);
   });
 
-  // Writing in the change request, in markdown: the page list, a page's editor, a new page, a deletion (the API's content commands).
-  router.get(`${one}/pages`, ...guarded(spaceActions.edit), async (ctx) => {
-    const app = ctx as AppContext;
-    const { space } = spaceOf(app);
-    const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
-    const { revision } = await readChangeRequestRevision(contentDeps(app), changeRequest);
-    sendPage(app, { title: 'Pages', content: crPagesContent(app, { space, changeRequest, pages: revision.pages }) });
-  });
-  router.post(`${one}/pages`, ...guarded(spaceActions.edit), async (ctx) => {
-    const app = ctx as AppContext;
-    const { form, space, changeRequest } = await posted(app);
-    const title = (form.get('title') ?? '').trim();
-    if (!title || title.length > 256) throw badRequest('A page’s title has 1 to 256 characters');
-    const update = await updateChangeRequestContent(contentDeps(app), { space, changeRequest, operations: [{ operation: 'insert_page', title, document: { markdown: '' } }], author: callerOf(app) });
-    const created = update.outcomes.find((outcome) => outcome.kind === 'created')!;
-    ctx.status = 303;
-    ctx.redirect(editPagePath(space.id, changeRequest.number, created.pageId));
-  });
-  router.get(`${one}/p/:pageId/edit`, ...guarded(spaceActions.edit), async (ctx) => {
-    const app = ctx as AppContext;
-    const { space } = spaceOf(app);
-    const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
-    const source = await readPageSource(contentDeps(app), changeRequest, pathParam(app, 'pageId'));
-    sendPage(app, {
-      title: `Edit ${source.title}`,
-      content: editPageContent(app, { space, changeRequest, pageId: source.page.id, title: source.title, markdown: source.markdown, base: source.head }),
-    });
-  });
-  router.post(`${one}/p/:pageId/edit`, ...guarded(spaceActions.edit), async (ctx) => {
-    const app = ctx as AppContext;
-    const { form, space, changeRequest } = await posted(app);
-    const pageId = pathParam(app, 'pageId');
-    const written = { title: form.get('title') ?? '', markdown: form.get('markdown') ?? '' };
-    const base = form.get('base') ?? '';
-    if (!/^[0-9a-f]{40}$/.test(base)) throw badRequest('"base" is the commit the page was opened at');
-    try {
-      const saved = await savePageSource(contentDeps(app), { space, changeRequest, pageId, base, ...written, author: callerOf(app) });
-      if (saved.result === 'conflict') {
-        const problem = 'The page changed meanwhile (a push, or someone else) on the lines you changed too: both versions are below, marked. Keep what you want, remove the markers, and save again.';
-        return sendPage(app, { title: `Edit ${written.title}`, content: editPageContent(app, { space, changeRequest, pageId, ...written, markdown: saved.markdown, base: saved.head, problem }) }, 409);
-      }
-      ctx.status = 303;
-      ctx.redirect(`${changeRequestPath(space.id, changeRequest.number)}#changes-title`);
-    } catch (error) {
-      if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
-      sendPage(app, { title: `Edit ${written.title}`, content: editPageContent(app, { space, changeRequest, pageId, ...written, base, problem: error.message }) }, 400);
-    }
-  });
-  router.post(`${one}/p/:pageId/delete`, ...guarded(spaceActions.edit), async (ctx) => {
-    const app = ctx as AppContext;
-    const { space, changeRequest } = await posted(app);
-    await updateChangeRequestContent(contentDeps(app), { space, changeRequest, operations: [{ operation: 'delete_page', page: pathParam(app, 'pageId') }], author: callerOf(app) });
-    ctx.status = 303;
-    ctx.redirect(crPagesPath(space.id, changeRequest.number));
-  });
+  addEditorRoutes(router, one);
 
   // Update from main (a merge of main into the branch), archive and merge: the API's updateChangeRequest, updateChangeRequestById and mergeChangeRequest.
   router.post(`${one}/update`, ...guarded(spaceActions.edit), async (ctx) => {

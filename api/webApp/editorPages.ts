@@ -1,5 +1,5 @@
 import { el, type Child } from '../../domain/documents/index.js';
-import type { RevisionPage } from '../../engine/index.js';
+import type { EditableBlock, RevisionPage } from '../../engine/index.js';
 import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { AppContext } from '../context.js';
@@ -9,6 +9,7 @@ import { changeRequestPath, changeRequestsPath, spacePath } from './paths.js';
 const crTitle = (changeRequest: ChangeRequestRecord) => changeRequest.subject || `Change request #${changeRequest.number}`;
 export const editPagePath = (spaceId: string, number: number, pageId: string) => `${changeRequestPath(spaceId, number)}/p/${pageId}/edit`;
 export const crPagesPath = (spaceId: string, number: number) => `${changeRequestPath(spaceId, number)}/pages`;
+const markdownEditorPath = (spaceId: string, number: number, pageId: string) => `${changeRequestPath(spaceId, number)}/p/${pageId}/markdown`;
 
 function trail(space: SpaceRecord, changeRequest: ChangeRequestRecord, ...more: Child[]) {
   return breadcrumbs(
@@ -51,16 +52,73 @@ export function crPagesContent(ctx: AppContext, input: { space: SpaceRecord; cha
   ];
 }
 
-/** A page's editor, in markdown: its title and text as of `base` (the branch's head when opened), saved as one commit. */
-export function editPageContent(
+/**
+ * A page in the block editor: the page's blocks (as JSON, for the editor's script), its title,
+ * a toolbar, the block settings beside the text, and Save. Without script, the markdown editor.
+ */
+export function blockEditorContent(ctx: AppContext, input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pageId: string; title: string; base: string; blocks: EditableBlock[] }): Child[] {
+  const { space, changeRequest } = input;
+  const editPath = editPagePath(space.id, changeRequest.number, input.pageId);
+  const markdownPath = markdownEditorPath(space.id, changeRequest.number, input.pageId);
+  const tool = (name: string, label: string, shortcut: string) => el('button', { type: 'button', className: [name], title: `${label} (${shortcut})`, ariaKeyShortcuts: shortcut }, label);
+  return [
+    trail(space, changeRequest, el('a', { href: crPagesPath(space.id, changeRequest.number) }, 'Pages'), input.title),
+    el('h1', {}, `Edit ${input.title}`),
+    el('noscript', {}, el('p', { className: ['problem'] }, 'The block editor needs JavaScript. ', el('a', { href: markdownPath }, 'Edit the page in markdown'), ' instead.')),
+    el(
+      'div',
+      { id: 'block-editor', className: ['block-editor'], dataSave: editPath.replace(/\/edit$/, '/blocks'), dataMarkdown: markdownPath },
+      csrfField(ctx),
+      el('label', { htmlFor: 'page-title', className: ['title-label'] }, 'Title'),
+      el('input', { id: 'page-title', name: 'title', value: input.title, required: true, maxLength: 256 }),
+      el(
+        'div',
+        { className: ['editor-toolbar'], role: 'toolbar', ariaLabel: 'Formatting' },
+        tool('mark-bold', 'Bold', 'Control+B'),
+        tool('mark-italic', 'Italic', 'Control+I'),
+        tool('mark-code', 'Code', 'Control+E'),
+        tool('mark-strikethrough', 'Strikethrough', 'Control+Shift+X'),
+        tool('mark-link', 'Link', 'Control+K'),
+        tool('undo', 'Undo', 'Control+Z'),
+        tool('redo', 'Redo', 'Control+Shift+Z'),
+        el('span', { className: ['save-status'], role: 'status' }, 'Loading the editor…'),
+        el('button', { type: 'button', className: ['save', 'primary'], ariaKeyShortcuts: 'Control+S' }, 'Save'),
+      ),
+      el(
+        'div',
+        { className: ['editor-layout'] },
+        el('div', { className: ['editor-frame'] }, el('div', { className: ['editor-surface'] })),
+        el('aside', { className: ['block-settings'], ariaLabel: 'Block settings', hidden: true }),
+      ),
+      el(
+        'p',
+        { className: ['muted', 'editor-help'] },
+        'Type / in an empty line for blocks. Alt+↑ and Alt+↓ move a block. Each save is a commit on the change request’s branch; the page saves itself a moment after you stop typing. ',
+        el('a', { href: markdownPath }, 'Edit as markdown'),
+      ),
+    ),
+    // Data, not script (no nonce needed): "<" escaped so the text can't close the element.
+    el('script', { type: 'application/json', id: 'editor-blocks' }, JSON.stringify({ base: input.base, blocks: input.blocks }).replace(/</g, '\\u003c')),
+    el(
+      'form',
+      { method: 'post', action: editPath.replace(/\/edit$/, '/delete'), className: ['inline'] },
+      csrfField(ctx),
+      el('button', { type: 'submit', className: ['danger'], ariaLabel: `Delete the page ${input.title}` }, 'Delete'),
+    ),
+  ];
+}
+
+/** A page's editor in markdown (source mode): its title and text as of `base` (the branch's head when opened), saved as one commit. */
+export function markdownEditorContent(
   ctx: AppContext,
   input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pageId: string; title: string; markdown: string; base: string; problem?: string },
 ): Child[] {
   const { space, changeRequest } = input;
-  const action = editPagePath(space.id, changeRequest.number, input.pageId);
+  const action = markdownEditorPath(space.id, changeRequest.number, input.pageId);
   return [
     trail(space, changeRequest, el('a', { href: crPagesPath(space.id, changeRequest.number) }, 'Pages'), input.title),
     el('h1', {}, `Edit ${input.title}`),
+    el('p', {}, el('a', { href: editPagePath(space.id, changeRequest.number, input.pageId) }, 'Edit in the block editor')),
     input.problem ? el('p', { className: ['problem'], role: 'alert' }, input.problem) : null,
     el(
       'form',
@@ -75,7 +133,7 @@ export function editPageContent(
     ),
     el(
       'form',
-      { method: 'post', action: action.replace(/\/edit$/, '/delete'), className: ['inline'] },
+      { method: 'post', action: action.replace(/\/markdown$/, '/delete'), className: ['inline'] },
       csrfField(ctx),
       el('button', { type: 'submit', className: ['danger'], ariaLabel: `Delete the page ${input.title}` }, 'Delete'),
     ),

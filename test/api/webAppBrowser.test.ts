@@ -1,5 +1,4 @@
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
 import { suite } from 'uvu';
@@ -7,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { chromiumPath } from '../../domain/pdf/browser.js';
 import { organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
 import { startOidcProvider, startSamlIdentityProvider } from '../helpers/identityProviders.js';
+import { axeViolations, checkAppPage, signedInPage } from '../helpers/appInChromium.js';
 import { givePasswords } from '../helpers/processes.js';
 import { siteMaker } from '../helpers/sites.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -18,7 +18,6 @@ import { reportingErrors } from '../helpers/suite.js';
  * axe-core on each page, phones' width, both themes.
  */
 const test = suite('the web app in Chromium');
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const password = 'correct horse battery staple';
 let t: TestServer;
 let fx: OrganizationFixture;
@@ -59,45 +58,15 @@ test.after(async () => {
   await saml?.close();
 });
 
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axePath });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(options: object): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-    const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-  });
-}
-
-/** axe on the page in both themes (what it finds added to `found`), and that it fits the viewport's width. */
-async function checkPage(page: Page, what: string, found: string[]): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
-    found.push(...(await violations(page)).map((violation) => `${scheme} ${what}: ${violation}`));
-  }
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `${what} fits ${page.viewport()?.width} px (${overflow} px too wide)`);
-}
-
 /** A new browser (its own cookies) signed in with a password, at `path` afterwards. */
-async function signedInAt(email: string, path: string, width = 390): Promise<Page> {
-  const context = await browser.createBrowserContext();
-  const page = await context.newPage();
-  await page.setViewport({ width, height: 844 });
-  await page.setBypassCSP(true);
-  await page.goto(`${t.url}${path}`);
-  await page.locator('::-p-aria(Email[role="textbox"])').fill(email);
-  await page.locator('::-p-aria(Password)').fill(password);
-  await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Sign in[role="button"])').click()]);
-  assert.is(new URL(page.url()).pathname, path, 'back where the visit began');
-  return page;
-}
+const signedInAt = (email: string, path: string, width = 390): Promise<Page> => signedInPage(browser, { url: t.url, email, password, path, width });
 
 test('sign in by the form’s names, open a space and a page, sign out; axe finds nothing on any page, at 390 px, light and dark', async () => {
   const page = await browser.newPage();
   await page.setViewport({ width: 390, height: 844 });
   await page.setBypassCSP(true); // axe is injected as a script, which the app's CSP refuses
   const found: string[] = [];
-  const check = (what: string) => checkPage(page, what, found);
+  const check = (what: string) => checkAppPage(page, what, found);
 
   await page.goto(`${t.url}/app/s/${spaceId}`);
   assert.match(page.url(), /\/app\/sign-in\?next=/);
@@ -142,7 +111,7 @@ test('sign in with the instance’s OpenID Connect provider, and with the organi
   await page.setBypassCSP(true);
   await page.goto(`${base}/app/s/${spaceId}`);
   assert.match(page.url(), /\/app\/sign-in\?next=/);
-  assert.equal(await violations(page), []);
+  assert.equal(await axeViolations(page), []);
   await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Sign in with Loopback ID[role="link"])').click()]);
   assert.ok(page.url().startsWith(oidc.issuer), `at the provider: ${page.url()}`);
   await page.locator('input[name="login"]').fill(fx.reader.email);
@@ -181,7 +150,7 @@ test('review: from the change request’s urls.app, read its diff, comment and a
   assert.ok(await reviewer.$('::-p-text(Clearer, )'), 'the comment is on the page');
   await Promise.all([reviewer.waitForNavigation(), reviewer.locator('::-p-aria(Approve[role="button"])').click()]);
   assert.match(await reviewer.$eval('#reviews', (section) => section.textContent ?? ''), /approved/);
-  await checkPage(reviewer, 'reviewer’s change request', found);
+  await checkAppPage(reviewer, 'reviewer’s change request', found);
 
   const commenter = await signedInAt(fx.guest.email, changeRequestPath);
   assert.ok(await commenter.$('::-p-aria(Comment[role="textbox"])'), 'a commenter may comment');
@@ -190,7 +159,7 @@ test('review: from the change request’s urls.app, read its diff, comment and a
 
   for (const width of [1280, 390]) {
     const look = await signedInAt(fx.editor.email, changeRequestPath, width);
-    await checkPage(look, `editor’s change request at ${width} px`, found);
+    await checkAppPage(look, `editor’s change request at ${width} px`, found);
     await look.browserContext().close();
   }
   const editor = await signedInAt(fx.editor.email, changeRequestPath);
@@ -210,25 +179,25 @@ test('the administration, an invitation’s welcome page and a join page pass ax
   for (const width of [1280, 390]) {
     const page = await signedInAt(fx.admin.email, `/app/o/${fx.org.id}/admin`, width);
     for (const details of await page.$$('details')) await details.evaluate((element) => element.setAttribute('open', ''));
-    await checkPage(page, `administration at ${width} px`, found);
+    await checkAppPage(page, `administration at ${width} px`, found);
     if (width === 390) {
       await page.locator('::-p-aria(Emails[role="textbox"])').fill('welcome.me@acme.test');
       await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Invite[role="button"])').click()]);
       const link = await page.$eval('.notice code', (code) => code.textContent ?? '');
       assert.match(link, /\/app\/welcome\//);
-      await checkPage(page, 'administration with welcome links', found);
+      await checkAppPage(page, 'administration with welcome links', found);
       const invite = await page.$$eval('code.clone', (codes) => codes.map((code) => code.textContent ?? '').find((text) => text.includes('/app/join/')) ?? '');
       const stranger = await browser.createBrowserContext();
       const welcome = await stranger.newPage();
       await welcome.setViewport({ width, height: 844 });
       await welcome.setBypassCSP(true);
       await welcome.goto(link);
-      await checkPage(welcome, 'welcome page', found);
+      await checkAppPage(welcome, 'welcome page', found);
       await welcome.locator('::-p-aria(Password)').fill(password);
       await Promise.all([welcome.waitForNavigation(), welcome.locator('::-p-aria(Accept and sign in[role="button"])').click()]);
       assert.is(new URL(welcome.url()).pathname, `/app/o/${fx.org.id}`);
       await welcome.goto(invite);
-      await checkPage(welcome, 'join page', found);
+      await checkAppPage(welcome, 'join page', found);
       await stranger.close();
     }
     await page.browserContext().close();
@@ -241,7 +210,7 @@ test('a site’s look: the preview follows the form live (its script, by the pag
   const sitePage = `/app/o/${fx.org.id}/sites/${site.id}`;
   for (const width of [1280, 390]) {
     const page = await signedInAt(fx.admin.email, sitePage, width);
-    await checkPage(page, `site at ${width} px`, found);
+    await checkAppPage(page, `site at ${width} px`, found);
     await page.browserContext().close();
   }
   // Without setBypassCSP: the app's own policy must let its script run.
@@ -317,14 +286,17 @@ test('by keyboard alone: sign in, reach a change request, comment (posted withou
   await context.close();
 });
 
-test('writing: the pages of a change request and a page’s editor pass axe at 390 px; Save commits', async () => {
+test('writing: the pages of a change request, the block and markdown editors pass axe at 390 px; Save commits', async () => {
   const created = (await t.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: fx.editor.token, body: { subject: 'Written in the browser' } })).body;
   const crPath = new URL(created.urls.app).pathname;
   const found: string[] = [];
   const page = await signedInAt(fx.editor.email, `${crPath}/pages`);
-  await checkPage(page, 'pages of a change request', found);
+  await checkAppPage(page, 'pages of a change request', found);
   await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Edit FAQ[role="link"])').click()]);
-  await checkPage(page, 'page editor', found);
+  await page.waitForSelector('#block-editor[data-ready]');
+  await checkAppPage(page, 'block editor', found);
+  await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Edit as markdown[role="link"])').click()]);
+  await checkAppPage(page, 'markdown editor', found);
   await page.locator('::-p-aria(Markdown[role="textbox"])').fill('## Where do I start?\n\nWritten in Chromium.\n');
   await Promise.all([page.waitForNavigation(), page.locator('::-p-aria(Save[role="button"])').click()]);
   assert.is(new URL(page.url()).pathname, crPath);

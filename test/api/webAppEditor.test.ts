@@ -9,9 +9,11 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { reportingErrors } from '../helpers/suite.js';
 
 /**
- * Writing in a change request from the browser, in markdown (the first part of issue 53): each save
- * one commit on its branch with the markdown as written; a save over a branch that moved meanwhile
- * merged line by line, or, where both changed the same lines, handed back marked and nothing written.
+ * Writing in a change request from the browser (issue 53), over HTTP: in markdown, each save one
+ * commit on its branch with the markdown as written; a save over a branch that moved meanwhile
+ * merged line by line, or, where both changed the same lines, handed back marked and nothing
+ * written. The block editor's saves (its script's requests, sent here by hand): unchanged blocks
+ * kept byte for byte, a changed block rewritten alone, bad blocks refused in the API's error shape.
  */
 const test = suite('the web app: writing in a change request');
 let t: TestServer;
@@ -46,12 +48,13 @@ test('a page edited in markdown: one commit on the branch, the file as written',
   assert.match(page.html, `<a href="${path}/pages">Edit pages</a>`);
   const pages = await editor.get(`${path}/pages`);
   assert.match(pages.html, `<a href="${path}/p/${faqId}/edit" aria-label="Edit FAQ">FAQ</a>`);
-  const form = await editor.get(`${path}/p/${faqId}/edit`);
+  assert.match((await editor.get(`${path}/p/${faqId}/edit`)).html, `<a href="${path}/p/${faqId}/markdown">Edit as markdown</a>`);
+  const form = await editor.get(`${path}/p/${faqId}/markdown`);
   assert.match(form.html, '<label for="page-markdown">Markdown</label>');
   assert.match(form.html, /<textarea id="page-markdown" name="markdown" rows="24" spellcheck>## Where do I start\?/, 'the text without its title heading: the title has its own field');
   const before = await branchOf(base);
   const text = '## Where do I start?\n\nWith the [introduction](README.md).\n\n* one\n* two\n';
-  const saved = await editor.post(`${path}/p/${faqId}/edit`, { csrf: Browser.field(form.html, 'csrf'), base: Browser.field(form.html, 'base'), title: 'Questions', markdown: text });
+  const saved = await editor.post(`${path}/p/${faqId}/markdown`, { csrf: Browser.field(form.html, 'csrf'), base: Browser.field(form.html, 'base'), title: 'Questions', markdown: text });
   assert.is(saved.status, 303, saved.html.slice(0, 400));
   const after = await branchOf(base);
   assert.is.not(after, before);
@@ -68,6 +71,7 @@ test('a page edited in markdown: one commit on the branch, the file as written',
 
   const reader = await signedInBrowser(t.url, fx.reader.email, password);
   assert.is((await reader.get(`${path}/p/${faqId}/edit`)).status, 403, 'a reader edits nothing');
+  assert.is((await reader.get(`${path}/p/${faqId}/markdown`)).status, 403);
 });
 
 test('a save over a branch that moved meanwhile: different lines merged, the same lines handed back marked', async () => {
@@ -75,34 +79,159 @@ test('a save over a branch that moved meanwhile: different lines merged, the sam
   const start = '## Where do I start?\n\nFirst line.\n\nMiddle line.\n\nLast line.\n';
   assert.is((await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: faqId, document: { markdown: start } }] } })).status, 200);
   const editor = await signedInBrowser(t.url, fx.editor.email, password);
-  const form = await editor.get(`${path}/p/${faqId}/edit`);
+  const form = await editor.get(`${path}/p/${faqId}/markdown`);
   const opened = { csrf: Browser.field(form.html, 'csrf'), base: Browser.field(form.html, 'base'), title: 'FAQ' };
 
   // Someone else (a push, the API) changes the last line while the first is being rewritten here.
   const elsewhere = start.replace('Last line.', 'Last line, changed elsewhere.');
   assert.is((await t.call('POST', `${base}/content`, { token: fx.admin.token, body: { changes: [{ operation: 'update_page', page: faqId, document: { markdown: elsewhere } }] } })).status, 200);
-  const merged = await editor.post(`${path}/p/${faqId}/edit`, { ...opened, markdown: start.replace('First line.', 'First line, changed here.') });
+  const merged = await editor.post(`${path}/p/${faqId}/markdown`, { ...opened, markdown: start.replace('First line.', 'First line, changed here.') });
   assert.is(merged.status, 303, merged.html.slice(0, 400));
   const both = await markdownOf(base);
   assert.match(both, 'First line, changed here.');
   assert.match(both, 'Last line, changed elsewhere.');
 
   // Both change the middle line: nothing written, both versions handed back marked.
-  const again = await editor.get(`${path}/p/${faqId}/edit`);
+  const again = await editor.get(`${path}/p/${faqId}/markdown`);
   const reopened = { csrf: Browser.field(again.html, 'csrf'), base: Browser.field(again.html, 'base'), title: 'FAQ' };
   const theirs = both.replace('Middle line.', 'Middle line, theirs.');
   assert.is((await t.call('POST', `${base}/content`, { token: fx.admin.token, body: { changes: [{ operation: 'update_page', page: faqId, document: { markdown: theirs } }] } })).status, 200);
   const head = await branchOf(base);
-  const conflict = await editor.post(`${path}/p/${faqId}/edit`, { ...reopened, markdown: both.replace('Middle line.', 'Middle line, mine.') });
+  const conflict = await editor.post(`${path}/p/${faqId}/markdown`, { ...reopened, markdown: both.replace('Middle line.', 'Middle line, mine.') });
   assert.is(conflict.status, 409);
   assert.match(conflict.html, 'The page changed meanwhile');
   assert.match(conflict.html, /&#x3C;&#x3C;&#x3C;&#x3C;&#x3C;&#x3C;&#x3C; yours\nMiddle line, mine\.\n=======\nMiddle line, theirs\.\n>>>>>>> the change request now/);
   assert.is(await branchOf(base), head, 'nothing written');
   // The writer keeps both lines and saves from the head the conflict was shown against.
   const resolved = theirs.replace('Middle line, theirs.', 'Middle line, mine.\n\nMiddle line, theirs.');
-  const done = await editor.post(`${path}/p/${faqId}/edit`, { ...reopened, base: Browser.field(conflict.html, 'base'), markdown: resolved });
+  const done = await editor.post(`${path}/p/${faqId}/markdown`, { ...reopened, base: Browser.field(conflict.html, 'base'), markdown: resolved });
   assert.is(done.status, 303);
   assert.match(await markdownOf(base), /Middle line, mine\.\n\nMiddle line, theirs\./);
+});
+
+/** The block editor's page: its CSRF token, and the blocks and base its script starts from. */
+async function openBlockEditor(editor: Browser, path: string, pageId: string) {
+  const page = await editor.get(`${path}/p/${pageId}/edit`);
+  assert.is(page.status, 200, page.html.slice(0, 300));
+  const json = /<script type="application\/json" id="editor-blocks">([^<]*)<\/script>/.exec(page.html)?.[1];
+  assert.ok(json, 'the page carries its blocks');
+  const opened = JSON.parse(json!) as { base: string; blocks: Array<{ key: string; node?: Record<string, unknown>; source?: string }> };
+  return { csrf: Browser.field(page.html, 'csrf'), ...opened, script: /<script src="(\/app\/assets\/editor-[^"]+\.js)" defer nonce="[^"]+"><\/script>/.exec(page.html)?.[1] };
+}
+
+const saveBlocks = (editor: Browser, path: string, pageId: string, form: Record<string, string>) => editor.post(`${path}/p/${pageId}/blocks`, form, { accept: 'application/json' });
+
+test('the block editor: its script is served gzipped; an unchanged save writes nothing; a typed word is one commit on that line', async () => {
+  const { path, base, faqId } = await openChangeRequest('In blocks');
+  const start = '## Where do I start?\n\nFirst line.\n\n* one\n* two\n\n{% hint style="info" %}\nA hint.\n{% endhint %}\n';
+  assert.is((await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: faqId, document: { markdown: start } }] } })).status, 200);
+  const editor = await signedInBrowser(t.url, fx.editor.email, password);
+  const opened = await openBlockEditor(editor, path, faqId);
+  assert.is(opened.base, await branchOf(base));
+  assert.equal(
+    opened.blocks.map((block) => (block.node ? block.node.type : 'source')),
+    ['heading-2', 'paragraph', 'list-unordered', 'hint'],
+  );
+  const script = await fetch(`${t.url}${opened.script}`, { headers: { 'accept-encoding': 'gzip' } });
+  assert.is(script.status, 200);
+  assert.is(script.headers.get('content-encoding'), 'gzip');
+  assert.ok(Number(script.headers.get('content-length')) < 250 * 1024, `${script.headers.get('content-length')} bytes gzipped`);
+
+  const keepAll = opened.blocks.map((block) => ({ keep: block.key }));
+  const unchanged = await saveBlocks(editor, path, faqId, { csrf: opened.csrf, base: opened.base, title: 'FAQ', blocks: JSON.stringify(keepAll) });
+  assert.is(unchanged.status, 200, unchanged.html);
+  assert.is(JSON.parse(unchanged.html).head, opened.base, 'no commit for a save of nothing');
+  assert.is(await branchOf(base), opened.base);
+
+  // The list's second item gets a word, as typing it in the editor would.
+  const list = structuredClone(opened.blocks[2]!.node!) as { nodes: Array<{ nodes: Array<{ nodes: Array<{ leaves: Array<{ text: string }> }> }> }> };
+  list.nodes[1]!.nodes[0]!.nodes[0]!.leaves[0]!.text = 'two and three';
+  const blocks = [...keepAll.slice(0, 2), { node: list, was: opened.blocks[2]!.key }, keepAll[3]];
+  const saved = await saveBlocks(editor, path, faqId, { csrf: opened.csrf, base: opened.base, title: 'FAQ', blocks: JSON.stringify(blocks) });
+  assert.is(saved.status, 200, saved.html);
+  const answer = JSON.parse(saved.html) as { result: string; head: string; merged: boolean; blocks: unknown[] };
+  assert.equal([answer.result, answer.merged, answer.blocks.length], ['saved', false, 4]);
+  assert.is(answer.head, await branchOf(base));
+  const gitdir = spaceGitdir(t.dataDir, spaceId);
+  assert.is(gitValue(gitdir, 'rev-parse', `${answer.head}^`), opened.base, 'one commit');
+  const diff = gitValue(gitdir, 'diff', '--unified=0', opened.base, answer.head, '--', 'faq.md');
+  assert.equal(
+    diff.split('\n').filter((line) => /^[-+][^-+]/.test(line)),
+    ['-* two', '+* two and three'],
+    diff,
+  );
+});
+
+test('the block editor’s save: bad blocks, an unknown block and a missing token refused in the API’s error shape, nothing written', async () => {
+  const { path, base, faqId } = await openChangeRequest('Refusals');
+  const editor = await signedInBrowser(t.url, fx.editor.email, password);
+  const opened = await openBlockEditor(editor, path, faqId);
+  const form = { csrf: opened.csrf, base: opened.base, title: 'FAQ' };
+  for (const [blocks, message] of [
+    ['not json', /"blocks" is the page’s blocks as JSON/],
+    ['{"keep":"x"}', /"blocks" is a list/],
+    ['[{"node":{"object":"text"}}]', /"blocks\[0\]" is/],
+    ['[{"keep":"no-such-block"}]', /No block "no-such-block".*reload/],
+  ] as const) {
+    const refused = await saveBlocks(editor, path, faqId, { ...form, blocks });
+    assert.is(refused.status, 400, `${blocks}: ${refused.html}`);
+    const body = JSON.parse(refused.html) as { error: { code: number; message: string } };
+    assert.is(body.error.code, 400);
+    assert.match(body.error.message, message);
+  }
+  const forged = await saveBlocks(editor, path, faqId, { ...form, csrf: '', blocks: '[]' });
+  assert.is(forged.status, 403);
+  assert.is(await branchOf(base), opened.base, 'nothing written');
+});
+
+test('the block editor’s save over a branch that moved: other blocks merged in and handed back; the same block a conflict', async () => {
+  const { path, base, faqId } = await openChangeRequest('Moved under the editor');
+  const start = 'First line.\n\nMiddle line.\n\nLast line.\n';
+  assert.is((await t.call('POST', `${base}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: faqId, document: { markdown: start } }] } })).status, 200);
+  const editor = await signedInBrowser(t.url, fx.editor.email, password);
+  const opened = await openBlockEditor(editor, path, faqId);
+  const paragraph = (text: string) => ({ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] });
+  const [first, middle, last] = opened.blocks.map((block) => block.key);
+  // A push (here the API) changes the last line while the first is rewritten in the editor.
+  assert.is(
+    (
+      await t.call('POST', `${base}/content`, {
+        token: fx.admin.token,
+        body: { changes: [{ operation: 'update_page', page: faqId, document: { markdown: start.replace('Last line.', 'Last line, pushed.') } }] },
+      })
+    ).status,
+    200,
+  );
+  const mine = [{ node: paragraph('First line, typed.'), was: first }, { keep: middle }, { keep: last }];
+  const merged = await saveBlocks(editor, path, faqId, { csrf: opened.csrf, base: opened.base, title: 'FAQ', blocks: JSON.stringify(mine) });
+  assert.is(merged.status, 200, merged.html);
+  const answer = JSON.parse(merged.html) as { merged: boolean; head: string; blocks: Array<{ node: { nodes: Array<{ leaves: Array<{ text: string }> }> } }> };
+  assert.is(answer.merged, true);
+  assert.equal(
+    answer.blocks.map((block) => block.node.nodes[0]!.leaves[0]!.text),
+    ['First line, typed.', 'Middle line.', 'Last line, pushed.'],
+    'the editor gets both writers’ blocks',
+  );
+
+  // Both change the middle line: nothing written; what the editor wrote comes back for the markdown editor.
+  assert.is(
+    (
+      await t.call('POST', `${base}/content`, {
+        token: fx.admin.token,
+        body: { changes: [{ operation: 'update_page', page: faqId, document: { markdown: (await markdownOf(base)).replace('Middle line.', 'Middle line, theirs.') } }] },
+      })
+    ).status,
+    200,
+  );
+  const head = await branchOf(base);
+  const reopened = answer.blocks as unknown as Array<{ key: string }>;
+  const clash = [{ keep: reopened[0]!.key }, { node: paragraph('Middle line, mine.'), was: reopened[1]!.key }, { keep: reopened[2]!.key }];
+  const conflict = await saveBlocks(editor, path, faqId, { csrf: opened.csrf, base: answer.head, title: 'FAQ', blocks: JSON.stringify(clash) });
+  assert.is(conflict.status, 409, conflict.html);
+  const refused = JSON.parse(conflict.html) as { result: string; head: string; written: string };
+  assert.equal([refused.result, refused.head], ['conflict', head]);
+  assert.is(refused.written, 'First line, typed.\n\nMiddle line, mine.\n\nLast line, pushed.\n');
+  assert.is(await branchOf(base), head, 'nothing written');
 });
 
 test('a new page, then deleted; a title of spaces refused and nothing written', async () => {

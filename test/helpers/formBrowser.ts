@@ -7,12 +7,13 @@ export class FormBrowser {
     return this.request('GET', path);
   }
 
-  async post(path: string, form: Record<string, string>, options: { origin?: string | null } = {}) {
-    return this.request('POST', path, new URLSearchParams(form).toString(), options.origin === undefined ? this.origin : options.origin);
+  async post(path: string, form: Record<string, string>, options: { origin?: string | null; accept?: string } = {}) {
+    return this.request('POST', path, new URLSearchParams(form).toString(), options.origin === undefined ? this.origin : options.origin, options.accept);
   }
 
-  private async request(method: string, path: string, body?: string, origin?: string | null) {
+  private async request(method: string, path: string, body?: string, origin?: string | null, accept?: string) {
     const headers: Record<string, string> = { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+    if (accept) headers.accept = accept;
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     if (origin) headers.origin = origin;
     const response = await fetch(`${this.origin}${path}`, { method, headers, body, redirect: 'manual' });

@@ -1,0 +1,140 @@
+import type Router from '@koa/router';
+import { changeRequestOf, readChangeRequestRevision, readPageBlocks, readPageSource, savePageBlocks, savePageSource, updateChangeRequestContent } from '../../domain/changeRequests/index.js';
+import { DomainError } from '../../domain/common/errors.js';
+import type { WrittenBlock } from '../../engine/index.js';
+import { callerOf, contentDeps, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
+import { badRequest } from '../errors.js';
+import { spaceActions } from '../policies/actions.js';
+import { inSpace } from '../policies/index.js';
+import { blockEditorContent, crPagesContent, crPagesPath, editPagePath, markdownEditorContent } from './editorPages.js';
+import { editorBundle } from './editorBundle.js';
+import { checkedForm } from './forms.js';
+import { signedIn } from './guards.js';
+import { sendPage } from './layout.js';
+import { changeRequestPath } from './paths.js';
+
+const guarded = (role: Parameters<typeof inSpace>[0]) => [signedIn, inSpace(role).check] as never[];
+/** A page saved from the block editor: its blocks as JSON in a form field, up to what a page of a million characters needs. */
+const blocksFormLimit = 4 * 1024 * 1024;
+const conflictProblem = 'The page changed meanwhile (a push, or someone else) on the lines you changed too: both versions are below, marked. Keep what you want, remove the markers, and save again.';
+
+/**
+ * Writing in a change request: its pages, a page in the block editor (saved as JSON by its
+ * script) or in markdown (a plain form), a new page, a deletion. Each is the API's content
+ * command on the change request's branch, under the API's policy for editing the space.
+ */
+export function addEditorRoutes(router: Router<AppState, AppServices>, one: string): void {
+  router.get(`${one}/pages`, ...guarded(spaceActions.edit), async (ctx) => {
+    const app = ctx as AppContext;
+    const { space } = spaceOf(app);
+    const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
+    const { revision } = await readChangeRequestRevision(contentDeps(app), changeRequest);
+    sendPage(app, { title: 'Pages', content: crPagesContent(app, { space, changeRequest, pages: revision.pages }) });
+  });
+  router.post(`${one}/pages`, ...guarded(spaceActions.edit), async (ctx) => {
+    const app = ctx as AppContext;
+    const { form, space, changeRequest } = await posted(app);
+    const title = (form.get('title') ?? '').trim();
+    if (!title || title.length > 256) throw badRequest('A page’s title has 1 to 256 characters');
+    const update = await updateChangeRequestContent(contentDeps(app), { space, changeRequest, operations: [{ operation: 'insert_page', title, document: { markdown: '' } }], author: callerOf(app) });
+    const created = update.outcomes.find((outcome) => outcome.kind === 'created')!;
+    ctx.status = 303;
+    ctx.redirect(editPagePath(space.id, changeRequest.number, created.pageId));
+  });
+
+  router.get(`${one}/p/:pageId/edit`, ...guarded(spaceActions.edit), async (ctx) => {
+    const app = ctx as AppContext;
+    const { space } = spaceOf(app);
+    const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
+    const [opened, bundle] = await Promise.all([readPageBlocks(contentDeps(app), changeRequest, pathParam(app, 'pageId')), editorBundle()]);
+    sendPage(app, {
+      title: `Edit ${opened.title}`,
+      content: blockEditorContent(app, { space, changeRequest, pageId: opened.page.id, title: opened.title, base: opened.head, blocks: opened.blocks }),
+      scripts: [bundle.name],
+    });
+  });
+  router.post(`${one}/p/:pageId/blocks`, ...guarded(spaceActions.edit), async (ctx) => {
+    const app = ctx as AppContext;
+    const { form, space, changeRequest } = await posted(app, blocksFormLimit);
+    const base = form.get('base') ?? '';
+    if (!/^[0-9a-f]{40}$/.test(base)) throw badRequest('"base" is the commit the page was opened at');
+    const saved = await savePageBlocks(contentDeps(app), {
+      space,
+      changeRequest,
+      pageId: pathParam(app, 'pageId'),
+      base,
+      title: form.get('title') ?? '',
+      blocks: writtenBlocksOf(form.get('blocks')),
+      author: callerOf(app),
+    });
+    ctx.status = saved.result === 'conflict' ? 409 : 200;
+    ctx.body = saved.result === 'conflict' ? { result: 'conflict', head: saved.head, written: saved.written } : { result: 'saved', head: saved.commit, merged: saved.merged, blocks: saved.blocks };
+  });
+
+  router.get(`${one}/p/:pageId/markdown`, ...guarded(spaceActions.edit), async (ctx) => {
+    const app = ctx as AppContext;
+    const { space } = spaceOf(app);
+    const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
+    const source = await readPageSource(contentDeps(app), changeRequest, pathParam(app, 'pageId'));
+    sendPage(app, {
+      title: `Edit ${source.title}`,
+      content: markdownEditorContent(app, { space, changeRequest, pageId: source.page.id, title: source.title, markdown: source.markdown, base: source.head }),
+    });
+  });
+  router.post(`${one}/p/:pageId/markdown`, ...guarded(spaceActions.edit), async (ctx) => {
+    const app = ctx as AppContext;
+    const { form, space, changeRequest } = await posted(app, blocksFormLimit);
+    const pageId = pathParam(app, 'pageId');
+    const written = { title: form.get('title') ?? '', markdown: form.get('markdown') ?? '' };
+    const base = form.get('base') ?? '';
+    if (!/^[0-9a-f]{40}$/.test(base)) throw badRequest('"base" is the commit the page was opened at');
+    try {
+      const saved = await savePageSource(contentDeps(app), { space, changeRequest, pageId, base, ...written, author: callerOf(app) });
+      if (saved.result === 'conflict') {
+        const content = markdownEditorContent(app, { space, changeRequest, pageId, ...written, markdown: saved.markdown, base: saved.head, problem: conflictProblem });
+        return sendPage(app, { title: `Edit ${written.title}`, content }, 409);
+      }
+      ctx.status = 303;
+      ctx.redirect(`${changeRequestPath(space.id, changeRequest.number)}#changes-title`);
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
+      sendPage(app, { title: `Edit ${written.title}`, content: markdownEditorContent(app, { space, changeRequest, pageId, ...written, base, problem: error.message }) }, 400);
+    }
+  });
+  router.post(`${one}/p/:pageId/delete`, ...guarded(spaceActions.edit), async (ctx) => {
+    const app = ctx as AppContext;
+    const { space, changeRequest } = await posted(app);
+    await updateChangeRequestContent(contentDeps(app), { space, changeRequest, operations: [{ operation: 'delete_page', page: pathParam(app, 'pageId') }], author: callerOf(app) });
+    ctx.status = 303;
+    ctx.redirect(crPagesPath(space.id, changeRequest.number));
+  });
+}
+
+async function posted(ctx: AppContext, limitBytes?: number) {
+  const form = await checkedForm(ctx, limitBytes);
+  const { space } = spaceOf(ctx);
+  return { form, space, changeRequest: await changeRequestOf(contentDeps(ctx), space, pathParam(ctx, 'number')) };
+}
+
+/** The editor's blocks, checked for their shape: each `{keep}`, `{node}` (a Document block) or `{source}`. */
+function writtenBlocksOf(text: string | null): WrittenBlock[] {
+  let blocks: unknown;
+  try {
+    blocks = JSON.parse(text ?? '');
+  } catch {
+    throw badRequest('"blocks" is the page’s blocks as JSON');
+  }
+  if (!Array.isArray(blocks)) throw badRequest('"blocks" is a list');
+  if (blocks.length > 100_000) throw badRequest('A page has at most 100,000 blocks');
+  blocks.forEach((block: unknown, index) => {
+    const item = block as Record<string, unknown> | null;
+    const fine =
+      item !== null &&
+      typeof item === 'object' &&
+      (typeof item.keep === 'string' ||
+        typeof item.source === 'string' ||
+        (typeof item.node === 'object' && item.node !== null && (item.node as Record<string, unknown>).object === 'block' && typeof (item.node as Record<string, unknown>).type === 'string'));
+    if (!fine) throw badRequest(`"blocks[${index}]" is {"keep": key}, {"source": markdown} or {"node": a Document block}`);
+  });
+  return blocks as WrittenBlock[];
+}

@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs';
+import puppeteer, { type Browser, type Page } from 'puppeteer';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { chromiumPath } from '../../domain/pdf/browser.js';
+import { checkAppPage, signedInPage } from '../helpers/appInChromium.js';
+import { organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
+import { givePasswords } from '../helpers/processes.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { reportingErrors } from '../helpers/suite.js';
+
+/**
+ * The block editor in Debian's Chromium (issue 53): typed into, a hint from the slash menu, a
+ * block moved from the keyboard, undo, saved (by the button and by itself), read back through the
+ * API; a page of every block type saved untouched is the same markdown; a push while the page is
+ * open is merged into it; axe finds nothing, the slash menu open, at 1280 and 390 px.
+ */
+const test = suite('the block editor in Chromium');
+const password = 'correct horse battery staple';
+let t: TestServer;
+let fx: OrganizationFixture;
+let browser: Browser;
+let spaceId: string;
+
+test.before(
+  reportingErrors(async () => {
+    t = await startTestServer();
+    fx = await organizationWithMembers(t);
+    spaceId = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Handbook', template: { id: 'getting-started' } } })).body.id;
+    await givePasswords(t.dataDir, [fx.editor], password);
+    browser = await puppeteer.launch({ executablePath: chromiumPath(), headless: true, pipe: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
+  }),
+);
+test.after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+/** A change request whose FAQ page holds `markdown`; its API path, and the editor's path for the page. */
+async function pageToEdit(subject: string, markdown: string) {
+  const created = (await t.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: fx.editor.token, body: { subject } })).body;
+  const api = `/v1/spaces/${spaceId}/change-requests/${created.id}`;
+  const faq = (await t.call('GET', `${api}/content/path/faq`, { token: fx.editor.token })).body;
+  assert.is((await t.call('POST', `${api}/content`, { token: fx.editor.token, body: { changes: [{ operation: 'update_page', page: faq.id, document: { markdown } }] } })).status, 200);
+  return { api, pageId: faq.id as string, editPath: `${new URL(created.urls.app).pathname}/p/${faq.id}/edit` };
+}
+
+const markdownOf = async (api: string, pageId: string) => (await t.call('GET', `${api}/content/page/${pageId}?format=markdown`, { token: fx.editor.token })).body.markdown as string;
+const headOf = async (api: string) => (await t.call('GET', api, { token: fx.editor.token })).body.revision as string;
+
+async function openEditor(path: string, width = 1280): Promise<Page> {
+  const page = await signedInPage(browser, { url: t.url, email: fx.editor.email, password, path, width });
+  await page.waitForSelector('#block-editor[data-ready]');
+  return page;
+}
+
+/** Puts the cursor at the end of the editor's paragraph holding `text` (in its last text, as a click there would). */
+async function cursorAfter(page: Page, text: string) {
+  await page.focus('.editor-content');
+  await page.evaluate((wanted) => {
+    const paragraph = [...document.querySelectorAll('.editor-content p')].find((element) => element.textContent?.includes(wanted));
+    const walker = paragraph && document.createTreeWalker(paragraph, NodeFilter.SHOW_TEXT);
+    let last: Text | undefined;
+    while (walker?.nextNode()) last = walker.currentNode as Text;
+    if (!last) throw new Error(`no paragraph with ${wanted}`);
+    window.getSelection()!.setBaseAndExtent(last, last.length, last, last.length);
+  }, text);
+  // The editor reads the DOM's selection on its next event.
+  await page.waitForFunction(() => document.getSelection()?.anchorNode !== null);
+}
+
+const saved = (page: Page) => page.waitForFunction(() => document.querySelector('.save-status')?.textContent === 'Saved', { timeout: 15_000 });
+
+test('type, insert a hint from the slash menu, move a block, undo, save: the markdown through the API, one line changed per edit', async () => {
+  const { api, pageId, editPath } = await pageToEdit('Typed', 'First paragraph.\n\nSecond paragraph.\n\n* one\n* two\n');
+  const page = await openEditor(editPath);
+  const found: string[] = [];
+  await checkAppPage(page, 'block editor', found);
+
+  await cursorAfter(page, 'First paragraph.');
+  await page.keyboard.type(' Typed in Chromium.');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('/hint');
+  await page.waitForSelector('.slash-menu:not([hidden]) [role=option][aria-selected=true]');
+  await checkAppPage(page, 'block editor with the slash menu', found);
+  assert.is(await page.$eval('.slash-menu [aria-selected=true]', (option) => option.textContent), 'Hint');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Mind the gap.');
+  assert.is(await page.$eval('.block-settings select', (select) => (select as HTMLSelectElement).value), 'info', 'the hint’s style, beside the text');
+  await page.select('.block-settings select', 'warning');
+
+  // The list goes up above the second paragraph from the keyboard; undo puts it back, redo again.
+  await cursorAfter(page, 'two');
+  await page.keyboard.down('Alt');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.up('Alt');
+  const order = () => page.$$eval('.editor-content > *', (blocks) => blocks.map((block) => block.tagName.toLowerCase()));
+  assert.equal(await order(), ['p', 'div', 'ul', 'p']);
+  await page.click('button.undo');
+  assert.equal(await order(), ['p', 'div', 'p', 'ul']);
+  await page.click('button.redo');
+  assert.equal(await order(), ['p', 'div', 'ul', 'p']);
+
+  await page.click('button.save');
+  await saved(page);
+  assert.is(await markdownOf(api, pageId), 'First paragraph. Typed in Chromium.\n\n{% hint style="warning" %}\nMind the gap.\n{% endhint %}\n\n* one\n* two\n\nSecond paragraph.\n');
+
+  // A word typed, then nothing: the page saves itself, and the list's source keeps its `*`.
+  const before = await headOf(api);
+  await cursorAfter(page, 'two');
+  await page.keyboard.type(' and three');
+  await saved(page);
+  assert.is.not(await headOf(api), before);
+  assert.is(await markdownOf(api, pageId), 'First paragraph. Typed in Chromium.\n\n{% hint style="warning" %}\nMind the gap.\n{% endhint %}\n\n* one\n* two and three\n\nSecond paragraph.\n');
+  assert.equal(found, []);
+  await page.browserContext().close();
+});
+
+test('a page of every kind of block, opened and saved without an edit, is the same markdown; at 390 px it passes axe', async () => {
+  const rich = readFileSync(new URL('../fixtures/markdown-corpus/35-rich-blocks.md', import.meta.url), 'utf8').replace(/^# .*\n+/, '');
+  const tabs = readFileSync(new URL('../fixtures/markdown-corpus/04-tabs.md', import.meta.url), 'utf8').replace(/^# .*\n+/, '');
+  const hints = readFileSync(new URL('../fixtures/markdown-corpus/03-hints.md', import.meta.url), 'utf8').replace(/^# .*\n+/, '');
+  const table = '| Option | Default |\n| :----- | ------: |\n| `port` | 3000    |\n';
+  const markdown = `${hints}\n${tabs}\n${table}\n${rich}`;
+  const { api, pageId, editPath } = await pageToEdit('Untouched', markdown);
+  const stored = await markdownOf(api, pageId);
+  const head = await headOf(api);
+  const page = await openEditor(editPath, 390);
+  for (const selector of ['.tabs-block', '.stepper-block', '.expandable-block', 'pre.math-block', '.editor-content div.hint', '.editor-content table', '.editor-content pre']) {
+    assert.ok(await page.$(selector), `${selector} is in the editor`);
+  }
+  const found: string[] = [];
+  await checkAppPage(page, 'block editor of every block at 390 px', found);
+  assert.equal(found, []);
+  await page.click('button.save');
+  await saved(page);
+  assert.is(await headOf(api), head, 'no commit');
+  assert.is(await markdownOf(api, pageId), stored);
+  await page.browserContext().close();
+});
+
+test('a push while the page is open is merged into it on the next save: neither side’s words lost', async () => {
+  const { api, pageId, editPath } = await pageToEdit('Pushed meanwhile', 'Mine to change.\n\nTheirs to change.\n');
+  const page = await openEditor(editPath);
+  await t.call('POST', `${api}/content`, {
+    token: fx.admin.token,
+    body: { changes: [{ operation: 'update_page', page: pageId, document: { markdown: 'Mine to change.\n\nTheirs to change, pushed.\n' } }] },
+  });
+  await cursorAfter(page, 'Mine to change.');
+  await page.keyboard.type(' Typed.');
+  await page.click('button.save');
+  await saved(page);
+  assert.is(await markdownOf(api, pageId), 'Mine to change. Typed.\n\nTheirs to change, pushed.\n');
+  await page.waitForFunction(() => document.querySelector('.editor-content')?.textContent?.includes('Theirs to change, pushed.'));
+  // The editor goes on from there: the next save changes only what is typed next.
+  await cursorAfter(page, 'Theirs to change, pushed.');
+  await page.keyboard.type(' Again.');
+  await page.click('button.save');
+  await saved(page);
+  assert.is(await markdownOf(api, pageId), 'Mine to change. Typed.\n\nTheirs to change, pushed. Again.\n');
+  await page.browserContext().close();
+});
+
+test.run();
