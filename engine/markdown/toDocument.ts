@@ -38,14 +38,27 @@ export function keyedBlocks(markdown: string, segments: Segment[] = splitBlocks(
   const converter = new Converter(defaultResolve);
   const seen = new Map<string, number>();
   return topBlocks(markdown, segments).map((block) => {
-    const nodes = converter.top(block);
-    // A block that makes no node (a link definition, an empty HTML block) is told apart by its text.
-    const content = nodes.length > 0 ? JSON.stringify(nodes) : `\0${markdown.slice(block.start, block.end)}`;
-    const hash = createHash('sha1').update(content).digest('hex').slice(0, 12);
+    const { nodes, hash } = convertedBlock(converter, block, markdown);
     const count = (seen.get(hash) ?? 0) + 1;
     seen.set(hash, count);
     return { ...block, nodes, hash, key: count === 1 ? hash : `${hash}-${count}` };
   });
+}
+
+// A markdown block's nodes and hash, by its parsed tree (topBlocks keeps the trees of text it read before).
+const converted = new WeakMap<object, { nodes: DocumentNode[]; hash: string }>();
+
+function convertedBlock(converter: Converter, block: TopBlock, markdown: string): { nodes: DocumentNode[]; hash: string } {
+  const tree = 'node' in block.source ? block.source.node : undefined;
+  const known = tree && converted.get(tree);
+  if (known) return known;
+  const nodes = converter.top(block);
+  // A block that makes no node (a link definition, an empty HTML block) is told apart by its text.
+  const content = nodes.length > 0 ? JSON.stringify(nodes) : `\0${markdown.slice(block.start, block.end)}`;
+  const result = { nodes, hash: createHash('sha1').update(content).digest('hex').slice(0, 12) };
+  // A tree's text alone makes its nodes, except a block of no node, told apart by its text.
+  if (tree && nodes.length > 0) converted.set(tree, result);
+  return result;
 }
 
 /**

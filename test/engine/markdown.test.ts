@@ -144,6 +144,15 @@ test('a paragraph wrapped over lines is one line of text; a hard break stays a l
   assert.equal(texts, ['Wrapped over two lines, code span too.', 'Broken here\nand here\nthere.']);
 });
 
+test('a long page read in pieces (cut before headings) reads as it does whole: fences, math, lists', () => {
+  const types = (markdown: string) => markdownToDocument(markdown).nodes.map((node) => node.type);
+  // Code and math fences hold a "# heading" after a blank line; a list goes on over a blank line; a heading ends it.
+  const fenced = '## One\n\n```sh\necho\n\n# not a heading\n```\n\n$$\nx\n\n# not either\n$$\n\n- a\n\n- b\n\n## Two\n\n- c\n';
+  assert.equal(types(fenced), ['heading-2', 'code', 'math', 'list-unordered', 'heading-2', 'list-unordered']);
+  const code = markdownToDocument(fenced).nodes[1] as DocumentNode & { nodes: DocumentNode[] };
+  assert.is(code.nodes.length, 3, 'the code keeps its three lines');
+});
+
 test('an empty page is an empty Document', () => {
   const document = markdownToDocument('');
   assertUpstreamSchema('JSONDocument', document);
