@@ -25,6 +25,7 @@ import { benchCache } from './cacheRoundRobin.js';
 import { benchGroupCommit } from './groupCommit.js';
 import { benchMove } from './move.js';
 import { benchApp } from './app.js';
+import { benchEditor } from './editor.js';
 
 const benches: Record<string, () => Promise<Record<string, string>>> = {
   foundation: benchFoundation,
@@ -51,6 +52,7 @@ const benches: Record<string, () => Promise<Record<string, string>>> = {
   'group-commit': benchGroupCommit,
   move: benchMove,
   app: benchApp,
+  editor: benchEditor,
 };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 

@@ -53,7 +53,7 @@ export { checkMarkdownDepth, convertDocumentToMarkdown, convertMarkdownToDocumen
 export { splitBlocks, type Segment } from './markdown/blocks.js';
 export { parseWithinDepth } from './markdown/depth.js';
 export { splitTitleHeading } from './markdown/titleHeading.js';
-export { editableBlocks, UnknownBlockError, writeBlocks, type EditableBlock, type WrittenBlock } from './markdown/editableBlocks.js';
+export { editableBlocks, UnknownBlockError, writeBlocks, writeKeyedBlocks, type EditableBlock, type WrittenBlock } from './markdown/editableBlocks.js';
 export { sameDocumentNode } from './markdown/sameDocument.js';
 export { readPageMetadata } from './html/offThread.js';
 export type { PageMetadata } from './html/pageMetadata.js';

@@ -68,7 +68,8 @@ export function addEditorRoutes(router: Router<AppState, AppServices>, one: stri
       author: callerOf(app),
     });
     ctx.status = saved.result === 'conflict' ? 409 : 200;
-    ctx.body = saved.result === 'conflict' ? { result: 'conflict', head: saved.head, written: saved.written } : { result: 'saved', head: saved.commit, merged: saved.merged, blocks: saved.blocks };
+    if (saved.result === 'conflict') ctx.body = { result: 'conflict', head: saved.head, written: saved.written };
+    else ctx.body = saved.merged ? { result: 'saved', head: saved.commit, merged: true, blocks: saved.blocks } : { result: 'saved', head: saved.commit, merged: false, keys: saved.keys };
   });
 
   router.get(`${one}/p/:pageId/markdown`, ...guarded(spaceActions.edit), async (ctx) => {

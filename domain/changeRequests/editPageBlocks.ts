@@ -15,15 +15,17 @@ export async function readPageBlocks(deps: ContentDeps, changeRequest: ChangeReq
 }
 
 export type BlocksSave =
-  | { result: 'saved'; commit: string; merged: boolean; blocks: EditableBlock[] }
+  /** Saved as written: the key each written block has now (null: none of its own), to go on from. */
+  | { result: 'saved'; commit: string; merged: false; keys: Array<string | null> }
+  /** Saved, merged with what changed on the branch meanwhile: the page's blocks now, to go on from. */
+  | { result: 'saved'; commit: string; merged: true; blocks: EditableBlock[] }
   /** The page changed meanwhile on the blocks the writer changed: `markdown` holds both, marked (see savePageSource); nothing was written. */
   | { result: 'conflict'; markdown: string; written: string; head: string };
 
 /**
  * Saves the block editor's page: its blocks, written over the page's markdown at `base` (what it
  * was opened from: unchanged blocks keep their text byte for byte), then saved as the markdown
- * editor saves, merged with what changed on the branch meanwhile. Returns the blocks of what was
- * saved, which the editor goes on from.
+ * editor saves, merged with what changed on the branch meanwhile.
  */
 export async function savePageBlocks(
   deps: ContentDeps,
@@ -31,15 +33,16 @@ export async function savePageBlocks(
 ): Promise<BlocksSave> {
   const opened = await pageAt(deps, input.changeRequest, input.base, input.pageId);
   if (!opened) throw missing(`Page ${input.pageId} is not in change request #${input.changeRequest.number} at ${input.base}`);
-  let written: string;
+  let written: { markdown: string; keys: Array<string | null> };
   try {
     written = await markdownOfBlocks(opened.markdown, input.blocks);
   } catch (error) {
     if (error instanceof UnknownBlockError || error instanceof MarkdownTooDeepError) throw invalidInput(error.message);
     throw error;
   }
-  const saved = await savePageSource(deps, { ...input, markdown: written });
-  if (saved.result === 'conflict') return { ...saved, written };
+  const saved = await savePageSource(deps, { ...input, markdown: written.markdown });
+  if (saved.result === 'conflict') return { ...saved, written: written.markdown };
+  if (!saved.merged) return { result: 'saved', commit: saved.commit, merged: false, keys: written.keys };
   const now = await pageAt(deps, input.changeRequest, saved.commit, input.pageId);
-  return { ...saved, blocks: await openPageBlocks(now?.markdown ?? written) };
+  return { result: 'saved', commit: saved.commit, merged: true, blocks: await openPageBlocks(now?.markdown ?? written.markdown) };
 }

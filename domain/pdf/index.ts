@@ -1,3 +1,3 @@
 /** PDF exports of a change request: what to render, and the renderer. */
 export * from './pdfExports.js';
-export { closeSharedBrowser } from './browser.js';
+export { chromiumPath, closeSharedBrowser } from './browser.js';

@@ -27,9 +27,20 @@ export function editableBlocks(markdown: string, editable: (node: DocumentNode) 
   return keyedBlocks(markdown).map((block) => {
     const source = markdown.slice(block.start, block.end);
     const node = block.nodes.length === 1 ? block.nodes[0]! : undefined;
-    const whole = node && ('node' in block.source ? within(source.replace(listMarkers, ''), stringsOf(node).join(' ')) : writtenWhole(source, node));
-    return node && whole && editable(node) ? { key: block.key, node } : { key: block.key, source };
+    return node && heldWhole(source, block, node, editable) ? { key: block.key, node } : { key: block.key, source };
   });
+}
+
+// Whether a block's text is held whole by its node, by its text (a page reopened after a save is mostly the same blocks).
+const verdicts = new Map<string, boolean>();
+
+function heldWhole(source: string, block: KeyedBlock, node: DocumentNode, editable: (node: DocumentNode) => boolean): boolean {
+  const known = verdicts.get(source);
+  if (known !== undefined) return known;
+  const verdict = ('node' in block.source ? within(source.replace(listMarkers, ''), stringsOf(node).join(' ')) : writtenWhole(source, node)) && editable(node);
+  if (verdicts.size >= 20_000) verdicts.clear();
+  verdicts.set(source, verdict);
+  return verdict;
 }
 
 /**
@@ -82,21 +93,45 @@ const letters = (text: string) => [...text.replace(/[^\p{L}\p{N}]+/gu, '')].sort
  * saved unchanged is `base`, byte for byte; typing in one block rewrites that block only.
  */
 export function writeBlocks(base: string, blocks: readonly WrittenBlock[]): string {
+  return writeKeyedBlocks(base, blocks).markdown;
+}
+
+/**
+ * writeBlocks, and the key each written block has in the markdown written: null for a block that
+ * wrote nothing, or reads as other than one block there (a paragraph written as two).
+ */
+export function writeKeyedBlocks(base: string, blocks: readonly WrittenBlock[]): { markdown: string; keys: Array<string | null> } {
   const before = keyedBlocks(base);
   const byKey = new Map(before.map((block, index) => [block.key, { block, index }]));
   const pieces: string[] = [];
+  const spans: Array<[number, number] | undefined> = [];
+  let length = 0;
   let previous: number | undefined; // index in `before` of the last piece, when it was kept
+  const add = (text: string) => {
+    pieces.push(text);
+    length += text.length;
+  };
   for (const written of blocks) {
     const kept = 'keep' in written ? (byKey.get(written.keep) ?? unknownBlock(written.keep)) : undefined;
     const text = kept ? slice(base, kept.block) : 'node' in written ? nodeText(base, written, byKey) : 'source' in written ? written.source.replace(/\n+$/, '') : '';
-    if (!text.trim()) continue;
-    if (pieces.length === 0) pieces.push(kept && kept.index === 0 ? base.slice(0, kept.block.start) : '');
-    else pieces.push(kept && previous !== undefined && kept.index === previous + 1 ? base.slice(before[previous]!.end, kept.block.start) : '\n\n');
-    pieces.push(text);
+    if (!text.trim()) {
+      spans.push(undefined);
+      continue;
+    }
+    if (pieces.length === 0) add(kept && kept.index === 0 ? base.slice(0, kept.block.start) : '');
+    else add(kept && previous !== undefined && kept.index === previous + 1 ? base.slice(before[previous]!.end, kept.block.start) : '\n\n');
+    spans.push([length, length + text.length]);
+    add(text);
     previous = kept?.index;
   }
-  if (pieces.length === 0) return '';
-  return pieces.join('') + (previous !== undefined && previous === before.length - 1 ? base.slice(before[previous]!.end) : '\n');
+  if (pieces.length === 0) return { markdown: '', keys: spans.map(() => null) };
+  const markdown = pieces.join('') + (previous !== undefined && previous === before.length - 1 ? base.slice(before[previous]!.end) : '\n');
+  const after = keyedBlocks(markdown);
+  const keys = spans.map((span) => {
+    const inside = span ? after.filter((block) => block.start >= span[0] && block.end <= span[1]) : [];
+    return inside.length === 1 ? inside[0]!.key : null;
+  });
+  return { markdown, keys };
 }
 
 /** A changed block's markdown: its old markdown with its texts changed, when that reads as the node; or the node written anew. */

@@ -149,8 +149,11 @@ test('the block editor: its script is served gzipped; an unchanged save writes n
   const blocks = [...keepAll.slice(0, 2), { node: list, was: opened.blocks[2]!.key }, keepAll[3]];
   const saved = await saveBlocks(editor, path, faqId, { csrf: opened.csrf, base: opened.base, title: 'FAQ', blocks: JSON.stringify(blocks) });
   assert.is(saved.status, 200, saved.html);
-  const answer = JSON.parse(saved.html) as { result: string; head: string; merged: boolean; blocks: unknown[] };
-  assert.equal([answer.result, answer.merged, answer.blocks.length], ['saved', false, 4]);
+  const answer = JSON.parse(saved.html) as { result: string; head: string; merged: boolean; keys: string[] };
+  assert.equal([answer.result, answer.merged], ['saved', false]);
+  const keys = opened.blocks.map((block) => block.key);
+  assert.equal([answer.keys[0], answer.keys[1], answer.keys[3]], [keys[0], keys[1], keys[3]], 'the kept blocks keep their keys');
+  assert.ok(answer.keys[2] && answer.keys[2] !== keys[2], 'the changed block has the key of what it is now');
   assert.is(answer.head, await branchOf(base));
   const gitdir = spaceGitdir(t.dataDir, spaceId);
   assert.is(gitValue(gitdir, 'rev-parse', `${answer.head}^`), opened.base, 'one commit');

@@ -12,7 +12,8 @@ import { keymap } from 'prosemirror-keymap';
 import { liftListItem, sinkListItem, splitListItem } from 'prosemirror-schema-list';
 import { EditorState, TextSelection, type Command } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
-import { documentOfBlocks, keysAfterSave, openedBlocks, sameBlocks, schema, writtenBlocks, type EditableBlock, type OpenedBlocks } from '../../../domain/documents/editor/index.js';
+import type { Node as PMNode } from 'prosemirror-model';
+import { documentOfBlocks, keysAfterSave, openedBlocks, sameBlocks, schema, withKeys, writtenBlocks, type EditableBlock, type OpenedBlocks } from '../../../domain/documents/editor/index.js';
 import { blockSettings } from './blockSettings.js';
 import { moveBlock } from './blockCommands.js';
 import { dragHandle } from './dragHandle.js';
@@ -106,6 +107,7 @@ function start() {
   });
 
   const show = (text: string, state: 'saved' | 'pending' | 'problem' = 'pending') => {
+    if (status.textContent === text && status.dataset.state === state) return; // every keystroke says "Unsaved changes": no relayout for it
     status.textContent = text;
     status.dataset.state = state;
   };
@@ -131,23 +133,22 @@ function start() {
     const title = titleInput.value;
     show('Saving…');
     const body = new URLSearchParams({ csrf, base, title, blocks: JSON.stringify(writtenBlocks(sent, known)) });
-    let answer: { result: string; head?: string; merged?: boolean; blocks?: EditableBlock[]; written?: string; message?: string };
+    let answer: { result: string; head?: string; merged?: boolean; keys?: Array<string | null>; blocks?: EditableBlock[]; written?: string; error?: { message: string } };
     try {
       const response = await fetch(root!.dataset.save!, { method: 'POST', body, headers: { accept: 'application/json' } });
       answer = (await response.json()) as typeof answer;
-      if (!response.ok && answer.result !== 'conflict') throw new Error(answer.message ?? `The save was refused (${response.status})`);
+      if (!response.ok && answer.result !== 'conflict') throw new Error(answer.error?.message ?? `The save was refused (${response.status})`);
     } catch (error) {
       dirty = true;
       return show(`Not saved: ${(error as Error).message}`, 'problem');
     }
     if (answer.result === 'conflict') return conflict(answer.written ?? '', title);
     savedTitle = title;
-    const saved = answer.blocks ?? [];
-    if (answer.merged && view.state.doc === sent) {
+    if (!answer.merged) {
+      rekey(withKeys(sent, answer.keys ?? []));
+    } else if (view.state.doc === sent) {
       // Someone else's changes came in with the save (a push, another writer): the editor shows them.
-      replaceDocument(saved);
-    } else if (!answer.merged) {
-      rekey(saved);
+      replaceDocument(documentOfBlocks(answer.blocks ?? []));
     } else {
       // Merged, and typed on meanwhile: the next save merges from the same base again.
       dirty = true;
@@ -159,27 +160,25 @@ function start() {
     show(dirty ? 'Unsaved changes' : 'Saved', dirty ? 'pending' : 'saved');
   }
 
-  function rekey(saved: EditableBlock[]) {
+  /** Gives the document's nodes the keys of the saved nodes with their content (`saved`, keyed). */
+  function rekey(saved: PMNode) {
     const keysNow = keysAfterSave(view.state.doc, saved);
     const tr = view.state.tr.setMeta('fromSave', true).setMeta('addToHistory', false);
-    let pos = 0;
     view.state.doc.forEach((node, offset, index) => {
-      pos = offset;
-      if (node.attrs.key !== keysNow[index]) tr.setNodeAttribute(pos, 'key', keysNow[index]);
+      if (node.attrs.key !== keysNow[index]) tr.setNodeAttribute(offset, 'key', keysNow[index]);
     });
     if (tr.docChanged) view.dispatch(tr);
     known = openedBlocks(view.state.doc);
   }
 
-  function replaceDocument(saved: EditableBlock[]) {
-    const next = documentOfBlocks(saved);
+  function replaceDocument(next: PMNode) {
     if (!sameBlocks(next, view.state.doc)) {
       const { from } = view.state.selection;
       const tr = view.state.tr.setMeta('fromSave', true).setMeta('addToHistory', false).replaceWith(0, view.state.doc.content.size, next.content);
       tr.setSelection(TextSelection.near(tr.doc.resolve(Math.min(from, tr.doc.content.size))));
       view.dispatch(tr);
     }
-    rekey(saved);
+    rekey(next);
   }
 
   /** The page changed on the same blocks meanwhile: both versions go to the markdown editor, marked, to choose from. */
@@ -217,6 +216,7 @@ function start() {
     if (dirty || saving) event.preventDefault();
   });
   root.dataset.ready = 'true';
+  performance.mark('quire-editor-ready');
   show('Saved', 'saved');
   Object.assign(window, { quireEditor: { view, save } });
   view.focus();

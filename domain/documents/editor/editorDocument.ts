@@ -43,14 +43,21 @@ export function writtenBlocks(doc: PMNode, opened: OpenedBlocks): WrittenBlock[]
   return blocks;
 }
 
+/** `doc` with its top-level nodes keyed `keys` (in order). */
+export function withKeys(doc: PMNode, keys: ReadonlyArray<string | null>): PMNode {
+  const nodes: PMNode[] = [];
+  doc.forEach((node, _offset, index) => nodes.push(node.attrs.key === (keys[index] ?? null) ? node : node.type.create({ ...node.attrs, key: keys[index] ?? null }, node.content, node.marks)));
+  return schema.nodes.doc!.create(null, nodes);
+}
+
 /**
- * The keys of the blocks a save made, for the document's top-level nodes in order: a node gets
- * the key of a saved block with its content (in order, for blocks alike), and a node edited while
- * the save was on its way gets none, so that it is saved next time.
+ * The keys a save gave for the document's top-level nodes in order: a node gets the key of a
+ * saved node (`saved`, keyed) with its content, in order for nodes alike; a node edited while the
+ * save was on its way gets none, so that it is saved next time.
  */
-export function keysAfterSave(doc: PMNode, saved: readonly EditableBlock[]): Array<string | null> {
+export function keysAfterSave(doc: PMNode, saved: PMNode): Array<string | null> {
   const keysByContent = new Map<string, string[]>();
-  documentOfBlocks(saved).forEach((node) => {
+  saved.forEach((node) => {
     const key = node.attrs.key;
     if (typeof key !== 'string') return;
     const content = contentOf(node);

@@ -2,7 +2,7 @@
  * The block editor's markdown work, run in the worker pool (a page of a million characters takes
  * a second to read into blocks). Errors come back as values: classes don't cross threads.
  */
-import { editableBlocks, MarkdownTooDeepError, sameDocumentNode, UnknownBlockError, writeBlocks, type DocumentNode, type EditableBlock, type WrittenBlock } from '../../../engine/index.js';
+import { editableBlocks, MarkdownTooDeepError, sameDocumentNode, UnknownBlockError, writeKeyedBlocks, type DocumentNode, type EditableBlock, type WrittenBlock } from '../../../engine/index.js';
 import { fromDocument, NotEditableError, toDocument } from './editorNodes.js';
 import { schema } from './schema.js';
 
@@ -19,7 +19,7 @@ function settle<T>(work: () => T): EditorTaskResult<T> {
 }
 
 export const openBlocks = (markdown: string) => settle((): EditableBlock[] => editableBlocks(markdown, holdsWhole));
-export const writtenMarkdown = (input: { base: string; blocks: WrittenBlock[] }) => settle(() => writeBlocks(input.base, input.blocks));
+export const writtenMarkdown = (input: { base: string; blocks: WrittenBlock[] }) => settle(() => writeKeyedBlocks(input.base, input.blocks));
 
 /** Whether the editor holds a top-level Document block whole: as a node of its own that comes back the same. */
 export function holdsWhole(node: DocumentNode): boolean {

@@ -5,5 +5,5 @@
  */
 export { fromDocument, toDocument, type DocNode } from './editorNodes.js';
 export { refLabel, schema, voidLabel } from './schema.js';
-export { documentOfBlocks, keysAfterSave, openedBlocks, sameBlocks, writtenBlocks, type OpenedBlocks } from './editorDocument.js';
+export { documentOfBlocks, keysAfterSave, openedBlocks, sameBlocks, withKeys, writtenBlocks, type OpenedBlocks } from './editorDocument.js';
 export type { EditableBlock, WrittenBlock } from '../../../engine/index.js';

@@ -14,5 +14,5 @@ async function run<T>(name: string, input: unknown, subject: string): Promise<T>
 /** A page's markdown as the block editor's blocks (editableBlocks, with the nodes the editor holds whole). */
 export const openPageBlocks = (markdown: string): Promise<EditableBlock[]> => run('openBlocks', markdown, 'Opening the page');
 
-/** The markdown the editor's blocks make over the markdown they were opened from (writeBlocks). */
-export const markdownOfBlocks = (base: string, blocks: WrittenBlock[]): Promise<string> => run('writtenMarkdown', { base, blocks }, 'Saving the page');
+/** The markdown the editor's blocks make over the markdown they were opened from, and each block's key in it (writeKeyedBlocks). */
+export const markdownOfBlocks = (base: string, blocks: WrittenBlock[]): Promise<{ markdown: string; keys: Array<string | null> }> => run('writtenMarkdown', { base, blocks }, 'Saving the page');
