@@ -67,7 +67,7 @@ export function blockEditorContent(ctx: AppContext, input: { space: SpaceRecord;
     el('noscript', {}, el('p', { className: ['problem'] }, 'The block editor needs JavaScript. ', el('a', { href: markdownPath }, 'Edit the page in markdown'), ' instead.')),
     el(
       'div',
-      { id: 'block-editor', className: ['block-editor'], dataSave: editPath.replace(/\/edit$/, '/blocks'), dataMarkdown: markdownPath },
+      { id: 'block-editor', className: ['block-editor'], dataSave: editPath.replace(/\/edit$/, '/blocks'), dataFiles: editPath.replace(/\/edit$/, '/files'), dataMarkdown: markdownPath },
       csrfField(ctx),
       el('label', { htmlFor: 'page-title', className: ['title-label'] }, 'Title'),
       el('input', { id: 'page-title', name: 'title', value: input.title, required: true, maxLength: 256 }),
@@ -79,6 +79,8 @@ export function blockEditorContent(ctx: AppContext, input: { space: SpaceRecord;
         tool('mark-code', 'Code', 'Control+E'),
         tool('mark-strikethrough', 'Strikethrough', 'Control+Shift+X'),
         tool('mark-link', 'Link', 'Control+K'),
+        el('button', { type: 'button', className: ['insert-image'], title: 'Insert an image (or drop or paste one into the text)' }, 'Image'),
+        el('input', { type: 'file', accept: 'image/*', className: ['image-file'], hidden: true, tabIndex: -1, ariaLabel: 'Image to insert' }),
         tool('undo', 'Undo', 'Control+Z'),
         tool('redo', 'Redo', 'Control+Shift+Z'),
         el('span', { className: ['save-status'], role: 'status' }, 'Loading the editor…'),

@@ -1,5 +1,14 @@
 import type Router from '@koa/router';
-import { changeRequestOf, readChangeRequestRevision, readPageBlocks, readPageSource, savePageBlocks, savePageSource, updateChangeRequestContent } from '../../domain/changeRequests/index.js';
+import {
+  changeRequestOf,
+  readChangeRequestRevision,
+  readPageBlocks,
+  readPageSource,
+  savePageBlocks,
+  savePageSource,
+  updateChangeRequestContent,
+  uploadPageFile,
+} from '../../domain/changeRequests/index.js';
 import { DomainError } from '../../domain/common/errors.js';
 import type { WrittenBlock } from '../../engine/index.js';
 import { callerOf, contentDeps, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
@@ -16,6 +25,8 @@ import { changeRequestPath } from './paths.js';
 const guarded = (role: Parameters<typeof inSpace>[0]) => [signedIn, inSpace(role).check] as never[];
 /** A page saved from the block editor: its blocks as JSON in a form field, up to what a page of a million characters needs. */
 const blocksFormLimit = 4 * 1024 * 1024;
+/** An image for a page, base64 in a form field: the API's 1 MB for a file, as base64, and the other fields. */
+const uploadFormLimit = 2_000_000;
 const conflictProblem = 'The page changed meanwhile (a push, or someone else) on the lines you changed too: both versions are below, marked. Keep what you want, remove the markers, and save again.';
 
 /**
@@ -70,6 +81,15 @@ export function addEditorRoutes(router: Router<AppState, AppServices>, one: stri
     ctx.status = saved.result === 'conflict' ? 409 : 200;
     if (saved.result === 'conflict') ctx.body = { result: 'conflict', head: saved.head, written: saved.written };
     else ctx.body = saved.merged ? { result: 'saved', head: saved.commit, merged: true, blocks: saved.blocks } : { result: 'saved', head: saved.commit, merged: false, keys: saved.keys };
+  });
+
+  router.post(`${one}/p/:pageId/files`, ...guarded(spaceActions.edit), async (ctx) => {
+    const app = ctx as AppContext;
+    const { form, space, changeRequest } = await posted(app, uploadFormLimit);
+    const file = { name: form.get('name') ?? '', contentType: form.get('contentType') ?? '', base64: form.get('base64') ?? '' };
+    if (!/^image\//.test(file.contentType)) throw badRequest('"contentType" is an image’s type (image/png, image/jpeg…)');
+    const uploaded = await uploadPageFile(contentDeps(app), { space, changeRequest, pageId: pathParam(app, 'pageId'), ...file, author: callerOf(app) });
+    ctx.body = { head: uploaded.commit, src: uploaded.src };
   });
 
   router.get(`${one}/p/:pageId/markdown`, ...guarded(spaceActions.edit), async (ctx) => {

@@ -1,4 +1,5 @@
-import { MarkdownTooDeepError, UnknownBlockError } from '../../engine/index.js';
+import path from 'node:path';
+import { findPageById, MarkdownTooDeepError, UnknownBlockError } from '../../engine/index.js';
 import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
@@ -6,6 +7,8 @@ import type { ContentDeps } from '../common/deps.js';
 import { invalidInput, missing } from '../common/errors.js';
 import { markdownOfBlocks, openPageBlocks } from '../documents/index.js';
 import type { EditableBlock, WrittenBlock } from '../../engine/index.js';
+import { updateChangeRequestContent } from './changeRequestContent.js';
+import { readChangeRequestRevision } from './changeRequestView.js';
 import { pageAt, readPageSource, savePageSource } from './editPageSource.js';
 
 /** A page of a change request as the block editor opens it: its title, its blocks at the branch's head, and that head. */
@@ -45,4 +48,27 @@ export async function savePageBlocks(
   if (!saved.merged) return { result: 'saved', commit: saved.commit, merged: false, keys: written.keys };
   const now = await pageAt(deps, input.changeRequest, saved.commit, input.pageId);
   return { result: 'saved', commit: saved.commit, merged: true, blocks: await openPageBlocks(now?.markdown ?? written.markdown) };
+}
+
+/**
+ * A file dropped or pasted into a page's editor: committed to the change request's branch as the
+ * API's `insert_files` does (under `.gitbook/assets/`, a name taken getting a `-2`), in a commit of
+ * its own. Returns that commit and the file's path as the page's markdown links to it (relative
+ * to the page's file, as Git Sync writes it).
+ */
+export async function uploadPageFile(
+  deps: ContentDeps,
+  input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pageId: string; name: string; contentType: string; base64: string; author: UserRecord },
+): Promise<{ commit: string; src: string }> {
+  const { revision } = await readChangeRequestRevision(deps, input.changeRequest);
+  const page = findPageById(revision, input.pageId);
+  if (!page?.file) throw missing(`Page ${input.pageId} not found in change request #${input.changeRequest.number}`);
+  const update = await updateChangeRequestContent(deps, {
+    space: input.space,
+    changeRequest: input.changeRequest,
+    operations: [{ operation: 'insert_files', files: [{ name: input.name, contentType: input.contentType, base64: input.base64 }] }],
+    author: input.author,
+  });
+  const stored = update.insertedFiles[0]!;
+  return { commit: update.commit, src: path.posix.relative(path.posix.dirname(page.file), stored) };
 }

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -137,6 +139,31 @@ test('a page of every kind of block, opened and saved without an edit, is the sa
   assert.is(await headOf(api), head, 'no commit');
   assert.is(await markdownOf(api, pageId), stored);
   await page.browserContext().close();
+});
+
+test('an image chosen with the Image button is committed under .gitbook/assets, shown, captioned and linked from the page', async () => {
+  const { api, pageId, editPath } = await pageToEdit('Pictured', 'Before the picture.\n');
+  const page = await openEditor(editPath);
+  const folder = mkdtempSync(path.join(tmpdir(), 'quire-image-'));
+  const pixel = path.join(folder, 'pixel.png');
+  writeFileSync(pixel, Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'));
+  await cursorAfter(page, 'Before the picture.');
+  const input = (await page.$('input.image-file'))!;
+  await input.uploadFile(pixel);
+  await page.waitForSelector('.editor-content figure.image-block img[src^="data:image/png"]');
+  const files = (await t.call('GET', `${api}/content/files`, { token: fx.editor.token })).body.items as Array<{ name: string }>;
+  assert.ok(
+    files.some((file) => file.name === 'pixel.png'),
+    'the file is on the branch',
+  );
+  await page.click('.editor-content figure.image-block');
+  await page.locator('::-p-aria(Caption)').fill('A single pixel');
+  await page.keyboard.press('Enter');
+  await page.click('button.save');
+  await saved(page);
+  assert.is(await markdownOf(api, pageId), 'Before the picture.\n\n![A single pixel](.gitbook/assets/pixel.png)\n');
+  await page.browserContext().close();
+  rmSync(folder, { recursive: true, force: true });
 });
 
 test('a push while the page is open is merged into it on the next save: neither side’s words lost', async () => {

@@ -165,7 +165,7 @@ test('the block editor: its script is served gzipped; an unchanged save writes n
   );
 });
 
-test('the block editor’s save: bad blocks, an unknown block and a missing token refused in the API’s error shape, nothing written', async () => {
+test('the block editor’s save and upload: bad blocks, an unknown block, a missing token, a file that is no image or too big refused in the API’s error shape, nothing written', async () => {
   const { path, base, faqId } = await openChangeRequest('Refusals');
   const editor = await signedInBrowser(t.url, fx.editor.email, password);
   const opened = await openBlockEditor(editor, path, faqId);
@@ -184,6 +184,16 @@ test('the block editor’s save: bad blocks, an unknown block and a missing toke
   }
   const forged = await saveBlocks(editor, path, faqId, { ...form, csrf: '', blocks: '[]' });
   assert.is(forged.status, 403);
+  const upload = (file: Record<string, string>) => editor.post(`${path}/p/${faqId}/files`, { csrf: opened.csrf, name: 'x.png', ...file }, { accept: 'application/json' });
+  for (const [file, message] of [
+    [{ contentType: 'text/html', base64: 'PGI+' }, /"contentType" is an image’s type/],
+    [{ contentType: 'image/png', base64: 'not base64!' }, /"base64" is not base64/],
+    [{ contentType: 'image/png', base64: Buffer.alloc(1024 * 1024 + 1).toString('base64') }, /the limit is 1048576/],
+  ] as const) {
+    const refused = await upload(file);
+    assert.is(refused.status, 400, refused.html.slice(0, 200));
+    assert.match((JSON.parse(refused.html) as { error: { message: string } }).error.message, message);
+  }
   assert.is(await branchOf(base), opened.base, 'nothing written');
 });
 

@@ -17,6 +17,7 @@ import { documentOfBlocks, keysAfterSave, openedBlocks, sameBlocks, schema, with
 import { blockSettings } from './blockSettings.js';
 import { moveBlock } from './blockCommands.js';
 import { dragHandle } from './dragHandle.js';
+import { dataUrl, imageUpload, insertImages, type Uploads } from './imageUpload.js';
 import { slashMenu } from './slashMenu.js';
 
 const nodes = schema.nodes;
@@ -81,6 +82,16 @@ function start() {
   let saving: Promise<void> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
+  const uploads: Uploads = {
+    async upload(file) {
+      const base64 = (await dataUrl(file)).replace(/^data:[^,]*,/, '');
+      const body = new URLSearchParams({ csrf, name: file.name || 'image.png', contentType: file.type, base64 });
+      const response = await fetch(root!.dataset.files!, { method: 'POST', body, headers: { accept: 'application/json' } });
+      const answer = (await response.json()) as { src?: string; error?: { message: string } };
+      if (!response.ok || !answer.src) throw new Error(answer.error?.message ?? `refused (${response.status})`);
+      return answer.src;
+    },
+  };
   const doc = documentOfBlocks(opened.blocks);
   known = openedBlocks(doc);
   const view: EditorView = new EditorView(mount, {
@@ -95,6 +106,7 @@ function start() {
         history(),
         dropCursor(),
         gapCursor(),
+        imageUpload(uploads, (message) => show(message)),
         blockSettings(root.querySelector('.block-settings')!),
         dragHandle(),
       ],
@@ -212,6 +224,13 @@ function start() {
     (root!.querySelector('.block-settings input') as HTMLInputElement | null)?.focus();
   }
   root.querySelector('button.mark-link')?.addEventListener('click', addLink);
+  const chooser = root.querySelector<HTMLInputElement>('input.image-file')!;
+  root.querySelector('button.insert-image')?.addEventListener('click', () => chooser.click());
+  chooser.addEventListener('change', () => {
+    const files = [...(chooser.files ?? [])];
+    chooser.value = '';
+    void insertImages(view, files, uploads, (message) => show(message)).then(() => view.focus());
+  });
   window.addEventListener('beforeunload', (event) => {
     if (dirty || saving) event.preventDefault();
   });
