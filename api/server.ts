@@ -15,6 +15,7 @@ import { JobClient } from '../workflows/client.js';
 import { closeWorkerPool, localSpaceRepositories, settlePageFilesSnapshots } from '../engine/index.js';
 import { nodeRoutingSecret, reconcileInBackground, storageNode, storageOfSpace } from '../domain/storages/index.js';
 import { EventLoopDelay } from './metrics.js';
+import { acceptCollaboration } from './webApp/collabSocket.js';
 import type { Repositories } from '../domain/common/ports.js';
 
 /** Runs one named part of the shutdown (stopOnSignals times it). */
@@ -59,6 +60,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 60_000;
+  const collaboration = acceptCollaboration(server, { db, repositories, dataDir: config.dataDir, jobs }, config);
   const connections = closingConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -82,6 +84,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
         server.close(() => resolve());
         connections.endAfterResponses();
       });
+      // Shared editors write what they hold first: their saves need the threads and the database.
+      await step('shared editors', () => collaboration.close());
       // Busy worker threads are stopped, not waited for: the requests they served end now.
       await step('threads', () => Promise.all([closeWorkerPool(), closeEmbeddingThread()]));
       await step('connections', () => closed);

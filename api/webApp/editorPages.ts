@@ -2,7 +2,7 @@ import { el, type Child } from '../../domain/documents/index.js';
 import type { EditableBlock, RevisionPage } from '../../engine/index.js';
 import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
-import type { AppContext } from '../context.js';
+import { callerOf, type AppContext } from '../context.js';
 import { breadcrumbs, csrfField } from './layout.js';
 import { changeRequestPath, changeRequestsPath, spacePath } from './paths.js';
 
@@ -54,9 +54,13 @@ export function crPagesContent(ctx: AppContext, input: { space: SpaceRecord; cha
 
 /**
  * A page in the block editor: the page's blocks (as JSON, for the editor's script), its title,
- * a toolbar, the block settings beside the text, and Save. Without script, the markdown editor.
+ * a toolbar, the block settings beside the text, and Save; where its shared editor connects
+ * (`collab`, with a ticket). Without script, the markdown editor.
  */
-export function blockEditorContent(ctx: AppContext, input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pageId: string; title: string; base: string; blocks: EditableBlock[] }): Child[] {
+export function blockEditorContent(
+  ctx: AppContext,
+  input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pageId: string; title: string; base: string; blocks: EditableBlock[]; collab: string },
+): Child[] {
   const { space, changeRequest } = input;
   const editPath = editPagePath(space.id, changeRequest.number, input.pageId);
   const markdownPath = markdownEditorPath(space.id, changeRequest.number, input.pageId);
@@ -67,7 +71,16 @@ export function blockEditorContent(ctx: AppContext, input: { space: SpaceRecord;
     el('noscript', {}, el('p', { className: ['problem'] }, 'The block editor needs JavaScript. ', el('a', { href: markdownPath }, 'Edit the page in markdown'), ' instead.')),
     el(
       'div',
-      { id: 'block-editor', className: ['block-editor'], dataSave: editPath.replace(/\/edit$/, '/blocks'), dataFiles: editPath.replace(/\/edit$/, '/files'), dataMarkdown: markdownPath },
+      {
+        id: 'block-editor',
+        className: ['block-editor'],
+        dataSave: editPath.replace(/\/edit$/, '/blocks'),
+        dataFiles: editPath.replace(/\/edit$/, '/files'),
+        dataMarkdown: markdownPath,
+        dataCollab: input.collab,
+        dataCollabTicket: editPath.replace(/\/edit$/, '/collab'),
+        dataUserName: callerOf(ctx).displayName,
+      },
       csrfField(ctx),
       el('label', { htmlFor: 'page-title', className: ['title-label'] }, 'Title'),
       el('input', { id: 'page-title', name: 'title', value: input.title, required: true, maxLength: 256 }),

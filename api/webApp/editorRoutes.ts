@@ -9,7 +9,10 @@ import {
   updateChangeRequestContent,
   uploadPageFile,
 } from '../../domain/changeRequests/index.js';
+import { collabTicket } from '../../domain/collaboration/index.js';
 import { DomainError } from '../../domain/common/errors.js';
+import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
+import { collabPath } from './collabSocket.js';
 import type { WrittenBlock } from '../../engine/index.js';
 import { callerOf, contentDeps, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
 import { badRequest } from '../errors.js';
@@ -58,11 +61,18 @@ export function addEditorRoutes(router: Router<AppState, AppServices>, one: stri
     const { space } = spaceOf(app);
     const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
     const [opened, bundle] = await Promise.all([readPageBlocks(contentDeps(app), changeRequest, pathParam(app, 'pageId')), editorBundle()]);
+    const collab = await collabUrl(app, changeRequest, opened.page.id);
     sendPage(app, {
       title: `Edit ${opened.title}`,
-      content: blockEditorContent(app, { space, changeRequest, pageId: opened.page.id, title: opened.title, base: opened.head, blocks: opened.blocks }),
+      content: blockEditorContent(app, { space, changeRequest, pageId: opened.page.id, title: opened.title, base: opened.head, blocks: opened.blocks, collab }),
       scripts: [bundle.name],
     });
+  });
+  // A new ticket for a shared editor whose connection dropped (a ticket opens connections for ten minutes).
+  router.get(`${one}/p/:pageId/collab`, ...guarded(spaceActions.edit), async (ctx) => {
+    const app = ctx as AppContext;
+    const changeRequest = await changeRequestOf(contentDeps(app), spaceOf(app).space, pathParam(app, 'number'));
+    ctx.body = { url: await collabUrl(app, changeRequest, pathParam(app, 'pageId')) };
   });
   router.post(`${one}/p/:pageId/blocks`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
@@ -129,6 +139,12 @@ export function addEditorRoutes(router: Router<AppState, AppServices>, one: stri
     ctx.status = 303;
     ctx.redirect(crPagesPath(space.id, changeRequest.number));
   });
+}
+
+/** Where the page's shared editor connects, with a ticket for this person and page. */
+async function collabUrl(ctx: AppContext, changeRequest: ChangeRequestRecord, pageId: string): Promise<string> {
+  const ticket = await collabTicket(contentDeps(ctx), { userId: callerOf(ctx).id, spaceId: changeRequest.spaceId, changeRequestId: changeRequest.id, pageId });
+  return `${collabPath}?ticket=${encodeURIComponent(ticket)}`;
 }
 
 async function posted(ctx: AppContext, limitBytes?: number) {

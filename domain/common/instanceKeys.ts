@@ -5,7 +5,7 @@ import type { Database } from '../../storage/db.js';
 import { storedInstanceKey } from '../../storage/instanceKeys.js';
 import type { ContentDeps } from './deps.js';
 
-export type InstanceKeyName = 'download-urls' | 'site-tokens' | 'site-previews' | 'node-routing';
+export type InstanceKeyName = 'download-urls' | 'site-tokens' | 'site-previews' | 'node-routing' | 'collab-tickets';
 
 const loaded = new WeakMap<Database, Map<InstanceKeyName, Promise<Buffer>>>();
 

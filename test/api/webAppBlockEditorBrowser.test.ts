@@ -29,7 +29,7 @@ test.before(
     t = await startTestServer();
     fx = await organizationWithMembers(t);
     spaceId = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Handbook', template: { id: 'getting-started' } } })).body.id;
-    await givePasswords(t.dataDir, [fx.editor], password);
+    await givePasswords(t.dataDir, [fx.editor, fx.admin], password);
     browser = await puppeteer.launch({ executablePath: chromiumPath(), headless: true, pipe: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
   }),
 );
@@ -50,8 +50,8 @@ async function pageToEdit(subject: string, markdown: string) {
 const markdownOf = async (api: string, pageId: string) => (await t.call('GET', `${api}/content/page/${pageId}?format=markdown`, { token: fx.editor.token })).body.markdown as string;
 const headOf = async (api: string) => (await t.call('GET', api, { token: fx.editor.token })).body.revision as string;
 
-async function openEditor(path: string, width = 1280): Promise<Page> {
-  const page = await signedInPage(browser, { url: t.url, email: fx.editor.email, password, path, width });
+async function openEditor(path: string, width = 1280, email = fx.editor.email): Promise<Page> {
+  const page = await signedInPage(browser, { url: t.url, email, password, path, width });
   await page.waitForSelector('#block-editor[data-ready]');
   return page;
 }
@@ -164,6 +164,29 @@ test('an image chosen with the Image button is committed under .gitbook/assets, 
   assert.is(await markdownOf(api, pageId), 'Before the picture.\n\n![A single pixel](.gitbook/assets/pixel.png)\n');
   await page.browserContext().close();
   rmSync(folder, { recursive: true, force: true });
+});
+
+test('two writers in one page: each sees the other’s typing and cursor, the server saves both in the branch', async () => {
+  const { api, pageId, editPath } = await pageToEdit('Together', 'Written by the first.\n\nWritten by the second.\n');
+  const [first, second] = [await openEditor(editPath), await openEditor(editPath, 1280, fx.admin.email)];
+  for (const page of [first, second]) assert.is(await page.$eval('#block-editor', (root) => (root as HTMLElement).dataset.mode), 'shared');
+  const shows = (page: Page, text: string) => page.waitForFunction((wanted) => document.querySelector('.editor-content')?.textContent?.includes(wanted), { timeout: 10_000 }, text);
+
+  await cursorAfter(first, 'Written by the first.');
+  await first.keyboard.type(' And more.');
+  await cursorAfter(second, 'Written by the second.');
+  await second.keyboard.type(' Also more.');
+  await shows(second, 'Written by the first. And more.');
+  await shows(first, 'Written by the second. Also more.');
+  // Each sees where the other is, by name.
+  const adminName = (await t.call('GET', '/v1/user', { token: fx.admin.token })).body.displayName as string;
+  await first.waitForFunction((name) => [...document.querySelectorAll('.collab-name')].some((label) => label.textContent === name), { timeout: 10_000 }, adminName);
+
+  await first.click('button.save');
+  await saved(first);
+  await saved(second);
+  assert.is(await markdownOf(api, pageId), 'Written by the first. And more.\n\nWritten by the second. Also more.\n');
+  for (const page of [first, second]) await page.browserContext().close();
 });
 
 test('a push while the page is open is merged into it on the next save: neither side’s words lost', async () => {

@@ -1,4 +1,5 @@
 import { suite } from 'uvu';
+import { WebSocket } from 'ws';
 import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
@@ -245,6 +246,35 @@ test('the block editor’s save over a branch that moved: other blocks merged in
   assert.equal([refused.result, refused.head], ['conflict', head]);
   assert.is(refused.written, 'First line, typed.\n\nMiddle line, mine.\n\nLast line, pushed.\n');
   assert.is(await branchOf(base), head, 'nothing written');
+});
+
+test('the shared editor’s connection: a forged ticket, a page of another site, or a reader refused; the edit page’s ticket connects', async () => {
+  const { path, faqId } = await openChangeRequest('Shared');
+  const editor = await signedInBrowser(t.url, fx.editor.email, password);
+  const page = await editor.get(`${path}/p/${faqId}/edit`);
+  const collab = /data-collab="([^"]+)"/.exec(page.html)?.[1]?.replace(/&#x26;|&amp;/g, '&');
+  assert.ok(collab?.startsWith('/app/collab?ticket='), 'the edit page names its shared editor');
+  const wsUrl = (target: string) => `${t.url.replace(/^http/, 'ws')}${target}`;
+  /** The upgrade's answer: "open", or the status it was refused with. */
+  const connect = (target: string, origin: string) =>
+    new Promise<string>((resolve) => {
+      const socket = new WebSocket(wsUrl(target), { origin });
+      socket.on('open', () => {
+        socket.close();
+        resolve('open');
+      });
+      socket.on('unexpected-response', (_request, response) => resolve(String(response.statusCode)));
+      socket.on('error', () => undefined);
+    });
+  const ours = t.url;
+  assert.is(await connect(collab!, ours), 'open');
+  assert.is(await connect(collab!, 'http://attacker.example'), '403', 'another site’s page');
+  const [body, signature] = decodeURIComponent(collab!.split('ticket=')[1]!).split('.');
+  const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), userId: fx.admin.id })).toString('base64url');
+  assert.is(await connect(`/app/collab?ticket=${encodeURIComponent(`${forged}.${signature}`)}`, ours), '403', 'a ticket changed by hand');
+  assert.is(await connect('/app/collab', ours), '403', 'no ticket');
+  const reader = await signedInBrowser(t.url, fx.reader.email, password);
+  assert.is((await reader.get(`${path}/p/${faqId}/collab`)).status, 403, 'a reader gets no ticket');
 });
 
 test('a new page, then deleted; a title of spaces refused and nothing written', async () => {

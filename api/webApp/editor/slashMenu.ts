@@ -31,7 +31,8 @@ function menuAt(state: EditorState, previous: MenuState | undefined): MenuState[
   return { from, query: match[1]!, choices, active };
 }
 
-export function slashMenu(): Plugin<MenuState> {
+/** `beforeInsert` ends the undo step under way, so an inserted block is undone on its own. */
+export function slashMenu(beforeInsert: (view: EditorView) => void = () => undefined): Plugin<MenuState> {
   return new Plugin<MenuState>({
     key,
     state: {
@@ -54,7 +55,7 @@ export function slashMenu(): Plugin<MenuState> {
           return true;
         }
         if (event.key === 'Enter' || event.key === 'Tab') {
-          choose(view, open, open.active);
+          choose(view, open, open.active, beforeInsert);
           return true;
         }
         if (event.key === 'Escape') {
@@ -64,14 +65,15 @@ export function slashMenu(): Plugin<MenuState> {
         return false;
       },
     },
-    view: (view) => new MenuView(view),
+    view: (view) => new MenuView(view, beforeInsert),
   });
 }
 
 /** Removes the "/words" and runs the chosen block's command on the now empty paragraph. */
-function choose(view: EditorView, open: NonNullable<MenuState['open']>, index: number) {
+function choose(view: EditorView, open: NonNullable<MenuState['open']>, index: number, beforeInsert: (view: EditorView) => void) {
   const choice = open.choices[index];
   if (!choice) return;
+  beforeInsert(view);
   view.dispatch(view.state.tr.delete(open.from, view.state.selection.from));
   choice.command(view.state, view.dispatch, view);
   view.focus();
@@ -80,7 +82,10 @@ function choose(view: EditorView, open: NonNullable<MenuState['open']>, index: n
 class MenuView {
   private readonly list: HTMLUListElement;
 
-  constructor(private readonly view: EditorView) {
+  constructor(
+    private readonly view: EditorView,
+    private readonly beforeInsert: (view: EditorView) => void,
+  ) {
     this.list = document.createElement('ul');
     this.list.className = 'slash-menu';
     this.list.id = 'slash-menu';
@@ -93,7 +98,7 @@ class MenuView {
       const open = key.getState(this.view.state)?.open;
       if (!item || !open) return;
       event.preventDefault();
-      choose(this.view, open, Number(item.dataset.index));
+      choose(this.view, open, Number(item.dataset.index), this.beforeInsert);
     });
     (view.dom.parentNode ?? document.body).appendChild(this.list);
     this.update();
