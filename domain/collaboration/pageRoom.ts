@@ -211,7 +211,7 @@ export class PageRoom {
     }
     this.titleChanged = false;
     if (!saved.merged) {
-      this.rekey(withKeys(sent, saved.keys));
+      this.rekey(withKeys(sent, saved.keys), this.version === version);
     } else if (this.version === version) {
       // Someone else's change (a push) came in with the save: every editor gets it.
       const next = documentOfBlocks(saved.blocks);
@@ -227,10 +227,13 @@ export class PageRoom {
     this.notify(this.version === version ? { type: 'status', state: 'saved', head: saved.commit } : { type: 'status', state: 'unsaved' });
   }
 
-  /** Gives the shared document's blocks the keys of the saved blocks with their content. */
-  private rekey(saved: PMNode) {
-    const now = yXmlFragmentToProseMirrorRootNode(this.fragment, schema);
-    const keys = keysAfterSave(now, saved);
+  /**
+   * Gives the shared document's blocks the keys of the saved blocks with their content; `same`:
+   * nothing changed since the save read the document, whose blocks are then the saved ones.
+   */
+  private rekey(saved: PMNode, same: boolean) {
+    const now = same ? saved : yXmlFragmentToProseMirrorRootNode(this.fragment, schema);
+    const keys = same ? saved.content.content.map((node) => (node.attrs.key as string | null) ?? null) : keysAfterSave(now, saved);
     this.doc.transact(() => {
       keys.forEach((key, index) => {
         const element = this.fragment.get(index);
@@ -240,7 +243,7 @@ export class PageRoom {
         }
       });
     }, this);
-    this.known = openedBlocks(yXmlFragmentToProseMirrorRootNode(this.fragment, schema));
+    this.known = openedBlocks(same ? saved : yXmlFragmentToProseMirrorRootNode(this.fragment, schema));
   }
 
   private status(): RoomNotice {
