@@ -62,6 +62,35 @@ document.addEventListener('submit', async (event) => {
 });
 `;
 
+/**
+ * A change request's pages moved by dragging: a page dropped on another goes before it, among
+ * its siblings (the move route with \`into\` and \`at\`), and the list is drawn again. The Move
+ * buttons of each page do the same from the keyboard, without script.
+ */
+const pageTreeDrag = `
+const tree = document.querySelector('ul[data-moves]');
+if (tree) {
+  let dragged;
+  tree.addEventListener('dragstart', (event) => {
+    dragged = event.target.closest('li[data-page]');
+    if (dragged) event.dataTransfer.setData('text/plain', dragged.dataset.page);
+  });
+  tree.addEventListener('dragover', (event) => {
+    if (dragged && event.target.closest('li[data-page]')) event.preventDefault();
+  });
+  tree.addEventListener('drop', async (event) => {
+    const target = event.target.closest('li[data-page]');
+    if (!dragged || !target || target === dragged || dragged.contains(target)) return;
+    event.preventDefault();
+    const sameParent = target.dataset.parent === dragged.dataset.parent;
+    const at = Number(target.dataset.index) - (sameParent && Number(dragged.dataset.index) < Number(target.dataset.index) ? 1 : 0);
+    const body = new URLSearchParams({ csrf: tree.dataset.csrf, into: target.dataset.parent, at: String(at) });
+    const response = await fetch(tree.dataset.moves.replace('PAGE', dragged.dataset.page), { method: 'POST', body });
+    location.reload();
+  });
+}
+`;
+
 const named = (prefix: string, body: string) => ({ name: `${prefix}-${createHash('sha256').update(body).digest('base64url').slice(0, 12)}.js`, body });
-export const appScripts = { livePreview: named('live-preview', livePreview), liveComments: named('live-comments', liveComments) };
+export const appScripts = { livePreview: named('live-preview', livePreview), liveComments: named('live-comments', liveComments), pageTreeDrag: named('page-tree-drag', pageTreeDrag) };
 export const appScriptByName = new Map(Object.values(appScripts).map((script) => [script.name, script.body]));

@@ -20,27 +20,61 @@ function trail(space: SpaceRecord, changeRequest: ChangeRequestRecord, ...more: 
   );
 }
 
-/** The pages of a change request's branch, each with Edit, and a form for a new page. */
+/**
+ * The pages of a change request's branch, each with Edit, and under "Move or rename" its title and
+ * the Move buttons (up, down, in under the page above, out after its parent); pages can be
+ * dragged too (a script). A form for a new page.
+ */
 export function crPagesContent(ctx: AppContext, input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pages: RevisionPage[] }): Child[] {
   const { space, changeRequest } = input;
-  const tree = (pages: RevisionPage[]): Child =>
+  const pagePath = (pageId: string, action: string) => `${changeRequestPath(space.id, changeRequest.number)}/p/${pageId}/${action}`;
+  const actions = (page: RevisionPage): Child =>
+    el(
+      'details',
+      { className: ['page-actions'] },
+      el('summary', { ariaLabel: `Move or rename ${page.title}` }, 'Move or rename'),
+      el(
+        'form',
+        { method: 'post', action: pagePath(page.id, 'rename'), className: ['inline'] },
+        csrfField(ctx),
+        el('label', { htmlFor: `title-${page.id}` }, 'Title'),
+        el('input', { id: `title-${page.id}`, name: 'title', value: page.title, required: true, maxLength: 256 }),
+        el('button', { type: 'submit' }, 'Rename'),
+      ),
+      el(
+        'form',
+        { method: 'post', action: pagePath(page.id, 'move'), className: ['inline'] },
+        csrfField(ctx),
+        ...(
+          [
+            ['up', 'Up', 'up'],
+            ['down', 'Down', 'down'],
+            ['in', 'In', 'under the page above'],
+            ['out', 'Out', 'out of its parent'],
+          ] as const
+        ).map(([direction, label, said]) => el('button', { type: 'submit', name: 'direction', value: direction, ariaLabel: `Move ${page.title} ${said}` }, label)),
+      ),
+    );
+  const tree = (pages: RevisionPage[], parent: string, more: Record<string, string> = {}): Child =>
     el(
       'ul',
-      { className: ['tree-list'] },
-      pages.map((page) =>
+      { className: ['tree-list'], ...more },
+      pages.map((page, index) =>
         el(
           'li',
-          {},
+          { id: `page-${page.id}`, draggable: 'true', dataPage: page.id, dataParent: parent, dataIndex: String(index) },
           page.kind === 'document' ? el('a', { href: editPagePath(space.id, changeRequest.number, page.id), ariaLabel: `Edit ${page.title}` }, page.title) : page.title,
-          page.pages.length ? tree(page.pages) : null,
+          actions(page),
+          page.pages.length ? tree(page.pages, page.id) : null,
         ),
       ),
     );
   return [
     trail(space, changeRequest, 'Pages'),
     el('h1', {}, `Pages of ${crTitle(changeRequest)}`),
-    el('p', { className: ['muted'] }, 'Each save is a commit on the change request’s branch.'),
-    tree(input.pages),
+    el('p', { className: ['muted'] }, 'Each save is a commit on the change request’s branch. Drag a page onto another to put it before that one, or use Move.'),
+    // Where the drag script posts a move (PAGE: the dragged page), with the form token.
+    tree(input.pages, '', { dataMoves: pagePath('PAGE', 'move'), dataCsrf: ctx.state.appSession?.csrfToken ?? '' }),
     el(
       'form',
       { method: 'post', action: crPagesPath(space.id, changeRequest.number), className: ['inline'] },

@@ -1,6 +1,9 @@
 import type Router from '@koa/router';
 import {
   changeRequestOf,
+  movePageInTree,
+  renamePageInTree,
+  type TreeMove,
   readChangeRequestRevision,
   readPageBlocks,
   readPageSource,
@@ -20,6 +23,7 @@ import { spaceActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
 import { blockEditorContent, crPagesContent, crPagesPath, editPagePath, markdownEditorContent } from './editorPages.js';
 import { editorBundle } from './editorBundle.js';
+import { appScripts } from './appScripts.js';
 import { checkedForm } from './forms.js';
 import { signedIn } from './guards.js';
 import { sendPage } from './layout.js';
@@ -43,7 +47,23 @@ export function addEditorRoutes(router: Router<AppState, AppServices>, one: stri
     const { space } = spaceOf(app);
     const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
     const { revision } = await readChangeRequestRevision(contentDeps(app), changeRequest);
-    sendPage(app, { title: 'Pages', content: crPagesContent(app, { space, changeRequest, pages: revision.pages }) });
+    sendPage(app, { title: 'Pages', content: crPagesContent(app, { space, changeRequest, pages: revision.pages }), scripts: [appScripts.pageTreeDrag.name] });
+  });
+  router.post(`${one}/p/:pageId/move`, ...guarded(spaceActions.edit), async (ctx) => {
+    const app = ctx as AppContext;
+    const { form, space, changeRequest } = await posted(app);
+    const pageId = pathParam(app, 'pageId');
+    await movePageInTree(contentDeps(app), { space, changeRequest, pageId, move: treeMoveOf(form), author: callerOf(app) });
+    ctx.status = 303;
+    ctx.redirect(`${crPagesPath(space.id, changeRequest.number)}#page-${pageId}`);
+  });
+  router.post(`${one}/p/:pageId/rename`, ...guarded(spaceActions.edit), async (ctx) => {
+    const app = ctx as AppContext;
+    const { form, space, changeRequest } = await posted(app);
+    const pageId = pathParam(app, 'pageId');
+    await renamePageInTree(contentDeps(app), { space, changeRequest, pageId, title: form.get('title') ?? '', author: callerOf(app) });
+    ctx.status = 303;
+    ctx.redirect(`${crPagesPath(space.id, changeRequest.number)}#page-${pageId}`);
   });
   router.post(`${one}/pages`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
@@ -151,6 +171,15 @@ async function posted(ctx: AppContext, limitBytes?: number) {
   const form = await checkedForm(ctx, limitBytes);
   const { space } = spaceOf(ctx);
   return { form, space, changeRequest: await changeRequestOf(contentDeps(ctx), space, pathParam(ctx, 'number')) };
+}
+
+/** A move from the Move buttons (`direction`) or a drag (`into`, `at`; `into` empty for the top level). */
+function treeMoveOf(form: URLSearchParams): TreeMove {
+  const direction = form.get('direction');
+  if (direction === 'up' || direction === 'down' || direction === 'in' || direction === 'out') return direction;
+  const at = Number(form.get('at'));
+  if (form.has('into') && Number.isInteger(at) && at >= 0) return { into: form.get('into') || null, at };
+  throw badRequest('"direction" is up, down, in or out; or give "into" (a page, or empty for the top) and "at" (a position)');
 }
 
 /** The editor's blocks, checked for their shape: each `{keep}`, `{node}` (a Document block) or `{source}`. */

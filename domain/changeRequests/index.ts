@@ -9,3 +9,4 @@ export * from './reviewViews.js';
 export * from './describeChangeRequest.js';
 export * from './editPageSource.js';
 export * from './editPageBlocks.js';
+export * from './pageTreeMoves.js';

@@ -211,4 +211,20 @@ test('a push while the page is open is merged into it on the next save: neither 
   await page.browserContext().close();
 });
 
+test('the pages of a change request: a page dragged onto another goes before it', async () => {
+  const created = (await t.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: fx.editor.token, body: { subject: 'Dragged' } })).body;
+  const api = `/v1/spaces/${spaceId}/change-requests/${created.id}`;
+  const page = await signedInPage(browser, { url: t.url, email: fx.editor.email, password, path: `${new URL(created.urls.app).pathname}/pages`, width: 1280 });
+  await page.setDragInterception(true);
+  const box = async (title: string) => (await (await page.$(`::-p-aria(Edit ${title}[role="link"])`))!.boundingBox())!;
+  const [faq, introduction] = [await box('FAQ'), await box('Introduction')];
+  await Promise.all([
+    page.waitForNavigation(),
+    page.mouse.dragAndDrop({ x: faq.x + faq.width / 2, y: faq.y + faq.height / 2 }, { x: introduction.x + introduction.width / 2, y: introduction.y + introduction.height / 2 }),
+  ]);
+  const titles = ((await t.call('GET', `${api}/content`, { token: fx.editor.token })).body.pages as Array<{ title: string }>).map((item) => item.title);
+  assert.equal(titles, ['FAQ', 'Introduction', 'Quick start']);
+  await page.browserContext().close();
+});
+
 test.run();

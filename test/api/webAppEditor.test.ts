@@ -277,6 +277,40 @@ test('the shared editor’s connection: a forged ticket, a page of another site,
   assert.is((await reader.get(`${path}/p/${faqId}/collab`)).status, 403, 'a reader gets no ticket');
 });
 
+test('the page tree in a change request: renamed, moved up, in, out and by a drag’s place; a move that can’t be refused saying so', async () => {
+  const { path, base, faqId } = await openChangeRequest('Rearranged');
+  const editor = await signedInBrowser(t.url, fx.editor.email, password);
+  const pages = await editor.get(`${path}/pages`);
+  assert.match(pages.html, `aria-label="Move or rename FAQ"`);
+  assert.match(pages.html, /<script src="\/app\/assets\/page-tree-drag-[^"]+\.js" defer nonce=/, 'pages can be dragged');
+  const csrf = Browser.field(pages.html, 'csrf');
+  const titles = async (): Promise<unknown[]> => {
+    const tree = (await t.call('GET', `${base}/content`, { token: fx.editor.token })).body.pages as Array<{ title: string; pages: unknown[] }>;
+    const walk = (list: Array<{ title: string; pages: unknown[] }>): unknown[] => list.map((page) => (page.pages.length ? [page.title, walk(page.pages as typeof list)] : page.title));
+    return walk(tree);
+  };
+  const before = await titles();
+  const faqAt = before.indexOf('FAQ');
+  assert.ok(faqAt > 0, JSON.stringify(before));
+
+  assert.is((await editor.post(`${path}/p/${faqId}/rename`, { csrf, title: 'Questions' })).status, 303);
+  assert.is((await editor.post(`${path}/p/${faqId}/move`, { csrf, direction: 'up' })).status, 303);
+  const up = await titles();
+  assert.is(up.indexOf('Questions'), faqAt - 1, JSON.stringify(up));
+  assert.is((await editor.post(`${path}/p/${faqId}/move`, { csrf, direction: 'in' })).status, 303);
+  const under = await titles();
+  const parent = under[faqAt - 2] as [string, unknown[]];
+  assert.ok(Array.isArray(parent) && parent[1].at(-1) === 'Questions', `under the page above, last: ${JSON.stringify(under)}`);
+  assert.is((await editor.post(`${path}/p/${faqId}/move`, { csrf, direction: 'out' })).status, 303);
+  assert.is((await titles()).indexOf('Questions'), faqAt - 1, 'out: right after its parent');
+  assert.is((await editor.post(`${path}/p/${faqId}/move`, { csrf, into: '', at: '0' })).status, 303);
+  assert.is((await titles())[0], 'Questions', 'a drag’s place: first at the top');
+  const refused = await editor.post(`${path}/p/${faqId}/move`, { csrf, direction: 'up' });
+  assert.is(refused.status, 400);
+  assert.match(refused.html, /can’t move up from where it is|can't move up from where it is/);
+  assert.is((await editor.post(`${path}/p/${faqId}/rename`, { csrf, title: '  ' })).status, 400);
+});
+
 test('a new page, then deleted; a title of spaces refused and nothing written', async () => {
   const { path, base } = await openChangeRequest('Pages come and go');
   const editor = await signedInBrowser(t.url, fx.editor.email, password);
