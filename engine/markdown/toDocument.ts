@@ -5,6 +5,7 @@ import { splitBlocks, type Segment } from './blocks.js';
 import { parseMarkdown } from './parse.js';
 import { topBlocks, type BlockSegment, type TopBlock } from './topBlocks.js';
 import { cardsTable, htmlText } from './cardsTable.js';
+import { gridTable } from './gridTable.js';
 
 /** JSON shapes of the upstream Document (see `JSONDocument` in the API spec). */
 export type DocumentNode = Record<string, unknown> & { object: string };
@@ -228,23 +229,11 @@ class Converter {
    */
   private table(table: Table): DocumentNode {
     const [header, ...rows] = table.children;
-    const columns = (header?.children ?? []).map((_, index) => `c${index}`);
-    const definition = Object.fromEntries(columns.map((id, index) => [id, { id, title: this.plain(header!.children[index]!.children), type: 'text', textAlignment: table.align?.[index] ?? 'left' }]));
-    const fragments: DocumentNode[] = [];
-    const records = Object.fromEntries(
-      rows.map((row, index) => {
-        const record = `r${index}`;
-        const values = Object.fromEntries(
-          columns.map((column, cell) => {
-            const fragment = `${record}-${column}`;
-            fragments.push({ object: 'fragment', fragment, nodes: [block('paragraph', this.inlines(row.children[cell]?.children ?? []))] });
-            return [column, fragment];
-          }),
-        );
-        return [record, { orderIndex: index.toString(36).padStart(6, '0'), values }];
-      }),
+    const columns = (header?.children ?? []).map((cell, index) => ({ title: this.plain(cell.children), align: table.align?.[index] ?? 'left' }));
+    return gridTable(
+      columns,
+      rows.map((row) => columns.map((_, cell) => this.inlines(row.children[cell]?.children ?? []))),
     );
-    return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader: false }, records, definition }, fragments };
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Mark, Node as PMNode } from 'prosemirror-model';
+import { gridTable } from '../../../engine/markdown/gridTable.js';
 import { schema } from './schema.js';
 
 /**
@@ -223,24 +224,11 @@ export function toDocument(node: PMNode): DocNode {
 function tableTo(node: PMNode): DocNode {
   const [header, ...rows] = node.content.content;
   const align = node.attrs.align as string[];
-  const columns = (header?.content.content ?? []).map((_, index) => `c${index}`);
-  const definition = Object.fromEntries(columns.map((id, index) => [id, { id, title: header!.child(index).textContent, type: 'text', textAlignment: align[index] ?? 'left' }]));
-  const fragments: DocNode[] = [];
-  const records = Object.fromEntries(
-    rows.map((row, index) => {
-      const record = `r${index}`;
-      const values = Object.fromEntries(
-        columns.map((column, cell) => {
-          const fragment = `${record}-${column}`;
-          const content = cell < row.childCount ? inlinesTo(row.child(cell)) : [];
-          fragments.push({ object: 'fragment', fragment, nodes: [block('paragraph', content)] });
-          return [column, fragment];
-        }),
-      );
-      return [record, { orderIndex: index.toString(36).padStart(6, '0'), values }];
-    }),
-  );
-  return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader: false }, records, definition }, fragments };
+  const columns = (header?.content.content ?? []).map((cell, index) => ({ title: cell.textContent, align: align[index] ?? 'left' }));
+  return gridTable(
+    columns,
+    rows.map((row) => columns.map((_, cell) => (cell < row.childCount ? inlinesTo(row.child(cell)) : []))),
+  ) as DocNode;
 }
 
 function inlinesTo(parent: PMNode): DocNode[] {

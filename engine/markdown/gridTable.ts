@@ -1,0 +1,27 @@
+/**
+ * The upstream table block in its grid view, from a header and rows of cells: the header names
+ * text columns (`c0`, `c1`, … each with its title and alignment), each row is a record (`r0`, …,
+ * in order), and each cell's rich text is a paragraph in a fragment the record's value names.
+ * Pure (no import): the markdown reader and the browser's editor model both make tables with it.
+ */
+type Node = Record<string, unknown> & { object: string };
+
+export function gridTable(columns: ReadonlyArray<{ title: string; align: string }>, rows: ReadonlyArray<ReadonlyArray<Node[]>>): Node {
+  const ids = columns.map((_, index) => `c${index}`);
+  const definition = Object.fromEntries(ids.map((id, index) => [id, { id, title: columns[index]!.title, type: 'text', textAlignment: columns[index]!.align }]));
+  const fragments: Node[] = [];
+  const records = Object.fromEntries(
+    rows.map((cells, index) => {
+      const record = `r${index}`;
+      const values = Object.fromEntries(
+        ids.map((column, cell) => {
+          const fragment = `${record}-${column}`;
+          fragments.push({ object: 'fragment', fragment, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: cells[cell] ?? [] }] });
+          return [column, fragment];
+        }),
+      );
+      return [record, { orderIndex: index.toString(36).padStart(6, '0'), values }];
+    }),
+  );
+  return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns: ids, hideHeader: false }, records, definition }, fragments };
+}
