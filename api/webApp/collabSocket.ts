@@ -45,7 +45,7 @@ export function acceptCollaboration(server: http.Server, deps: ContentDeps, conf
       send: (message) => {
         if (ws.readyState === ws.OPEN) ws.send(message);
       },
-      close: () => ws.close(1000, 'closed'),
+      close: (reason) => (reason === 'tooLarge' ? ws.close(1009, 'the page is too large to share') : ws.close(1000, 'closed')),
     };
     let room: PageRoom | undefined;
     const early: Uint8Array[] = []; // messages sent before the room was opened

@@ -24,7 +24,8 @@ import { documentOfBlocks, keysAfterSave, openedBlocks, schema, withKeys, writte
 export interface PageConnection {
   user: UserRecord;
   send(message: Uint8Array): void;
-  close(): void;
+  /** Ends the connection; `tooLarge`: for a page grown past what a room holds (the editor doesn't come back). */
+  close(reason?: 'tooLarge'): void;
 }
 
 /** What the room tells its writers beside the document: JSON, after the message type `control`. */
@@ -37,6 +38,13 @@ export const messageTypes = { sync: 0, awareness: 1, control: 100 } as const;
 
 /** How long after the last change a room writes its commit, and how often it looks for pushes. */
 export const roomTiming = { saveAfterMs: 1500, headCheckMs: 2000 };
+
+/**
+ * The most a room's shared page may hold, encoded: a page's markdown has a million characters at
+ * most, and its Yjs document a few times that. Past it, the writer sending more is disconnected
+ * rather than let one writer grow the server's memory without end.
+ */
+export const roomLimits = { documentBytes: 16 * 1024 * 1024 };
 
 const rooms = new Map<string, Promise<PageRoom>>();
 
@@ -74,6 +82,8 @@ export class PageRoom {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly headCheck: ReturnType<typeof setInterval>;
   private closed = false;
+  /** The shared page's encoded size, measured, plus the updates received since (an upper bound). */
+  private size = 0;
 
   private constructor(
     private readonly deps: ContentDeps,
@@ -86,6 +96,7 @@ export class PageRoom {
     this.awareness.setLocalState(null); // the server is no writer
     prosemirrorToYXmlFragment(doc, this.fragment);
     this.known = openedBlocks(doc);
+    this.size = Y.encodeStateAsUpdate(this.doc).length;
     this.doc.on('update', (update: Uint8Array, origin: unknown) => this.updated(update, origin));
     this.awareness.on('update', ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
       const changed = [...added, ...updated, ...removed];
@@ -117,6 +128,17 @@ export class PageRoom {
     const decoder = decoding.createDecoder(message);
     const type = decoding.readVarUint(decoder);
     if (type === messageTypes.sync) {
+      if (!this.fits(message.length)) {
+        this.notify(
+          {
+            type: 'status',
+            state: 'problem',
+            message: `The page would grow past the ${roomLimits.documentBytes / 1024 / 1024} MB a shared page may hold: this editor was disconnected, and what it added is not saved`,
+          },
+          connection,
+        );
+        return connection.close('tooLarge');
+      }
       const encoder = encoding.createEncoder();
       encoding.writeVarUint(encoder, messageTypes.sync);
       syncProtocol.readSyncMessage(decoder, encoder, this.doc, connection);
@@ -134,6 +156,14 @@ export class PageRoom {
         this.changed();
       }
     }
+  }
+
+  /** Whether the page can take `bytes` more; measured again (deletions shrink it) before saying no. */
+  private fits(bytes: number): boolean {
+    if (this.size + bytes > roomLimits.documentBytes) this.size = Y.encodeStateAsUpdate(this.doc).length;
+    if (this.size + bytes > roomLimits.documentBytes) return false;
+    this.size += bytes;
+    return true;
   }
 
   leave(connection: PageConnection): void {

@@ -1,5 +1,9 @@
 import { suite } from 'uvu';
+import * as encoding from 'lib0/encoding';
 import { WebSocket } from 'ws';
+import * as syncProtocol from 'y-protocols/sync';
+import * as Y from 'yjs';
+import { roomLimits, roomTiming } from '../../domain/collaboration/index.js';
 import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
@@ -309,6 +313,34 @@ test('the page tree in a change request: renamed, moved up, in, out and by a dra
   assert.is(refused.status, 400);
   assert.match(refused.html, /can’t move up from where it is|can't move up from where it is/);
   assert.is((await editor.post(`${path}/p/${faqId}/rename`, { csrf, title: '  ' })).status, 400);
+});
+
+test('a shared page grown past what a room holds: the writer sending it is disconnected (1009), nothing of it kept or saved', async () => {
+  const { path, base, faqId } = await openChangeRequest('Too big to share');
+  const editor = await signedInBrowser(t.url, fx.editor.email, password);
+  const collab = /data-collab="([^"]+)"/.exec((await editor.get(`${path}/p/${faqId}/edit`)).html)![1]!.replace(/&#x26;|&amp;/g, '&');
+  const head = await branchOf(base);
+  const limit = roomLimits.documentBytes;
+  roomLimits.documentBytes = 256 * 1024;
+  try {
+    const socket = new WebSocket(`${t.url.replace(/^http/, 'ws')}${collab}`, { origin: t.url });
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    await new Promise((resolve) => socket.on('open', resolve));
+    // An update adding 300 KB of text to the shared page, as an editor would send it.
+    const doc = new Y.Doc();
+    const paragraph = new Y.XmlElement('paragraph');
+    paragraph.insert(0, [new Y.XmlText('x'.repeat(300 * 1024))]);
+    doc.getXmlFragment('prosemirror').insert(0, [paragraph]);
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, 0);
+    syncProtocol.writeUpdate(encoder, Y.encodeStateAsUpdate(doc));
+    socket.send(encoding.toUint8Array(encoder));
+    assert.is(await closed, 1009);
+  } finally {
+    roomLimits.documentBytes = limit;
+  }
+  await new Promise((resolve) => setTimeout(resolve, roomTiming.saveAfterMs + 500));
+  assert.is(await branchOf(base), head, 'nothing saved');
 });
 
 test('a new page, then deleted; a title of spaces refused and nothing written', async () => {

@@ -83,7 +83,9 @@ export class RoomConnection {
         this.handlers.notice(JSON.parse(decoding.readVarString(decoder)) as Notice);
       }
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
+      // 1009: the room refused what this editor added (too large); it says so, and no reconnection would help.
+      if (event.code === 1009) this.closing = true;
       this.handlers.connected(false);
       const others = [...this.awareness.getStates().keys()].filter((id) => id !== this.doc.clientID);
       awarenessProtocol.removeAwarenessStates(this.awareness, others, this);

@@ -34,7 +34,7 @@ export async function sharedSession(page: EditorPage, input: { url: string; tick
   const room = new RoomConnection(input.url, {
     notice,
     connected: (connected) => {
-      if (!connected) page.show('Reconnecting to the shared page…', 'problem');
+      if (!connected && state !== 'problem') page.show('Reconnecting to the shared page…', 'problem');
     },
     freshUrl: async () => ((await (await fetch(input.ticketUrl, { headers: { accept: 'application/json' } })).json()) as { url: string }).url,
   });
