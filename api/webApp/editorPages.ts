@@ -93,7 +93,16 @@ export function crPagesContent(ctx: AppContext, input: { space: SpaceRecord; cha
  */
 export function blockEditorContent(
   ctx: AppContext,
-  input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pageId: string; title: string; base: string; blocks: EditableBlock[]; collab: string },
+  input: {
+    space: SpaceRecord;
+    changeRequest: ChangeRequestRecord;
+    pageId: string;
+    title: string;
+    base: string;
+    blocks: EditableBlock[];
+    collab: string;
+    linkTargets: Array<{ title: string; target: string }>;
+  },
 ): Child[] {
   const { space, changeRequest } = input;
   const editPath = editPagePath(space.id, changeRequest.number, input.pageId);
@@ -145,6 +154,12 @@ export function blockEditorContent(
         'Type / in an empty line for blocks. Alt+↑ and Alt+↓ move a block. Each save is a commit on the change request’s branch; the page saves itself a moment after you stop typing. ',
         el('a', { href: markdownPath }, 'Edit as markdown'),
       ),
+    ),
+    // What a link's target offers as it is typed (the browser filters): the change request's other pages.
+    el(
+      'datalist',
+      { id: 'page-targets' },
+      input.linkTargets.map((page) => el('option', { value: page.target }, page.title)),
     ),
     // Data, not script (no nonce needed): "<" escaped so the text can't close the element.
     el('script', { type: 'application/json', id: 'editor-blocks' }, JSON.stringify({ base: input.base, blocks: input.blocks }).replace(/</g, '\\u003c')),

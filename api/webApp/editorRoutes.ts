@@ -84,7 +84,7 @@ export function addEditorRoutes(router: Router<AppState, AppServices>, one: stri
     const collab = await collabUrl(app, changeRequest, opened.page.id);
     sendPage(app, {
       title: `Edit ${opened.title}`,
-      content: blockEditorContent(app, { space, changeRequest, pageId: opened.page.id, title: opened.title, base: opened.head, blocks: opened.blocks, collab }),
+      content: blockEditorContent(app, { space, changeRequest, pageId: opened.page.id, title: opened.title, base: opened.head, blocks: opened.blocks, collab, linkTargets: opened.linkTargets }),
       scripts: [bundle.name],
     });
   });

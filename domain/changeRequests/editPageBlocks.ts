@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { findPageById, MarkdownTooDeepError, UnknownBlockError } from '../../engine/index.js';
+import { findPageById, MarkdownTooDeepError, UnknownBlockError, type RevisionPage } from '../../engine/index.js';
 import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
@@ -11,11 +11,21 @@ import { updateChangeRequestContent } from './changeRequestContent.js';
 import { readChangeRequestRevision } from './changeRequestView.js';
 import { pageAt, readPageSource, savePageSource } from './editPageSource.js';
 
-/** A page of a change request as the block editor opens it: its title, its blocks at the branch's head, and that head. */
+/**
+ * A page of a change request as the block editor opens it: its title, its blocks at the branch's
+ * head, that head, and the other pages it may link to (their titles, and their paths from this
+ * page's file, as Git Sync writes links).
+ */
 export async function readPageBlocks(deps: ContentDeps, changeRequest: ChangeRequestRecord, pageId: string) {
   const source = await readPageSource(deps, changeRequest, pageId);
-  return { page: source.page, title: source.title, head: source.head, blocks: await openPageBlocks(source.markdown) };
+  const from = path.posix.dirname(source.page.file ?? '');
+  const linkTargets = allPages(source.revision.pages)
+    .filter((page) => page.id !== pageId && page.file)
+    .map((page) => ({ title: page.title, target: path.posix.relative(from, page.file!) }));
+  return { page: source.page, title: source.title, head: source.head, blocks: await openPageBlocks(source.markdown), linkTargets };
 }
+
+const allPages = (pages: RevisionPage[]): RevisionPage[] => pages.flatMap((page) => [page, ...allPages(page.pages)]);
 
 export type BlocksSave =
   /** Saved as written: the key each written block has now (null: none of its own), to go on from. */

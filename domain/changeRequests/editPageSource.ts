@@ -15,7 +15,7 @@ export async function readPageSource(deps: ContentDeps, changeRequest: ChangeReq
   const page = findPageById(revision, pageId);
   if (!page || page.kind !== 'document') throw missing(`Page ${pageId} not found in change request #${changeRequest.number}`);
   // The title has a field of its own: the text is what comes after its `# Title` line.
-  return { page, title: page.title, markdown: splitTitleHeading(page.markdown ?? '').text, head: revision.commit };
+  return { page, title: page.title, markdown: splitTitleHeading(page.markdown ?? '').text, head: revision.commit, revision };
 }
 
 export type PageSave =

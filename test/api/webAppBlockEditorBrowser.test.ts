@@ -189,6 +189,33 @@ test('two writers in one page: each sees the other’s typing and cursor, the se
   for (const page of [first, second]) await page.browserContext().close();
 });
 
+test('a link to another page of the change request, its path offered as the page’s name is typed', async () => {
+  const { api, pageId, editPath } = await pageToEdit('Linked', 'See the introduction first.\n');
+  const page = await openEditor(editPath);
+  const offered = await page.$$eval('datalist#page-targets option', (options) => options.map((option) => [(option as HTMLOptionElement).value, option.textContent]));
+  assert.ok(
+    offered.some(([value, title]) => value === 'README.md' && title === 'Introduction'),
+    JSON.stringify(offered),
+  );
+  // Select "the introduction" and link it.
+  await page.focus('.editor-content');
+  await page.evaluate(() => {
+    const text = [...document.querySelectorAll('.editor-content p')].find((element) => element.textContent?.includes('the introduction'))!.firstChild as Text;
+    const start = text.data.indexOf('the introduction');
+    window.getSelection()!.setBaseAndExtent(text, start, text, start + 'the introduction'.length);
+  });
+  // The editor takes the selection on the browser's next selection event.
+  await page.waitForFunction(() => !(window as unknown as { quireEditor: { view: { state: { selection: { empty: boolean } } } } }).quireEditor.view.state.selection.empty);
+  await page.click('button.mark-link');
+  const target = await page.waitForSelector('.block-settings input[list="page-targets"]');
+  await target!.type('README.md');
+  await page.keyboard.press('Enter');
+  await page.click('button.save');
+  await saved(page);
+  assert.is(await markdownOf(api, pageId), 'See [the introduction](README.md) first.\n');
+  await page.browserContext().close();
+});
+
 test('a push while the page is open is merged into it on the next save: neither side’s words lost', async () => {
   const { api, pageId, editPath } = await pageToEdit('Pushed meanwhile', 'Mine to change.\n\nTheirs to change.\n');
   const page = await openEditor(editPath);

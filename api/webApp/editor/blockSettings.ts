@@ -16,7 +16,8 @@ function targetOf(state: EditorState): Target | undefined {
   const { selection } = state;
   if (selection instanceof NodeSelection && hasSettings(selection.node)) return { node: selection.node, pos: selection.from };
   const $from = selection.$from;
-  const link = $from.marks().find((mark) => mark.type === schema.marks.link);
+  // A link ends where its text does (not inclusive): the text after the cursor counts too.
+  const link = [...$from.marks(), ...($from.nodeAfter?.marks ?? [])].find((mark) => mark.type === schema.marks.link);
   if (link) {
     const parent = $from.parent;
     const start = $from.start();
@@ -53,6 +54,12 @@ function input(value: string, onChange: (value: string) => void, type = 'text'):
   element.type = type;
   element.value = value;
   element.addEventListener('change', () => onChange(element.value));
+  return element;
+}
+
+/** An input offering the choices of a datalist of the page (the change request's pages, for a link). */
+function withList(element: HTMLInputElement, list: string): HTMLInputElement {
+  element.setAttribute('list', list);
   return element;
 }
 
@@ -97,11 +104,14 @@ class SettingsView {
       return [
         heading('Link'),
         field(
-          'Links to',
-          input(refLabel(link.attrs.ref), (url) => {
-            const mark = schema.marks.link!.create({ ref: { kind: 'url', url } });
-            this.view.dispatch(this.view.state.tr.removeMark(from, to, schema.marks.link).addMark(from, to, mark));
-          }),
+          'Links to (a URL, or a page: type its name)',
+          withList(
+            input(refLabel(link.attrs.ref), (url) => {
+              const mark = schema.marks.link!.create({ ref: { kind: 'url', url } });
+              this.view.dispatch(this.view.state.tr.removeMark(from, to, schema.marks.link).addMark(from, to, mark));
+            }),
+            'page-targets',
+          ),
         ),
         button('Remove link', () => this.view.dispatch(this.view.state.tr.removeMark(from, to, schema.marks.link))),
       ];

@@ -11,7 +11,7 @@ import { gapCursor } from 'prosemirror-gapcursor';
 import { InputRule, inputRules, textblockTypeInputRule, wrappingInputRule } from 'prosemirror-inputrules';
 import { keymap } from 'prosemirror-keymap';
 import { liftListItem, sinkListItem, splitListItem } from 'prosemirror-schema-list';
-import { EditorState, TextSelection, type Command } from 'prosemirror-state';
+import { EditorState, type Command } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { schema, type EditableBlock } from '../../../domain/documents/editor/index.js';
 import { blockSettings } from './blockSettings.js';
@@ -152,7 +152,7 @@ function editorView(page: EditorPage, session: Session): EditorView {
 function addLink(page: EditorPage, view: EditorView) {
   const { from, to, empty } = view.state.selection;
   if (empty) return page.show('Select the text to link first.', 'problem');
-  view.dispatch(view.state.tr.addMark(from, to, marks.link!.create({ ref: { kind: 'url', url: '' } })).setSelection(TextSelection.create(view.state.doc, to)));
+  view.dispatch(view.state.tr.addMark(from, to, marks.link!.create({ ref: { kind: 'url', url: '' } })));
   (page.root.querySelector('.block-settings input') as HTMLInputElement | null)?.focus();
 }
 
