@@ -126,10 +126,11 @@ export function addEditorRoutes(router: Router<AppState, AppServices>, one: stri
     const app = ctx as AppContext;
     const { space } = spaceOf(app);
     const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
-    const source = await readPageSource(contentDeps(app), changeRequest, pathParam(app, 'pageId'));
+    const [source, bundle] = await Promise.all([readPageSource(contentDeps(app), changeRequest, pathParam(app, 'pageId')), editorBundle('markdown')]);
     sendPage(app, {
       title: `Edit ${source.title}`,
       content: markdownEditorContent(app, { space, changeRequest, pageId: source.page.id, title: source.title, markdown: source.markdown, base: source.head }),
+      scripts: [bundle.name],
     });
   });
   router.post(`${one}/p/:pageId/markdown`, ...guarded(spaceActions.edit), async (ctx) => {
@@ -143,13 +144,14 @@ export function addEditorRoutes(router: Router<AppState, AppServices>, one: stri
       const saved = await savePageSource(contentDeps(app), { space, changeRequest, pageId, base, ...written, author: callerOf(app) });
       if (saved.result === 'conflict') {
         const content = markdownEditorContent(app, { space, changeRequest, pageId, ...written, markdown: saved.markdown, base: saved.head, problem: conflictProblem });
-        return sendPage(app, { title: `Edit ${written.title}`, content }, 409);
+        return sendPage(app, { title: `Edit ${written.title}`, content, scripts: [(await editorBundle('markdown')).name] }, 409);
       }
       ctx.status = 303;
       ctx.redirect(`${changeRequestPath(space.id, changeRequest.number)}#changes-title`);
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
-      sendPage(app, { title: `Edit ${written.title}`, content: markdownEditorContent(app, { space, changeRequest, pageId, ...written, base, problem: error.message }) }, 400);
+      const content = markdownEditorContent(app, { space, changeRequest, pageId, ...written, base, problem: error.message });
+      sendPage(app, { title: `Edit ${written.title}`, content, scripts: [(await editorBundle('markdown')).name] }, 400);
     }
   });
   router.post(`${one}/p/:pageId/delete`, ...guarded(spaceActions.edit), async (ctx) => {

@@ -71,11 +71,12 @@ export function breadcrumbs(...trail: Child[]): Element {
 export const csrfField = (ctx: AppContext) => el('input', { type: 'hidden', name: 'csrf', value: ctx.state.appSession?.csrfToken ?? '' });
 
 /**
- * The app's policy: its own stylesheet, scripts only by this response's nonce (none on most
- * pages), frames and fetches of this site only (a site's preview), forms to itself, never framed.
+ * The app's policy: its own stylesheet (and the styles its scripts add, by the nonce: CodeMirror's),
+ * scripts only by this response's nonce (none on most pages), frames and fetches of this site only
+ * (a site's preview, the shared editor's connection), forms to itself, never framed.
  */
 export const appContentSecurityPolicy = (nonce?: string) =>
-  `default-src 'none'; style-src 'self'; img-src 'self' data:; script-src ${nonce ? `'nonce-${nonce}'` : "'none'"}; connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+  `default-src 'none'; style-src 'self'${nonce ? ` 'nonce-${nonce}'` : ''}; img-src 'self' data:; script-src ${nonce ? `'nonce-${nonce}'` : "'none'"}; connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 
 export function sendPage(ctx: AppContext, page: AppPage, status = 200): void {
   const nonce = page.scripts?.length ? randomBytes(18).toString('base64url') : undefined;
