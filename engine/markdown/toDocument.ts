@@ -5,7 +5,7 @@ import { splitBlocks, type Segment } from './blocks.js';
 import { parseMarkdown } from './parse.js';
 import { topBlocks, type BlockSegment, type TopBlock } from './topBlocks.js';
 import { cardsTable, htmlText } from './cardsTable.js';
-import { gridTable } from './gridTable.js';
+import { expandableBlock, gridTable } from './documentBlocks.js';
 
 /** JSON shapes of the upstream Document (see `JSONDocument` in the API spec). */
 export type DocumentNode = Record<string, unknown> & { object: string };
@@ -249,17 +249,7 @@ class Converter {
       title = htmlText(summary[1]!).trim();
       return { ...child, text: child.text.slice(0, summary.index) + child.text.slice(summary.index + summary[0].length) };
     });
-    const body = only(expandableContent, this.segments(children));
-    return {
-      object: 'block',
-      type: 'expandable',
-      isVoid: true,
-      data: {},
-      fragments: [
-        { object: 'fragment', fragment: 'expandable-title', type: 'expandable-title', nodes: [block('paragraph', [text(title)])] },
-        { object: 'fragment', fragment: 'expandable-body', type: 'expandable-body', nodes: body.length ? body : [block('paragraph', [text('')])] },
-      ],
-    };
+    return expandableBlock(title, only(expandableContent, this.segments(children)));
   }
 
   private list(list: List): DocumentNode {

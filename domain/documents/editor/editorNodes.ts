@@ -1,5 +1,5 @@
 import type { Mark, Node as PMNode } from 'prosemirror-model';
-import { gridTable } from '../../../engine/markdown/gridTable.js';
+import { expandableBlock, gridTable } from '../../../engine/markdown/documentBlocks.js';
 import { schema } from './schema.js';
 
 /**
@@ -195,16 +195,7 @@ export function toDocument(node: PMNode): DocNode {
       return block('stepper-step', children());
     case 'expandable': {
       const [title, body] = node.content.content;
-      return {
-        object: 'block',
-        type: 'expandable',
-        isVoid: true,
-        data: {},
-        fragments: [
-          { object: 'fragment', fragment: 'expandable-title', type: 'expandable-title', nodes: [block('paragraph', [text(title?.textContent ?? '')])] },
-          { object: 'fragment', fragment: 'expandable-body', type: 'expandable-body', nodes: body ? body.content.content.map(toDocument) : [] },
-        ],
-      };
+      return expandableBlock(title?.textContent ?? '', body ? body.content.content.map(toDocument) : []) as DocNode;
     }
     case 'math':
       return voidBlock('math', { formula: node.textContent });

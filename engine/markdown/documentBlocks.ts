@@ -1,10 +1,31 @@
 /**
+ * Upstream Document blocks the markdown reader and the browser's editor model both make, in a
+ * module of no import (the editor's model imports it by itself).
+ */
+type Node = Record<string, unknown> & { object: string };
+
+const paragraph = (nodes: Node[]): Node => ({ object: 'block', type: 'paragraph', data: {}, nodes });
+
+/** An expandable: its title (text only) and its body as fragments, the body never empty. */
+export function expandableBlock(title: string, body: Node[]): Node {
+  const text = (value: string): Node => ({ object: 'text', leaves: [{ object: 'leaf', text: value, marks: [] }] });
+  return {
+    object: 'block',
+    type: 'expandable',
+    isVoid: true,
+    data: {},
+    fragments: [
+      { object: 'fragment', fragment: 'expandable-title', type: 'expandable-title', nodes: [paragraph([text(title)])] },
+      { object: 'fragment', fragment: 'expandable-body', type: 'expandable-body', nodes: body.length ? body : [paragraph([text('')])] },
+    ],
+  };
+}
+
+/**
  * The upstream table block in its grid view, from a header and rows of cells: the header names
  * text columns (`c0`, `c1`, … each with its title and alignment), each row is a record (`r0`, …,
  * in order), and each cell's rich text is a paragraph in a fragment the record's value names.
- * Pure (no import): the markdown reader and the browser's editor model both make tables with it.
  */
-type Node = Record<string, unknown> & { object: string };
 
 export function gridTable(columns: ReadonlyArray<{ title: string; align: string }>, rows: ReadonlyArray<ReadonlyArray<Node[]>>): Node {
   const ids = columns.map((_, index) => `c${index}`);
@@ -16,7 +37,7 @@ export function gridTable(columns: ReadonlyArray<{ title: string; align: string 
       const values = Object.fromEntries(
         ids.map((column, cell) => {
           const fragment = `${record}-${column}`;
-          fragments.push({ object: 'fragment', fragment, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: cells[cell] ?? [] }] });
+          fragments.push({ object: 'fragment', fragment, nodes: [paragraph(cells[cell] ?? [])] });
           return [column, fragment];
         }),
       );
