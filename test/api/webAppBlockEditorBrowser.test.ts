@@ -216,6 +216,30 @@ test('a link to another page of the change request, its path offered as the page
   await page.browserContext().close();
 });
 
+test('tabs: a new tab from the slash menu inside tabs, written after the one the cursor is in; removed, the page is as it was', async () => {
+  const tabs = readFileSync(new URL('../fixtures/markdown-corpus/04-tabs.md', import.meta.url), 'utf8').replace(/^# .*\n+/, '');
+  const { api, pageId, editPath } = await pageToEdit('Tabbed', tabs);
+  const stored = await markdownOf(api, pageId);
+  const page = await openEditor(editPath);
+  await cursorAfter(page, 'Use your package manager.');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('/new tab');
+  await page.waitForSelector('.slash-menu:not([hidden]) [role=option][aria-selected=true]');
+  assert.is(await page.$eval('.slash-menu [aria-selected=true]', (option) => option.textContent), 'New tab');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Use the installer.');
+  await page.click('button.save');
+  await saved(page);
+  const written = await markdownOf(api, pageId);
+  assert.ok(written.includes('{% tab title="Linux" %}\nUse your package manager.\n{% endtab %}\n\n{% tab title="Tab 3" %}\nUse the installer.\n{% endtab %}\n{% endtabs %}'), written);
+  await cursorAfter(page, 'Use the installer.');
+  await page.locator('::-p-aria(Remove this tab)').click();
+  await page.click('button.save');
+  await saved(page);
+  assert.is(await markdownOf(api, pageId), stored, 'the tab removed: the page as it was, byte for byte');
+  await page.browserContext().close();
+});
+
 test('a push while the page is open is merged into it on the next save: neither side’s words lost', async () => {
   const { api, pageId, editPath } = await pageToEdit('Pushed meanwhile', 'Mine to change.\n\nTheirs to change.\n');
   const page = await openEditor(editPath);

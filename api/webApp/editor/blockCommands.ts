@@ -47,7 +47,44 @@ const table = () =>
     nodes.table_row!.create(null, [nodes.table_cell!.create(), nodes.table_cell!.create()]),
   ]);
 
+/** Which `type` the selection is in (a tab, a step): its node and position. */
+function enclosing(state: EditorState, type: NodeType): { node: PMNode; pos: number } | undefined {
+  const { $from } = state.selection;
+  for (let depth = $from.depth; depth > 0; depth -= 1) if ($from.node(depth).type === type) return { node: $from.node(depth), pos: $from.before(depth) };
+  return undefined;
+}
+
+/** A new tab (or step) after the one the cursor is in, the cursor in it; false outside one. */
+function addAfter(type: NodeType, attrs: (siblings: number) => Record<string, unknown> | null): Command {
+  return (state, dispatch) => {
+    const current = enclosing(state, type);
+    if (!current) return false;
+    if (!dispatch) return true;
+    const siblings = state.doc.resolve(current.pos).parent.childCount;
+    const at = current.pos + current.node.nodeSize;
+    const tr = state.tr.insert(at, type.create(attrs(siblings), paragraph()));
+    tr.setSelection(Selection.near(tr.doc.resolve(at + 1)));
+    dispatch(tr.scrollIntoView());
+    return true;
+  };
+}
+
+/** Removes the tab (or step) at `pos`, or the whole block when it is the last one. */
+export function removePart(pos: number): Command {
+  return (state, dispatch) => {
+    const node = state.doc.nodeAt(pos);
+    if (!node) return false;
+    const $pos = state.doc.resolve(pos);
+    const last = $pos.parent.childCount === 1;
+    const [from, to] = last ? [$pos.before(), $pos.after()] : [pos, pos + node.nodeSize];
+    dispatch?.(state.tr.delete(from, to).scrollIntoView());
+    return true;
+  };
+}
+
 export const blockChoices: BlockChoice[] = [
+  { label: 'New tab', words: 'new add tab another', command: addAfter(nodes.tab!, (siblings) => ({ title: `Tab ${siblings + 1}` })) },
+  { label: 'New step', words: 'new add step another', command: addAfter(nodes.step!, () => null) },
   { label: 'Text', words: 'paragraph text plain', command: setBlockType(nodes.paragraph!) },
   { label: 'Heading 1', words: 'heading title h1 large', command: setBlockType(nodes.heading!, { level: 1 }) },
   { label: 'Heading 2', words: 'heading subtitle h2 medium', command: setBlockType(nodes.heading!, { level: 2 }) },

@@ -2,7 +2,7 @@ import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { NodeSelection, Plugin, type EditorState } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { refLabel, schema } from '../../../domain/documents/editor/index.js';
-import { growTable, setAttributes } from './blockCommands.js';
+import { growTable, removePart, setAttributes } from './blockCommands.js';
 
 /**
  * The settings of the block the cursor is in, beside the text: a hint's style, a code block's
@@ -39,7 +39,7 @@ function targetOf(state: EditorState): Target | undefined {
   return undefined;
 }
 
-const withSettings = new Set(['hint', 'code_block', 'tab', 'image', 'gitbook_void', 'opaque', 'table', 'list_item']);
+const withSettings = new Set(['hint', 'code_block', 'tab', 'step', 'image', 'gitbook_void', 'opaque', 'table', 'list_item']);
 const hasSettings = (node: PMNode) => withSettings.has(node.type.name) && (node.type.name !== 'list_item' || node.attrs.checked !== null);
 
 function field(label: string, control: HTMLElement): HTMLElement {
@@ -148,7 +148,11 @@ class SettingsView {
             'Title',
             input(String(node.attrs.title), (title) => this.set(pos, { title })),
           ),
+          paragraph('Type / then “new tab” for another.'),
+          button('Remove this tab', () => removePart(pos)(this.view.state, this.view.dispatch)),
         ];
+      case 'step':
+        return [heading('Step'), paragraph('Type / then “new step” for another.'), button('Remove this step', () => removePart(pos)(this.view.state, this.view.dispatch))];
       case 'image':
         return [
           heading('Image'),

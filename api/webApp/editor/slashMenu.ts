@@ -25,7 +25,8 @@ function menuAt(state: EditorState, previous: MenuState | undefined): MenuState[
   const from = $from.start();
   if (previous?.dismissedAt === from) return undefined;
   const words = match[1]!.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  const choices = blockChoices.filter((choice) => words.every((word) => choice.words.includes(word) || choice.label.toLowerCase().includes(word)));
+  // Only what can go here (a new tab inside tabs only).
+  const choices = blockChoices.filter((choice) => words.every((word) => choice.words.includes(word) || choice.label.toLowerCase().includes(word)) && choice.command(state));
   if (choices.length === 0) return undefined;
   const active = previous?.open?.from === from ? Math.min(previous.open.active, choices.length - 1) : 0;
   return { from, query: match[1]!, choices, active };
