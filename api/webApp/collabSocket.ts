@@ -1,4 +1,4 @@
-import type http from 'node:http';
+import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { closePageRooms, joinPageRoom, readCollabTicket, type PageConnection, type PageRoom } from '../../domain/collaboration/index.js';
@@ -105,7 +105,5 @@ function fromThisSite(request: http.IncomingMessage, config: Pick<Config, 'publi
 }
 
 function refuse(socket: Duplex, status: number) {
-  socket.end(`HTTP/1.1 ${status} ${statusTexts[status] ?? 'Refused'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Refused'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
-
-const statusTexts: Record<number, string> = { 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 500: 'Internal Server Error' };

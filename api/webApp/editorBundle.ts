@@ -28,7 +28,7 @@ export function editorBundle(which: keyof typeof entries = 'blocks'): Promise<Ed
 
 /** The bundle a served name is, if it is one. */
 export async function editorBundleNamed(name: string): Promise<EditorBundle | undefined> {
-  const which = (Object.keys(entries) as Array<keyof typeof entries>).find((key) => name.startsWith(`${entries[key].prefix}-`) && !(key === 'blocks' && name.startsWith('markdown-')));
+  const which = (Object.keys(entries) as Array<keyof typeof entries>).find((key) => name.startsWith(`${entries[key].prefix}-`));
   if (!which) return undefined;
   const bundle = await editorBundle(which);
   return bundle.name === name ? bundle : undefined;

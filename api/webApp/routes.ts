@@ -30,7 +30,7 @@ import { addSignInRoutes } from './signInRoutes.js';
 import { addSiteRoutes } from './siteRoutes.js';
 import { addOrganizationRoutes } from './organizationRoutes.js';
 import { changedSources } from './sourceDiff.js';
-import { editorBundleNamed } from './editorBundle.js';
+import { editorBundleNamed, type EditorBundle } from './editorBundle.js';
 
 /**
  * The web app under /app: pages built on the server as trees, working as plain HTML (links and
@@ -44,7 +44,8 @@ router.use(readSession as never, rendersErrors as never);
 
 router.get('/assets/:name', async (ctx) => {
   const name = pathParam(ctx as AppContext, 'name');
-  if (name.startsWith('editor-') || name.startsWith('markdown-source-')) return sendEditorBundle(ctx as AppContext, name);
+  const bundle = await editorBundleNamed(name);
+  if (bundle) return sendEditorBundle(ctx as AppContext, bundle);
   const script = appScriptByName.get(name);
   if (name !== appStylesName && !script) return sendPage(ctx as AppContext, { title: 'Not found', content: messageContent('Not found', 'There is no such file.') }, 404);
   ctx.type = script ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8';
@@ -53,9 +54,7 @@ router.get('/assets/:name', async (ctx) => {
 });
 
 /** An editor's script, gzipped for the browsers that take it (nearly all): the block editor's 114 KB rather than 360. */
-async function sendEditorBundle(ctx: AppContext, name: string) {
-  const bundle = await editorBundleNamed(name);
-  if (!bundle) return sendPage(ctx, { title: 'Not found', content: messageContent('Not found', 'There is no such file.') }, 404);
+function sendEditorBundle(ctx: AppContext, bundle: EditorBundle) {
   ctx.type = 'text/javascript; charset=utf-8';
   ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
   ctx.vary('Accept-Encoding');

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { findPageById, MarkdownTooDeepError, UnknownBlockError, type RevisionPage } from '../../engine/index.js';
+import { allPages, findPageById, MarkdownTooDeepError, UnknownBlockError } from '../../engine/index.js';
 import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
@@ -24,8 +24,6 @@ export async function readPageBlocks(deps: ContentDeps, changeRequest: ChangeReq
     .map((page) => ({ title: page.title, target: path.posix.relative(from, page.file!) }));
   return { page: source.page, title: source.title, head: source.head, blocks: await openPageBlocks(source.markdown), linkTargets };
 }
-
-const allPages = (pages: RevisionPage[]): RevisionPage[] => pages.flatMap((page) => [page, ...allPages(page.pages)]);
 
 export type BlocksSave =
   /** Saved as written: the key each written block has now (null: none of its own), to go on from. */

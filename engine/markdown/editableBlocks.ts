@@ -31,15 +31,16 @@ export function editableBlocks(markdown: string, editable: (node: DocumentNode) 
   });
 }
 
-// Whether a block's text is held whole by its node, by its text (a page reopened after a save is mostly the same blocks).
-const verdicts = new Map<string, boolean>();
+// Whether a block's text is held whole by its node, by its text and for each `editable` (a page
+// reopened after a save is mostly the same blocks).
+const verdicts = new WeakMap<(node: DocumentNode) => boolean, Map<string, boolean>>();
 
 function heldWhole(source: string, block: KeyedBlock, node: DocumentNode, editable: (node: DocumentNode) => boolean): boolean {
-  const known = verdicts.get(source);
-  if (known !== undefined) return known;
-  const verdict = ('node' in block.source ? within(source.replace(listMarkers, ''), stringsOf(node).join(' ')) : writtenWhole(source, node)) && editable(node);
-  if (verdicts.size >= 20_000) verdicts.clear();
-  verdicts.set(source, verdict);
+  let known = verdicts.get(editable);
+  if (!known) verdicts.set(editable, (known = new Map()));
+  const verdict = known.get(source) ?? (('node' in block.source ? within(source.replace(listMarkers, ''), stringsOf(node).join(' ')) : writtenWhole(source, node)) && editable(node));
+  if (known.size >= 20_000) known.clear();
+  known.set(source, verdict);
   return verdict;
 }
 

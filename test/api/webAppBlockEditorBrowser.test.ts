@@ -47,6 +47,8 @@ async function pageToEdit(subject: string, markdown: string) {
   return { api, pageId: faq.id as string, editPath: `${new URL(created.urls.app).pathname}/p/${faq.id}/edit` };
 }
 
+/** A page of the markdown corpus without its title line (the title is the page's own field). */
+const fixtureBody = (name: string) => readFileSync(new URL(`../fixtures/markdown-corpus/${name}`, import.meta.url), 'utf8').replace(/^# .*\n+/, '');
 const markdownOf = async (api: string, pageId: string) => (await t.call('GET', `${api}/content/page/${pageId}?format=markdown`, { token: fx.editor.token })).body.markdown as string;
 const headOf = async (api: string) => (await t.call('GET', api, { token: fx.editor.token })).body.revision as string;
 
@@ -119,9 +121,9 @@ test('type, insert a hint from the slash menu, move a block, undo, save: the mar
 });
 
 test('a page of every kind of block, opened and saved without an edit, is the same markdown; at 390 px it passes axe', async () => {
-  const rich = readFileSync(new URL('../fixtures/markdown-corpus/35-rich-blocks.md', import.meta.url), 'utf8').replace(/^# .*\n+/, '');
-  const tabs = readFileSync(new URL('../fixtures/markdown-corpus/04-tabs.md', import.meta.url), 'utf8').replace(/^# .*\n+/, '');
-  const hints = readFileSync(new URL('../fixtures/markdown-corpus/03-hints.md', import.meta.url), 'utf8').replace(/^# .*\n+/, '');
+  const rich = fixtureBody('35-rich-blocks.md');
+  const tabs = fixtureBody('04-tabs.md');
+  const hints = fixtureBody('03-hints.md');
   const table = '| Option | Default |\n| :----- | ------: |\n| `port` | 3000    |\n';
   const markdown = `${hints}\n${tabs}\n${table}\n${rich}`;
   const { api, pageId, editPath } = await pageToEdit('Untouched', markdown);
@@ -217,7 +219,7 @@ test('a link to another page of the change request, its path offered as the page
 });
 
 test('tabs: a new tab from the slash menu inside tabs, written after the one the cursor is in; removed, the page is as it was', async () => {
-  const tabs = readFileSync(new URL('../fixtures/markdown-corpus/04-tabs.md', import.meta.url), 'utf8').replace(/^# .*\n+/, '');
+  const tabs = fixtureBody('04-tabs.md');
   const { api, pageId, editPath } = await pageToEdit('Tabbed', tabs);
   const stored = await markdownOf(api, pageId);
   const page = await openEditor(editPath);

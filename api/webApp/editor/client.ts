@@ -92,9 +92,10 @@ async function start() {
     // No shared editor (a proxy without WebSockets): this browser saves the page itself.
     session = soloSession(page, opened);
   }
-  const view = editorView(page, session);
+  const uploads = uploadsOf(page);
+  const view = editorView(page, session, uploads);
   session.attach(view);
-  wireToolbar(page, session, view);
+  wireToolbar(page, session, view, uploads);
   window.addEventListener('beforeunload', (event) => {
     if (session.unsaved()) event.preventDefault();
   });
@@ -119,7 +120,7 @@ function uploadsOf(page: EditorPage): Uploads {
   };
 }
 
-function editorView(page: EditorPage, session: Session): EditorView {
+function editorView(page: EditorPage, session: Session, uploads: Uploads): EditorView {
   const view: EditorView = new EditorView(page.root.querySelector<HTMLElement>('.editor-surface')!, {
     state: EditorState.create({
       // The shared page's content comes from its room; until then, one empty paragraph.
@@ -133,7 +134,7 @@ function editorView(page: EditorPage, session: Session): EditorView {
         keymap(baseKeymap),
         dropCursor(),
         gapCursor(),
-        imageUpload(uploadsOf(page), (message) => page.show(message)),
+        imageUpload(uploads, (message) => page.show(message)),
         blockSettings(page.root.querySelector('.block-settings')!),
         dragHandle(),
       ],
@@ -156,7 +157,7 @@ function addLink(page: EditorPage, view: EditorView) {
   (page.root.querySelector('.block-settings input') as HTMLInputElement | null)?.focus();
 }
 
-function wireToolbar(page: EditorPage, session: Session, view: EditorView) {
+function wireToolbar(page: EditorPage, session: Session, view: EditorView, uploads: Uploads) {
   const { root } = page;
   const run = (command: Command) => () => {
     command(view.state, view.dispatch, view);
@@ -175,7 +176,7 @@ function wireToolbar(page: EditorPage, session: Session, view: EditorView) {
   chooser.addEventListener('change', () => {
     const files = [...(chooser.files ?? [])];
     chooser.value = '';
-    void insertImages(view, files, uploadsOf(page), (message) => page.show(message)).then(() => view.focus());
+    void insertImages(view, files, uploads, (message) => page.show(message)).then(() => view.focus());
   });
 }
 

@@ -16,7 +16,8 @@ const colours = ['#0969da', '#1a7f37', '#9a6700', '#cf222e', '#8250df', '#bf3989
 export async function sharedSession(page: EditorPage, input: { url: string; ticketUrl: string; userName: string }): Promise<Session> {
   let state: 'saved' | 'saving' | 'unsaved' | 'problem' = 'saved';
   let titleTimer: ReturnType<typeof setTimeout> | undefined;
-  let savedOnce: (() => void) | undefined;
+  /** Saves asked for (Save, Ctrl+S) that the room's next "saved" answers. */
+  const waiting: Array<() => void> = [];
   const notice = (received: Notice) => {
     if (received.type === 'title') {
       if (document.activeElement !== page.titleInput) page.titleInput.value = received.title;
@@ -24,7 +25,7 @@ export async function sharedSession(page: EditorPage, input: { url: string; tick
       page.conflict(received);
     } else {
       state = received.state;
-      if (state === 'saved') savedOnce?.();
+      if (state === 'saved') for (const resolve of waiting.splice(0)) resolve();
       page.show(
         state === 'saved' ? 'Saved' : state === 'saving' ? 'Saving…' : state === 'unsaved' ? 'Unsaved changes' : `Not saved: ${received.message ?? 'the server refused'}`,
         state === 'saved' ? 'saved' : state === 'problem' ? 'problem' : 'pending',
@@ -74,10 +75,7 @@ export async function sharedSession(page: EditorPage, input: { url: string; tick
     },
     save: () =>
       new Promise<void>((resolve) => {
-        savedOnce = () => {
-          savedOnce = undefined;
-          resolve();
-        };
+        waiting.push(resolve);
         room.control({ type: 'save' });
       }),
     titleChanged() {
