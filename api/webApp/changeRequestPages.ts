@@ -9,7 +9,7 @@ import type { UserRecord } from '../../storage/users.js';
 import type { AppContext } from '../context.js';
 import { commentThread, markdownForm, type ShownComment } from './commentThreads.js';
 import { csrfField, breadcrumbs } from './layout.js';
-import { crPagesPath } from './editorPages.js';
+import { editedPagesPath } from './editorPages.js';
 import { changeRequestPath, changeRequestsPath, spacePath } from './paths.js';
 
 const statusNames: Record<ChangeRequestStatus, string> = { draft: 'Draft', open: 'Open', merged: 'Merged', archived: 'Archived' };
@@ -135,7 +135,7 @@ export function changeRequestContent(ctx: AppContext, page: ChangeRequestPage): 
         : null,
       changes.pages.length === 0 && changes.files.length === 0 ? el('p', { className: ['muted'] }, 'Nothing changed yet.') : null,
       open && page.may.edit
-        ? el('p', {}, el('a', { href: crPagesPath(space.id, changeRequest.number) }, 'Edit pages'), el('span', { className: ['muted'] }, ' · each save is a commit on this change request'))
+        ? el('p', {}, el('a', { href: editedPagesPath({ space, changeRequest }) }, 'Edit pages'), el('span', { className: ['muted'] }, ' · each save is a commit on this change request'))
         : null,
       changes.pages.map((change) =>
         pageChangeDetails(change, page.diffs.get(change.page.id), {

@@ -37,7 +37,7 @@ import { commentRights } from '../presenters/comment.js';
 import { changeRequestContent, changeRequestListContent, type ChangeRequestListFilter, type PageDiff } from './changeRequestPages.js';
 import type { ShownComment, ShownPost } from './commentThreads.js';
 import { appScripts } from './appScripts.js';
-import { addEditorRoutes } from './editorRoutes.js';
+import { addEditorRoutes, changeRequestEdited } from './editorRoutes.js';
 import { checkedForm } from './forms.js';
 import { signedIn } from './guards.js';
 import { sendPage } from './layout.js';
@@ -150,7 +150,7 @@ export function addChangeRequestRoutes(router: Router<AppState, AppServices>): v
     back(app, `#comment-${ids.commentId}`);
   });
 
-  addEditorRoutes(router, one);
+  addEditorRoutes(router, one, changeRequestEdited);
 
   // Update from main (a merge of main into the branch), archive and merge: the API's updateChangeRequest, updateChangeRequestById and mergeChangeRequest.
   router.post(`${one}/update`, ...guarded(spaceActions.edit), async (ctx) => {

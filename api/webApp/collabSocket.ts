@@ -34,9 +34,15 @@ export function acceptCollaboration(server: http.Server, deps: ContentDeps, conf
     if (!fromThisSite(request, config)) return refuse(socket, 403);
     const ticket = await readCollabTicket(deps, url.searchParams.get('ticket') ?? '');
     if (!ticket) return refuse(socket, 403);
-    const [space, changeRequest, user] = await Promise.all([findSpace(deps.db, ticket.spaceId), findChangeRequest(deps.db, ticket.spaceId, ticket.changeRequestId), findUser(deps.db, ticket.userId)]);
-    if (!space || !changeRequest || !user || changeRequest.status !== 'open') return refuse(socket, 410);
-    sockets.handleUpgrade(request, socket, head, (ws) => connect(ws, { space, changeRequest, pageId: ticket.pageId }, user));
+    const [space, changeRequest, user] = await Promise.all([
+      findSpace(deps.db, ticket.spaceId),
+      ticket.changeRequestId === null ? null : findChangeRequest(deps.db, ticket.spaceId, ticket.changeRequestId),
+      findUser(deps.db, ticket.userId),
+    ]);
+    // Gone meanwhile: the space, the person, the change request (or its being open), the space's being live.
+    const editable = ticket.changeRequestId === null ? space?.editMode === 'live' : changeRequest?.status === 'open';
+    if (!space || !user || !editable) return refuse(socket, 410);
+    sockets.handleUpgrade(request, socket, head, (ws) => connect(ws, { edited: { space, changeRequest: changeRequest ?? null }, pageId: ticket.pageId }, user));
   }
 
   function connect(ws: WebSocket, place: Parameters<typeof joinPageRoom>[1], user: PageConnection['user']) {

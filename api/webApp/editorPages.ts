@@ -1,33 +1,36 @@
+import type { EditedBranch } from '../../domain/changeRequests/index.js';
 import { el, type Child } from '../../domain/documents/index.js';
 import type { EditableBlock, RevisionPage } from '../../engine/index.js';
 import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
-import type { SpaceRecord } from '../../storage/spaces.js';
 import { callerOf, type AppContext } from '../context.js';
 import { breadcrumbs, csrfField } from './layout.js';
 import { changeRequestPath, changeRequestsPath, spacePath } from './paths.js';
 
 const crTitle = (changeRequest: ChangeRequestRecord) => changeRequest.subject || `Change request #${changeRequest.number}`;
-export const editPagePath = (spaceId: string, number: number, pageId: string) => `${changeRequestPath(spaceId, number)}/p/${pageId}/edit`;
-export const crPagesPath = (spaceId: string, number: number) => `${changeRequestPath(spaceId, number)}/pages`;
-const markdownEditorPath = (spaceId: string, number: number, pageId: string) => `${changeRequestPath(spaceId, number)}/p/${pageId}/markdown`;
+/** Where the editors of a branch live: under its change request, or under the space itself (live edits). */
+const editedPath = ({ space, changeRequest }: EditedBranch) => (changeRequest ? changeRequestPath(space.id, changeRequest.number) : spacePath(space.id));
+export const editPagePath = (edited: EditedBranch, pageId: string) => `${editedPath(edited)}/p/${pageId}/edit`;
+export const editedPagesPath = (edited: EditedBranch) => `${editedPath(edited)}/pages`;
+const markdownEditorPath = (edited: EditedBranch, pageId: string) => `${editedPath(edited)}/p/${pageId}/markdown`;
+/** What the editors call the branch a save lands on. */
+const branchSaid = (edited: EditedBranch) => (edited.changeRequest ? 'the change request’s branch' : 'the space’s content, live');
 
-function trail(space: SpaceRecord, changeRequest: ChangeRequestRecord, ...more: Child[]) {
+function trail({ space, changeRequest }: EditedBranch, ...more: Child[]) {
   return breadcrumbs(
     el('a', { href: spacePath(space.id) }, space.title || 'Untitled space'),
-    el('a', { href: changeRequestsPath(space.id) }, 'Change requests'),
-    el('a', { href: changeRequestPath(space.id, changeRequest.number) }, crTitle(changeRequest)),
+    ...(changeRequest ? [el('a', { href: changeRequestsPath(space.id) }, 'Change requests'), el('a', { href: changeRequestPath(space.id, changeRequest.number) }, crTitle(changeRequest))] : []),
     ...more,
   );
 }
 
 /**
- * The pages of a change request's branch, each with Edit, and under "Move or rename" its title and
+ * The pages of a branch (a change request's, or a live space's own), each with Edit, and under "Move or rename" its title and
  * the Move buttons (up, down, in under the page above, out after its parent); pages can be
  * dragged too (a script). A form for a new page.
  */
-export function crPagesContent(ctx: AppContext, input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pages: RevisionPage[] }): Child[] {
-  const { space, changeRequest } = input;
-  const pagePath = (pageId: string, action: string) => `${changeRequestPath(space.id, changeRequest.number)}/p/${pageId}/${action}`;
+export function editedPagesContent(ctx: AppContext, input: { edited: EditedBranch; pages: RevisionPage[] }): Child[] {
+  const { edited } = input;
+  const pagePath = (pageId: string, action: string) => `${editedPath(edited)}/p/${pageId}/${action}`;
   const actions = (page: RevisionPage): Child =>
     el(
       'details',
@@ -63,21 +66,21 @@ export function crPagesContent(ctx: AppContext, input: { space: SpaceRecord; cha
         el(
           'li',
           { id: `page-${page.id}`, draggable: 'true', dataPage: page.id, dataParent: parent, dataIndex: String(index) },
-          page.kind === 'document' ? el('a', { href: editPagePath(space.id, changeRequest.number, page.id), ariaLabel: `Edit ${page.title}` }, page.title) : page.title,
+          page.kind === 'document' ? el('a', { href: editPagePath(edited, page.id), ariaLabel: `Edit ${page.title}` }, page.title) : page.title,
           actions(page),
           page.pages.length ? tree(page.pages, page.id) : null,
         ),
       ),
     );
   return [
-    trail(space, changeRequest, 'Pages'),
-    el('h1', {}, `Pages of ${crTitle(changeRequest)}`),
-    el('p', { className: ['muted'] }, 'Each save is a commit on the change request’s branch. Drag a page onto another to put it before that one, or use Move.'),
+    trail(edited, 'Pages'),
+    el('h1', {}, `Pages of ${edited.changeRequest ? crTitle(edited.changeRequest) : edited.space.title || 'Untitled space'}`),
+    el('p', { className: ['muted'] }, `Each save is a commit on ${branchSaid(edited)}. Drag a page onto another to put it before that one, or use Move.`),
     // Where the drag script posts a move (PAGE: the dragged page), with the form token.
     tree(input.pages, '', { dataMoves: pagePath('PAGE', 'move'), dataCsrf: ctx.state.appSession?.csrfToken ?? '' }),
     el(
       'form',
-      { method: 'post', action: crPagesPath(space.id, changeRequest.number), className: ['inline'] },
+      { method: 'post', action: editedPagesPath(edited), className: ['inline'] },
       csrfField(ctx),
       el('label', { htmlFor: 'new-page-title' }, 'New page'),
       el('input', { id: 'new-page-title', name: 'title', required: true, maxLength: 256 }),
@@ -94,8 +97,7 @@ export function crPagesContent(ctx: AppContext, input: { space: SpaceRecord; cha
 export function blockEditorContent(
   ctx: AppContext,
   input: {
-    space: SpaceRecord;
-    changeRequest: ChangeRequestRecord;
+    edited: EditedBranch;
     pageId: string;
     title: string;
     base: string;
@@ -104,12 +106,12 @@ export function blockEditorContent(
     linkTargets: Array<{ title: string; target: string }>;
   },
 ): Child[] {
-  const { space, changeRequest } = input;
-  const editPath = editPagePath(space.id, changeRequest.number, input.pageId);
-  const markdownPath = markdownEditorPath(space.id, changeRequest.number, input.pageId);
+  const { edited } = input;
+  const editPath = editPagePath(edited, input.pageId);
+  const markdownPath = markdownEditorPath(edited, input.pageId);
   const tool = (name: string, label: string, shortcut: string) => el('button', { type: 'button', className: [name], title: `${label} (${shortcut})`, ariaKeyShortcuts: shortcut }, label);
   return [
-    trail(space, changeRequest, el('a', { href: crPagesPath(space.id, changeRequest.number) }, 'Pages'), input.title),
+    trail(edited, el('a', { href: editedPagesPath(edited) }, 'Pages'), input.title),
     el('h1', {}, `Edit ${input.title}`),
     el('noscript', {}, el('p', { className: ['problem'] }, 'The block editor needs JavaScript. ', el('a', { href: markdownPath }, 'Edit the page in markdown'), ' instead.')),
     el(
@@ -151,11 +153,11 @@ export function blockEditorContent(
       el(
         'p',
         { className: ['muted', 'editor-help'] },
-        'Type / in an empty line for blocks. Alt+↑ and Alt+↓ move a block. Each save is a commit on the change request’s branch; the page saves itself a moment after you stop typing. ',
+        `Type / in an empty line for blocks. Alt+↑ and Alt+↓ move a block. Each save is a commit on ${branchSaid(edited)}; the page saves itself a moment after you stop typing. `,
         el('a', { href: markdownPath }, 'Edit as markdown'),
       ),
     ),
-    // What a link's target offers as it is typed (the browser filters): the change request's other pages.
+    // What a link's target offers as it is typed (the browser filters): the branch's other pages.
     el(
       'datalist',
       { id: 'page-targets' },
@@ -173,16 +175,13 @@ export function blockEditorContent(
 }
 
 /** A page's editor in markdown (source mode): its title and text as of `base` (the branch's head when opened), saved as one commit. */
-export function markdownEditorContent(
-  ctx: AppContext,
-  input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pageId: string; title: string; markdown: string; base: string; problem?: string },
-): Child[] {
-  const { space, changeRequest } = input;
-  const action = markdownEditorPath(space.id, changeRequest.number, input.pageId);
+export function markdownEditorContent(ctx: AppContext, input: { edited: EditedBranch; pageId: string; title: string; markdown: string; base: string; problem?: string }): Child[] {
+  const { edited } = input;
+  const action = markdownEditorPath(edited, input.pageId);
   return [
-    trail(space, changeRequest, el('a', { href: crPagesPath(space.id, changeRequest.number) }, 'Pages'), input.title),
+    trail(edited, el('a', { href: editedPagesPath(edited) }, 'Pages'), input.title),
     el('h1', {}, `Edit ${input.title}`),
-    el('p', {}, el('a', { href: editPagePath(space.id, changeRequest.number, input.pageId) }, 'Edit in the block editor')),
+    el('p', {}, el('a', { href: editPagePath(edited, input.pageId) }, 'Edit in the block editor')),
     input.problem ? el('p', { className: ['problem'], role: 'alert' }, input.problem) : null,
     el(
       'form',

@@ -1,33 +1,34 @@
 import type Router from '@koa/router';
 import {
+  assertEditable,
   changeRequestOf,
+  type EditedBranch,
   movePageInTree,
-  renamePageInTree,
-  type TreeMove,
-  readChangeRequestRevision,
+  readEditedRevision,
   readPageBlocks,
   readPageSource,
+  renamePageInTree,
   savePageBlocks,
   savePageSource,
-  updateChangeRequestContent,
+  type TreeMove,
+  updateEditedContent,
   uploadPageFile,
 } from '../../domain/changeRequests/index.js';
 import { collabTicket } from '../../domain/collaboration/index.js';
 import { DomainError } from '../../domain/common/errors.js';
-import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
 import { collabPath } from './collabSocket.js';
 import type { WrittenBlock } from '../../engine/index.js';
 import { callerOf, contentDeps, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
 import { badRequest } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
-import { blockEditorContent, crPagesContent, crPagesPath, editPagePath, markdownEditorContent } from './editorPages.js';
+import { blockEditorContent, editedPagesContent, editedPagesPath, editPagePath, markdownEditorContent } from './editorPages.js';
 import { editorBundle } from './editorBundle.js';
 import { appScripts } from './appScripts.js';
 import { checkedForm } from './forms.js';
 import { signedIn } from './guards.js';
 import { sendPage } from './layout.js';
-import { changeRequestPath } from './paths.js';
+import { changeRequestPath, pagePath } from './paths.js';
 
 const guarded = (role: Parameters<typeof inSpace>[0]) => [signedIn, inSpace(role).check] as never[];
 /** A page saved from the block editor: its blocks as JSON in a form field, up to what a page of a million characters needs. */
@@ -36,72 +37,89 @@ const blocksFormLimit = 4 * 1024 * 1024;
 const uploadFormLimit = 2_000_000;
 const conflictProblem = 'The page changed meanwhile (a push, or someone else) on the lines you changed too: both versions are below, marked. Keep what you want, remove the markers, and save again.';
 
+/** The editors' branch of a change request (`one`: its path, with the space and its number). */
+export const changeRequestEdited = async (ctx: AppContext): Promise<EditedBranch> => {
+  const { space } = spaceOf(ctx);
+  return { space, changeRequest: await changeRequestOf(contentDeps(ctx), space, pathParam(ctx, 'number')) };
+};
+
+/** A live space's own content, edited directly: refused when the space is locked. */
+export const liveEdited = async (ctx: AppContext): Promise<EditedBranch> => {
+  const edited = { space: spaceOf(ctx).space, changeRequest: null };
+  assertEditable(edited);
+  return edited;
+};
+
+/** Where a saved markdown page goes: the change request's changes, or the page as it reads now. */
+const afterSave = ({ space, changeRequest }: EditedBranch, pageId: string) => (changeRequest ? `${changeRequestPath(space.id, changeRequest.number)}#changes-title` : pagePath(space.id, pageId));
+
 /**
- * Writing in a change request: its pages, a page in the block editor (saved as JSON by its
- * script) or in markdown (a plain form), a new page, a deletion. Each is the API's content
- * command on the change request's branch, under the API's policy for editing the space.
+ * Writing pages, on a change request's branch or (a space in live edit mode) on the space's own:
+ * its pages, a page in the block editor (saved as JSON by its script) or in markdown (a plain
+ * form), a new page, a deletion. Each is the API's content command on that branch, under the
+ * API's policy for editing the space. `one` is where they live; `editedOf` finds the branch.
  */
-export function addEditorRoutes(router: Router<AppState, AppServices>, one: string): void {
+export function addEditorRoutes(router: Router<AppState, AppServices>, one: string, editedOf: (ctx: AppContext) => Promise<EditedBranch>): void {
+  const posted = async (ctx: AppContext, limitBytes?: number) => {
+    const form = await checkedForm(ctx, limitBytes);
+    return { form, edited: await editedOf(ctx) };
+  };
   router.get(`${one}/pages`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
-    const { space } = spaceOf(app);
-    const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
-    const { revision } = await readChangeRequestRevision(contentDeps(app), changeRequest);
-    sendPage(app, { title: 'Pages', content: crPagesContent(app, { space, changeRequest, pages: revision.pages }), scripts: [appScripts.pageTreeDrag.name] });
+    const edited = await editedOf(app);
+    const { revision } = await readEditedRevision(contentDeps(app), edited);
+    sendPage(app, { title: 'Pages', content: editedPagesContent(app, { edited, pages: revision.pages }), scripts: [appScripts.pageTreeDrag.name] });
   });
   router.post(`${one}/p/:pageId/move`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
-    const { form, space, changeRequest } = await posted(app);
+    const { form, edited } = await posted(app);
     const pageId = pathParam(app, 'pageId');
-    await movePageInTree(contentDeps(app), { space, changeRequest, pageId, move: treeMoveOf(form), author: callerOf(app) });
+    await movePageInTree(contentDeps(app), { edited, pageId, move: treeMoveOf(form), author: callerOf(app) });
     ctx.status = 303;
-    ctx.redirect(`${crPagesPath(space.id, changeRequest.number)}#page-${pageId}`);
+    ctx.redirect(`${editedPagesPath(edited)}#page-${pageId}`);
   });
   router.post(`${one}/p/:pageId/rename`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
-    const { form, space, changeRequest } = await posted(app);
+    const { form, edited } = await posted(app);
     const pageId = pathParam(app, 'pageId');
-    await renamePageInTree(contentDeps(app), { space, changeRequest, pageId, title: form.get('title') ?? '', author: callerOf(app) });
+    await renamePageInTree(contentDeps(app), { edited, pageId, title: form.get('title') ?? '', author: callerOf(app) });
     ctx.status = 303;
-    ctx.redirect(`${crPagesPath(space.id, changeRequest.number)}#page-${pageId}`);
+    ctx.redirect(`${editedPagesPath(edited)}#page-${pageId}`);
   });
   router.post(`${one}/pages`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
-    const { form, space, changeRequest } = await posted(app);
+    const { form, edited } = await posted(app);
     const title = (form.get('title') ?? '').trim();
     if (!title || title.length > 256) throw badRequest('A page’s title has 1 to 256 characters');
-    const update = await updateChangeRequestContent(contentDeps(app), { space, changeRequest, operations: [{ operation: 'insert_page', title, document: { markdown: '' } }], author: callerOf(app) });
+    const update = await updateEditedContent(contentDeps(app), { edited, operations: [{ operation: 'insert_page', title, document: { markdown: '' } }], author: callerOf(app) });
     const created = update.outcomes.find((outcome) => outcome.kind === 'created')!;
     ctx.status = 303;
-    ctx.redirect(editPagePath(space.id, changeRequest.number, created.pageId));
+    ctx.redirect(editPagePath(edited, created.pageId));
   });
 
   router.get(`${one}/p/:pageId/edit`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
-    const { space } = spaceOf(app);
-    const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
-    const [opened, bundle] = await Promise.all([readPageBlocks(contentDeps(app), changeRequest, pathParam(app, 'pageId')), editorBundle()]);
-    const collab = await collabUrl(app, changeRequest, opened.page.id);
+    const edited = await editedOf(app);
+    const [opened, bundle] = await Promise.all([readPageBlocks(contentDeps(app), edited, pathParam(app, 'pageId')), editorBundle()]);
+    const collab = await collabUrl(app, edited, opened.page.id);
     sendPage(app, {
       title: `Edit ${opened.title}`,
-      content: blockEditorContent(app, { space, changeRequest, pageId: opened.page.id, title: opened.title, base: opened.head, blocks: opened.blocks, collab, linkTargets: opened.linkTargets }),
+      content: blockEditorContent(app, { edited, pageId: opened.page.id, title: opened.title, base: opened.head, blocks: opened.blocks, collab, linkTargets: opened.linkTargets }),
       scripts: [bundle.name],
     });
   });
   // A new ticket for a shared editor whose connection dropped (a ticket opens connections for ten minutes).
   router.get(`${one}/p/:pageId/collab`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
-    const changeRequest = await changeRequestOf(contentDeps(app), spaceOf(app).space, pathParam(app, 'number'));
-    ctx.body = { url: await collabUrl(app, changeRequest, pathParam(app, 'pageId')) };
+    ctx.body = { url: await collabUrl(app, await editedOf(app), pathParam(app, 'pageId')) };
   });
   router.post(`${one}/p/:pageId/blocks`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
-    const { form, space, changeRequest } = await posted(app, blocksFormLimit);
+    const { form, edited } = await posted(app, blocksFormLimit);
     const base = form.get('base') ?? '';
     if (!/^[0-9a-f]{40}$/.test(base)) throw badRequest('"base" is the commit the page was opened at');
     const saved = await savePageBlocks(contentDeps(app), {
-      space,
-      changeRequest,
+      edited,
       pageId: pathParam(app, 'pageId'),
       base,
       title: form.get('title') ?? '',
@@ -115,64 +133,57 @@ export function addEditorRoutes(router: Router<AppState, AppServices>, one: stri
 
   router.post(`${one}/p/:pageId/files`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
-    const { form, space, changeRequest } = await posted(app, uploadFormLimit);
+    const { form, edited } = await posted(app, uploadFormLimit);
     const file = { name: form.get('name') ?? '', contentType: form.get('contentType') ?? '', base64: form.get('base64') ?? '' };
     if (!/^image\//.test(file.contentType)) throw badRequest('"contentType" is an image’s type (image/png, image/jpeg…)');
-    const uploaded = await uploadPageFile(contentDeps(app), { space, changeRequest, pageId: pathParam(app, 'pageId'), ...file, author: callerOf(app) });
+    const uploaded = await uploadPageFile(contentDeps(app), { edited, pageId: pathParam(app, 'pageId'), ...file, author: callerOf(app) });
     ctx.body = { head: uploaded.commit, src: uploaded.src };
   });
 
   router.get(`${one}/p/:pageId/markdown`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
-    const { space } = spaceOf(app);
-    const changeRequest = await changeRequestOf(contentDeps(app), space, pathParam(app, 'number'));
-    const [source, bundle] = await Promise.all([readPageSource(contentDeps(app), changeRequest, pathParam(app, 'pageId')), editorBundle('markdown')]);
+    const edited = await editedOf(app);
+    const [source, bundle] = await Promise.all([readPageSource(contentDeps(app), edited, pathParam(app, 'pageId')), editorBundle('markdown')]);
     sendPage(app, {
       title: `Edit ${source.title}`,
-      content: markdownEditorContent(app, { space, changeRequest, pageId: source.page.id, title: source.title, markdown: source.markdown, base: source.head }),
+      content: markdownEditorContent(app, { edited, pageId: source.page.id, title: source.title, markdown: source.markdown, base: source.head }),
       scripts: [bundle.name],
     });
   });
   router.post(`${one}/p/:pageId/markdown`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
-    const { form, space, changeRequest } = await posted(app, blocksFormLimit);
+    const { form, edited } = await posted(app, blocksFormLimit);
     const pageId = pathParam(app, 'pageId');
     const written = { title: form.get('title') ?? '', markdown: form.get('markdown') ?? '' };
     const base = form.get('base') ?? '';
     if (!/^[0-9a-f]{40}$/.test(base)) throw badRequest('"base" is the commit the page was opened at');
     try {
-      const saved = await savePageSource(contentDeps(app), { space, changeRequest, pageId, base, ...written, author: callerOf(app) });
+      const saved = await savePageSource(contentDeps(app), { edited, pageId, base, ...written, author: callerOf(app) });
       if (saved.result === 'conflict') {
-        const content = markdownEditorContent(app, { space, changeRequest, pageId, ...written, markdown: saved.markdown, base: saved.head, problem: conflictProblem });
+        const content = markdownEditorContent(app, { edited, pageId, ...written, markdown: saved.markdown, base: saved.head, problem: conflictProblem });
         return sendPage(app, { title: `Edit ${written.title}`, content, scripts: [(await editorBundle('markdown')).name] }, 409);
       }
       ctx.status = 303;
-      ctx.redirect(`${changeRequestPath(space.id, changeRequest.number)}#changes-title`);
+      ctx.redirect(afterSave(edited, pageId));
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
-      const content = markdownEditorContent(app, { space, changeRequest, pageId, ...written, base, problem: error.message });
+      const content = markdownEditorContent(app, { edited, pageId, ...written, base, problem: error.message });
       sendPage(app, { title: `Edit ${written.title}`, content, scripts: [(await editorBundle('markdown')).name] }, 400);
     }
   });
   router.post(`${one}/p/:pageId/delete`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
-    const { space, changeRequest } = await posted(app);
-    await updateChangeRequestContent(contentDeps(app), { space, changeRequest, operations: [{ operation: 'delete_page', page: pathParam(app, 'pageId') }], author: callerOf(app) });
+    const { edited } = await posted(app);
+    await updateEditedContent(contentDeps(app), { edited, operations: [{ operation: 'delete_page', page: pathParam(app, 'pageId') }], author: callerOf(app) });
     ctx.status = 303;
-    ctx.redirect(crPagesPath(space.id, changeRequest.number));
+    ctx.redirect(editedPagesPath(edited));
   });
 }
 
 /** Where the page's shared editor connects, with a ticket for this person and page. */
-async function collabUrl(ctx: AppContext, changeRequest: ChangeRequestRecord, pageId: string): Promise<string> {
-  const ticket = await collabTicket(contentDeps(ctx), { userId: callerOf(ctx).id, spaceId: changeRequest.spaceId, changeRequestId: changeRequest.id, pageId });
+async function collabUrl(ctx: AppContext, edited: EditedBranch, pageId: string): Promise<string> {
+  const ticket = await collabTicket(contentDeps(ctx), { userId: callerOf(ctx).id, spaceId: edited.space.id, changeRequestId: edited.changeRequest?.id ?? null, pageId });
   return `${collabPath}?ticket=${encodeURIComponent(ticket)}`;
-}
-
-async function posted(ctx: AppContext, limitBytes?: number) {
-  const form = await checkedForm(ctx, limitBytes);
-  const { space } = spaceOf(ctx);
-  return { form, space, changeRequest: await changeRequestOf(contentDeps(ctx), space, pathParam(ctx, 'number')) };
 }
 
 /** A move from the Move buttons (`direction`) or a drag (`into`, `at`; `into` empty for the top level). */

@@ -5,7 +5,7 @@ import type { OrganizationRecord } from '../../storage/organizations.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { CollectionRecord } from '../../storage/collections.js';
 import type { AppContext } from '../context.js';
-import { changeRequestsPath, collectionPath, historyPath, organizationPath, pageHistoryPath, pagePath, sitesPath, spacePath } from './paths.js';
+import { changeRequestsPath, collectionPath, historyPath, liveEditPath, livePagesPath, organizationPath, pageHistoryPath, pagePath, sitesPath, spacePath } from './paths.js';
 import { breadcrumbs, csrfField } from './layout.js';
 import { recentChangeRequests, searchForm } from './organizationPages.js';
 
@@ -139,7 +139,11 @@ function contentTree(content: ReadableContent, parentId: string | null): Child {
 }
 
 /** A space: its page tree beside the page being read, drawn by the renderer the published sites use. */
-export async function spaceContent(ctx: AppContext, input: { space: SpaceRecord; organizationTitle: string; revision: Revision; page?: RevisionPage; document?: Document }): Promise<Child[]> {
+/** A space's page as it reads; `editable`: the space is live and the person may edit it (Edit, and its pages to manage). */
+export async function spaceContent(
+  ctx: AppContext,
+  input: { space: SpaceRecord; organizationTitle: string; revision: Revision; page?: RevisionPage; document?: Document; editable: boolean },
+): Promise<Child[]> {
   const { space, revision, page, document } = input;
   let body: ElementContent[] = [el('p', { className: ['muted'] }, 'This space has no page yet.')];
   if (page && document) {
@@ -164,6 +168,7 @@ export async function spaceContent(ctx: AppContext, input: { space: SpaceRecord;
       el('a', { href: changeRequestsPath(space.id) }, 'Change requests'),
       ' · ',
       el('a', { href: historyPath(space.id) }, 'History'),
+      ...(input.editable ? [' · ', el('a', { href: livePagesPath(space.id) }, 'Pages')] : []),
     ),
     el(
       'div',
@@ -173,7 +178,14 @@ export async function spaceContent(ctx: AppContext, input: { space: SpaceRecord;
         'div',
         {},
         el('article', { ariaLabelledBy: 'page-title' }, el('h1', { id: 'page-title' }, page?.title ?? space.title), body),
-        page?.kind === 'document' ? el('p', { className: ['muted'] }, el('a', { href: pageHistoryPath(space.id, page.id) }, `History of ${page.title}`)) : null,
+        page?.kind === 'document'
+          ? el(
+              'p',
+              { className: ['muted'] },
+              input.editable ? [el('a', { href: liveEditPath(space.id, page.id), className: ['button', 'edit-page'] }, 'Edit'), ' · '] : [],
+              el('a', { href: pageHistoryPath(space.id, page.id) }, `History of ${page.title}`),
+            )
+          : null,
         el(
           'section',
           { ariaLabelledBy: 'clone-title' },

@@ -10,3 +10,6 @@ export const sitesPath = (organizationId: string) => `/app/o/${organizationId}/s
 export const sitePath = (organizationId: string, siteId: string) => `/app/o/${organizationId}/sites/${siteId}`;
 export const collectionPath = (collectionId: string) => `/app/c/${collectionId}`;
 export const pageHistoryPath = (spaceId: string, pageId: string) => `/app/s/${spaceId}/p/${pageId}/history`;
+/** A live space's own pages, edited directly (its edit mode `live`). */
+export const livePagesPath = (spaceId: string) => `/app/s/${spaceId}/pages`;
+export const liveEditPath = (spaceId: string, pageId: string) => `/app/s/${spaceId}/p/${pageId}/edit`;

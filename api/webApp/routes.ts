@@ -19,6 +19,7 @@ import { appScriptByName } from './appScripts.js';
 import { appStyles, appStylesName } from './appStyles.js';
 import { addAdminRoutes } from './adminRoutes.js';
 import { addChangeRequestRoutes } from './changeRequestRoutes.js';
+import { addEditorRoutes, liveEdited } from './editorRoutes.js';
 import { checkedForm } from './forms.js';
 import { signedIn } from './guards.js';
 import { historyContent, revisionContent } from './historyPages.js';
@@ -65,6 +66,8 @@ function sendEditorBundle(ctx: AppContext, bundle: EditorBundle) {
 
 addSignInRoutes(router);
 addChangeRequestRoutes(router);
+// A live space's own pages, edited directly (its pages at /s/:spaceId/p/:pageId read them).
+addEditorRoutes(router, '/s/:spaceId', liveEdited);
 addAdminRoutes(router);
 addSiteRoutes(router);
 addOrganizationRoutes(router);
@@ -200,7 +203,8 @@ async function showSpace(ctx: AppContext, pageId: string | undefined) {
   const page = pageId ? revisionPage(revision, pageId, { accept: (candidate) => candidate.kind === 'document' }) : allPages(revision.pages).find((candidate) => candidate.kind === 'document');
   const document = page ? await readPageDocument(page) : undefined;
   const organization = await findOrganizationCached(ctx.db, space.organizationId);
-  sendPage(ctx, { title: page?.title ?? space.title, content: await spaceContent(ctx, { space, organizationTitle: organization?.title ?? 'Organization', revision, page, document }) });
+  const editable = space.editMode === 'live' && atLeast(spaceOf(ctx).role, spaceActions.edit);
+  sendPage(ctx, { title: page?.title ?? space.title, content: await spaceContent(ctx, { space, organizationTitle: organization?.title ?? 'Organization', revision, page, document, editable }) });
 }
 
 /** A refusal or a failure as a page of the app, with the status the API would answer. */

@@ -12,6 +12,7 @@ import {
   MarkdownTooDeepError,
   type PageContent,
   PageEdits,
+  primaryBranch,
   type PageFields,
   readRevision,
   resolveRevision,
@@ -127,7 +128,31 @@ export async function updateChangeRequestContent(
     expectHead?: string;
   },
 ): Promise<ContentUpdate> {
-  assertWritable(input.changeRequest);
+  const { changeRequest } = input;
+  assertWritable(changeRequest);
+  await changeRequestHead(deps, changeRequest); // its branch made again, if a crash left the row without it
+  const update = await updateBranchContent(deps, {
+    ...input,
+    branch: changeRequest.branch,
+    message: `Update content of change request #${changeRequest.number}`,
+    revertTo: changeRequest.revisionMergedAncestor ?? changeRequest.revisionInitial,
+  });
+  await addContributor(deps.db, changeRequest.id, input.author.id);
+  return update;
+}
+
+/**
+ * The same batch written straight to the space's primary branch: a live edit, for a space whose
+ * edit mode is `live` (a locked space refuses, in writeContent). A `revert_page` names its revision.
+ */
+export async function updateLiveContent(deps: ContentDeps, input: { space: SpaceRecord; operations: ContentOperation[]; author: UserRecord; expectHead?: string }): Promise<ContentUpdate> {
+  return updateBranchContent(deps, { ...input, branch: primaryBranch, message: 'Update content', revertTo: undefined });
+}
+
+async function updateBranchContent(
+  deps: ContentDeps,
+  input: { space: SpaceRecord; branch: string; message: string; revertTo: string | undefined; operations: ContentOperation[]; author: UserRecord; expectHead?: string },
+): Promise<ContentUpdate> {
   const operations = await checkedDocuments(input.operations);
   const files = await loadFiles(operations);
   const refs = new Set<string>();
@@ -140,22 +165,20 @@ export async function updateChangeRequestContent(
     }
   }
   let result: Omit<ContentUpdate, 'commit'> = { outcomes: [], insertedFiles: [] };
-  await changeRequestHead(deps, input.changeRequest); // its branch made again, if a crash left the row without it
   const { commit } = await writeContent(deps, {
     space: input.space,
-    branch: input.changeRequest.branch,
-    message: `Update content of change request #${input.changeRequest.number}`,
+    branch: input.branch,
+    message: input.message,
     author: input.author,
     changes: async (repo, head) => {
-      if (!head) throw invalidInput(`Change request ${input.changeRequest.number} has no branch`);
+      if (!head) throw invalidInput(`The branch ${input.branch} has no commit`);
       if (input.expectHead !== undefined && head !== input.expectHead) throw new HeadMovedError(head);
       const revision = await readRevision(repo, head);
-      const applied = await applyBatch(operations, files, revision, async (ref) => readRevision(repo, await resolveRevision(repo, ref)), input.changeRequest);
+      const applied = await applyBatch(operations, files, revision, async (ref) => readRevision(repo, await resolveRevision(repo, ref)), input.revertTo);
       result = applied;
       return applied.changes;
     },
   });
-  await addContributor(deps.db, input.changeRequest.id, input.author.id);
   return { commit, outcomes: result.outcomes, insertedFiles: result.insertedFiles };
 }
 
@@ -164,7 +187,8 @@ async function applyBatch(
   files: Map<number, NewFile[]>,
   revision: Revision,
   readAt: (ref: string) => Promise<Revision>,
-  changeRequest: ChangeRequestRecord,
+  /** What a `revert_page` without a revision goes back to: where the change request began. */
+  revertTo: string | undefined,
 ): Promise<{ changes: Change[]; outcomes: ContentOutcome[]; insertedFiles: string[] }> {
   const edits = new PageEdits(revision);
   const outcomes = new Map<string, ContentOutcome>();
@@ -202,7 +226,9 @@ async function applyBatch(
         touch(operation.page, 'deleted');
         break;
       case 'revert_page': {
-        const base = await readAt(operation.revision ?? changeRequest.revisionMergedAncestor ?? changeRequest.revisionInitial);
+        const to = operation.revision ?? revertTo;
+        if (to === undefined) throw invalidInput(`${where}: "revision" names the revision to go back to`);
+        const base = await readAt(to);
         if (operation.block !== undefined) touch(operation.page, edits.revertBlocks(operation.page, base, operation.block, where));
         else touch(operation.page, edits.revert(operation.page, base, where));
         break;

@@ -7,6 +7,7 @@ export * from './mergeChangeRequest.js';
 export * from './changeRequestView.js';
 export * from './reviewViews.js';
 export * from './describeChangeRequest.js';
+export * from './editedBranch.js';
 export * from './editPageSource.js';
 export * from './editPageBlocks.js';
 export * from './pageTreeMoves.js';

@@ -1,34 +1,31 @@
 import type { RevisionPage } from '../../engine/index.js';
-import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
-import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import type { ContentDeps } from '../common/deps.js';
 import { invalidInput, missing } from '../common/errors.js';
-import { updateChangeRequestContent } from './changeRequestContent.js';
-import { readChangeRequestRevision } from './changeRequestView.js';
+import { type EditedBranch, editedBranchName, readEditedRevision, updateEditedContent } from './editedBranch.js';
 
 /**
- * A page moved in the change request's tree, a step at a time as a keyboard moves it: up or
+ * A page moved in its branch's tree, a step at a time as a keyboard moves it: up or
  * down among its siblings, in (under the page above it, last), out (after its parent); or to a
  * place by name (a drag: under `into`, at `at`). The API's `update_page` with `into` and `at`,
  * under its rules (never under itself, a free slug where it lands).
  */
 export type TreeMove = 'up' | 'down' | 'in' | 'out' | { into: string | null; at: number };
 
-export async function movePageInTree(deps: ContentDeps, input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pageId: string; move: TreeMove; author: UserRecord }) {
-  const { revision } = await readChangeRequestRevision(deps, input.changeRequest);
+export async function movePageInTree(deps: ContentDeps, input: { edited: EditedBranch; pageId: string; move: TreeMove; author: UserRecord }) {
+  const { revision } = await readEditedRevision(deps, input.edited);
   const place = locate(revision.pages, input.pageId, null);
-  if (!place) throw missing(`Page ${input.pageId} not found in change request #${input.changeRequest.number}`);
+  if (!place) throw missing(`Page ${input.pageId} not found in ${editedBranchName(input.edited)}`);
   const target = destination(place, input.move);
   if (!target) throw invalidInput(`Page ${input.pageId} can't move ${String(input.move)} from where it is`);
-  return updateChangeRequestContent(deps, { space: input.space, changeRequest: input.changeRequest, operations: [{ operation: 'update_page', page: input.pageId, ...target }], author: input.author });
+  return updateEditedContent(deps, { edited: input.edited, operations: [{ operation: 'update_page', page: input.pageId, ...target }], author: input.author });
 }
 
-/** A page renamed in the change request (the API's `update_page` with `title`). */
-export async function renamePageInTree(deps: ContentDeps, input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pageId: string; title: string; author: UserRecord }) {
+/** A page renamed (the API's `update_page` with `title`). */
+export async function renamePageInTree(deps: ContentDeps, input: { edited: EditedBranch; pageId: string; title: string; author: UserRecord }) {
   const title = input.title.trim();
   if (!title || title.length > 256) throw invalidInput('A page’s title has 1 to 256 characters');
-  return updateChangeRequestContent(deps, { space: input.space, changeRequest: input.changeRequest, operations: [{ operation: 'update_page', page: input.pageId, title }], author: input.author });
+  return updateEditedContent(deps, { edited: input.edited, operations: [{ operation: 'update_page', page: input.pageId, title }], author: input.author });
 }
 
 interface Place {

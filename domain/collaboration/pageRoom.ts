@@ -5,18 +5,16 @@ import * as syncProtocol from 'y-protocols/sync';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import * as Y from 'yjs';
-import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
-import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
-import { changeRequestHead, readPageBlocks, savePageBlocks } from '../changeRequests/index.js';
+import { type EditedBranch, editedBranchHead, readPageBlocks, savePageBlocks } from '../changeRequests/index.js';
 import type { ContentDeps } from '../common/deps.js';
 import { log } from '../common/log.js';
 import { documentOfBlocks, keysAfterSave, openedBlocks, schema, withKeys, writtenBlocks, type OpenedBlocks } from '../documents/editor/index.js';
 
 /**
- * A page being written by several people at once: one Yjs document per page of a change request,
+ * A page being written by several people at once: one Yjs document per page of a branch,
  * shared with each writer's editor over a connection (y-protocols' sync and awareness messages),
- * and written to the change request's branch by the server: a commit after a pause in typing, as
+ * and written to its branch by the server: a commit after a pause in typing, as
  * the block editor saves alone (unchanged blocks byte for byte). A push to the branch meanwhile
  * is merged in and shows in every editor; the same blocks changed on both sides end the session
  * with both versions handed to the writers (`conflict`).
@@ -48,9 +46,15 @@ export const roomLimits = { documentBytes: 16 * 1024 * 1024 };
 
 const rooms = new Map<string, Promise<PageRoom>>();
 
-/** The room of a change request's page, opened from the branch's head when no one is in it. */
-export async function joinPageRoom(deps: ContentDeps, input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pageId: string }, connection: PageConnection): Promise<PageRoom> {
-  const name = `${input.changeRequest.id}/${input.pageId}`;
+/** A page's room: on a change request's branch, or on the space's primary branch (live edits). */
+export interface RoomPlace {
+  edited: EditedBranch;
+  pageId: string;
+}
+
+/** The room of a page, opened from its branch's head when no one is in it. */
+export async function joinPageRoom(deps: ContentDeps, input: RoomPlace, connection: PageConnection): Promise<PageRoom> {
+  const name = `${input.edited.space.id}/${input.edited.changeRequest?.id ?? 'live'}/${input.pageId}`;
   let room = rooms.get(name);
   if (!room) {
     room = PageRoom.open(deps, input, () => rooms.delete(name));
@@ -87,7 +91,7 @@ export class PageRoom {
 
   private constructor(
     private readonly deps: ContentDeps,
-    private readonly place: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pageId: string },
+    private readonly place: RoomPlace,
     private base: string,
     private title: string,
     doc: PMNode,
@@ -109,8 +113,8 @@ export class PageRoom {
     this.headCheck.unref();
   }
 
-  static async open(deps: ContentDeps, place: { space: SpaceRecord; changeRequest: ChangeRequestRecord; pageId: string }, onClose: () => void): Promise<PageRoom> {
-    const opened = await readPageBlocks(deps, place.changeRequest, place.pageId);
+  static async open(deps: ContentDeps, place: RoomPlace, onClose: () => void): Promise<PageRoom> {
+    const opened = await readPageBlocks(deps, place.edited, place.pageId);
     return new PageRoom(deps, place, opened.head, opened.title, documentOfBlocks(opened.blocks), onClose);
   }
 
@@ -219,9 +223,9 @@ export class PageRoom {
   private async checkHead() {
     if (this.saving || this.closed) return;
     try {
-      if ((await changeRequestHead(this.deps, this.place.changeRequest)) !== this.base) await this.save();
+      if ((await editedBranchHead(this.deps, this.place.edited)) !== this.base) await this.save();
     } catch (error) {
-      log.warn('Reading a change request’s head for a shared editor failed', { error: (error as Error).message });
+      log.warn('Reading a branch’s head for a shared editor failed', { error: (error as Error).message });
     }
   }
 

@@ -10,7 +10,8 @@ import { instanceKey } from '../common/instanceKeys.js';
 export interface CollabTicket {
   userId: string;
   spaceId: string;
-  changeRequestId: string;
+  /** Null: the space's primary branch (live edits). */
+  changeRequestId: string | null;
   pageId: string;
   /** Until when it opens a connection (ms since the epoch). */
   expires: number;

@@ -359,4 +359,71 @@ test('a new page, then deleted; a title of spaces refused and nothing written', 
   assert.is((await t.call('GET', `${base}/content/page/${pageId}`, { token: fx.editor.token })).status, 404);
 });
 
+test('a live space: Edit on its pages writes straight to its primary branch; a locked space and a reader edit nothing', async () => {
+  const live = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Live notes', template: { id: 'getting-started' } } })).body;
+  assert.is(live.editMode, 'live');
+  const spacePath = `/app/s/${live.id}`;
+  const faqId = (await t.call('GET', `/v1/spaces/${live.id}/content/path/faq`, { token: fx.editor.token })).body.id as string;
+  const headOf = async () => (await t.call('GET', `/v1/spaces/${live.id}`, { token: fx.editor.token })).body.revision as string;
+  const editor = await signedInBrowser(t.url, fx.editor.email, password);
+  const reader = await signedInBrowser(t.url, fx.reader.email, password);
+  const editLink = `<a href="${spacePath}/p/${faqId}/edit" class="button edit-page">Edit</a>`;
+  assert.match((await editor.get(`${spacePath}/p/${faqId}`)).html, editLink);
+  assert.not.match((await reader.get(`${spacePath}/p/${faqId}`)).html, `/p/${faqId}/edit`, 'a reader is offered no Edit');
+  assert.is((await reader.get(`${spacePath}/p/${faqId}/edit`)).status, 403);
+
+  const opened = await openBlockEditor(editor, spacePath, faqId);
+  const before = await headOf();
+  assert.is(opened.base, before, 'opened at the space’s head');
+  const first = opened.blocks.findIndex((block) => block.node?.type === 'paragraph');
+  const paragraph = { ...opened.blocks[first]!.node!, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Written live.', marks: [] }] }] };
+  const blocks = opened.blocks.map((block, index) => (index === first ? { node: paragraph, was: block.key } : { keep: block.key }));
+  const saved = await saveBlocks(editor, spacePath, faqId, { csrf: opened.csrf, base: opened.base, title: 'FAQ', blocks: JSON.stringify(blocks) });
+  assert.is(saved.status, 200, saved.html);
+  const head = (JSON.parse(saved.html) as { head: string }).head;
+  assert.is(await headOf(), head, 'the space’s revision is the save');
+  const gitdir = spaceGitdir(t.dataDir, live.id);
+  assert.is(gitValue(gitdir, 'rev-parse', 'refs/heads/main'), head, 'on the primary branch');
+  assert.is(gitValue(gitdir, 'rev-parse', `${head}^`), before, 'one commit');
+  assert.match(gitValue(gitdir, 'show', `${head}:faq.md`), /^Written live\.$/m);
+  assert.match((await editor.get(`${spacePath}/p/${faqId}`)).html, 'Written live.', 'the space reads the save at once');
+
+  const form = await editor.get(`${spacePath}/p/${faqId}/markdown`);
+  const markdownSave = await editor.post(`${spacePath}/p/${faqId}/markdown`, {
+    csrf: Browser.field(form.html, 'csrf'),
+    base: Browser.field(form.html, 'base'),
+    title: 'FAQ',
+    markdown: 'In markdown.\n',
+  });
+  assert.is(markdownSave.status, 303, markdownSave.html.slice(0, 300));
+  assert.is(markdownSave.location, `${spacePath}/p/${faqId}`, 'back to the page as it reads');
+  const pages = await editor.get(`${spacePath}/pages`);
+  assert.match(pages.html, `<a href="${spacePath}/p/${faqId}/edit" aria-label="Edit FAQ">FAQ</a>`);
+  const made = await editor.post(`${spacePath}/pages`, { csrf: Browser.field(pages.html, 'csrf'), title: 'Live page' });
+  assert.is(made.status, 303);
+  assert.match(made.location!, new RegExp(`^${spacePath}/p/[^/]+/edit$`));
+  const collab = /data-collab="([^"]+)"/.exec((await editor.get(`${spacePath}/p/${faqId}/edit`)).html)?.[1]?.replace(/&#x26;|&amp;/g, '&');
+  const connect = () =>
+    new Promise<string>((resolve) => {
+      const socket = new WebSocket(`${t.url.replace(/^http/, 'ws')}${collab}`, { origin: t.url });
+      socket.on('open', () => {
+        socket.close();
+        resolve('open');
+      });
+      socket.on('unexpected-response', (_request, response) => resolve(String(response.statusCode)));
+      socket.on('error', () => undefined);
+    });
+  assert.is(await connect(), 'open', 'a live page is shared as a change request’s is');
+
+  assert.is((await t.call('PATCH', `/v1/spaces/${live.id}`, { token: fx.admin.token, body: { editMode: 'locked' } })).status, 200);
+  const locked = await headOf();
+  assert.not.match((await editor.get(`${spacePath}/p/${faqId}`)).html, `/p/${faqId}/edit`, 'a locked space offers no Edit');
+  assert.is((await editor.get(`${spacePath}/p/${faqId}/edit`)).status, 423);
+  const refused = await saveBlocks(editor, spacePath, faqId, { csrf: opened.csrf, base: locked, title: 'FAQ', blocks: JSON.stringify(blocks) });
+  assert.is(refused.status, 423);
+  assert.match(JSON.parse(refused.html).error.message, 'is locked');
+  assert.is(await connect(), '410', 'its shared editor closed to new writers');
+  assert.is(await headOf(), locked, 'nothing written');
+});
+
 test.run();

@@ -57,7 +57,7 @@ function input(value: string, onChange: (value: string) => void, type = 'text'):
   return element;
 }
 
-/** An input offering the choices of a datalist of the page (the change request's pages, for a link). */
+/** An input offering the choices of a datalist of the page (the branch's other pages, for a link). */
 function withList(element: HTMLInputElement, list: string): HTMLInputElement {
   element.setAttribute('list', list);
   return element;

@@ -2,7 +2,7 @@
  * The block editor, in the browser: ProseMirror over the page's blocks (see
  * domain/documents/editor), shared with the other writers of the page (sharedSession) or, when
  * the shared editor can't be reached, saved by this browser alone (soloSession); either way each
- * save is a commit on the change request's branch, after the Save button, Ctrl+S, or a pause in
+ * save is a commit on the page's branch (a change request's, or a live space's own), after the Save button, Ctrl+S, or a pause in
  * typing. Bundled on the server (editorBundle.ts), loaded by the edit page only.
  */
 import { baseKeymap, chainCommands, exitCode, toggleMark } from 'prosemirror-commands';

@@ -34,11 +34,12 @@ class HandleView {
     const dom = pos === undefined ? null : (this.view.nodeDOM(pos) as HTMLElement | null);
     if (pos === undefined || !dom || !(dom instanceof HTMLElement)) return;
     this.pos = pos;
+    // Shown first: a hidden element has no offsetParent to measure from.
+    this.handle.hidden = false;
     const box = (this.handle.offsetParent ?? document.body).getBoundingClientRect();
     const rect = dom.getBoundingClientRect();
     this.handle.style.top = `${rect.top - box.top}px`;
     this.handle.style.left = `${rect.left - box.left - 22}px`;
-    this.handle.hidden = false;
   };
 
   private start(event: DragEvent) {

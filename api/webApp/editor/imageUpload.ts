@@ -5,7 +5,7 @@ import { refLabel, schema } from '../../../domain/documents/editor/index.js';
 
 /**
  * Images into the page: dropped, pasted, or chosen with the Image button. Each is committed to
- * the change request's branch at once (the files route: `.gitbook/assets/`), then inserted as an
+ * the page's branch at once (the files route: `.gitbook/assets/`), then inserted as an
  * image block linking to it. The editor shows what it has read of an image it uploaded (a data:
  * URL, which the app's policy allows); other images show their path.
  */

@@ -1,0 +1,45 @@
+import { primaryBranch, resolveRevision } from '../../engine/index.js';
+import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
+import type { SpaceRecord } from '../../storage/spaces.js';
+import type { UserRecord } from '../../storage/users.js';
+import type { ContentDeps } from '../common/deps.js';
+import { spaceLocked } from '../common/errors.js';
+import { readRevisionWithSizes, type RevisionWithSizes } from '../spaces/index.js';
+import { type ContentOperation, type ContentUpdate, updateChangeRequestContent, updateLiveContent } from './changeRequestContent.js';
+import { assertWritable, changeRequestHead } from './changeRequests.js';
+
+/**
+ * Where the app's editors write: a change request's branch, or, in a space whose edit mode is
+ * `live` ("users can directly edit the space"), the space's primary branch itself (`changeRequest`
+ * null). Pages, saves, uploads, tree moves and shared rooms work the same on either.
+ */
+export interface EditedBranch {
+  space: SpaceRecord;
+  changeRequest: ChangeRequestRecord | null;
+}
+
+/** How messages name it: "change request #3", or "space abc". */
+export const editedBranchName = (edited: EditedBranch) => (edited.changeRequest ? `change request #${edited.changeRequest.number}` : `space ${edited.space.id}`);
+
+/** Refuses what can't be edited: a merged or archived change request, a locked space's content. */
+export function assertEditable(edited: EditedBranch): void {
+  if (edited.changeRequest) assertWritable(edited.changeRequest);
+  else if (edited.space.editMode !== 'live') throw spaceLocked(edited.space.id);
+}
+
+export async function editedBranchHead(deps: Pick<ContentDeps, 'repositories'>, edited: EditedBranch): Promise<string> {
+  if (edited.changeRequest) return changeRequestHead(deps, edited.changeRequest);
+  return resolveRevision(deps.repositories.open(edited.space.id), primaryBranch);
+}
+
+/** The branch's head, or another commit of its space (`ref`), with its file sizes. */
+export async function readEditedRevision(deps: Pick<ContentDeps, 'repositories'>, edited: EditedBranch, ref?: string): Promise<RevisionWithSizes> {
+  return readRevisionWithSizes(deps, edited.space.id, ref ?? (await editedBranchHead(deps, edited)));
+}
+
+/** The API's content batch on the branch, as one commit (see updateChangeRequestContent). */
+export function updateEditedContent(deps: ContentDeps, input: { edited: EditedBranch; operations: ContentOperation[]; author: UserRecord; expectHead?: string }): Promise<ContentUpdate> {
+  const { edited, ...batch } = input;
+  if (edited.changeRequest) return updateChangeRequestContent(deps, { ...batch, space: edited.space, changeRequest: edited.changeRequest });
+  return updateLiveContent(deps, { ...batch, space: edited.space });
+}
