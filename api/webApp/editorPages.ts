@@ -1,4 +1,4 @@
-import type { EditedBranch } from '../../domain/changeRequests/index.js';
+import type { BlockTargets, EditedBranch } from '../../domain/changeRequests/index.js';
 import { el, type Child } from '../../domain/documents/index.js';
 import type { EditableBlock, RevisionPage } from '../../engine/index.js';
 import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
@@ -12,6 +12,9 @@ const editedPath = ({ space, changeRequest }: EditedBranch) => (changeRequest ? 
 export const editPagePath = (edited: EditedBranch, pageId: string) => `${editedPath(edited)}/p/${pageId}/edit`;
 export const editedPagesPath = (edited: EditedBranch) => `${editedPath(edited)}/pages`;
 const markdownEditorPath = (edited: EditedBranch, pageId: string) => `${editedPath(edited)}/p/${pageId}/markdown`;
+/** The lists the block editor's target fields offer (`list` of an input), by what they list. */
+const targetLists: Record<keyof BlockTargets, string> = { pages: 'page-targets', files: 'file-targets', reusable: 'reusable-targets', specs: 'spec-targets' };
+
 /** What the editors call the branch a save lands on. */
 const branchSaid = (edited: EditedBranch) => (edited.changeRequest ? 'the change request’s branch' : 'the space’s content, live');
 
@@ -103,7 +106,7 @@ export function blockEditorContent(
     base: string;
     blocks: EditableBlock[];
     collab: string;
-    linkTargets: Array<{ title: string; target: string }>;
+    targets: BlockTargets;
   },
 ): Child[] {
   const { edited } = input;
@@ -157,11 +160,14 @@ export function blockEditorContent(
         el('a', { href: markdownPath }, 'Edit as markdown'),
       ),
     ),
-    // What a link's target offers as it is typed (the browser filters): the branch's other pages.
-    el(
-      'datalist',
-      { id: 'page-targets' },
-      input.linkTargets.map((page) => el('option', { value: page.target }, page.title)),
+    // What a target offers as it is typed (the browser filters): the branch's other pages (links,
+    // page blocks), its files, its reusable contents, the organization's OpenAPI specifications.
+    Object.entries(targetLists).map(([kind, id]) =>
+      el(
+        'datalist',
+        { id },
+        input.targets[kind as keyof BlockTargets].map((target) => el('option', { value: target.target }, target.title)),
+      ),
     ),
     // Data, not script (no nonce needed): "<" escaped so the text can't close the element.
     el('script', { type: 'application/json', id: 'editor-blocks' }, JSON.stringify({ base: input.base, blocks: input.blocks }).replace(/</g, '\\u003c')),

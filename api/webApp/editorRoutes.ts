@@ -104,7 +104,7 @@ export function addEditorRoutes(router: Router<AppState, AppServices>, one: stri
     const collab = await collabUrl(app, edited, opened.page.id);
     sendPage(app, {
       title: `Edit ${opened.title}`,
-      content: blockEditorContent(app, { edited, pageId: opened.page.id, title: opened.title, base: opened.head, blocks: opened.blocks, collab, linkTargets: opened.linkTargets }),
+      content: blockEditorContent(app, { edited, pageId: opened.page.id, title: opened.title, base: opened.head, blocks: opened.blocks, collab, targets: opened.targets }),
       scripts: [bundle.name],
     });
   });
@@ -135,7 +135,11 @@ export function addEditorRoutes(router: Router<AppState, AppServices>, one: stri
     const app = ctx as AppContext;
     const { form, edited } = await posted(app, uploadFormLimit);
     const file = { name: form.get('name') ?? '', contentType: form.get('contentType') ?? '', base64: form.get('base64') ?? '' };
-    if (!/^image\//.test(file.contentType)) throw badRequest('"contentType" is an image’s type (image/png, image/jpeg…)');
+    // An image block's file is an image; a file block's, any file of a media type.
+    const kind = form.get('kind') ?? 'image';
+    if (kind !== 'image' && kind !== 'file') throw badRequest('"kind" is image or file');
+    if (kind === 'image' && !/^image\//.test(file.contentType)) throw badRequest('"contentType" is an image’s type (image/png, image/jpeg…)');
+    if (!/^[\w.+-]+\/[\w.+-]+$/.test(file.contentType)) throw badRequest('"contentType" is a media type (application/pdf, text/plain…)');
     const uploaded = await uploadPageFile(contentDeps(app), { edited, pageId: pathParam(app, 'pageId'), ...file, author: callerOf(app) });
     ctx.body = { head: uploaded.commit, src: uploaded.src };
   });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { allPages, findPageById, MarkdownTooDeepError, UnknownBlockError } from '../../engine/index.js';
+import { listOpenAPISpecs } from '../../storage/openapi.js';
 import type { UserRecord } from '../../storage/users.js';
 import type { ContentDeps } from '../common/deps.js';
 import { invalidInput, missing } from '../common/errors.js';
@@ -8,18 +9,45 @@ import type { EditableBlock, WrittenBlock } from '../../engine/index.js';
 import { type EditedBranch, editedBranchName, readEditedRevision, updateEditedContent } from './editedBranch.js';
 import { pageAt, readPageSource, savePageSource } from './editPageSource.js';
 
+/** What a page's blocks may point at, each as a title and its target as the page's markdown writes it. */
+export interface BlockTargets {
+  /** The branch's other pages: paths from this page's file, as Git Sync writes links. */
+  pages: Target[];
+  /** Its files (`.gitbook/assets/`), for file blocks. */
+  files: Target[];
+  /** Its reusable contents (`.gitbook/includes/`), for includes. */
+  reusable: Target[];
+  /** The organization's OpenAPI specifications, by slug. */
+  specs: Target[];
+}
+
+interface Target {
+  title: string;
+  target: string;
+}
+
+/** The most specifications offered: a picker, not a catalogue (a slug not offered can still be typed). */
+const offeredSpecs = 200;
+
 /**
- * A page as the block editor opens it: its title, its blocks at the branch's
- * head, that head, and the other pages it may link to (their titles, and their paths from this
- * page's file, as Git Sync writes links).
+ * A page as the block editor opens it: its title, its blocks at the branch's head, that head, and
+ * what its blocks may point at (BlockTargets).
  */
 export async function readPageBlocks(deps: ContentDeps, edited: EditedBranch, pageId: string) {
   const source = await readPageSource(deps, edited, pageId);
   const from = path.posix.dirname(source.page.file ?? '');
-  const linkTargets = allPages(source.revision.pages)
-    .filter((page) => page.id !== pageId && page.file)
-    .map((page) => ({ title: page.title, target: path.posix.relative(from, page.file!) }));
-  return { page: source.page, title: source.title, head: source.head, blocks: await openPageBlocks(source.markdown), linkTargets };
+  const relative = (file: string) => path.posix.relative(from, file);
+  const { revision } = source;
+  const [blocks, specs] = await Promise.all([openPageBlocks(source.markdown), listOpenAPISpecs(deps.db, edited.space.organizationId, { limit: offeredSpecs })]);
+  const targets: BlockTargets = {
+    pages: allPages(revision.pages)
+      .filter((page) => page.id !== pageId && page.file)
+      .map((page) => ({ title: page.title, target: relative(page.file!) })),
+    files: revision.files.map((file) => ({ title: file.name, target: relative(file.path) })),
+    reusable: revision.reusableContents.map((content) => ({ title: content.title, target: relative(content.path) })),
+    specs: specs.items.map((spec) => ({ title: spec.slug, target: spec.slug })),
+  };
+  return { page: source.page, title: source.title, head: source.head, blocks, targets };
 }
 
 export type BlocksSave =

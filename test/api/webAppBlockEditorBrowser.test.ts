@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chromiumPath } from '../../domain/pdf/browser.js';
 import { checkAppPage, signedInPage } from '../helpers/appInChromium.js';
+import { ok } from '../helpers/gitClient.js';
 import { organizationWithMembers, type OrganizationFixture } from '../helpers/fixtures.js';
 import { givePasswords } from '../helpers/processes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -216,6 +217,70 @@ test('a link to another page of the change request, its path offered as the page
   await saved(page);
   assert.is(await markdownOf(api, pageId), 'See [the introduction](README.md) first.\n');
   await page.browserContext().close();
+});
+
+test('blocks that point somewhere, from the slash menu: a page link, a file uploaded, reusable content, an OpenAPI operation, a Mermaid diagram', async () => {
+  const spec = 'openapi: 3.0.0\ninfo: { title: Pets, version: "1" }\npaths:\n  /pets:\n    get:\n      responses: { "200": { description: ok } }\n';
+  assert.ok([200, 201].includes((await t.call('PUT', `/v1/orgs/${fx.org.id}/openapi/pets`, { token: fx.admin.token, body: { source: { text: spec } } })).status));
+  // A reusable content in the space (a file under .gitbook/includes/, pushed as a git user adds one).
+  const work = mkdtempSync(path.join(tmpdir(), 'quire-include-'));
+  const clone = path.join(work, 'clone');
+  await ok(work, 'clone', '--quiet', `${t.url.replace('://', `://admin:${fx.admin.token}@`)}/git/${spaceId}.git`, clone);
+  mkdirSync(path.join(clone, '.gitbook/includes'), { recursive: true });
+  writeFileSync(path.join(clone, '.gitbook/includes/support.md'), '---\ntitle: Support notice\n---\nStuck? Write to us.\n');
+  await ok(clone, 'add', '-A');
+  await ok(clone, 'commit', '-qm', 'Support notice');
+  await ok(clone, 'push', '--quiet', 'origin', 'HEAD:main');
+  const { api, pageId, editPath } = await pageToEdit('Pointing', 'Start.\n');
+  const page = await openEditor(editPath);
+  const insert = async (words: string, label: string) => {
+    await cursorAfter(page, 'Start.');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(`/${words}`);
+    await page.waitForSelector('.slash-menu:not([hidden]) [role=option][aria-selected=true]');
+    assert.is(await page.$eval('.slash-menu [aria-selected=true]', (option) => option.textContent), label);
+    await page.keyboard.press('Enter');
+  };
+  await insert('reusable', 'Reusable content');
+  await insert('page link', 'Page link');
+  await page.locator('::-p-aria(Page \\(type its name\\))').fill('getting-started/quickstart.md');
+  await page.keyboard.press('Enter');
+  await insert('mermaid', 'Mermaid diagram');
+  await page.keyboard.type('graph TD; A-->B');
+  await insert('openapi', 'OpenAPI operation');
+  await page.locator('::-p-aria(Path)').fill('/pets');
+  await page.keyboard.press('Enter');
+  const folder = mkdtempSync(path.join(tmpdir(), 'quire-file-'));
+  const notes = path.join(folder, 'notes.txt');
+  writeFileSync(notes, 'Release notes, as text.\n');
+  await cursorAfter(page, 'Start.');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('/file');
+  await page.waitForSelector('.slash-menu:not([hidden]) [role=option][aria-selected=true]');
+  const [chooser] = await Promise.all([page.waitForFileChooser(), page.keyboard.press('Enter')]);
+  await chooser.accept([notes]);
+  await page.waitForSelector('.editor-content .void-block[data-type=file]');
+  await page.click('button.save');
+  await saved(page);
+  const written = await markdownOf(api, pageId);
+  assert.match(
+    written,
+    /^Start\.\n\n\{% file src="\.gitbook\/assets\/notes\.txt" %\}\n\{% endfile %\}\n\n\{% openapi-operation spec="pets" path="\/pets" method="get" %\}\n\{% endopenapi-operation %\}\n\n```mermaid\ngraph TD; A-->B\n```\n\n\{% content-ref url="getting-started\/quickstart\.md" %\}\n\[getting-started\/quickstart\.md\]\(getting-started\/quickstart\.md\)\n\{% endcontent-ref %\}\n\n\{% include "\.gitbook\/includes\/support\.md" %\}\n$/,
+    written,
+  );
+  const files = (await t.call('GET', `${api}/content/files`, { token: fx.editor.token })).body.items as Array<{ name: string; contentType: string }>;
+  assert.ok(
+    files.some((file) => file.name === 'notes.txt'),
+    'the file is on the branch',
+  );
+  const document = (await t.call('GET', `${api}/content/page/${pageId}`, { token: fx.editor.token })).body.document as { nodes: Array<{ type: string }> };
+  assert.equal(
+    document.nodes.map((node) => node.type),
+    ['paragraph', 'file', 'openapi-operation', 'code', 'content-ref', 'reusable-content'],
+  );
+  await page.browserContext().close();
+  rmSync(folder, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
 });
 
 test('tabs: a new tab from the slash menu inside tabs, written after the one the cursor is in; removed, the page is as it was', async () => {

@@ -29,7 +29,8 @@ function placeBlock(make: () => PMNode): Command {
     const to = here ? $from.after() : from;
     if (!dispatch) return true;
     const tr = state.tr.replaceWith(from, to, node);
-    tr.setSelection(Selection.near(tr.doc.resolve(from + 1)));
+    // A block with no text of its own is selected, its settings beside it.
+    tr.setSelection(node.isAtom ? NodeSelection.create(tr.doc, from) : Selection.near(tr.doc.resolve(from + 1)));
     dispatch(tr.scrollIntoView());
     return true;
   };
@@ -82,7 +83,23 @@ export function removePart(pos: number): Command {
   };
 }
 
-export const blockChoices: BlockChoice[] = [
+/** What the blocks pointing somewhere need from the page: the first target a list offers (see editorPages), a file chosen and uploaded. */
+export interface ChoiceContext {
+  firstTarget(list: 'page-targets' | 'reusable-targets' | 'spec-targets'): string | undefined;
+  chooseFile(): void;
+}
+
+/** A block pointing at the first of `list`'s targets; not offered when the list is empty (no other page, no reusable content…). */
+const pointing = (context: ChoiceContext, list: Parameters<ChoiceContext['firstTarget']>[0], make: (target: string) => PMNode): Command => {
+  return (state, dispatch, view) => {
+    const target = context.firstTarget(list);
+    return target !== undefined && placeBlock(() => make(target))(state, dispatch, view);
+  };
+};
+
+const gitbookTag = (type: string, data: Record<string, unknown>) => nodes.gitbook_void!.create({ type, data });
+
+export const blockChoices = (context: ChoiceContext): BlockChoice[] => [
   { label: 'New tab', words: 'new add tab another', command: addAfter(nodes.tab!, (siblings) => ({ title: `Tab ${siblings + 1}` })) },
   { label: 'New step', words: 'new add step another', command: addAfter(nodes.step!, () => null) },
   { label: 'Text', words: 'paragraph text plain', command: setBlockType(nodes.paragraph!) },
@@ -105,7 +122,27 @@ export const blockChoices: BlockChoice[] = [
   { label: 'Math', words: 'math formula equation tex latex', command: placeBlock(() => nodes.math!.create()) },
   { label: 'Table', words: 'table grid columns rows', command: placeBlock(table) },
   { label: 'Divider', words: 'divider rule separator line hr', command: placeBlock(() => nodes.divider!.create()) },
-  { label: 'Embed', words: 'embed video url iframe', command: placeBlock(() => nodes.gitbook_void!.create({ type: 'embed', data: { url: '' } })) },
+  { label: 'Embed', words: 'embed video url iframe', command: placeBlock(() => gitbookTag('embed', { url: '' })) },
+  { label: 'Mermaid diagram', words: 'mermaid diagram chart flowchart sequence graph', command: setBlockType(nodes.code_block!, { syntax: 'mermaid' }) },
+  {
+    label: 'File',
+    words: 'file attachment download upload pdf',
+    command: (_state, dispatch) => {
+      if (dispatch) context.chooseFile();
+      return true;
+    },
+  },
+  { label: 'Page link', words: 'page link card reference content-ref', command: pointing(context, 'page-targets', (url) => gitbookTag('content-ref', { ref: { kind: 'url', url } })) },
+  {
+    label: 'Reusable content',
+    words: 'reusable content include snippet shared',
+    command: pointing(context, 'reusable-targets', (url) => gitbookTag('reusable-content', { ref: { kind: 'url', url } })),
+  },
+  {
+    label: 'OpenAPI operation',
+    words: 'openapi api operation endpoint swagger',
+    command: pointing(context, 'spec-targets', (spec) => gitbookTag('openapi-operation', { ref: { kind: 'openapi', spec }, method: 'get', path: '/' })),
+  },
 ];
 
 /** The top-level block the selection is in: its node and position. */

@@ -6,8 +6,8 @@ import { growTable, removePart, setAttributes } from './blockCommands.js';
 
 /**
  * The settings of the block the cursor is in, beside the text: a hint's style, a code block's
- * language, title and line numbers, a tab's title, an image's caption, an embed's URL, a task's
- * state, a table's rows and columns, a link's target, and the markdown of a block the editor
+ * language, title and line numbers, a tab's title, an image's caption, where an embed, a file,
+ * a page link, reusable content or an API operation points, a task's state, a table's rows and columns, a link's target, and the markdown of a block the editor
  * keeps as written. Plain form controls, so each is reached and changed from the keyboard.
  */
 type Target = { node: PMNode; pos: number } | { link: Mark; from: number; to: number };
@@ -161,17 +161,8 @@ class SettingsView {
             input(String(node.attrs.alt ?? ''), (alt) => this.set(pos, { alt: alt || null })),
           ),
         ];
-      case 'gitbook_void': {
-        const data = node.attrs.data as Record<string, unknown>;
-        if (node.attrs.type !== 'embed') return [heading('Block'), paragraph('Written as a GitBook tag; moved and deleted as a whole.')];
-        return [
-          heading('Embed'),
-          field(
-            'URL',
-            input(String(data.url ?? ''), (url) => this.set(pos, { data: { ...data, url } }), 'url'),
-          ),
-        ];
-      }
+      case 'gitbook_void':
+        return this.voidControls(node, pos);
       case 'opaque': {
         const area = document.createElement('textarea');
         area.value = String(node.attrs.source);
@@ -193,6 +184,63 @@ class SettingsView {
       }
       default:
         return [];
+    }
+  }
+
+  /** A block that points somewhere (an embed, a file, a page, reusable content, an API operation): where, and how. */
+  private voidControls(node: PMNode, pos: number): HTMLElement[] {
+    const data = node.attrs.data as Record<string, unknown>;
+    const setData = (more: Record<string, unknown>) => this.set(pos, { data: { ...data, ...more } });
+    const target = (label: string, list: string) =>
+      field(
+        label,
+        withList(
+          input(refLabel(data.ref), (url) => setData({ ref: { kind: 'url', url } })),
+          list,
+        ),
+      );
+    switch (node.attrs.type) {
+      case 'embed':
+        return [
+          heading('Embed'),
+          field(
+            'URL',
+            input(String(data.url ?? ''), (url) => setData({ url }), 'url'),
+          ),
+        ];
+      case 'content-ref':
+        return [heading('Page link'), target('Page (type its name)', 'page-targets')];
+      case 'file':
+        return [heading('File'), target('File (type its name)', 'file-targets')];
+      case 'reusable-content':
+        return [heading('Reusable content'), target('Reusable content (type its name)', 'reusable-targets'), paragraph('Shared by every page that includes it: change it in its own file.')];
+      case 'openapi-operation':
+      case 'swagger': {
+        const spec =
+          node.attrs.type === 'swagger'
+            ? target('Specification (a URL or a file)', 'file-targets')
+            : field(
+                'Specification (type its name)',
+                withList(
+                  input(refLabel(data.ref), (slug) => setData({ ref: { kind: 'openapi', spec: slug.trim() } })),
+                  'spec-targets',
+                ),
+              );
+        const method = document.createElement('select');
+        for (const name of ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace']) method.add(new Option(name.toUpperCase(), name, false, data.method === name));
+        method.addEventListener('change', () => setData({ method: method.value }));
+        return [
+          heading('API operation'),
+          spec,
+          field('Method', method),
+          field(
+            'Path',
+            input(String(data.path ?? ''), (path) => setData({ path: path.trim() })),
+          ),
+        ];
+      }
+      default:
+        return [heading('Block'), paragraph('Written as a GitBook tag; moved and deleted as a whole.')];
     }
   }
 

@@ -15,10 +15,10 @@ import { EditorState, type Command } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { schema, type EditableBlock } from '../../../domain/documents/editor/index.js';
 import { blockSettings } from './blockSettings.js';
-import { moveBlock } from './blockCommands.js';
+import { blockChoices, moveBlock, type ChoiceContext } from './blockCommands.js';
 import { dragHandle } from './dragHandle.js';
 import { editorPage, type EditorPage } from './editorPage.js';
-import { dataUrl, imageUpload, insertImages, type Uploads } from './imageUpload.js';
+import { dataUrl, imageUpload, insertFile, insertImages, type Uploads } from './imageUpload.js';
 import type { Session } from './session.js';
 import { sharedSession } from './sharedSession.js';
 import { soloSession } from './soloSession.js';
@@ -109,9 +109,9 @@ async function start() {
 
 function uploadsOf(page: EditorPage): Uploads {
   return {
-    async upload(file) {
+    async upload(file, kind) {
       const base64 = (await dataUrl(file)).replace(/^data:[^,]*,/, '');
-      const body = new URLSearchParams({ csrf: page.csrf, name: file.name || 'image.png', contentType: file.type, base64 });
+      const body = new URLSearchParams({ csrf: page.csrf, kind, name: file.name || 'image.png', contentType: file.type || 'application/octet-stream', base64 });
       const response = await fetch(page.root.dataset.files!, { method: 'POST', body, headers: { accept: 'application/json' } });
       const answer = (await response.json()) as { src?: string; error?: { message: string } };
       if (!response.ok || !answer.src) throw new Error(answer.error?.message ?? `refused (${response.status})`);
@@ -127,7 +127,7 @@ function editorView(page: EditorPage, session: Session, uploads: Uploads): Edito
       doc: session.doc ?? schema.node('doc', null, [schema.nodes.paragraph!.create()]),
       plugins: [
         ...session.plugins,
-        slashMenu((view) => session.boundary(view)),
+        slashMenu(blockChoices(choiceContext(page, () => view, uploads)), (view) => session.boundary(view)),
         rules,
         formatting(session),
         keymap({ 'Mod-s': () => (void session.save(), true), 'Mod-k': () => (addLink(page, view), true) }),
@@ -147,6 +147,22 @@ function editorView(page: EditorPage, session: Session, uploads: Uploads): Edito
     },
   });
   return view;
+}
+
+/** The page's lists of targets (its datalists), and a file chooser whose file is uploaded and put in a file block. */
+function choiceContext(page: EditorPage, view: () => EditorView, uploads: Uploads): ChoiceContext {
+  return {
+    firstTarget: (list) => document.querySelector<HTMLOptionElement>(`#${list} option`)?.value,
+    chooseFile() {
+      const chooser = document.createElement('input');
+      chooser.type = 'file';
+      chooser.addEventListener('change', () => {
+        const file = chooser.files?.[0];
+        if (file) void insertFile(view(), file, uploads, (message) => page.show(message)).then(() => view().focus());
+      });
+      chooser.click();
+    },
+  };
 }
 
 /** Links the selected text, then puts the focus in the link's target (in the block settings). */

@@ -4,14 +4,15 @@ import type { EditorView, NodeView } from 'prosemirror-view';
 import { refLabel, schema } from '../../../domain/documents/editor/index.js';
 
 /**
- * Images into the page: dropped, pasted, or chosen with the Image button. Each is committed to
+ * Images into the page: dropped, pasted, or chosen with the Image button (and any file, for a
+ * file block, chosen from the slash menu). Each is committed to
  * the page's branch at once (the files route: `.gitbook/assets/`), then inserted as an
  * image block linking to it. The editor shows what it has read of an image it uploaded (a data:
  * URL, which the app's policy allows); other images show their path.
  */
 export interface Uploads {
-  /** Uploads a file; its path as the page links to it. */
-  upload(file: File): Promise<string>;
+  /** Uploads a file (an image, or any file for a file block); its path as the page links to it. */
+  upload(file: File, kind: 'image' | 'file'): Promise<string>;
 }
 
 const previews = new Map<string, string>();
@@ -39,7 +40,7 @@ export async function insertImages(view: EditorView, files: File[], uploads: Upl
   for (const file of files) {
     report(`Uploading ${file.name}…`);
     try {
-      const src = await uploads.upload(file);
+      const src = await uploads.upload(file, 'image');
       previews.set(src, await dataUrl(file));
       nodes.push(schema.nodes.image!.create({ ref: { kind: 'url', url: src }, alt: null }));
     } catch (error) {
@@ -47,13 +48,29 @@ export async function insertImages(view: EditorView, files: File[], uploads: Upl
       return;
     }
   }
-  const block = schema.nodes.images!.create(null, nodes);
+  placeAtCursor(view, schema.nodes.images!.create(null, nodes));
+  report(`${files.length === 1 ? 'Image' : 'Images'} added: give ${files.length === 1 ? 'it a caption' : 'each a caption'} in the block settings.`);
+}
+
+/** Uploads a file of any kind, then puts a file block pointing at it where the cursor is (as insertImages does). */
+export async function insertFile(view: EditorView, file: File, uploads: Uploads, report: (message: string) => void): Promise<void> {
+  report(`Uploading ${file.name}…`);
+  let src: string;
+  try {
+    src = await uploads.upload(file, 'file');
+  } catch (error) {
+    return report(`${file.name} was not uploaded: ${(error as Error).message}`);
+  }
+  placeAtCursor(view, schema.nodes.gitbook_void!.create({ type: 'file', data: { ref: { kind: 'url', url: src } } }));
+  report(`${file.name} added.`);
+}
+
+/** Puts `block` where the cursor is, in place of an empty paragraph, or after the cursor's top-level block. */
+function placeAtCursor(view: EditorView, block: PMNode) {
   const { $from } = view.state.selection;
   const emptyParagraph = $from.parent.type === schema.nodes.paragraph && $from.parent.content.size === 0 && $from.depth >= 1;
   const from = emptyParagraph ? $from.before() : $from.depth >= 1 ? $from.after(1) : $from.pos;
-  const tr = view.state.tr.replaceWith(from, emptyParagraph ? $from.after() : from, block);
-  view.dispatch(tr.scrollIntoView());
-  report(`${files.length === 1 ? 'Image' : 'Images'} added: give ${files.length === 1 ? 'it a caption' : 'each a caption'} in the block settings.`);
+  view.dispatch(view.state.tr.replaceWith(from, emptyParagraph ? $from.after() : from, block).scrollIntoView());
 }
 
 export function dataUrl(file: Blob): Promise<string> {

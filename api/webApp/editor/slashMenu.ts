@@ -1,6 +1,6 @@
 import { Plugin, PluginKey, type EditorState } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
-import { blockChoices, type BlockChoice } from './blockCommands.js';
+import type { BlockChoice } from './blockCommands.js';
 
 /**
  * The slash menu: "/" at the start of an empty paragraph opens a list of blocks, filtered by
@@ -17,7 +17,7 @@ interface MenuState {
 const key = new PluginKey<MenuState>('slashMenu');
 const trigger = /^\/([\p{L}\p{N} -]{0,24})$/u;
 
-function menuAt(state: EditorState, previous: MenuState | undefined): MenuState['open'] {
+function menuAt(state: EditorState, previous: MenuState | undefined, blockChoices: BlockChoice[]): MenuState['open'] {
   const { $from, empty } = state.selection;
   if (!empty || $from.parent.type.name !== 'paragraph' || $from.parentOffset !== $from.parent.content.size) return undefined;
   const match = trigger.exec($from.parent.textContent);
@@ -32,8 +32,8 @@ function menuAt(state: EditorState, previous: MenuState | undefined): MenuState[
   return { from, query: match[1]!, choices, active };
 }
 
-/** `beforeInsert` ends the undo step under way, so an inserted block is undone on its own. */
-export function slashMenu(beforeInsert: (view: EditorView) => void = () => undefined): Plugin<MenuState> {
+/** `choices`: the blocks offered; `beforeInsert` ends the undo step under way, so an inserted block is undone on its own. */
+export function slashMenu(choices: BlockChoice[], beforeInsert: (view: EditorView) => void = () => undefined): Plugin<MenuState> {
   return new Plugin<MenuState>({
     key,
     state: {
@@ -42,7 +42,7 @@ export function slashMenu(beforeInsert: (view: EditorView) => void = () => undef
         const meta = tr.getMeta(key) as { active?: number; dismiss?: boolean } | undefined;
         if (meta?.dismiss && value.open) return { dismissedAt: value.open.from };
         const dismissedAt = value.dismissedAt !== undefined && trigger.test(state.selection.$from.parent.textContent) ? value.dismissedAt : undefined;
-        const open = menuAt(state, { ...value, dismissedAt });
+        const open = menuAt(state, { ...value, dismissedAt }, choices);
         if (open && meta?.active !== undefined) open.active = (meta.active + open.choices.length) % open.choices.length;
         return { open, dismissedAt };
       },
