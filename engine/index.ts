@@ -55,6 +55,7 @@ export { parseWithinDepth } from './markdown/depth.js';
 export { splitTitleHeading } from './markdown/titleHeading.js';
 export { editableBlocks, UnknownBlockError, writeBlocks, writeKeyedBlocks, type EditableBlock, type WrittenBlock } from './markdown/editableBlocks.js';
 export { sameDocumentNode } from './markdown/sameDocument.js';
+export { captionOf } from './markdown/documentBlocks.js';
 export { readPageMetadata } from './html/offThread.js';
 export type { PageMetadata } from './html/pageMetadata.js';
 

@@ -142,6 +142,7 @@ export function blockEditorContent(
         tool('mark-link', 'Link', 'Control+K'),
         el('button', { type: 'button', className: ['insert-image'], title: 'Insert an image (or drop or paste one into the text)' }, 'Image'),
         el('input', { type: 'file', accept: 'image/*', className: ['image-file'], hidden: true, tabIndex: -1, ariaLabel: 'Image to insert' }),
+        el('input', { type: 'file', className: ['any-file'], hidden: true, tabIndex: -1, ariaLabel: 'File to insert' }),
         tool('undo', 'Undo', 'Control+Z'),
         tool('redo', 'Redo', 'Control+Shift+Z'),
         el('span', { className: ['save-status'], role: 'status' }, 'Loading the editor…'),

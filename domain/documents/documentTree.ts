@@ -1,5 +1,5 @@
 import type { Element, ElementContent } from 'hast';
-import { type ContentRef, type Document, type DocumentNode, slugify } from '../../engine/index.js';
+import { captionOf, type ContentRef, type Document, type DocumentNode, slugify } from '../../engine/index.js';
 import { openapiSpecKey } from './openapiSpecKey.js';
 import { el, safeHref, type Child } from './hast.js';
 import { mathTree } from './math.js';
@@ -112,14 +112,17 @@ class DocumentRenderer {
         );
       case 'table':
         return this.table(node);
-      case 'images':
+      case 'images': {
+        const captions = nodesOf(node).map(captionOf).filter(Boolean);
         return el(
           'figure',
           { className: ['images'] },
           nodesOf(node).map((image) => this.image(image)),
+          captions.length ? el('figcaption', {}, captions.join(' · ')) : null,
         );
+      }
       case 'image':
-        return el('figure', {}, this.image(node));
+        return el('figure', {}, this.image(node), captionOf(node) ? el('figcaption', {}, captionOf(node)) : null);
       case 'embed':
         return this.card(stringOf(data.url), stringOf(data.url), 'embed');
       case 'content-ref': {
@@ -294,7 +297,7 @@ class DocumentRenderer {
   private image(node: DocumentNode): Element | undefined {
     const data = dataOf(node);
     const target = this.refTarget(data.ref, { image: true });
-    if (target) return el('img', { src: target.href, alt: stringOf(data.alt), ...sizeOf(target), loading: 'lazy', decoding: 'async' });
+    if (target) return el('img', { src: target.href, alt: stringOf(data.alt), ...sizeOf(target, data.width), loading: 'lazy', decoding: 'async' });
     return this.links.externalImages === false ? el('span', { className: ['missing-image'] }, `[${stringOf(data.alt) || 'image'}]`) : undefined;
   }
 
@@ -376,7 +379,11 @@ function tableParts(node: DocumentNode) {
 }
 
 /** An image's width and height attributes, when its size is known: the page keeps its layout as images load. */
-const sizeOf = (image: { width?: number; height?: number }) => (image.width && image.height ? { width: image.width, height: image.height } : {});
+/** An image's size on the page: the width its writer gave (in pixels), its height in proportion; else the file's own size. */
+function sizeOf(image: { width?: number; height?: number }, given?: unknown): { width?: number; height?: number } {
+  if (typeof given === 'number' && given > 0) return image.width && image.height ? { width: given, height: Math.round((image.height * given) / image.width) } : { width: given };
+  return image.width && image.height ? { width: image.width, height: image.height } : {};
+}
 
 const markTags: Record<string, string> = { bold: 'strong', italic: 'em', strikethrough: 'del', code: 'code' };
 

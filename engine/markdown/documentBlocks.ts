@@ -6,6 +6,27 @@ type Node = Record<string, unknown> & { object: string };
 
 const paragraph = (nodes: Node[]): Node => ({ object: 'block', type: 'paragraph', data: {}, nodes });
 
+/** An image: its data (`ref`, `alt`, `width` in pixels) and its caption, a `caption` fragment when it has one. */
+export function imageBlock(data: Record<string, unknown>, caption: string): Node {
+  const text: Node = { object: 'text', leaves: [{ object: 'leaf', text: caption, marks: [] }] };
+  return { object: 'block', type: 'image', data, fragments: caption ? [{ object: 'fragment', fragment: 'caption', nodes: [paragraph([text])] }] : [], isVoid: true };
+}
+
+/** An image's caption: the text of its `caption` fragment, '' without one. */
+export function captionOf(image: Record<string, unknown>): string {
+  const fragments = Array.isArray(image.fragments) ? (image.fragments as Array<{ fragment?: string; nodes?: unknown[] }>) : [];
+  return plainText(fragments.find((fragment) => fragment.fragment === 'caption')?.nodes ?? []);
+}
+
+function plainText(nodes: unknown[]): string {
+  return nodes
+    .map((node) => {
+      const value = node as { leaves?: Array<{ text?: string }>; nodes?: unknown[] };
+      return value.leaves ? value.leaves.map((leaf) => leaf.text ?? '').join('') : plainText(value.nodes ?? []);
+    })
+    .join('');
+}
+
 /** An expandable: its title (text only) and its body as fragments, the body never empty. */
 export function expandableBlock(title: string, body: Node[]): Node {
   const text = (value: string): Node => ({ object: 'text', leaves: [{ object: 'leaf', text: value, marks: [] }] });

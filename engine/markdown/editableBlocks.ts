@@ -38,10 +38,20 @@ const verdicts = new WeakMap<(node: DocumentNode) => boolean, Map<string, boolea
 function heldWhole(source: string, block: KeyedBlock, node: DocumentNode, editable: (node: DocumentNode) => boolean): boolean {
   let known = verdicts.get(editable);
   if (!known) verdicts.set(editable, (known = new Map()));
-  const verdict = known.get(source) ?? (('node' in block.source ? within(source.replace(listMarkers, ''), stringsOf(node).join(' ')) : writtenWhole(source, node)) && editable(node));
+  const verdict = known.get(source) ?? (heldAsWritten(source, block, node) && editable(node));
   if (known.size >= 20_000) known.clear();
   known.set(source, verdict);
   return verdict;
+}
+
+/**
+ * Markdown's own blocks by their letters; GitBook's blocks by writing them back; of HTML, only a
+ * figure (an image with its caption or size) is a block, any other HTML is kept as written.
+ */
+function heldAsWritten(source: string, block: KeyedBlock, node: DocumentNode): boolean {
+  if (!('node' in block.source)) return writtenWhole(source, node);
+  if (block.source.node.type === 'html') return node.type === 'images' && writtenWhole(source, node);
+  return within(source.replace(listMarkers, ''), stringsOf(node).join(' '));
 }
 
 /**

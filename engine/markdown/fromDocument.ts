@@ -5,6 +5,7 @@ import remarkMath from 'remark-math';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 import { cardsTableHtml } from './cardsTable.js';
+import { figureHtml, needsFigure } from './figureImage.js';
 import { mathOptions } from './parse.js';
 
 /** The upstream JSON Document, as the API receives it (see `JSONDocument`). */
@@ -180,6 +181,8 @@ function block(node: Node): Array<RootContent & BlockContent> {
     case 'divider':
       return [{ type: 'thematicBreak' }];
     case 'images':
+      // A captioned or sized image is a figure (one image to a block: a figure holds one).
+      if (nodesOf(node).length === 1 && needsFigure(nodesOf(node)[0]!)) return [{ type: 'html', value: figureHtml(nodesOf(node)[0]!, refTarget) }];
       return [
         {
           type: 'paragraph',
@@ -190,6 +193,7 @@ function block(node: Node): Array<RootContent & BlockContent> {
         },
       ];
     case 'image':
+      if (needsFigure(node)) return [{ type: 'html', value: figureHtml(node, refTarget) }];
       return [{ type: 'paragraph', children: [{ type: 'image', url: refTarget(data.ref), alt: str(data.alt) || null }] }];
     case 'table':
       return table(node);

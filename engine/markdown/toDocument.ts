@@ -5,6 +5,7 @@ import { splitBlocks, type Segment } from './blocks.js';
 import { parseMarkdown } from './parse.js';
 import { topBlocks, type BlockSegment, type TopBlock } from './topBlocks.js';
 import { cardsTable, htmlText } from './cardsTable.js';
+import { figureImage } from './figureImage.js';
 import { expandableBlock, gridTable } from './documentBlocks.js';
 
 /** JSON shapes of the upstream Document (see `JSONDocument` in the API spec). */
@@ -212,7 +213,7 @@ class Converter {
       case 'thematicBreak':
         return [voidBlock('divider', {})];
       case 'html':
-        return (cardsTable(node.value, this.resolve) ?? (node.value.trim() ? [block('paragraph', [text(node.value)])] : [])) as DocumentNode[];
+        return (cardsTable(node.value, this.resolve) ?? figureImage(node.value, this.resolve) ?? (node.value.trim() ? [block('paragraph', [text(node.value)])] : [])) as DocumentNode[];
       case 'table':
         return [this.table(node as Table)];
       case 'math':

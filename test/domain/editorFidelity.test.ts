@@ -68,6 +68,23 @@ test('what the editor can’t hold is kept whole, as its markdown: footnotes, ca
   assert.is(savedTouched(rich).includes('[OpenAPI petstore](https://example.com/petstore.yaml)'), true, 'the link inside the OpenAPI block is still there');
 });
 
+test('a figure (an image captioned or sized) is an image in the editor; an empty caption, which reads as none, is kept as written', () => {
+  const figures = splitTitleHeading(readFileSync(new URL('36-figures.md', corpus), 'utf8')).text;
+  const blocks = editableBlocks(figures, holdsWhole);
+  assert.equal(
+    blocks.map((block) => ('node' in block ? block.node.type : 'source')),
+    ['paragraph', 'images', 'paragraph', 'images', 'source', 'images'],
+  );
+  const doc = documentOfBlocks(blocks);
+  const image = doc.child(1).firstChild!;
+  assert.equal([image.attrs.width, image.attrs.caption, image.attrs.alt], [375, 'How a request flows', 'Boxes and arrows']);
+  // A new width, as the block settings set it: that figure's line alone changes.
+  const state = EditorState.create({ doc });
+  const resized = state.apply(state.tr.setNodeMarkup(state.doc.child(0).nodeSize + 1, undefined, { ...image.attrs, width: 500 }));
+  const saved = writeBlocks(figures, writtenBlocks(resized.doc, openedBlocks(doc)));
+  assert.is(saved, figures.replace('width="375"', 'width="500"'));
+});
+
 test('typing one sentence changes that sentence’s line and nothing else', () => {
   for (const [name, markdown] of samples) {
     const doc = documentOfBlocks(editableBlocks(markdown, holdsWhole));

@@ -3,6 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { splitBlocks } from '../../engine/markdown/blocks.js';
 import { markdownToDocument, type DocumentNode } from '../../engine/markdown/toDocument.js';
+import { documentToMarkdown } from '../../engine/markdown/fromDocument.js';
 import { assertUpstreamSchema } from '../helpers/upstream.js';
 
 const test = suite('engine: markdown to Document');
@@ -115,6 +116,34 @@ test('steppers, expandables, math, cards and OpenAPI blocks become the upstream 
   assert.equal(cards.records.r1!.values.c1, { kind: 'page', page: 'next' });
   assert.equal(document.nodes[7]!.data, { ref: { kind: 'openapi', spec: 'petstore' }, path: '/pets', method: 'get' });
   assert.equal(document.nodes[8]!.data, { ref: { kind: 'url', url: 'https://example.com/petstore.yaml' }, path: '/pets/{petId}', method: 'delete' });
+});
+
+test('a figure (GitBook’s captioned or sized image) is an images block with its caption and width, written back as the same figure', () => {
+  const figures = readFileSync(new URL('../fixtures/markdown-corpus/36-figures.md', import.meta.url), 'utf8');
+  const document = markdownToDocument(figures);
+  assertUpstreamSchema('JSONDocument', document);
+  assert.equal(types(document.nodes), ['heading-1', 'paragraph', 'images', 'paragraph', 'images', 'images', 'images']);
+  const [captioned, sized, bare] = [2, 4, 5].map((index) => (document.nodes[index]!.nodes as DocumentNode[])[0]!);
+  assert.equal(captioned!.data, { ref: { kind: 'url', url: '.gitbook/assets/diagram.png' }, alt: 'Boxes and arrows', width: 375 });
+  assert.equal(captioned!.fragments, [
+    {
+      object: 'fragment',
+      fragment: 'caption',
+      nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'How a request flows', marks: [] }] }] }],
+    },
+  ]);
+  assert.equal([sized!.data, sized!.fragments], [{ ref: { kind: 'url', url: '.gitbook/assets/screenshot.png' }, width: 600 }, []]);
+  assert.equal([bare!.data, bare!.fragments], [{ ref: { kind: 'url', url: '.gitbook/assets/logo.png' } }, []], 'an empty caption is none');
+  const written = documentToMarkdown(document);
+  assert.ok(written.includes('<figure><img src=".gitbook/assets/diagram.png" alt="Boxes and arrows" width="375"><figcaption><p>How a request flows</p></figcaption></figure>'), written);
+  assert.ok(written.includes('<figure><img src=".gitbook/assets/screenshot.png" alt="" width="600"></figure>'), written);
+  assert.ok(written.includes('![](.gitbook/assets/logo.png)'), 'nothing to say but the image: markdown’s own image');
+  assert.equal(
+    markdownToDocument(written).nodes.map(({ key: _key, ...node }) => node),
+    document.nodes.map(({ key: _key, ...node }) => node),
+  );
+  const other = markdownToDocument('<figure><img src="a.png"><img src="b.png"></figure>\n\n<figure><p>No image</p></figure>\n');
+  assert.equal(types(other.nodes), ['paragraph', 'paragraph'], 'a figure of anything else is HTML, kept as text');
 });
 
 test('the schema check itself refuses a malformed Document', () => {

@@ -1,4 +1,5 @@
 import type { Document, DocumentNode } from '../../engine/markdown/toDocument.js';
+import { imageBlock } from '../../engine/markdown/documentBlocks.js';
 
 /**
  * Random Documents for property tests: every block type a page holds, nested as the Document
@@ -95,13 +96,12 @@ export function randomDocument(seed: number): Document {
     const definition = Object.fromEntries(columns.map((id) => [id, { id, title: pick(words), type: 'text', textAlignment: pick(['left', 'center', 'right']) }]));
     return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader: false }, records, definition }, fragments };
   }
-  const images = (): DocumentNode => ({
-    object: 'block',
-    type: 'images',
-    data: {},
-    isVoid: false,
-    nodes: [{ object: 'block', type: 'image', data: { ref: { kind: 'url', url: `https://example.com/${pick(words)}.png` }, alt: sentence() }, fragments: [], isVoid: true }],
-  });
+  // Half of them captioned or sized: written as a figure.
+  const images = (): DocumentNode => {
+    const figure = pick([false, true]);
+    const data = { ref: { kind: 'url', url: `https://example.com/${pick(words)}.png` }, alt: sentence(), ...(figure && pick([false, true]) ? { width: count(40, 1200) } : {}) };
+    return { object: 'block', type: 'images', data: {}, isVoid: false, nodes: [imageBlock(data, figure ? sentence() : '') as DocumentNode] };
+  };
   const embed = (): DocumentNode => ({ object: 'block', type: 'embed', data: { url: `https://example.com/watch/${count(1, 999)}` }, isVoid: true });
   const top = [paragraph, heading, () => list(0), code, quote, hint, tabs, stepper, expandable, math, table, images, embed];
   // Two lists of one kind side by side would be one list in markdown: a paragraph goes between.

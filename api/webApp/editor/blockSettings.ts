@@ -6,7 +6,7 @@ import { growTable, removePart, setAttributes } from './blockCommands.js';
 
 /**
  * The settings of the block the cursor is in, beside the text: a hint's style, a code block's
- * language, title and line numbers, a tab's title, an image's caption, where an embed, a file,
+ * language, title and line numbers, a tab's title, an image's caption, alt text and width, where an embed, a file,
  * a page link, reusable content or an API operation points, a task's state, a table's rows and columns, a link's target, and the markdown of a block the editor
  * keeps as written. Plain form controls, so each is reached and changed from the keyboard.
  */
@@ -153,14 +153,27 @@ class SettingsView {
         ];
       case 'step':
         return [heading('Step'), paragraph('Type / then “new step” for another.'), button('Remove this step', () => removePart(pos)(this.view.state, this.view.dispatch))];
-      case 'image':
+      case 'image': {
+        const width = input(
+          node.attrs.width === null ? '' : String(node.attrs.width),
+          (value) => this.set(pos, { width: /^\d{1,5}$/.test(value.trim()) && Number(value) > 0 ? Number(value) : null }),
+          'number',
+        );
+        width.min = '1';
+        width.placeholder = 'as large as it is';
         return [
           heading('Image'),
           field(
             'Caption',
+            input(String(node.attrs.caption ?? ''), (caption) => this.set(pos, { caption: caption.trim() || null })),
+          ),
+          field(
+            'Alt text',
             input(String(node.attrs.alt ?? ''), (alt) => this.set(pos, { alt: alt || null })),
           ),
+          field('Width in pixels', width),
         ];
+      }
       case 'gitbook_void':
         return this.voidControls(node, pos);
       case 'opaque': {

@@ -149,19 +149,17 @@ function editorView(page: EditorPage, session: Session, uploads: Uploads): Edito
   return view;
 }
 
-/** The page's lists of targets (its datalists), and a file chooser whose file is uploaded and put in a file block. */
+/** The page's lists of targets (its datalists), and its file chooser, whose file is uploaded and put in a file block. */
 function choiceContext(page: EditorPage, view: () => EditorView, uploads: Uploads): ChoiceContext {
+  const chooser = page.root.querySelector<HTMLInputElement>('input.any-file')!;
+  chooser.addEventListener('change', () => {
+    const file = chooser.files?.[0];
+    chooser.value = '';
+    if (file) void insertFile(view(), file, uploads, (message) => page.show(message)).then(() => view().focus());
+  });
   return {
     firstTarget: (list) => document.querySelector<HTMLOptionElement>(`#${list} option`)?.value,
-    chooseFile() {
-      const chooser = document.createElement('input');
-      chooser.type = 'file';
-      chooser.addEventListener('change', () => {
-        const file = chooser.files?.[0];
-        if (file) void insertFile(view(), file, uploads, (message) => page.show(message)).then(() => view().focus());
-      });
-      chooser.click();
-    },
+    chooseFile: () => chooser.click(),
   };
 }
 

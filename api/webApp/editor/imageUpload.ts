@@ -49,7 +49,7 @@ export async function insertImages(view: EditorView, files: File[], uploads: Upl
     }
   }
   placeAtCursor(view, schema.nodes.images!.create(null, nodes));
-  report(`${files.length === 1 ? 'Image' : 'Images'} added: give ${files.length === 1 ? 'it a caption' : 'each a caption'} in the block settings.`);
+  report(`${files.length === 1 ? 'Image' : 'Images'} added: give ${files.length === 1 ? 'it a caption and alt text' : 'each a caption and alt text'} in the block settings.`);
 }
 
 /** Uploads a file of any kind, then puts a file block pointing at it where the cursor is (as insertImages does). */
@@ -94,6 +94,7 @@ class ImageView implements NodeView {
       const image = document.createElement('img');
       image.src = preview;
       image.alt = String(node.attrs.alt ?? '');
+      if (typeof node.attrs.width === 'number') image.width = node.attrs.width;
       this.dom.append(image);
     } else {
       const target = document.createElement('span');
@@ -102,7 +103,7 @@ class ImageView implements NodeView {
       this.dom.append(target);
     }
     const caption = document.createElement('figcaption');
-    caption.textContent = String(node.attrs.alt ?? '');
+    caption.textContent = String(node.attrs.caption ?? '');
     this.dom.append(caption);
   }
 }

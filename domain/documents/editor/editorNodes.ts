@@ -1,5 +1,5 @@
 import type { Mark, Node as PMNode } from 'prosemirror-model';
-import { expandableBlock, gridTable } from '../../../engine/markdown/documentBlocks.js';
+import { captionOf, expandableBlock, gridTable, imageBlock } from '../../../engine/markdown/documentBlocks.js';
 import { schema } from './schema.js';
 
 /**
@@ -76,8 +76,11 @@ export function fromDocument(node: DocNode): PMNode {
       return schema.node('math', null, data.formula ? schema.text(String(data.formula)) : undefined);
     case 'images':
       return schema.node('images', null, children());
-    case 'image':
-      return schema.node('image', { ref: data.ref, alt: data.alt ?? null });
+    case 'image': {
+      // A width other than pixels (a Length of another unit) is the API's, not written by Git Sync.
+      if (data.width !== undefined && typeof data.width !== 'number') notEditable('image width in other units');
+      return schema.node('image', { ref: data.ref, alt: data.alt ?? null, width: data.width ?? null, caption: captionOf(node) || null });
+    }
     case 'table':
       return tableFrom(node);
     default:
@@ -202,7 +205,7 @@ export function toDocument(node: PMNode): DocNode {
     case 'images':
       return { object: 'block', type: 'images', data: {}, isVoid: false, nodes: children() };
     case 'image':
-      return { object: 'block', type: 'image', data: withoutNulls({ ref: node.attrs.ref, alt: node.attrs.alt || null }), fragments: [], isVoid: true };
+      return imageBlock(withoutNulls({ ref: node.attrs.ref, alt: node.attrs.alt || null, width: node.attrs.width }), String(node.attrs.caption ?? '')) as DocNode;
     case 'table':
       return tableTo(node);
     case 'gitbook_void':

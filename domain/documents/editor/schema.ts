@@ -73,10 +73,11 @@ const nodes: Record<string, NodeSpec> = {
   table_row: { content: 'table_cell+', toDOM: () => ['tr', 0] },
   table_cell: { content: 'inline*', isolating: true, toDOM: () => ['td', 0] },
   images: { content: 'image+', group: 'block listItem stepItem bodyItem', toDOM: () => ['div', { class: 'images-block' }, 0] },
+  /** An image: its target, alt text, width in pixels and caption (with either of the last two, Git Sync writes a `<figure>`). */
   image: {
-    attrs: { ref: { default: { kind: 'url', url: '' } }, alt: { default: null } },
+    attrs: { ref: { default: { kind: 'url', url: '' } }, alt: { default: null }, width: { default: null }, caption: { default: null } },
     atom: true,
-    toDOM: (node): DOMOutputSpec => ['figure', { class: 'image-block' }, ['span', { class: 'image-target' }, refLabel(node.attrs.ref)], ['figcaption', attribute('alt', node)]],
+    toDOM: (node): DOMOutputSpec => ['figure', { class: 'image-block' }, ['span', { class: 'image-target' }, refLabel(node.attrs.ref)], ['figcaption', attribute('caption', node)]],
   },
   /** A block written as one GitBook tag with attributes only: an embed, a file, a page's card, reusable content, an OpenAPI operation. */
   gitbook_void: {
