@@ -138,9 +138,19 @@ export function writeKeyedBlocks(base: string, blocks: readonly WrittenBlock[]):
   if (pieces.length === 0) return { markdown: '', keys: spans.map(() => null) };
   const markdown = pieces.join('') + (previous !== undefined && previous === before.length - 1 ? base.slice(before[previous]!.end) : '\n');
   const after = keyedBlocks(markdown);
+  // Spans and blocks are both in the markdown's order: one pass over the blocks.
+  let next = 0;
   const keys = spans.map((span) => {
-    const inside = span ? after.filter((block) => block.start >= span[0] && block.end <= span[1]) : [];
-    return inside.length === 1 ? inside[0]!.key : null;
+    if (!span) return null;
+    while (next < after.length && after[next]!.start < span[0]) next += 1;
+    let inside = 0;
+    let key: string | null = null;
+    for (let at = next; at < after.length && after[at]!.start < span[1]; at += 1) {
+      if (after[at]!.end > span[1]) continue;
+      inside += 1;
+      key = after[at]!.key;
+    }
+    return inside === 1 ? key : null;
   });
   return { markdown, keys };
 }

@@ -50,17 +50,38 @@ export function keyedBlocks(markdown: string, segments: Segment[] = splitBlocks(
 // A markdown block's nodes and hash, by its parsed tree (topBlocks keeps the trees of text it read before).
 const converted = new WeakMap<object, { nodes: DocumentNode[]; hash: string }>();
 
+/**
+ * A GitBook block's nodes and hash, by its text (segments are split anew each time): a page saved
+ * from the editor is keyed again whole, and its hints and tabs would be parsed again each time.
+ * Kept while their texts total `segmentCacheChars`, the oldest dropped first.
+ */
+const segmentsConverted = new Map<string, { nodes: DocumentNode[]; hash: string }>();
+const segmentCacheChars = 4_000_000;
+let segmentChars = 0;
+
 function convertedBlock(converter: Converter, block: TopBlock, markdown: string): { nodes: DocumentNode[]; hash: string } {
   const tree = 'node' in block.source ? block.source.node : undefined;
-  const known = tree && converted.get(tree);
+  const text = tree ? undefined : markdown.slice(block.start, block.end);
+  const known = tree ? converted.get(tree) : segmentsConverted.get(text!);
   if (known) return known;
   const nodes = converter.top(block);
   // A block that makes no node (a link definition, an empty HTML block) is told apart by its text.
   const content = nodes.length > 0 ? JSON.stringify(nodes) : `\0${markdown.slice(block.start, block.end)}`;
   const result = { nodes, hash: createHash('sha1').update(content).digest('hex').slice(0, 12) };
-  // A tree's text alone makes its nodes, except a block of no node, told apart by its text.
+  // A tree's (or a GitBook block's) text alone makes its nodes, except a block of no node, told apart by its text.
   if (tree && nodes.length > 0) converted.set(tree, result);
+  if (text !== undefined && nodes.length > 0 && text.length < segmentCacheChars / 8) rememberSegment(text, result);
   return result;
+}
+
+function rememberSegment(text: string, result: { nodes: DocumentNode[]; hash: string }) {
+  segmentsConverted.set(text, result);
+  segmentChars += text.length;
+  for (const [oldest] of segmentsConverted) {
+    if (segmentChars <= segmentCacheChars) break;
+    segmentsConverted.delete(oldest);
+    segmentChars -= oldest.length;
+  }
 }
 
 /**
