@@ -1,4 +1,5 @@
 import type { BlockTargets, EditedBranch } from '../../domain/changeRequests/index.js';
+import type { ElementContent } from 'hast';
 import { el, type Child } from '../../domain/documents/index.js';
 import type { EditableBlock, RevisionPage } from '../../engine/index.js';
 import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
@@ -182,7 +183,10 @@ export function blockEditorContent(
 }
 
 /** A page's editor in markdown (source mode): its title and text as of `base` (the branch's head when opened), saved as one commit. */
-export function markdownEditorContent(ctx: AppContext, input: { edited: EditedBranch; pageId: string; title: string; markdown: string; base: string; problem?: string }): Child[] {
+export function markdownEditorContent(
+  ctx: AppContext,
+  input: { edited: EditedBranch; pageId: string; title: string; markdown: string; base: string; problem?: string; preview: ElementContent[] },
+): Child[] {
   const { edited } = input;
   const action = markdownEditorPath(edited, input.pageId);
   return [
@@ -191,15 +195,26 @@ export function markdownEditorContent(ctx: AppContext, input: { edited: EditedBr
     el('p', {}, el('a', { href: editPagePath(edited, input.pageId) }, 'Edit in the block editor')),
     input.problem ? el('p', { className: ['problem'], role: 'alert' }, input.problem) : null,
     el(
-      'form',
-      { method: 'post', action, className: ['stacked', 'editor'] },
-      csrfField(ctx),
-      el('input', { type: 'hidden', name: 'base', value: input.base }),
-      el('label', { htmlFor: 'page-title' }, 'Title'),
-      el('input', { id: 'page-title', name: 'title', value: input.title, required: true, maxLength: 256 }),
-      el('label', { htmlFor: 'page-markdown' }, 'Markdown'),
-      el('textarea', { id: 'page-markdown', name: 'markdown', rows: 24, spellCheck: true }, input.markdown),
-      el('button', { type: 'submit', className: ['primary'] }, 'Save'),
+      'div',
+      { className: ['source-layout'] },
+      el(
+        'form',
+        { method: 'post', action, className: ['stacked', 'editor'], dataPreview: action.replace(/\/markdown$/, '/preview') },
+        csrfField(ctx),
+        el('input', { type: 'hidden', name: 'base', value: input.base }),
+        el('label', { htmlFor: 'page-title' }, 'Title'),
+        el('input', { id: 'page-title', name: 'title', value: input.title, required: true, maxLength: 256 }),
+        el('label', { htmlFor: 'page-markdown' }, 'Markdown'),
+        el('textarea', { id: 'page-markdown', name: 'markdown', rows: 24, spellCheck: true }, input.markdown),
+        el('button', { type: 'submit', className: ['primary'] }, 'Save'),
+      ),
+      // Beside the markdown, the page as it reads: as opened, then as written (its script asks the server).
+      el(
+        'section',
+        { className: ['source-preview'], ariaLabelledBy: 'preview-title' },
+        el('h2', { id: 'preview-title' }, 'Preview'),
+        el('article', { className: ['preview-body'], ariaLive: 'polite' }, input.preview),
+      ),
     ),
     el(
       'form',

@@ -1,9 +1,12 @@
 import type Router from '@koa/router';
+import type { ElementContent } from 'hast';
+import { toHtml } from 'hast-util-to-html';
 import {
   assertEditable,
   changeRequestOf,
   type EditedBranch,
   movePageInTree,
+  previewPageSource,
   readEditedRevision,
   readPageBlocks,
   readPageSource,
@@ -16,6 +19,8 @@ import {
 } from '../../domain/changeRequests/index.js';
 import { collabTicket } from '../../domain/collaboration/index.js';
 import { DomainError } from '../../domain/common/errors.js';
+import { el } from '../../domain/documents/index.js';
+import { MarkdownTooDeepError } from '../../engine/index.js';
 import { collabPath } from './collabSocket.js';
 import type { WrittenBlock } from '../../engine/index.js';
 import { callerOf, contentDeps, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
@@ -28,6 +33,7 @@ import { appScripts } from './appScripts.js';
 import { checkedForm } from './forms.js';
 import { signedIn } from './guards.js';
 import { sendPage } from './layout.js';
+import { pageBody } from './pages.js';
 import { changeRequestPath, pagePath } from './paths.js';
 
 const guarded = (role: Parameters<typeof inSpace>[0]) => [signedIn, inSpace(role).check] as never[];
@@ -148,9 +154,10 @@ export function addEditorRoutes(router: Router<AppState, AppServices>, one: stri
     const app = ctx as AppContext;
     const edited = await editedOf(app);
     const [source, bundle] = await Promise.all([readPageSource(contentDeps(app), edited, pathParam(app, 'pageId')), editorBundle('markdown')]);
+    const preview = await previewOf(app, edited, source.page.id, source.markdown);
     sendPage(app, {
       title: `Edit ${source.title}`,
-      content: markdownEditorContent(app, { edited, pageId: source.page.id, title: source.title, markdown: source.markdown, base: source.head }),
+      content: markdownEditorContent(app, { edited, pageId: source.page.id, title: source.title, markdown: source.markdown, base: source.head, preview }),
       scripts: [bundle.name],
     });
   });
@@ -164,16 +171,23 @@ export function addEditorRoutes(router: Router<AppState, AppServices>, one: stri
     try {
       const saved = await savePageSource(contentDeps(app), { edited, pageId, base, ...written, author: callerOf(app) });
       if (saved.result === 'conflict') {
-        const content = markdownEditorContent(app, { edited, pageId, ...written, markdown: saved.markdown, base: saved.head, problem: conflictProblem });
+        const preview = await previewOf(app, edited, pageId, saved.markdown);
+        const content = markdownEditorContent(app, { edited, pageId, ...written, markdown: saved.markdown, base: saved.head, problem: conflictProblem, preview });
         return sendPage(app, { title: `Edit ${written.title}`, content, scripts: [(await editorBundle('markdown')).name] }, 409);
       }
       ctx.status = 303;
       ctx.redirect(afterSave(edited, pageId));
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'invalid') throw error;
-      const content = markdownEditorContent(app, { edited, pageId, ...written, base, problem: error.message });
+      const content = markdownEditorContent(app, { edited, pageId, ...written, base, problem: error.message, preview: [] });
       sendPage(app, { title: `Edit ${written.title}`, content, scripts: [(await editorBundle('markdown')).name] }, 400);
     }
+  });
+  // The source editor's preview: the markdown being written, drawn as the page would read (nothing written).
+  router.post(`${one}/p/:pageId/preview`, ...guarded(spaceActions.edit), async (ctx) => {
+    const app = ctx as AppContext;
+    const { form, edited } = await posted(app, blocksFormLimit);
+    ctx.body = { html: bodyHtml(await previewOf(app, edited, pathParam(app, 'pageId'), form.get('markdown') ?? '')) };
   });
   router.post(`${one}/p/:pageId/delete`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
@@ -183,6 +197,18 @@ export function addEditorRoutes(router: Router<AppState, AppServices>, one: stri
     ctx.redirect(editedPagesPath(edited));
   });
 }
+
+/** The page as `markdown` would make it read; a markdown too deep to read says so instead. */
+async function previewOf(ctx: AppContext, edited: EditedBranch, pageId: string, markdown: string): Promise<ElementContent[]> {
+  try {
+    return await pageBody(ctx, { space: edited.space, ...(await previewPageSource(contentDeps(ctx), edited, pageId, markdown)) });
+  } catch (error) {
+    if (!(error instanceof DomainError) && !(error instanceof MarkdownTooDeepError)) throw error;
+    return [el('p', { className: ['problem'] }, `No preview: ${(error as Error).message}`)];
+  }
+}
+
+const bodyHtml = (content: ElementContent[]) => toHtml({ type: 'root', children: content });
 
 /** Where the page's shared editor connects, with a ticket for this person and page. */
 async function collabUrl(ctx: AppContext, edited: EditedBranch, pageId: string): Promise<string> {

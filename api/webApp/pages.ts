@@ -145,21 +145,7 @@ export async function spaceContent(
   input: { space: SpaceRecord; organizationTitle: string; revision: Revision; page?: RevisionPage; document?: Document; editable: boolean },
 ): Promise<Child[]> {
   const { space, revision, page, document } = input;
-  let body: ElementContent[] = [el('p', { className: ['muted'] }, 'This space has no page yet.')];
-  if (page && document) {
-    await codeHighlighting();
-    body = documentTree(document, {
-      resolve: (ref) => resolveWrittenRef(revision, page.file ?? '', ref),
-      page: (pageId) => pagePath(space.id, pageId),
-      file: (fileId) => {
-        const file = revision.files.find((candidate) => candidate.id === fileId);
-        if (!file) return undefined;
-        const url = new URL(ctx.urls.fileDownload(space.id, revision.commit, file.id));
-        return { url: url.pathname + url.search, name: file.name };
-      },
-      spec: () => undefined,
-    }).content;
-  }
+  const body = page && document ? await pageBody(ctx, { space, revision, page, document }) : [el('p', { className: ['muted'] }, 'This space has no page yet.')];
   return [
     breadcrumbs(
       el('a', { href: organizationPath(space.organizationId) }, input.organizationTitle),
@@ -214,4 +200,21 @@ function pageTree(spaceId: string, pages: RevisionPage[], current: RevisionPage 
 
 export function messageContent(title: string, message: string): Child[] {
   return [el('h1', {}, title), el('p', {}, message), el('p', {}, el('a', { href: '/app/' }, 'Back to the home page'))];
+}
+
+/** A page's Document drawn for the app: its links to the space's pages and files, at `revision`. */
+export async function pageBody(ctx: AppContext, input: { space: SpaceRecord; revision: Revision; page: RevisionPage; document: Document }): Promise<ElementContent[]> {
+  const { space, revision, page } = input;
+  await codeHighlighting();
+  return documentTree(input.document, {
+    resolve: (ref) => resolveWrittenRef(revision, page.file ?? '', ref),
+    page: (pageId) => pagePath(space.id, pageId),
+    file: (fileId) => {
+      const file = revision.files.find((candidate) => candidate.id === fileId);
+      if (!file) return undefined;
+      const url = new URL(ctx.urls.fileDownload(space.id, revision.commit, file.id));
+      return { url: url.pathname + url.search, name: file.name };
+    },
+    spec: () => undefined,
+  }).content;
 }

@@ -1,5 +1,5 @@
 import { merge } from 'node-diff3';
-import { findPageById, splitTitleHeading } from '../../engine/index.js';
+import { convertMarkdownToDocument, findPageById, splitTitleHeading } from '../../engine/index.js';
 import type { UserRecord } from '../../storage/users.js';
 import type { ContentDeps } from '../common/deps.js';
 import { invalidInput, missing } from '../common/errors.js';
@@ -75,3 +75,15 @@ export async function pageAt(deps: ContentDeps, edited: EditedBranch, commit: st
 
 const normalizeNewlines = (text: string) => text.replace(/\r\n?/g, '\n');
 const lines = (text: string) => text.split('\n');
+
+/**
+ * A page's markdown as it would read, for the source editor's preview: its Document, and the
+ * branch's revision and page its links resolve against (nothing is written).
+ */
+export async function previewPageSource(deps: ContentDeps, edited: EditedBranch, pageId: string, markdown: string) {
+  if (markdown.length > 1_000_000) throw invalidInput('A page’s markdown has at most 1,000,000 characters');
+  const { revision } = await readEditedRevision(deps, edited);
+  const page = findPageById(revision, pageId);
+  if (!page || page.kind !== 'document') throw missing(`Page ${pageId} not found in ${editedBranchName(edited)}`);
+  return { revision, page, document: await convertMarkdownToDocument(normalizeNewlines(markdown), `The page "${page.title}"`) };
+}

@@ -300,6 +300,41 @@ test('blocks that point somewhere, from the slash menu: a page link, a file uplo
   rmSync(work, { recursive: true, force: true });
 });
 
+test('the markdown source mode: CodeMirror beside the page as it reads, the preview following the typing; saved as written; axe finds nothing at 1280 and 390 px', async () => {
+  const { api, pageId, editPath } = await pageToEdit('In markdown', 'First line.\n');
+  const sourcePath = editPath.replace(/\/edit$/, '/markdown');
+  const found: string[] = [];
+  for (const width of [1280, 390]) {
+    const page = await openSource(sourcePath, width);
+    await checkAppPage(page, `markdown source mode at ${width} px`, found);
+    await page.browserContext().close();
+  }
+  assert.equal(found, []);
+  const page = await openSource(sourcePath, 1280);
+  assert.is(await page.$eval('.source-preview .preview-body', (body) => body.textContent?.trim()), 'First line.', 'the page as opened');
+  const [source, preview] = await Promise.all([
+    page.$eval('form.editor', (form) => form.getBoundingClientRect().toJSON()),
+    page.$eval('.source-preview', (section) => section.getBoundingClientRect().toJSON()),
+  ]);
+  assert.ok(preview.left >= source.right && Math.abs(preview.top - source.top) < 50, `side by side at 1280 px: ${JSON.stringify([source, preview])}`);
+  await page.click('.cm-content');
+  await page.keyboard.down('Control');
+  await page.keyboard.press('End');
+  await page.keyboard.up('Control');
+  await page.keyboard.type('\n## Written in markdown\n\n{% hint style="warning" %}\nMind the gap.\n{% endhint %}\n');
+  await page.waitForFunction(() => document.querySelector('.source-preview h2:not(#preview-title)')?.textContent === 'Written in markdown');
+  assert.ok(await page.$eval('.source-preview .preview-body', (body) => body.textContent?.includes('Mind the gap.')), 'GitBook blocks drawn as on the reading page');
+  await Promise.all([page.waitForNavigation(), page.click('form.editor button[type=submit]')]);
+  assert.is(await markdownOf(api, pageId), 'First line.\n\n## Written in markdown\n\n{% hint style="warning" %}\nMind the gap.\n{% endhint %}\n');
+  await page.browserContext().close();
+});
+
+async function openSource(path: string, width: number): Promise<Page> {
+  const page = await signedInPage(browser, { url: t.url, email: fx.editor.email, password, path, width });
+  await page.waitForSelector('.cm-editor .cm-content');
+  return page;
+}
+
 test('tabs: a new tab from the slash menu inside tabs, written after the one the cursor is in; removed, the page is as it was', async () => {
   const tabs = fixtureBody('04-tabs.md');
   const { api, pageId, editPath } = await pageToEdit('Tabbed', tabs);

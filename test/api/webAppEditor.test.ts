@@ -343,6 +343,29 @@ test('a shared page grown past what a room holds: the writer sending it is disco
   assert.is(await branchOf(base), head, 'nothing saved');
 });
 
+test('the source editor’s preview: the markdown drawn as the page reads, nothing written; a reader refused; a page too deep says so', async () => {
+  const { path, base, faqId } = await openChangeRequest('Previewed');
+  const editor = await signedInBrowser(t.url, fx.editor.email, password);
+  const form = await editor.get(`${path}/p/${faqId}/markdown`);
+  assert.match(form.html, '<section class="source-preview" aria-labelledby="preview-title"><h2 id="preview-title">Preview</h2><article class="preview-body" aria-live="polite">');
+  assert.match(form.html, /<article class="preview-body" aria-live="polite"><h2[^>]*>.*Where do I start\?/, 'the page as opened, drawn');
+  const head = await branchOf(base);
+  const csrf = Browser.field(form.html, 'csrf');
+  const previewed = await editor.post(`${path}/p/${faqId}/preview`, { csrf, markdown: '## Fresh\n\nSee the [introduction](README.md) & <script>alert(1)</script>.\n' }, { accept: 'application/json' });
+  assert.is(previewed.status, 200, previewed.html);
+  const html = (JSON.parse(previewed.html) as { html: string }).html;
+  assert.match(html, />Fresh<\/a><\/h2>/);
+  assert.match(html, /<a href="\/app\/s\/[^"]+\/p\/[^"]+">introduction<\/a>/, 'a page link resolved in the branch');
+  assert.not.match(html, '<script>', 'HTML in the markdown is not run');
+  assert.match(html, '&#x3C;script>', 'but shown as written');
+  assert.is(await branchOf(base), head, 'nothing written');
+  const deep = await editor.post(`${path}/p/${faqId}/preview`, { csrf, markdown: `${'> '.repeat(400)}deep\n` }, { accept: 'application/json' });
+  assert.match((JSON.parse(deep.html) as { html: string }).html, 'No preview:');
+  const reader = await signedInBrowser(t.url, fx.reader.email, password);
+  const readerForm = await reader.get('/app');
+  assert.is((await reader.post(`${path}/p/${faqId}/preview`, { csrf: Browser.field(readerForm.html, 'csrf') ?? '', markdown: 'x' }, { accept: 'application/json' })).status, 403);
+});
+
 test('a new page, then deleted; a title of spaces refused and nothing written', async () => {
   const { path, base } = await openChangeRequest('Pages come and go');
   const editor = await signedInBrowser(t.url, fx.editor.email, password);
