@@ -59,8 +59,9 @@ const bodyOf = (page: RevisionPage): string => splitTitleHeading(page.markdown ?
 
 /**
  * A Document's link targets as written (`{kind: 'url'}`, `{kind: 'anchor'}`) resolved against the
- * revision, from the file they were written in. An include whose file isn't in the revision keeps
- * the path it names as its reusable content's id: upstream's shape, leading nowhere.
+ * revision, from the file they were written in. An include (or a file block) whose file isn't in
+ * the revision keeps the path it names as its reusable content's (or file's) id: upstream's shape,
+ * leading nowhere.
  */
 function resolvedRefs(view: RevisionView, file: string, document: Document): Document {
   const resolve = (ref: { kind?: string; url?: string; anchor?: string }) =>
@@ -75,9 +76,29 @@ function resolvedRefs(view: RevisionView, file: string, document: Document): Doc
       const data = out.data as { ref: { kind: string; url?: string } };
       if (data.ref.kind !== 'reusable-content') out.data = { ...data, ref: { kind: 'reusable-content', reusableContent: data.ref.url ?? '' } };
     }
+    // A table's records hold refs too (a cards table's targets): resolved as a block's.
+    if (out.type === 'table' && out.object === 'block') out.data = withResolvedRecords(out.data as Record<string, unknown>, resolve);
+    // A file block's ref is a file's (upstream's schema): one not in the revision keeps the path it names.
+    if (out.type === 'file' && out.object === 'block') {
+      const data = out.data as { ref: { kind: string; url?: string } };
+      if (data.ref.kind !== 'file') out.data = { ...data, ref: { kind: 'file', file: data.ref.url ?? '' } };
+    }
     return out;
   };
   return walk(document) as Document;
+}
+
+function withResolvedRecords(data: Record<string, unknown>, resolve: (ref: { kind?: string; url?: string; anchor?: string }) => unknown): Record<string, unknown> {
+  const records = data.records as Record<string, { values?: Record<string, unknown> }> | undefined;
+  if (!records || typeof records !== 'object') return data;
+  const isRef = (value: unknown): value is { kind: string } => typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { kind?: unknown }).kind === 'string';
+  const resolved = Object.fromEntries(
+    Object.entries(records).map(([id, record]) => [
+      id,
+      { ...record, values: Object.fromEntries(Object.entries(record.values ?? {}).map(([column, value]) => [column, isRef(value) ? resolve(value) : value])) },
+    ]),
+  );
+  return { ...data, records: resolved };
 }
 
 /** A document page's Document alone (getPageDocumentInRevisionById), its references resolved as in a page. */

@@ -1,6 +1,6 @@
 import { documentToMarkdown } from './fromDocument.js';
 import { canonical, sameDocumentNode } from './sameDocument.js';
-import { keyedBlocks, markdownToDocument, type DocumentNode, type KeyedBlock } from './toDocument.js';
+import { keyedBlocks, type DocumentNode, type KeyedBlock } from './toDocument.js';
 
 /**
  * A page's top-level block as the block editor gets it: its Document node when the node says all
@@ -62,8 +62,8 @@ function heldAsWritten(source: string, block: KeyedBlock, node: DocumentNode): b
  */
 function writtenWhole(source: string, node: DocumentNode): boolean {
   const written = documentToMarkdown({ object: 'document', nodes: [node] });
-  const again = markdownToDocument(written).nodes;
-  if (again.length !== 1 || JSON.stringify(withoutKey(again[0]!)) !== JSON.stringify(node)) return false;
+  const again = keyedBlocks(written);
+  if (again.length !== 1 || again[0]!.nodes.length !== 1 || JSON.stringify(again[0]!.nodes[0]) !== JSON.stringify(node)) return false;
   return letters(source) === letters(written);
 }
 
@@ -94,7 +94,6 @@ function within(text: string, among: string): boolean {
   return true;
 }
 
-const withoutKey = ({ key: _key, ...node }: DocumentNode) => node;
 const letters = (text: string) => [...text.replace(/[^\p{L}\p{N}]+/gu, '')].sort().join('');
 
 /**

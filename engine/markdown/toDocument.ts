@@ -87,13 +87,29 @@ function rememberSegment(text: string, result: { nodes: DocumentNode[]; hash: st
 /**
  * A page's markdown (GitBook flavour: GFM plus `{% … %}` blocks) as a Document; MarkdownTooDeepError
  * past the limit. Each top-level node has the key of the block it comes from (see `keyedBlocks`;
- * `<key>.2`, `<key>.3`… when one block makes several nodes), which `revert_page` takes.
+ * `<key>.2`, `<key>.3`… when one block makes several nodes), which `revert_page` takes; every
+ * node and fragment inside it has a key made from that one (see keyedTree).
  */
 export function markdownToDocument(markdown: string, resolve: ResolveRef = defaultResolve): Document {
   const blocks = keyedBlocks(markdown);
   const converter = resolve === defaultResolve ? undefined : new Converter(resolve);
-  const nodes = blocks.flatMap((block) => (converter ? converter.top(block) : block.nodes).map((node, index) => ({ ...node, key: index === 0 ? block.key : `${block.key}.${index + 1}` })));
+  const nodes = blocks.flatMap((block) => (converter ? converter.top(block) : block.nodes).map((node, index) => keyedTree(node, index === 0 ? block.key : `${block.key}.${index + 1}`)));
   return { object: 'document', data: {}, nodes };
+}
+
+/**
+ * `node` keyed `key`, and each block, inline, text and fragment inside it keyed by its place from
+ * there (`<key>/0`, `<key>/0/1`, `<key>:caption` for a fragment): GitBook's Documents key every
+ * node, and its renderer lists them by their keys (a tab without one fails to render). Made from
+ * the top-level block's key, a nested key stays while that block does, whatever changes around it.
+ * Leaves and marks have none, as upstream. New objects: converted blocks are shared from a cache.
+ */
+function keyedTree(node: DocumentNode, key: string): DocumentNode {
+  const keyed: DocumentNode = { ...node, key };
+  if (Array.isArray(node.nodes)) keyed.nodes = (node.nodes as DocumentNode[]).map((child, index) => (child.object === 'leaf' ? child : keyedTree(child, `${key}/${index}`)));
+  if (Array.isArray(node.fragments))
+    keyed.fragments = (node.fragments as DocumentNode[]).map((fragment, index) => keyedTree(fragment, `${key}:${typeof fragment.fragment === 'string' ? fragment.fragment : index}`));
+  return keyed;
 }
 
 /** Throws MarkdownTooDeepError when the markdown nests deeper than the limit; measured without recursion. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { splitBlocks } from '../../engine/markdown/blocks.js';
-import { markdownToDocument, type DocumentNode } from '../../engine/markdown/toDocument.js';
+import { markdownToDocument, type DocumentNode, type ResolveRef } from '../../engine/markdown/toDocument.js';
 import { documentToMarkdown } from '../../engine/markdown/fromDocument.js';
 import { assertUpstreamSchema } from '../helpers/upstream.js';
 
@@ -58,6 +58,8 @@ console.log('hello');
 | Ada | admin |
 `;
 
+/** A value with its nodes' keys left out: a shape to compare. */
+const unkeyed = (value: unknown) => JSON.parse(JSON.stringify(value, (name, inner: unknown) => (name === 'key' ? undefined : inner))) as unknown;
 const types = (nodes: DocumentNode[]) => nodes.map((node) => node.type);
 
 test('GitBook blocks are split from markdown, code fences left alone', () => {
@@ -125,7 +127,7 @@ test('a figure (GitBook’s captioned or sized image) is an images block with it
   assert.equal(types(document.nodes), ['heading-1', 'paragraph', 'images', 'paragraph', 'images', 'images', 'images']);
   const [captioned, sized, bare] = [2, 4, 5].map((index) => (document.nodes[index]!.nodes as DocumentNode[])[0]!);
   assert.equal(captioned!.data, { ref: { kind: 'url', url: '.gitbook/assets/diagram.png' }, alt: 'Boxes and arrows', width: 375 });
-  assert.equal(captioned!.fragments, [
+  assert.equal(unkeyed(captioned!.fragments), [
     {
       object: 'fragment',
       fragment: 'caption',
@@ -144,6 +146,32 @@ test('a figure (GitBook’s captioned or sized image) is an images block with it
   );
   const other = markdownToDocument('<figure><img src="a.png"><img src="b.png"></figure>\n\n<figure><p>No image</p></figure>\n');
   assert.equal(types(other.nodes), ['paragraph', 'paragraph'], 'a figure of anything else is HTML, kept as text');
+});
+
+test('every block, inline, text and fragment has a key, unique in the page, that stays while its top-level block does', () => {
+  const corpus = ['35-rich-blocks.md', '04-tabs.md', '36-figures.md', '03-hints.md'].map((name) => readFileSync(new URL(`../fixtures/markdown-corpus/${name}`, import.meta.url), 'utf8')).join('\n\n');
+  const pages: ResolveRef = (target) => (target.endsWith('.md') ? { kind: 'page', page: target.slice(0, -3) } : { kind: 'url', url: target });
+  const document = markdownToDocument(corpus, pages);
+  assertUpstreamSchema('JSONDocument', document);
+  const keys = new Map<string, string>();
+  const visit = (node: DocumentNode, where: string) => {
+    if (node.object === 'leaf') return assert.is(node.key, undefined, `${where}: a leaf has no key, as upstream`);
+    assert.type(node.key, 'string', `${where} (${String(node.type ?? node.fragment)}) has a key`);
+    assert.not.ok(keys.has(node.key as string), `${where}: key ${String(node.key)} is also ${keys.get(node.key as string)}'s`);
+    keys.set(node.key as string, where);
+    for (const [index, child] of ((node.nodes ?? node.leaves ?? []) as DocumentNode[]).entries()) visit(child, `${where}/${index}`);
+    for (const fragment of (node.fragments ?? []) as DocumentNode[]) visit(fragment, `${where}:${String(fragment.fragment)}`);
+  };
+  document.nodes.forEach((node, index) => visit(node, String(index)));
+  const tabs = document.nodes.find((node) => node.type === 'tabs')!;
+  const tabKeys = (tabs.nodes as DocumentNode[]).map((tab) => tab.key);
+  assert.equal(tabKeys, [`${tabs.key}/0`, `${tabs.key}/1`], 'each tab keyed (GitBook’s renderer fails a tab without one)');
+  // A paragraph added before the tabs: the tabs and everything in them keep their keys.
+  const edited = markdownToDocument(`A new first paragraph.\n\n${corpus}`, pages);
+  assert.equal(
+    edited.nodes.find((node) => node.type === 'tabs'),
+    tabs,
+  );
 });
 
 test('the schema check itself refuses a malformed Document', () => {
