@@ -24,8 +24,8 @@ export function ancestorsOf(pages: RevisionPage[], target: RevisionPage): Revisi
 }
 
 /**
- * The space's table of contents as HTML: groups as headings, pages with subpages as disclosures
- * (open on the way to the current page), the current page marked for assistive technology too.
+ * The space's table of contents as HTML: groups as headings, a page with subpages as one row (its
+ * link, and a disclosure of its subpages beside it, open on the way to the current page), the current page marked for assistive technology too.
  * Each top-level entry is built as a tree and serialised on its own; the entries that don't hold
  * the current page are the same on every page of the revision, so they are kept, by page object
  * (a revision shares unchanged pages' objects with its parent's), and a 1,000-page sidebar costs
@@ -61,7 +61,13 @@ function sidebarEntry(page: RevisionPage, basePath: string, current: RevisionPag
   if (page.kind === 'group') return el('li', {}, el('span', { className: ['group'] }, page.title), list());
   const link = el('a', { href: pagePath(basePath, page), ...(page === current ? { ariaCurrent: 'page' } : {}) }, page.title);
   if (children.length === 0) return el('li', {}, link);
-  return el('li', {}, link, el('details', { open: open.has(page) || page === current }, el('summary', {}, `${page.title}: subpages`), list()));
+  // One row: the page's link, and beside it the disclosure of its subpages (its name read by assistive technology only).
+  return el(
+    'li',
+    { className: ['parent'] },
+    link,
+    el('details', { open: open.has(page) || page === current }, el('summary', {}, el('span', { className: ['visually-hidden'] }, `${page.title}: subpages`)), list()),
+  );
 }
 
 /** Previous and next pages in reading order. */

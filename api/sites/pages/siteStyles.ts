@@ -42,6 +42,8 @@ nav.toc a{color:var(--muted);text-decoration:none;display:block;padding:.15rem .
 nav.toc a[aria-current]{color:var(--fg);background:var(--soft);font-weight:600}
 nav.toc .group{font-weight:600;margin-top:1rem;color:var(--fg);display:block}
 nav.toc summary{cursor:pointer;color:var(--muted);padding:.15rem .4rem}
+nav.toc li.parent{position:relative}nav.toc li.parent>a{padding-right:2rem}nav.toc li.parent>details>summary{position:absolute;right:0;top:0;width:1.8rem;padding:.15rem 0;text-align:center;list-style:none;border-radius:4px}nav.toc li.parent>details>summary::-webkit-details-marker{display:none}nav.toc li.parent>details>summary::before{content:"▸"/""}nav.toc li.parent>details[open]>summary::before{content:"▾"/""}nav.toc li.parent>details>summary:hover{background:var(--soft)}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .variants summary{cursor:pointer;border:1px solid var(--line);border-radius:6px;padding:.3rem .6rem;margin-bottom:1rem}
 .variants ul{list-style:none;padding:0}
 main{padding:1.5rem 0 3rem;min-width:0}
