@@ -2,13 +2,13 @@ import type Router from '@koa/router';
 import type { ElementContent } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import {
-  assertEditable,
   changeRequestOf,
   type EditedBranch,
   movePageInTree,
   previewPageSource,
   readEditedRevision,
   readPageBlocks,
+  liveEditedBranch,
   readPageSource,
   renamePageInTree,
   savePageBlocks,
@@ -49,12 +49,8 @@ export const changeRequestEdited = async (ctx: AppContext): Promise<EditedBranch
   return { space, changeRequest: await changeRequestOf(contentDeps(ctx), space, pathParam(ctx, 'number')) };
 };
 
-/** A live space's own content, edited directly: refused when the space is locked. */
-export const liveEdited = async (ctx: AppContext): Promise<EditedBranch> => {
-  const edited = { space: spaceOf(ctx).space, changeRequest: null };
-  assertEditable(edited);
-  return edited;
-};
+/** A live space's own content, edited directly: refused when the space is locked, or its merge rules ask for change requests. */
+export const liveEdited = (ctx: AppContext): Promise<EditedBranch> => liveEditedBranch(contentDeps(ctx), spaceOf(ctx).space, callerOf(ctx));
 
 /** Where a saved markdown page goes: the change request's changes, or the page as it reads now. */
 const afterSave = ({ space, changeRequest }: EditedBranch, pageId: string) => (changeRequest ? `${changeRequestPath(space.id, changeRequest.number)}#changes-title` : pagePath(space.id, pageId));

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { changeOwnPassword, endSession, issueOwnToken, revokeOwnToken, sessionsOf, tokensOf } from '../../domain/accounts/index.js';
+import { liveEditRefusal } from '../../domain/changeRequests/index.js';
 import { DomainError } from '../../domain/common/errors.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
 import { changesBetween, readPageDocument, readPageHistory, readSpaceHistory, readSpaceRevision, revisionPage } from '../../domain/spaces/index.js';
@@ -203,7 +204,7 @@ async function showSpace(ctx: AppContext, pageId: string | undefined) {
   const page = pageId ? revisionPage(revision, pageId, { accept: (candidate) => candidate.kind === 'document' }) : allPages(revision.pages).find((candidate) => candidate.kind === 'document');
   const document = page ? await readPageDocument(page) : undefined;
   const organization = await findOrganizationCached(ctx.db, space.organizationId);
-  const editable = space.editMode === 'live' && atLeast(spaceOf(ctx).role, spaceActions.edit);
+  const editable = atLeast(spaceOf(ctx).role, spaceActions.edit) && (await liveEditRefusal(contentDeps(ctx), space, callerOf(ctx))) === null;
   sendPage(ctx, { title: page?.title ?? space.title, content: await spaceContent(ctx, { space, organizationTitle: organization?.title ?? 'Organization', revision, page, document, editable }) });
 }
 

@@ -3,9 +3,10 @@ import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import type { ContentDeps } from '../common/deps.js';
-import { spaceLocked } from '../common/errors.js';
+import { notAllowed, spaceLocked } from '../common/errors.js';
 import { readRevisionWithSizes, type RevisionWithSizes } from '../spaces/index.js';
 import { type ContentOperation, type ContentUpdate, updateChangeRequestContent, updateLiveContent } from './changeRequestContent.js';
+import { ruleSkippedByDirectChange } from './changeRequestMergeRules.js';
 import { assertWritable, changeRequestHead } from './changeRequests.js';
 
 /**
@@ -25,6 +26,26 @@ export const editedBranchName = (edited: EditedBranch) => (edited.changeRequest 
 export function assertEditable(edited: EditedBranch): void {
   if (edited.changeRequest) assertWritable(edited.changeRequest);
   else if (edited.space.editMode !== 'live') throw spaceLocked(edited.space.id);
+}
+
+/**
+ * Why `actor` may not edit the space's own content live, or null when they may: a locked space,
+ * or a merge rule the change would skip (every rule is about a change request's reviews), unless
+ * the rules let them bypass it: as a `git push` to the primary branch is judged.
+ */
+export async function liveEditRefusal(deps: Pick<ContentDeps, 'db'>, space: SpaceRecord, actor: UserRecord): Promise<string | null> {
+  if (space.editMode !== 'live') return `Space ${space.id} is locked`;
+  const rule = await ruleSkippedByDirectChange(deps.db, space, actor.id);
+  return rule ? `The merge rule ${rule} applies to space ${space.id}: its pages are edited in a change request` : null;
+}
+
+/** The space's own content, to edit live: refused (423 locked, 403 a merge rule) as liveEditRefusal says. */
+export async function liveEditedBranch(deps: Pick<ContentDeps, 'db'>, space: SpaceRecord, actor: UserRecord): Promise<EditedBranch> {
+  const edited = { space, changeRequest: null };
+  assertEditable(edited);
+  const refusal = await liveEditRefusal(deps, space, actor);
+  if (refusal) throw notAllowed(refusal);
+  return edited;
 }
 
 export async function editedBranchHead(deps: Pick<ContentDeps, 'repositories'>, edited: EditedBranch): Promise<string> {

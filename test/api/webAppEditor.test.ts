@@ -382,7 +382,7 @@ test('a new page, then deleted; a title of spaces refused and nothing written', 
   assert.is((await t.call('GET', `${base}/content/page/${pageId}`, { token: fx.editor.token })).status, 404);
 });
 
-test('a live space: Edit on its pages writes straight to its primary branch; a locked space and a reader edit nothing', async () => {
+test('a live space: Edit on its pages writes straight to its primary branch; merge rules, a locked space and a reader edit nothing', async () => {
   const live = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Live notes', template: { id: 'getting-started' } } })).body;
   assert.is(live.editMode, 'live');
   const spacePath = `/app/s/${live.id}`;
@@ -437,6 +437,16 @@ test('a live space: Edit on its pages writes straight to its primary branch; a l
       socket.on('error', () => undefined);
     });
   assert.is(await connect(), 'open', 'a live page is shared as a change request’s is');
+
+  // Merge rules ask for reviews: a live edit would skip them, as a push to main would.
+  const rules = { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] };
+  assert.is((await t.call('PATCH', `/v1/spaces/${live.id}`, { token: fx.admin.token, body: { mergeRules: rules } })).status, 200);
+  assert.not.match((await editor.get(`${spacePath}/p/${faqId}`)).html, `/p/${faqId}/edit`, 'no Edit where the rules ask for change requests');
+  const ruled = await editor.get(`${spacePath}/p/${faqId}/edit`);
+  assert.is(ruled.status, 403);
+  assert.match(ruled.html, 'The merge rule require_at_least_one_review applies');
+  const ruledSave = await saveBlocks(editor, spacePath, faqId, { csrf: opened.csrf, base: await headOf(), title: 'FAQ', blocks: JSON.stringify(blocks) });
+  assert.is(ruledSave.status, 403);
 
   assert.is((await t.call('PATCH', `/v1/spaces/${live.id}`, { token: fx.admin.token, body: { editMode: 'locked' } })).status, 200);
   const locked = await headOf();
