@@ -69,7 +69,7 @@ export function addEditorRoutes(router: Router<AppState, AppServices>, one: stri
   router.get(`${one}/pages`, ...guarded(spaceActions.edit), async (ctx) => {
     const app = ctx as AppContext;
     const edited = await editedOf(app);
-    const { revision } = await readEditedRevision(contentDeps(app), edited);
+    const revision = await readEditedRevision(contentDeps(app), edited);
     sendPage(app, { title: 'Pages', content: editedPagesContent(app, { edited, pages: revision.pages }), scripts: [appScripts.pageTreeDrag.name] });
   });
   router.post(`${one}/p/:pageId/move`, ...guarded(spaceActions.edit), async (ctx) => {

@@ -138,8 +138,10 @@ function contentTree(content: ReadableContent, parentId: string | null): Child {
   );
 }
 
-/** A space: its page tree beside the page being read, drawn by the renderer the published sites use. */
-/** A space's page as it reads; `editable`: the space is live and the person may edit it (Edit, and its pages to manage). */
+/**
+ * A space: its page tree beside the page being read, drawn by the renderer the published sites
+ * use; `editable`: the space is live and the person may edit it (Edit, and its pages to manage).
+ */
 export async function spaceContent(
   ctx: AppContext,
   input: { space: SpaceRecord; organizationTitle: string; revision: Revision; page?: RevisionPage; document?: Document; editable: boolean },

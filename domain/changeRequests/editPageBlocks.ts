@@ -90,7 +90,7 @@ export async function uploadPageFile(
   deps: ContentDeps,
   input: { edited: EditedBranch; pageId: string; name: string; contentType: string; base64: string; author: UserRecord },
 ): Promise<{ commit: string; src: string }> {
-  const { revision } = await readEditedRevision(deps, input.edited);
+  const revision = await readEditedRevision(deps, input.edited);
   const page = findPageById(revision, input.pageId);
   if (!page?.file) throw missing(`Page ${input.pageId} not found in ${editedBranchName(input.edited)}`);
   const update = await updateEditedContent(deps, {

@@ -9,7 +9,7 @@ import { assertEditable, type EditedBranch, editedBranchHead, editedBranchName, 
 /** A page as its editor opens it: its title and markdown at the branch's head, and that head (what a save is merged against). */
 export async function readPageSource(deps: ContentDeps, edited: EditedBranch, pageId: string) {
   assertEditable(edited);
-  const { revision } = await readEditedRevision(deps, edited);
+  const revision = await readEditedRevision(deps, edited);
   const page = findPageById(revision, pageId);
   if (!page || page.kind !== 'document') throw missing(`Page ${pageId} not found in ${editedBranchName(edited)}`);
   // The title has a field of its own: the text is what comes after its `# Title` line.
@@ -68,7 +68,7 @@ export async function savePageSource(deps: ContentDeps, input: { edited: EditedB
 
 /** A document page's markdown (after its title line) at a commit of the branch; undefined when it isn't there. */
 export async function pageAt(deps: ContentDeps, edited: EditedBranch, commit: string, pageId: string) {
-  const { revision } = await readEditedRevision(deps, edited, commit);
+  const revision = await readEditedRevision(deps, edited, commit);
   const page = findPageById(revision, pageId);
   return page && page.kind === 'document' ? { title: page.title, markdown: normalizeNewlines(splitTitleHeading(page.markdown ?? '').text) } : undefined;
 }
@@ -82,8 +82,6 @@ const lines = (text: string) => text.split('\n');
  */
 export async function previewPageSource(deps: ContentDeps, edited: EditedBranch, pageId: string, markdown: string) {
   if (markdown.length > 1_000_000) throw invalidInput('A page’s markdown has at most 1,000,000 characters');
-  const { revision } = await readEditedRevision(deps, edited);
-  const page = findPageById(revision, pageId);
-  if (!page || page.kind !== 'document') throw missing(`Page ${pageId} not found in ${editedBranchName(edited)}`);
+  const { revision, page } = await readPageSource(deps, edited, pageId);
   return { revision, page, document: await convertMarkdownToDocument(normalizeNewlines(markdown), `The page "${page.title}"`) };
 }

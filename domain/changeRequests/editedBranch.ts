@@ -1,10 +1,10 @@
-import { primaryBranch, resolveRevision } from '../../engine/index.js';
+import { primaryBranch, resolveRevision, type Revision } from '../../engine/index.js';
 import type { ChangeRequestRecord } from '../../storage/changeRequests.js';
 import type { SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import type { ContentDeps } from '../common/deps.js';
 import { notAllowed, spaceLocked } from '../common/errors.js';
-import { readRevisionWithSizes, type RevisionWithSizes } from '../spaces/index.js';
+import { readSpaceRevision } from '../spaces/index.js';
 import { type ContentOperation, type ContentUpdate, updateChangeRequestContent, updateLiveContent } from './changeRequestContent.js';
 import { ruleSkippedByDirectChange } from './changeRequestMergeRules.js';
 import { assertWritable, changeRequestHead } from './changeRequests.js';
@@ -53,9 +53,9 @@ export async function editedBranchHead(deps: Pick<ContentDeps, 'repositories'>, 
   return resolveRevision(deps.repositories.open(edited.space.id), primaryBranch);
 }
 
-/** The branch's head, or another commit of its space (`ref`), with its file sizes. */
-export async function readEditedRevision(deps: Pick<ContentDeps, 'repositories'>, edited: EditedBranch, ref?: string): Promise<RevisionWithSizes> {
-  return readRevisionWithSizes(deps, edited.space.id, ref ?? (await editedBranchHead(deps, edited)));
+/** The branch's head, or another commit of its space (`ref`): its pages and files (the editors need no file sizes). */
+export async function readEditedRevision(deps: Pick<ContentDeps, 'repositories'>, edited: EditedBranch, ref?: string): Promise<Revision> {
+  return readSpaceRevision(deps, edited.space.id, ref ?? (await editedBranchHead(deps, edited)));
 }
 
 /** The API's content batch on the branch, as one commit (see updateChangeRequestContent). */

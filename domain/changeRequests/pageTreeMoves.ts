@@ -13,7 +13,7 @@ import { type EditedBranch, editedBranchName, readEditedRevision, updateEditedCo
 export type TreeMove = 'up' | 'down' | 'in' | 'out' | { into: string | null; at: number };
 
 export async function movePageInTree(deps: ContentDeps, input: { edited: EditedBranch; pageId: string; move: TreeMove; author: UserRecord }) {
-  const { revision } = await readEditedRevision(deps, input.edited);
+  const revision = await readEditedRevision(deps, input.edited);
   const place = locate(revision.pages, input.pageId, null);
   if (!place) throw missing(`Page ${input.pageId} not found in ${editedBranchName(input.edited)}`);
   const target = destination(place, input.move);

@@ -378,8 +378,10 @@ function tableParts(node: DocumentNode) {
   return { records, fragments };
 }
 
-/** An image's width and height attributes, when its size is known: the page keeps its layout as images load. */
-/** An image's size on the page: the width its writer gave (in pixels), its height in proportion; else the file's own size. */
+/**
+ * An image's width and height attributes, when its size is known (the page keeps its layout as
+ * images load): the width its writer gave (in pixels), its height in proportion; else the file's own.
+ */
 function sizeOf(image: { width?: number; height?: number }, given?: unknown): { width?: number; height?: number } {
   if (typeof given === 'number' && given > 0) return image.width && image.height ? { width: given, height: Math.round((image.height * given) / image.width) } : { width: given };
   return image.width && image.height ? { width: image.width, height: image.height } : {};

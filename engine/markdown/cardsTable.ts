@@ -23,7 +23,8 @@ export function htmlText(html: string): string {
   return textOf(fromHtml(html, { fragment: true }));
 }
 
-function textOf(node: Root | ElementContent): string {
+/** The text a HAST node shows. */
+export function textOf(node: Root | ElementContent): string {
   if (node.type === 'text') return node.value;
   return 'children' in node ? node.children.map((child) => textOf(child as ElementContent)).join('') : '';
 }

@@ -5,11 +5,11 @@
 type Node = Record<string, unknown> & { object: string };
 
 const paragraph = (nodes: Node[]): Node => ({ object: 'block', type: 'paragraph', data: {}, nodes });
+const text = (value: string): Node => ({ object: 'text', leaves: [{ object: 'leaf', text: value, marks: [] }] });
 
 /** An image: its data (`ref`, `alt`, `width` in pixels) and its caption, a `caption` fragment when it has one. */
 export function imageBlock(data: Record<string, unknown>, caption: string): Node {
-  const text: Node = { object: 'text', leaves: [{ object: 'leaf', text: caption, marks: [] }] };
-  return { object: 'block', type: 'image', data, fragments: caption ? [{ object: 'fragment', fragment: 'caption', nodes: [paragraph([text])] }] : [], isVoid: true };
+  return { object: 'block', type: 'image', data, fragments: caption ? [{ object: 'fragment', fragment: 'caption', nodes: [paragraph([text(caption)])] }] : [], isVoid: true };
 }
 
 /** An image's caption: the text of its `caption` fragment, '' without one. */
@@ -29,7 +29,6 @@ function plainText(nodes: unknown[]): string {
 
 /** An expandable: its title (text only) and its body as fragments, the body never empty. */
 export function expandableBlock(title: string, body: Node[]): Node {
-  const text = (value: string): Node => ({ object: 'text', leaves: [{ object: 'leaf', text: value, marks: [] }] });
   return {
     object: 'block',
     type: 'expandable',

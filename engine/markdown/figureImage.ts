@@ -1,6 +1,7 @@
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
+import { textOf } from './cardsTable.js';
 import { captionOf, imageBlock } from './documentBlocks.js';
 import type { DocumentNode, ResolveRef } from './toDocument.js';
 
@@ -54,9 +55,4 @@ function elementsOf(node: Root | Element): Element[] | undefined {
     else if (child.type !== 'comment') return undefined;
   }
   return elements;
-}
-
-function textOf(node: ElementContent): string {
-  if (node.type === 'text') return node.value;
-  return 'children' in node ? node.children.map(textOf).join('') : '';
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { BudgetedCache, stringBytes } from '../runtime/cacheBudget.js';
 import type { BlockContent, Code, Heading, Image, List, ListItem, PhrasingContent, RootContent, Table } from 'mdast';
 import { assertTreeDepth, maxMarkdownDepth, nestingBound } from './depth.js';
 import { splitBlocks, type Segment } from './blocks.js';
@@ -53,11 +54,9 @@ const converted = new WeakMap<object, { nodes: DocumentNode[]; hash: string }>()
 /**
  * A GitBook block's nodes and hash, by its text (segments are split anew each time): a page saved
  * from the editor is keyed again whole, and its hints and tabs would be parsed again each time.
- * Kept while their texts total `segmentCacheChars`, the oldest dropped first.
+ * Weighed as its text and its JSON nodes, a few times the text.
  */
-const segmentsConverted = new Map<string, { nodes: DocumentNode[]; hash: string }>();
-const segmentCacheChars = 4_000_000;
-let segmentChars = 0;
+const segmentsConverted = new BudgetedCache<string, { nodes: DocumentNode[]; hash: string }>('converted GitBook blocks', (_result, text) => stringBytes(text) * 4);
 
 function convertedBlock(converter: Converter, block: TopBlock, markdown: string): { nodes: DocumentNode[]; hash: string } {
   const tree = 'node' in block.source ? block.source.node : undefined;
@@ -70,18 +69,8 @@ function convertedBlock(converter: Converter, block: TopBlock, markdown: string)
   const result = { nodes, hash: createHash('sha1').update(content).digest('hex').slice(0, 12) };
   // A tree's (or a GitBook block's) text alone makes its nodes, except a block of no node, told apart by its text.
   if (tree && nodes.length > 0) converted.set(tree, result);
-  if (text !== undefined && nodes.length > 0 && text.length < segmentCacheChars / 8) rememberSegment(text, result);
+  if (text !== undefined && nodes.length > 0) segmentsConverted.set(text, result);
   return result;
-}
-
-function rememberSegment(text: string, result: { nodes: DocumentNode[]; hash: string }) {
-  segmentsConverted.set(text, result);
-  segmentChars += text.length;
-  for (const [oldest] of segmentsConverted) {
-    if (segmentChars <= segmentCacheChars) break;
-    segmentsConverted.delete(oldest);
-    segmentChars -= oldest.length;
-  }
 }
 
 /**
