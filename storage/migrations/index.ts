@@ -24,6 +24,8 @@ import { lookupIndexes } from './024-lookup-indexes.js';
 import { transferLeftovers } from './025-transfer-leftovers.js';
 import { appSessions } from './026-app-sessions.js';
 import { signInFlows } from './027-sign-in-flows.js';
+import { teamGrants } from './028-team-grants.js';
+import { auditEvents } from './029-audit-events.js';
 
 export interface Migration {
   version: number;
@@ -61,4 +63,6 @@ export const migrations: Migration[] = [
   transferLeftovers,
   appSessions,
   signInFlows,
+  teamGrants,
+  auditEvents,
 ];
