@@ -15,6 +15,7 @@ import type { Config } from './config.js';
 import type { SiteToken } from '../domain/publishing/index.js';
 import type { SiteSpacesReader } from '../domain/sites/index.js';
 import type { Urls } from './urls.js';
+import { userActor, type Actor } from '../domain/audit/index.js';
 import type { JobClient } from '../workflows/client.js';
 
 /** Per-request state, filled by the request context middleware, the policies and validation. */
@@ -78,6 +79,11 @@ export function callerOf(ctx: AppContext): UserRecord {
 export function organizationOf(ctx: AppContext): { organization: OrganizationRecord; role: MemberRole | null } {
   if (!ctx.state.organization || ctx.state.role === undefined) throw new Error('route reached without an organization policy');
   return { organization: ctx.state.organization, role: ctx.state.role };
+}
+
+/** Who makes a change through this request, for the audit log: `ui` from the web app (`/app`), `api` otherwise (the API, git). */
+export function actorOf(ctx: AppContext): Actor {
+  return userActor(callerOf(ctx), /^\/app(\/|$)/.test(ctx.path) ? 'ui' : 'api', ctx.state.requestId);
 }
 
 /** The space of the path, loaded and access-checked by the route's policy, with the caller's role on it. */

@@ -137,6 +137,14 @@ export async function listMembers(db: Queryable, organizationId: string, filter:
   return mapPage(page, toMember);
 }
 
+/** Every enabled member of the organization, by the time they joined: who a list of access is drawn from. */
+export async function listEnabledMembers(db: Queryable, organizationId: string): Promise<MemberRecord[]> {
+  const rows = await db.all<MemberRow>(`SELECT ${columns} FROM ${from} WHERE memberships.organization_id = ? AND memberships.disabled = 0 ORDER BY memberships.joined_at, memberships.user_id`, [
+    organizationId,
+  ]);
+  return rows.map(toMember);
+}
+
 export async function updateMemberRole(db: Queryable, organizationId: string, userId: string, role: MemberRole | null): Promise<MemberRecord> {
   await db.run('UPDATE memberships SET role = ? WHERE organization_id = ? AND user_id = ?', [role, organizationId, userId]);
   return getMember(db, organizationId, userId);

@@ -200,7 +200,19 @@ export async function updateOrganization(db: Transaction, id: string, changes: O
 export async function markOrganizationDeleted(db: Transaction, id: string): Promise<boolean> {
   const { changes } = await db.run('UPDATE organizations SET deleted_at = ?, hostname = NULL WHERE id = ? AND deleted_at IS NULL', [now(), id]);
   if (changes === 0) return false;
-  for (const table of ['memberships', 'invitations', 'teams', 'invite_links', 'saml_providers', 'organization_email_domains', 'agent_instructions', 'collections', 'content_grants', 'sites']) {
+  for (const table of [
+    'memberships',
+    'invitations',
+    'team_content_grants',
+    'teams',
+    'invite_links',
+    'saml_providers',
+    'organization_email_domains',
+    'agent_instructions',
+    'collections',
+    'content_grants',
+    'sites',
+  ]) {
     await db.run(`DELETE FROM ${table} WHERE organization_id = ?`, [id]);
   }
   return true;

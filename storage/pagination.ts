@@ -70,14 +70,15 @@ export async function paginate<R>(db: Queryable, query: KeysetQuery<R>, request:
 
 /**
  * The same keyset pagination over a list already in memory (a revision's files, for example),
- * ordered by `key`, with cursors bound to `identity`.
+ * ordered by `key` (`request.order` desc: from the highest), with cursors bound to `identity`.
  */
 export function paginateArray<T>(items: T[], key: (item: T) => [string | number, string], identity: string, request: PageRequest): Page<T> {
+  const direction = request.order === 'desc' ? -1 : 1;
   const list = createHash('sha256')
-    .update(JSON.stringify(['array', identity]))
+    .update(JSON.stringify(['array', identity, direction]))
     .digest('base64url')
     .slice(0, 12);
-  const compare = (a: [string | number, string], b: [string | number, string]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+  const compare = (a: [string | number, string], b: [string | number, string]) => direction * (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
   const sorted = [...items].sort((a, b) => compare(key(a), key(b)));
   const after = request.page === undefined ? undefined : decodeCursor(request.page, list);
   const rest = after ? sorted.filter((item) => compare(key(item), after) > 0) : sorted;

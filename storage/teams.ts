@@ -13,7 +13,7 @@ export interface TeamRecord {
   title: string;
   createdAt: string;
   members: number;
-  /** Spaces shared with the team; there are none until spaces exist (content-engine issue). */
+  /** Spaces the team is given a role on (inviteToSpace). */
   spaces: number;
 }
 
@@ -23,13 +23,15 @@ interface TeamRow {
   title: string;
   created_at: string;
   members: number;
+  spaces: number;
 }
 
 const columns = `teams.id, teams.organization_id, teams.title, teams.created_at,
-  (SELECT COUNT(*) FROM team_members WHERE team_members.team_id = teams.id) AS members`;
+  (SELECT COUNT(*) FROM team_members WHERE team_members.team_id = teams.id) AS members,
+  (SELECT COUNT(*) FROM team_content_grants WHERE team_content_grants.team_id = teams.id AND team_content_grants.target_kind = 'space') AS spaces`;
 
 function toTeam(row: TeamRow): TeamRecord {
-  return { id: row.id, organizationId: row.organization_id, title: row.title, createdAt: row.created_at, members: row.members, spaces: 0 };
+  return { id: row.id, organizationId: row.organization_id, title: row.title, createdAt: row.created_at, members: Number(row.members), spaces: Number(row.spaces) };
 }
 
 const titleFilter = (title: string): [string, string] => ["teams.title_key LIKE ? ESCAPE '\\'", containsPattern(searchKey(title))];
@@ -168,4 +170,10 @@ export async function teamRolesOf(db: Queryable, userId: string, teamIds: string
     ...teamIds,
   ]);
   return new Map(rows.map((row) => [row.team_id, row.role]));
+}
+
+/** The ids of a team's members. */
+export async function listTeamMemberIdsOf(db: Queryable, teamId: string): Promise<string[]> {
+  const rows = await db.all<{ user_id: string }>('SELECT user_id FROM team_members WHERE team_id = ?', [teamId]);
+  return rows.map((row) => row.user_id);
 }

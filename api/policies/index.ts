@@ -3,6 +3,6 @@
  * who the caller is comes from api/auth; these check their roles.
  */
 export { anyone, signedIn, signedInOverGit, type Policy } from './policy.js';
-export { inOrganization, type OrganizationRule } from './organization.js';
+export { inOrganization, inSite, type OrganizationRule } from './organization.js';
 export { callerReadsSpace, inSpace, inSpaceOrSignedDownload } from './space.js';
 export { inCollection } from './collection.js';

@@ -3,8 +3,10 @@ import { findMembershipRole } from '../../storage/members.js';
 import { pathParam } from '../context.js';
 import { findOrganizationCached } from '../../storage/organizations.js';
 import { findTeamRole } from '../../storage/teams.js';
+import { findContentGrantsCached } from '../../storage/contentGrants.js';
 import { authenticate, siteTokenOf } from '../auth/index.js';
 import { forbidden, notFound } from '../errors.js';
+import type { MemberRole } from '../../storage/members.js';
 import { atLeast, describeRole, type RoleOrGuest } from './roles.js';
 import type { Requirement } from './requirements.js';
 import { withRequirements, type Policy } from './policy.js';
@@ -27,6 +29,8 @@ export interface OrganizationRule {
    * organization's own content that published pages use, such as public OpenAPI specs).
    */
   siteToken?: true | 'read by POST' | 'organization';
+  /** The path's site: a grant on it (the caller's or a team's, inviteToSite) raises the caller's role there. */
+  siteGrants?: true;
 }
 
 /**
@@ -37,10 +41,15 @@ export function inOrganization(role: RoleOrGuest, rule: OrganizationRule = {}): 
   return withRequirements(organizationPolicy(role, rule), 'organization', role, rule.also ?? []);
 }
 
+/** The routes of one site (`:siteId`): the organization role, or a role granted on the site (docs/permissions.md). */
+export function inSite(role: MemberRole, rule: Omit<OrganizationRule, 'siteGrants'> = {}): Policy {
+  return inOrganization(role, { ...rule, siteGrants: true });
+}
+
 function organizationPolicy(role: RoleOrGuest, rule: OrganizationRule): Policy {
   const alternatives = [rule.orSelf && 'the member themself', rule.orTeamOwner && 'an owner of the team', rule.siteToken && 'a site token of the site (reading)'].filter(Boolean);
   return {
-    rule: `organization ${role === null ? 'member (guests included)' : role === 'admin' ? 'admin' : `role ${role} or above`}${alternatives.length ? `, or ${alternatives.join(', or ')}` : ''}`,
+    rule: `organization ${role === null ? 'member (guests included)' : role === 'admin' ? 'admin' : `role ${role} or above`}${rule.siteGrants ? ', or that role given on the site' : ''}${alternatives.length ? `, or ${alternatives.join(', or ')}` : ''}`,
     check: async (ctx, next) => {
       if (rule.siteToken) {
         const token = await siteTokenOf(ctx);
@@ -55,13 +64,17 @@ function organizationPolicy(role: RoleOrGuest, rule: OrganizationRule): Policy {
       ctx.state.organization = organization;
       ctx.state.role = membership.role;
       if (atLeast(membership.role, role)) return next();
+      if (rule.siteGrants && role !== null) {
+        const granted = (await findContentGrantsCached(ctx.db, caller.id)).get(`site:${pathParam(ctx, 'siteId')}`);
+        if (granted && atLeast(granted, role)) return next();
+      }
       if (rule.orSelf && ctx.params.userId === caller.id) return next();
       // Owning a team counts only for members who may own one (read or above).
       if (rule.orTeamOwner && ctx.params.teamId && atLeast(membership.role, 'read')) {
         if ((await findTeamRole(ctx.db, organization.id, ctx.params.teamId, caller.id)) === 'owner') return next();
       }
       throw forbidden(
-        `This operation needs the ${describeRole(role)} role in the organization${alternatives.length ? ` (or being ${alternatives.join(' or ')})` : ''}; you are ${describeRole(membership.role)}`,
+        `This operation needs the ${describeRole(role)} role in the organization${rule.siteGrants ? ' or on the site' : ''}${alternatives.length ? ` (or being ${alternatives.join(' or ')})` : ''}; you are ${describeRole(membership.role)}`,
       );
     },
   };

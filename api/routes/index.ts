@@ -29,6 +29,7 @@ import { siteRedirectRoutes } from './siteRedirects.js';
 import { sitePublishingRoutes } from './sitePublishing.js';
 import { embedRoutes } from './embeds.js';
 import { siteCustomizationRoutes } from './siteCustomization.js';
+import { permissionRoutes } from './permissions.js';
 
 /** Every route of the API, area by area. */
 export const allRoutes: Route[] = [
@@ -62,4 +63,5 @@ export const allRoutes: Route[] = [
   sitePublishingRoutes,
   embedRoutes,
   siteCustomizationRoutes,
+  permissionRoutes,
 ].flatMap((table) => table.routes);

@@ -5,7 +5,7 @@ import { findInviteLink, listInviteLinks, type InviteTarget } from '../../storag
 import { findSpace } from '../../storage/spaces.js';
 import type { MemberRole } from '../../storage/members.js';
 import { acceptInviteLink, changeInviteLinkRole, createInviteLink, openInviteLink, removeInviteLink } from '../../domain/organizations/index.js';
-import { callerOf, organizationOf, type AppContext, pathParam } from '../context.js';
+import { actorOf, callerOf, organizationOf, type AppContext, pathParam } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';
 import { presentInviteLink } from '../presenters/inviteLink.js';
@@ -90,6 +90,6 @@ async function remove(ctx: AppContext, { params }: { params: { inviteId: string 
 async function join(ctx: AppContext, { params }: { params: { organizationId: string; inviteId: string } }) {
   const caller = callerOf(ctx);
   const { invite } = await openInviteLink(ctx.db, params.organizationId, params.inviteId);
-  await acceptInviteLink(ctx.db, invite, caller.id);
+  await acceptInviteLink(ctx.db, actorOf(ctx), invite, caller.id);
   ctx.body = {};
 }

@@ -4,7 +4,7 @@ import { findContentGrants, findContentGrantsCached } from '../../storage/conten
 import { listTeamsOfMember } from '../../storage/teams.js';
 import { findUser } from '../../storage/users.js';
 import { acceptInvitation, changeMemberRole, declineInvitation, inviteUsers, markMemberSso, organizationAccess, removeMember, spaceCountsByRole } from '../../domain/organizations/index.js';
-import { callerOf, organizationOf, type AppContext, contentDeps, pathParam } from '../context.js';
+import { actorOf, callerOf, organizationOf, type AppContext, contentDeps, pathParam } from '../context.js';
 import { notFound } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';
 import { presentInvitation } from '../presenters/invitation.js';
@@ -60,14 +60,14 @@ async function get(ctx: AppContext) {
 
 async function update(ctx: AppContext, { body: { role } }: { body: schemas.UpdateMemberBody }) {
   const { organization } = organizationOf(ctx);
-  const member = role === undefined ? await memberOfPath(ctx) : await changeMemberRole(ctx.db, organization.id, pathParam(ctx, 'userId'), role);
+  const member = role === undefined ? await memberOfPath(ctx) : await changeMemberRole(ctx.db, actorOf(ctx), organization.id, pathParam(ctx, 'userId'), role);
   ctx.body = await present(ctx, member);
 }
 
 /** 205 when the member was removed, 204 when there was no such member (upstream semantics). */
 async function remove(ctx: AppContext, { params }: { params: { userId: string } }) {
   const { organization } = organizationOf(ctx);
-  ctx.status = (await removeMember(ctx.db, organization.id, params.userId)) ? 205 : 204;
+  ctx.status = (await removeMember(ctx.db, actorOf(ctx), organization.id, params.userId)) ? 205 : 204;
 }
 
 /**
@@ -77,7 +77,7 @@ async function remove(ctx: AppContext, { params }: { params: { userId: string } 
 async function setSso(ctx: AppContext, { params }: { params: { userId: string } }) {
   const { organization } = organizationOf(ctx);
   const userId = params.userId;
-  const member = await markMemberSso(ctx.db, organization.id, userId);
+  const member = await markMemberSso(ctx.db, actorOf(ctx), organization.id, userId);
   ctx.body = await present(ctx, member);
 }
 
@@ -107,7 +107,7 @@ async function listTeams(ctx: AppContext, { query }: { query: schemas.ListMember
 
 async function invite(ctx: AppContext, { body }: { body: schemas.InviteUsersBody }) {
   const { organization } = organizationOf(ctx);
-  ctx.body = await inviteUsers(ctx.db, organization, { ...body, invitedBy: callerOf(ctx).id });
+  ctx.body = await inviteUsers(ctx.db, actorOf(ctx), organization, { ...body, invitedBy: callerOf(ctx).id });
 }
 
 /** Another user as the caller may see them: themselves, or someone they share an organization with; anyone else is a 404. */
@@ -130,7 +130,7 @@ async function listInvitations(ctx: AppContext) {
 }
 
 async function accept(ctx: AppContext, { params }: { params: { organizationId: string } }) {
-  ctx.body = await present(ctx, await acceptInvitation(ctx.db, params.organizationId, callerOf(ctx).id));
+  ctx.body = await present(ctx, await acceptInvitation(ctx.db, actorOf(ctx), params.organizationId, callerOf(ctx).id));
 }
 
 /** 205 when an invitation was declined, 204 when none was waiting. */

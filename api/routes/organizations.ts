@@ -3,7 +3,7 @@ import { findMember } from '../../storage/members.js';
 import { listOrganizationsOfUser, listOrganizationsWithEmailDomain, type OrganizationRecord } from '../../storage/organizations.js';
 import type { MemberRole } from '../../storage/members.js';
 import { createOrganization, joinOrganization, recordMemberSeen, setAgentInstructions, updateOrganization } from '../../domain/organizations/index.js';
-import { callerOf, organizationOf, type AppContext } from '../context.js';
+import { actorOf, callerOf, organizationOf, type AppContext } from '../context.js';
 import { badRequest, forbidden } from '../errors.js';
 import { encodeJson } from '../jsonCache.js';
 import { inOrganization, signedIn } from '../policies/index.js';
@@ -80,7 +80,7 @@ async function join(ctx: AppContext, { params }: { params: { organizationId: str
     throw badRequest(`Your email domain "${domain}" is not one that organization ${organizationId} accepts`);
   }
   if (!caller.emailVerified) throw badRequest(`Your email address ${caller.email} is not verified, so its domain can't be used to join`);
-  await joinOrganization(ctx.db, { organizationId: organization.id, userId: caller.id, role: organization.defaultRole });
+  await joinOrganization(ctx.db, actorOf(ctx), { organizationId: organization.id, userId: caller.id, role: organization.defaultRole });
   ctx.status = 204;
 }
 

@@ -3,7 +3,7 @@ import { paginateArray } from '../../storage/pagination.js';
 import { searchSections } from '../../storage/search.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
 import { contentDeps, organizationOf, spaceOf, type AppContext, grantsOf } from '../context.js';
-import { inOrganization, inSpace } from '../policies/index.js';
+import { inOrganization, inSite, inSpace } from '../policies/index.js';
 import { siteActions } from '../policies/actions.js';
 import { siteSpacesInScope, visibleStructure, type SiteSearchScope } from '../../domain/publishing/index.js';
 import { siteOf } from '../../domain/sites/index.js';
@@ -23,7 +23,7 @@ routes.get('/orgs/:organizationId/search', 'searchOrganizationContent', inOrgani
 routes.post(
   '/orgs/:organizationId/sites/:siteId/search',
   'searchSiteContent',
-  inOrganization(siteActions.view, { siteToken: 'read by POST' }),
+  inSite(siteActions.view, { siteToken: 'read by POST' }),
   handle({ query: schemas.siteSearchQuery, body: schemas.siteSearch }, searchSite),
 );
 routes.light('searchSpaceContent', 'searchOrganizationContent');

@@ -2,7 +2,7 @@ import type { Customization } from '../../domain/sites/index.js';
 import { overrideSiteSpaceCustomization, removeSiteSpaceCustomization, replaceSiteCustomization, siteCustomization, siteOf, siteSpaceCustomization } from '../../domain/sites/index.js';
 import { contentDeps, organizationOf, type AppContext, pathParam } from '../context.js';
 import { siteActions } from '../policies/actions.js';
-import { inOrganization } from '../policies/index.js';
+import { inSite } from '../policies/index.js';
 import { presentSiteCustomization } from '../presenters/siteCustomization.js';
 import * as schemas from '../schemas/siteCustomization.js';
 import { handle } from '../validate.js';
@@ -13,11 +13,11 @@ const routes = siteCustomizationRoutes;
 const site = '/orgs/:organizationId/sites/:siteId';
 const siteSpace = `${site}/site-spaces/:siteSpaceId/customization`;
 
-routes.get(`${site}/customization`, 'getSiteCustomizationById', inOrganization(siteActions.view), handle({ query: schemas.customizationQuery }, get));
-routes.put(`${site}/customization`, 'updateSiteCustomizationById', inOrganization(siteActions.edit), handle({ body: schemas.replaceCustomization }, replace));
-routes.get(siteSpace, 'getSiteSpaceCustomizationById', inOrganization(siteActions.view), handle({ query: schemas.customizationQuery }, getOfSiteSpace));
-routes.patch(siteSpace, 'overrideSiteSpaceCustomizationById', inOrganization(siteActions.edit), handle({ body: schemas.overrideCustomization }, override));
-routes.delete(siteSpace, 'deleteSiteSpaceCustomizationById', inOrganization(siteActions.edit), handle({}, remove));
+routes.get(`${site}/customization`, 'getSiteCustomizationById', inSite(siteActions.view), handle({ query: schemas.customizationQuery }, get));
+routes.put(`${site}/customization`, 'updateSiteCustomizationById', inSite(siteActions.edit), handle({ body: schemas.replaceCustomization }, replace));
+routes.get(siteSpace, 'getSiteSpaceCustomizationById', inSite(siteActions.view), handle({ query: schemas.customizationQuery }, getOfSiteSpace));
+routes.patch(siteSpace, 'overrideSiteSpaceCustomizationById', inSite(siteActions.edit), handle({ body: schemas.overrideCustomization }, override));
+routes.delete(siteSpace, 'deleteSiteSpaceCustomizationById', inSite(siteActions.edit), handle({}, remove));
 
 const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organization.id, pathParam(ctx, 'siteId'));
 

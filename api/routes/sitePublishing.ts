@@ -4,7 +4,7 @@ import { contentDeps, organizationOf, type AppContext, pathParam } from '../cont
 import { badRequest } from '../errors.js';
 import { publishedSiteUrl } from '../presenters/site.js';
 import { siteActions } from '../policies/actions.js';
-import { inOrganization } from '../policies/index.js';
+import { inSite } from '../policies/index.js';
 import { presentSitePublishingAuth } from '../presenters/sitePublishingAuth.js';
 import * as schemas from '../schemas/sitePublishing.js';
 import { handle } from '../validate.js';
@@ -15,11 +15,11 @@ const routes = sitePublishingRoutes;
 const auth = '/orgs/:organizationId/sites/:siteId/publishing/auth';
 
 // The key signs visitors in: only the site's admins see or change it.
-routes.get(auth, 'getSitePublishingAuthById', inOrganization(siteActions.admin), handle({}, get));
-routes.patch(auth, 'updateSitePublishingAuthById', inOrganization(siteActions.admin), handle({ body: schemas.updatePublishingAuth }, update));
-routes.post(`${auth}/regenerate`, 'regenerateSitePublishingAuthById', inOrganization(siteActions.admin), handle({}, regenerate));
+routes.get(auth, 'getSitePublishingAuthById', inSite(siteActions.admin), handle({}, get));
+routes.patch(auth, 'updateSitePublishingAuthById', inSite(siteActions.admin), handle({ body: schemas.updatePublishingAuth }, update));
+routes.post(`${auth}/regenerate`, 'regenerateSitePublishingAuthById', inSite(siteActions.admin), handle({}, regenerate));
 // A preview URL shows the site's spaces to whoever holds it for an hour: the role that edits the site hands them out.
-routes.get('/orgs/:organizationId/sites/:siteId/publishing/preview', 'getSitePublishingPreviewById', inOrganization(siteActions.edit), handle({ query: schemas.previewQuery }, preview));
+routes.get('/orgs/:organizationId/sites/:siteId/publishing/preview', 'getSitePublishingPreviewById', inSite(siteActions.edit), handle({ query: schemas.previewQuery }, preview));
 
 const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organization.id, pathParam(ctx, 'siteId'));
 

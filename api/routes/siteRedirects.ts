@@ -5,7 +5,7 @@ import { listSiteRedirects, type RedirectDestination } from '../../storage/siteR
 import { contentDeps, organizationOf, type AppContext, pathParam } from '../context.js';
 import { notFound } from '../errors.js';
 import { siteActions } from '../policies/actions.js';
-import { inOrganization } from '../policies/index.js';
+import { inSite } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
 import { publishedSiteUrl } from '../presenters/site.js';
 import { presentSiteRedirect } from '../presenters/siteRedirect.js';
@@ -18,11 +18,11 @@ const routes = siteRedirectRoutes;
 const site = '/orgs/:organizationId/sites/:siteId';
 const redirect = `${site}/redirects/:siteRedirectId`;
 
-routes.get(`${site}/redirects`, 'listSiteRedirects', inOrganization(siteActions.view), handle({ query: schemas.listRedirects }, list));
-routes.post(`${site}/redirects`, 'createSiteRedirect', inOrganization(siteActions.edit), handle({ body: schemas.createRedirect }, create));
-routes.patch(redirect, 'updateSiteRedirectById', inOrganization(siteActions.edit), handle({ body: schemas.updateRedirect }, update));
-routes.delete(redirect, 'deleteSiteRedirectById', inOrganization(siteActions.edit), handle({}, remove));
-routes.get(`${site}/redirect`, 'getSiteRedirectBySource', inOrganization(siteActions.view, { siteToken: true }), handle({ query: schemas.redirectBySource }, bySource));
+routes.get(`${site}/redirects`, 'listSiteRedirects', inSite(siteActions.view), handle({ query: schemas.listRedirects }, list));
+routes.post(`${site}/redirects`, 'createSiteRedirect', inSite(siteActions.edit), handle({ body: schemas.createRedirect }, create));
+routes.patch(redirect, 'updateSiteRedirectById', inSite(siteActions.edit), handle({ body: schemas.updateRedirect }, update));
+routes.delete(redirect, 'deleteSiteRedirectById', inSite(siteActions.edit), handle({}, remove));
+routes.get(`${site}/redirect`, 'getSiteRedirectBySource', inSite(siteActions.view, { siteToken: true }), handle({ query: schemas.redirectBySource }, bySource));
 
 const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organization.id, pathParam(ctx, 'siteId'));
 

@@ -24,7 +24,7 @@ import { paginateArray } from '../../storage/pagination.js';
 import { loadSiteStructure, type SiteSpaceRecord } from '../../storage/siteStructure.js';
 import { isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
 import { organizationOf, type AppContext, contentDeps, callerOf, siteSpacesReaderOf, pathParam } from '../context.js';
-import { inOrganization } from '../policies/index.js';
+import { inSite } from '../policies/index.js';
 import { siteActions } from '../policies/actions.js';
 import { presentList } from '../presenters/list.js';
 import { presentGroup, presentSection, presentSiteSpace, siteView, type SiteView } from '../presenters/siteStructure.js';
@@ -40,25 +40,25 @@ const section = `${site}/sections/:siteSectionId`;
 const siteSpace = `${site}/site-spaces/:siteSpaceId`;
 const group = `${site}/section-groups/:siteSectionGroupId`;
 
-routes.get(`${site}/sections`, 'listSiteSections', inOrganization(view), handle({ query: schemas.listWithShareKey }, listSections));
-routes.post(`${site}/sections`, 'addSectionToSite', inOrganization(edit), handle({ body: schemas.addSection }, createSection));
-routes.patch(section, 'updateSiteSectionById', inOrganization(edit), handle({ body: schemas.updateSection }, patchSection));
-routes.delete(section, 'deleteSiteSectionById', inOrganization(edit), handle({}, deleteSection));
-routes.post(`${section}/move`, 'moveSiteSection', inOrganization(edit), handle({ body: schemas.moveSection }, moveTheSection));
+routes.get(`${site}/sections`, 'listSiteSections', inSite(view), handle({ query: schemas.listWithShareKey }, listSections));
+routes.post(`${site}/sections`, 'addSectionToSite', inSite(edit), handle({ body: schemas.addSection }, createSection));
+routes.patch(section, 'updateSiteSectionById', inSite(edit), handle({ body: schemas.updateSection }, patchSection));
+routes.delete(section, 'deleteSiteSectionById', inSite(edit), handle({}, deleteSection));
+routes.post(`${section}/move`, 'moveSiteSection', inSite(edit), handle({ body: schemas.moveSection }, moveTheSection));
 
-routes.get(`${site}/site-spaces`, 'listSiteSpaces', inOrganization(view), handle({ query: schemas.listSiteSpaces }, listSiteSpaces));
-routes.post(`${site}/site-spaces`, 'addSpaceToSite', inOrganization(edit), handle({ body: schemas.addSiteSpace }, createSiteSpace));
-routes.patch(siteSpace, 'updateSiteSpaceById', inOrganization(edit), handle({ body: schemas.updateSiteSpace }, patchSiteSpace));
-routes.delete(siteSpace, 'deleteSiteSpaceById', inOrganization(edit), handle({}, deleteSiteSpace));
-routes.post(`${siteSpace}/move`, 'moveSiteSpace', inOrganization(edit), handle({ body: schemas.moveSiteSpace }, moveTheSiteSpace));
+routes.get(`${site}/site-spaces`, 'listSiteSpaces', inSite(view), handle({ query: schemas.listSiteSpaces }, listSiteSpaces));
+routes.post(`${site}/site-spaces`, 'addSpaceToSite', inSite(edit), handle({ body: schemas.addSiteSpace }, createSiteSpace));
+routes.patch(siteSpace, 'updateSiteSpaceById', inSite(edit), handle({ body: schemas.updateSiteSpace }, patchSiteSpace));
+routes.delete(siteSpace, 'deleteSiteSpaceById', inSite(edit), handle({}, deleteSiteSpace));
+routes.post(`${siteSpace}/move`, 'moveSiteSpace', inSite(edit), handle({ body: schemas.moveSiteSpace }, moveTheSiteSpace));
 
-routes.get(`${site}/section-groups`, 'listSiteSectionGroups', inOrganization(view), handle({ query: schemas.listGroups }, listGroups));
-routes.post(`${site}/section-groups`, 'addSectionGroupToSite', inOrganization(edit), handle({ body: schemas.addGroup }, createGroup));
-routes.patch(group, 'updateSiteSectionGroupById', inOrganization(edit), handle({ body: schemas.updateGroup }, patchGroup));
-routes.delete(group, 'deleteSiteSectionGroupById', inOrganization(edit), handle({}, deleteGroup));
-routes.post(`${group}/sections`, 'addSectionToGroup', inOrganization(edit), handle({ body: schemas.addSectionToGroup }, addToGroup));
-routes.delete(`${group}/sections/:siteSectionId`, 'removeSectionFromGroup', inOrganization(edit), handle({}, removeFromGroup));
-routes.post(`${group}/move`, 'moveSiteSectionGroup', inOrganization(edit), handle({ body: schemas.moveGroup }, moveTheGroup));
+routes.get(`${site}/section-groups`, 'listSiteSectionGroups', inSite(view), handle({ query: schemas.listGroups }, listGroups));
+routes.post(`${site}/section-groups`, 'addSectionGroupToSite', inSite(edit), handle({ body: schemas.addGroup }, createGroup));
+routes.patch(group, 'updateSiteSectionGroupById', inSite(edit), handle({ body: schemas.updateGroup }, patchGroup));
+routes.delete(group, 'deleteSiteSectionGroupById', inSite(edit), handle({}, deleteGroup));
+routes.post(`${group}/sections`, 'addSectionToGroup', inSite(edit), handle({ body: schemas.addSectionToGroup }, addToGroup));
+routes.delete(`${group}/sections/:siteSectionId`, 'removeSectionFromGroup', inSite(edit), handle({}, removeFromGroup));
+routes.post(`${group}/move`, 'moveSiteSectionGroup', inSite(edit), handle({ body: schemas.moveGroup }, moveTheGroup));
 
 const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organization.id, pathParam(ctx, 'siteId'));
 

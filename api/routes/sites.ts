@@ -17,7 +17,7 @@ import { findAdaptiveSchema, findShareLink, isActiveShareKey, listShareLinks, li
 import { organizationOf, type AppContext, contentDeps, callerOf, siteSpacesReaderOf, pathParam } from '../context.js';
 import { notFound } from '../errors.js';
 import { JsonCache } from '../jsonCache.js';
-import { inOrganization } from '../policies/index.js';
+import { inOrganization, inSite } from '../policies/index.js';
 import { siteActions } from '../policies/actions.js';
 import { presentList } from '../presenters/list.js';
 import { presentAdaptiveSchema, presentShareLink, presentSite, siteReaderOf } from '../presenters/site.js';
@@ -34,20 +34,20 @@ const site = '/orgs/:organizationId/sites/:siteId';
 
 routes.get('/orgs/:organizationId/sites', 'listSites', inOrganization(view), handle({ query: schemas.listSites }, list));
 routes.post('/orgs/:organizationId/sites', 'createSite', inOrganization(edit), handle({ body: schemas.createSite }, create));
-routes.get(site, 'getSiteById', inOrganization(view), handle({}, get));
-routes.patch(site, 'updateSiteById', inOrganization(admin), handle({ body: schemas.updateSite }, update));
-routes.delete(site, 'deleteSiteById', inOrganization(admin), handle({}, remove));
-routes.post(`${site}/publish`, 'publishSite', inOrganization(admin), handle({}, publish));
-routes.post(`${site}/unpublish`, 'unpublishSite', inOrganization(admin), handle({}, unpublish));
-routes.get(`${site}/published`, 'getPublishedContentSite', inOrganization(view, { siteToken: true }), handle({ query: schemas.shareKeyQuery }, published));
-routes.get(`${site}/structure`, 'getSiteStructure', inOrganization(view, { siteToken: true }), handle({ query: schemas.shareKeyQuery }, structure));
-routes.get(`${site}/adaptive-schema`, 'getSiteAdaptiveSchema', inOrganization(view), handle({}, getAdaptiveSchema));
-routes.put(`${site}/adaptive-schema`, 'updateSiteAdaptiveSchema', inOrganization(admin), handle({ body: schemas.updateAdaptiveSchema }, putAdaptiveSchema));
-routes.get(`${site}/adaptive-schema/template-conditions`, 'listSiteAdaptiveTemplateConditions', inOrganization(view), handle({}, listTemplateConditions));
-routes.get(`${site}/share-links`, 'listSiteShareLinks', inOrganization(admin), handle({ query: schemas.listShareLinks }, listLinks));
-routes.post(`${site}/share-links`, 'createSiteShareLink', inOrganization(admin), handle({ body: schemas.createShareLink }, createLink));
-routes.patch(`${site}/share-links/:shareLinkId`, 'updateSiteShareLinkById', inOrganization(admin), handle({ body: schemas.updateShareLink }, updateLink));
-routes.delete(`${site}/share-links/:shareLinkId`, 'deleteSiteShareLinkById', inOrganization(admin), handle({}, removeLink));
+routes.get(site, 'getSiteById', inSite(view), handle({}, get));
+routes.patch(site, 'updateSiteById', inSite(admin), handle({ body: schemas.updateSite }, update));
+routes.delete(site, 'deleteSiteById', inSite(admin), handle({}, remove));
+routes.post(`${site}/publish`, 'publishSite', inSite(admin), handle({}, publish));
+routes.post(`${site}/unpublish`, 'unpublishSite', inSite(admin), handle({}, unpublish));
+routes.get(`${site}/published`, 'getPublishedContentSite', inSite(view, { siteToken: true }), handle({ query: schemas.shareKeyQuery }, published));
+routes.get(`${site}/structure`, 'getSiteStructure', inSite(view, { siteToken: true }), handle({ query: schemas.shareKeyQuery }, structure));
+routes.get(`${site}/adaptive-schema`, 'getSiteAdaptiveSchema', inSite(view), handle({}, getAdaptiveSchema));
+routes.put(`${site}/adaptive-schema`, 'updateSiteAdaptiveSchema', inSite(admin), handle({ body: schemas.updateAdaptiveSchema }, putAdaptiveSchema));
+routes.get(`${site}/adaptive-schema/template-conditions`, 'listSiteAdaptiveTemplateConditions', inSite(view), handle({}, listTemplateConditions));
+routes.get(`${site}/share-links`, 'listSiteShareLinks', inSite(admin), handle({ query: schemas.listShareLinks }, listLinks));
+routes.post(`${site}/share-links`, 'createSiteShareLink', inSite(admin), handle({ body: schemas.createShareLink }, createLink));
+routes.patch(`${site}/share-links/:shareLinkId`, 'updateSiteShareLinkById', inSite(admin), handle({ body: schemas.updateShareLink }, updateLink));
+routes.delete(`${site}/share-links/:shareLinkId`, 'deleteSiteShareLinkById', inSite(admin), handle({}, removeLink));
 
 /** The path's site, or 404. */
 async function theSite(ctx: AppContext) {

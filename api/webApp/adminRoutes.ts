@@ -26,7 +26,7 @@ import { listInviteLinks } from '../../storage/inviteLinks.js';
 import { findMember, listInvitationsOfOrganization, listMembers, memberRoles, type MemberRole } from '../../storage/members.js';
 import { listAllSamlProviders, type SamlProviderFields } from '../../storage/samlProviders.js';
 import { findTeam, listTeamMembers, listTeams } from '../../storage/teams.js';
-import { callerOf, organizationOf, pathParam, type AppContext, type AppServices, type AppState } from '../context.js';
+import { actorOf, callerOf, organizationOf, pathParam, type AppContext, type AppServices, type AppState } from '../context.js';
 import { badRequest, notFound, toHttpError } from '../errors.js';
 import { inOrganization } from '../policies/index.js';
 import { adminContent, joinContent, welcomeContent, type AdminPage } from './adminPages.js';
@@ -50,13 +50,13 @@ export function addAdminRoutes(router: Router<AppState, AppServices>): void {
 
   router.post(`${admin}/members/role`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (form, organizationId) => {
-      await changeMemberRole((ctx as AppContext).db, organizationId, form.get('user') ?? '', roleOf(form.get('role')));
+      await changeMemberRole((ctx as AppContext).db, actorOf(ctx as AppContext), organizationId, form.get('user') ?? '', roleOf(form.get('role')));
       return 'role-changed';
     }),
   );
   router.post(`${admin}/members/remove`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (form, organizationId) => {
-      if (!(await removeMember((ctx as AppContext).db, organizationId, form.get('user') ?? ''))) throw notFound('No such member');
+      if (!(await removeMember((ctx as AppContext).db, actorOf(ctx as AppContext), organizationId, form.get('user') ?? ''))) throw notFound('No such member');
       return 'member-removed';
     }),
   );
@@ -72,7 +72,7 @@ export function addAdminRoutes(router: Router<AppState, AppServices>): void {
       if (emails.length === 0 || emails.length > 100) throw badRequest('"emails": give 1 to 100 emails');
       const wrong = emails.find((email) => email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email));
       if (wrong) throw badRequest(`"emails": ${wrong} is not an email`);
-      const result = await inviteUsers(app.db, organization, { emails, role: roleOf(form.get('role')), invitedBy: callerOf(app).id });
+      const result = await inviteUsers(app.db, actorOf(app), organization, { emails, role: roleOf(form.get('role')), invitedBy: callerOf(app).id });
       const links = await welcomeLinksFor(app.db, organization, result.users, callerOf(app).id);
       const people = await readPeople(app.db, [...links.keys()]);
       const welcomeLinks = [...links].map(([userId, secret]) => ({ user: people(userId), url: app.urls.app(`/welcome/${secret}`) }));
@@ -154,14 +154,14 @@ export function addAdminRoutes(router: Router<AppState, AppServices>): void {
     const app = ctx as AppContext;
     await checkedForm(app);
     const { organization, invite } = await openInviteLink(app.db, pathParam(app, 'organizationId'), pathParam(app, 'inviteId'));
-    await acceptInviteLink(app.db, invite, callerOf(app).id);
+    await acceptInviteLink(app.db, actorOf(app), invite, callerOf(app).id);
     ctx.status = 303;
     ctx.redirect(organizationPath(organization.id));
   });
   router.post('/invitations/:organizationId/accept', signedIn as never, async (ctx) => {
     const app = ctx as AppContext;
     await checkedForm(app);
-    await acceptInvitation(app.db, pathParam(app, 'organizationId'), callerOf(app).id);
+    await acceptInvitation(app.db, actorOf(app), pathParam(app, 'organizationId'), callerOf(app).id);
     ctx.status = 303;
     ctx.redirect(organizationPath(pathParam(app, 'organizationId')));
   });

@@ -6,6 +6,7 @@ import { ensureMembership, type MemberRole } from '../../storage/members.js';
 import { findSpace } from '../../storage/spaces.js';
 import { findOrganization, type OrganizationRecord } from '../../storage/organizations.js';
 import { missing, notAllowed } from '../common/errors.js';
+import { recordAudit, type Actor } from '../audit/index.js';
 
 export function createInviteLink(db: Database, input: { organizationId: string; target: InviteTarget; role: MemberRole | null; createdBy: string }): Promise<InviteLinkRecord> {
   return insertInviteLink(db, input);
@@ -26,17 +27,20 @@ export function removeInviteLink(db: Database, organizationId: string, inviteId:
  * which never lowers a role), joining the organization as a guest if they weren't a member, so
  * that the link opens that space or collection and nothing else.
  */
-export async function acceptInviteLink(db: Database, invite: InviteLinkRecord, userId: string): Promise<void> {
+export async function acceptInviteLink(db: Database, actor: Actor, invite: InviteLinkRecord, userId: string): Promise<void> {
   const { target, organizationId } = invite;
-  if (target.kind === 'organization') {
-    await ensureMembership(db, { organizationId, userId, role: invite.role });
-    return;
-  }
+  const joined = (role: MemberRole | null) => ({ action: 'member.joined' as const, target: { type: 'user', id: userId }, payload: { role, through: 'invite link', invite: invite.id } });
   await db.transaction(async (tx) => {
+    if (target.kind === 'organization') {
+      if (await ensureMembership(tx, { organizationId, userId, role: invite.role })) await recordAudit(tx, actor, organizationId, joined(invite.role));
+      return;
+    }
     const found = target.kind === 'space' ? await findSpace(tx, target.id) : await findCollection(tx, target.id);
     if (!found || found.organizationId !== organizationId) throw missing(`The ${target.kind} of invite ${invite.id} no longer exists`);
-    await ensureMembership(tx, { organizationId, userId, role: null });
-    await grantContentRole(tx, { organizationId, target, userId, role: invite.role ?? 'read' });
+    if (await ensureMembership(tx, { organizationId, userId, role: null })) await recordAudit(tx, actor, organizationId, joined(null));
+    const role = invite.role ?? 'read';
+    await grantContentRole(tx, { organizationId, target, userId, role });
+    await recordAudit(tx, actor, organizationId, { action: 'permission.granted', target: { type: target.kind, id: target.id }, payload: { user: userId, role, invite: invite.id } });
   });
 }
 

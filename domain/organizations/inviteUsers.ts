@@ -2,6 +2,7 @@ import type { Database } from '../../storage/db.js';
 import { ensureMembership, findMember, putInvitation, type MemberRole } from '../../storage/members.js';
 import type { OrganizationRecord } from '../../storage/organizations.js';
 import { createUser, findUserByEmail, type UserRecord } from '../../storage/users.js';
+import { recordAudit, type Actor } from '../audit/index.js';
 
 export type Invitation = string | { email: string; role: MemberRole | null };
 
@@ -14,6 +15,7 @@ export type Invitation = string | { email: string; role: MemberRole | null };
  */
 export function inviteUsers(
   db: Database,
+  actor: Actor,
   organization: OrganizationRecord,
   input: { emails: Invitation[]; role?: MemberRole | null; sso?: boolean; invitedBy: string },
 ): Promise<{ users: string[]; invited: number }> {
@@ -27,8 +29,14 @@ export function inviteUsers(
       users.push(user.id);
       if (await findMember(tx, organization.id, user.id)) continue;
       const membership = { organizationId: organization.id, userId: user.id, role, sso: input.sso };
-      if (joinsByEmailDomain(user, organization)) await ensureMembership(tx, membership);
+      const joins = joinsByEmailDomain(user, organization);
+      if (joins) await ensureMembership(tx, membership);
       else await putInvitation(tx, { ...membership, invitedBy: input.invitedBy });
+      await recordAudit(tx, actor, organization.id, {
+        action: joins ? 'member.joined' : 'member.invited',
+        target: { type: 'user', id: user.id, label: email },
+        payload: { role, ...(joins && { through: 'email domain' }) },
+      });
       invited += 1;
     }
     return { users, invited };

@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '../../storage/db.js';
 import { findMember } from '../../storage/members.js';
-import { deleteTeam, ensureTeamMember, getTeam, insertTeam, putTeamMember, removeTeamMember, renameTeam, type TeamRecord, type TeamRole } from '../../storage/teams.js';
-import { invalidInput } from '../common/errors.js';
+import { deleteTeam, ensureTeamMember, findTeam, getTeam, insertTeam, listTeamMemberIdsOf, putTeamMember, removeTeamMember, renameTeam, type TeamRecord, type TeamRole } from '../../storage/teams.js';
+import { invalidInput, missing } from '../common/errors.js';
 
 async function assertMembers(tx: Queryable, organizationId: string, userIds: string[]) {
   const unknown: string[] = [];
@@ -60,4 +60,10 @@ export function removeTeam(db: Database, organizationId: string, teamId: string)
 /** False when the user wasn't in the team. */
 export function removeFromTeam(db: Database, teamId: string, userId: string): Promise<boolean> {
   return removeTeamMember(db, teamId, userId);
+}
+
+/** The ids of a team's members; a 404 for a team the organization doesn't have. */
+export async function listTeamMemberIds(db: Queryable, organizationId: string, teamId: string): Promise<string[]> {
+  if (!(await findTeam(db, organizationId, teamId))) throw missing(`Team ${teamId} not found in this organization`);
+  return listTeamMemberIdsOf(db, teamId);
 }

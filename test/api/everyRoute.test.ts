@@ -115,6 +115,15 @@ const validBodies: Record<string, unknown> = {
   overrideSiteSpaceCustomizationById: { title: 'Variant', styling: { primaryColor: null } },
   getComputedDocument: { source: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } }, props: { doc: 'models' } }, seed: 'seed' },
   exportToGitRepository: { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main', commitMessage: 'Docs' },
+  inviteToSpace: { role: 'read', users: ['someId'] },
+  updateUserPermissionInSpace: { role: 'read' },
+  updateTeamPermissionInSpace: { role: 'read' },
+  inviteToCollection: { role: 'read', teams: ['someId'] },
+  updateUserPermissionInCollection: { role: 'read' },
+  updateTeamPermissionInCollection: { role: 'read' },
+  inviteToSite: { role: 'read', users: ['someId'] },
+  updateUserPermissionInSite: { role: 'read' },
+  updateTeamPermissionInSite: { role: 'read' },
 };
 /** A valid query for each operation that requires one. */
 const validQueries: Record<string, Record<string, string>> = {

@@ -17,7 +17,7 @@ async function invite(count: number, prefix: string) {
     const response = await t.call('POST', `/v1/orgs/${orgId}/invites`, { token: admin.token, body: { emails, role: 'read' } });
     assert.is(response.status, 200);
     // Each invitee accepts (what POST /v1/user/invitations/{id} runs): they have no token here.
-    for (const userId of response.body.users as string[]) await acceptInvitation(t.server.db, orgId, userId);
+    for (const userId of response.body.users as string[]) await acceptInvitation(t.server.db, { type: 'user', id: userId, source: 'api' }, orgId, userId);
   }
 }
 

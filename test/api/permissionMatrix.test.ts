@@ -42,7 +42,27 @@ test.before(async () => {
   }
   space = (await t.call('POST', `/v1/orgs/${organizationId}/spaces`, { token: admin.token, body: { title: 'Matrix' } })).body;
   collection = (await t.call('POST', `/v1/orgs/${organizationId}/collections`, { token: admin.token, body: { title: 'Matrix' } })).body;
+  // The grants dimension: a guest invited to the space with edit, and a reader whose team is given
+  // admin on the space; on everything else both keep what their organization role gives.
+  const invited = await t.user();
+  assert.is((await t.call('POST', `/v1/orgs/${organizationId}/invites`, { token: admin.token, body: { emails: [{ email: invited.email, role: null }] } })).status, 200);
+  await acceptInvitation(t, organizationId, invited);
+  assert.is((await t.call('POST', `/v1/spaces/${space.id}/permissions`, { token: admin.token, body: { role: 'edit', users: [invited.id] } })).status, 204);
+  callers.set('guest with space edit', invited);
+  const teamReader = await t.user();
+  assert.is((await t.call('POST', `/v1/orgs/${organizationId}/invites`, { token: admin.token, body: { emails: [{ email: teamReader.email, role: 'read' }] } })).status, 200);
+  await acceptInvitation(t, organizationId, teamReader);
+  const team = await t.call('PUT', `/v1/orgs/${organizationId}/teams`, { token: admin.token, body: { title: 'Matrix admins', members: [teamReader.id] } });
+  assert.is(team.status, 201, JSON.stringify(team.body));
+  assert.is((await t.call('POST', `/v1/spaces/${space.id}/permissions`, { token: admin.token, body: { role: 'admin', teams: [team.body.id] } })).status, 204);
+  callers.set('read with team space admin', teamReader);
 });
+
+/** The callers given a role on the matrix space, with what their organization role is. */
+const spaceGrants: Record<string, { organizationRole: string; onSpace: MemberRole }> = {
+  'guest with space edit': { organizationRole: 'guest', onSpace: 'edit' },
+  'read with team space admin': { organizationRole: 'read', onSpace: 'admin' },
+};
 
 type Outcome = 'allowed' | 'unauthenticated' | 'hidden' | 'refused';
 
@@ -53,6 +73,8 @@ type Outcome = 'allowed' | 'unauthenticated' | 'hidden' | 'refused';
  * with a role below it).
  */
 function expected(role: string, caller: string): Outcome {
+  const granted = spaceGrants[caller];
+  if (granted) return role.startsWith('space:') ? expected(role, granted.onSpace) : expected(role, granted.organizationRole);
   if (role === 'anyone') return 'allowed';
   if (caller === 'no token') return 'unauthenticated';
   if (role === 'signed-in') return 'allowed';
@@ -95,7 +117,7 @@ test('every route answers every kind of caller as its intended role says', async
     }
   }
   assert.equal(wrong, [], wrong.join('\n'));
-  assert.ok(checked >= allRoutes.length * 9);
+  assert.ok(checked >= allRoutes.length * 11);
 });
 
 test.run();

@@ -173,7 +173,7 @@ test('invalid positions: a sibling of another parent, both sides, unknown ids, m
   assertErrorIs(await call('POST', `${base}/site-spaces`, { spaceId: 'nope' }), 400, '"spaceId" nope is not a space of the organization');
   assertErrorIs(await call('PATCH', `${base}/sections/nope`, { title: 'Nope' }), 404, 'Site section nope not found');
   assertErrorIs(await call('PATCH', `${base}/sections/${s2.id}`, { path: s1.path }), 400, `"path" ${s1.path} is already the path of another section of the site`);
-  assertErrorIs(await t.call('POST', `${base}/sections/${s1.id}/move`, { token: fx.editor.token, body: {} }), 403, messages.needsOrgRole('create', 'edit'));
+  assertErrorIs(await t.call('POST', `${base}/sections/${s1.id}/move`, { token: fx.editor.token, body: {} }), 403, messages.needsSiteRole('create', 'edit'));
   assertErrorIs(await call('GET', `${sites}/nope/sections`), 404, 'Site nope not found');
 });
 

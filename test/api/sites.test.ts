@@ -73,7 +73,7 @@ test('create (type basic by default, with spaces), get, list with filters, patch
   assertErrorIs(await t.call('POST', sites, { token: fx.admin.token, body: { title: 'Docs', spaces: ['nope'] } }), 400, '"spaces" nope is not a space of the organization');
   assertErrorIs(await t.call('GET', `${sites}/nope`, { token: fx.admin.token }), 404, 'Site nope not found');
   assertErrorIs(await t.call('GET', `/v1/orgs/${fx.elsewhere.id}/sites/${site.id}`, { token: fx.outsider.token }), 404, `Site ${site.id} not found`, 'a site of another organization');
-  await assertGuarded(t, fx, 'PATCH', `${sites}/${site.id}`, { body: { title: 'No' }, tooLow: { who: fx.creator, message: messages.needsOrgRole('admin', 'create') } });
+  await assertGuarded(t, fx, 'PATCH', `${sites}/${site.id}`, { body: { title: 'No' }, tooLow: { who: fx.creator, message: messages.needsSiteRole('admin', 'create') } });
   await assertGuarded(t, fx, 'POST', sites, { body: { title: 'No' }, tooLow: { who: fx.editor, message: messages.needsOrgRole('create', 'edit') } });
   await assertGuarded(t, fx, 'GET', sites, { tooLow: { who: fx.guest, message: messages.needsOrgRole('read', 'guest') } });
 
@@ -99,7 +99,7 @@ test('publish and unpublish: published URL on this server, which answers a clear
   assert.match(await page.text(), /<title>[^<]+ \| Public docs<\/title>/);
   const unpublished = await t.call('POST', `${sites}/${site.id}/unpublish`, { token: fx.admin.token });
   assert.equal([unpublished.body.published, unpublished.body.urls.published], [false, undefined]);
-  assertErrorIs(await t.call('POST', `${sites}/${site.id}/publish`, { token: fx.creator.token }), 403, messages.needsOrgRole('admin', 'create'));
+  assertErrorIs(await t.call('POST', `${sites}/${site.id}/publish`, { token: fx.creator.token }), 403, messages.needsSiteRole('admin', 'create'));
 });
 
 test('share links: create, list, patch, delete; shareKey resolves published URLs only with an active key of that site', async () => {
@@ -150,7 +150,7 @@ test('share links: create, list, patch, delete; shareKey resolves published URLs
     listed.body.items.map((item: { id: string }) => item.id),
     [created.body.id],
   );
-  assertErrorIs(await t.call('GET', links, { token: fx.creator.token }), 403, messages.needsOrgRole('admin', 'create'));
+  assertErrorIs(await t.call('GET', links, { token: fx.creator.token }), 403, messages.needsSiteRole('admin', 'create'));
   assert.is((await t.call('DELETE', `${links}/${created.body.id}`, { token: fx.admin.token })).status, 204);
   assert.is((await t.call('DELETE', `${links}/${created.body.id}`, { token: fx.admin.token })).status, 204, 'also when missing');
   assert.is(await siteSpaceUrl(key), undefined, 'a deleted link’s key');
@@ -223,7 +223,7 @@ test('adaptive schema: GET before any is 404; PUT validates (draft-07 and the up
   assert.is(put.status, 200);
   assert.equal(put.body.jsonSchema, validSchema);
   assert.equal((await t.call('GET', schemaPath, { token: fx.reader.token })).body, put.body);
-  assertErrorIs(await t.call('PUT', schemaPath, { token: fx.creator.token, body: { jsonSchema: validSchema } }), 403, messages.needsOrgRole('admin', 'create'));
+  assertErrorIs(await t.call('PUT', schemaPath, { token: fx.creator.token, body: { jsonSchema: validSchema } }), 403, messages.needsSiteRole('admin', 'create'));
 
   const templates = (await t.call('GET', `${schemaPath}/template-conditions`, { token: fx.reader.token })).body.items as Array<{ description: string; condition: string }>;
   assert.equal(

@@ -61,6 +61,10 @@ export const messages = {
   needsOrgRole(role: string, you: string, or?: string): string {
     return `This operation needs the ${role} role in the organization${or ? ` (or being ${or})` : ''}; you are ${you}`;
   },
+  /** The same for a route of one site, where a role given on the site counts too. */
+  needsSiteRole(role: string, you: string): string {
+    return `This operation needs the ${role} role in the organization or on the site; you are ${you}`;
+  },
   /** What a caller outside the organization gets for the first resource of the path. */
   notFoundFor(path: string): string {
     const [, kind, id] = /^\/v1\/(orgs|spaces|collections)\/([^/?]+)/.exec(path) ?? [];
