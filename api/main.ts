@@ -37,6 +37,7 @@ async function main() {
     if (stopping) return 0;
     await server.jobs.ensureRepositoryMaintenance();
     await server.jobs.ensureOpenAPIRefresh();
+    await server.jobs.ensureAuditRetention();
     return ensureDeletionJobs({ db: server.db, jobs: server.jobs, retentionMs: config.spaceRetentionMs });
   });
   // Not started at all when a stop comes first.

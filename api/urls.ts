@@ -15,6 +15,7 @@ export class Urls {
   samlAcs = (organizationId: string, providerId: string) => this.app(`/sign-in/saml/${organizationId}/${providerId}/acs`);
   samlStart = (organizationId: string, providerId: string) => this.app(`/sign-in/saml/${organizationId}/${providerId}/start`);
   samlEntity = (organizationId: string, providerId: string) => this.app(`/sign-in/saml/${organizationId}/${providerId}`);
+  auditEvent = (organizationId: string, eventId: string) => this.api(`/orgs/${organizationId}/audit-events/${eventId}`);
   agentInstructions = (organizationId: string) => this.api(`/orgs/${organizationId}/agent-instructions`);
   space = (spaceId: string) => this.api(`/spaces/${spaceId}`);
   spaceApp = (spaceId: string) => this.app(`/s/${spaceId}`);

@@ -176,6 +176,12 @@ export const definitions = {
     '360',
     'How often the Temporal schedule `openapi-refresh:<task queue>` fetches and processes again every OpenAPI specification with a source URL (made or updated to this interval when `npm start` starts).',
   ),
+  QUIRE_AUDIT_RETENTION: withDefault(
+    'jobs',
+    duration,
+    '365d',
+    'How long the audit log keeps an event (a duration: `365d`, `90d`); the Temporal schedule `audit-retention:<task queue>` removes older ones every hour (made or updated to this retention when `npm start` starts).',
+  ),
   QUIRE_CONSOLIDATION_MINUTES: withDefault(
     'jobs',
     integer(1, Number.MAX_SAFE_INTEGER, 'minutes'),

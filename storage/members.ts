@@ -137,6 +137,12 @@ export async function listMembers(db: Queryable, organizationId: string, filter:
   return mapPage(page, toMember);
 }
 
+/** The organizations a user is a member of (enabled or not): where an event about the user themself is recorded. */
+export async function listOrganizationIdsOfUser(db: Queryable, userId: string): Promise<string[]> {
+  const rows = await db.all<{ organization_id: string }>('SELECT organization_id FROM memberships WHERE user_id = ? ORDER BY organization_id', [userId]);
+  return rows.map((row) => row.organization_id);
+}
+
 /** Every enabled member of the organization, by the time they joined: who a list of access is drawn from. */
 export async function listEnabledMembers(db: Queryable, organizationId: string): Promise<MemberRecord[]> {
   const rows = await db.all<MemberRow>(`SELECT ${columns} FROM ${from} WHERE memberships.organization_id = ? AND memberships.disabled = 0 ORDER BY memberships.joined_at, memberships.user_id`, [

@@ -1,4 +1,4 @@
-import type { Database, Queryable } from './db.js';
+import type { Database, Queryable, Transaction } from './db.js';
 import { now } from './ids.js';
 import { removeSpaceIndex } from './search.js';
 import { removeSiteSpacesOfSpace } from './siteStructure.js';
@@ -30,7 +30,13 @@ export type PurgeOutcome = 'purged' | 'already-purged' | 'restored';
  * if the space is still in the bin from the deletion at `deletedAt`: a restore (or a restore and
  * a newer delete) that got there first wins, whichever order the two arrive in.
  */
-export function purgeDeletedSpaceRows(db: Database, spaceId: string, deletedAt: string): Promise<PurgeOutcome> {
+export function purgeDeletedSpaceRows(
+  db: Database,
+  spaceId: string,
+  deletedAt: string,
+  /** Also written in the purge's transaction (its audit event). */
+  alongside?: (tx: Transaction, space: { organizationId: string; title: string }) => Promise<unknown>,
+): Promise<PurgeOutcome> {
   return db.transaction(async (tx) => {
     const space = await tx.get<{ organization_id: string; title: string; deleted_at: string | null }>('SELECT organization_id, title, deleted_at FROM spaces WHERE id = ?', [spaceId]);
     if (!space) return 'already-purged';
@@ -40,6 +46,7 @@ export function purgeDeletedSpaceRows(db: Database, spaceId: string, deletedAt: 
     await removeSiteSpacesOfSpace(tx, spaceId);
     await tx.run('DELETE FROM spaces WHERE id = ?', [spaceId]);
     await tx.run('INSERT INTO space_purges (space_id, organization_id, title, deleted_at, purged_at) VALUES (?, ?, ?, ?, ?)', [spaceId, space.organization_id, space.title, deletedAt, now()]);
+    await alongside?.(tx, { organizationId: space.organization_id, title: space.title });
     return 'purged';
   });
 }

@@ -90,6 +90,11 @@ export async function listTokens(db: Queryable, userId: string): Promise<TokenRe
   return rows.map(toToken);
 }
 
+export async function findToken(db: Queryable, tokenId: string): Promise<TokenRecord | undefined> {
+  const row = await db.get<TokenRow>('SELECT id, user_id, label, created_at, expires_at, last_used_at FROM tokens WHERE id = ?', [tokenId]);
+  return row && toToken(row);
+}
+
 export async function revokeToken(db: Queryable, tokenId: string): Promise<boolean> {
   const { changes } = await db.run('DELETE FROM tokens WHERE id = ?', [tokenId]);
   return changes > 0;

@@ -18,6 +18,7 @@ import type { rendererRevalidation } from './rendererRevalidation.workflow.js';
 import { openAPISourceChanged, type openapiProcessing } from './openapiProcessing.workflow.js';
 import type { translationRun } from './translationRun.workflow.js';
 import type { RepositoryMaintenanceInput } from './repositoryMaintenance.workflow.js';
+import type { AuditRetentionInput } from './auditRetention.workflow.js';
 import type { pdfExport } from './pdfExport.workflow.js';
 import { conversationsIngested, type conversationProcessing } from './conversationProcessing.workflow.js';
 import { pdfOptions, type PdfExportInput } from '../domain/pdf/index.js';
@@ -41,6 +42,7 @@ export const consolidationScheduleId = (taskQueue: string) => `conversations-con
 export const gitSyncJobId = (job: GitSyncJob, id: string) => `git-sync:${job.spaceId}:${job.direction}:${id}`;
 export const maintenanceScheduleId = (taskQueue: string) => `repository-maintenance:${taskQueue}`;
 export const openAPIRefreshScheduleId = (taskQueue: string) => `openapi-refresh:${taskQueue}`;
+export const auditRetentionScheduleId = (taskQueue: string) => `audit-retention:${taskQueue}`;
 export const spaceMoveJobId = (spaceId: string) => `space-move:${spaceId}`;
 export const translationJobId = (translationId: string, run: number) => `translation:${translationId}:${run}`;
 
@@ -245,6 +247,18 @@ export class JobClient implements Jobs {
       workflowType: 'openapiRefresh',
       taskQueue,
       args: [],
+    });
+  }
+
+  /** Makes sure the hourly schedule that applies the audit log's retention exists, with this deployment's retention. Returns its id. */
+  async ensureAuditRetention(): Promise<string> {
+    const { taskQueue } = this.settings;
+    const input: AuditRetentionInput = { retentionMs: this.settings.auditRetentionMs ?? 365 * 86_400_000 };
+    return this.ensureSchedule('schedule the audit log retention', auditRetentionScheduleId(taskQueue), 3_600_000, {
+      type: 'startWorkflow',
+      workflowType: 'auditRetention',
+      taskQueue,
+      args: [input],
     });
   }
 

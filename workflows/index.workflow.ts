@@ -7,6 +7,7 @@ export { pdfExport } from './pdfExport.workflow.js';
 export { conversationProcessing } from './conversationProcessing.workflow.js';
 export { conversationsConsolidation } from './conversationsConsolidation.workflow.js';
 export { repositoryMaintenance } from './repositoryMaintenance.workflow.js';
+export { auditRetention } from './auditRetention.workflow.js';
 export { gitSync } from './gitSync.workflow.js';
 export { rendererRevalidation } from './rendererRevalidation.workflow.js';
 export { spaceMove } from './spaceMove.workflow.js';

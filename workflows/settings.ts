@@ -19,6 +19,8 @@ export interface TemporalSettings {
   repackLooseObjects?: number;
   /** How often OpenAPI specifications with a source URL are fetched and processed again (QUIRE_OPENAPI_REFRESH_MINUTES, default 360). */
   openapiRefreshEveryMs?: number;
+  /** How long the audit log keeps an event (QUIRE_AUDIT_RETENTION, default 365 days). */
+  auditRetentionMs?: number;
   /** The site renderer told when published content changes (QUIRE_RENDERER_URL, QUIRE_RENDERER_SECRET). */
   renderer?: RendererSettings;
   /**
@@ -54,6 +56,7 @@ export function temporalFromSettings(settings: Settings): { temporal: TemporalSe
       repackEveryMs: settings.QUIRE_REPACK_MINUTES * 60_000,
       repackLooseObjects: settings.QUIRE_REPACK_LOOSE_OBJECTS,
       openapiRefreshEveryMs: settings.QUIRE_OPENAPI_REFRESH_MINUTES * 60_000,
+      auditRetentionMs: settings.QUIRE_AUDIT_RETENTION,
       renderer: settings.QUIRE_RENDERER_URL && settings.QUIRE_RENDERER_SECRET ? { url: settings.QUIRE_RENDERER_URL, secret: settings.QUIRE_RENDERER_SECRET } : undefined,
       storage: settings.QUIRE_STORAGE && settings.QUIRE_STORAGE !== 'none' ? settings.QUIRE_STORAGE : undefined,
     },

@@ -1,5 +1,5 @@
 import { changeRequestOf, mergeChangeRequest, updateChangeRequestFromPrimary } from '../../domain/changeRequests/index.js';
-import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
+import { actorOf, callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
 import { presentMergeOutcome } from '../presenters/mergeResult.js';
@@ -18,7 +18,7 @@ routes.post(`${base}/update`, 'updateChangeRequest', inSpace(spaceActions.edit),
 async function merge(ctx: AppContext, { params }: { params: { changeRequestId: string } }) {
   const { space } = spaceOf(ctx);
   const changeRequest = await changeRequestOf(contentDeps(ctx), space, params.changeRequestId);
-  ctx.body = presentMergeOutcome(await mergeChangeRequest(contentDeps(ctx), { space, changeRequest, author: callerOf(ctx) }));
+  ctx.body = presentMergeOutcome(await mergeChangeRequest(contentDeps(ctx), { space, changeRequest, author: callerOf(ctx), actor: actorOf(ctx) }));
 }
 
 async function update(ctx: AppContext, { params, body }: { params: { changeRequestId: string }; body: schemas.UpdateFromPrimaryBody }) {

@@ -2,7 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import Router from '@koa/router';
 import { advertisementStart, startGitExchange, type GitService } from '../../domain/git/index.js';
-import { callerOf, contentDeps, spaceOf, type AppContext, type AppServices, type AppState, pathParam } from '../context.js';
+import { actorOf, callerOf, contentDeps, spaceOf, type AppContext, type AppServices, type AppState, pathParam } from '../context.js';
 import { badRequest, HttpError } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inSpace, signedInOverGit } from '../policies/index.js';
@@ -77,6 +77,7 @@ function exchange(service: GitService) {
     const urls = ctx.urls;
     const pusher = {
       user: callerOf(ctx),
+      actor: actorOf(ctx),
       mayMerge: atLeast(role, spaceActions.merge),
       changeRequestUrl: (changeRequest: { spaceId: string; number: number }) => urls.changeRequestApp(changeRequest.spaceId, changeRequest.number),
     };

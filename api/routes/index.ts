@@ -30,6 +30,7 @@ import { sitePublishingRoutes } from './sitePublishing.js';
 import { embedRoutes } from './embeds.js';
 import { siteCustomizationRoutes } from './siteCustomization.js';
 import { permissionRoutes } from './permissions.js';
+import { auditRoutes } from './audit.js';
 
 /** Every route of the API, area by area. */
 export const allRoutes: Route[] = [
@@ -64,4 +65,5 @@ export const allRoutes: Route[] = [
   embedRoutes,
   siteCustomizationRoutes,
   permissionRoutes,
+  auditRoutes,
 ].flatMap((table) => table.routes);

@@ -1,7 +1,7 @@
 import { findSamlProvider, listAllSamlProviders, listSamlProviders, type SamlProviderFields, type SamlProviderRecord } from '../../storage/samlProviders.js';
 import { findTeam, type TeamRecord } from '../../storage/teams.js';
 import { changeSamlProvider, createSamlProvider, providerIsUsable, removeSamlProvider, samlProviderFieldsProblem } from '../../domain/organizations/index.js';
-import { organizationOf, type AppContext, pathParam } from '../context.js';
+import { actorOf, organizationOf, type AppContext, pathParam } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
@@ -58,7 +58,7 @@ async function list(ctx: AppContext, { query }: { query: PageQuery }) {
 
 async function create(ctx: AppContext, { body }: { body: schemas.CreateSamlProviderBody }) {
   const { organization } = organizationOf(ctx);
-  const provider = await createSamlProvider(ctx.db, organization.id, { ...fieldsOf(body), label: body.label });
+  const provider = await createSamlProvider(ctx.db, actorOf(ctx), organization.id, { ...fieldsOf(body), label: body.label });
   ctx.status = 201;
   ctx.body = await present(ctx, provider);
 }
@@ -70,13 +70,13 @@ async function get(ctx: AppContext) {
 async function update(ctx: AppContext, { body }: { body: schemas.UpdateSamlProviderBody }) {
   const { organization } = organizationOf(ctx);
   const provider = await providerOfPath(ctx);
-  const updated = await changeSamlProvider(ctx.db, organization.id, provider.id, fieldsOf(body));
+  const updated = await changeSamlProvider(ctx.db, actorOf(ctx), organization.id, provider.id, fieldsOf(body));
   ctx.body = await present(ctx, updated);
 }
 
 async function remove(ctx: AppContext, { params }: { params: { samlProviderId: string } }) {
   const { organization } = organizationOf(ctx);
-  ctx.status = (await removeSamlProvider(ctx.db, organization.id, params.samlProviderId)) ? 205 : 204;
+  ctx.status = (await removeSamlProvider(ctx.db, actorOf(ctx), organization.id, params.samlProviderId)) ? 205 : 204;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 } from '../../domain/sites/index.js';
 import { loadSiteStructure } from '../../storage/siteStructure.js';
 import { findAdaptiveSchema, findShareLink, isActiveShareKey, listShareLinks, listSites } from '../../storage/sites.js';
-import { organizationOf, type AppContext, contentDeps, callerOf, siteSpacesReaderOf, pathParam } from '../context.js';
+import { actorOf, organizationOf, type AppContext, contentDeps, callerOf, siteSpacesReaderOf, pathParam } from '../context.js';
 import { notFound } from '../errors.js';
 import { JsonCache } from '../jsonCache.js';
 import { inOrganization, inSite } from '../policies/index.js';
@@ -81,7 +81,7 @@ async function get(ctx: AppContext) {
 
 async function update(ctx: AppContext, { body }: { body: schemas.UpdateSiteBody }) {
   const before = await theSite(ctx);
-  await updateSiteSettings(contentDeps(ctx), before, body);
+  await updateSiteSettings(contentDeps(ctx), actorOf(ctx), before, body);
   ctx.body = presentSite(await theSite(ctx), ctx.urls, siteReaderOf(ctx));
 }
 
@@ -92,12 +92,12 @@ async function remove(ctx: AppContext, { params }: { params: { siteId: string } 
 }
 
 async function publish(ctx: AppContext) {
-  await setSitePublished(contentDeps(ctx), await theSite(ctx), true);
+  await setSitePublished(contentDeps(ctx), actorOf(ctx), await theSite(ctx), true);
   ctx.body = presentSite(await theSite(ctx), ctx.urls, siteReaderOf(ctx));
 }
 
 async function unpublish(ctx: AppContext) {
-  await setSitePublished(contentDeps(ctx), await theSite(ctx), false);
+  await setSitePublished(contentDeps(ctx), actorOf(ctx), await theSite(ctx), false);
   ctx.body = presentSite(await theSite(ctx), ctx.urls, siteReaderOf(ctx));
 }
 

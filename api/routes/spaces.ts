@@ -14,7 +14,7 @@ import {
 import { publishedPlaceOfSpace } from '../../domain/sites/index.js';
 import { listReachableSpaces } from '../../storage/spaces.js';
 import { organizationAccess, roleOnSpace } from '../../domain/organizations/index.js';
-import { callerOf, contentDeps, jobDeps, organizationOf, spaceOf, type AppContext, grantsOf } from '../context.js';
+import { actorOf, callerOf, contentDeps, jobDeps, organizationOf, spaceOf, type AppContext, grantsOf } from '../context.js';
 import { badRequest, conflict } from '../errors.js';
 import { inOrganization, inSpace } from '../policies/index.js';
 import { organizationActions, spaceActions, spaceSettings } from '../policies/actions.js';
@@ -99,7 +99,7 @@ async function update(ctx: AppContext, { body }: { body: schemas.UpdateSpaceBody
   const { space, role } = spaceOf(ctx);
   const { icon, mergeRules, ...changes } = body;
   if (icon !== undefined && body.emoji !== undefined) throw badRequest('Give "emoji" or "icon", not both');
-  const updated = await changeSpace(ctx.db, space.id, {
+  const updated = await changeSpace(ctx.db, actorOf(ctx), space, {
     ...changes,
     ...(mergeRules ? { mergeRules: toMergeRules(mergeRules) } : {}),
     // A space's icon image isn't stored yet: setting one clears the emoji.
@@ -111,14 +111,14 @@ async function update(ctx: AppContext, { body }: { body: schemas.UpdateSpaceBody
 /** Into the bin (205), purged after the retention by its job; a space already there answers 204. */
 async function remove(ctx: AppContext) {
   const { space } = spaceOf(ctx);
-  ctx.status = !space.deletedAt && (await deleteSpace(jobDeps(ctx), space)) ? 205 : 204;
+  ctx.status = !space.deletedAt && (await deleteSpace(jobDeps(ctx), actorOf(ctx), space)) ? 205 : 204;
 }
 
 /** Inside the retention window only: after it the space is as good as gone (404), purged or not. */
 async function restore(ctx: AppContext) {
   const { space, role } = spaceOf(ctx);
   if (!space.deletedAt) throw conflict(`Space ${space.id} is not deleted`);
-  ctx.body = presentSpaceView(await readSpaceView(contentDeps(ctx), await restoreSpace(jobDeps(ctx), { ...space, deletedAt: space.deletedAt })), role, ctx.urls);
+  ctx.body = presentSpaceView(await readSpaceView(contentDeps(ctx), await restoreSpace(jobDeps(ctx), actorOf(ctx), { ...space, deletedAt: space.deletedAt })), role, ctx.urls);
 }
 
 async function duplicate(ctx: AppContext) {

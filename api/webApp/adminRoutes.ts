@@ -126,19 +126,19 @@ export function addAdminRoutes(router: Router<AppState, AppServices>): void {
   router.post(`${admin}/saml`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (form, organizationId) => {
       const fields = samlFields(form);
-      await createSamlProvider((ctx as AppContext).db, organizationId, { ...fields, label: fields.label ?? '' });
+      await createSamlProvider((ctx as AppContext).db, actorOf(ctx as AppContext), organizationId, { ...fields, label: fields.label ?? '' });
       return 'saml-added';
     }),
   );
   router.post(`${admin}/saml/:providerId`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (form, organizationId) => {
-      await changeSamlProvider((ctx as AppContext).db, organizationId, pathParam(ctx as AppContext, 'providerId'), samlFields(form));
+      await changeSamlProvider((ctx as AppContext).db, actorOf(ctx as AppContext), organizationId, pathParam(ctx as AppContext, 'providerId'), samlFields(form));
       return 'saml-saved';
     }),
   );
   router.post(`${admin}/saml/:providerId/delete`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (_form, organizationId) => {
-      await removeSamlProvider((ctx as AppContext).db, organizationId, pathParam(ctx as AppContext, 'providerId'));
+      await removeSamlProvider((ctx as AppContext).db, actorOf(ctx as AppContext), organizationId, pathParam(ctx as AppContext, 'providerId'));
       return 'saml-deleted';
     }),
   );

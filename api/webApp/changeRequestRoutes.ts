@@ -28,7 +28,7 @@ import { listRequestedReviewers, listReviews } from '../../storage/changeRequest
 import { repliesOfComments } from '../../storage/commentReplies.js';
 import { listComments, type CommentRecord } from '../../storage/comments.js';
 import { listMembers } from '../../storage/members.js';
-import { callerOf, contentDeps, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
+import { actorOf, callerOf, contentDeps, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
 import { badRequest, toHttpError } from '../errors.js';
 import { commentActions, spaceActions } from '../policies/actions.js';
 import { inSpace } from '../policies/index.js';
@@ -177,7 +177,7 @@ export function addChangeRequestRoutes(router: Router<AppState, AppServices>): v
     const app = ctx as AppContext;
     const { space, changeRequest } = await posted(app);
     try {
-      const outcome = await mergeChangeRequest(contentDeps(app), { space, changeRequest, author: callerOf(app) });
+      const outcome = await mergeChangeRequest(contentDeps(app), { space, changeRequest, author: callerOf(app), actor: actorOf(app) });
       if (outcome.result === 'conflicts') return showChangeRequest(app, { conflicts: outcome.conflicts }, 409);
     } catch (error) {
       // The merge rules' verdict (or a lock, a race) said on the change request's page, not a bare error page.

@@ -11,7 +11,7 @@ import { listInvitationsOfUser } from '../../storage/members.js';
 import { listChangeRequests } from '../../storage/changeRequests.js';
 import { readPeople } from '../../domain/common/people.js';
 import { findOrganizationCached, listOrganizationsOfUser } from '../../storage/organizations.js';
-import { callerOf, collectionOf, contentDeps, organizationOf, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
+import { actorOf, callerOf, collectionOf, contentDeps, organizationOf, pathParam, spaceOf, type AppContext, type AppServices, type AppState } from '../context.js';
 import { toHttpError } from '../errors.js';
 import { spaceActions } from '../policies/actions.js';
 import { inCollection, inOrganization, inSpace } from '../policies/index.js';
@@ -125,14 +125,14 @@ router.post('/settings/tokens', signedIn as never, async (ctx) => {
   const form = await checkedForm(app);
   const label = form.get('label') ?? '';
   try {
-    const value = await issueOwnToken(app.db, callerOf(app), label);
+    const value = await issueOwnToken(app.db, actorOf(app), callerOf(app), label);
     await showSettings(app, { newToken: { label: label.trim(), value } }, 201);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     await showSettings(app, { problem: error.message }, toHttpError(error)?.status ?? 400);
   }
 });
-router.post('/settings/tokens/revoke', signedIn as never, (ctx) => ownThingEnded(ctx as AppContext, revokeOwnToken));
+router.post('/settings/tokens/revoke', signedIn as never, (ctx) => ownThingEnded(ctx as AppContext, (db, user, id) => revokeOwnToken(db, actorOf(ctx as AppContext), user, id)));
 router.post('/settings/sessions/end', signedIn as never, (ctx) => ownThingEnded(ctx as AppContext, endSession));
 router.post('/settings/password', signedIn as never, async (ctx) => {
   const app = ctx as AppContext;

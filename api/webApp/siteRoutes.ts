@@ -22,7 +22,7 @@ import {
 import { findContentGrantsCached } from '../../storage/contentGrants.js';
 import { loadSiteStructureCached } from '../../storage/siteStructure.js';
 import { listShareLinks, listSites, siteVisibilities, type SiteRecord, type SiteVisibility } from '../../storage/sites.js';
-import { callerOf, contentDeps, organizationOf, pathParam, type AppContext, type AppServices, type AppState } from '../context.js';
+import { actorOf, callerOf, contentDeps, organizationOf, pathParam, type AppContext, type AppServices, type AppState } from '../context.js';
 import { badRequest, toHttpError } from '../errors.js';
 import { siteActions } from '../policies/actions.js';
 import { inOrganization } from '../policies/index.js';
@@ -56,7 +56,7 @@ export function addSiteRoutes(router: Router<AppState, AppServices>): void {
   for (const verb of ['publish', 'unpublish'] as const) {
     router.post(`${one}/${verb}`, ...guarded(siteActions.admin), (ctx) =>
       acting(ctx as AppContext, async (_form, site) => {
-        await setSitePublished(contentDeps(ctx as AppContext), site, verb === 'publish');
+        await setSitePublished(contentDeps(ctx as AppContext), actorOf(ctx as AppContext), site, verb === 'publish');
         return verb === 'publish' ? 'published' : 'unpublished';
       }),
     );
@@ -67,7 +67,7 @@ export function addSiteRoutes(router: Router<AppState, AppServices>): void {
       if (!title || title.length > 50) throw badRequest('"title" has 1 to 50 characters');
       const visibility = form.get('visibility') ?? '';
       if (!(siteVisibilities as readonly string[]).includes(visibility)) throw badRequest(`"visibility" is one of ${siteVisibilities.join(', ')}`);
-      await updateSiteSettings(contentDeps(ctx as AppContext), site, { title, visibility: visibility as SiteVisibility });
+      await updateSiteSettings(contentDeps(ctx as AppContext), actorOf(ctx as AppContext), site, { title, visibility: visibility as SiteVisibility });
       return 'settings-saved';
     }),
   );

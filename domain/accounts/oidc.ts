@@ -83,6 +83,6 @@ export async function finishOidcSignIn(db: Database, settings: OidcSettings, inp
   if (typeof claims.email !== 'string' || !claims.email.includes('@')) throw invalidInput(`${settings.label} gave no email for this account: Quire knows people by their email`);
   if (claims.email_verified === false) throw notAuthenticated(`${settings.label} has not verified the email ${claims.email}`);
   const user = await userOfProvider(db, { email: claims.email, ...(typeof claims.name === 'string' ? { name: claims.name } : {}) });
-  const { cookie } = await openProviderSession(db, user.id, input.userAgent);
+  const { cookie } = await openProviderSession(db, user.id, input.userAgent, 'oidc');
   return { cookie, next: flow.data.next ?? '/app/' };
 }

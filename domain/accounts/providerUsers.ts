@@ -1,11 +1,11 @@
-import type { Database, Queryable } from '../../storage/db.js';
-import { createAppSession } from '../../storage/appSessions.js';
+import type { Database, Transaction } from '../../storage/db.js';
 import { ensureMembership } from '../../storage/members.js';
 import type { OrganizationRecord } from '../../storage/organizations.js';
 import type { SamlProviderRecord } from '../../storage/samlProviders.js';
 import { ensureTeamMember } from '../../storage/teams.js';
 import { createUser, findUserByEmail, type UserRecord } from '../../storage/users.js';
-import { sessionLifetimeMs } from './sessions.js';
+import { openSession } from './sessions.js';
+import { recordAudit } from '../audit/index.js';
 
 /**
  * The user an identity provider vouched for, by the email it gave: found, or created (the
@@ -29,10 +29,14 @@ export async function userOfProvider(db: Database, claims: { email: string; name
  * provider's default role (or the organization's when it names none), as a member who signs in
  * through SSO, and in the provider's default team.
  */
-export async function joinThroughSaml(tx: Queryable, organization: OrganizationRecord, provider: SamlProviderRecord, user: UserRecord): Promise<void> {
-  const joined = await ensureMembership(tx, { organizationId: organization.id, userId: user.id, role: provider.defaultRole ?? organization.defaultRole, sso: true });
-  if (joined && provider.defaultTeamId) await ensureTeamMember(tx, provider.defaultTeamId, user.id);
+export async function joinThroughSaml(tx: Transaction, organization: OrganizationRecord, provider: SamlProviderRecord, user: UserRecord): Promise<void> {
+  const role = provider.defaultRole ?? organization.defaultRole;
+  const joined = await ensureMembership(tx, { organizationId: organization.id, userId: user.id, role, sso: true });
+  if (!joined) return;
+  if (provider.defaultTeamId) await ensureTeamMember(tx, provider.defaultTeamId, user.id);
+  const self = { type: 'user' as const, id: user.id, label: user.displayName, source: 'ui' as const };
+  await recordAudit(tx, self, organization.id, { action: 'member.joined', target: { type: 'user', id: user.id }, payload: { role, through: 'saml', provider: provider.id } });
 }
 
 /** A new session for a user an identity provider signed in. */
-export const openProviderSession = (db: Queryable, userId: string, userAgent: string | undefined) => createAppSession(db, userId, { lifetimeMs: sessionLifetimeMs, userAgent });
+export const openProviderSession = (db: Database, userId: string, userAgent: string | undefined, method: 'oidc' | 'saml') => db.transaction((tx) => openSession(tx, userId, { userAgent, method }));

@@ -103,7 +103,7 @@ export async function acceptSamlResponse(db: Database, organization: Organizatio
 export async function finishSamlSignIn(db: Database, input: { flowCookie: string | undefined; userAgent?: string }) {
   const flow = input.flowCookie ? await findSignInFlowByCookie(db, input.flowCookie) : undefined;
   if (!flow || flow.kind !== 'saml' || !flow.userId || !(await removeSignInFlow(db, flow.id))) throw notAuthenticated('This sign-in has expired or was begun in another browser: sign in again');
-  const { cookie } = await openProviderSession(db, flow.userId!, input.userAgent);
+  const { cookie } = await openProviderSession(db, flow.userId!, input.userAgent, 'saml');
   return { cookie, next: flow.data.next ?? '/app/' };
 }
 

@@ -1,4 +1,6 @@
-import type { Database } from '../../storage/db.js';
+import type { Database, Transaction } from '../../storage/db.js';
+import { listOrganizationIdsOfUser } from '../../storage/members.js';
+import { recordAudit } from '../audit/index.js';
 import { createAppSession, findAppSession, findPasswordHash, listAppSessions, removeAppSession, removeAppSessionsOfUser, setPasswordHash, type AppSessionRecord } from '../../storage/appSessions.js';
 import { findUserByEmail, type UserRecord } from '../../storage/users.js';
 import { invalidInput, notAuthenticated, tooManyAttempts } from '../common/errors.js';
@@ -39,8 +41,19 @@ export async function signInWithPassword(db: Database, attempt: SignIn): Promise
     throw notAuthenticated('The email or the password is not right');
   }
   throttle.succeeded([keys[0]!.key]);
-  const { cookie, session } = await createAppSession(db, user.id, { lifetimeMs: sessionLifetimeMs, userAgent: attempt.userAgent });
+  const { cookie, session } = await db.transaction((tx) => openSession(tx, user.id, { userAgent: attempt.userAgent, method: 'password' }));
   return { cookie, session, user };
+}
+
+/**
+ * A new app session of the user: a sign-in, recorded in the audit log of each organization they
+ * belong to (with how they signed in), in the transaction that opens it.
+ */
+export async function openSession(tx: Transaction, userId: string, input: { userAgent?: string; method: 'password' | 'welcome link' | 'oidc' | 'saml' }) {
+  const opened = await createAppSession(tx, userId, { lifetimeMs: sessionLifetimeMs, userAgent: input.userAgent });
+  const self = { type: 'user' as const, id: userId, source: 'ui' as const };
+  await recordAudit(tx, self, await listOrganizationIdsOfUser(tx, userId), { action: 'user.signed_in', target: { type: 'user', id: userId }, payload: { method: input.method } });
+  return opened;
 }
 
 /** The signed-in session a cookie's value names, and its user. */

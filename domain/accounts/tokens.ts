@@ -1,4 +1,6 @@
-import type { Database } from '../../storage/db.js';
+import type { Database, Transaction } from '../../storage/db.js';
+import { listOrganizationIdsOfUser } from '../../storage/members.js';
+import { recordAudit, type Actor } from '../audit/index.js';
 import { createToken, listTokens, revokeToken, type TokenRecord } from '../../storage/tokens.js';
 import type { UserRecord } from '../../storage/users.js';
 import { invalidInput, missing } from '../common/errors.js';
@@ -7,13 +9,29 @@ import { invalidInput, missing } from '../common/errors.js';
 export const tokensOf = (db: Database, user: UserRecord): Promise<TokenRecord[]> => listTokens(db, user.id);
 
 /** A new token of the person's; its value is returned this once. */
-export async function issueOwnToken(db: Database, user: UserRecord, label: string): Promise<string> {
+export async function issueOwnToken(db: Database, actor: Actor, user: UserRecord, label: string): Promise<string> {
   const trimmed = label.trim();
   if (!trimmed || trimmed.length > 100) throw invalidInput('A token needs a label of 1 to 100 characters, to tell it from the others');
-  return (await createToken(db, user.id, { label: trimmed })).token;
+  return db.transaction(async (tx) => {
+    const created = await createToken(tx, user.id, { label: trimmed });
+    await recordTokenEvent(tx, actor, 'token.created', created.record);
+    return created.token;
+  });
 }
 
-export async function revokeOwnToken(db: Database, user: UserRecord, tokenId: string): Promise<void> {
-  const own = (await listTokens(db, user.id)).some((token) => token.id === tokenId);
-  if (!own || !(await revokeToken(db, tokenId))) throw missing(`Token ${tokenId} not found`);
+export async function revokeOwnToken(db: Database, actor: Actor, user: UserRecord, tokenId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const token = (await listTokens(tx, user.id)).find((candidate) => candidate.id === tokenId);
+    if (!token || !(await revokeToken(tx, tokenId))) throw missing(`Token ${tokenId} not found`);
+    await recordTokenEvent(tx, actor, 'token.revoked', token);
+  });
+}
+
+/** A token is a person's, not an organization's: its event goes to each organization they belong to. */
+export async function recordTokenEvent(tx: Transaction, actor: Actor, action: 'token.created' | 'token.revoked', token: TokenRecord): Promise<void> {
+  await recordAudit(tx, actor, await listOrganizationIdsOfUser(tx, token.userId), {
+    action,
+    target: { type: 'token', id: token.id, ...(token.label !== null && { label: token.label }) },
+    payload: { owner: token.userId, ...(token.expiresAt && { expiresAt: token.expiresAt }) },
+  });
 }

@@ -1,12 +1,13 @@
 import type { Database } from '../../storage/db.js';
-import { createAppSession, findPasswordHash, setPasswordHash } from '../../storage/appSessions.js';
+import { findPasswordHash, setPasswordHash } from '../../storage/appSessions.js';
 import { addMembership, findMember, takeInvitation } from '../../storage/members.js';
 import { findOrganization, type OrganizationRecord } from '../../storage/organizations.js';
 import { findUser, type UserRecord } from '../../storage/users.js';
 import { createWelcomeLink, findWelcomeLink, useWelcomeLink } from '../../storage/welcomeLinks.js';
 import { invalidInput, missing } from '../common/errors.js';
 import { hashPassword, passwordProblem } from './passwords.js';
-import { sessionLifetimeMs } from './sessions.js';
+import { openSession } from './sessions.js';
+import { recordAudit } from '../audit/index.js';
 
 /** How long a welcome link stays good. */
 export const welcomeLifetimeMs = 7 * 86_400_000;
@@ -50,8 +51,12 @@ export async function acceptWelcome(db: Database, secret: string, input: { passw
     const invitation = await takeInvitation(tx, organization.id, user.id);
     const member = await findMember(tx, organization.id, user.id);
     if (!invitation && !member) throw missing(`The invitation to ${organization.title} was withdrawn: ask whoever invited you`);
-    if (invitation && !member) await addMembership(tx, { organizationId: organization.id, userId: user.id, role: invitation.role, sso: invitation.sso });
-    return createAppSession(tx, user.id, { lifetimeMs: sessionLifetimeMs, userAgent: input.userAgent });
+    if (invitation && !member) {
+      await addMembership(tx, { organizationId: organization.id, userId: user.id, role: invitation.role, sso: invitation.sso });
+      const self = { type: 'user' as const, id: user.id, source: 'ui' as const };
+      await recordAudit(tx, self, organization.id, { action: 'member.joined', target: { type: 'user', id: user.id }, payload: { role: invitation.role, through: 'welcome link' } });
+    }
+    return openSession(tx, user.id, { userAgent: input.userAgent, method: 'welcome link' });
   });
   return { cookie, organization };
 }

@@ -13,6 +13,7 @@ export const auditActions = {
   'space.access_changed': "Changed a space's default level",
   'space.deleted': 'Deleted a space',
   'space.restored': 'Restored a space',
+  'space.purged': 'Removed a deleted space for good, after its retention',
   'change_request.merged': 'Merged a change request',
   'git.ref_updated': 'Moved a branch by a git push',
   'site.visibility_changed': "Changed a site's visibility",

@@ -7,6 +7,8 @@ import { assertWritable, changeRequestHead } from './changeRequests.js';
 import type { ContentDeps } from '../common/deps.js';
 import { alreadyThere, spaceLocked } from '../common/errors.js';
 import { authorOf, primaryBranchMoved } from '../spaces/index.js';
+import { recordAudit, type Actor } from '../audit/index.js';
+import { deleteAuditEvent } from '../../storage/auditEvents.js';
 
 export type MergeOutcome =
   { result: 'merge' | 'update'; revision: string; changeRequest: ChangeRequestRecord } | { result: 'conflicts'; revision: string; conflicts: MergeConflict[]; changeRequest: ChangeRequestRecord };
@@ -21,7 +23,7 @@ export const mergeBaseOf = (changeRequest: ChangeRequestRecord) => changeRequest
  * changed the status first (an archive, another merge) makes this merge a 409 with nothing moved,
  * and one that comes after finds the change request merged. On conflicts nothing moves.
  */
-export async function mergeChangeRequest(deps: ContentDeps, input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; author: UserRecord }): Promise<MergeOutcome> {
+export async function mergeChangeRequest(deps: ContentDeps, input: { space: SpaceRecord; changeRequest: ChangeRequestRecord; author: UserRecord; actor: Actor }): Promise<MergeOutcome> {
   const { space, changeRequest } = input;
   assertWritable(changeRequest);
   if (space.editMode === 'locked') throw spaceLocked(space.id);
@@ -30,6 +32,7 @@ export async function mergeChangeRequest(deps: ContentDeps, input: { space: Spac
   const outdated = (await readBranch(repo, primaryBranch)) !== mergeBaseOf(changeRequest);
   await assertMergeRules(deps.db, { space, changeRequest, head, outdated, actorId: input.author.id });
   let updated: ChangeRequestRecord | undefined;
+  let events: string[] = [];
   const merged = await mergeBranch({
     repo,
     into: primaryBranch,
@@ -41,11 +44,25 @@ export async function mergeChangeRequest(deps: ContentDeps, input: { space: Spac
       // A push or a write that landed on the change request since its head was read (they take the
       // same lock): merging the head read before would leave that work out, acknowledged and lost.
       if ((await readBranch(repo, changeRequest.branch)) !== head) throw alreadyThere(`Change request #${changeRequest.number} changed while it was being merged: merge it again`);
-      updated = await updateChangeRequest(deps.db, changeRequest.id, { status: 'merged', revisionMerged: commit }, changeRequest.status);
+      // The status and the merge's audit event move together, before the branch (under its lock).
+      await deps.db.transaction(async (tx) => {
+        updated = await updateChangeRequest(tx, changeRequest.id, { status: 'merged', revisionMerged: commit }, changeRequest.status);
+        events = await recordAudit(tx, input.actor, space.organizationId, {
+          action: 'change_request.merged',
+          target: { type: 'change-request', id: changeRequest.id, label: `#${changeRequest.number}` },
+          payload: { space: space.id, number: changeRequest.number, revision: commit },
+        });
+      });
     },
   }).catch(async (error: unknown) => {
-    // The status moved but the branch didn't (moved outside the lock): the change request goes back.
-    if (updated) await updateChangeRequest(deps.db, changeRequest.id, { status: changeRequest.status }, 'merged');
+    // The status moved but the branch didn't (moved outside the lock): the change request goes
+    // back, and the event of a merge that didn't land goes.
+    if (updated) {
+      await deps.db.transaction(async (tx) => {
+        await updateChangeRequest(tx, changeRequest.id, { status: changeRequest.status }, 'merged');
+        for (const id of events) await deleteAuditEvent(tx, id);
+      });
+    }
     throw error;
   });
   if (!merged.merged) return { result: 'conflicts', revision: merged.head, conflicts: merged.conflicts, changeRequest };

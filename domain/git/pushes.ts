@@ -25,10 +25,14 @@ import { openChangeRequestAt, ruleSkippedByDirectChange } from '../changeRequest
 import type { ContentDeps } from '../common/deps.js';
 import { largestFileBytes } from '../common/limits.js';
 import { primaryBranchMoved } from '../spaces/index.js';
+import { recordAudit, type Actor, type AuditedChange } from '../audit/index.js';
+import { deleteAuditEvent } from '../../storage/auditEvents.js';
 
 export interface Pusher {
   space: SpaceRecord;
   user: UserRecord;
+  /** Who the audit log says moved a branch. */
+  actor: Actor;
   /** Whether the pusher may land changes on the primary branch (the merge role). */
   mayMerge: boolean;
   /** Where a change request is seen, printed to the pusher. */
@@ -115,7 +119,7 @@ async function landOnPrimary(deps: ContentDeps, repo: Repository, pusher: Pusher
   if (!pusher.mayMerge) return refuse(`pushing to ${primaryBranch} needs the role that merges change requests: push to refs/for/${primaryBranch} to open a change request`);
   const rule = await ruleSkippedByDirectChange(deps.db, pusher.space, pusher.user.id);
   if (rule) return refuse(`the merge rule ${rule} applies to this space: push to refs/for/${primaryBranch} to open a change request`);
-  const moved = await moveBranch(repo, primaryBranch, update, { fastForwardOnly: true });
+  const moved = await moveBranch(deps, repo, primaryBranch, update, { fastForwardOnly: true, audit: refMoved(pusher, update) });
   if (moved) return refuse(moved);
   await primaryBranchMoved(deps, pusher.space.id);
   say(`${primaryBranch} is at ${short(update.newOid)}: the space's new revision.`);
@@ -130,8 +134,9 @@ async function landOnChangeRequest(deps: ContentDeps, repo: Repository, pusher: 
   if (update.newOid === zeroOid) return refuse(`a change request's branch goes with it: archive change request #${number} instead`);
   // A change request's branch is its author's work in progress: rewritten history (a rebase) is accepted.
   // Its status is read again under the lock: a merge or an archive that won the race leaves it as it is.
-  const moved = await moveBranch(repo, branch, update, {
+  const moved = await moveBranch(deps, repo, branch, update, {
     fastForwardOnly: false,
+    audit: refMoved(pusher, update, changeRequest),
     stillOpen: async () => {
       const now = await findChangeRequest(deps.db, pusher.space.id, number);
       return now && now.status !== 'merged' && now.status !== 'archived' ? null : `change request #${number} is ${now?.status ?? 'gone'}: its content can no longer change`;
@@ -152,7 +157,11 @@ async function openFromPush(deps: ContentDeps, repo: Repository, pusher: Pusher,
   if (initial === update.newOid) return refuse(`the pushed commit is already in ${primaryBranch}: there is nothing to review`);
   const title = pushOption(options, 'title') ?? (await readCommit(repo, update.newOid)).message.trim().split('\n')[0]!.slice(0, 200);
   const changeRequest = await openChangeRequestAt(deps, { space: pusher.space, subject: title, creator: pusher.user, initial, head: update.newOid });
-  await addContributor(deps.db, changeRequest.id, pusher.user.id);
+  await deps.db.transaction(async (tx) => {
+    await addContributor(tx, changeRequest.id, pusher.user.id);
+    const opened = refMoved(pusher, { ref: branchRef(changeRequest.branch), oldOid: zeroOid, newOid: update.newOid }, changeRequest);
+    await recordAudit(tx, pusher.actor, pusher.space.organizationId, opened);
+  });
   say(`Change request #${changeRequest.number} opened: ${pusher.changeRequestUrl(changeRequest)}`);
   say(`Push further commits to its branch: git push origin HEAD:${changeRequest.branch}`);
   return { ref: update.ref, ok: true, landedAs: { ref: branchRef(changeRequest.branch), oldOid: zeroOid, newOid: update.newOid } };
@@ -167,9 +176,17 @@ function pushOption(options: string[], name: string): string | undefined {
 
 /**
  * Moves the branch from where the pusher saw it to the pushed commit, under the repository lock
- * (API writers queue on it) and git's ref lock. Returns why not, or null once moved.
+ * (API writers queue on it) and git's ref lock. Returns why not, or null once moved. The audit
+ * event is written under the lock before the branch moves, and removed if it doesn't: a crash in
+ * between leaves an event a moment early rather than a move nobody recorded.
  */
-async function moveBranch(repo: Repository, branch: string, update: RefUpdate, options: { fastForwardOnly: boolean; stillOpen?: () => Promise<string | null> }): Promise<string | null> {
+async function moveBranch(
+  deps: ContentDeps,
+  repo: Repository,
+  branch: string,
+  update: RefUpdate,
+  options: { fastForwardOnly: boolean; stillOpen?: () => Promise<string | null>; audit: AuditedChange & { organizationId: string; actor: Actor } },
+): Promise<string | null> {
   return withRepositoryLock(repo.gitdir, async () => {
     const closed = await options.stillOpen?.();
     if (closed) return closed;
@@ -177,7 +194,27 @@ async function moveBranch(repo: Repository, branch: string, update: RefUpdate, o
     const expected = update.oldOid === zeroOid ? null : update.oldOid;
     if (current !== expected) return `${branch} is at ${current ? short(current) : 'nothing'}, not where this push started from: fetch, then push again`;
     if (options.fastForwardOnly && current && !(await isAncestor(repo.gitdir, current, update.newOid))) return `not a fast-forward of ${branch}: fetch and merge (or rebase), then push again`;
-    await compareAndSwapBranch(repo, branch, expected, update.newOid);
+    const { organizationId, actor, ...change } = options.audit;
+    const events = await deps.db.transaction((tx) => recordAudit(tx, actor, organizationId, change));
+    try {
+      await compareAndSwapBranch(repo, branch, expected, update.newOid);
+    } catch (error) {
+      await deps.db.transaction(async (tx) => {
+        for (const id of events) await deleteAuditEvent(tx, id);
+      });
+      throw error;
+    }
     return null;
   });
+}
+
+/** The audit event of a pushed ref move (git.ref_updated). */
+function refMoved(pusher: Pusher, update: RefUpdate, changeRequest?: ChangeRequestRecord) {
+  return {
+    organizationId: pusher.space.organizationId,
+    actor: pusher.actor,
+    action: 'git.ref_updated' as const,
+    target: { type: 'space', id: pusher.space.id, label: pusher.space.title },
+    payload: { ref: update.ref, from: update.oldOid === zeroOid ? null : update.oldOid, to: update.newOid, ...(changeRequest && { changeRequest: changeRequest.number }) },
+  };
 }

@@ -9,6 +9,7 @@ import { announceToRenderer } from '../common/rendererRevalidation.js';
 import { undeclaredClaims } from './siteAdaptiveSchema.js';
 import { positionAtEnd } from './sitePositions.js';
 import { readableSpace } from '../organizations/index.js';
+import { recordAudit, type Actor } from '../audit/index.js';
 
 /** The site of the organization, or 404 as upstream answers it. */
 export async function siteOf(db: Queryable, organizationId: string, siteId: string): Promise<SiteRecord> {
@@ -111,8 +112,12 @@ export interface SiteUpdate {
 }
 
 /** The site's settings; a new default section first, then a default site space at the root or in the default section. */
-export async function updateSiteSettings(deps: Pick<ContentDeps, 'db' | 'jobs'>, site: SiteRecord, update: SiteUpdate): Promise<void> {
+export async function updateSiteSettings(deps: Pick<ContentDeps, 'db' | 'jobs'>, actor: Actor, site: SiteRecord, update: SiteUpdate): Promise<void> {
   await deps.db.transaction(async (tx) => {
+    const before = (await findSite(tx, site.organizationId, site.id)) ?? site;
+    if (update.visibility !== undefined && update.visibility !== before.visibility) {
+      await recordAudit(tx, actor, site.organizationId, { action: 'site.visibility_changed', target: siteTarget(site), payload: { from: before.visibility, to: update.visibility } });
+    }
     const structure = await loadSiteStructure(tx, site.id);
     if (update.defaultSiteSection !== undefined) {
       if (!structure.sections.some((section) => section.id === update.defaultSiteSection)) {
@@ -145,10 +150,15 @@ export async function updateSiteSettings(deps: Pick<ContentDeps, 'db' | 'jobs'>,
  * Publishes or unpublishes a site, and tells a configured renderer its pages changed (never failing
  * the change: the announcement is a job of its own).
  */
-export async function setSitePublished(deps: Pick<ContentDeps, 'db' | 'jobs'>, site: SiteRecord, published: boolean): Promise<void> {
-  await updateSite(deps.db, site.id, { published });
+export async function setSitePublished(deps: Pick<ContentDeps, 'db' | 'jobs'>, actor: Actor, site: SiteRecord, published: boolean): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    await updateSite(tx, site.id, { published });
+    await recordAudit(tx, actor, site.organizationId, { action: published ? 'site.published' : 'site.unpublished', target: siteTarget(site) });
+  });
   announceSiteChange(deps, site.id);
 }
+
+const siteTarget = (site: SiteRecord) => ({ type: 'site', id: site.id, label: site.title });
 
 /** A change of what a site shows (its settings, structure, publication), for a renderer's caches. */
 export function announceSiteChange(deps: Pick<ContentDeps, 'jobs'>, siteId: string): void {

@@ -3,6 +3,8 @@ import { clearSpaceDeletion, listDeletedSpaces, markSpaceDeleted, purgeDeletedSp
 import type { ContentDeps, JobDeps } from '../common/deps.js';
 import { alreadyThere, missing } from '../common/errors.js';
 import { log } from '../common/log.js';
+import { recordAudit, systemActor, type Actor } from '../audit/index.js';
+import { deleteAuditEvent } from '../../storage/auditEvents.js';
 
 type Deps = Pick<JobDeps, 'db' | 'jobs' | 'retentionMs'>;
 
@@ -11,26 +13,40 @@ type Deps = Pick<JobDeps, 'db' | 'jobs' | 'retentionMs'>;
  * out of the bin and the caller gets the job service's 503: a deleted space always has a purge.
  * False when the space was in the bin already (another delete got there first).
  */
-export async function deleteSpace(deps: Deps, space: SpaceRecord): Promise<boolean> {
+export async function deleteSpace(deps: Deps, actor: Actor, space: SpaceRecord): Promise<boolean> {
   const deletedAt = new Date().toISOString();
-  if (!(await markSpaceDeleted(deps.db, space.id, deletedAt))) return false;
+  const events = await deps.db.transaction(async (tx) =>
+    (await markSpaceDeleted(tx, space.id, deletedAt)) ? recordAudit(tx, actor, space.organizationId, { action: 'space.deleted', target: spaceTarget(space) }) : undefined,
+  );
+  if (!events) return false;
   try {
     await deps.jobs.startSpaceDeletion({ spaceId: space.id, deletedAt, retentionMs: deps.retentionMs });
   } catch (error) {
-    await clearSpaceDeletion(deps.db, space.id, deletedAt);
+    // Undone whole: the space back out of the bin, and no event of a deletion that didn't happen.
+    await deps.db.transaction(async (tx) => {
+      await clearSpaceDeletion(tx, space.id, deletedAt);
+      for (const id of events) await deleteAuditEvent(tx, id);
+    });
     throw error;
   }
   return true;
 }
+
+const spaceTarget = (space: SpaceRecord) => ({ type: 'space', id: space.id, label: space.title });
 
 /**
  * Out of the bin. The database decides: once the space is live its purge job, when it wakes,
  * finds it live and keeps it, so cancelling the job is a courtesy that may fail when Temporal
  * is down. A purge that got there first wins, and the space is gone (404).
  */
-export async function restoreSpace(deps: Deps, space: SpaceRecord & { deletedAt: string }): Promise<SpaceRecord> {
+export async function restoreSpace(deps: Deps, actor: Actor, space: SpaceRecord & { deletedAt: string }): Promise<SpaceRecord> {
   if (Date.parse(space.deletedAt) + deps.retentionMs <= Date.now()) throw missing(`Space ${space.id} not found: it was deleted too long ago to restore`);
-  if (!(await clearSpaceDeletion(deps.db, space.id, space.deletedAt))) {
+  const restored = await deps.db.transaction(async (tx) => {
+    if (!(await clearSpaceDeletion(tx, space.id, space.deletedAt))) return false;
+    await recordAudit(tx, actor, space.organizationId, { action: 'space.restored', target: spaceTarget(space) });
+    return true;
+  });
+  if (!restored) {
     const now = await findSpace(deps.db, space.id, { includeDeleted: true });
     if (!now) throw missing(`Space ${space.id} not found: it has been purged`);
     if (now.deletedAt) throw alreadyThere(`Space ${space.id} was deleted again while it was being restored; try again`);
@@ -66,7 +82,9 @@ export interface PurgeDeletedSpaceInput {
  * removes what is left of the repository.
  */
 export async function purgeDeletedSpace(deps: Pick<ContentDeps, 'db' | 'repositories'>, { spaceId, deletedAt }: PurgeDeletedSpaceInput): Promise<PurgeOutcome> {
-  const outcome = await purgeDeletedSpaceRows(deps.db, spaceId, deletedAt);
+  const outcome = await purgeDeletedSpaceRows(deps.db, spaceId, deletedAt, (tx, space) =>
+    recordAudit(tx, systemActor('workflow', 'space deletion job'), space.organizationId, { action: 'space.purged', target: { type: 'space', id: spaceId, label: space.title }, payload: { deletedAt } }),
+  );
   if (outcome !== 'restored') await deps.repositories.remove(spaceId);
   return outcome;
 }

@@ -1,13 +1,14 @@
 import { type Author, commitChanges, primaryBranch, resolveRevision, type Template, templateChanges } from '../../engine/index.js';
 import { findCollection } from '../../storage/collections.js';
-import type { Queryable } from '../../storage/db.js';
+import type { Database, Queryable } from '../../storage/db.js';
 import type { ContentDeps } from '../common/deps.js';
 import { newId } from '../../storage/ids.js';
 import { copySpaceIndex } from '../../storage/search.js';
-import { insertSpace, updateSpace, type NewSpace, type SpaceChanges, type SpaceRecord } from '../../storage/spaces.js';
+import { findSpace, insertSpace, updateSpace, type NewSpace, type SpaceChanges, type SpaceRecord } from '../../storage/spaces.js';
 import type { UserRecord } from '../../storage/users.js';
 import { invalidInput } from '../common/errors.js';
 import { primaryBranchMoved } from './primaryHead.js';
+import { recordAudit, type Actor } from '../audit/index.js';
 
 export const authorOf = (user: UserRecord): Author => ({ name: user.displayName, email: user.email });
 
@@ -83,7 +84,21 @@ export async function duplicateSpace(deps: ContentDeps, space: SpaceRecord, crea
   }
 }
 
-/** A space's title, emoji or settings changed: the route's policy decides who may change which. */
-export function changeSpace(db: Queryable, spaceId: string, changes: SpaceChanges): Promise<SpaceRecord> {
-  return updateSpace(db, spaceId, changes);
+/**
+ * A space's title, emoji or settings changed: the route's policy decides who may change which. A
+ * new default level changes who reaches the space, and is audited with it.
+ */
+export function changeSpace(db: Database, actor: Actor, space: SpaceRecord, changes: SpaceChanges): Promise<SpaceRecord> {
+  return db.transaction(async (tx) => {
+    const before = (await findSpace(tx, space.id)) ?? space;
+    const updated = await updateSpace(tx, space.id, changes);
+    if (changes.defaultLevel !== undefined && changes.defaultLevel !== before.defaultLevel) {
+      await recordAudit(tx, actor, space.organizationId, {
+        action: 'space.access_changed',
+        target: { type: 'space', id: space.id, label: updated.title },
+        payload: { from: before.defaultLevel, to: changes.defaultLevel },
+      });
+    }
+    return updated;
+  });
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { suite } from 'uvu';
+import { systemActor } from '../../domain/audit/index.js';
 import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
 import { ensureDeletionJobs, restoreSpace } from '../../domain/spaces/index.js';
@@ -141,7 +142,7 @@ test('a purge that reaches the database first wins: a restore that had already r
   // The restore has read the space (as its request does before changing anything) when the purge runs.
   const seenByRestore = (await findSpace(t.server.db, space.id, { includeDeleted: true }))!;
   assert.is(await purge({ spaceId: space.id, deletedAt: seenByRestore.deletedAt! }), 'purged');
-  const refused = await restoreSpace({ db: t.server.db, jobs: t.server.jobs, retentionMs }, seenByRestore as typeof seenByRestore & { deletedAt: string }).then(
+  const refused = await restoreSpace({ db: t.server.db, jobs: t.server.jobs, retentionMs }, systemActor('script', 'test'), seenByRestore as typeof seenByRestore & { deletedAt: string }).then(
     () => undefined,
     (error: Error) => error.message,
   );

@@ -8,6 +8,7 @@ import { failPdfExportActivity, renderPdfExport } from './renderPdfExport.js';
 import { consolidateConversations, consolidateOrganizationConversations, processConversations } from './processConversations.js';
 import { refreshOpenAPISources } from './refreshOpenAPISources.js';
 import { repackRepositories } from './repackRepositories.js';
+import { pruneAuditEvents } from './pruneAuditEvents.js';
 import { runGitSync } from './runGitSync.js';
 import { revalidateRenderer } from './revalidateRenderer.js';
 import { spaceMoveActivities } from './moveSpace.js';
@@ -31,6 +32,7 @@ export function createActivities(deps: ActivityDependencies, options: { renderer
     consolidateConversations: heartbeating(consolidateConversations(deps)),
     consolidateOrganizationConversations: heartbeating(consolidateOrganizationConversations(deps)),
     repackRepositories: repackRepositories(deps),
+    pruneAuditEvents: pruneAuditEvents(deps),
     runGitSync: heartbeating(runGitSync(deps)),
     revalidateRenderer: revalidateRenderer(deps, options.renderer),
     ...spaceMoveActivities(deps),
