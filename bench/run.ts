@@ -26,6 +26,7 @@ import { benchGroupCommit } from './groupCommit.js';
 import { benchMove } from './move.js';
 import { benchApp } from './app.js';
 import { benchEditor } from './editor.js';
+import { benchAccess } from './access.js';
 
 const benches: Record<string, () => Promise<Record<string, string>>> = {
   foundation: benchFoundation,
@@ -53,6 +54,7 @@ const benches: Record<string, () => Promise<Record<string, string>>> = {
   move: benchMove,
   app: benchApp,
   editor: benchEditor,
+  access: benchAccess,
 };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 
