@@ -16,6 +16,7 @@ import type { SiteToken } from '../domain/publishing/index.js';
 import type { SiteSpacesReader } from '../domain/sites/index.js';
 import type { Urls } from './urls.js';
 import { userActor, type Actor } from '../domain/audit/index.js';
+import type { SiteReader } from '../domain/publishing/index.js';
 import type { JobClient } from '../workflows/client.js';
 
 /** Per-request state, filled by the request context middleware, the policies and validation. */
@@ -111,6 +112,18 @@ export function jobDeps(ctx: AppContext): JobDeps {
 export function grantsOf(ctx: AppContext): Promise<Grants> {
   return findContentGrantsCached(ctx.db, callerOf(ctx).id);
 }
+
+/** Who reads a site through the API (a site search, a question): the site token's visitor and their claims, or the member. */
+export async function siteReaderOf(ctx: AppContext): Promise<SiteReader> {
+  const token = ctx.state.siteToken;
+  return token ? { claims: token.claims ?? {} } : { member: { organizationRole: organizationOf(ctx).role, grants: await grantsOf(ctx) } };
+}
+
+/**
+ * A POST under an organization has its writes re-checked against the policy (recheckPolicy); the
+ * search index's refresh is the server's own bookkeeping, shared by later readers: it writes unchecked.
+ */
+export const indexingDeps = (ctx: AppContext): ContentDeps => ({ ...contentDeps(ctx), db: ctx.app.context.db });
 
 /** Who reads a site's spaces: the site token, or the member with their role and grants. */
 export async function siteSpacesReaderOf(ctx: AppContext): Promise<SiteSpacesReader> {

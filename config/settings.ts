@@ -124,7 +124,7 @@ export const definitions = {
   QUIRE_OPENAI_URL: optional(
     'integrations',
     url('http:', 'https:'),
-    'Base URL of an OpenAI-compatible API (`POST <url>/chat/completions`), for `QUIRE_TRANSLATOR=openai`, and, when set, for extracting issues from support conversations (the local method stays the fallback); `QUIRE_OPENAI_KEY` its bearer key, `QUIRE_OPENAI_MODEL` the model (`gpt-4o-mini`).',
+    'Base URL of an OpenAI-compatible API (`POST <url>/chat/completions`), for `QUIRE_TRANSLATOR=openai`, and, when set, for extracting issues from support conversations and for writing readers’ answers (docs/ask.md) (the local methods stay the fallback); `QUIRE_OPENAI_KEY` its bearer key, `QUIRE_OPENAI_MODEL` the model (`gpt-4o-mini`).',
   ),
   QUIRE_OPENAI_KEY: optional('integrations', text, 'The bearer key of that OpenAI-compatible API.'),
   QUIRE_OPENAI_MODEL: withDefault('integrations', text, 'gpt-4o-mini', 'The model asked for there.'),

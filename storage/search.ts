@@ -102,6 +102,8 @@ export interface SectionHit {
   pageId: string;
   sectionId: string;
   sectionTitle: string;
+  /** The section's text, as indexed (plain text): what an answer quotes. */
+  body: string;
   /**
    * Made when asked, from the body read with the hit: a search ranks up to thousands of sections and
    * an answer shows a page of them.
@@ -127,6 +129,7 @@ export async function searchSections(db: Queryable, spaceIds: string[], query: s
     pageId: row.page_id,
     sectionId: row.section_id,
     sectionTitle: row.section_title,
+    body: row.body,
     excerpt: row.excerpt,
     pageTitle: row.title,
     pagePath: row.path,
@@ -147,4 +150,22 @@ export async function searchIndexBytes(db: Queryable): Promise<number> {
       ? await db.get<{ bytes: number }>("SELECT pg_total_relation_size('search_sections') + pg_total_relation_size('search_pages') AS bytes")
       : await db.get<{ bytes: number }>("SELECT SUM(pgsize) AS bytes FROM dbstat WHERE name LIKE 'search%'");
   return row?.bytes ?? 0;
+}
+
+/**
+ * Headings and page titles phrased as questions (ending in "?") in these spaces' indexes, in page
+ * order: what readers are offered to ask. At most `limit`.
+ */
+export async function questionTitles(db: Queryable, spaceIds: string[], limit: number): Promise<Array<{ spaceId: string; pageId: string; title: string }>> {
+  const found: Array<{ spaceId: string; pageId: string; title: string }> = [];
+  for (const spaceId of spaceIds) {
+    if (found.length >= limit) break;
+    const ofSpace = searchIndexes[db.dialect].ofSpace(spaceId);
+    const rows = await db.all<{ page_id: string; title: string }>(`SELECT page_id, title FROM search_sections WHERE ${ofSpace.where} AND title LIKE '%?' ORDER BY page_id, section_id LIMIT ?`, [
+      ...ofSpace.params,
+      limit - found.length,
+    ]);
+    found.push(...rows.map((row) => ({ spaceId, pageId: row.page_id, title: row.title })));
+  }
+  return found;
 }

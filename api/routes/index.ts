@@ -31,6 +31,7 @@ import { embedRoutes } from './embeds.js';
 import { siteCustomizationRoutes } from './siteCustomization.js';
 import { permissionRoutes } from './permissions.js';
 import { auditRoutes } from './audit.js';
+import { askRoutes } from './ask.js';
 
 /** Every route of the API, area by area. */
 export const allRoutes: Route[] = [
@@ -66,4 +67,5 @@ export const allRoutes: Route[] = [
   siteCustomizationRoutes,
   permissionRoutes,
   auditRoutes,
+  askRoutes,
 ].flatMap((table) => table.routes);

@@ -2,12 +2,11 @@ import { groupByPage, refreshSearchIndex, searchPages, type PageHits } from '../
 import { paginateArray } from '../../storage/pagination.js';
 import { searchSections } from '../../storage/search.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
-import { contentDeps, organizationOf, spaceOf, type AppContext, grantsOf } from '../context.js';
+import { contentDeps, indexingDeps, organizationOf, siteReaderOf, spaceOf, type AppContext, grantsOf } from '../context.js';
 import { inOrganization, inSite, inSpace } from '../policies/index.js';
 import { siteActions } from '../policies/actions.js';
-import { siteSpacesInScope, visibleStructure, type SiteSearchScope } from '../../domain/publishing/index.js';
+import { siteSpaceIdsForReader, type SiteSearchScope } from '../../domain/publishing/index.js';
 import { siteOf } from '../../domain/sites/index.js';
-import { loadSiteStructure } from '../../storage/siteStructure.js';
 import { findSpace } from '../../storage/spaces.js';
 import { presentList } from '../presenters/list.js';
 import { presentPageHits, presentSpaceHits } from '../presenters/search.js';
@@ -68,21 +67,10 @@ function scopeOf(body: schemas.SiteSearchBody): SiteSearchScope {
  * visitor, the site spaces its claims' conditions let through; a member, those of spaces they reach.
  */
 async function searchSite(ctx: AppContext, { params, query, body }: { params: { siteId: string }; query: schemas.SiteSearchQuery; body: schemas.SiteSearchBody }) {
-  const { organization, role } = organizationOf(ctx);
-  const site = await siteOf(ctx.db, organization.id, params.siteId);
-  const token = ctx.state.siteToken;
-  const loaded = await loadSiteStructure(ctx.db, site.id);
-  let structure = token ? visibleStructure(loaded, token.claims ?? {}) : loaded;
-  if (!token) {
-    const access = await organizationAccess(ctx.db, organization.id, role, await grantsOf(ctx));
-    structure = { ...structure, siteSpaces: structure.siteSpaces.filter((siteSpace) => access.spaces.has(siteSpace.spaceId)) };
-  }
-  const spaceIds = [...new Set(siteSpacesInScope(structure, scopeOf(body)).map((siteSpace) => siteSpace.spaceId))];
+  const site = await siteOf(ctx.db, organizationOf(ctx).organization.id, params.siteId);
+  const spaceIds = await siteSpaceIdsForReader(ctx.db, site, await siteReaderOf(ctx), scopeOf(body));
   const titles = new Map((await Promise.all(spaceIds.map((id) => findSpace(ctx.db, id)))).flatMap((space) => (space ? [[space.id, space.title] as const] : [])));
-  // A POST under an organization has its writes re-checked against the policy (recheckPolicy); the
-  // index's refresh is the server's own bookkeeping, shared by later readers: it writes unchecked.
-  const indexing = { ...contentDeps(ctx), db: ctx.app.context.db };
-  await Promise.all(spaceIds.map((spaceId) => refreshSearchIndex(indexing, spaceId)));
+  await Promise.all(spaceIds.map((spaceId) => refreshSearchIndex(indexingDeps(ctx), spaceId)));
   const pages = groupByPage(await searchSections(ctx.db, spaceIds, body.query, siteSectionLimit));
   const order = new Map(spaceIds.map((id, index) => [id, index]));
   const page = paginateArray(

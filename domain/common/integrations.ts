@@ -12,7 +12,7 @@ export interface Integrations {
   /** QUIRE_FETCH_TIMEOUT_MS. */
   fetchTimeoutMs: number;
   translator: { kind: 'pseudo' } | { kind: 'libretranslate'; url: string; key?: string } | { kind: 'openai'; url: string; key?: string; model: string };
-  /** An OpenAI-compatible chat model, for issues from support conversations (QUIRE_OPENAI_*). */
+  /** An OpenAI-compatible chat model, for issues from support conversations and readers' answers (QUIRE_OPENAI_*). */
   chatModel?: { url: string; key?: string; model: string };
   /** QUIRE_EMBEDDING_MODEL; undefined: `models/all-mpnet-base-v2-u8` beside the code. */
   embeddingModel?: string;

@@ -5,6 +5,13 @@ import { invalidInput } from '../common/errors.js';
 import type { Revision, RevisionPage } from '../../engine/index.js';
 import { readSpaceRevision, refreshSearchIndex } from '../spaces/index.js';
 import type { VisibleSiteSpace } from './publishedPages.js';
+import type { Claims } from '../common/conditions.js';
+import type { Database } from '../../storage/db.js';
+import type { MemberRole } from '../../storage/members.js';
+import type { Grants } from '../../storage/contentGrants.js';
+import { loadSiteStructure } from '../../storage/siteStructure.js';
+import { organizationAccess } from '../organizations/index.js';
+import { visibleStructure } from './siteTokens.js';
 
 /** Where a site search looks (upstream's SiteSearchScope, and the deprecated `mode` forms it replaced). */
 export type SiteSearchScope = { mode: 'default'; currentSiteSpace?: string; restrictTo?: 'currentSiteSpace' | 'otherSiteSpaces' } | { mode: 'specific'; siteSpaceIds: string[] } | { mode: 'all' };
@@ -82,4 +89,21 @@ function unlistedPages(revision: Revision): Set<string> {
     unlistedByRevision.set(revision, unlisted);
   }
   return unlisted;
+}
+
+/** Who reads a site through the API: a site token's visitor (with their claims), or a member with their role and grants. */
+export type SiteReader = { claims: Claims } | { member: { organizationRole: MemberRole | null; grants: Grants } };
+
+/**
+ * The spaces of the site the reader sees, in the site's order, within `scope`: a site token's
+ * visitor, the site spaces its claims' conditions let through; a member, those of spaces they reach.
+ */
+export async function siteSpaceIdsForReader(db: Database, site: { id: string; organizationId: string }, reader: SiteReader, scope: SiteSearchScope): Promise<string[]> {
+  const loaded = await loadSiteStructure(db, site.id);
+  let structure = 'claims' in reader ? visibleStructure(loaded, reader.claims) : loaded;
+  if ('member' in reader) {
+    const access = await organizationAccess(db, site.organizationId, reader.member.organizationRole, reader.member.grants);
+    structure = { ...structure, siteSpaces: structure.siteSpaces.filter((siteSpace) => access.spaces.has(siteSpace.spaceId)) };
+  }
+  return [...new Set(siteSpacesInScope(structure, scope).map((siteSpace) => siteSpace.spaceId))];
 }

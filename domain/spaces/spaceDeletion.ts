@@ -83,7 +83,11 @@ export interface PurgeDeletedSpaceInput {
  */
 export async function purgeDeletedSpace(deps: Pick<ContentDeps, 'db' | 'repositories'>, { spaceId, deletedAt }: PurgeDeletedSpaceInput): Promise<PurgeOutcome> {
   const outcome = await purgeDeletedSpaceRows(deps.db, spaceId, deletedAt, (tx, space) =>
-    recordAudit(tx, systemActor('workflow', 'space deletion job'), space.organizationId, { action: 'space.purged', target: { type: 'space', id: spaceId, label: space.title }, payload: { deletedAt } }),
+    recordAudit(tx, systemActor('workflow', 'space deletion job'), space.organizationId, {
+      action: 'space.purged',
+      target: { type: 'space', id: spaceId, label: space.title },
+      payload: { deletedAt },
+    }),
   );
   if (outcome !== 'restored') await deps.repositories.remove(spaceId);
   return outcome;

@@ -8,7 +8,7 @@ import type { SearchIndex, SectionRow } from './searchIndex.js';
  */
 const spacesMatchedByIndex = 64;
 
-type RankedRow = Omit<SectionRow, 'excerpt'> & { body: string };
+type RankedRow = Omit<SectionRow, 'excerpt'>;
 
 /**
  * SQLite FTS5 (unicode61, diacritics removed): BM25 with the title weighted four times the body.
@@ -35,7 +35,7 @@ export const fts5: SearchIndex = {
       [matchExpression(kept === 'in the match' ? spaceIds : [], words), ...(kept === 'among the matches' ? [JSON.stringify(spaceIds)] : []), limit, JSON.stringify(spaceIds)],
     );
     const excerptOf = excerpter(words);
-    return rows.map(({ body, ...row }) => ({ ...row, excerpt: () => excerptOf(body) }));
+    return rows.map((row) => ({ ...row, excerpt: () => excerptOf(row.body) }));
   },
   // space_id is tokenized case-folded, so the match may find a space whose id differs only in
   // case: the plain comparison keeps exactly the one asked for.

@@ -21,7 +21,7 @@ const spacesReadWhole = 100;
  */
 export const postgresText: SearchIndex = {
   sections: async (db, spaceIds, words, limit) => {
-    const rows = await db.all<Omit<SectionRow, 'excerpt'> & { body: string }>(
+    const rows = await db.all<Omit<SectionRow, 'excerpt'>>(
       `SELECT s.space_id, s.page_id, s.section_id, s.title AS section_title, s.body, p.title, p.path, p.ancestors,
          ts_rank('{0.1, 0.1, 0.25, 1.0}', s.document, q.query) AS score
        FROM search_sections s
@@ -35,7 +35,7 @@ export const postgresText: SearchIndex = {
       [tsQuery(words), spaceIds, limit],
     );
     const excerptOf = excerpter(words);
-    return rows.map(({ body, ...row }) => ({ ...row, excerpt: () => excerptOf(body) }));
+    return rows.map((row) => ({ ...row, excerpt: () => excerptOf(row.body) }));
   },
   ofSpace: (spaceId) => ({ where: 'space_id = ?', params: [spaceId] }),
 };

@@ -6,6 +6,8 @@ export interface SectionRow {
   page_id: string;
   section_id: string;
   section_title: string;
+  /** The section's text, as indexed. */
+  body: string;
   excerpt: () => string;
   title: string;
   path: string;

@@ -115,6 +115,8 @@ const validBodies: Record<string, unknown> = {
   overrideSiteSpaceCustomizationById: { title: 'Variant', styling: { primaryColor: null } },
   getComputedDocument: { source: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } }, props: { doc: 'models' } }, seed: 'seed' },
   exportToGitRepository: { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main', commitMessage: 'Docs' },
+  askInOrganization: { query: 'How do I set up?' },
+  streamAskInSite: { question: 'How do I set up?', scope: { mode: 'default' } },
   inviteToSpace: { role: 'read', users: ['someId'] },
   updateUserPermissionInSpace: { role: 'read' },
   updateTeamPermissionInSpace: { role: 'read' },
@@ -129,6 +131,7 @@ const validBodies: Record<string, unknown> = {
 const validQueries: Record<string, Record<string, string>> = {
   searchSpaceContent: { query: 'setup' },
   searchOrganizationContent: { query: 'setup' },
+  streamAskInOrganization: { query: 'How do I set up?' },
   getPublishedContentByUrl: { url: 'https://docs.example.com/' },
   getSiteRedirectBySource: { source: '/old' },
   getEmbedByUrl: { url: 'https://docs.example.com/' },

@@ -1,0 +1,61 @@
+import { convertMarkdownToDocument } from '../../engine/index.js';
+import { questionTitles, type SectionHit } from '../../storage/search.js';
+import type { ContentDeps } from '../common/deps.js';
+import { integrations } from '../common/integrations.js';
+import { log } from '../common/log.js';
+import { modelAnswer, quotedAnswer } from './compose.js';
+import { answerSources, type AnswerSource } from './sources.js';
+
+/** An answer to a reader's question, with the pages (and their sections) it comes from. */
+export interface Answer {
+  markdown: string;
+  sources: Array<{ spaceId: string; pageId: string; revision: string; title: string; sections: string[] }>;
+  /** Questions the documentation itself asks (headings ending in "?") among the other sections found. */
+  followupQuestions: string[];
+  /** How it was written: the best passages quoted, or a chat model from them. */
+  method: 'quoted' | 'model';
+}
+
+/**
+ * Answers a question from these spaces' current content (the caller's to read): with a chat
+ * model configured (QUIRE_OPENAI_URL), the model writes it from the best sections and cites
+ * them; without one, or when the model fails, the best sections' own sentences are quoted.
+ * `keep`: sections the asker may see (a site's unlisted pages are left out).
+ */
+export async function answerQuestion(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceIds: string[], question: string, keep?: (hit: SectionHit) => boolean): Promise<Answer> {
+  const sources = await answerSources(deps, spaceIds, question, { limit: 8, ...(keep && { keep }) });
+  const model = integrations().chatModel;
+  let composed: { markdown: string; used: AnswerSource[] } | undefined;
+  if (model) {
+    composed = await modelAnswer(question, sources, model).catch((error: Error) => {
+      log.warn('the chat model did not answer: quoting the documentation instead', { error: error.message });
+      return undefined;
+    });
+  }
+  const method = composed ? 'model' : 'quoted';
+  composed ??= quotedAnswer(question, sources);
+  const used = new Set(composed.used);
+  const followupQuestions = [...new Set(sources.filter((source) => !used.has(source) && source.hit.sectionTitle.trim().endsWith('?')).map((source) => source.hit.sectionTitle.trim()))].slice(0, 3);
+  return { markdown: composed.markdown, sources: sourcesByPage(composed.used), followupQuestions, method };
+}
+
+function sourcesByPage(used: AnswerSource[]): Answer['sources'] {
+  const pages = new Map<string, Answer['sources'][number]>();
+  for (const source of used) {
+    const key = `${source.hit.spaceId}:${source.hit.pageId}`;
+    const page = pages.get(key) ?? { spaceId: source.hit.spaceId, pageId: source.hit.pageId, revision: source.revision, title: source.hit.pageTitle, sections: [] };
+    if (!page.sections.includes(source.hit.sectionId)) page.sections.push(source.hit.sectionId);
+    pages.set(key, page);
+  }
+  return [...pages.values()];
+}
+
+/** Questions to offer a reader: the documentation's own headings phrased as questions (at most five). */
+export async function recommendedQuestions(deps: Pick<ContentDeps, 'db'>, spaceIds: string[]): Promise<string[]> {
+  return [...new Set((await questionTitles(deps.db, spaceIds, 10)).map((found) => found.title.trim()))].slice(0, 5);
+}
+
+/** The answer's text as an upstream JSON Document (its `format=document` form). */
+export function answerDocument(answer: Answer) {
+  return convertMarkdownToDocument(answer.markdown, 'An answer');
+}

@@ -1,0 +1,170 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { nothingFound } from '../../domain/answers/index.js';
+import { configureIntegrations, integrations } from '../../domain/common/integrations.js';
+import { assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js';
+import type { TestServer } from '../helpers/server.js';
+import { siteMaker } from '../helpers/sites.js';
+import { withOrganization } from '../helpers/suite.js';
+import { assertUpstreamSchema } from '../helpers/upstream.js';
+
+// Answers for readers: askInOrganization and its streams, streamAskInSite, recommended questions.
+// Without a chat model an answer quotes the documentation; with one (a small OpenAI-compatible
+// server on loopback) the model writes it from the sections found, which it cites.
+const test = suite('answers from the documentation');
+let t: TestServer;
+let fx: OrganizationFixture;
+let spaceId = '';
+let installPage = '';
+const sites = siteMaker(() => ({ t, fx }));
+
+withOrganization(test, (setup) => ({ t, fx } = setup));
+
+test.before(async () => {
+  const space = await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Acme CLI' } });
+  spaceId = space.body.id;
+  const opened = await t.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: fx.admin.token, body: { subject: 'Pages' } });
+  const written = await t.call('POST', `/v1/spaces/${spaceId}/change-requests/${opened.body.id}/content`, {
+    token: fx.admin.token,
+    body: {
+      changes: [
+        {
+          operation: 'insert_page',
+          title: 'Installing',
+          document: {
+            markdown:
+              '## How do I install the CLI?\n\nRun `npm install -g acme-cli` to install the command line tool. It needs Node 20 or later.\n\n## Upgrading\n\nRun the same command again to upgrade the CLI.\n',
+          },
+        },
+        { operation: 'insert_page', title: 'Billing', document: { markdown: 'Invoices are sent on the first day of each month, by email to the account owner.\n' } },
+      ],
+    },
+  });
+  assert.is(written.status, 200, JSON.stringify(written.body));
+  assert.is((await t.call('POST', `/v1/spaces/${spaceId}/change-requests/${opened.body.id}/merge`, { token: fx.admin.token })).status, 200);
+  const pages = await t.call('GET', `/v1/spaces/${spaceId}/content/pages`, { token: fx.admin.token });
+  installPage = pages.body.pages.find((page: { title: string }) => page.title === 'Installing').id;
+});
+
+const ask = (query: string, token = fx.reader.token, format = 'markdown') => t.call('POST', `/v1/orgs/${fx.org.id}/ask?format=${format}`, { token, body: { query } });
+
+/** The events of a server-sent stream, as JSON. */
+async function events(response: Response): Promise<Array<Record<string, unknown>>> {
+  assert.is(response.status, 200);
+  assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
+  const text = await response.text();
+  return text
+    .split('\n\n')
+    .filter((chunk) => chunk.startsWith('data: '))
+    .map((chunk) => JSON.parse(chunk.slice('data: '.length)) as Record<string, unknown>);
+}
+
+test('a question is answered with the documentation’s own sentences, the page and section cited', async () => {
+  const answered = await ask('How do I install the CLI?');
+  assert.is(answered.status, 200, JSON.stringify(answered.body));
+  const { answer } = answered.body;
+  assert.match(answer.answer.markdown, /npm install -g acme-cli/);
+  // The index keeps the text as read (code marks dropped): the quote is that text, its markdown characters escaped.
+  assert.match(answer.answer.markdown, /> Run npm install -g acme-cli to install the command line tool\./, answer.answer.markdown);
+  assert.is(answer.sources[0].type, 'page');
+  assert.is(answer.sources[0].page, installPage);
+  assert.is(answer.sources[0].space, spaceId);
+  assert.ok(answer.sources[0].sections.length >= 1);
+  assert.not.ok(
+    answer.sources.some((source: { page: string }) => source.page !== installPage && /Invoices/.test(answer.answer.markdown)),
+    'the billing page is not quoted for an install question',
+  );
+
+  const document = await ask('How do I install the CLI?', fx.reader.token, 'document');
+  assert.is(document.body.answer.answer.document.object, 'document');
+
+  const nothing = await ask('What is the refund policy for yachts?');
+  assert.is(nothing.body.answer.answer.markdown, nothingFound);
+  assert.equal(nothing.body.answer.sources, []);
+});
+
+test('an answer comes only from what the asker reads', async () => {
+  const guest = await ask('How do I install the CLI?', fx.guest.token);
+  assert.is(guest.status, 200);
+  assert.is(guest.body.answer.answer.markdown, nothingFound, 'a guest not invited to the space learns nothing of it');
+  assertErrorIs(await ask('How do I install the CLI?', fx.outsider.token), 404, `Organization ${fx.org.id} not found`);
+  assertErrorIs(await t.call('POST', `/v1/orgs/${fx.org.id}/ask`, { token: fx.reader.token, body: { query: '' } }), 400, 'Invalid request body: "query" must NOT have fewer than 1 characters');
+});
+
+test('the streams send the answer and the recommended questions as server-sent events', async () => {
+  const streamed = await events(
+    await fetch(`${t.url}/v1/orgs/${fx.org.id}/ask/stream?format=markdown&query=${encodeURIComponent('how to upgrade the cli')}`, { headers: { authorization: `Bearer ${fx.reader.token}` } }),
+  );
+  assert.is(streamed.length, 1);
+  assertUpstreamSchema('SearchAIAnswerStream', streamed[0]);
+  assert.match((streamed[0]!.answer as { answer: { markdown: string } }).answer.markdown, /Run the same command again to upgrade the CLI\./);
+
+  const recommended = await t.call('GET', `/v1/orgs/${fx.org.id}/ask/questions`, { token: fx.reader.token });
+  assert.equal(recommended.body.questions, ['How do I install the CLI?']);
+  const questions = await events(await fetch(`${t.url}/v1/orgs/${fx.org.id}/ask/questions/stream`, { headers: { authorization: `Bearer ${fx.reader.token}` } }));
+  for (const question of questions) assertUpstreamSchema('SearchAIRecommendedQuestionStream', question);
+  assert.equal(questions, [{ question: 'How do I install the CLI?' }]);
+});
+
+test('a site answers from its own spaces', async () => {
+  const other = await sites.space('Elsewhere');
+  const site = await sites.publishedSite('CLI docs', [spaceId]);
+  const response = await fetch(`${t.url}/v1/orgs/${fx.org.id}/sites/${site.id}/ask?format=markdown`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${fx.reader.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ question: 'Which Node version does the CLI need?', scope: { mode: 'default' } }),
+  });
+  const [event] = await events(response);
+  assertUpstreamSchema('SearchAIAnswerStream', event);
+  const answer = event!.answer as { answer: { markdown: string }; sources: Array<{ space: string }> };
+  assert.match(answer.answer.markdown, /It needs Node 20 or later\./);
+  assert.ok(answer.sources.every((source) => source.space === spaceId && source.space !== other.id));
+  const questions = await events(await fetch(`${t.url}/v1/orgs/${fx.org.id}/sites/${site.id}/ask/questions`, { headers: { authorization: `Bearer ${fx.reader.token}` } }));
+  assert.equal(questions, [{ question: 'How do I install the CLI?' }]);
+});
+
+test('with a chat model, the model writes the answer from the sections found and its citations are the sources', async () => {
+  const asked: Array<{ model: string; messages: Array<{ role: string; content: string }> }> = [];
+  let failing = false;
+  const model = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      if (failing) {
+        response.writeHead(503).end();
+        return;
+      }
+      asked.push(JSON.parse(body));
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ choices: [{ message: { content: 'Install it with `npm install -g acme-cli` [1]; it needs Node 20 [1].' } }] }));
+    });
+  });
+  await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+  const before = integrations().chatModel;
+  configureIntegrations({ chatModel: { url: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`, model: 'docs-model' } });
+  try {
+    const answered = await ask('How do I install the CLI?');
+    assert.is(answered.status, 200);
+    assert.is(answered.body.answer.answer.markdown, 'Install it with `npm install -g acme-cli` [1]; it needs Node 20 [1].');
+    assert.equal(
+      answered.body.answer.sources.map((source: { page: string }) => source.page),
+      [installPage],
+    );
+    assert.is(asked.length, 1);
+    assert.is(asked[0]!.model, 'docs-model');
+    const prompt = asked[0]!.messages.find((message) => message.role === 'user')!.content;
+    assert.match(prompt, /\[1\] Installing › How do I install the CLI\?\nRun npm install -g acme-cli/);
+    assert.match(prompt, /Question: How do I install the CLI\?$/);
+    // A model that fails: the documentation is quoted instead.
+    failing = true;
+    const quoted = await ask('How do I install the CLI?');
+    assert.match(quoted.body.answer.answer.markdown, /> Run npm install -g acme-cli/);
+  } finally {
+    configureIntegrations({ chatModel: before });
+    await new Promise((resolve) => model.close(resolve));
+  }
+});
+
+test.run();
