@@ -9,6 +9,7 @@ import {
   readPublishedPage,
   revisionShape,
   searchPublishedSite,
+  answerOnSite,
   shareKeyInPath,
   siteOfPublishedUrl,
   type PublishedPageView,
@@ -21,7 +22,7 @@ import { isWorkTooCostly } from '../errors.js';
 import { serveSiteMcp } from '../sites/siteMcp.js';
 import { EncodedCache, encodedOnce, type ContentEncoding } from '../encodedCache.js';
 import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../sites/pages/agentFiles.js';
-import { isIndexable, messagePageHtml, notFoundHtml, renderPublishedPage, searchResultsHtml, searchResultsJson, tooLargePageHtml } from '../sites/pages/publishedPage.js';
+import { askHtml, isIndexable, messagePageHtml, notFoundHtml, renderPublishedPage, searchResultsHtml, searchResultsJson, tooLargePageHtml } from '../sites/pages/publishedPage.js';
 import { siteAssets } from '../sites/pages/siteAssets.js';
 import mime from 'mime-types';
 
@@ -148,12 +149,13 @@ async function serve(ctx: AppContext, { siteBasePath, origin }: SiteAddress, res
   if (rest.startsWith('~assets/')) return serveAsset(ctx, rest.slice('~assets/'.length));
   const deps = contentDeps(ctx);
   const lookup = (path: string) => readPublishedPage(deps, { url: lookupUrl(ctx, origin, path), publicBase: ctx.urls.base, visitor: visitorOf(ctx) });
-  if (siteFiles.has(rest) || rest === '~search' || rest === '~search.json' || rest === '~mcp' || rest.startsWith('~files/')) {
+  if (siteFiles.has(rest) || rest === '~search' || rest === '~search.json' || rest === '~ask' || rest === '~mcp' || rest.startsWith('~files/')) {
     const root = await lookup(siteBasePath);
     if ('redirect' in root) return redirect(ctx, root);
     if (rest === '~mcp') return serveSiteMcp(ctx, { root, origin, lookupUrl: (path) => lookupUrl(ctx, origin, path), visitor: visitorOf(ctx) });
     if (rest.startsWith('~files/')) return serveFile(ctx, root, rest.slice('~files/'.length));
     if (rest === '~search' || rest === '~search.json') return serveSearch(ctx, root, rest.endsWith('.json'));
+    if (rest === '~ask') return serveAsk(ctx, root);
     return serveSiteFile(ctx, root, rest, origin);
   }
   const wantsMarkdown = rest.endsWith('.md') || ctx.accepts('text/html', 'text/markdown') === 'text/markdown';
@@ -297,6 +299,19 @@ async function serveFile(ctx: AppContext, root: PublishedPageView, rest: string)
   ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
   ctx.type = contentType;
   ctx.body = Buffer.from(await readSpaceFile(contentDeps(ctx), spaceId, file.oid));
+}
+
+/** The question page: the answer drawn from the site spaces the visitor sees, never cached. */
+async function serveAsk(ctx: AppContext, root: PublishedPageView) {
+  const question = String(ctx.query.q ?? '')
+    .slice(0, 512)
+    .trim();
+  const answer = question ? await answerOnSite(contentDeps(ctx), root.siteSpaces, question) : undefined;
+  cacheHeaders(ctx, root);
+  // An answer may cost a model's call: each one is the asker's alone, kept by nobody.
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Robots-Tag', 'noindex');
+  send(ctx, 'text/html; charset=utf-8', askHtml(root, question, answer));
 }
 
 async function serveSearch(ctx: AppContext, root: PublishedPageView, asJson: boolean) {

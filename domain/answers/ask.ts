@@ -3,13 +3,15 @@ import { questionTitles, type SectionHit } from '../../storage/search.js';
 import type { ContentDeps } from '../common/deps.js';
 import { integrations } from '../common/integrations.js';
 import { log } from '../common/log.js';
-import { modelAnswer, quotedAnswer } from './compose.js';
+import { modelAnswer, passageOf, quotedAnswer, titleOf } from './compose.js';
 import { answerSources, type AnswerSource } from './sources.js';
 
 /** An answer to a reader's question, with the pages (and their sections) it comes from. */
 export interface Answer {
   markdown: string;
-  sources: Array<{ spaceId: string; pageId: string; revision: string; title: string; sections: string[] }>;
+  sources: Array<{ spaceId: string; pageId: string; revision: string; title: string; path: string; sections: string[] }>;
+  /** For a quoted answer, each passage with the page and section it comes from (what a site shows). */
+  quotes: Array<{ spaceId: string; pageId: string; path: string; title: string; sectionId: string; passage: string }>;
   /** Questions the documentation itself asks (headings ending in "?") among the other sections found. */
   followupQuestions: string[];
   /** How it was written: the best passages quoted, or a chat model from them. */
@@ -36,14 +38,25 @@ export async function answerQuestion(deps: Pick<ContentDeps, 'db' | 'repositorie
   composed ??= quotedAnswer(question, sources);
   const used = new Set(composed.used);
   const followupQuestions = [...new Set(sources.filter((source) => !used.has(source) && source.hit.sectionTitle.trim().endsWith('?')).map((source) => source.hit.sectionTitle.trim()))].slice(0, 3);
-  return { markdown: composed.markdown, sources: sourcesByPage(composed.used), followupQuestions, method };
+  const quotes =
+    method === 'quoted'
+      ? composed.used.map((source) => ({
+          spaceId: source.hit.spaceId,
+          pageId: source.hit.pageId,
+          path: source.hit.pagePath,
+          title: titleOf(source),
+          sectionId: source.hit.sectionId,
+          passage: passageOf(source.hit.body, question),
+        }))
+      : [];
+  return { markdown: composed.markdown, sources: sourcesByPage(composed.used), quotes, followupQuestions, method };
 }
 
 function sourcesByPage(used: AnswerSource[]): Answer['sources'] {
   const pages = new Map<string, Answer['sources'][number]>();
   for (const source of used) {
     const key = `${source.hit.spaceId}:${source.hit.pageId}`;
-    const page = pages.get(key) ?? { spaceId: source.hit.spaceId, pageId: source.hit.pageId, revision: source.revision, title: source.hit.pageTitle, sections: [] };
+    const page = pages.get(key) ?? { spaceId: source.hit.spaceId, pageId: source.hit.pageId, revision: source.revision, title: source.hit.pageTitle, path: source.hit.pagePath, sections: [] };
     if (!page.sections.includes(source.hit.sectionId)) page.sections.push(source.hit.sectionId);
     pages.set(key, page);
   }

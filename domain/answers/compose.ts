@@ -30,7 +30,9 @@ export function passageOf(body: string, question: string): string {
 /** Plain text made safe to quote in markdown: its markdown characters escaped. */
 const escaped = (text: string) => text.replace(/[\\`*_{}[\]<>#|~]/g, (char) => `\\${char}`);
 
-const titleOf = (source: AnswerSource) => (source.hit.sectionTitle && source.hit.sectionTitle !== source.hit.pageTitle ? `${source.hit.pageTitle} › ${source.hit.sectionTitle}` : source.hit.pageTitle);
+/** A source's heading: its page, and its section when that isn't the page's own title. */
+export const titleOf = (source: AnswerSource) =>
+  source.hit.sectionTitle && source.hit.sectionTitle !== source.hit.pageTitle ? `${source.hit.pageTitle} › ${source.hit.sectionTitle}` : source.hit.pageTitle;
 
 /** What an answer says when the documentation has nothing on the question: never a guess. */
 export const nothingFound = 'The documentation doesn’t say: no page matches this question.';

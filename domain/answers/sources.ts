@@ -40,7 +40,8 @@ export async function answerSources(
   for (const word of words) {
     // One word is searched as a prefix (`install` finds "installing"), as the search box does.
     for (const hit of await searchSections(deps.db, spaceIds, word, 50)) {
-      if (options.keep && !options.keep(hit)) continue;
+      // A heading with no text under it has nothing to quote or to answer from.
+      if (!hit.body.trim() || (options.keep && !options.keep(hit))) continue;
       const key = `${hit.spaceId}:${hit.pageId}:${hit.sectionId}`;
       const found = sections.get(key) ?? { hit, matched: 0, score: 0 };
       found.matched += 1;

@@ -12,7 +12,7 @@ export {
   visibleStructure,
   type SiteToken,
 } from './siteTokens.js';
-export { searchPublishedSite, siteSpaceIdsForReader, siteSpacesInScope, type FoundPage, type SiteReader, type SiteSearchScope } from './siteSearch.js';
+export { answerOnSite, searchPublishedSite, siteSpaceIdsForReader, siteSpacesInScope, type FoundPage, type SiteReader, type SiteSearchScope } from './siteSearch.js';
 export { publishedRevisions, readPublishedDocument, readPublishedPage, type PublishedDocument, type PublishedPageRequest, type PublishedPageView, type VisibleSiteSpace } from './publishedPages.js';
 export { changeSiteRedirect, createSiteRedirect, redirectOfSource, removeSiteRedirect, siteRedirectOf } from './siteRedirects.js';
 export { notifyRenderer, revalidationTags } from './revalidation.js';

@@ -11,6 +11,7 @@ import type { MemberRole } from '../../storage/members.js';
 import type { Grants } from '../../storage/contentGrants.js';
 import { loadSiteStructure } from '../../storage/siteStructure.js';
 import { organizationAccess } from '../organizations/index.js';
+import { answerQuestion, type Answer } from '../answers/index.js';
 import { visibleStructure } from './siteTokens.js';
 
 /** Where a site search looks (upstream's SiteSearchScope, and the deprecated `mode` forms it replaced). */
@@ -68,6 +69,17 @@ export async function searchPublishedSite(deps: Pick<ContentDeps, 'db' | 'reposi
     pages.set(key, page);
   }
   return [...pages.values()];
+}
+
+/**
+ * A visitor's question answered from the site spaces they see (docs/ask.md), hidden pages left
+ * out as the search leaves them out.
+ */
+export async function answerOnSite(deps: Pick<ContentDeps, 'db' | 'repositories'>, siteSpaces: VisibleSiteSpace[], question: string): Promise<Answer> {
+  const spaceIds = [...new Set(siteSpaces.map((siteSpace) => siteSpace.spaceId))];
+  await Promise.all(spaceIds.map((spaceId) => refreshSearchIndex(deps, spaceId)));
+  const unlisted = new Map(await Promise.all(spaceIds.map(async (spaceId) => [spaceId, unlistedPages(await readSpaceRevision(deps, spaceId))] as const)));
+  return answerQuestion(deps, spaceIds, question, (hit) => !unlisted.get(hit.spaceId)?.has(hit.pageId));
 }
 
 const unlistedByRevision = new WeakMap<Revision, Set<string>>();

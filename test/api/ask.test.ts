@@ -123,6 +123,23 @@ test('a site answers from its own spaces', async () => {
   assert.ok(answer.sources.every((source) => source.space === spaceId && source.space !== other.id));
   const questions = await events(await fetch(`${t.url}/v1/orgs/${fx.org.id}/sites/${site.id}/ask/questions`, { headers: { authorization: `Bearer ${fx.reader.token}` } }));
   assert.equal(questions, [{ question: 'How do I install the CLI?' }]);
+
+  // The published site's own question page: no token, no script; the passage quoted under a link to its page.
+  const home = await fetch(site.urls.published);
+  const base = new URL(site.urls.published).pathname;
+  assert.match(await home.text(), new RegExp(`<a href="${base}~ask" class="ask" data-needs-server="">Ask</a>`));
+  const page = await fetch(`${site.urls.published}~ask?q=${encodeURIComponent('How do I <b>install</b> the CLI?')}`);
+  assert.is(page.status, 200);
+  assert.is(page.headers.get('cache-control'), 'no-store');
+  const html = await page.text();
+  assert.match(
+    html,
+    /<blockquote><p>Run npm install -g acme-cli to install the command line tool\.<\/p><\/blockquote><figcaption><a href="[^"]*installing#[^"]+">Installing › How do I install the CLI\?<\/a><\/figcaption>/,
+  );
+  // The question is an attribute's text (quoted, its quotes escaped): the only place its `<b>` appears.
+  assert.match(html, /value="How do I <b>install<\/b> the CLI\?"/);
+  assert.is(html.split('<b>install</b>').length, 2, 'the question is text, never markup');
+  assert.not.match(html.slice(html.indexOf('<section class="answer"'), html.indexOf('</section>')), /Billing|Invoices/, 'the billing page is no answer to this question');
 });
 
 test('with a chat model, the model writes the answer from the sections found and its citations are the sources', async () => {

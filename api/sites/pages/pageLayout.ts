@@ -123,6 +123,8 @@ function siteHeader(frame: SiteFrame): Element {
       el('input', { type: 'search', name: 'q', placeholder: 'Search…', ariaLabel: 'Search the site', required: true }),
       el('button', { type: 'submit' }, 'Search'),
     ),
+    // Answers need the server: a static export leaves this link out (staticPages.ts).
+    el('a', { href: `${frame.siteBasePath}~ask`, className: ['ask'], dataNeedsServer: '' }, 'Ask'),
     ...(object(frame.customization.themes).toggeable === false
       ? []
       : [

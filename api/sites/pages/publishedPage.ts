@@ -1,6 +1,7 @@
 import type { Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import type { PublishedDocument, PublishedPageView, FoundPage } from '../../../domain/publishing/index.js';
+import type { Answer } from '../../../domain/answers/index.js';
 import { type Document, type DocumentNode, findPageById, resolveWrittenRef, type Revision, type RevisionPage, runInPool, siblingModule } from '../../../engine/index.js';
 import type { PageToRender } from './renderTasks.js';
 import { codeHighlighting, documentText, documentTree, el, safeHref } from '../../../domain/documents/index.js';
@@ -217,6 +218,54 @@ export function searchResultsHtml(view: FrameView, query: string, found: FoundPa
           ),
         ),
       ),
+    ],
+  });
+}
+
+/**
+ * The site's question page (docs/ask.md): a form that works without script, and the answer. A
+ * quoted answer shows each passage under a link to its page; a model's answer its paragraphs,
+ * as text, then the pages it cites.
+ */
+export function askHtml(view: FrameView, question: string, answer: Answer | undefined): string {
+  const pageUrl = (source: { spaceId: string; path: string }) => {
+    const siteSpace = view.siteSpaces.find((candidate) => candidate.spaceId === source.spaceId);
+    return siteSpace ? `${view.place.siteBasePath}${siteSpace.path}${source.path.split('/').filter(Boolean).map(encodeURIComponent).join('/')}` : undefined;
+  };
+  const link = (source: { spaceId: string; path: string; sectionId?: string }, text: string) => {
+    const href = pageUrl(source);
+    return href ? el('a', { href: source.sectionId ? `${href}#${encodeURIComponent(source.sectionId)}` : href }, text) : text;
+  };
+  const answered = (found: Answer) => {
+    if (found.method === 'quoted' && found.quotes.length > 0) {
+      return found.quotes.map((quote) => el('figure', { className: ['quote'] }, el('blockquote', {}, el('p', {}, quote.passage)), el('figcaption', {}, link(quote, quote.title))));
+    }
+    const paragraphs = found.markdown.split(/\n{2,}/).map((paragraph) => el('p', {}, paragraph.trim()));
+    const sources = found.sources.length
+      ? [
+          el('h2', {}, 'Sources'),
+          el(
+            'ol',
+            {},
+            found.sources.map((source) => el('li', {}, link(source, source.title))),
+          ),
+        ]
+      : [];
+    return [...paragraphs, ...sources];
+  };
+  return sitePageHtml(frameOf(view), {
+    title: question ? `Ask: ${question}` : 'Ask',
+    content: [
+      el('h1', {}, 'Ask the documentation'),
+      el(
+        'form',
+        { method: 'get', action: `${view.place.siteBasePath}~ask`, ariaLabel: 'Ask a question', className: ['ask'] },
+        el('input', { type: 'text', name: 'q', value: question, ariaLabel: 'Your question', required: true, maxLength: 512 }),
+        el('button', { type: 'submit' }, 'Ask'),
+      ),
+      answer
+        ? el('section', { className: ['answer'], ariaLive: 'polite' }, answered(answer))
+        : el('p', {}, 'Answers quote the pages of this site, or are written from them, and say which: nothing is made up.'),
     ],
   });
 }

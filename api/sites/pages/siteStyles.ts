@@ -24,8 +24,11 @@ header.site{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.75r
 header.site .title{font-weight:700;font-size:1.15rem;color:var(--fg);text-decoration:none;display:flex;gap:.5rem;align-items:center}
 header.site .title img{height:28px;width:auto}
 header.site nav.links{display:flex;gap:1rem;flex-wrap:wrap}
+header.site a.ask{border:1px solid var(--line);border-radius:6px;padding:.2rem .6rem;text-decoration:none}
+section.answer figure.quote{margin:1.25rem 0}section.answer figure.quote blockquote{margin:0;color:var(--fg)}section.answer figcaption{margin:.35rem 0 0 1.25rem;font-size:.95rem}
 header.site form{margin-left:auto;display:flex;gap:.4rem}
-input[type=search]{font:inherit;padding:.3rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--soft);color:var(--fg);min-width:12rem}
+input[type=search],form.ask input{font:inherit;padding:.3rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--soft);color:var(--fg);min-width:12rem}
+form.ask{display:flex;gap:.4rem;margin:1rem 0}form.ask input{flex:1}
 button{font:inherit;padding:.3rem .8rem;border:1px solid var(--line);border-radius:6px;background:var(--soft);color:var(--fg);cursor:pointer}
 .live-results{position:absolute;top:3.2rem;right:1.5rem;width:min(28rem,90vw);max-height:70vh;overflow:auto;background:var(--bg);border:1px solid var(--line);border-radius:6px;padding:.5rem 1rem;z-index:3}
 .live-results ul{list-style:none;padding:0;margin:0}.live-results li{margin:.4rem 0}.live-results span{display:block;color:var(--muted);font-size:.85rem}.live-results p{margin:0;color:var(--muted);font-size:.85rem}

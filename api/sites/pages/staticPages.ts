@@ -36,7 +36,9 @@ export function relativeLink(url: string, siteBasePath: string, fromFile: string
  */
 export function staticHtml(html: string, siteBasePath: string, file: string, options: { indexed: boolean; extraHead?: Element[]; files?: ExportedFiles }): string {
   const document = parse(html);
+  const needServer: DefaultTreeAdapterMap['element'][] = [];
   walk(document, (element) => {
+    if (element.attrs.some((attribute) => attribute.name === 'data-needs-server')) needServer.push(element);
     for (const attribute of element.attrs) {
       if (attribute.name !== 'href' && attribute.name !== 'src' && attribute.name !== 'action') continue;
       const exported = options.files?.get(attribute.value.replace(/[?#].*$/, ''));
@@ -55,6 +57,7 @@ export function staticHtml(html: string, siteBasePath: string, file: string, opt
       for (const extra of options.extraHead ?? []) defaultTreeAdapter.appendChild(element, extra);
     }
   });
+  for (const element of needServer) defaultTreeAdapter.detachNode(element);
   return serialize(document);
 }
 
