@@ -2,6 +2,7 @@ import type { Queryable } from './db.js';
 import { newId, now } from './ids.js';
 import { mapPage, paginate, type Page, type PageRequest } from './pagination.js';
 import { toUser, userColumns, type UserRecord } from './users.js';
+import { memberColumns, toMember, type MemberRecord, type MemberRow } from './members.js';
 import { sameAs } from './dialect.js';
 
 /** Where comments live: a space, or one of its change requests (`changeRequestId`). */
@@ -177,4 +178,28 @@ export async function countOpenComments(db: Queryable, scope: CommentScope): Pro
 export async function commentPeople(db: Queryable, ids: Iterable<string>): Promise<Map<string, UserRecord>> {
   const rows = await db.all<Parameters<typeof toUser>[0]>(`SELECT ${userColumns} FROM users WHERE id IN (SELECT value FROM json_each(?))`, [JSON.stringify([...new Set(ids)])]);
   return new Map(rows.map((row) => [row.id, toUser(row)]));
+}
+
+/**
+ * The organization's members who posted a comment or a reply in this place (the space's own
+ * comments, or a change request's), in the order they joined the organization.
+ */
+export async function listCommenters(db: Queryable, organizationId: string, scope: CommentScope, request: PageRequest): Promise<Page<MemberRecord>> {
+  const inScope = sameAs('change_request_id', scope.changeRequestId);
+  const repliesInScope = sameAs('c.change_request_id', scope.changeRequestId);
+  const page = await paginate<MemberRow>(
+    db,
+    {
+      select: memberColumns,
+      from: 'memberships JOIN users ON users.id = memberships.user_id',
+      where: `memberships.organization_id = ? AND memberships.user_id IN (
+        SELECT posted_by FROM comments WHERE space_id = ? AND ${inScope.sql}
+        UNION SELECT r.posted_by FROM comment_replies r JOIN comments c ON c.id = r.comment_id WHERE c.space_id = ? AND ${repliesInScope.sql})`,
+      params: [organizationId, scope.spaceId, ...inScope.params, scope.spaceId, ...repliesInScope.params],
+      sort: ['memberships.joined_at', 'memberships.user_id'],
+      key: (row) => [row.joined_at, row.id],
+    },
+    request,
+  );
+  return mapPage(page, toMember);
 }

@@ -36,7 +36,7 @@ export class JobsUnavailableError extends Error {
 
 export const spaceDeletionJobId = (spaceId: string) => `space-deletion:${spaceId}`;
 export const openAPIJobId = (organizationId: string, slug: string) => `openapi:${organizationId}:${slug}`;
-export const pdfJobId = (input: PdfExportInput) => `pdf:${input.spaceId}:${input.changeRequestId}:${input.revision}:${pdfOptions(input)}`;
+export const pdfJobId = (input: PdfExportInput) => `pdf:${input.spaceId}:${input.changeRequestId ?? 'space'}:${input.revision}:${pdfOptions(input)}`;
 export const conversationsJobId = (organizationId: string) => `conversations:${organizationId}`;
 export const consolidationScheduleId = (taskQueue: string) => `conversations-consolidation:${taskQueue}`;
 export const gitSyncJobId = (job: GitSyncJob, id: string) => `git-sync:${job.spaceId}:${job.direction}:${id}`;
@@ -158,7 +158,7 @@ export class JobClient implements Jobs {
 
   /** Renders a change request's PDF; the same revision and options asked again join the job under way. */
   async startPdfExport(input: PdfExportInput): Promise<void> {
-    await this.call(`start the PDF export of change request ${input.changeRequestId}`, async () =>
+    await this.call(`start the PDF export of ${input.changeRequestId ? `change request ${input.changeRequestId}` : `space ${input.spaceId}`}`, async () =>
       this.client.workflow.start<typeof pdfExport>('pdfExport', {
         taskQueue: await this.queueOf(input.spaceId),
         workflowId: pdfJobId(input),

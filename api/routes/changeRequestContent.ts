@@ -11,7 +11,8 @@ import * as spaceSchemas from '../schemas/spaces.js';
 import { handle, type PathParams } from '../validate.js';
 import { RouteTable } from './table.js';
 import { presentChangeRequestView } from '../presenters/changeRequest.js';
-import { readPageDocuments, readStableMarkdowns, reusableContentOf, revisionFile, revisionPage, revisionPageAtPath } from '../../domain/spaces/index.js';
+import { pageMetaLinks, readPageDocuments, readStableMarkdowns, reusableContentOf, revisionFile, revisionPage, revisionPageAtPath } from '../../domain/spaces/index.js';
+import { presentPageMetaLinks } from '../presenters/pageMetaLinks.js';
 
 export const changeRequestContentRoutes = new RouteTable();
 const routes = changeRequestContentRoutes;
@@ -22,6 +23,7 @@ routes.post(`${base}/content`, 'updateChangeRequestContent', inSpace(spaceAction
 routes.get(`${base}/content`, 'getRevisionOfChangeRequestById', read, handle({ query: spaceSchemas.contentQuery }, getRevision));
 routes.get(`${base}/content/pages`, 'listPagesInChangeRequest', read, handle({ query: spaceSchemas.contentQuery }, listPages));
 routes.get(`${base}/content/page/:pageId`, 'getPageInChangeRequestById', read, handle({ query: spaceSchemas.pageQuery }, getPage));
+routes.get(`${base}/content/page/:pageId/meta-links`, 'listChangeRequestPageMetaLinks', read, handle({}, getPageMetaLinks));
 routes.get(`${base}/content/path/*pagePath`, 'getPageInChangeRequestByPath', read, handle({ query: spaceSchemas.pageQuery }, getPageByPath));
 routes.get(`${base}/content/files`, 'listFilesInChangeRequestById', read, handle({ query: spaceSchemas.filesQuery }, listFiles));
 routes.get(`${base}/content/files/:fileId`, 'getFileInChangeRequestById', read, handle({ query: spaceSchemas.contentQuery }, getFile));
@@ -92,3 +94,10 @@ async function getReusableContent(ctx: AppContext, { params }: { params: Params 
 /** With `format.markdown.refs=stable`, the page's markdown naming content by id. */
 const stableMarkdowns = (revision: Parameters<typeof readStableMarkdowns>[0], page: Parameters<typeof readStableMarkdowns>[1], query: spaceSchemas.PageQuery) =>
   query.format === 'markdown' && query['format.markdown.refs'] === 'stable' ? readStableMarkdowns(revision, page) : Promise.resolve(undefined);
+
+/** The page's canonical and alternate links (its `meta-links`), on the change request's branch. */
+async function getPageMetaLinks(ctx: AppContext, { params }: { params: Params & { pageId: string } }) {
+  const { view } = await viewOf(ctx, params);
+  const page = revisionPage(view.revision, params.pageId, { accept: (found) => found.kind !== 'link' });
+  ctx.body = presentPageMetaLinks(pageMetaLinks(view.revision, page));
+}

@@ -1,4 +1,4 @@
-import { changeRequestCommentPlace, commentOf, type CommentPlace, deleteComment, postComment, spaceCommentPlace, updateComment, readCommentsView } from '../../domain/comments/index.js';
+import { changeRequestCommentPlace, commentersOf, commentOf, type CommentPlace, deleteComment, postComment, spaceCommentPlace, updateComment, readCommentsView } from '../../domain/comments/index.js';
 import { listComments } from '../../storage/comments.js';
 import { callerOf, contentDeps, spaceOf, type AppContext, pathParam } from '../context.js';
 import { commentActions } from '../policies/actions.js';
@@ -7,6 +7,9 @@ import { presentComments, presentOneComment } from '../presenters/discussion.js'
 import { commentRights } from '../presenters/comment.js';
 import { presentList } from '../presenters/list.js';
 import * as schemas from '../schemas/comments.js';
+import { listQuery, type PageQuery } from '../schemas/common.js';
+import { presentMember } from '../presenters/member.js';
+import { spaceCountsByRole } from '../../domain/organizations/index.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
 
@@ -19,6 +22,8 @@ type PlaceOf = (ctx: AppContext) => Promise<CommentPlace>;
 const inTheSpace: PlaceOf = async (ctx) => spaceCommentPlace(spaceOf(ctx).space.id);
 const inTheChangeRequest: PlaceOf = (ctx) => changeRequestCommentPlace(ctx.db, spaceOf(ctx).space.id, pathParam(ctx, 'changeRequestId'));
 
+routes.get('/spaces/:spaceId/commenters', 'listCommentersInSpace', inSpace(view), handle({ query: listQuery }, commenters(inTheSpace)));
+routes.get('/spaces/:spaceId/change-requests/:changeRequestId/commenters', 'listCommentersInChangeRequest', inSpace(view), handle({ query: listQuery }, commenters(inTheChangeRequest)));
 routes.get('/spaces/:spaceId/comments', 'listCommentsInSpace', inSpace(view), handle({ query: schemas.listComments }, list(inTheSpace)));
 routes.post('/spaces/:spaceId/comments', 'postCommentInSpace', inSpace(post), handle({ body: schemas.postComment }, create(inTheSpace)));
 routes.get('/spaces/:spaceId/comments/:commentId', 'getCommentInSpace', inSpace(view), handle({ query: schemas.formatQuery }, get(inTheSpace)));
@@ -41,6 +46,16 @@ function list(placeOf: PlaceOf) {
     const comments = await listComments(ctx.db, await placeOf(ctx), filter, { page, limit, order });
     const items = presentComments(ctx, await readCommentsView(ctx.db, comments.items), format);
     ctx.body = presentList({ ...comments, items }, (item) => item);
+  };
+}
+
+/** Who commented there, as organization members. */
+function commenters(placeOf: PlaceOf) {
+  return async (ctx: AppContext, { query }: { query: PageQuery }) => {
+    const { space } = spaceOf(ctx);
+    const page = await commentersOf(ctx.db, space.organizationId, await placeOf(ctx), query);
+    const spaces = await spaceCountsByRole(ctx.db, space.organizationId);
+    ctx.body = presentList(page, (member) => presentMember(member, spaces(member.role), ctx.urls));
   };
 }
 

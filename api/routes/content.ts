@@ -66,6 +66,7 @@ routes.post(
   handle({ query: schemas.computedDocumentQuery, body: schemas.computedDocumentBody }, getComputedDocument),
 );
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links', 'listRevisionPageMetaLinks', read, handle({}, getPageMetaLinks));
+routes.get('/spaces/:spaceId/content/page/:pageId/meta-links', 'listSpacePageMetaLinks', read, handle({}, getPageMetaLinks));
 routes.get('/spaces/:spaceId/revisions/:revisionId/path/*pagePath', 'getPageInRevisionByPath', read, handle({ query: schemas.pageQuery }, getPageByPath));
 routes.get('/spaces/:spaceId/content/reusable-contents/:reusableContentId', 'getReusableContentById', read, handle({ query: schemas.contentQuery }, getReusableContent));
 routes.get('/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId', 'getReusableContentInRevisionById', read, handle({ query: schemas.contentQuery }, getReusableContent));

@@ -21,7 +21,7 @@ import { changeRequestMergeRoutes } from './changeRequestMerge.js';
 import { changeRequestReviewRoutes } from './changeRequestReviews.js';
 import { openAPIRoutes } from './openapi.js';
 import { translationRoutes } from './translations.js';
-import { changeRequestPdfRoutes } from './changeRequestPdf.js';
+import { pdfRoutes } from './pdf.js';
 import { conversationRoutes } from './conversations.js';
 import { gitSyncRoutes } from './gitSync.js';
 import { publishedUrlRoutes } from './publishedUrls.js';
@@ -53,7 +53,7 @@ export const allRoutes: Route[] = [
   changeRequestLinkRoutes,
   changeRequestMergeRoutes,
   changeRequestReviewRoutes,
-  changeRequestPdfRoutes,
+  pdfRoutes,
   commentRoutes,
   commentReplyRoutes,
   openAPIRoutes,

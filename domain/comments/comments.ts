@@ -1,12 +1,14 @@
 import { findPageById } from '../../engine/index.js';
 import { changeReactions } from '../../storage/commentReactions.js';
 import { deleteReply, findReply, insertReply, updateReplyBody, type CommentReplyRecord } from '../../storage/commentReplies.js';
-import { deleteComment as deleteCommentRow, findComment, insertComment, updateComment as updateCommentRow, type CommentRecord, type CommentScope } from '../../storage/comments.js';
+import { listCommenters, deleteComment as deleteCommentRow, findComment, insertComment, updateComment as updateCommentRow, type CommentRecord, type CommentScope } from '../../storage/comments.js';
 import type { Queryable } from '../../storage/db.js';
 import { commentBody, type CommentBodyInput } from './commentBodies.js';
 import type { ContentDeps } from '../common/deps.js';
 import { invalidInput, missing, notAllowed } from '../common/errors.js';
 import { readSpaceRevision } from '../spaces/index.js';
+import type { MemberRecord } from '../../storage/members.js';
+import type { Page, PageRequest } from '../../storage/pagination.js';
 
 /** Where comments are posted: a space (read at its primary branch) or a change request (read at its branch). */
 export interface CommentPlace extends CommentScope {
@@ -170,4 +172,9 @@ function reactionChange(update: { addedReactions?: string[]; removedReactions?: 
   const both = added.find((emoji) => removed.includes(emoji));
   if (both) throw invalidInput(`Reaction ${both} is both added and removed`);
   return { added, removed };
+}
+
+/** The members who posted a comment or a reply in the place (listCommentersInSpace and its change-request twin). */
+export function commentersOf(db: Queryable, organizationId: string, place: CommentPlace, request: PageRequest): Promise<Page<MemberRecord>> {
+  return listCommenters(db, organizationId, place, request);
 }

@@ -6,7 +6,8 @@
 /** What a PDF export is of: a change request's revision, whole or one page of it. */
 export interface PdfExportInput {
   spaceId: string;
-  changeRequestId: string;
+  /** The change request whose head is printed; null: the space's own content (getSpacePDF). */
+  changeRequestId: string | null;
   revision: string;
   /** A page id for `only` that page, or null for every page. */
   page: string | null;

@@ -16,7 +16,7 @@ import type { PdfExportInput } from '../common/jobs.js';
 export const pdfOptions = (input: PdfExportInput) => (input.page ? `page-${input.page}` : 'all');
 export const pdfExportId = (input: PdfExportInput) =>
   createHash('sha256')
-    .update(`${input.spaceId}:${input.changeRequestId}:${input.revision}:${pdfOptions(input)}`)
+    .update(`${input.spaceId}:${input.changeRequestId ?? 'space'}:${input.revision}:${pdfOptions(input)}`)
     .digest('hex')
     .slice(0, 32);
 
@@ -30,6 +30,23 @@ export async function requestChangeRequestPdf(deps: JobDeps, space: SpaceRecord,
   const page = options.only ? options.page! : null;
   if (page && !findPageById(await readSpaceRevision(deps, space.id, revision), page)) throw missing(`Page ${page} not found in change request ${changeRequest.number}`);
   const input: PdfExportInput = { spaceId: space.id, changeRequestId: changeRequest.id, revision, page };
+  const exportId = pdfExportId(input);
+  if ((await pdfExportStatus(deps.db, space.id, exportId))?.state === 'ready') return { exportId };
+  await requestPdfExport(deps.db, exportId, space.id, input);
+  await deps.jobs.startPdfExport(input);
+  return { exportId };
+}
+
+/**
+ * Asks for the PDF of the space's current revision (or of one of its pages), as for a change
+ * request: the same revision and options reuse one PDF.
+ */
+export async function requestSpacePdf(deps: JobDeps, space: SpaceRecord, options: { only: boolean; page?: string }): Promise<{ exportId: string }> {
+  if (options.only && !options.page) throw invalidInput('"only" needs "page": the id of the page to export');
+  const revision = await readSpaceRevision(deps, space.id);
+  const page = options.only ? options.page! : null;
+  if (page && !findPageById(revision, page)) throw missing(`Page ${page} not found in space ${space.id}`);
+  const input: PdfExportInput = { spaceId: space.id, changeRequestId: null, revision: revision.commit, page };
   const exportId = pdfExportId(input);
   if ((await pdfExportStatus(deps.db, space.id, exportId))?.state === 'ready') return { exportId };
   await requestPdfExport(deps.db, exportId, space.id, input);
@@ -57,15 +74,16 @@ export async function renderChangeRequestPdf(deps: ContentDeps, input: PdfExport
   const exportId = pdfExportId(input);
   if ((await pdfExportStatus(deps.db, input.spaceId, exportId))?.state === 'ready') return 'there';
   const space = await findSpace(deps.db, input.spaceId);
-  const changeRequest = space && (await findChangeRequest(deps.db, space.id, input.changeRequestId));
-  if (!space || !changeRequest) return 'gone';
+  const changeRequest = space && input.changeRequestId !== null ? await findChangeRequest(deps.db, space.id, input.changeRequestId) : undefined;
+  if (!space || (input.changeRequestId !== null && !changeRequest)) return 'gone';
   const revision = await readSpaceRevision(deps, input.spaceId, input.revision);
   const pages = input.page ? [findPageById(revision, input.page)].filter((page): page is RevisionPage => page !== undefined).map((page) => ({ page, depth: 0 })) : documentPages(revision.pages, 0);
   const repo = deps.repositories.open(input.spaceId);
   const inBook = new Set(pages.map(({ page }) => page.id));
   const chapters: Chapter[] = [];
   for (const { page, depth } of pages) chapters.push({ pageId: page.id, title: page.title, depth, content: await chapterContent(repo, revision, page, inBook) });
-  const pdf = await renderPdf({ title: space.title, subtitle: `Change request #${changeRequest.number}: ${changeRequest.subject} — revision ${input.revision.slice(0, 7)}`, chapters });
+  const subtitle = changeRequest ? `Change request #${changeRequest.number}: ${changeRequest.subject} — revision ${input.revision.slice(0, 7)}` : `Revision ${input.revision.slice(0, 7)}`;
+  const pdf = await renderPdf({ title: space.title, subtitle, chapters });
   return (await storePdfExport(deps.db, exportId, pdf)) ? 'rendered' : 'gone';
 }
 

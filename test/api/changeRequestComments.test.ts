@@ -39,6 +39,14 @@ test('comments of a change request: by its id or number, against its branch, apa
     [onSpace.id],
   );
   assert.is((await t.call('GET', `${byId()}/${posted.body.id}`, { token: fx.reader.token })).body.body.markdown, 'Should this page move?');
+  // Who commented: in the change request, its commenter; the space's own commenters apart.
+  await t.call('POST', `${byId()}/${posted.body.id}/replies`, { token: fx.admin.token, body: { body: { markdown: 'Yes' } } });
+  const commenters = await t.call('GET', `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/commenters`, { token: fx.reader.token });
+  assert.equal(commenters.body.items.map((member: { id: string }) => member.id).sort(), [fx.editor.id, fx.admin.id].sort());
+  assert.equal(
+    (await t.call('GET', `/v1/spaces/${space.id}/commenters`, { token: fx.reader.token })).body.items.map((member: { id: string }) => member.id),
+    [fx.editor.id],
+  );
   assertErrorIs(await t.call('GET', `${byId()}/${onSpace.id}`, { token: fx.reader.token }), 404, `Comment ${onSpace.id} not found in the change request`);
   assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/comments/${posted.body.id}`, { token: fx.reader.token }), 404, `Comment ${posted.body.id} not found in the space`);
   assertErrorIs(await t.call('GET', `/v1/spaces/${space.id}/change-requests/99/comments`, { token: fx.reader.token }), 404, `Change request 99 in space ${space.id} not found`);

@@ -145,6 +145,17 @@ test('the same revision and options reuse the stored PDF; another page or anothe
   assert.match(pdf.pages[1]!, /^Contents FAQ[ .]*3/);
 });
 
+test('GET /spaces/{id}/pdf prints the space’s own content, at its current revision', async () => {
+  const asked = await t.call('GET', `/v1/spaces/${spaceId}/pdf`, { token: fx.reader.token });
+  assert.is(asked.status, 200);
+  assert.match(asked.body.url, new RegExp(`/v1/spaces/${spaceId}/pdf/[0-9a-f]{32}\\?expires=\\d+&signature=`));
+  const pdf = await readPdf((await download(asked.body.url)).bytes);
+  const revision = (await t.call('GET', `/v1/spaces/${spaceId}`, { token: fx.reader.token })).body.revision as string;
+  assert.ok(pdf.pages[0]!.startsWith(`Product guide Revision ${revision.slice(0, 7)}`), pdf.pages[0]);
+  assert.not.ok(pdf.outline.includes('Deploying'), 'the change request’s page is not in the space’s PDF');
+  assertErrorIs(await t.call('GET', `/v1/spaces/${spaceId}/pdf?only=true&page=nope`, { token: fx.reader.token }), 404, `Page nope not found in space ${spaceId}`);
+});
+
 test('errors: only without page, an unknown page or change request, a link tampered with or expired, another organization', async () => {
   assertErrorIs(await t.call('GET', `${base}/pdf?only=true`, { token: fx.reader.token }), 400, '"only" needs "page": the id of the page to export');
   assertErrorIs(await t.call('GET', `${base}/pdf?only=true&page=nope`, { token: fx.reader.token }), 404, 'Page nope not found in change request 1');

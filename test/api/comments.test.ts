@@ -191,6 +191,16 @@ test('replies: post, read, list oldest first, edit, react, delete; the comment c
 
   const read = await t.call('GET', `${comments}/${comment.id}`, { token: fx.reader.token });
   assert.is(read.body.replies, 3);
+  // Who commented in the space: posters of comments and of replies, each once, as members.
+  const commenters = await t.call('GET', `/v1/spaces/${space.id}/commenters`, { token: fx.reader.token });
+  assert.is(commenters.status, 200);
+  const ids = commenters.body.items.map((member: { id: string }) => member.id);
+  assert.ok(
+    [fx.editor.id, commenter.id, fx.admin.id].every((id) => ids.includes(id)),
+    JSON.stringify(ids),
+  );
+  assert.is(new Set(ids).size, ids.length);
+  assert.not.ok(ids.includes(fx.reader.id), 'a reader who never commented is not listed');
   assert.equal(
     read.body.repliers.map((replier: { user: { id: string }; count: number }) => [replier.user.id, replier.count]),
     [

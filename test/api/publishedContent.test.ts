@@ -354,7 +354,16 @@ test("a page's meta links come from its frontmatter: a URL or another page of th
     body: { changes: [{ operation: 'update_page', page: pages[0]!.id, document: { markdown } }] },
   });
   assert.is(written.status, 200, JSON.stringify(written.body));
+  // On the change request's branch before the merge (listChangeRequestPageMetaLinks); the space's own content still has none.
+  const onBranch = await t.call('GET', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/content/page/${pages[0]!.id}/meta-links`, { token: fx.reader.token });
+  assert.equal(onBranch.body.canonical, { kind: 'url', url: 'https://docs.example.com/welcome' });
+  assert.equal((await t.call('GET', `/v1/spaces/${guide.id}/content/page/${pages[0]!.id}/meta-links`, { token: fx.reader.token })).body, { alternates: [] });
   assert.is((await t.call('POST', `/v1/spaces/${guide.id}/change-requests/${changeRequest.id}/merge`, { token: fx.admin.token })).body.result, 'merge');
+  const live = await t.call('GET', `/v1/spaces/${guide.id}/content/page/${pages[0]!.id}/meta-links`, { token: fx.reader.token });
+  assert.equal(live.body.alternates, [
+    { kind: 'page', page: quickStart.id },
+    { kind: 'url', url: 'https://fr.example.com/' },
+  ]);
   const token = (await lookup(site.urls.published)).body.apiToken as string;
   const revision = (await read(`/v1/spaces/${guide.id}`, token)).body.revision as string;
   const links = await read(`/v1/spaces/${guide.id}/revisions/${revision}/page/${pages[0]!.id}/meta-links`, token);
