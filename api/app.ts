@@ -51,6 +51,7 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
   app.context.urls = services.urls;
   app.context.jobs = services.jobs;
   app.context.repositories = services.repositories;
+  app.context.insights = services.insights;
   app.silent = true;
 
   // The body is read after the policy has accepted the caller, and only where a method has one.

@@ -17,6 +17,7 @@ import type { SiteSpacesReader } from '../domain/sites/index.js';
 import type { Urls } from './urls.js';
 import { userActor, type Actor } from '../domain/audit/index.js';
 import type { SiteReader } from '../domain/publishing/index.js';
+import type { InsightsRecorder } from '../domain/insights/index.js';
 import type { JobClient } from '../workflows/client.js';
 
 /** Per-request state, filled by the request context middleware, the policies and validation. */
@@ -52,6 +53,8 @@ export interface AppServices {
   urls: Urls;
   jobs: JobClient;
   repositories: Repositories;
+  /** Readers' events of the sites, counted in memory and written each second (domain/insights). */
+  insights: InsightsRecorder;
   /** Set on an instance spread over storage nodes (QUIRE_STORAGE): this node, and the secret nodes mark routed requests with. */
   storageNode?: { node: StorageNode; secret: string };
 }

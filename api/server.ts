@@ -6,6 +6,7 @@ import { createApp } from './app.js';
 import { bootstrapInstance } from '../domain/organizations/index.js';
 import { settleSearchRefreshes } from '../domain/spaces/index.js';
 import { closeEmbeddingThread } from '../domain/conversations/index.js';
+import { InsightsRecorder } from '../domain/insights/index.js';
 import { checkGitBinary, closeHookChannel } from '../domain/git/index.js';
 import type { Config } from './config.js';
 import { DownloadSigner } from './downloadSigner.js';
@@ -28,6 +29,8 @@ export interface RunningServer {
   jobs: JobClient;
   /** The space repositories the API serves, for a worker in the same process to share. */
   repositories: Repositories;
+  /** Readers' events waiting to be counted (tests flush it to read what was counted). */
+  insights: InsightsRecorder;
   /**
    * Resolves once no request has been in flight for `quietMs`, or after `maxMs` at most: what
    * `npm start` waits for before starting its worker, so the first requests don't share the
@@ -53,7 +56,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const node = config.storage === undefined ? undefined : storageNode({ db, repositories }, config.storage === 'none' ? null : config.storage);
   const routing = node && { node, secret: await nodeRoutingSecret({ db, dataDir: config.dataDir }) };
   const eventLoopDelay = new EventLoopDelay();
-  const server = http.createServer(createApp({ db, config, urls, jobs, repositories, storageNode: routing }, { eventLoopDelay }));
+  const insights = new InsightsRecorder(db);
+  const server = http.createServer(createApp({ db, config, urls, jobs, repositories, insights, storageNode: routing }, { eventLoopDelay }));
   // An idle keep-alive connection is closed by its client first: clients (undici: the server's hint
   // less 1 s; load balancers: 60 s) reuse a socket the server may be closing at that instant, and
   // that request fails unanswered. Headers may take as long as the idle wait they follow.
@@ -78,6 +82,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     db,
     jobs,
     repositories,
+    insights,
     quiet: (quietMs, maxMs) => connections.quiet(quietMs, maxMs),
     close: async (step: ShutdownStep = (_name, run) => run()) => {
       const closed = new Promise<void>((resolve) => {
@@ -93,6 +98,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await step('git hooks', () => closeHookChannel());
       await step('search refreshes', () => settleSearchRefreshes());
       await step('page file snapshots', () => settlePageFilesSnapshots());
+      await step('site insights', () => insights.close());
       eventLoopDelay.stop();
       await step('jobs', () => jobs.close());
       await step('database', () => db.close());

@@ -27,6 +27,7 @@ import { benchMove } from './move.js';
 import { benchApp } from './app.js';
 import { benchEditor } from './editor.js';
 import { benchAccess } from './access.js';
+import { benchInsights } from './insights.js';
 
 const benches: Record<string, () => Promise<Record<string, string>>> = {
   foundation: benchFoundation,
@@ -55,6 +56,7 @@ const benches: Record<string, () => Promise<Record<string, string>>> = {
   app: benchApp,
   editor: benchEditor,
   access: benchAccess,
+  insights: benchInsights,
 };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 

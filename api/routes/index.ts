@@ -32,6 +32,7 @@ import { siteCustomizationRoutes } from './siteCustomization.js';
 import { permissionRoutes } from './permissions.js';
 import { auditRoutes } from './audit.js';
 import { askRoutes } from './ask.js';
+import { insightRoutes } from './insights.js';
 
 /** Every route of the API, area by area. */
 export const allRoutes: Route[] = [
@@ -68,4 +69,5 @@ export const allRoutes: Route[] = [
   permissionRoutes,
   auditRoutes,
   askRoutes,
+  insightRoutes,
 ].flatMap((table) => table.routes);

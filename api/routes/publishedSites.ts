@@ -18,10 +18,13 @@ import {
 import { readSpaceFile, readSpaceRevision } from '../../domain/spaces/index.js';
 import type { RevisionPage } from '../../engine/index.js';
 import { contentDeps, type AppContext } from '../context.js';
-import { isWorkTooCostly } from '../errors.js';
+import { badRequest, isWorkTooCostly } from '../errors.js';
 import { serveSiteMcp } from '../sites/siteMcp.js';
 import { EncodedCache, encodedOnce, type ContentEncoding } from '../encodedCache.js';
 import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../sites/pages/agentFiles.js';
+import { countsOf, referrerHost, searchWords, type SiteEvent } from '../../domain/insights/index.js';
+import { jsonBody } from '../middleware/jsonBody.js';
+import { findSiteByIdCached } from '../../storage/sites.js';
 import { askHtml, isIndexable, messagePageHtml, notFoundHtml, renderPublishedPage, searchResultsHtml, searchResultsJson, tooLargePageHtml } from '../sites/pages/publishedPage.js';
 import { siteAssets } from '../sites/pages/siteAssets.js';
 import mime from 'mime-types';
@@ -38,6 +41,7 @@ export async function publishedSites(ctx: AppContext, next: Koa.Next) {
   if (!found) return next();
   const { siteBasePath, origin } = found;
   const isMcp = ctx.path === `${siteBasePath}~mcp`;
+  if (ctx.path === `${siteBasePath}~insights`) return countReaderEvent(ctx, found);
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !isMcp) return next();
   if (!ctx.path.startsWith(siteBasePath)) return void ctx.redirect(`${siteBasePath}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
   // An agent's MCP client keeps the URL it was given: its credentials stay in it.
@@ -53,8 +57,9 @@ export async function publishedSites(ctx: AppContext, next: Koa.Next) {
   }
 }
 
-/** Where a request's site lives: its base path, and the origin its absolute URLs are made with. */
+/** Where a request's site lives: its id, its base path, and the origin its absolute URLs are made with. */
 interface SiteAddress {
+  siteId: string;
   siteBasePath: string;
   origin: string;
 }
@@ -73,14 +78,14 @@ const serverPaths = /^\/(v1|git|metrics|auth)(\/|$)/;
 async function siteOfRequest(ctx: AppContext): Promise<SiteAddress | undefined> {
   const requestPath = ctx.path;
   const own = /^\/sites\/([A-Za-z0-9_-]+)(?:\/|$)/.exec(requestPath);
-  if (own) return { siteBasePath: `/sites/${own[1]}/`, origin: ctx.urls.base };
+  if (own) return { siteId: own[1]!, siteBasePath: `/sites/${own[1]}/`, origin: ctx.urls.base };
   // The cheap test first: every API request is one of these.
   if (serverPaths.test(requestPath) || ctx.hostname === hostnameOf(ctx.urls.base)) return undefined;
   // A hostname and a port, nothing else: the header as sent (Koa reads `evil.example@docs.example.com` as docs.example.com).
   if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(ctx.get('host'))) return undefined;
   const found = await siteOfPublishedUrl(contentDeps(ctx), `${ctx.protocol}://${ctx.hostname}${ctx.path}`, ctx.urls.base);
   // The site's own hostname, never the Host header's port: a cached page's links are everyone's.
-  return found && { siteBasePath: found.siteBasePath, origin: `${ctx.protocol}://${found.site.hostname ?? ctx.hostname}` };
+  return found && { siteId: found.site.id, siteBasePath: found.siteBasePath, origin: `${ctx.protocol}://${found.site.hostname ?? ctx.hostname}` };
 }
 
 /** Query parameters that carry a visitor's credentials, and the cookies they move into. */
@@ -145,7 +150,7 @@ const activeTypes = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/
 
 const siteFiles = new Set(['llms.txt', 'llms-full.txt', 'sitemap.xml', 'robots.txt']);
 
-async function serve(ctx: AppContext, { siteBasePath, origin }: SiteAddress, rest: string) {
+async function serve(ctx: AppContext, { siteBasePath, origin }: Omit<SiteAddress, 'siteId'>, rest: string) {
   if (rest.startsWith('~assets/')) return serveAsset(ctx, rest.slice('~assets/'.length));
   const deps = contentDeps(ctx);
   const lookup = (path: string) => readPublishedPage(deps, { url: lookupUrl(ctx, origin, path), publicBase: ctx.urls.base, visitor: visitorOf(ctx) });
@@ -248,6 +253,50 @@ function cacheHeaders(ctx: AppContext, view: Pick<PublishedPageView, 'place'>) {
   );
 }
 
+/** A reader who asked not to be tracked (Do Not Track, Global Privacy Control) is counted nowhere. */
+const asksNotToBeTracked = (ctx: AppContext) => ctx.get('dnt') === '1' || ctx.get('sec-gpc') === '1';
+
+/** An event the server itself sees (a search, a question), counted as the site's script counts its own. */
+function countOnServer(ctx: AppContext, root: PublishedPageView, event: Omit<SiteEvent, 'siteSpace'>) {
+  if (asksNotToBeTracked(ctx)) return;
+  ctx.insights.record(countsOf(root.place.site.id, [{ ...event, url: ctx.path, siteSpace: root.place.siteSpace.id }]));
+}
+
+const readerEvents = new Set(['page_view', 'search_open_result', 'link_click']);
+const anId = (value: unknown) => (typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : undefined);
+
+/**
+ * `POST <site>/~insights`: what the sites' script reports (a page read, a result or a link
+ * followed), as `navigator.sendBeacon` sends it: counted for a published site, nothing kept about
+ * the reader; 204 whatever happens to it, as a beacon reads no answer.
+ */
+async function countReaderEvent(ctx: AppContext, address: SiteAddress) {
+  if (ctx.method !== 'POST') {
+    ctx.status = 405;
+    ctx.set('Allow', 'POST');
+    return;
+  }
+  await jsonBody({ limitBytes: 4096 })(ctx, async () => {
+    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const site = await findSiteByIdCached(ctx.db, address.siteId);
+    if (typeof body.type !== 'string' || !readerEvents.has(body.type)) throw badRequest(`"type" must be one of ${[...readerEvents].join(', ')}`);
+    if (site?.published && !asksNotToBeTracked(ctx)) {
+      const detail =
+        body.type === 'page_view'
+          ? referrerHost(typeof body.referrer === 'string' ? body.referrer : undefined)
+          : typeof body.query === 'string'
+            ? searchWords(body.query)
+            : typeof body.href === 'string'
+              ? body.href.slice(0, 512)
+              : '';
+      const page = anId(body.page);
+      const space = anId(body.space);
+      ctx.insights.record(countsOf(site.id, [{ type: body.type as SiteEvent['type'], url: typeof body.path === 'string' ? body.path.slice(0, 512) : '', space, page, detail }]));
+    }
+    ctx.status = 204;
+  });
+}
+
 /** A body with an ETag: a revalidation that matches answers 304 without it. */
 function send(ctx: AppContext, type: string, body: string) {
   ctx.type = type;
@@ -307,6 +356,7 @@ async function serveAsk(ctx: AppContext, root: PublishedPageView) {
     .slice(0, 512)
     .trim();
   const answer = question ? await answerOnSite(contentDeps(ctx), root.siteSpaces, question) : undefined;
+  if (answer) countOnServer(ctx, root, { type: 'ask_question', detail: searchWords(question), results: answer.sources.length });
   cacheHeaders(ctx, root);
   // An answer may cost a model's call: each one is the asker's alone, kept by nobody.
   ctx.set('Cache-Control', 'no-store');
@@ -317,6 +367,8 @@ async function serveAsk(ctx: AppContext, root: PublishedPageView) {
 async function serveSearch(ctx: AppContext, root: PublishedPageView, asJson: boolean) {
   const query = String(ctx.query.q ?? '').slice(0, 512);
   const found = query.trim() ? await searchPublishedSite(contentDeps(ctx), root.siteSpaces, query, asJson ? 60 : 200) : [];
+  // A submitted search is counted, with what it found; the results shown as the visitor types are not (each keystroke's).
+  if (!asJson && query.trim()) countOnServer(ctx, root, { type: 'search_type_query', detail: searchWords(query), results: found.length });
   cacheHeaders(ctx, root);
   ctx.set('X-Robots-Tag', 'noindex');
   if (asJson) return void (ctx.body = searchResultsJson(root, found));

@@ -7,6 +7,8 @@ import type { SpaceRecord } from '../../storage/spaces.js';
 import type { AppContext } from '../context.js';
 import { csrfField, breadcrumbs } from './layout.js';
 import { organizationPath, sitePath, sitesPath } from './paths.js';
+import type { InsightsSummary } from '../../domain/insights/index.js';
+import { siteInsightsSection } from './siteInsightsSection.js';
 
 const state = (site: SiteRecord) => `${site.published ? 'Published' : 'Not published'} · ${site.visibility}`;
 
@@ -38,6 +40,8 @@ export interface SitePage {
   /** A preview URL (an hour) showing the draft. */
   previewUrl: string;
   may: { admin: boolean; edit: boolean };
+  /** What readers did lately. */
+  insights: InsightsSummary;
   notice?: string;
   problem?: string;
 }
@@ -56,6 +60,7 @@ export function siteContent(ctx: AppContext, page: SitePage): Child[] {
     el('p', {}, state(site)),
     site.published ? el('p', { className: ['url'] }, 'Read it at ', el('a', { href: page.publishedUrl }, page.publishedUrl)) : null,
     may.admin ? form(site.published ? 'unpublish' : 'publish', el('button', { type: 'submit', className: site.published ? [] : ['primary'] }, site.published ? 'Unpublish' : 'Publish')) : null,
+    siteInsightsSection(page.insights),
 
     may.admin
       ? el(

@@ -31,6 +31,7 @@ import { appScripts } from './appScripts.js';
 import { checkedForm } from './forms.js';
 import { signedIn } from './guards.js';
 import { sendPage } from './layout.js';
+import { siteInsightsSummary } from '../../domain/insights/index.js';
 import { noticeOf, type Notice } from './notices.js';
 import { sitePath } from './paths.js';
 import { siteContent, sitesContent, type SitePage } from './sitePages.js';
@@ -180,11 +181,13 @@ async function showSite(ctx: AppContext, extra: { draft?: CustomizationDraft; no
   const may = { admin: atLeast(role, siteActions.admin), edit: atLeast(role, siteActions.edit) };
   const base = `${ctx.protocol}://${ctx.host}`;
   const publishedUrl = new URL(`/sites/${site.id}/`, base).toString();
-  const [structure, shareLinks, access, saved] = await Promise.all([
+  await ctx.insights.flush();
+  const [structure, shareLinks, access, saved, insights] = await Promise.all([
     loadSiteStructureCached(ctx.db, site.id).then((structure) => structure!),
     may.admin ? listShareLinks(ctx.db, site.id, { limit: 100 }) : undefined,
     may.edit ? organizationAccess(ctx.db, organization.id, role, await findContentGrantsCached(ctx.db, callerOf(ctx).id)) : undefined,
     siteCustomization(contentDeps(ctx), site),
+    siteInsightsSummary(ctx.db, site.id),
   ]);
   const spaces = access ? [...access.spaces.values()].map(({ space }) => space) : [];
   const titleOf = (spaceId: string) => spaces.find((space) => space.id === spaceId)?.title ?? 'A space you can’t read';
@@ -205,6 +208,7 @@ async function showSite(ctx: AppContext, extra: { draft?: CustomizationDraft; no
     draft,
     previewUrl: await previewUrl(ctx, site, extra.draft ? draft : undefined),
     may,
+    insights,
     ...(extra.notice ? { notice: extra.notice } : {}),
     ...(extra.problem ? { problem: extra.problem } : {}),
   };

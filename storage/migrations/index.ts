@@ -26,6 +26,7 @@ import { appSessions } from './026-app-sessions.js';
 import { signInFlows } from './027-sign-in-flows.js';
 import { teamGrants } from './028-team-grants.js';
 import { auditEvents } from './029-audit-events.js';
+import { siteInsights } from './030-site-insights.js';
 
 export interface Migration {
   version: number;
@@ -65,4 +66,5 @@ export const migrations: Migration[] = [
   signInFlows,
   teamGrants,
   auditEvents,
+  siteInsights,
 ];

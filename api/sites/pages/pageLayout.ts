@@ -30,6 +30,8 @@ export interface SiteFrame {
   current?: RevisionPage;
   /** Whether search engines may index the page (a public site's published content only). */
   indexable: boolean;
+  /** Whether readers' reads are counted here: not in a preview (the app's, a change request's). */
+  counted: boolean;
   /** A customization's content reference (header, footer and banner links) as a URL, if it leads anywhere. */
   linkTo(ref: unknown): string | undefined;
 }
@@ -43,6 +45,8 @@ export interface PageBody {
   outline?: OutlineEntry[];
   canonicalUrl?: string;
   markdownUrl?: string;
+  /** The page being read, which the sites' script reports as read (`~insights`, docs/insights.md). */
+  reading?: { space: string; page: string };
 }
 
 const object = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
@@ -83,7 +87,8 @@ function head(frame: SiteFrame, body: PageBody): Element {
 function bodyOf(frame: SiteFrame, body: PageBody): Element {
   return el(
     'body',
-    {},
+    // Where the sites' script reports reads (a static export drops these with the script).
+    frame.counted ? { dataInsights: `${frame.siteBasePath}~insights`, ...(body.reading && { dataSpace: body.reading.space, dataPage: body.reading.page }) } : {},
     el('a', { href: '#content', className: ['skip'] }, 'Skip to content'),
     siteHeader(frame),
     banner(frame),

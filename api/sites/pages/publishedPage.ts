@@ -37,6 +37,7 @@ function frameOf(view: FrameView, current?: RevisionPage): SiteFrame {
     pages: revision.pages,
     ...(current ? { current } : {}),
     indexable: isIndexable(view),
+    counted: !place.preview && !place.sitePreview,
     linkTo: (to) => {
       const ref = (typeof to === 'object' && to !== null ? to : {}) as Partial<Record<string, string>>;
       if (ref.kind === 'url') return safeHref(ref.url ?? '');
@@ -71,6 +72,7 @@ export async function publishedPageHtml(view: PublishedPageView & { page: Revisi
     ...(snippet ? { description: snippet } : {}),
     canonicalUrl: place.canonicalUrl,
     markdownUrl: markdownPath(view, page),
+    reading: { space: place.siteSpace.spaceId, page: page.id },
     outline,
     content: [
       breadcrumbs(revision.pages, place.basePath, page),

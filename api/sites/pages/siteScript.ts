@@ -3,8 +3,9 @@ import { createHash } from 'node:crypto';
 /**
  * The sites' one script, deferred and optional (every page reads and navigates without it): code
  * blocks get a copy button, and the header's search box shows results as the visitor types, from
- * `~search.json`. Results are built
- * with DOM calls and `textContent`, never as HTML.
+ * `~search.json`. Results are built with DOM calls and `textContent`, never as HTML. A page read
+ * and a live result followed are reported to `~insights` (no cookie, nothing about the reader;
+ * not at all under Do Not Track or Global Privacy Control: docs/insights.md).
  */
 export const siteScript = `(() => {
   for (const figure of document.querySelectorAll('figure.code')) {
@@ -60,6 +61,19 @@ export const siteScript = `(() => {
       box.replaceChildren(status, list);
       box.hidden = false;
     }, 150);
+  });
+})();
+(() => {
+  const root = document.body;
+  const to = root.dataset.insights;
+  if (!to || navigator.doNotTrack === '1' || navigator.globalPrivacyControl) return;
+  const send = (event) => navigator.sendBeacon(to, new Blob([JSON.stringify({ ...event, path: location.pathname })], { type: 'application/json' }));
+  const referrer = document.referrer && new URL(document.referrer).origin !== location.origin ? document.referrer : '';
+  if (root.dataset.page) send({ type: 'page_view', space: root.dataset.space, page: root.dataset.page, referrer });
+  document.addEventListener('click', (event) => {
+    const link = event.target instanceof Element && event.target.closest('.live-results a');
+    const input = document.querySelector('header form[role=search] input[name=q]');
+    if (link && input) send({ type: 'search_open_result', query: input.value, href: link.getAttribute('href') });
   });
 })();
 `;

@@ -39,6 +39,8 @@ export function staticHtml(html: string, siteBasePath: string, file: string, opt
   const needServer: DefaultTreeAdapterMap['element'][] = [];
   walk(document, (element) => {
     if (element.attrs.some((attribute) => attribute.name === 'data-needs-server')) needServer.push(element);
+    // What the live site's script reports to: no script, no server here.
+    element.attrs = element.attrs.filter((attribute) => !['data-insights', 'data-space', 'data-page'].includes(attribute.name));
     for (const attribute of element.attrs) {
       if (attribute.name !== 'href' && attribute.name !== 'src' && attribute.name !== 'action') continue;
       const exported = options.files?.get(attribute.value.replace(/[?#].*$/, ''));

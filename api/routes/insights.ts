@@ -1,0 +1,59 @@
+import { aggregateInsights, countsOf, referrerHost, searchWords, type InsightQuery, type SiteEvent } from '../../domain/insights/index.js';
+import { siteOf } from '../../domain/sites/index.js';
+import { organizationOf, type AppContext } from '../context.js';
+import { siteActions } from '../policies/actions.js';
+import { inSite } from '../policies/index.js';
+import * as schemas from '../schemas/insights.js';
+import { handle } from '../validate.js';
+import { RouteTable } from './table.js';
+
+// What readers of a site do, counted per day without identifying anyone (docs/insights.md).
+export const insightRoutes = new RouteTable();
+const routes = insightRoutes;
+const site = '/orgs/:organizationId/sites/:siteId';
+
+routes.post(`${site}/insights/events`, 'trackEventsInSiteById', inSite(siteActions.view, { siteToken: 'read by POST' }), handle({ body: schemas.trackEvents }, track));
+routes.post(`${site}/insights/events/aggregate`, 'aggregateSiteEvents', inSite(siteActions.view), handle({ body: schemas.aggregate }, aggregate));
+routes.post(`${site}/agent-feedback`, 'submitSiteAgentFeedback', inSite(siteActions.view, { siteToken: 'read by POST' }), handle({ body: schemas.agentFeedback }, agentFeedback));
+
+const siteOfPath = (ctx: AppContext, siteId: string) => siteOf(ctx.db, organizationOf(ctx).organization.id, siteId);
+
+type TrackedEvent = schemas.TrackEventsBody['events'][number];
+
+/** What Quire keeps of an upstream event: where, and the one thing it was about (docs/insights.md). */
+function siteEventOf(event: TrackedEvent): SiteEvent {
+  const { location } = event;
+  const session = (event.session ?? {}) as { referrer?: unknown };
+  const link = (event.link?.target ?? {}) as Record<string, unknown>;
+  const detail =
+    event.type === 'page_view'
+      ? referrerHost(typeof session.referrer === 'string' ? session.referrer : undefined)
+      : event.query !== undefined
+        ? searchWords(event.query)
+        : event.feedback?.rating
+          ? event.feedback.rating
+          : event.type === 'link_click'
+            ? String(link.url ?? link.page ?? link.space ?? link.kind ?? '')
+            : (event.llmsVariant ?? '');
+  return { type: event.type, url: location.url, siteSpace: location.siteSpace, space: location.space, page: location.page, detail, ...(event.timestamp && { timestamp: event.timestamp }) };
+}
+
+async function track(ctx: AppContext, { params, body }: { params: { siteId: string }; body: schemas.TrackEventsBody }) {
+  const found = await siteOfPath(ctx, params.siteId);
+  ctx.insights.record(countsOf(found.id, body.events.map(siteEventOf)));
+  ctx.status = 204;
+}
+
+async function aggregate(ctx: AppContext, { params, body }: { params: { siteId: string }; body: schemas.AggregateBody }) {
+  const found = await siteOfPath(ctx, params.siteId);
+  // Counts waiting in memory are written first: an aggregate sees every event tracked before it.
+  await ctx.insights.flush();
+  ctx.body = await aggregateInsights(ctx.db, found.id, body as InsightQuery);
+}
+
+/** An agent's feedback on a page: counted as an `agent_feedback` event whose text is kept, for the site's editors. */
+async function agentFeedback(ctx: AppContext, { params, body }: { params: { siteId: string }; body: schemas.AgentFeedbackBody }) {
+  const found = await siteOfPath(ctx, params.siteId);
+  ctx.insights.record(countsOf(found.id, [{ type: 'agent_feedback', url: body.url, space: body.spaceId, page: body.pageId, detail: body.feedback.trim() }]));
+  ctx.status = 204;
+}

@@ -1,0 +1,55 @@
+import { addInsightCounts, type InsightCount } from '../../storage/siteInsights.js';
+import type { Database } from '../../storage/db.js';
+import { log } from '../common/log.js';
+
+/** How long counts wait in memory before they are written together. */
+const flushAfterMs = 1000;
+/** Past this many distinct rows waiting, they are written at once. */
+const flushAtRows = 5000;
+
+/**
+ * Readers' events counted in memory and written a second later, many in one transaction: a busy
+ * site's thousand page views a second are a few row updates a second, not a thousand commits. A
+ * process that dies loses at most that second of counts (docs/insights.md); one that stops
+ * writes them first (close).
+ */
+export class InsightsRecorder {
+  private waiting = new Map<string, InsightCount>();
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly db: Database) {}
+
+  record(counts: InsightCount[]): void {
+    for (const count of counts) {
+      const key = JSON.stringify([count.siteId, count.day, count.eventType, count.siteSpace, count.space, count.page, count.urlPath, count.detail, count.results]);
+      const held = this.waiting.get(key);
+      if (held) held.events += count.events;
+      else this.waiting.set(key, { ...count });
+    }
+    if (this.waiting.size >= flushAtRows) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), flushAfterMs).unref();
+  }
+
+  /** Writes what waits; resolves once it (and any write before it) is stored. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const counts = [...this.waiting.values()];
+    this.waiting = new Map();
+    if (counts.length === 0) return this.writing;
+    this.writing = this.writing.then(() =>
+      this.db
+        .transaction((tx) => addInsightCounts(tx, counts))
+        .catch((error: Error) => {
+          // Counts are not worth failing a reader for: logged, and these ones lost.
+          log.warn('site insights could not be written', { rows: counts.length, error: error.message });
+        }),
+    );
+    return this.writing;
+  }
+
+  close(): Promise<void> {
+    return this.flush();
+  }
+}

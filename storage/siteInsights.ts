@@ -1,0 +1,50 @@
+import type { Queryable, Transaction } from './db.js';
+
+/** One count of the day: a site's events of one type about one thing. */
+export interface InsightCount {
+  siteId: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  eventType: string;
+  siteSpace: string;
+  space: string;
+  page: string;
+  urlPath: string;
+  /** What the event was about beyond the page: a search's words, a referrer's domain, a rating, a link, an agent's feedback. */
+  detail: string;
+  /** Pages a search or question found; -1 for other events. */
+  results: number;
+  events: number;
+}
+
+/** Adds the counts to the days' rows, in one transaction: a batch is counted whole or not at all. */
+export async function addInsightCounts(db: Transaction, counts: InsightCount[]): Promise<void> {
+  for (const count of counts) {
+    await db.run(
+      `INSERT INTO site_insight_days (site_id, day, event_type, site_space, space, page, url_path, detail, results, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (site_id, day, event_type, site_space, space, page, url_path, detail, results) DO UPDATE SET events = site_insight_days.events + excluded.events`,
+      [count.siteId, count.day, count.eventType, count.siteSpace, count.space, count.page, count.urlPath, count.detail, count.results, count.events],
+    );
+  }
+}
+
+/** A site's day rows between two days (inclusive), of these event types (all when empty). */
+export async function readInsightDays(db: Queryable, siteId: string, from: string, to: string, eventTypes: string[] = []): Promise<InsightCount[]> {
+  const rows = await db.all<{ day: string; event_type: string; site_space: string; space: string; page: string; url_path: string; detail: string; results: number; events: number }>(
+    `SELECT day, event_type, site_space, space, page, url_path, detail, results, events FROM site_insight_days
+     WHERE site_id = ? AND day >= ? AND day <= ?${eventTypes.length ? ' AND event_type IN (SELECT value FROM json_each(?))' : ''}`,
+    [siteId, from, to, ...(eventTypes.length ? [JSON.stringify(eventTypes)] : [])],
+  );
+  return rows.map((row) => ({
+    siteId,
+    day: row.day,
+    eventType: row.event_type,
+    siteSpace: row.site_space,
+    space: row.space,
+    page: row.page,
+    urlPath: row.url_path,
+    detail: row.detail,
+    results: Number(row.results),
+    events: Number(row.events),
+  }));
+}
