@@ -65,6 +65,15 @@ export async function createUser(db: Queryable, input: NewUser): Promise<UserRec
   return user;
 }
 
+/** A user's own profile fields; the search key follows their name. */
+export async function updateUser(db: Queryable, id: string, changes: { displayName?: string; photoURL?: string }): Promise<UserRecord | undefined> {
+  const user = await findUser(db, id);
+  if (!user) return undefined;
+  const next = { ...user, ...(changes.displayName !== undefined && { displayName: changes.displayName.trim() }), ...(changes.photoURL !== undefined && { photoURL: changes.photoURL }) };
+  await db.run('UPDATE users SET display_name = ?, photo_url = ?, search_key = ? WHERE id = ?', [next.displayName, next.photoURL, searchKey(`${next.displayName}\n${next.email}`), id]);
+  return next;
+}
+
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRecord | undefined> {
   const row = await db.get<UserRow>(`SELECT ${userColumns} FROM users WHERE email = ?`, [email.trim().toLowerCase()]);
   return row && toUser(row);

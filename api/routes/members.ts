@@ -19,6 +19,7 @@ import { listReachableSpaces } from '../../storage/spaces.js';
 import { RouteTable } from './table.js';
 import { presentSpaceView } from '../presenters/space.js';
 import { readSpaceViews } from '../../domain/spaces/index.js';
+import { changeOwnProfile } from '../../domain/accounts/index.js';
 
 export const memberRoutes = new RouteTable();
 const routes = memberRoutes;
@@ -32,6 +33,7 @@ routes.get('/orgs/:organizationId/members/:userId/spaces', 'listSpacesForOrganiz
 routes.get('/orgs/:organizationId/members/:userId/teams', 'listTeamsForOrganizationMember', inOrganization('read', { orSelf: true }), handle({ query: schemas.listMemberTeams }, listTeams));
 routes.post('/orgs/:organizationId/invites', 'inviteUsersToOrganization', inOrganization('admin'), handle({ body: schemas.inviteUsers }, invite));
 routes.get('/users/:userId', 'getUserById', signedIn, handle({}, getUser));
+routes.patch('/users/:userId', 'updateUserById', signedIn, handle({ body: schemas.updateUser }, updateUser));
 routes.get('/user/invitations', 'quire:listInvitationsForAuthenticatedUser', signedIn, handle({}, listInvitations));
 routes.post('/user/invitations/:organizationId', 'quire:acceptInvitation', signedIn, handle({}, accept));
 routes.delete('/user/invitations/:organizationId', 'quire:declineInvitation', signedIn, handle({}, decline));
@@ -117,6 +119,11 @@ async function getUser(ctx: AppContext, { params }: { params: { userId: string }
   const user = userId === caller.id ? caller : (await shareAnOrganization(ctx.db, caller.id, userId)) ? await findUser(ctx.db, userId) : undefined;
   if (!user) throw notFound(`User ${userId} not found`);
   ctx.body = presentUser(user, ctx.urls);
+}
+
+/** Their own name or picture, changed by the user themself (domain/accounts changeOwnProfile). */
+async function updateUser(ctx: AppContext, { params, body }: { params: { userId: string }; body: schemas.UpdateUserBody }) {
+  ctx.body = presentUser(await changeOwnProfile(ctx.db, callerOf(ctx), params.userId, body), ctx.urls);
 }
 
 async function listInvitations(ctx: AppContext) {

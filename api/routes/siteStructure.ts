@@ -3,6 +3,7 @@ import {
   addSection,
   addSectionToGroup,
   addSiteSpace,
+  duplicateSiteSpace,
   moveGroup,
   type MovePosition,
   moveSection,
@@ -23,7 +24,8 @@ import {
 import { paginateArray } from '../../storage/pagination.js';
 import { loadSiteStructure, type SiteSpaceRecord } from '../../storage/siteStructure.js';
 import { isActiveShareKey, type SiteRecord } from '../../storage/sites.js';
-import { organizationOf, type AppContext, contentDeps, callerOf, siteSpacesReaderOf, pathParam } from '../context.js';
+import { organizationOf, type AppContext, contentDeps, callerOf, grantsOf, siteSpacesReaderOf, pathParam } from '../context.js';
+import { notFound } from '../errors.js';
 import { inSite } from '../policies/index.js';
 import { siteActions } from '../policies/actions.js';
 import { presentList } from '../presenters/list.js';
@@ -50,6 +52,8 @@ routes.get(`${site}/site-spaces`, 'listSiteSpaces', inSite(view), handle({ query
 routes.post(`${site}/site-spaces`, 'addSpaceToSite', inSite(edit), handle({ body: schemas.addSiteSpace }, createSiteSpace));
 routes.patch(siteSpace, 'updateSiteSpaceById', inSite(edit), handle({ body: schemas.updateSiteSpace }, patchSiteSpace));
 routes.delete(siteSpace, 'deleteSiteSpaceById', inSite(edit), handle({}, deleteSiteSpace));
+routes.post(`${siteSpace}/duplicate`, 'duplicateSiteSpace', inSite(edit), handle({ body: schemas.duplicateSiteSpace }, duplicateTheSiteSpace));
+routes.patch(`${site}/structure/sort`, 'sortSiteStructure', inSite(edit), handle({ body: schemas.sortStructure }, sortStructure));
 routes.post(`${siteSpace}/move`, 'moveSiteSpace', inSite(edit), handle({ body: schemas.moveSiteSpace }, moveTheSiteSpace));
 
 routes.get(`${site}/section-groups`, 'listSiteSectionGroups', inSite(view), handle({ query: schemas.listGroups }, listGroups));
@@ -163,6 +167,45 @@ async function moveTheSiteSpace(ctx: AppContext, { params, body }: { params: { s
   await moveSiteSpace(contentDeps(ctx), found, id, refsOf(body.position, 'siteSpace'), callerOf(ctx).id);
   const shown = await viewOf(ctx, found, undefined, only(id));
   ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, id));
+}
+
+/** A copy of the site space and of its space, right after it (domain duplicateSiteSpace). */
+async function duplicateTheSiteSpace(ctx: AppContext, { params, body }: { params: { siteSpaceId: string }; body: schemas.DuplicateSiteSpaceBody }) {
+  const found = await theSite(ctx);
+  const caller = { user: callerOf(ctx), organizationRole: organizationOf(ctx).role, grants: await grantsOf(ctx) };
+  const id = await duplicateSiteSpace(contentDeps(ctx), found, params.siteSpaceId, caller, body);
+  const shown = await viewOf(ctx, found, undefined, only(id));
+  ctx.status = 201;
+  ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, id));
+}
+
+/**
+ * One item of the structure moved among the siblings of its level, as the move of its kind does;
+ * answered with the item, or nothing with `Prefer: return=minimal`. Quire's sites have no
+ * external links in their structure: one named is not found.
+ */
+async function sortStructure(ctx: AppContext, { body }: { body: schemas.SortStructureBody }) {
+  const found = await theSite(ctx);
+  const { item, position } = body;
+  if (item.type === 'site-external-link') throw notFound(`Site external link ${item.id} not found: Quire's sites have none`);
+  const ref = (pointer?: { type: string; id: string }): Ref | undefined => (pointer ? { kind: pointer.type as Ref['kind'], id: pointer.id } : undefined);
+  const where: MovePosition = { before: ref(position.before), after: ref(position.after) };
+  const minimal = ctx.get('prefer') === 'return=minimal';
+  if (item.type === 'site-space') {
+    await moveSiteSpace(contentDeps(ctx), found, item.id, where, callerOf(ctx).id);
+    if (minimal) return void (ctx.status = 204);
+    const shown = await viewOf(ctx, found, undefined, only(item.id));
+    ctx.body = presentSiteSpace(shown, pick(shown.structure.siteSpaces, item.id));
+  } else if (item.type === 'site-section') {
+    await moveSection(contentDeps(ctx), found, item.id, where);
+    if (minimal) return void (ctx.status = 204);
+    const shown = await viewOf(ctx, found, undefined, inSection(item.id));
+    ctx.body = presentSection(shown, pick(shown.structure.sections, item.id));
+  } else {
+    await moveGroup(contentDeps(ctx), found, item.id, where);
+    if (minimal) return void (ctx.status = 204);
+    ctx.body = await presentedGroup(ctx, found, item.id);
+  }
 }
 
 /** Every group of the site, outer ones before the groups they hold, each in its order. */

@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { order, pagination, role, roleOrGuest } from './common.js';
+import { order, pagination, role, roleOrGuest, uri } from './common.js';
 
 export const listMembers = {
   type: 'object',
@@ -64,3 +64,13 @@ export type UpdateMemberBody = FromSchema<typeof updateMember>;
 export type ListMemberSpacesQuery = FromSchema<typeof listMemberSpaces>;
 export type ListMemberTeamsQuery = FromSchema<typeof listMemberTeams>;
 export type InviteUsersBody = FromSchema<typeof inviteUsers>;
+
+/** updateUserById: a name, a picture, or both. */
+export const updateUser = {
+  type: 'object',
+  minProperties: 1,
+  // A picture a browser loads: http(s) only (format "uri" alone lets `javascript:` through).
+  properties: { displayName: { type: 'string', minLength: 1, maxLength: 64 }, photoURL: { ...uri, pattern: '^https?://' } },
+  additionalProperties: false,
+} as const;
+export type UpdateUserBody = FromSchema<typeof updateUser>;

@@ -47,6 +47,23 @@ export const moveSection = movePosition(pointer('siteSection', ['site-section'] 
 export const moveSiteSpace = movePosition(pointer('siteSpace', ['site-space'] as const));
 export const moveGroup = movePosition(pointer('id', ['site-section', 'site-section-group'] as const));
 
+const structurePointer = {
+  type: 'object',
+  required: ['type', 'id'],
+  properties: { type: { enum: ['site-space', 'site-section', 'site-section-group', 'site-external-link'] }, id },
+  additionalProperties: false,
+} as const;
+
+/** sortSiteStructure: one item of any kind, placed before or after a sibling of its kind's level. */
+export const sortStructure = {
+  type: 'object',
+  required: ['item', 'position'],
+  properties: { item: structurePointer, position: { type: 'object', properties: { before: structurePointer, after: structurePointer }, additionalProperties: false } },
+  additionalProperties: false,
+} as const;
+
+export const duplicateSiteSpace = { type: 'object', required: [], properties: { draft: { type: 'boolean' } }, additionalProperties: false } as const;
+
 export const addSiteSpace = { type: 'object', properties: { spaceId: id, sectionId: id }, required: ['spaceId'], additionalProperties: false } as const;
 export const updateSiteSpace = {
   type: 'object',
@@ -79,3 +96,6 @@ export type AddGroupBody = FromSchema<typeof addGroup>;
 export type UpdateGroupBody = FromSchema<typeof updateGroup>;
 export type ListGroupsQuery = FromSchema<typeof listGroups>;
 export type AddSectionToGroupBody = FromSchema<typeof addSectionToGroup>;
+
+export type SortStructureBody = FromSchema<typeof sortStructure>;
+export type DuplicateSiteSpaceBody = FromSchema<typeof duplicateSiteSpace>;

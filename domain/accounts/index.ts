@@ -5,3 +5,4 @@ export { issueOwnToken, recordTokenEvent, revokeOwnToken, tokensOf } from './tok
 export { finishOidcSignIn, startOidcSignIn, type OidcSettings } from './oidc.js';
 export { acceptSamlResponse, finishSamlSignIn, samlServiceMetadata, startSamlSignIn, type SamlServiceUrls } from './saml.js';
 export { acceptWelcome, readWelcome, welcomeLinksFor, welcomeLifetimeMs } from './welcome.js';
+export { changeOwnProfile } from './profile.js';

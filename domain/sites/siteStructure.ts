@@ -17,8 +17,12 @@ import {
   type SiteStructure,
 } from '../../storage/siteStructure.js';
 import type { SiteRecord } from '../../storage/sites.js';
-import { readableSpace } from '../organizations/index.js';
-import { invalidInput, missing } from '../common/errors.js';
+import { readableSpace, roleWhere } from '../organizations/index.js';
+import { invalidInput, missing, notAllowed } from '../common/errors.js';
+import { duplicateSpace } from '../spaces/index.js';
+import { memberRoles, type MemberRole } from '../../storage/members.js';
+import type { Grants } from '../../storage/contentGrants.js';
+import type { UserRecord } from '../../storage/users.js';
 import { placeAmong, positionAtEnd, type Placement, type Sibling } from './sitePositions.js';
 import type { ContentDeps } from '../common/deps.js';
 import { announceSiteChange, assertReadableSpaces, checkedCondition, slugOf, spaceOfOrganization, uniquePath } from './sites.js';
@@ -341,5 +345,48 @@ export function moveGroup(deps: StructureDeps, site: SiteRecord, groupId: string
     const group = found(structure.groups, groupId, 'site-section-group');
     const siblings = sectionSiblings(structure, group.parentId).filter((sibling) => sibling.id !== groupId);
     await updateGroup(tx, groupId, { position: await place(tx, placeAmong(siblings, position, describeRef('section group'))) });
+  });
+}
+
+/**
+ * A copy of a site space: its space duplicated (as duplicateSpace makes it, beside the original
+ * in its collection, its primary branch copied) and shown right after it in the same section,
+ * with the same visibility condition and `hidden` flag, never the default. The caller must read
+ * the space and may create where its copy lands (their `create` role there); Quire has no draft
+ * site spaces, so `draft` is refused.
+ */
+export async function duplicateSiteSpace(
+  deps: ContentDeps,
+  site: SiteRecord,
+  siteSpaceId: string,
+  caller: { user: UserRecord; organizationRole: MemberRole | null; grants: Grants },
+  options: { draft?: boolean },
+): Promise<string> {
+  if (options.draft) throw invalidInput('"draft": Quire has no draft site spaces: duplicate without it, then hide the copy ("hidden") until it is ready');
+  const original = found((await loadSiteStructure(deps.db, site.id)).siteSpaces, siteSpaceId, 'site-space');
+  const space = await readableSpace(deps.db, site.organizationId, original.spaceId, caller.user.id);
+  if (!space) throw missing(`${nameOf['site-space']} ${siteSpaceId} not found`);
+  const role = await roleWhere(deps.db, caller.organizationRole, space.collectionId, caller.grants);
+  if (!role || memberRoles.indexOf(role) > memberRoles.indexOf('create')) throw notAllowed(`Duplicating site space ${siteSpaceId} copies its space, which needs the create role where the space is`);
+  const copy = await duplicateSpace(deps, space, caller.user);
+  return structureChange(deps, site, async (tx) => {
+    const structure = await loadSiteStructure(tx, site.id);
+    const now = structure.siteSpaces.find((candidate) => candidate.id === siteSpaceId);
+    if (!now) throw missing(`${nameOf['site-space']} ${siteSpaceId} not found`);
+    const siblings = siteSpaceSiblings(structure, now.sectionId);
+    const inserted = await insertSiteSpace(tx, {
+      siteId: site.id,
+      sectionId: now.sectionId,
+      spaceId: copy.id,
+      path: uniquePath(
+        `${now.path}-copy`,
+        structure.siteSpaces.filter((candidate) => candidate.sectionId === now.sectionId).map((candidate) => candidate.path),
+      ),
+      condition: now.condition,
+      hidden: now.hidden,
+      isDefault: false,
+      position: await place(tx, placeAmong(siblings, { after: { kind: 'site-space', id: now.id } }, describeRef('site space'))),
+    });
+    return inserted.id;
   });
 }

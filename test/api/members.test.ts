@@ -215,4 +215,23 @@ test('POST /orgs/{id}/invites invites users by email, creating unknown ones; the
   assertErrorIs(await t.call('POST', '/v1/orgs/doesNotExist/invites', { token: fx.admin.token, body: { emails: ['x@example.com'] } }), 404, 'Organization doesNotExist not found');
 });
 
+test('PATCH /users/{id}: a user changes their own name and picture, and the member list searches the new name', async () => {
+  const changed = await t.call('PATCH', `/v1/users/${fx.reader.id}`, { token: fx.reader.token, body: { displayName: '  Ada Lovelace ', photoURL: 'https://images.example.com/ada.png' } });
+  assert.is(changed.status, 200, JSON.stringify(changed.body));
+  assert.equal([changed.body.displayName, changed.body.photoURL], ['Ada Lovelace', 'https://images.example.com/ada.png']);
+  assert.is((await t.call('GET', `/v1/users/${fx.reader.id}`, { token: fx.editor.token })).body.displayName, 'Ada Lovelace', 'colleagues see the new name');
+  const found = await t.call('GET', `/v1/orgs/${fx.org.id}/members?search=lovelace`, { token: fx.admin.token });
+  assert.equal(
+    found.body.items.map((member: { id: string }) => member.id),
+    [fx.reader.id],
+  );
+  assertErrorIs(await t.call('PATCH', `/v1/users/${fx.reader.id}`, { token: fx.admin.token, body: { displayName: 'Not yours' } }), 403, 'A user’s name and picture are changed by that user alone');
+  assertErrorIs(await t.call('PATCH', `/v1/users/${fx.reader.id}`, { token: fx.reader.token, body: {} }), 400, /Invalid request body: .* must have at least 1 field/);
+  assertErrorIs(
+    await t.call('PATCH', `/v1/users/${fx.reader.id}`, { token: fx.reader.token, body: { photoURL: 'javascript:alert(1)' } }),
+    400,
+    /Invalid request body: "photoURL" must match pattern .*/,
+  );
+});
+
 test.run();

@@ -290,6 +290,44 @@ test('many moves into one gap keep a clear order (the siblings are renumbered on
 
 const outlineOf = async (siteId: string) => (await call('GET', `${sites}/${siteId}/published`)).body.structure.structure as Array<{ hidden: boolean }>;
 
+test('sortSiteStructure moves any item among its siblings; duplicateSiteSpace copies a site space and its space right after it', async () => {
+  const [a, b, c] = [await space('Ant'), await space('Bee'), await space('Cat')];
+  const site = await newSite('Sorted', [a.id, b.id, c.id]);
+  const base = `${sites}/${site.id}`;
+  const spaces = (await call('GET', `${base}/site-spaces`)).body.items as Array<{ id: string; title: string }>;
+  const titles = async () => ((await call('GET', `${base}/site-spaces`)).body.items as Array<{ title: string }>).map((item) => item.title);
+  const [ant, , cat] = spaces;
+  const moved = await call('PATCH', `${base}/structure/sort`, { item: { type: 'site-space', id: cat!.id }, position: { before: { type: 'site-space', id: ant!.id } } });
+  assert.is(moved.status, 200, JSON.stringify(moved.body));
+  assert.is(moved.body.id, cat!.id);
+  assert.equal(await titles(), ['Cat', 'Ant', 'Bee']);
+  const minimal = await t.call('PATCH', `${base}/structure/sort`, { token: fx.admin.token, body: { item: { type: 'site-space', id: ant!.id }, position: {} }, headers: { prefer: 'return=minimal' } });
+  assert.is(minimal.status, 204);
+  assert.equal(await titles(), ['Cat', 'Bee', 'Ant'], 'no position: to the end');
+  assertErrorIs(await call('PATCH', `${base}/structure/sort`, { item: { type: 'site-external-link', id: 'x' }, position: {} }), 404, "Site external link x not found: Quire's sites have none");
+  assertErrorIs(await call('PATCH', `${base}/structure/sort`, { item: { type: 'site-space', id: 'nope' }, position: {} }), 404, 'Site space nope not found');
+
+  const duplicated = await call('POST', `${base}/site-spaces/${cat!.id}/duplicate`, {});
+  assert.is(duplicated.status, 201, JSON.stringify(duplicated.body));
+  assert.is(duplicated.body.title, 'Cat (copy)');
+  assert.is.not(duplicated.body.space.id, c.id, 'its own space, a copy of the original');
+  assert.is(duplicated.body.default, false);
+  assert.equal(await titles(), ['Cat', 'Cat (copy)', 'Bee', 'Ant'], 'right after the original');
+  assertErrorIs(await call('POST', `${base}/site-spaces/${cat!.id}/duplicate`, { draft: true }), 400, /"draft": Quire has no draft site spaces.*/);
+  // A creator who may build the site but only read the collection the space is in: no copy made.
+  const shelf = (await call('POST', `/v1/orgs/${fx.org.id}/collections`, { title: 'Read-only shelf' })).body as { id: string };
+  assert.is((await call('PATCH', `/v1/collections/${shelf.id}`, { defaultLevel: 'read' })).status, 200);
+  const shelved = (await call('POST', `/v1/orgs/${fx.org.id}/spaces`, { title: 'Shelved', parent: shelf.id })).body as { id: string };
+  const onSite = (await call('POST', `${base}/site-spaces`, { spaceId: shelved.id })).body as { id: string };
+  const before = (await call('GET', `/v1/orgs/${fx.org.id}/spaces`)).body.count as number;
+  assertErrorIs(
+    await t.call('POST', `${base}/site-spaces/${onSite.id}/duplicate`, { token: fx.creator.token, body: {} }),
+    403,
+    `Duplicating site space ${onSite.id} copies its space, which needs the create role where the space is`,
+  );
+  assert.is((await call('GET', `/v1/orgs/${fx.org.id}/spaces`)).body.count, before, 'no space was copied');
+});
+
 test("a space the caller can't read can't be put on a site: a site shows it to its readers", async () => {
   const hidden = await space('Hidden plans');
   await call('PATCH', `/v1/spaces/${hidden.id}`, { defaultLevel: null });
