@@ -105,8 +105,10 @@ async function writeRedirects(
     await write(file, redirectStubHtml(relativeLink(target, siteBasePath, file)));
   };
   for (const source of (await siteRedirectsBySource(deps.db, root.place.site.id)).keys()) {
+    // A wildcard source is every path it starts: a folder of files can't answer them all.
+    if (source.endsWith('*')) continue;
     const found = await redirectOfSource(deps, root.place.site, source);
-    if (found) await stub(source.split('/').filter(Boolean).map(encodeURIComponent).join('/'), `${siteBasePath}${found.segments.map(encodeURIComponent).join('/')}`);
+    if (found) await stub(source.split('/').filter(Boolean).map(encodeURIComponent).join('/'), 'url' in found ? found.url : `${siteBasePath}${found.segments.map(encodeURIComponent).join('/')}`);
   }
   for (const { siteSpace, revision } of listings) {
     const byFile = pagesByFile(revision);

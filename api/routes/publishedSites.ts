@@ -195,6 +195,7 @@ async function serve(ctx: AppContext, { siteBasePath, origin }: Omit<SiteAddress
 function redirect(ctx: AppContext, to: PublishedRedirect) {
   ctx.set('Cache-Control', 'no-store');
   ctx.redirect(to.redirect);
+  if (to.status) ctx.status = to.status;
 }
 
 /**

@@ -14,7 +14,17 @@ export {
 } from './siteTokens.js';
 export { answerOnSite, searchPublishedSite, siteSpaceIdsForReader, siteSpacesInScope, type FoundPage, type SiteReader, type SiteSearchScope } from './siteSearch.js';
 export { publishedRevisions, readPublishedDocument, readPublishedPage, type PublishedDocument, type PublishedPageRequest, type PublishedPageView, type VisibleSiteSpace } from './publishedPages.js';
-export { changeSiteRedirect, createSiteRedirect, redirectOfSource, removeSiteRedirect, siteRedirectOf } from './siteRedirects.js';
+export {
+  changeSiteRedirect,
+  createSiteRedirect,
+  redirectOfSource,
+  removeSiteRedirect,
+  siteRedirectOf,
+  upsertSiteRedirects,
+  type BulkOutcome,
+  type BulkRedirect,
+  type RedirectInputDestination,
+} from './siteRedirects.js';
 export { notifyRenderer, revalidationTags } from './revalidation.js';
 export { changePublishingAuth, publishingAuthOf, regeneratePublishingKey } from './visitorAuth.js';
 export { siteTokenShowsSpec } from './siteSpecs.js';

@@ -39,6 +39,8 @@ export interface PublishedPlace {
 export interface PublishedRedirect {
   redirect: string;
   target: 'content' | 'external';
+  /** A site redirect's HTTP status (302, or 307/308 for a permanent one); others are 302. */
+  status?: 302 | 307 | 308;
 }
 
 /** Who asks: the visitor JWT their site's backend signed, and claims nobody signed (which conditions read as `visitor.claims.unsigned`). */
@@ -101,10 +103,13 @@ export async function resolvePublishedUrl(
   const source = url.pathname.slice(siteBasePath.length - 1);
   const redirected = source.length > 1 ? await redirectOfSource(deps, site, source, loaded) : undefined;
   if (redirected) {
+    // A permanent redirect is 308 on a public site's live pages, 307 elsewhere (a browser keeps a 308: a preview or a shared link is no place for one); others 302.
+    const status = redirected.redirect.permanent ? (site.visibility === 'public' && !sitePreview ? 308 : 307) : 302;
+    if ('url' in redirected) return { redirect: redirected.url, target: 'external', status };
     const target = new URL(`${siteBasePath}${redirected.segments.map(encodeURIComponent).join('/')}`, url);
     if (shareKey && !keyInPath) target.searchParams.set('share', shareKey);
     if (sitePreview) target.searchParams.set('preview', previewKey!);
-    return { redirect: target.toString(), target: 'content' };
+    return { redirect: target.toString(), target: 'content', status };
   }
   const structure = visibleStructure(loaded, claims);
   const segments = url.pathname.slice(siteBasePath.length).split('/').filter(Boolean).map(decodeSegment);

@@ -1,13 +1,47 @@
-import { findPageById } from '../../engine/index.js';
+import { findPageById, findPageByPath } from '../../engine/index.js';
 import { loadSiteStructureCached, type SiteStructure } from '../../storage/siteStructure.js';
-import { deleteSiteRedirect, findSiteRedirect, siteRedirectsBySource, insertSiteRedirect, updateSiteRedirect, type RedirectDestination, type SiteRedirectRecord } from '../../storage/siteRedirects.js';
+import {
+  deleteSiteRedirect,
+  findSiteRedirect,
+  findSiteRedirectBySource,
+  siteRedirectsBySource,
+  insertSiteRedirect,
+  updateSiteRedirect,
+  type RedirectDestination,
+  type RedirectOptions,
+  type SiteRedirectRecord,
+} from '../../storage/siteRedirects.js';
 import type { SiteRecord } from '../../storage/sites.js';
 import type { ContentDeps } from '../common/deps.js';
 import { invalidInput, missing } from '../common/errors.js';
 import { readSpaceRevision } from '../spaces/index.js';
 
-/** A destination must name a section, a site space, or a page of a site space's current revision, of this site. */
-async function assertDestination(deps: Pick<ContentDeps, 'db' | 'repositories'>, site: SiteRecord, destination: RedirectDestination): Promise<void> {
+type Deps = Pick<ContentDeps, 'db' | 'repositories'>;
+
+/** A destination as written: one of the stored kinds, or a page named by its path in a space of the site (0.202.0's `path`). */
+export type RedirectInputDestination = RedirectDestination | { kind: 'path'; spaceId: string; path: string };
+
+/** Whether a source ends in a wildcard (`/docs/*`, `/old*`): it then matches every path it starts. */
+export const isWildcard = (source: string) => source.endsWith('*');
+
+/**
+ * The destination to store: a `path` one is resolved now to the page it names, in the first site
+ * space of the site showing that space; any other must name a section, a site space or a page
+ * of a site space's current revision of this site, or be an http(s) URL.
+ */
+async function checkedDestination(deps: Deps, site: SiteRecord, destination: RedirectInputDestination): Promise<RedirectDestination> {
+  if (destination.kind === 'path') {
+    const structure = (await loadSiteStructureCached(deps.db, site.id))!;
+    const siteSpace = structure.siteSpaces.find((candidate) => candidate.spaceId === destination.spaceId);
+    if (!siteSpace) throw invalidInput(`"destination.spaceId" ${destination.spaceId} is not shown on site ${site.id}`);
+    const page = findPageByPath(await readSpaceRevision(deps, siteSpace.spaceId), destination.path.replace(/^\/+|\/+$/g, ''));
+    if (!page || page.kind === 'link') throw invalidInput(`"destination.path" ${destination.path} is no page of space ${destination.spaceId}`);
+    return { kind: 'site-page', siteSpaceId: siteSpace.id, pageId: page.id };
+  }
+  if (destination.kind === 'external') {
+    if (!/^https?:\/\//i.test(destination.url)) throw invalidInput('"destination.url" must be an http or https URL');
+    return destination;
+  }
   if ((await destinationSegments(deps, site, destination)) === null) {
     const named =
       destination.kind === 'site-section'
@@ -17,11 +51,21 @@ async function assertDestination(deps: Pick<ContentDeps, 'db' | 'repositories'>,
           : `page ${destination.pageId} of site space ${destination.siteSpaceId}`;
     throw invalidInput(`"destination" names ${named}, which is not on site ${site.id}`);
   }
+  return destination;
 }
 
-export async function createSiteRedirect(deps: Pick<ContentDeps, 'db' | 'repositories'>, site: SiteRecord, input: { source: string; destination: RedirectDestination }): Promise<SiteRedirectRecord> {
-  await assertDestination(deps, site, input.destination);
-  return insertSiteRedirect(deps.db, site.id, input);
+function checkedOptions(source: string | undefined, options: Partial<RedirectOptions>): void {
+  if (options.captureWildcard && source !== undefined && !isWildcard(source)) throw invalidInput('"captureWildcard" needs a source ending in "*": there is nothing to capture');
+}
+
+export interface RedirectInput extends Partial<RedirectOptions> {
+  source: string;
+  destination: RedirectInputDestination;
+}
+
+export async function createSiteRedirect(deps: Deps, site: SiteRecord, input: RedirectInput): Promise<SiteRedirectRecord> {
+  checkedOptions(input.source, input);
+  return insertSiteRedirect(deps.db, site.id, { ...input, destination: await checkedDestination(deps, site, input.destination) });
 }
 
 export async function siteRedirectOf(deps: Pick<ContentDeps, 'db'>, site: SiteRecord, id: string): Promise<SiteRedirectRecord> {
@@ -30,39 +74,100 @@ export async function siteRedirectOf(deps: Pick<ContentDeps, 'db'>, site: SiteRe
   return found;
 }
 
-export async function changeSiteRedirect(
-  deps: Pick<ContentDeps, 'db' | 'repositories'>,
-  site: SiteRecord,
-  id: string,
-  changes: { source?: string; destination?: RedirectDestination },
-): Promise<SiteRedirectRecord> {
-  await siteRedirectOf(deps, site, id);
-  if (changes.destination) await assertDestination(deps, site, changes.destination);
-  return (await updateSiteRedirect(deps.db, site.id, id, changes)) ?? (await siteRedirectOf(deps, site, id));
+export async function changeSiteRedirect(deps: Deps, site: SiteRecord, id: string, changes: Partial<RedirectInput>): Promise<SiteRedirectRecord> {
+  const current = await siteRedirectOf(deps, site, id);
+  checkedOptions(changes.source ?? current.source, { captureWildcard: changes.captureWildcard ?? current.captureWildcard });
+  const { destination: input, ...rest } = changes;
+  const destination = input ? await checkedDestination(deps, site, input) : undefined;
+  return (await updateSiteRedirect(deps.db, site.id, id, { ...rest, ...(destination ? { destination } : {}) })) ?? (await siteRedirectOf(deps, site, id));
 }
 
 export async function removeSiteRedirect(deps: Pick<ContentDeps, 'db'>, site: SiteRecord, id: string): Promise<void> {
   if (!(await deleteSiteRedirect(deps.db, site.id, id))) throw missing(`Redirect ${id} not found on site ${site.id}`);
 }
 
-/** The redirect of a source path, with the path segments (below the site's URL) it leads to; undefined when none leads anywhere. */
-export async function redirectOfSource(
-  deps: Pick<ContentDeps, 'db' | 'repositories'>,
-  site: SiteRecord,
-  source: string,
-  structure?: SiteStructure,
-): Promise<{ redirect: SiteRedirectRecord; segments: string[] } | undefined> {
-  const redirect = (await siteRedirectsBySource(deps.db, site.id)).get(source.replace(/\/+$/, '') || '/');
-  if (!redirect) return undefined;
-  const segments = await destinationSegments(deps, site, redirect.destination, structure);
-  return segments ? { redirect, segments } : undefined;
+/** One entry of bulkUpsertSiteRedirects, and what became of it. */
+export type BulkRedirect = { source: string; intent?: 'live' | 'draft' | 'publish'; destination?: RedirectInputDestination | null } & Partial<RedirectOptions>;
+export type BulkOutcome = { status: 'created' | 'updated'; source: string; id: string } | { status: 'deleted'; source: string } | { status: 'error'; source: string; error: string };
+
+/**
+ * Creates, updates or deletes (`destination: null`) each redirect by its source, one after the
+ * other, each on its own: one that fails says why and the others still apply. Quire keeps no
+ * draft redirects, so the `draft` and `publish` intents are errors.
+ */
+export async function upsertSiteRedirects(deps: Deps, site: SiteRecord, entries: BulkRedirect[]): Promise<BulkOutcome[]> {
+  const outcomes: BulkOutcome[] = [];
+  for (const entry of entries) {
+    try {
+      if (entry.intent === 'draft' || entry.intent === 'publish') throw invalidInput('Quire has no draft redirects: send the redirect live');
+      const existing = await findSiteRedirectBySource(deps.db, site.id, entry.source);
+      if (entry.destination === null) {
+        if (!existing) throw missing(`Site ${site.id} has no redirect from ${entry.source}`);
+        await removeSiteRedirect(deps, site, existing.id);
+        outcomes.push({ status: 'deleted', source: entry.source });
+      } else if (!entry.destination) {
+        throw invalidInput('"destination" is required: a destination, or null to delete the redirect');
+      } else if (existing) {
+        const updated = await changeSiteRedirect(deps, site, existing.id, { ...entry, destination: entry.destination });
+        outcomes.push({ status: 'updated', source: entry.source, id: updated.id });
+      } else {
+        const created = await createSiteRedirect(deps, site, { ...entry, destination: entry.destination });
+        outcomes.push({ status: 'created', source: entry.source, id: created.id });
+      }
+    } catch (error) {
+      if (!(error instanceof Error) || !('code' in error)) throw error;
+      outcomes.push({ status: 'error', source: entry.source, error: error.message });
+    }
+  }
+  return outcomes;
 }
+
+/** Where a redirect leads: path segments below the site's URL, or an external URL; a wildcard's match carried on when asked. */
+export type RedirectTarget = { redirect: SiteRedirectRecord } & ({ segments: string[] } | { url: string });
+
+/**
+ * The redirect of a source path, and where it leads; undefined when none matches or its
+ * destination is gone. An exact source wins; then the longest wildcard source the path starts with.
+ */
+export async function redirectOfSource(deps: Deps, site: SiteRecord, path: string, structure?: SiteStructure): Promise<RedirectTarget | undefined> {
+  const redirects = await siteRedirectsBySource(deps.db, site.id);
+  const source = path.replace(/\/+$/, '') || '/';
+  let redirect = redirects.get(source);
+  let matched = '';
+  if (!redirect) {
+    for (const candidate of redirects.values()) {
+      if (!isWildcard(candidate.source)) continue;
+      const prefix = candidate.source.slice(0, -1);
+      if ((path.startsWith(prefix) || `${path}/` === prefix) && (!redirect || prefix.length > redirect.source.length - 1)) {
+        redirect = candidate;
+        matched = path.startsWith(prefix) ? path.slice(prefix.length) : '';
+      }
+    }
+  }
+  if (!redirect) return undefined;
+  const carried = redirect.captureWildcard ? matched.split('/').filter(Boolean) : [];
+  if (redirect.destination.kind === 'external') {
+    const url = new URL(redirect.destination.url);
+    if (carried.length) url.pathname = `${url.pathname.replace(/\/+$/, '')}/${carried.map(encodeURIComponent).join('/')}`;
+    return { redirect, url: url.toString() };
+  }
+  const segments = await destinationSegments(deps, site, redirect.destination, structure);
+  return segments ? { redirect, segments: [...segments, ...carried.map(decodeURIComponentSafely)] } : undefined;
+}
+
+const decodeURIComponentSafely = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
 
 /**
  * Where a destination lives below the site's URL: a section's path (none for the default one),
  * then a site space's (none for its section's default), then a page's; null when it is gone.
  */
-async function destinationSegments(deps: Pick<ContentDeps, 'db' | 'repositories'>, site: SiteRecord, destination: RedirectDestination, loaded?: SiteStructure): Promise<string[] | null> {
+async function destinationSegments(deps: Deps, site: SiteRecord, destination: Exclude<RedirectDestination, { kind: 'external' }>, loaded?: SiteStructure): Promise<string[] | null> {
   const structure = loaded ?? (await loadSiteStructureCached(deps.db, site.id))!;
   const sectionSegments = (sectionId: string | null) => {
     const section = sectionId === null ? undefined : structure.sections.find((candidate) => candidate.id === sectionId);

@@ -27,6 +27,7 @@ import { signInFlows } from './027-sign-in-flows.js';
 import { teamGrants } from './028-team-grants.js';
 import { auditEvents } from './029-audit-events.js';
 import { siteInsights } from './030-site-insights.js';
+import { redirectRules } from './031-redirect-rules.js';
 
 export interface Migration {
   version: number;
@@ -67,4 +68,5 @@ export const migrations: Migration[] = [
   teamGrants,
   auditEvents,
   siteInsights,
+  redirectRules,
 ];

@@ -119,6 +119,7 @@ const validBodies: Record<string, unknown> = {
   updateUserById: { displayName: 'Ada' },
   trackEventsInSiteById: { events: [] },
   duplicateSiteSpace: { draft: false },
+  bulkUpsertSiteRedirects: { redirects: [{ source: '/old', destination: null }] },
   sortSiteStructure: { item: { type: 'site-space', id: 'someId' }, position: {} },
   aggregateSiteEvents: { range: 'last7Days' },
   submitSiteAgentFeedback: { feedback: 'Unclear', url: 'https://docs.example.com/', spaceId: 'someId', pageId: 'someId' },

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { SignJWT } from 'jose';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { OrganizationFixture } from '../helpers/fixtures.js';
+import { assertErrorIs, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { ok } from '../helpers/gitClient.js';
 import { siteMaker } from '../helpers/sites.js';
@@ -527,7 +527,16 @@ test('site redirects: made, listed, found by source, followed by the URL lookup;
     body: { source: '/old-guide', destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: quickStart.id } },
   });
   assert.is(created.status, 201, JSON.stringify(created.body));
-  assert.equal(created.body, { object: 'site-redirect', id: created.body.id, source: '/old-guide', destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: quickStart.id } });
+  assert.equal(created.body, {
+    object: 'site-redirect',
+    id: created.body.id,
+    source: '/old-guide',
+    draft: false,
+    captureWildcard: false,
+    permanent: false,
+    destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: quickStart.id },
+    createdAt: created.body.createdAt,
+  });
   assert.is((await t.call('POST', `${base}/redirects`, { token: fx.admin.token, body: { source: '/old-guide', destination: { kind: 'site-space', siteSpaceId: siteSpace } } })).status, 409);
   const wrong = await t.call('POST', `${base}/redirects`, { token: fx.admin.token, body: { source: '/elsewhere', destination: { kind: 'site-page', siteSpaceId: siteSpace, pageId: 'nope' } } });
   assert.is(wrong.status, 400);
@@ -554,6 +563,62 @@ test('site redirects: made, listed, found by source, followed by the URL lookup;
   assert.is((await t.call('DELETE', `${base}/redirects/${created.body.id}`, { token: fx.admin.token })).status, 204);
   assert.is((await t.call('DELETE', `${base}/redirects/${created.body.id}`, { token: fx.admin.token })).status, 404);
   assert.is((await lookup(`${site.urls.published}older-guide`)).body.pathname, 'older-guide', 'no redirect: an ordinary page path again');
+});
+
+test('0.202.0 redirects: wildcard sources carrying their match, external and path destinations, permanent ones, many at once', async () => {
+  const guide = await space('Guide');
+  const site = await publishedSite('Docs', [guide.id]);
+  const base = `${sites()}/${site.id}`;
+  const create = (body: Record<string, unknown>) => t.call('POST', `${base}/redirects`, { token: fx.admin.token, body });
+  const wildcard = await create({ source: '/v1/*', destination: { kind: 'path', spaceId: guide.id, path: 'quick-start' }, permanent: true });
+  assert.is(wildcard.status, 201, JSON.stringify(wildcard.body));
+  assert.is(wildcard.body.destination.kind, 'site-page', 'a path destination is stored as the page it names');
+  const external = await create({ source: '/api/*', destination: { kind: 'external', url: 'https://api.example.com/reference' }, captureWildcard: true });
+  assert.is(external.status, 201, JSON.stringify(external.body));
+  assertErrorIs(
+    await create({ source: '/exact', destination: { kind: 'external', url: 'https://x.example.com/' }, captureWildcard: true }),
+    400,
+    '"captureWildcard" needs a source ending in "*": there is nothing to capture',
+  );
+  assertErrorIs(await create({ source: '/draft', destination: { kind: 'site-space', siteSpaceId: 'x' }, draft: true }), 400, '"draft": Quire has no draft redirects: create the redirect live');
+  assertErrorIs(await create({ source: '/js', destination: { kind: 'external', url: 'javascript:alert(1)' } }), 400, '"destination.url" must be an http or https URL');
+  assertErrorIs(await create({ source: '/gone', destination: { kind: 'path', spaceId: guide.id, path: 'no/such/page' } }), 400, `"destination.path" no/such/page is no page of space ${guide.id}`);
+
+  // On the site: a permanent redirect of a public site is a 308; the external one carries what its star matched.
+  const followed = await fetch(`${site.urls.published}v1/anything/below`, { redirect: 'manual' });
+  assert.is(followed.status, 308);
+  assert.is(followed.headers.get('location'), `${site.urls.published}quick-start`);
+  const away = await fetch(`${site.urls.published}api/users/list`, { redirect: 'manual' });
+  assert.is(away.status, 302);
+  assert.is(away.headers.get('location'), 'https://api.example.com/reference/users/list');
+  const bySource = await t.call('GET', `${base}/redirect?source=${encodeURIComponent('/api/users')}`, { token: fx.reader.token });
+  assert.is(bySource.body.target, 'https://api.example.com/reference/users');
+
+  const bulk = await t.call('PUT', `${base}/redirects`, {
+    token: fx.admin.token,
+    body: {
+      redirects: [
+        { source: '/new-one', destination: { kind: 'external', url: 'https://new.example.com/' } },
+        { source: '/api/*', destination: { kind: 'external', url: 'https://api.example.com/v2' }, captureWildcard: true },
+        { source: '/v1/*', destination: null },
+        { source: '/never-made', destination: null },
+        { source: '/drafted', intent: 'draft', destination: { kind: 'external', url: 'https://d.example.com/' } },
+      ],
+    },
+  });
+  assert.is(bulk.status, 200, JSON.stringify(bulk.body));
+  assert.equal(
+    bulk.body.results.map((result: { status: string; source: string }) => [result.status, result.source]),
+    [
+      ['created', '/new-one'],
+      ['updated', '/api/*'],
+      ['deleted', '/v1/*'],
+      ['error', '/never-made'],
+      ['error', '/drafted'],
+    ],
+  );
+  assert.is((await fetch(`${site.urls.published}v1/anything`, { redirect: 'manual' })).status, 404, 'the deleted wildcard no longer answers');
+  assert.is((await fetch(`${site.urls.published}api/x`, { redirect: 'manual' })).headers.get('location'), 'https://api.example.com/v2/x');
 });
 
 test('a page moved in the git history, or named by .gitbook.yaml redirects, keeps answering at its old path with a redirect to where it is now', async () => {

@@ -142,6 +142,8 @@ const quireFields: Record<string, Record<string, unknown>> = {
   // …and to OpenAPI specs and their content (the renderer reads a block's spec through `urls`).
   OpenAPISpec: propertiesOf(newerSpec, 'OpenAPISpec', ['lastProcessedErrorCount']),
   OpenAPISpecContent: inlined(newerSpec, propertiesOf(newerSpec, 'OpenAPISpecContent', ['urls'])) as Record<string, unknown>,
+  // Redirects as 0.202.0 has them: wildcard sources, external destinations, permanent ones (docs/sites.md, "Redirects").
+  SiteRedirect: inlined(newerSpec, propertiesOf(newerSpec, 'SiteRedirect', ['source', 'draft', 'captureWildcard', 'permanent', 'destination', 'createdAt', 'updatedAt'])) as Record<string, unknown>,
   // A site's list of who reaches it says so in 0.202.0's terms: a grant on the site is its own origin (docs/permissions.md).
   UserSitePermission: inlined(newerSpec, propertiesOf(newerSpec, 'UserSitePermission', ['origin', 'disabled', 'lastSeenAt'])) as Record<string, unknown>,
 };
