@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { aggregateInsights, countsOf, referrerHost, searchWords, type InsightQuery, type SiteEvent } from '../../domain/insights/index.js';
 import { siteOf } from '../../domain/sites/index.js';
 import { organizationOf, type AppContext } from '../context.js';
@@ -14,6 +15,7 @@ const site = '/orgs/:organizationId/sites/:siteId';
 
 routes.post(`${site}/insights/events`, 'trackEventsInSiteById', inSite(siteActions.view, { siteToken: 'read by POST' }), handle({ body: schemas.trackEvents }, track));
 routes.post(`${site}/insights/events/aggregate`, 'aggregateSiteEvents', inSite(siteActions.view), handle({ body: schemas.aggregate }, aggregate));
+routes.post(`${site}/agents/feedback`, 'submitAgentFeedbackToSite', inSite(siteActions.view, { siteToken: 'read by POST' }), handle({ body: schemas.agentReport }, agentReport));
 routes.post(`${site}/agent-feedback`, 'submitSiteAgentFeedback', inSite(siteActions.view, { siteToken: 'read by POST' }), handle({ body: schemas.agentFeedback }, agentFeedback));
 
 const siteOfPath = (ctx: AppContext, siteId: string) => siteOf(ctx.db, organizationOf(ctx).organization.id, siteId);
@@ -56,4 +58,34 @@ async function agentFeedback(ctx: AppContext, { params, body }: { params: { site
   const found = await siteOfPath(ctx, params.siteId);
   ctx.insights.record(countsOf(found.id, [{ type: 'agent_feedback', url: body.url, space: body.spaceId, page: body.pageId, detail: body.feedback.trim() }]));
   ctx.status = 204;
+}
+
+/** What a report is about, in a line: the page's path, or the tool, command or endpoint the agent used. */
+function subjectOf(subject: schemas.AgentReportBody['subject']): string {
+  switch (subject.kind) {
+    case 'documentation':
+      return subject.url ? new URL(subject.url).pathname : 'documentation';
+    case 'mcp-tool':
+      return `MCP tool ${subject.toolName ?? ''}${subject.target ? ` (${subject.target})` : ''}`;
+    case 'cli-command':
+      return `command ${subject.command ?? ''}`;
+    case 'api-endpoint':
+      return `${subject.method ?? ''} ${subject.path ?? ''}`;
+    default:
+      return 'the site';
+  }
+}
+
+/**
+ * An agent's structured report (0.202.0's AgentFeedbackInput), counted as agent feedback with its
+ * subject and summary kept for the site's editors; nothing of the reporter is kept.
+ */
+async function agentReport(ctx: AppContext, { params, body }: { params: { siteId: string }; body: schemas.AgentReportBody }) {
+  const found = await siteOfPath(ctx, params.siteId);
+  const { subject, feedback } = body;
+  const labels = [feedback.category, feedback.severity].filter(Boolean).join(', ');
+  const detail = `${labels ? `[${labels}] ` : ''}${subjectOf(subject)}: ${feedback.summary.trim()}`;
+  ctx.insights.record(countsOf(found.id, [{ type: 'agent_feedback', url: subject.kind === 'documentation' ? subject.url : undefined, detail }]));
+  ctx.status = 201;
+  ctx.body = { id: randomUUID(), result: 'Thank you: the feedback is recorded, and the site’s editors see it with the site’s insights.' };
 }

@@ -96,6 +96,50 @@ export const agentFeedback = {
   additionalProperties: false,
 } as const;
 
+const short = (maxLength: number) => ({ type: 'string', maxLength }) as const;
+
+/** submitAgentFeedbackToSite's `AgentFeedbackInput`: who reported it (never the user), what about, and what went wrong. */
+export const agentReport = {
+  type: 'object',
+  required: ['subject', 'feedback'],
+  properties: {
+    reportedBy: {
+      type: 'object',
+      properties: { model: short(100), userAgent: short(512), correlationId: short(100), onDemand: { type: 'boolean' } },
+      additionalProperties: false,
+    },
+    subject: {
+      type: 'object',
+      required: ['kind'],
+      properties: {
+        kind: { enum: ['mcp-tool', 'cli-command', 'api-endpoint', 'documentation', 'generic'] },
+        toolName: short(200),
+        target: short(200),
+        command: short(200),
+        flags: { type: 'array', maxItems: 50, items: short(100) },
+        method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] },
+        path: short(500),
+        url: { type: 'string', format: 'uri', maxLength: 2048 },
+      },
+      additionalProperties: false,
+    },
+    feedback: {
+      type: 'object',
+      required: ['summary'],
+      properties: {
+        category: { enum: ['usability', 'reliability', 'documentation', 'efficiency', 'interoperability', 'could-not-accomplish'] },
+        severity: { enum: ['low', 'medium', 'high'] },
+        goal: short(1024),
+        summary: { type: 'string', minLength: 1, maxLength: 256 },
+        detail: short(4096),
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export type AgentReportBody = FromSchema<typeof agentReport>;
 export type TrackEventsBody = FromSchema<typeof trackEvents>;
 export type AggregateBody = FromSchema<typeof aggregate>;
 export type AgentFeedbackBody = FromSchema<typeof agentFeedback>;

@@ -118,6 +118,7 @@ const validBodies: Record<string, unknown> = {
   askInOrganization: { query: 'How do I set up?' },
   updateUserById: { displayName: 'Ada' },
   trackEventsInSiteById: { events: [] },
+  submitAgentFeedbackToSite: { subject: { kind: 'generic' }, feedback: { summary: 'Hard to find' } },
   duplicateSiteSpace: { draft: false },
   bulkUpsertSiteRedirects: { redirects: [{ source: '/old', destination: null }] },
   sortSiteStructure: { item: { type: 'site-space', id: 'someId' }, position: {} },

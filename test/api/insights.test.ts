@@ -139,6 +139,16 @@ test('an agentâ€™s feedback and the searches that found nothing reach the siteâ€
     ).status,
     204,
   );
+  const report = await t.call('POST', `${base()}/agents/feedback`, {
+    token: fx.reader.token,
+    body: {
+      reportedBy: { model: 'some-model', userAgent: 'agent/1.0' },
+      subject: { kind: 'mcp-tool', toolName: 'searchDocumentation' },
+      feedback: { category: 'could-not-accomplish', severity: 'high', summary: 'No page explains rate limits.' },
+    },
+  });
+  assert.is(report.status, 201, JSON.stringify(report.body));
+  assert.ok(report.body.id && report.body.result);
   const app = await signedInBrowser(t.url, fx.admin.email, password);
   const sitePage = await app.get(`/app/o/${fx.org.id}/sites/${site.id}`);
   assert.is(sitePage.status, 200);
@@ -146,6 +156,7 @@ test('an agentâ€™s feedback and the searches that found nothing reach the siteâ€
   assert.match(readers, /<caption>Searches and questions that found nothing<\/caption>.*<td>kubernetes helm<\/td><td>1<\/td>/s);
   assert.match(readers, /<caption>Feedback from AI agents<\/caption>.*The install page never says which Node version is needed\./s);
   assert.match(readers, /<caption>Where readers came from<\/caption>.*<td>news\.example\.com<\/td>/s);
+  assert.match(readers, /\[could-not-accomplish, high\] MCP tool searchDocumentation: No page explains rate limits\./);
 });
 
 test.run();
