@@ -28,7 +28,8 @@ interface TeamRow {
 
 const columns = `teams.id, teams.organization_id, teams.title, teams.created_at,
   (SELECT COUNT(*) FROM team_members WHERE team_members.team_id = teams.id) AS members,
-  (SELECT COUNT(*) FROM team_content_grants WHERE team_content_grants.team_id = teams.id AND team_content_grants.target_kind = 'space') AS spaces`;
+  (SELECT COUNT(*) FROM team_content_grants JOIN spaces ON spaces.id = team_content_grants.target_id
+    WHERE team_content_grants.team_id = teams.id AND team_content_grants.target_kind = 'space' AND spaces.deleted_at IS NULL) AS spaces`;
 
 function toTeam(row: TeamRow): TeamRecord {
   return { id: row.id, organizationId: row.organization_id, title: row.title, createdAt: row.created_at, members: Number(row.members), spaces: Number(row.spaces) };

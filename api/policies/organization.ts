@@ -4,6 +4,7 @@ import { pathParam } from '../context.js';
 import { findOrganizationCached } from '../../storage/organizations.js';
 import { findTeamRole } from '../../storage/teams.js';
 import { findContentGrantsCached } from '../../storage/contentGrants.js';
+import { siteGrantApplies } from '../../domain/sites/index.js';
 import { authenticate, siteTokenOf } from '../auth/index.js';
 import { forbidden, notFound } from '../errors.js';
 import type { MemberRole } from '../../storage/members.js';
@@ -65,8 +66,10 @@ function organizationPolicy(role: RoleOrGuest, rule: OrganizationRule): Policy {
       ctx.state.role = membership.role;
       if (atLeast(membership.role, role)) return next();
       if (rule.siteGrants && role !== null) {
-        const granted = (await findContentGrantsCached(ctx.db, caller.id)).get(`site:${pathParam(ctx, 'siteId')}`);
-        if (granted && atLeast(granted, role)) return next();
+        const grants = await findContentGrantsCached(ctx.db, caller.id);
+        const siteId = pathParam(ctx, 'siteId');
+        const granted = grants.get(`site:${siteId}`);
+        if (granted && atLeast(granted, role) && (await siteGrantApplies(ctx.db, organization.id, siteId, { organizationRole: membership.role, grants }))) return next();
       }
       if (rule.orSelf && ctx.params.userId === caller.id) return next();
       // Owning a team counts only for members who may own one (read or above).

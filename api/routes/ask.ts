@@ -10,6 +10,8 @@ import { siteActions } from '../policies/actions.js';
 import { presentAnswer } from '../presenters/answer.js';
 import * as schemas from '../schemas/ask.js';
 import { handle } from '../validate.js';
+import { toHttpError } from '../errors.js';
+import { errorFields, log } from '../../domain/common/log.js';
 import { RouteTable } from './table.js';
 
 // Answers for readers (docs/ask.md): a question answered from the search index's best sections,
@@ -96,7 +98,11 @@ async function sendEvents(ctx: AppContext, produce: (send: (event: unknown) => v
   try {
     await produce(send);
   } catch (error) {
-    stream.write(`event: error\ndata: ${JSON.stringify({ error: { code: 500, message: error instanceof Error ? error.message : String(error) } })}\n\n`);
+    // A domain error says what went wrong; anything else is the server's, told by its request id only.
+    const known = toHttpError(error);
+    if (!known) log.error('an answer failed after its stream began', { requestId: ctx.state.requestId, ...errorFields(error, true) });
+    const body = known ? { code: known.status, message: known.message } : { code: 500, message: `Internal server error (request ${ctx.state.requestId})` };
+    stream.write(`event: error\ndata: ${JSON.stringify({ error: body })}\n\n`);
   } finally {
     stream.end();
   }

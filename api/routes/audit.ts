@@ -17,8 +17,10 @@ routes.get('/orgs/:organizationId/audit-event-actions', 'listOrganizationAuditEv
 
 async function list(ctx: AppContext, { query }: { query: schemas.ListAuditEventsQuery }) {
   const { organization } = organizationOf(ctx);
-  const { page, limit, ...filter } = query;
-  const events = await readAuditLog(ctx.db, organization.id, filter, { page, limit: limit ?? 20 });
+  const { page, limit, from, to, ...filter } = query;
+  // Times compared as stored (UTC, milliseconds): an offset or a second without them is the same instant.
+  const instant = (value: string | undefined) => (value === undefined ? {} : { value: new Date(value).toISOString() });
+  const events = await readAuditLog(ctx.db, organization.id, { ...filter, from: instant(from).value, to: instant(to).value }, { page, limit: limit ?? 20 });
   ctx.body = presentList(events, (event) => presentAuditEvent(event, ctx.urls));
 }
 

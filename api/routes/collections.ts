@@ -2,7 +2,7 @@ import { changeCollection, createCollection, moveItem, removeCollection, transfe
 import { listCollectionsOfOrganization } from '../../storage/collections.js';
 import { listReachableSpaces } from '../../storage/spaces.js';
 import { organizationAccess, roleWhere } from '../../domain/organizations/index.js';
-import { collectionOf, organizationOf, type AppContext, grantsOf, contentDeps } from '../context.js';
+import { actorOf, collectionOf, organizationOf, type AppContext, grantsOf, contentDeps } from '../context.js';
 import { inCollection, inOrganization } from '../policies/index.js';
 import { collectionActions, organizationActions } from '../policies/actions.js';
 import { adminOfTargetOrganization, createWhereItLands, organizationRole } from '../policies/requirements.js';
@@ -58,7 +58,7 @@ async function get(ctx: AppContext) {
 
 async function update(ctx: AppContext, { body }: { body: schemas.UpdateCollectionBody }) {
   const { collection, role, organizationRole } = collectionOf(ctx);
-  ctx.body = presentCollection(await changeCollection(ctx.db, collection.id, body), role, organizationRole, ctx.urls);
+  ctx.body = presentCollection(await changeCollection(ctx.db, actorOf(ctx), collection, body), role, organizationRole, ctx.urls);
 }
 
 /** 205; what it held moves up to its parent (see docs/decisions/content.md). */

@@ -64,7 +64,7 @@ async function agentFeedback(ctx: AppContext, { params, body }: { params: { site
 function subjectOf(subject: schemas.AgentReportBody['subject']): string {
   switch (subject.kind) {
     case 'documentation':
-      return subject.url ? new URL(subject.url).pathname : 'documentation';
+      return subject.url && URL.canParse(subject.url) ? new URL(subject.url).pathname : 'documentation';
     case 'mcp-tool':
       return `MCP tool ${subject.toolName ?? ''}${subject.target ? ` (${subject.target})` : ''}`;
     case 'cli-command':

@@ -22,7 +22,7 @@ import { badRequest, isWorkTooCostly } from '../errors.js';
 import { serveSiteMcp } from '../sites/siteMcp.js';
 import { EncodedCache, encodedOnce, type ContentEncoding } from '../encodedCache.js';
 import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../sites/pages/agentFiles.js';
-import { countsOf, referrerHost, searchWords, type SiteEvent } from '../../domain/insights/index.js';
+import { countsOf, pageOfSite, referrerHost, searchWords, type SiteEvent } from '../../domain/insights/index.js';
 import { jsonBody } from '../middleware/jsonBody.js';
 import { findSiteByIdCached } from '../../storage/sites.js';
 import { askHtml, isIndexable, messagePageHtml, notFoundHtml, renderPublishedPage, searchResultsHtml, searchResultsJson, tooLargePageHtml } from '../sites/pages/publishedPage.js';
@@ -290,9 +290,13 @@ async function countReaderEvent(ctx: AppContext, address: SiteAddress) {
             : typeof body.href === 'string'
               ? body.href.slice(0, 512)
               : '';
-      const page = anId(body.page);
-      const space = anId(body.space);
-      ctx.insights.record(countsOf(site.id, [{ type: body.type as SiteEvent['type'], url: typeof body.path === 'string' ? body.path.slice(0, 512) : '', space, page, detail }]));
+      // Only what is the site's own is counted: its paths, its spaces' pages (anyone may send a beacon).
+      const path = typeof body.path === 'string' && body.path.startsWith(address.siteBasePath) ? body.path.slice(0, 512) : '';
+      const reading = await pageOfSite(contentDeps(ctx), site.id, anId(body.space), anId(body.page));
+      if (body.type !== 'page_view' || reading) {
+        const target = body.type === 'page_view' ? detail : detail.startsWith(address.siteBasePath) || body.type === 'search_open_result' ? detail : '';
+        ctx.insights.record(countsOf(site.id, [{ type: body.type as SiteEvent['type'], url: path, space: reading?.space, page: reading?.page, detail: target }]));
+      }
     }
     ctx.status = 204;
   });

@@ -1,7 +1,7 @@
 import { findMember } from '../../storage/members.js';
 import { findTeam, findTeamRole, listTeamMembers, listTeams, teamRolesOf, type TeamRecord, type TeamRole } from '../../storage/teams.js';
 import { addTeamMember, createTeam, removeFromTeam, removeTeam, renameTeamOf, spaceCountsByRole, updateTeamMembers } from '../../domain/organizations/index.js';
-import { callerOf, organizationOf, type AppContext, pathParam } from '../context.js';
+import { actorOf, callerOf, organizationOf, type AppContext, pathParam } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { inOrganization } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
@@ -74,7 +74,7 @@ async function update(ctx: AppContext, { body }: { body: schemas.UpdateTeamBody 
 
 async function remove(ctx: AppContext, { params }: { params: { teamId: string } }) {
   const { organization } = organizationOf(ctx);
-  ctx.status = (await removeTeam(ctx.db, organization.id, params.teamId)) ? 205 : 204;
+  ctx.status = (await removeTeam(ctx.db, actorOf(ctx), organization.id, params.teamId)) ? 205 : 204;
 }
 
 async function listMembers(ctx: AppContext, { query }: { query: schemas.ListTeamMembersQuery }) {
@@ -88,19 +88,19 @@ async function listMembers(ctx: AppContext, { query }: { query: schemas.ListTeam
 async function updateMembers(ctx: AppContext, { body }: { body: schemas.UpdateTeamMembersBody }) {
   const { organization } = organizationOf(ctx);
   const team = await teamOfPath(ctx);
-  await updateTeamMembers(ctx.db, organization.id, team.id, body);
+  await updateTeamMembers(ctx.db, actorOf(ctx), organization.id, team.id, body);
   ctx.status = 204;
 }
 
 async function addMember(ctx: AppContext, { params, body }: { params: { userId: string }; body: schemas.AddTeamMemberBody }) {
   const { organization } = organizationOf(ctx);
   const team = await teamOfPath(ctx);
-  await addTeamMember(ctx.db, organization.id, team.id, params.userId, body.role);
+  await addTeamMember(ctx.db, actorOf(ctx), organization.id, team.id, params.userId, body.role);
   ctx.status = 204;
 }
 
 /** 205 when removed, 204 when the user was not in the team (upstream semantics). */
 async function removeMember(ctx: AppContext, { params }: { params: { userId: string } }) {
   const team = await teamOfPath(ctx);
-  ctx.status = (await removeFromTeam(ctx.db, team.id, params.userId)) ? 205 : 204;
+  ctx.status = (await removeFromTeam(ctx.db, actorOf(ctx), team.organizationId, team.id, params.userId)) ? 205 : 204;
 }

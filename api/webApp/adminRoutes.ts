@@ -105,7 +105,7 @@ export function addAdminRoutes(router: Router<AppState, AppServices>): void {
   );
   router.post(`${admin}/teams/members`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (form, organizationId) => {
-      await addTeamMember((ctx as AppContext).db, organizationId, form.get('team') ?? '', form.get('user') ?? '');
+      await addTeamMember((ctx as AppContext).db, actorOf(ctx as AppContext), organizationId, form.get('team') ?? '', form.get('user') ?? '');
       return 'team-member-added';
     }),
   );
@@ -113,13 +113,13 @@ export function addAdminRoutes(router: Router<AppState, AppServices>): void {
     acting(ctx as AppContext, async (form, organizationId) => {
       const team = await findTeam((ctx as AppContext).db, organizationId, form.get('team') ?? '');
       if (!team) throw notFound('No such team');
-      await removeFromTeam((ctx as AppContext).db, team.id, form.get('user') ?? '');
+      await removeFromTeam((ctx as AppContext).db, actorOf(ctx as AppContext), organizationId, team.id, form.get('user') ?? '');
       return 'team-member-removed';
     }),
   );
   router.post(`${admin}/teams/delete`, ...asAdmin, (ctx) =>
     acting(ctx as AppContext, async (form, organizationId) => {
-      await removeTeam((ctx as AppContext).db, organizationId, form.get('team') ?? '');
+      await removeTeam((ctx as AppContext).db, actorOf(ctx as AppContext), organizationId, form.get('team') ?? '');
       return 'team-deleted';
     }),
   );

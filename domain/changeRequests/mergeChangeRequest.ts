@@ -45,13 +45,15 @@ export async function mergeChangeRequest(deps: ContentDeps, input: { space: Spac
       // same lock): merging the head read before would leave that work out, acknowledged and lost.
       if ((await readBranch(repo, changeRequest.branch)) !== head) throw alreadyThere(`Change request #${changeRequest.number} changed while it was being merged: merge it again`);
       // The status and the merge's audit event move together, before the branch (under its lock).
-      await deps.db.transaction(async (tx) => {
-        updated = await updateChangeRequest(tx, changeRequest.id, { status: 'merged', revisionMerged: commit }, changeRequest.status);
-        events = await recordAudit(tx, input.actor, space.organizationId, {
+      // Kept only once committed: a transaction that fails leaves nothing to move back.
+      [updated, events] = await deps.db.transaction(async (tx) => {
+        const merged = await updateChangeRequest(tx, changeRequest.id, { status: 'merged', revisionMerged: commit }, changeRequest.status);
+        const recorded = await recordAudit(tx, input.actor, space.organizationId, {
           action: 'change_request.merged',
           target: { type: 'change-request', id: changeRequest.id, label: `#${changeRequest.number}` },
           payload: { space: space.id, number: changeRequest.number, revision: commit },
         });
+        return [merged, recorded] as const;
       });
     },
   }).catch(async (error: unknown) => {

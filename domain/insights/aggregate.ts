@@ -26,7 +26,8 @@ export interface InsightQuery {
   limit?: number;
 }
 
-const presets: Record<string, number> = { last24Hours: 1, last7Days: 7, last30Days: 30, last3Months: 92, lastYear: 366 };
+/** Days each preset covers: counts are per day, so the last 24 hours are today and yesterday. */
+const presets: Record<string, number> = { last24Hours: 2, last7Days: 7, last30Days: 30, last3Months: 92, lastYear: 366 };
 const searchTypes = new Set(['search_type_query', 'search_open_result', 'ask_question']);
 
 function column(requested: InsightColumn, where: string): KeptColumn {
@@ -119,6 +120,7 @@ export async function aggregateInsights(db: Queryable, siteId: string, query: In
   }
   const valueIn = (group: { values: unknown[]; events: number }, name: KeptColumn) => (name === 'eventsCount' ? group.events : group.values[groupColumns.findIndex((entry) => entry.name === name)]);
   const orderBy = query.order ? column(query.order.by, '"order.by"') : groupColumns.some((group) => group.name === 'datetime') ? 'datetime' : 'eventsCount';
+  if (orderBy !== 'eventsCount' && !groupColumns.some((group) => group.name === orderBy)) throw invalidInput(`"order.by": "${orderBy}" must be in "groupBy" too, or be eventsCount`);
   const direction = query.order?.direction ?? (orderBy === 'datetime' ? 'asc' : 'desc');
   const compare = (a: unknown, b: unknown) => {
     const [x, y] = [typeof a === 'number' ? a : JSON.stringify(a ?? ''), typeof b === 'number' ? b : JSON.stringify(b ?? '')];

@@ -3,3 +3,4 @@ export * from './aggregate.js';
 export * from './events.js';
 export * from './recorder.js';
 export * from './summary.js';
+export * from './readerPages.js';

@@ -6,6 +6,11 @@ import { log } from '../common/log.js';
 const flushAfterMs = 1000;
 /** Past this many distinct rows waiting, they are written at once. */
 const flushAtRows = 5000;
+/**
+ * Past this many distinct rows waiting (the database falling behind), counts for new rows are
+ * dropped, and those for rows already waiting still add up: memory stays bounded whatever comes.
+ */
+const maxWaitingRows = 20_000;
 
 /**
  * Readers' events counted in memory and written a second later, many in one transaction: a busy
@@ -17,6 +22,7 @@ export class InsightsRecorder {
   private waiting = new Map<string, InsightCount>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  private dropped = 0;
 
   constructor(private readonly db: Database) {}
 
@@ -25,7 +31,8 @@ export class InsightsRecorder {
       const key = JSON.stringify([count.siteId, count.day, count.eventType, count.siteSpace, count.space, count.page, count.urlPath, count.detail, count.results]);
       const held = this.waiting.get(key);
       if (held) held.events += count.events;
-      else this.waiting.set(key, { ...count });
+      else if (this.waiting.size < maxWaitingRows) this.waiting.set(key, { ...count });
+      else if (this.dropped++ === 0) log.warn('site insights are written more slowly than they come: counts of new rows are dropped until they catch up');
     }
     if (this.waiting.size >= flushAtRows) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), flushAfterMs).unref();
@@ -37,6 +44,7 @@ export class InsightsRecorder {
     this.timer = undefined;
     const counts = [...this.waiting.values()];
     this.waiting = new Map();
+    this.dropped = 0;
     if (counts.length === 0) return this.writing;
     this.writing = this.writing.then(() =>
       this.db

@@ -1,5 +1,5 @@
 import { findCollection } from '../../storage/collections.js';
-import { grantContentRole } from '../../storage/contentGrants.js';
+import { findGrant, grantContentRole } from '../../storage/contentGrants.js';
 import type { Database } from '../../storage/db.js';
 import { deleteInviteLink, findInviteLink, insertInviteLink, updateInviteLinkRole, type InviteLinkRecord, type InviteTarget } from '../../storage/inviteLinks.js';
 import { ensureMembership, type MemberRole } from '../../storage/members.js';
@@ -38,9 +38,13 @@ export async function acceptInviteLink(db: Database, actor: Actor, invite: Invit
     const found = target.kind === 'space' ? await findSpace(tx, target.id) : await findCollection(tx, target.id);
     if (!found || found.organizationId !== organizationId) throw missing(`The ${target.kind} of invite ${invite.id} no longer exists`);
     if (await ensureMembership(tx, { organizationId, userId, role: null })) await recordAudit(tx, actor, organizationId, joined(null));
-    const role = invite.role ?? 'read';
-    await grantContentRole(tx, { organizationId, target, userId, role });
-    await recordAudit(tx, actor, organizationId, { action: 'permission.granted', target: { type: target.kind, id: target.id }, payload: { user: userId, role, invite: invite.id } });
+    const grantee = { kind: 'user' as const, id: userId };
+    const before = await findGrant(tx, target, grantee);
+    await grantContentRole(tx, { organizationId, target, userId, role: invite.role ?? 'read' });
+    // A grant never lowers a role: the event says the role the person holds now, if it changed.
+    const after = await findGrant(tx, target, grantee);
+    if (after !== before)
+      await recordAudit(tx, actor, organizationId, { action: 'permission.granted', target: { type: target.kind, id: target.id }, payload: { user: userId, role: after, invite: invite.id } });
   });
 }
 

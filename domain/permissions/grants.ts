@@ -1,4 +1,4 @@
-import { deleteGrant, listTeamGrants, listUserGrants, putGrant, type Grantee, type PermissionTarget } from '../../storage/contentGrants.js';
+import { deleteGrant, findGrant, listTeamGrants, listUserGrants, putGrant, type Grantee, type PermissionTarget } from '../../storage/contentGrants.js';
 import type { PageRequest } from '../../storage/pagination.js';
 import type { Database, Queryable } from '../../storage/db.js';
 import { findMember, type MemberRole } from '../../storage/members.js';
@@ -26,7 +26,7 @@ export async function inviteToTarget(db: Database, actor: Actor, organizationId:
       await assertGrantee(tx, organizationId, grantee);
       if (role === null) {
         if (await deleteGrant(tx, target, grantee)) await recordAudit(tx, actor, organizationId, revoked(target, grantee));
-      } else {
+      } else if ((await findGrant(tx, target, grantee)) !== role) {
         await putGrant(tx, { organizationId, target, grantee, role });
         await recordAudit(tx, actor, organizationId, { action: 'permission.granted', target: { type: target.kind, id: target.id }, payload: { [grantee.kind]: grantee.id, role } });
       }

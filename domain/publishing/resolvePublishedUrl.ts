@@ -109,7 +109,8 @@ export async function resolvePublishedUrl(
     const target = new URL(`${siteBasePath}${redirected.segments.map(encodeURIComponent).join('/')}`, url);
     if (shareKey && !keyInPath) target.searchParams.set('share', shareKey);
     if (sitePreview) target.searchParams.set('preview', previewKey!);
-    return { redirect: target.toString(), target: 'content', status };
+    // A redirect to the very path asked for (a wildcard made before its loop was refused) is no redirect.
+    if (target.pathname.replace(/\/+$/, '') !== url.pathname.replace(/\/+$/, '')) return { redirect: target.toString(), target: 'content', status };
   }
   const structure = visibleStructure(loaded, claims);
   const segments = url.pathname.slice(siteBasePath.length).split('/').filter(Boolean).map(decodeSegment);

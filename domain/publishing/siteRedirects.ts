@@ -39,7 +39,8 @@ async function checkedDestination(deps: Deps, site: SiteRecord, destination: Red
     return { kind: 'site-page', siteSpaceId: siteSpace.id, pageId: page.id };
   }
   if (destination.kind === 'external') {
-    if (!/^https?:\/\//i.test(destination.url)) throw invalidInput('"destination.url" must be an http or https URL');
+    // `format: uri` lets through what the URL parser refuses (a port past 65535): refused here, never at redirect time.
+    if (!/^https?:\/\//i.test(destination.url) || !URL.canParse(destination.url)) throw invalidInput('"destination.url" must be an http or https URL');
     return destination;
   }
   if ((await destinationSegments(deps, site, destination)) === null) {
@@ -65,7 +66,17 @@ export interface RedirectInput extends Partial<RedirectOptions> {
 
 export async function createSiteRedirect(deps: Deps, site: SiteRecord, input: RedirectInput): Promise<SiteRedirectRecord> {
   checkedOptions(input.source, input);
-  return insertSiteRedirect(deps.db, site.id, { ...input, destination: await checkedDestination(deps, site, input.destination) });
+  const destination = await checkedDestination(deps, site, input.destination);
+  await assertNoLoop(deps, site, input.source, destination);
+  return insertSiteRedirect(deps.db, site.id, { ...input, destination });
+}
+
+/** A wildcard whose destination lies under its own prefix would send a reader round in circles: refused. */
+async function assertNoLoop(deps: Deps, site: SiteRecord, source: string, destination: RedirectDestination): Promise<void> {
+  if (!isWildcard(source) || destination.kind === 'external') return;
+  const target = `/${((await destinationSegments(deps, site, destination)) ?? []).join('/')}`;
+  const prefix = source.slice(0, -1);
+  if (`${target}/`.startsWith(prefix) || target.startsWith(prefix)) throw invalidInput(`"destination" is itself under ${source}: the redirect would lead back to itself`);
 }
 
 export async function siteRedirectOf(deps: Pick<ContentDeps, 'db'>, site: SiteRecord, id: string): Promise<SiteRedirectRecord> {
@@ -79,6 +90,7 @@ export async function changeSiteRedirect(deps: Deps, site: SiteRecord, id: strin
   checkedOptions(changes.source ?? current.source, { captureWildcard: changes.captureWildcard ?? current.captureWildcard });
   const { destination: input, ...rest } = changes;
   const destination = input ? await checkedDestination(deps, site, input) : undefined;
+  await assertNoLoop(deps, site, changes.source ?? current.source, destination ?? current.destination);
   return (await updateSiteRedirect(deps.db, site.id, id, { ...rest, ...(destination ? { destination } : {}) })) ?? (await siteRedirectOf(deps, site, id));
 }
 
@@ -148,7 +160,8 @@ export async function redirectOfSource(deps: Deps, site: SiteRecord, path: strin
   const carried = redirect.captureWildcard ? matched.split('/').filter(Boolean) : [];
   if (redirect.destination.kind === 'external') {
     const url = new URL(redirect.destination.url);
-    if (carried.length) url.pathname = `${url.pathname.replace(/\/+$/, '')}/${carried.map(encodeURIComponent).join('/')}`;
+    // The match is still percent-encoded as the request had it: decoded first, so it is encoded once.
+    if (carried.length) url.pathname = `${url.pathname.replace(/\/+$/, '')}/${carried.map((segment) => encodeURIComponent(decodeURIComponentSafely(segment))).join('/')}`;
     return { redirect, url: url.toString() };
   }
   const segments = await destinationSegments(deps, site, redirect.destination, structure);

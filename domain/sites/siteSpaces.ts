@@ -1,7 +1,8 @@
 import type { Grants } from '../../storage/contentGrants.js';
 import type { MemberRole } from '../../storage/members.js';
-import type { SiteSpaceRecord, SiteStructure } from '../../storage/siteStructure.js';
-import type { SiteRecord } from '../../storage/sites.js';
+import { loadSiteStructureCached, type SiteSpaceRecord, type SiteStructure } from '../../storage/siteStructure.js';
+import { findSiteByIdCached, type SiteRecord } from '../../storage/sites.js';
+import type { Database } from '../../storage/db.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { organizationAccess, roleOnSpace } from '../organizations/index.js';
 import type { ContentDeps } from '../common/deps.js';
@@ -59,4 +60,19 @@ export async function readSiteSpaces(
   const spaces = new Map<string, ShownSpace>([...found].map(([id, shown]) => [id, { ...shown, revision: revisions.get(id)! }]));
   const shown = { ...structure, siteSpaces: structure.siteSpaces.filter((siteSpace) => wanted(siteSpace) && spaces.has(siteSpace.spaceId)) };
   return { structure: shown, spaces };
+}
+
+/**
+ * Whether a role given on the site counts for this caller (docs/permissions.md, Sites): the site
+ * must be one of the organization's, and the caller must read every space it shows. A site's
+ * previews, share links, publication and visitor tokens show all of its spaces: a grant on the
+ * site must not reach a space the caller can't read.
+ */
+export async function siteGrantApplies(db: Database, organizationId: string, siteId: string, reader: { organizationRole: MemberRole | null; grants: Grants }): Promise<boolean> {
+  const site = await findSiteByIdCached(db, siteId);
+  if (!site || site.organizationId !== organizationId) return false;
+  const structure = await loadSiteStructureCached(db, site.id);
+  if (!structure || structure.siteSpaces.length === 0) return true;
+  const access = await organizationAccess(db, organizationId, reader.organizationRole, reader.grants);
+  return structure.siteSpaces.every((siteSpace) => access.spaces.has(siteSpace.spaceId));
 }

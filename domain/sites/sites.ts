@@ -152,8 +152,10 @@ export async function updateSiteSettings(deps: Pick<ContentDeps, 'db' | 'jobs'>,
  */
 export async function setSitePublished(deps: Pick<ContentDeps, 'db' | 'jobs'>, actor: Actor, site: SiteRecord, published: boolean): Promise<void> {
   await deps.db.transaction(async (tx) => {
+    const before = await findSite(tx, site.organizationId, site.id);
     await updateSite(tx, site.id, { published });
-    await recordAudit(tx, actor, site.organizationId, { action: published ? 'site.published' : 'site.unpublished', target: siteTarget(site) });
+    // Publishing a published site changes nothing, and records nothing.
+    if (before?.published !== published) await recordAudit(tx, actor, site.organizationId, { action: published ? 'site.published' : 'site.unpublished', target: siteTarget(site) });
   });
   announceSiteChange(deps, site.id);
 }
@@ -181,5 +183,5 @@ export async function publishedPlaceOfSpace(db: Queryable, spaceId: string, shar
 
 /** Deletes a site of the organization; false when there was none. */
 export function removeSite(db: Database, organizationId: string, siteId: string): Promise<boolean> {
-  return deleteSite(db, organizationId, siteId);
+  return db.transaction((tx) => deleteSite(tx, organizationId, siteId));
 }

@@ -26,5 +26,6 @@ CREATE INDEX IF NOT EXISTS audit_events_by_time ON audit_events(organization_id,
 CREATE INDEX IF NOT EXISTS audit_events_by_action ON audit_events(organization_id, action, occurred_at, id);
 CREATE INDEX IF NOT EXISTS audit_events_by_actor ON audit_events(organization_id, actor_id, occurred_at, id);
 CREATE INDEX IF NOT EXISTS audit_events_by_target ON audit_events(organization_id, target_id, occurred_at, id);
+CREATE INDEX IF NOT EXISTS audit_events_by_age ON audit_events(occurred_at);
 `,
 };

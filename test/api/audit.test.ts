@@ -124,6 +124,13 @@ test('permissions, sites, spaces, merges and pushes are recorded; filters and pa
   const site = await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Recorded site' } });
   assert.is((await t.call('PATCH', `/v1/orgs/${fx.org.id}/sites/${site.body.id}`, { token: fx.admin.token, body: { visibility: 'unlisted' } })).status, 200);
   assert.is((await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.body.id}/publish`, { token: fx.admin.token })).status, 200);
+  assert.is((await t.call('POST', `/v1/orgs/${fx.org.id}/sites/${site.body.id}/publish`, { token: fx.admin.token })).status, 200, 'published again: no change, no event');
+  // A team's members reach what it is given: who joins is recorded.
+  const team = await t.call('PUT', `/v1/orgs/${fx.org.id}/teams`, { token: fx.admin.token, body: { title: 'Auditors' } });
+  assert.is((await t.call('PUT', `/v1/orgs/${fx.org.id}/teams/${team.body.id}/members/${fx.editor.id}`, { token: fx.admin.token, body: {} })).status < 300, true);
+  const joined = await latest('team.members_changed');
+  assert.equal(joined!.target, { type: 'team', id: team.body.id, label: 'Auditors' });
+  assert.equal((await t.call('GET', `${log}/${joined!.id}`, { token: fx.admin.token })).body.payload, { added: [fx.editor.id], removed: [] });
 
   // A change request merged, and a push to main.
   const opened = await t.call('POST', `/v1/spaces/${spaceId}/change-requests`, { token: fx.admin.token, body: { subject: 'Intro' } });

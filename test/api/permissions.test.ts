@@ -211,4 +211,19 @@ test('a site grant lets a member run that site and no other; the site list says 
   assertErrorIs(await t.call('GET', `/v1/orgs/${fx.org.id}/sites/noSite/permissions/users`, { token: fx.admin.token }), 404, /Site noSite.*/);
 });
 
+test('a site grant reaches no further than the spaces its holder reads: a site showing a closed space ignores it', async () => {
+  const closed = await createSpace({ title: 'Board minutes' });
+  assert.is((await t.call('PATCH', `/v1/spaces/${closed.id}`, { token: fx.admin.token, body: { defaultLevel: null } })).status, 200);
+  const site = await t.call('POST', `/v1/orgs/${fx.org.id}/sites`, { token: fx.admin.token, body: { title: 'Board site', spaces: [closed.id] } });
+  assert.is(site.status, 201, JSON.stringify(site.body));
+  const sitePath = `/v1/orgs/${fx.org.id}/sites/${site.body.id}`;
+  assert.is((await t.call('POST', `${sitePath}/permissions`, { token: fx.admin.token, body: { role: 'admin', users: [fx.editor.id] } })).status, 204);
+  // Publishing, previews and share links would show the closed space: the grant doesn't count.
+  assertErrorIs(await t.call('POST', `${sitePath}/publish`, { token: fx.editor.token }), 403, /This operation needs the admin role in the organization or on the site; you are edit/);
+  assertErrorIs(await t.call('GET', `${sitePath}/publishing/preview`, { token: fx.editor.token }), 403, /This operation needs the create role in the organization or on the site; you are edit/);
+  // Invited to the space too, the editor reads everything the site shows: the site grant counts.
+  assert.is((await t.call('POST', `/v1/spaces/${closed.id}/permissions`, { token: fx.admin.token, body: { role: 'read', users: [fx.editor.id] } })).status, 204);
+  assert.is((await t.call('POST', `${sitePath}/publish`, { token: fx.editor.token })).status, 200);
+});
+
 test.run();

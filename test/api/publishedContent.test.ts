@@ -583,6 +583,12 @@ test('0.202.0 redirects: wildcard sources carrying their match, external and pat
   assertErrorIs(await create({ source: '/draft', destination: { kind: 'site-space', siteSpaceId: 'x' }, draft: true }), 400, '"draft": Quire has no draft redirects: create the redirect live');
   assertErrorIs(await create({ source: '/js', destination: { kind: 'external', url: 'javascript:alert(1)' } }), 400, '"destination.url" must be an http or https URL');
   assertErrorIs(await create({ source: '/gone', destination: { kind: 'path', spaceId: guide.id, path: 'no/such/page' } }), 400, `"destination.path" no/such/page is no page of space ${guide.id}`);
+  assertErrorIs(await create({ source: '/port', destination: { kind: 'external', url: 'https://example.com:99999/x' } }), 400, '"destination.url" must be an http or https URL');
+  assertErrorIs(
+    await create({ source: '/quick-start/*', destination: { kind: 'path', spaceId: guide.id, path: 'quick-start' } }),
+    400,
+    '"destination" is itself under /quick-start/*: the redirect would lead back to itself',
+  );
 
   // On the site: a permanent redirect of a public site is a 308; the external one carries what its star matched.
   const followed = await fetch(`${site.urls.published}v1/anything/below`, { redirect: 'manual' });
@@ -591,6 +597,8 @@ test('0.202.0 redirects: wildcard sources carrying their match, external and pat
   const away = await fetch(`${site.urls.published}api/users/list`, { redirect: 'manual' });
   assert.is(away.status, 302);
   assert.is(away.headers.get('location'), 'https://api.example.com/reference/users/list');
+  const encoded = await fetch(`${site.urls.published}api/a%20b/caf%C3%A9`, { redirect: 'manual' });
+  assert.is(encoded.headers.get('location'), 'https://api.example.com/reference/a%20b/caf%C3%A9', 'what the star matched is encoded once');
   const bySource = await t.call('GET', `${base}/redirect?source=${encodeURIComponent('/api/users')}`, { token: fx.reader.token });
   assert.is(bySource.body.target, 'https://api.example.com/reference/users');
 
