@@ -13,6 +13,7 @@ import {
 } from '../../engine/index.js';
 import type { Urls } from '../urls.js';
 import { type RevisionWithSizes } from '../../domain/spaces/index.js';
+import type { ComputedPage } from '../../domain/openapi/index.js';
 
 export type PageFormat = 'markdown' | 'document';
 
@@ -227,4 +228,29 @@ export function presentPagesJson(view: RevisionView, format: 'markdown'): Buffer
   pagesParts(view, format, parts);
   parts.push(childrenClose);
   return Buffer.concat(parts);
+}
+
+/**
+ * getComputedRevision's answer: each computed page as a document page with its document. Not
+ * with its `computed` source: 0.202.0's page schema matches such a page twice (its other branch
+ * takes any object), so no strict client can read one.
+ */
+export function presentComputedRevision(pages: ComputedPage[], appUrl: string) {
+  return {
+    pages: pages.map((page) => ({
+      id: page.id,
+      title: page.title,
+      document: page.document,
+      kind: 'sheet' as const,
+      type: 'document' as const,
+      urls: { app: appUrl },
+      slug: page.slug,
+      path: page.slug,
+      pages: [],
+      layout: defaultLayout,
+      tags: [],
+    })),
+    files: [],
+    reusableContents: [],
+  };
 }

@@ -19,7 +19,7 @@ import {
   revisionPageAtPath,
 } from '../../domain/spaces/index.js';
 import { applyTemplateToChangeRequestById } from '../../domain/changeRequests/index.js';
-import { computeDocument } from '../../domain/openapi/index.js';
+import { computeDocument, computeRevision, type ComputedRevisionSource } from '../../domain/openapi/index.js';
 import { paginateArray } from '../../storage/pagination.js';
 import { callerOf, contentDeps, spaceOf, type AppContext } from '../context.js';
 import { JsonCache } from '../jsonCache.js';
@@ -29,6 +29,7 @@ import { presentRevisionChanges } from '../presenters/changeRequestChanges.js';
 import { presentList } from '../presenters/list.js';
 import { presentPageMetaLinks } from '../presenters/pageMetaLinks.js';
 import {
+  presentComputedRevision,
   presentFile,
   presentPage,
   presentPageDocument,
@@ -65,6 +66,7 @@ routes.post(
   inSpace(spaceActions.view, { readByPost: true }),
   handle({ query: schemas.computedDocumentQuery, body: schemas.computedDocumentBody }, getComputedDocument),
 );
+routes.post('/spaces/:spaceId/content/computed/revision', 'getComputedRevision', inSpace(spaceActions.view, { readByPost: true }), handle({ body: schemas.computedRevisionBody }, getComputedRevision));
 routes.get('/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links', 'listRevisionPageMetaLinks', read, handle({}, getPageMetaLinks));
 routes.get('/spaces/:spaceId/content/page/:pageId/meta-links', 'listSpacePageMetaLinks', read, handle({}, getPageMetaLinks));
 routes.get('/spaces/:spaceId/revisions/:revisionId/path/*pagePath', 'getPageInRevisionByPath', read, handle({ query: schemas.pageQuery }, getPageByPath));
@@ -135,6 +137,13 @@ async function getPageDocument(ctx: AppContext, { params, query }: { params: { p
 async function getComputedDocument(ctx: AppContext, { body }: { body: schemas.ComputedDocumentBody }) {
   const { space } = spaceOf(ctx);
   ctx.body = await computeDocument(contentDeps(ctx), space.organizationId, body.source, body.seed, { publicOnly: ctx.state.siteToken !== undefined });
+}
+
+/** The pages GitBook generates from an OpenAPI specification (domain/openapi computeRevision), each with its computed document. */
+async function getComputedRevision(ctx: AppContext, { body }: { body: schemas.ComputedRevisionBody }) {
+  const { space } = spaceOf(ctx);
+  const pages = await computeRevision(contentDeps(ctx), space.organizationId, body.source as ComputedRevisionSource, body.seed, { publicOnly: ctx.state.siteToken !== undefined });
+  ctx.body = presentComputedRevision(pages, ctx.urls.spaceApp(space.id));
 }
 
 /** What the revision changed, against the one before it (its first parent; nothing, for the first). */

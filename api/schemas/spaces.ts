@@ -201,6 +201,26 @@ export const computedDocumentBody = {
 } as const;
 export type ComputedDocumentBody = FromSchema<typeof computedDocumentBody>;
 
+/** getComputedRevision's body: a `builtin:openapi` revision source (the domain names what it can't compute). */
+export const computedRevisionBody = {
+  type: 'object',
+  properties: {
+    source: {
+      type: 'object',
+      properties: {
+        type: { type: 'string', minLength: 1 },
+        dependencies: { type: 'object' },
+        props: { type: 'object', properties: { models: { type: 'boolean' }, downloadLink: { type: 'boolean' }, grouping: { enum: ['by-tag', 'by-operation'] } } },
+      },
+      required: ['type'],
+    },
+    seed: { type: 'string', maxLength: 256 },
+  },
+  required: ['source', 'seed'],
+  additionalProperties: false,
+} as const;
+export type ComputedRevisionBody = FromSchema<typeof computedRevisionBody>;
+
 export const computedDocumentQuery = {
   type: 'object',
   properties: { schema: { enum: ['current', 'next'] } },

@@ -22,13 +22,8 @@ export interface ComputedDocumentSource {
  */
 export async function computeDocument(deps: { db: Database }, organizationId: string, source: ComputedDocumentSource, seed: string, options: { publicOnly: boolean }): Promise<Document> {
   if (source.type !== 'builtin:openapi') throw invalidInput(`Computed documents from "${source.type}" sources are not supported: Quire computes "builtin:openapi" ones`);
-  const slug = source.dependencies?.spec?.ref?.kind === 'openapi' ? (source.dependencies.spec.ref.spec ?? '') : '';
-  if (!slug) throw invalidInput('"source.dependencies.spec.ref" must name an OpenAPI specification ({"kind": "openapi", "spec": "<slug>"})');
-  const record = await findOpenAPISpec(deps.db, organizationId, normalizeSlug(slug));
-  if (!record || (options.publicOnly && record.visibility !== 'public')) throw missing(`OpenAPI specification "${slug}" not found`);
-  if (!record.lastVersionId) throw missing(`OpenAPI specification "${slug}" has no processed version yet`);
-  const spec = objectOf(await readProcessedSpec(deps, record.lastVersionId));
-  const ref = { kind: 'openapi', spec: record.slug };
+  const { spec, slug } = await processedSpecOf(deps, organizationId, source, options);
+  const ref = { kind: 'openapi', spec: slug };
   const keys = keyMaker(seed);
   const paragraphs = (text: unknown): DocumentNode[] =>
     (typeof text === 'string' ? text : '')
@@ -57,6 +52,21 @@ export async function computeDocument(deps: { db: Database }, organizationId: st
     default:
       throw invalidInput('"source.props.doc" must be "info", "models" or "operations" (with "page": a tag)');
   }
+}
+
+/** The processed version of the OpenAPI specification a source's `dependencies.spec.ref` names (a site token's call: public ones only). */
+export async function processedSpecOf(
+  deps: { db: Database },
+  organizationId: string,
+  source: { dependencies?: ComputedDocumentSource['dependencies'] },
+  options: { publicOnly: boolean },
+): Promise<{ spec: Record<string, unknown>; slug: string }> {
+  const slug = source.dependencies?.spec?.ref?.kind === 'openapi' ? (source.dependencies.spec.ref.spec ?? '') : '';
+  if (!slug) throw invalidInput('"source.dependencies.spec.ref" must name an OpenAPI specification ({"kind": "openapi", "spec": "<slug>"})');
+  const record = await findOpenAPISpec(deps.db, organizationId, normalizeSlug(slug));
+  if (!record || (options.publicOnly && record.visibility !== 'public')) throw missing(`OpenAPI specification "${slug}" not found`);
+  if (!record.lastVersionId) throw missing(`OpenAPI specification "${slug}" has no processed version yet`);
+  return { spec: objectOf(await readProcessedSpec(deps, record.lastVersionId)), slug: record.slug };
 }
 
 const httpMethods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);

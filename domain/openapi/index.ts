@@ -4,3 +4,4 @@ export * from './openapiBundle.js';
 export * from './bundleInPool.js';
 export * from './processedSpecs.js';
 export * from './computedDocument.js';
+export * from './computedRevision.js';

@@ -113,6 +113,7 @@ const validBodies: Record<string, unknown> = {
   updateSitePublishingAuthById: { backend: 'custom', fallbackURL: 'https://login.example.com/' },
   updateSiteCustomizationById: defaultCustomization('Docs'),
   overrideSiteSpaceCustomizationById: { title: 'Variant', styling: { primaryColor: null } },
+  getComputedRevision: { source: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } }, props: { models: true } }, seed: 'seed' },
   getComputedDocument: { source: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } }, props: { doc: 'models' } }, seed: 'seed' },
   exportToGitRepository: { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main', commitMessage: 'Docs' },
   askInOrganization: { query: 'How do I set up?' },

@@ -393,6 +393,36 @@ test("getComputedDocument: info, one tag's operations and the models of a proces
   assert.equal((await asSite({ doc: 'models' })).body, models.body);
 });
 
+test('getComputedRevision: a page per tag and the models, each carrying the computed source its document comes from', async () => {
+  const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Catalog reference' } })).body;
+  const computed = `/v1/spaces/${space.id}/content/computed/revision`;
+  const dependencies = { spec: { ref: { kind: 'openapi', spec: 'catalog' } } };
+  const revision = await t.call('POST', computed, { token: fx.reader.token, body: { source: { type: 'builtin:openapi', dependencies, props: { models: true } }, seed: 'rev' } });
+  assert.is(revision.status, 200, JSON.stringify(revision.body));
+  assert.equal(
+    revision.body.pages.map((page: { title: string; slug: string }) => [page.title, page.slug]),
+    [
+      ['items', 'items'],
+      ['ops', 'ops'],
+      ['Models', 'models'],
+    ],
+    'the declared tag first, then the others operations name, then the models',
+  );
+  // A tag's page shows what getComputedDocument computes for that tag (its seed: the revision's and the title).
+  const document = await t.call('POST', `/v1/spaces/${space.id}/content/computed/document`, {
+    token: fx.reader.token,
+    body: { source: { type: 'builtin:openapi', dependencies, props: { doc: 'operations', page: 'items' } }, seed: 'rev:items' },
+  });
+  assert.equal(revision.body.pages[0].document, document.body);
+  const again = await t.call('POST', computed, { token: fx.reader.token, body: { source: { type: 'builtin:openapi', dependencies, props: { models: true } }, seed: 'rev' } });
+  assert.equal(again.body, revision.body, 'the same seed, the same revision');
+  assertErrorIs(
+    await t.call('POST', computed, { token: fx.reader.token, body: { source: { type: 'builtin:openapi', dependencies, props: { grouping: 'by-operation' } }, seed: 's' } }),
+    400,
+    '"source.props.grouping": Quire groups computed OpenAPI pages by tag ("by-tag")',
+  );
+});
+
 test('a specification nested past 200 levels is a PARSE_ERROR naming the limit, not a stack overflow', async () => {
   const deep = `{"openapi":"3.0.0","info":{"title":"Deep","version":"1"},"paths":{},"x-deep":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
   const since = new Date().toISOString();
