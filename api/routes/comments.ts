@@ -9,7 +9,7 @@ import { presentList } from '../presenters/list.js';
 import * as schemas from '../schemas/comments.js';
 import { listQuery, type PageQuery } from '../schemas/common.js';
 import { presentMember } from '../presenters/member.js';
-import { spaceCountsByRole } from '../../domain/organizations/index.js';
+import { spaceCounts, spaceCountsOfMembers as countsOf } from '../../domain/organizations/index.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
 
@@ -54,8 +54,9 @@ function commenters(placeOf: PlaceOf) {
   return async (ctx: AppContext, { query }: { query: PageQuery }) => {
     const { space } = spaceOf(ctx);
     const page = await commentersOf(ctx.db, space.organizationId, await placeOf(ctx), query);
-    const spaces = await spaceCountsByRole(ctx.db, space.organizationId);
-    ctx.body = presentList(page, (member) => presentMember(member, spaces(member.role), ctx.urls));
+    const spaces = await spaceCounts(ctx.db, space.organizationId);
+    const counts = await countsOf(spaces, page.items);
+    ctx.body = presentList(page, (member) => presentMember(member, counts.get(member.user.id)!, ctx.urls));
   };
 }
 

@@ -3,7 +3,17 @@ import { findOrganization } from '../../storage/organizations.js';
 import { findContentGrants, findContentGrantsCached } from '../../storage/contentGrants.js';
 import { listTeamsOfMember } from '../../storage/teams.js';
 import { findUser } from '../../storage/users.js';
-import { acceptInvitation, changeMemberRole, declineInvitation, inviteUsers, markMemberSso, organizationAccess, removeMember, spaceCountsByRole } from '../../domain/organizations/index.js';
+import {
+  acceptInvitation,
+  changeMemberRole,
+  declineInvitation,
+  inviteUsers,
+  markMemberSso,
+  organizationAccess,
+  removeMember,
+  spaceCounts,
+  spaceCountsOfMembers as countsOf,
+} from '../../domain/organizations/index.js';
 import { actorOf, callerOf, organizationOf, type AppContext, contentDeps, pathParam } from '../context.js';
 import { notFound } from '../errors.js';
 import { inOrganization, signedIn } from '../policies/index.js';
@@ -41,12 +51,13 @@ routes.delete('/user/invitations/:organizationId', 'quire:declineInvitation', si
 async function list(ctx: AppContext, { query }: { query: schemas.ListMembersQuery }) {
   const { organization } = organizationOf(ctx);
   const page = await listMembers(ctx.db, organization.id, query, query);
-  const spaces = await spaceCountsByRole(ctx.db, organization.id);
-  ctx.body = presentList(page, (member) => presentMember(member, spaces(member.role), ctx.urls));
+  const spaces = await spaceCounts(ctx.db, organization.id);
+  const counts = await countsOf(spaces, page.items);
+  ctx.body = presentList(page, (member) => presentMember(member, counts.get(member.user.id)!, ctx.urls));
 }
 
 async function present(ctx: AppContext, member: MemberRecord) {
-  return presentMember(member, (await spaceCountsByRole(ctx.db, member.organizationId))(member.role), ctx.urls);
+  return presentMember(member, await (await spaceCounts(ctx.db, member.organizationId))({ role: member.role, userId: member.user.id }), ctx.urls);
 }
 
 async function memberOfPath(ctx: AppContext) {

@@ -1,6 +1,6 @@
 import { findMember } from '../../storage/members.js';
 import { findTeam, findTeamRole, listTeamMembers, listTeams, teamRolesOf, type TeamRecord, type TeamRole } from '../../storage/teams.js';
-import { addTeamMember, createTeam, removeFromTeam, removeTeam, renameTeamOf, spaceCountsByRole, updateTeamMembers } from '../../domain/organizations/index.js';
+import { addTeamMember, createTeam, removeFromTeam, removeTeam, renameTeamOf, spaceCounts, spaceCountsOfMembers as countsOf, updateTeamMembers } from '../../domain/organizations/index.js';
 import { actorOf, callerOf, organizationOf, type AppContext, pathParam } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { inOrganization } from '../policies/index.js';
@@ -81,8 +81,12 @@ async function listMembers(ctx: AppContext, { query }: { query: schemas.ListTeam
   const { organization } = organizationOf(ctx);
   const team = await teamOfPath(ctx);
   const page = await listTeamMembers(ctx.db, organization.id, team.id, query);
-  const spaces = await spaceCountsByRole(ctx.db, organization.id);
-  ctx.body = presentList(page, ({ role, member }) => ({ organization: presentMember(member, spaces(member.role), ctx.urls), team: { role }, permissions: { view: true } }));
+  const spaces = await spaceCounts(ctx.db, organization.id);
+  const counts = await countsOf(
+    spaces,
+    page.items.map((item) => item.member),
+  );
+  ctx.body = presentList(page, ({ role, member }) => ({ organization: presentMember(member, counts.get(member.user.id)!, ctx.urls), team: { role }, permissions: { view: true } }));
 }
 
 async function updateMembers(ctx: AppContext, { body }: { body: schemas.UpdateTeamMembersBody }) {

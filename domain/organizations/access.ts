@@ -3,7 +3,7 @@ import type { Database } from '../../storage/db.js';
 import type { MemberRole } from '../../storage/members.js';
 import { listAllSpacesOfOrganization, type SpaceRecord } from '../../storage/spaces.js';
 import { effectiveRole, levelsOf } from './spaceRoles.js';
-import { grantedRole, higherRole, type Grants } from '../../storage/contentGrants.js';
+import { findContentGrants, grantedRole, higherRole, type Grants } from '../../storage/contentGrants.js';
 
 export interface OrganizationAccess {
   spaces: Map<string, { space: SpaceRecord; role: MemberRole }>;
@@ -62,20 +62,28 @@ export async function organizationAccess(db: Database, organizationId: string, o
 }
 
 /**
- * How many spaces a member of each organization role reaches. Access depends only on the role
- * (per-person grants don't exist yet), so one reading of the organization serves a whole list.
+ * How many spaces each member reaches: their organization role's reach, computed once per role
+ * from one reading of the organization, unless grants (their own or their teams') add to it
+ * (storage/contentGrants): those members are counted with their grants.
  */
-export async function spaceCountsByRole(db: Database, organizationId: string): Promise<(role: MemberRole | null) => number> {
+export async function spaceCounts(db: Database, organizationId: string): Promise<(member: { role: MemberRole | null; userId: string }) => Promise<number>> {
   const content = await loadContent(db, organizationId);
-  const counts = new Map<MemberRole | null, number>();
-  return (role) => {
-    let count = counts.get(role);
+  const byRole = new Map<MemberRole | null, number>();
+  return async ({ role, userId }) => {
+    const grants = await findContentGrants(db, userId);
+    if ([...grants.keys()].some((key) => key.startsWith('space:') || key.startsWith('collection:'))) return accessIn(content, role, grants).spaces.size;
+    let count = byRole.get(role);
     if (count === undefined) {
       count = accessIn(content, role).spaces.size;
-      counts.set(role, count);
+      byRole.set(role, count);
     }
     return count;
   };
+}
+
+/** The spaces each of these members reaches (spaceCounts), by user id. */
+export async function spaceCountsOfMembers(count: Awaited<ReturnType<typeof spaceCounts>>, members: Array<{ role: MemberRole | null; user: { id: string } }>): Promise<Map<string, number>> {
+  return new Map(await Promise.all(members.map(async (member) => [member.user.id, await count({ role: member.role, userId: member.user.id })] as const)));
 }
 
 /**

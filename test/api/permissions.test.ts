@@ -54,6 +54,8 @@ test('a guest invited to a space reads it, edits as far as their role, and loses
   assert.is(read.status, 200);
   assert.is(read.body.permissions.edit, true);
   assert.is((await t.call('PATCH', `/v1/spaces/${space.id}`, { token: fx.guest.token, body: { title: 'Guest handbook, edited' } })).status, 200);
+  const asMember = await t.call('GET', `/v1/orgs/${fx.org.id}/members/${fx.guest.id}`, { token: fx.admin.token });
+  assert.is(asMember.body.spaces, 1, 'the member list counts the spaces a grant reaches');
   const listed = await t.call('GET', `/v1/orgs/${fx.org.id}/spaces`, as(fx.guest));
   assert.equal(
     listed.body.items.map((item: { id: string }) => item.id),
