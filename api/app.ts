@@ -8,6 +8,7 @@ import { metricsEndpoint } from './middleware/metrics.js';
 import type { EventLoopDelay } from './metrics.js';
 import { HttpError } from './errors.js';
 import { jsonBody } from './middleware/jsonBody.js';
+import { storageUploads } from './uploads.js';
 import { recheckPolicyInWrites } from './middleware/recheckPolicy.js';
 import { requestContext } from './middleware/requestContext.js';
 import { requestTarget } from './middleware/requestTarget.js';
@@ -58,7 +59,7 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
   const readBody = jsonBody({ limitBytes: services.config.bodyLimitBytes });
   const register = (into: Router<AppState, AppServices>, route: Route) => {
     // Writes under an organization re-run the policy inside their transaction (roles can change meanwhile).
-    const writes = route.method === 'GET' ? [] : [readBody, ...(route.path.startsWith('/orgs/:organizationId') ? [recheckPolicyInWrites(route.policy)] : [])];
+    const writes = route.method === 'GET' ? [] : [readBody, ...(/^\/orgs?\/:organizationId/.test(route.path) ? [recheckPolicyInWrites(route.policy)] : [])];
     // The policy tells these routes by what they declare, not by the request's path: routing
     // ignores case, so a path test would let `/Change-Requests/…` pass as another route.
     const unpublished = unpublishedKind(route.path);
@@ -83,6 +84,7 @@ export function createApp(services: AppServices, health: { eventLoopDelay: Event
   const gitRoutes = gitRouter.routes();
   app.use(((ctx: Koa.Context, next: Koa.Next) => (/^\/git\//i.test(ctx.path) ? gitRoutes(ctx as never, next) : next())) as never);
   if (services.storageNode) app.use(internalRouter.routes() as never);
+  app.use(((ctx: Koa.Context, next: Koa.Next) => (ctx.path.startsWith('/uploads/') ? storageUploads(ctx as never, next) : next())) as never);
   app.use(publishedSites as never);
   // The web app beside the API; its home is the instance's (a published site on its own hostname answered above).
   const webApp = webAppRouter.routes();

@@ -23,6 +23,11 @@ export class Urls {
   revisionApp = (spaceId: string, revisionId: string) => this.app(`/s/${spaceId}/r/${revisionId}`);
   /** A file's bytes, by a signed URL that needs no token (see DownloadSigner). */
   fileDownload = (spaceId: string, revisionId: string, fileId: string) => this.signedApi(`/spaces/${spaceId}/revisions/${revisionId}/files/${fileId}/download`);
+  /** Where the bytes of an upload are sent (PUT), signed: a presigned URL, as a storage service gives (api/uploads.ts). */
+  upload = (key: string) => {
+    const path = `/uploads/${key}`;
+    return `${this.base}${path}${this.downloads ? `?${this.downloads.sign(path)}` : ''}`;
+  };
   /** An API path that answers without a token: signed (see DownloadSigner). */
   signedApi = (path: string) => {
     const apiPath = `/v1${path}`;

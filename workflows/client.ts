@@ -20,6 +20,8 @@ import type { translationRun } from './translationRun.workflow.js';
 import type { RepositoryMaintenanceInput } from './repositoryMaintenance.workflow.js';
 import type { AuditRetentionInput } from './auditRetention.workflow.js';
 import type { pdfExport } from './pdfExport.workflow.js';
+import type { contentImport } from './contentImport.workflow.js';
+import type { ImportJobInput } from '../domain/common/jobs.js';
 import { conversationsIngested, type conversationProcessing } from './conversationProcessing.workflow.js';
 import { pdfOptions, type PdfExportInput } from '../domain/pdf/index.js';
 import type { GitSyncJob } from '../domain/git/index.js';
@@ -162,6 +164,18 @@ export class JobClient implements Jobs {
       this.client.workflow.start<typeof pdfExport>('pdfExport', {
         taskQueue: await this.queueOf(input.spaceId),
         workflowId: pdfJobId(input),
+        args: [input],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      }),
+    );
+  }
+
+  /** Starts an import run's job, on the queue of its target space's storage. */
+  async startImport(input: ImportJobInput): Promise<void> {
+    await this.call(`start import run ${input.runId}`, async () =>
+      this.client.workflow.start<typeof contentImport>('contentImport', {
+        taskQueue: await this.queueOf(input.spaceId),
+        workflowId: `import:${input.runId}`,
         args: [input],
         workflowIdConflictPolicy: 'USE_EXISTING',
       }),

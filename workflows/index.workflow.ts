@@ -8,6 +8,7 @@ export { conversationProcessing } from './conversationProcessing.workflow.js';
 export { conversationsConsolidation } from './conversationsConsolidation.workflow.js';
 export { repositoryMaintenance } from './repositoryMaintenance.workflow.js';
 export { auditRetention } from './auditRetention.workflow.js';
+export { contentImport } from './contentImport.workflow.js';
 export { gitSync } from './gitSync.workflow.js';
 export { rendererRevalidation } from './rendererRevalidation.workflow.js';
 export { spaceMove } from './spaceMove.workflow.js';

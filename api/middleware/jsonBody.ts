@@ -157,7 +157,8 @@ function assertCleanStrings(body: unknown) {
   }
 }
 
-function readBody(stream: NodeJS.ReadableStream, limitBytes: number): Promise<Buffer> {
+/** A request's bytes, refused past `limitBytes` (413) while they stream in. */
+export function readBody(stream: NodeJS.ReadableStream, limitBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -33,6 +33,7 @@ import { permissionRoutes } from './permissions.js';
 import { auditRoutes } from './audit.js';
 import { askRoutes } from './ask.js';
 import { insightRoutes } from './insights.js';
+import { importRoutes } from './imports.js';
 
 /** Every route of the API, area by area. */
 export const allRoutes: Route[] = [
@@ -70,4 +71,5 @@ export const allRoutes: Route[] = [
   auditRoutes,
   askRoutes,
   insightRoutes,
+  importRoutes,
 ].flatMap((table) => table.routes);

@@ -13,6 +13,14 @@ export interface PdfExportInput {
   page: string | null;
 }
 
+/** An import run (domain/imports), as its job receives it: the run names its source and target. */
+export interface ImportJobInput {
+  runId: string;
+  organizationId: string;
+  /** The target space: the job runs on its storage's queue. */
+  spaceId: string;
+}
+
 /** One Git Sync operation, as its job receives it. */
 export interface GitSyncJob {
   direction: 'import' | 'export';

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { Repository } from '../../engine/index.js';
-import type { GitSyncJob, PdfExportInput, SpaceDeletionInput } from './jobs.js';
+import type { GitSyncJob, ImportJobInput, PdfExportInput, SpaceDeletionInput } from './jobs.js';
 
-export type { GitSyncJob, PdfExportInput, SpaceDeletionInput } from './jobs.js';
+export type { GitSyncJob, ImportJobInput, PdfExportInput, SpaceDeletionInput } from './jobs.js';
 
 /**
  * The durable jobs the domain starts, signals and cancels. workflows/client.ts implements it on
@@ -17,6 +17,8 @@ export interface Jobs {
   /** `sourceSpaceId`: the space whose repository the run reads (its storage runs the job). */
   startTranslationRun(translationId: string, run: number, sourceSpaceId: string): Promise<void>;
   startPdfExport(input: PdfExportInput): Promise<void>;
+  /** Starts the job of an import run (one job per run). */
+  startImport(input: ImportJobInput): Promise<void>;
   signalConversationsIngested(organizationId: string): Promise<void>;
   startGitSync(job: GitSyncJob): Promise<void>;
   /**

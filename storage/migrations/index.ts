@@ -28,6 +28,7 @@ import { teamGrants } from './028-team-grants.js';
 import { auditEvents } from './029-audit-events.js';
 import { siteInsights } from './030-site-insights.js';
 import { redirectRules } from './031-redirect-rules.js';
+import { imports } from './032-imports.js';
 
 export interface Migration {
   version: number;
@@ -69,4 +70,5 @@ export const migrations: Migration[] = [
   auditEvents,
   siteInsights,
   redirectRules,
+  imports,
 ];

@@ -119,6 +119,8 @@ const validBodies: Record<string, unknown> = {
   askInOrganization: { query: 'How do I set up?' },
   updateUserById: { displayName: 'Ada' },
   trackEventsInSiteById: { events: [] },
+  generateStorageUploadURL: { file: { name: 'site.zip', type: 'application/zip', size: 10 }, kind: 'import_file' },
+  startImportRun: { source: { type: 'website', url: 'https://docs.example.com/' }, target: { space: 'someId' } },
   submitAgentFeedbackToSite: { subject: { kind: 'generic' }, feedback: { summary: 'Hard to find' } },
   duplicateSiteSpace: { draft: false },
   bulkUpsertSiteRedirects: { redirects: [{ source: '/old', destination: null }] },

@@ -67,9 +67,10 @@ export const messages = {
   },
   /** What a caller outside the organization gets for the first resource of the path. */
   notFoundFor(path: string): string {
-    const [, kind, id] = /^\/v1\/(orgs|spaces|collections)\/([^/?]+)/.exec(path) ?? [];
+    // 0.202.0's import runs live under `/org/` (singular).
+    const [, kind, id] = /^\/v1\/(orgs|org|spaces|collections)\/([^/?]+)/.exec(path) ?? [];
     if (!kind || !id) throw new Error(`${path} names no organization, space or collection`);
-    return `${{ orgs: 'Organization', spaces: 'Space', collections: 'Collection' }[kind]} ${decodeURIComponent(id)} not found`;
+    return `${{ orgs: 'Organization', org: 'Organization', spaces: 'Space', collections: 'Collection' }[kind]} ${decodeURIComponent(id)} not found`;
   },
 };
 

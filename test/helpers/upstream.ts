@@ -144,6 +144,11 @@ const quireFields: Record<string, Record<string, unknown>> = {
   OpenAPISpecContent: inlined(newerSpec, propertiesOf(newerSpec, 'OpenAPISpecContent', ['urls'])) as Record<string, unknown>,
   // Redirects as 0.202.0 has them: wildcard sources, external destinations, permanent ones (docs/sites.md, "Redirects").
   SiteRedirect: inlined(newerSpec, propertiesOf(newerSpec, 'SiteRedirect', ['source', 'draft', 'captureWildcard', 'permanent', 'destination', 'createdAt', 'updatedAt'])) as Record<string, unknown>,
+  // Import runs as 0.202.0 has them (docs/imports.md).
+  ContentImportRun: inlined(
+    newerSpec,
+    propertiesOf(newerSpec, 'ContentImportRun', ['object', 'createdAt', 'updatedAt', 'startedAt', 'completedAt', 'status', 'reason', 'source', 'target', 'site', 'createdBy', 'urls', 'pages']),
+  ) as Record<string, unknown>,
   // A site's list of who reaches it says so in 0.202.0's terms: a grant on the site is its own origin (docs/permissions.md).
   UserSitePermission: inlined(newerSpec, propertiesOf(newerSpec, 'UserSitePermission', ['origin', 'disabled', 'lastSeenAt'])) as Record<string, unknown>,
 };

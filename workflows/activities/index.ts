@@ -9,6 +9,7 @@ import { consolidateConversations, consolidateOrganizationConversations, process
 import { refreshOpenAPISources } from './refreshOpenAPISources.js';
 import { repackRepositories } from './repackRepositories.js';
 import { pruneAuditEvents } from './pruneAuditEvents.js';
+import { runImport } from './runImport.js';
 import { runGitSync } from './runGitSync.js';
 import { revalidateRenderer } from './revalidateRenderer.js';
 import { spaceMoveActivities } from './moveSpace.js';
@@ -33,6 +34,7 @@ export function createActivities(deps: ActivityDependencies, options: { renderer
     consolidateOrganizationConversations: heartbeating(consolidateOrganizationConversations(deps)),
     repackRepositories: repackRepositories(deps),
     pruneAuditEvents: pruneAuditEvents(deps),
+    runImport: heartbeating(runImport(deps)),
     runGitSync: heartbeating(runGitSync(deps)),
     revalidateRenderer: revalidateRenderer(deps, options.renderer),
     ...spaceMoveActivities(deps),
