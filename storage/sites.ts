@@ -1,3 +1,4 @@
+import { deleteSiteQuestions } from './siteQuestions.js';
 import { randomBytes } from 'node:crypto';
 import type { Database, Queryable } from './db.js';
 import { notFound } from './errors.js';
@@ -165,11 +166,12 @@ export async function updateSite(db: Queryable, siteId: string, changes: SiteCha
 }
 
 /** False when there was no such site. Its structure and share links go with it. */
-/** Deletes the site; its readers' counts and the roles given on it go with it. */
+/** Deletes the site; its readers' counts and questions and the roles given on it go with it. */
 export async function deleteSite(db: Queryable, organizationId: string, siteId: string): Promise<boolean> {
   const { changes } = await db.run('DELETE FROM sites WHERE id = ? AND organization_id = ?', [siteId, organizationId]);
   if (changes === 0) return false;
   await db.run('DELETE FROM site_insight_days WHERE site_id = ?', [siteId]);
+  await deleteSiteQuestions(db, siteId);
   await db.run("DELETE FROM content_grants WHERE target_kind = 'site' AND target_id = ?", [siteId]);
   await db.run("DELETE FROM team_content_grants WHERE target_kind = 'site' AND target_id = ?", [siteId]);
   return true;

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { answerQuestion, recommendedQuestions } from '../../domain/answers/index.js';
+import { answerQuestion, recommendedQuestions, recordSiteAnswer } from '../../domain/answers/index.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
 import type { SiteSearchScope } from '../../domain/publishing/index.js';
 import { contentDeps, grantsOf, indexingDeps, organizationOf, siteReaderOf, type AppContext } from '../context.js';
@@ -68,6 +68,8 @@ async function streamAskInSite(ctx: AppContext, { params, query, body }: { param
   const spaceIds = await siteSpacesOf(ctx, params.siteId, body.scope as SiteSearchScope);
   await sendEvents(ctx, async (send) => {
     const answer = await answerQuestion(indexingDeps(ctx), spaceIds, body.question);
+    // Kept for the site's editors (listSiteQuestions), the caller's identity not with it.
+    await recordSiteAnswer(ctx.db, { siteId: params.siteId, question: body.question, answer, channel: 'api' });
     send({ type: 'answer', answer: await presentAnswer(answer, query.format ?? 'document') });
   });
 }

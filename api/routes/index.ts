@@ -33,6 +33,7 @@ import { permissionRoutes } from './permissions.js';
 import { auditRoutes } from './audit.js';
 import { askRoutes } from './ask.js';
 import { insightRoutes } from './insights.js';
+import { siteQuestionRoutes } from './siteQuestions.js';
 import { importRoutes } from './imports.js';
 
 /** Every route of the API, area by area. */
@@ -71,5 +72,6 @@ export const allRoutes: Route[] = [
   auditRoutes,
   askRoutes,
   insightRoutes,
+  siteQuestionRoutes,
   importRoutes,
 ].flatMap((table) => table.routes);

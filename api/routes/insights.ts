@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { aggregateInsights, countsOf, referrerHost, searchWords, type InsightQuery, type SiteEvent } from '../../domain/insights/index.js';
+import { rateAnswer } from '../../domain/answers/index.js';
 import { siteOf } from '../../domain/sites/index.js';
 import { organizationOf, type AppContext } from '../context.js';
 import { siteActions } from '../policies/actions.js';
@@ -43,6 +44,10 @@ function siteEventOf(event: TrackedEvent): SiteEvent {
 async function track(ctx: AppContext, { params, body }: { params: { siteId: string }; body: schemas.TrackEventsBody }) {
   const found = await siteOfPath(ctx, params.siteId);
   ctx.insights.record(countsOf(found.id, body.events.map(siteEventOf)));
+  // A reader's rating of an answer the site gave: kept on that answer (listSiteQuestionAnswers); one the site never gave is ignored.
+  for (const event of body.events) {
+    if (event.type === 'ask_rate_response' && event.responseId && event.rating) await rateAnswer(ctx.db, found.id, event.responseId, event.rating);
+  }
   ctx.status = 204;
 }
 

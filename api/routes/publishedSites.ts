@@ -25,6 +25,7 @@ import { llmsFullTxt, llmsTxt, markdownTwin, robotsTxt, sitemapXml } from '../si
 import { countsOf, pageOfSite, referrerHost, searchWords, type SiteEvent } from '../../domain/insights/index.js';
 import { jsonBody } from '../middleware/jsonBody.js';
 import { findSiteByIdCached } from '../../storage/sites.js';
+import { recordSiteAnswer } from '../../domain/answers/index.js';
 import { askHtml, isIndexable, messagePageHtml, notFoundHtml, renderPublishedPage, searchResultsHtml, searchResultsJson, tooLargePageHtml } from '../sites/pages/publishedPage.js';
 import { siteAssets } from '../sites/pages/siteAssets.js';
 import mime from 'mime-types';
@@ -362,6 +363,8 @@ async function serveAsk(ctx: AppContext, root: PublishedPageView) {
     .trim();
   const answer = question ? await answerOnSite(contentDeps(ctx), root.siteSpaces, question) : undefined;
   if (answer) countOnServer(ctx, root, { type: 'ask_question', detail: searchWords(question), results: answer.sources.length });
+  // The question and its answer kept for the site's editors (listSiteQuestions), unless the reader asks not to be tracked.
+  if (answer && !asksNotToBeTracked(ctx)) await recordSiteAnswer(ctx.db, { siteId: root.place.site.id, question, answer, channel: 'site' });
   cacheHeaders(ctx, root);
   // An answer may cost a model's call: each one is the asker's alone, kept by nobody.
   ctx.set('Cache-Control', 'no-store');

@@ -1,3 +1,4 @@
+import type { SiteQuestionView } from '../../domain/answers/index.js';
 import type { InsightsSummary } from '../../domain/insights/index.js';
 import { el, type Child } from '../../domain/documents/index.js';
 
@@ -71,6 +72,27 @@ export function siteInsightsSection(insights: InsightsSummary): Child {
       'Feedback from AI agents',
       ['Page', 'Feedback', 'Times'],
       insights.feedback.map((entry) => [entry.path || entry.page, entry.text, entry.times]),
+      'none yet',
+    ),
+  );
+}
+
+/** The questions readers asked the site lately, the most asked first, with how the documentation answered them (docs/ask.md). */
+export function siteQuestionsSection(questions: SiteQuestionView[], days: number): Child {
+  return el(
+    'section',
+    { id: 'questions', ariaLabelledBy: 'questions-title' },
+    el('h2', { id: 'questions-title' }, `Questions readers asked, last ${days} days`),
+    table(
+      'Questions asked most',
+      ['Question', 'Kind', 'Times', 'Answered (yes / partly / no)', 'Rated (up / down)'],
+      questions.map(({ question, type, stats }) => [
+        question,
+        type,
+        stats.answers,
+        `${stats.answered.yes} / ${stats.answered.partially} / ${stats.answered.no}`,
+        `${stats.feedback.positive} / ${stats.feedback.negative}`,
+      ]),
       'none yet',
     ),
   );

@@ -8,7 +8,8 @@ import type { AppContext } from '../context.js';
 import { csrfField, breadcrumbs } from './layout.js';
 import { organizationPath, sitePath, sitesPath } from './paths.js';
 import type { InsightsSummary } from '../../domain/insights/index.js';
-import { siteInsightsSection } from './siteInsightsSection.js';
+import type { SiteQuestionView } from '../../domain/answers/index.js';
+import { siteInsightsSection, siteQuestionsSection } from './siteInsightsSection.js';
 
 const state = (site: SiteRecord) => `${site.published ? 'Published' : 'Not published'} · ${site.visibility}`;
 
@@ -42,6 +43,8 @@ export interface SitePage {
   may: { admin: boolean; edit: boolean };
   /** What readers did lately. */
   insights: InsightsSummary;
+  /** The questions asked most over the insights' days. */
+  questions: SiteQuestionView[];
   notice?: string;
   problem?: string;
 }
@@ -61,6 +64,7 @@ export function siteContent(ctx: AppContext, page: SitePage): Child[] {
     site.published ? el('p', { className: ['url'] }, 'Read it at ', el('a', { href: page.publishedUrl }, page.publishedUrl)) : null,
     may.admin ? form(site.published ? 'unpublish' : 'publish', el('button', { type: 'submit', className: site.published ? [] : ['primary'] }, site.published ? 'Unpublish' : 'Publish')) : null,
     siteInsightsSection(page.insights),
+    siteQuestionsSection(page.questions, page.insights.days),
 
     may.admin
       ? el(

@@ -32,6 +32,7 @@ import { checkedForm } from './forms.js';
 import { signedIn } from './guards.js';
 import { sendPage } from './layout.js';
 import { siteInsightsSummary } from '../../domain/insights/index.js';
+import { listSiteQuestions } from '../../domain/answers/index.js';
 import { noticeOf, type Notice } from './notices.js';
 import { sitePath } from './paths.js';
 import { siteContent, sitesContent, type SitePage } from './sitePages.js';
@@ -175,6 +176,9 @@ async function acting(ctx: AppContext, act: (form: URLSearchParams, site: SiteRe
   }
 }
 
+/** How far back the site page's readers' figures and questions go. */
+const insightDays = 30;
+
 async function showSite(ctx: AppContext, extra: { draft?: CustomizationDraft; notice?: string; problem?: string }, status = 200) {
   const { organization, role } = organizationOf(ctx);
   const site = await theSite(ctx);
@@ -182,12 +186,13 @@ async function showSite(ctx: AppContext, extra: { draft?: CustomizationDraft; no
   const base = `${ctx.protocol}://${ctx.host}`;
   const publishedUrl = new URL(`/sites/${site.id}/`, base).toString();
   await ctx.insights.flush();
-  const [structure, shareLinks, access, saved, insights] = await Promise.all([
+  const [structure, shareLinks, access, saved, insights, questions] = await Promise.all([
     loadSiteStructureCached(ctx.db, site.id).then((structure) => structure!),
     may.admin ? listShareLinks(ctx.db, site.id, { limit: 100 }) : undefined,
     may.edit ? organizationAccess(ctx.db, organization.id, role, await findContentGrantsCached(ctx.db, callerOf(ctx).id)) : undefined,
     siteCustomization(contentDeps(ctx), site),
-    siteInsightsSummary(ctx.db, site.id),
+    siteInsightsSummary(ctx.db, site.id, insightDays),
+    listSiteQuestions(ctx.db, site.id, { from: new Date(Date.now() - insightDays * 86_400_000).toISOString(), sort: 'stats.answers' }, { limit: 10, order: 'desc' }),
   ]);
   const spaces = access ? [...access.spaces.values()].map(({ space }) => space) : [];
   const titleOf = (spaceId: string) => spaces.find((space) => space.id === spaceId)?.title ?? 'A space you can’t read';
@@ -209,6 +214,7 @@ async function showSite(ctx: AppContext, extra: { draft?: CustomizationDraft; no
     previewUrl: await previewUrl(ctx, site, extra.draft ? draft : undefined),
     may,
     insights,
+    questions: questions.items,
     ...(extra.notice ? { notice: extra.notice } : {}),
     ...(extra.problem ? { problem: extra.problem } : {}),
   };

@@ -4,7 +4,7 @@ import type { ContentDeps } from '../common/deps.js';
 import { integrations } from '../common/integrations.js';
 import { log } from '../common/log.js';
 import { modelAnswer, passageOf, quotedAnswer, titleOf } from './compose.js';
-import { answerSources, type AnswerSource } from './sources.js';
+import { answerSources, questionWords, type AnswerSource } from './sources.js';
 
 /** An answer to a reader's question, with the pages (and their sections) it comes from. */
 export interface Answer {
@@ -16,6 +16,10 @@ export interface Answer {
   followupQuestions: string[];
   /** How it was written: the best passages quoted, or a chat model from them. */
   method: 'quoted' | 'model';
+  /** The share of the question's content words the best section holds (0 when nothing was found, or the question has none). */
+  coverage: number;
+  /** How many content words the question has: none makes it unclear. */
+  words: number;
 }
 
 /**
@@ -49,7 +53,9 @@ export async function answerQuestion(deps: Pick<ContentDeps, 'db' | 'repositorie
           passage: passageOf(source.hit.body, question),
         }))
       : [];
-  return { markdown: composed.markdown, sources: sourcesByPage(composed.used), quotes, followupQuestions, method };
+  const words = questionWords(question).length;
+  const coverage = words && sources[0] ? Math.min(1, sources[0].matched / words) : 0;
+  return { markdown: composed.markdown, sources: sourcesByPage(composed.used), quotes, followupQuestions, method, coverage, words };
 }
 
 function sourcesByPage(used: AnswerSource[]): Answer['sources'] {

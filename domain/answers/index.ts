@@ -2,3 +2,4 @@
 export * from './ask.js';
 export { nothingFound, passageOf } from './compose.js';
 export { questionWords } from './sources.js';
+export * from './siteQuestions.js';

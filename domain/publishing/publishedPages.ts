@@ -116,6 +116,13 @@ export async function publishedRevisions(deps: Deps, view: Pick<PublishedPageVie
   return Promise.all(view.siteSpaces.map(async (siteSpace) => ({ siteSpace, revision: await readSpaceRevision(deps, siteSpace.spaceId) })));
 }
 
+/** Where each space of the site is published, below the site's URL (its visible site space's path), for links to its pages. */
+export async function siteSpacePaths(deps: Deps, siteId: string): Promise<Map<string, string>> {
+  const structure = await loadSiteStructureCached(deps.db, siteId);
+  const siteSpaces = structure ? await visibleSiteSpaces(deps, structure) : [];
+  return new Map([...siteSpaces].reverse().map((siteSpace) => [siteSpace.spaceId, siteSpace.path]));
+}
+
 async function visibleSiteSpaces(deps: Deps, structure: SiteStructure): Promise<VisibleSiteSpace[]> {
   const sectionPath = new Map(structure.sections.map((section) => [section.id, section.isDefault ? '' : `${encodeURIComponent(section.path)}/`]));
   const shown = structure.siteSpaces.filter((siteSpace) => !siteSpace.hidden);

@@ -29,6 +29,7 @@ import { auditEvents } from './029-audit-events.js';
 import { siteInsights } from './030-site-insights.js';
 import { redirectRules } from './031-redirect-rules.js';
 import { imports } from './032-imports.js';
+import { siteQuestions } from './033-site-questions.js';
 
 export interface Migration {
   version: number;
@@ -71,4 +72,5 @@ export const migrations: Migration[] = [
   siteInsights,
   redirectRules,
   imports,
+  siteQuestions,
 ];
