@@ -102,7 +102,10 @@ export async function listSiteAnswers(db: Queryable, siteId: string, filter: Ans
     where.push(column);
     params.push(value);
   }
-  const rows = await db.all<AnswerRow>(`SELECT ${answerColumns} FROM site_question_answers a JOIN site_questions q ON q.id = a.question_id WHERE ${where.join(' AND ')} ORDER BY a.created_at DESC, a.id DESC`, params);
+  const rows = await db.all<AnswerRow>(
+    `SELECT ${answerColumns} FROM site_question_answers a JOIN site_questions q ON q.id = a.question_id WHERE ${where.join(' AND ')} ORDER BY a.created_at DESC, a.id DESC`,
+    params,
+  );
   return rows.map(answerOf);
 }
 

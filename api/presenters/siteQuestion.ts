@@ -71,6 +71,8 @@ export function presentAnswerSource(source: AnswerSourceRecord, site: { id: stri
     revision: source.revision,
     page: source.pageId,
     // A space no longer on the site: its page in the app.
-    urls: { location: spacePath === undefined ? urls.pageApp(source.spaceId, source.pageId) : `${publishedSiteUrl(urls, site.id)}${spacePath}${source.path.split('/').map(encodeURIComponent).join('/')}` },
+    urls: {
+      location: spacePath === undefined ? urls.pageApp(source.spaceId, source.pageId) : `${publishedSiteUrl(urls, site.id)}${spacePath}${source.path.split('/').map(encodeURIComponent).join('/')}`,
+    },
   };
 }

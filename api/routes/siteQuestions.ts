@@ -37,7 +37,7 @@ routes.get(`${site}/answers/:siteQuestionAnswerId/sources`, 'listSiteQuestionAns
 routes.get(`${site}/answers/:siteQuestionAnswerId/thread`, 'getSiteQuestionAnswerThreadById', read, handle({}, thread));
 
 const siteOfPath = (ctx: AppContext, siteId: string) => siteOf(ctx.db, organizationOf(ctx).organization.id, siteId);
-const all = <T>(value: T | T[] | undefined): T[] | undefined => (value === undefined ? undefined : [value].flat() as T[]);
+const all = <T>(value: T | T[] | undefined): T[] | undefined => (value === undefined ? undefined : ([value].flat() as T[]));
 /** Times compared as stored (UTC, milliseconds). */
 const instant = (value: string | undefined) => (value === undefined ? undefined : new Date(value).toISOString());
 

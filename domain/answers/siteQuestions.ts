@@ -241,7 +241,10 @@ export async function siteQuestionSources(db: Queryable, siteId: string, questio
     }
   }
   const sources = [...pages.values()].map((source) => ({ ...source, weight: Math.round((source.weight / answers.length) * 1000) / 1000 }));
-  return paginateArray(sources, (source) => [source.weight, `${source.spaceId}:${source.pageId}`], `site-question-sources:${siteId}:${questionId}:${JSON.stringify(query)}`, { ...page, order: 'desc' });
+  return paginateArray(sources, (source) => [source.weight, `${source.spaceId}:${source.pageId}`], `site-question-sources:${siteId}:${questionId}:${JSON.stringify(query)}`, {
+    ...page,
+    order: 'desc',
+  });
 }
 
 /** A kept answer's text as an upstream JSON Document. */

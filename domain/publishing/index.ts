@@ -13,7 +13,16 @@ export {
   type SiteToken,
 } from './siteTokens.js';
 export { answerOnSite, searchPublishedSite, siteSpaceIdsForReader, siteSpacesInScope, type FoundPage, type SiteReader, type SiteSearchScope } from './siteSearch.js';
-export { publishedRevisions, siteSpacePaths, readPublishedDocument, readPublishedPage, type PublishedDocument, type PublishedPageRequest, type PublishedPageView, type VisibleSiteSpace } from './publishedPages.js';
+export {
+  publishedRevisions,
+  siteSpacePaths,
+  readPublishedDocument,
+  readPublishedPage,
+  type PublishedDocument,
+  type PublishedPageRequest,
+  type PublishedPageView,
+  type VisibleSiteSpace,
+} from './publishedPages.js';
 export {
   changeSiteRedirect,
   createSiteRedirect,

@@ -32,7 +32,11 @@ test.before(async () => {
     token: fx.admin.token,
     body: {
       changes: [
-        { operation: 'insert_page', title: 'Installing', document: { markdown: '## How do I install the CLI?\n\nRun `npm install -g acme-cli` to install the command line tool. It needs Node 20 or later.\n' } },
+        {
+          operation: 'insert_page',
+          title: 'Installing',
+          document: { markdown: '## How do I install the CLI?\n\nRun `npm install -g acme-cli` to install the command line tool. It needs Node 20 or later.\n' },
+        },
         { operation: 'insert_page', title: 'Billing', document: { markdown: 'Invoices are sent on the first day of each month, by email to the account owner.\n' } },
       ],
     },
@@ -84,7 +88,10 @@ test('each answer is kept with its question, verdicts and sources, for the siteâ
   const unanswered = listed.body.items.find((question: { question: string }) => /capacitor/.test(question.question));
   assert.equal(unanswered.stats.answered, { yes: 0, partially: 0, no: 1 });
   assert.equal(unanswered.stats.relevance, { relevant: 0, spam: 0, 'off-topic': 1, unclear: 0 });
-  assert.not.ok(listed.body.items.some((question: { question: string }) => /invoices/i.test(question.question)), 'a DNT question is not kept');
+  assert.not.ok(
+    listed.body.items.some((question: { question: string }) => /invoices/i.test(question.question)),
+    'a DNT question is not kept',
+  );
 
   const stats = await t.call('GET', `${questions()}/question-stats`, { token: fx.reader.token });
   assert.is(stats.body.total, 2);
@@ -128,7 +135,11 @@ test('answers are listed with their response, filtered, paged, and rated by read
   // A reader rates the answer through the site's insights events: kept on it, counted in the figures.
   const tracked = await t.call('POST', `${questions()}/insights/events`, {
     token: fx.reader.token,
-    body: { events: [{ type: 'ask_rate_response', query: 'How do I install the CLI?', rating: -1, responseId: answer.id, location: { url: site.urls.published }, session: { sessionId: 's', visitorId: 'v' } }] },
+    body: {
+      events: [
+        { type: 'ask_rate_response', query: 'How do I install the CLI?', rating: -1, responseId: answer.id, location: { url: site.urls.published }, session: { sessionId: 's', visitorId: 'v' } },
+      ],
+    },
   });
   assert.is(tracked.status, 204, JSON.stringify(tracked.body));
   const rated = await t.call('GET', `${questions()}/answers/${answer.id}`, { token: fx.reader.token });
