@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 /**
  * How a setting's text becomes its value: each parser says what it accepts (for the refusal and
  * for docs/configuration.md) and answers undefined for text it doesn't.
@@ -68,6 +69,16 @@ export function secret(length: number): Parser<string> {
 
 /** `host:port`. */
 export const address: Parser<string> = { accepts: 'host:port', parse: (value) => (/^[^\s:/]+:\d{1,5}$/.test(value) || /^\[[0-9a-f:.]+\]:\d{1,5}$/i.test(value) ? value : undefined) };
+
+/** Name servers, comma-separated: each an IP address, with a port or not (`192.0.2.53`, `127.0.0.1:5353`, `[2001:db8::53]:53`). */
+export const nameServers: Parser<string[]> = {
+  accepts: 'IP addresses of name servers, comma-separated, each with an optional port',
+  parse(value) {
+    const servers = value.split(',').map((server) => server.trim());
+    const valid = (server: string) => isIP(server) !== 0 || /^(\d{1,3}\.){3}\d{1,3}:\d{1,5}$/.test(server) || /^\[[0-9a-f:.]+\]:\d{1,5}$/i.test(server);
+    return servers.length > 0 && servers.every(valid) ? servers : undefined;
+  },
+};
 
 /** `<requests>/<duration>`, or `off`. */
 export const rateLimit: Parser<{ requests: number; windowMs: number } | 'off'> = {

@@ -1,4 +1,4 @@
-import { address, duration, integer, oneOf, onOff, rateLimit, secret, text, url, type Parser } from './parsers.js';
+import { address, duration, integer, nameServers, oneOf, onOff, rateLimit, secret, text, url, type Parser } from './parsers.js';
 
 /** Where a setting is listed in docs/configuration.md. */
 export type Section = 'server' | 'storage' | 'jobs' | 'limits' | 'integrations';
@@ -103,6 +103,11 @@ export const definitions = {
     integer(1, Number.MAX_SAFE_INTEGER, 'milliseconds'),
     '30000',
     'Longest time one outbound fetch of a user-given URL may take, redirects and body included (connecting: 5 s at most; bodies: 20 MB at most).',
+  ),
+  QUIRE_DNS_SERVERS: optional(
+    'integrations',
+    nameServers,
+    "Name servers asked where a site's custom hostname points (getCustomHostname, dnsRevalidateCustomHostname), comma-separated IP addresses with optional ports; unset, the system's (`/etc/resolv.conf`).",
   ),
   QUIRE_ALLOW_PRIVATE_FETCH: optional(
     'integrations',

@@ -214,7 +214,7 @@ const versionColumns = 'id, spec_id, digest, source_url, created_at';
  */
 export async function storeOpenAPIVersion(
   tx: Transaction,
-  input: { specId: string; generation: number; digest: string; sourceUrl: string | null; filesystem: string },
+  input: { specId: string; generation: number; digest: string; sourceUrl: string | null; filesystem: string; raw: OpenAPIRawText },
 ): Promise<{ versionId: string; created: boolean } | undefined> {
   const spec = await tx.get<{ last_version_id: string | null; generation: number }>('SELECT last_version_id, generation FROM openapi_specs WHERE id = ?', [input.specId]);
   if (!spec) return undefined;
@@ -225,14 +225,19 @@ export async function storeOpenAPIVersion(
   const created = !(latest && latest.digest === input.digest && latest.source_url === input.sourceUrl);
   if (created) {
     versionId = newId();
-    await tx.run('INSERT INTO openapi_spec_versions (id, spec_id, digest, source_url, filesystem, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+    await tx.run('INSERT INTO openapi_spec_versions (id, spec_id, digest, source_url, filesystem, raw_text, raw_format, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
       versionId,
       input.specId,
       input.digest,
       input.sourceUrl,
       input.filesystem,
+      input.raw.text,
+      input.raw.format,
       now(),
     ]);
+  } else {
+    // The same specification written otherwise (spacing, key order): the text is the one last submitted.
+    await tx.run('UPDATE openapi_spec_versions SET raw_text = ?, raw_format = ? WHERE id = ?', [input.raw.text, input.raw.format, versionId]);
   }
   const state = spec.generation === input.generation ? 'complete' : 'pending';
   await tx.run('UPDATE openapi_specs SET last_version_id = ?, last_processed_at = ?, last_error_code = NULL, last_errors = NULL, processing_state = ? WHERE id = ?', [
@@ -257,6 +262,19 @@ export async function getOpenAPIVersion(db: Queryable, specId: string, versionId
   const row = await db.get<VersionRow>(`SELECT ${versionColumns} FROM openapi_spec_versions WHERE spec_id = ? AND id = ?`, [specId, versionId]);
   if (!row) throw notFound(`Version ${versionId} of the OpenAPI specification`);
   return toVersion(row);
+}
+
+/** The entry file's text as submitted, and its format. */
+export interface OpenAPIRawText {
+  text: string;
+  format: 'json' | 'yaml';
+}
+
+/** A version's entry file as submitted; undefined for a version processed before Quire kept it. */
+export async function readOpenAPIRawText(db: Queryable, versionId: string): Promise<OpenAPIRawText | undefined> {
+  const row = await db.get<{ raw_text: string | null; raw_format: 'json' | 'yaml' | null }>('SELECT raw_text, raw_format FROM openapi_spec_versions WHERE id = ?', [versionId]);
+  if (!row) throw notFound(`Version ${versionId} of the OpenAPI specification`);
+  return row.raw_text === null || row.raw_format === null ? undefined : { text: row.raw_text, format: row.raw_format };
 }
 
 export async function readOpenAPIFilesystem(db: Queryable, versionId: string): Promise<Record<string, unknown>> {

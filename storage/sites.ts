@@ -172,6 +172,7 @@ export async function deleteSite(db: Queryable, organizationId: string, siteId: 
   if (changes === 0) return false;
   await db.run('DELETE FROM site_insight_days WHERE site_id = ?', [siteId]);
   await deleteSiteQuestions(db, siteId);
+  await db.run('DELETE FROM custom_hostname_checks WHERE site_id = ?', [siteId]);
   await db.run("DELETE FROM content_grants WHERE target_kind = 'site' AND target_id = ?", [siteId]);
   await db.run("DELETE FROM team_content_grants WHERE target_kind = 'site' AND target_id = ?", [siteId]);
   return true;
@@ -258,4 +259,17 @@ export async function updateShareLink(db: Queryable, siteId: string, shareLinkId
 export async function deleteShareLink(db: Queryable, siteId: string, shareLinkId: string): Promise<boolean> {
   const { changes } = await db.run('DELETE FROM site_share_links WHERE id = ? AND site_id = ?', [shareLinkId, siteId]);
   return changes > 0;
+}
+
+/** What DNS said of a site's custom hostname when last asked, if it still has that hostname. */
+export async function findHostnameCheck(db: Queryable, siteId: string, hostname: string): Promise<{ status: string; checkedAt: string } | undefined> {
+  const row = await db.get<{ status: string; checked_at: string }>('SELECT status, checked_at FROM custom_hostname_checks WHERE site_id = ? AND hostname = ?', [siteId, hostname]);
+  return row && { status: row.status, checkedAt: row.checked_at };
+}
+
+export async function saveHostnameCheck(db: Queryable, siteId: string, hostname: string, status: string): Promise<void> {
+  await db.run(
+    'INSERT INTO custom_hostname_checks (site_id, hostname, status, checked_at) VALUES (?, ?, ?, ?) ON CONFLICT (site_id) DO UPDATE SET hostname = excluded.hostname, status = excluded.status, checked_at = excluded.checked_at',
+    [siteId, hostname, status, now()],
+  );
 }

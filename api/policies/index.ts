@@ -4,5 +4,6 @@
  */
 export { anyone, signedIn, signedInOverGit, type Policy } from './policy.js';
 export { inOrganization, inSite, type OrganizationRule } from './organization.js';
+export { onCustomHostname } from './customHostname.js';
 export { callerReadsSpace, inSpace, inSpaceOrSignedDownload } from './space.js';
 export { inCollection } from './collection.js';

@@ -68,3 +68,8 @@ export function presentOpenAPIContent(
 
 /** GitBook's renderer (its API client's User-Agent) reads a spec's files as its parser's list, calling `find` on it. */
 export const fileListClient = /^GitBook-Open\//;
+
+/** `OpenAPISpecRawContent`: the entry file as submitted. */
+export function presentOpenAPIRawContent(raw: { text: string; format: 'json' | 'yaml' }) {
+  return { text: raw.text, format: raw.format };
+}

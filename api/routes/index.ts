@@ -34,6 +34,7 @@ import { auditRoutes } from './audit.js';
 import { askRoutes } from './ask.js';
 import { insightRoutes } from './insights.js';
 import { siteQuestionRoutes } from './siteQuestions.js';
+import { customHostnameRoutes } from './customHostnames.js';
 import { importRoutes } from './imports.js';
 
 /** Every route of the API, area by area. */
@@ -73,5 +74,6 @@ export const allRoutes: Route[] = [
   askRoutes,
   insightRoutes,
   siteQuestionRoutes,
+  customHostnameRoutes,
   importRoutes,
 ].flatMap((table) => table.routes);

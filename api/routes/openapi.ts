@@ -1,12 +1,12 @@
 import { createOpenAPISpec, normalizeSlug, putOpenAPISpec, removeOpenAPISpec, setSpecVisibility } from '../../domain/openapi/index.js';
-import { getOpenAPISpec, getOpenAPIVersion, listOpenAPISpecs, listOpenAPIVersions, readOpenAPIFilesystem, type OpenAPISpecRecord } from '../../storage/openapi.js';
+import { getOpenAPISpec, getOpenAPIVersion, listOpenAPISpecs, listOpenAPIVersions, readOpenAPIFilesystem, readOpenAPIRawText, type OpenAPISpecRecord } from '../../storage/openapi.js';
 import { siteTokenShowsSpec } from '../../domain/publishing/index.js';
 import { contentDeps, jobDeps, organizationOf, type AppContext, pathParam } from '../context.js';
 import { notFound } from '../errors.js';
 import { openAPIActions } from '../policies/actions.js';
 import { inOrganization } from '../policies/index.js';
 import { presentList } from '../presenters/list.js';
-import { fileListClient, presentOpenAPIContent, presentOpenAPISpec, presentOpenAPIVersion, type OpenAPIFilesystemForm } from '../presenters/openapi.js';
+import { fileListClient, presentOpenAPIContent, presentOpenAPIRawContent, presentOpenAPISpec, presentOpenAPIVersion, type OpenAPIFilesystemForm } from '../presenters/openapi.js';
 import * as schemas from '../schemas/openapi.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
@@ -27,6 +27,7 @@ routes.delete(spec, 'deleteOpenAPISpecBySlug', inOrganization(admin), handle({},
 routes.get(`${spec}/versions`, 'listOpenAPISpecVersions', inOrganization(view, readByPublishedPages), handle({ query: schemas.listVersions }, listVersions));
 routes.get(`${spec}/versions/latest`, 'getLatestOpenAPISpecVersion', inOrganization(view, readByPublishedPages), handle({}, latest));
 routes.get(`${spec}/versions/latest/content`, 'getLatestOpenAPISpecVersionContent', inOrganization(view, readByPublishedPages), handle({}, latestContent));
+routes.get(`${spec}/versions/latest/content/raw`, 'getLatestOpenAPISpecVersionContentRaw', inOrganization(view, readByPublishedPages), handle({}, latestRawContent));
 routes.get(`${spec}/versions/:versionId`, 'getOpenAPISpecVersionById', inOrganization(view, readByPublishedPages), handle({}, version));
 routes.get(`${spec}/versions/:versionId/content`, 'getOpenAPISpecVersionContentById', inOrganization(view, readByPublishedPages), handle({}, versionContent));
 
@@ -101,6 +102,14 @@ async function latestContent(ctx: AppContext) {
   // A private spec's source URL (which may carry a credential) stays with the organization.
   const source = ctx.state.siteToken && current.visibility !== 'public' ? 'api' : 'origin';
   ctx.body = presentOpenAPIContent(current, found, await readOpenAPIFilesystem(ctx.db, found.id), ctx.urls, filesystemForm(ctx), source);
+}
+
+/** The latest version's entry file as it was submitted (fetched from its URL, or uploaded). */
+async function latestRawContent(ctx: AppContext) {
+  const { current, found } = await latestOf(ctx, 'latest content');
+  const raw = await readOpenAPIRawText(ctx.db, found.id);
+  if (!raw) throw notFound(`OpenAPI specification "${current.slug}": its latest version was processed before Quire kept the submitted text; process it again to keep it`);
+  ctx.body = presentOpenAPIRawContent(raw);
 }
 
 async function version(ctx: AppContext, { params }: { params: { versionId: string } }) {

@@ -16,6 +16,8 @@ export interface Integrations {
   chatModel?: { url: string; key?: string; model: string };
   /** QUIRE_EMBEDDING_MODEL; undefined: `models/all-mpnet-base-v2-u8` beside the code. */
   embeddingModel?: string;
+  /** QUIRE_DNS_SERVERS: the name servers asked where custom hostnames point; undefined: the system's. */
+  dnsServers?: string[];
   /** PUPPETEER_EXECUTABLE_PATH. */
   chromium: string;
 }
@@ -47,6 +49,7 @@ export function integrationsFromSettings(settings: Settings): Integrations {
     translator,
     ...(chatModel ? { chatModel } : {}),
     ...(settings.QUIRE_EMBEDDING_MODEL ? { embeddingModel: settings.QUIRE_EMBEDDING_MODEL } : {}),
+    ...(settings.QUIRE_DNS_SERVERS ? { dnsServers: settings.QUIRE_DNS_SERVERS } : {}),
     chromium: settings.PUPPETEER_EXECUTABLE_PATH,
   };
 }

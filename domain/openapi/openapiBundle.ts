@@ -25,6 +25,8 @@ export interface BundledSpec {
   /** The bundled specification, one file holding every `$ref`'d document's parts, descriptions also as HTML (addDescriptionHtml). */
   filesystem: { 'openapi.json': unknown };
   digest: string;
+  /** The entry file's text as fetched or uploaded, and whether it parsed as JSON or YAML. */
+  raw: { text: string; format: 'json' | 'yaml' };
 }
 
 /**
@@ -35,7 +37,7 @@ export interface BundledSpec {
 export async function bundleOpenAPI(source: OpenAPISource, fetchOptions: OutboundFetchOptions = {}): Promise<BundledSpec> {
   const base = 'url' in source ? source.url : 'https://openapi.invalid/openapi.json';
   const text = 'url' in source ? await fetchText(source.url, fetchOptions) : source.text;
-  const root = parseDocument(text, base);
+  const { document: root, format } = parseDocument(text, base);
   // swagger-parser wraps what a resolver throws in its own error: the first one is kept here, so
   // the spec records why a referenced file could not be had (and whether a retry may help).
   let refFailure: OpenAPIProcessingError | undefined;
@@ -73,7 +75,7 @@ export async function bundleOpenAPI(source: OpenAPISource, fetchOptions: Outboun
   }
   addDescriptionHtml(bundled);
   const json = JSON.stringify(bundled);
-  return { filesystem: { 'openapi.json': bundled }, digest: createHash('sha256').update(json).digest('hex') };
+  return { filesystem: { 'openapi.json': bundled }, digest: createHash('sha256').update(json).digest('hex'), raw: { text, format } };
 }
 
 async function fetchText(url: string, options: OutboundFetchOptions): Promise<string> {
@@ -87,12 +89,14 @@ async function fetchText(url: string, options: OutboundFetchOptions): Promise<st
   }
 }
 
-function parseDocument(text: string, base: string): unknown {
+function parseDocument(text: string, base: string): { document: unknown; format: 'json' | 'yaml' } {
   let document: unknown;
+  let format: 'json' | 'yaml' = 'json';
   try {
     document = JSON.parse(text);
   } catch {
     // not JSON: YAML, below
+    format = 'yaml';
   }
   try {
     document ??= parseYaml(text, { prettyErrors: true });
@@ -105,7 +109,7 @@ function parseDocument(text: string, base: string): unknown {
     throw new OpenAPIProcessingError('PARSE_ERROR', [{ message: `${base} is not an OpenAPI document (expected an object at the top)`, code: 'syntax' }], false);
   }
   assertNesting(document, base);
-  return document;
+  return { document, format };
 }
 
 /** How deep objects and arrays may nest in a specification: real ones stay far below; the parser and validator recurse. */

@@ -12,3 +12,4 @@ export * from './spaceRoles.js';
 export * from './teams.js';
 export * from './updateOrganization.js';
 export * from './readableSpace.js';
+export * from './subdomains.js';

@@ -5,3 +5,4 @@ export * from './sites.js';
 export * from './siteSpaces.js';
 export * from './siteCustomization.js';
 export * from './shareLinks.js';
+export * from './customHostnames.js';

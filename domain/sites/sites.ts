@@ -1,9 +1,21 @@
 import type { Database, Queryable } from '../../storage/db.js';
 import { insertSiteSpace, listPublishedPlacesOfSpace, loadSiteStructure, setDefaultSection, setDefaultSiteSpace } from '../../storage/siteStructure.js';
-import { deleteSite, findAdaptiveSchema, findSite, insertSite, isActiveShareKey, updateSite, type AgentsContext, type SiteRecord, type SiteType, type SiteVisibility } from '../../storage/sites.js';
+import {
+  deleteSite,
+  findAdaptiveSchema,
+  findSite,
+  findSiteByHostname,
+  insertSite,
+  isActiveShareKey,
+  updateSite,
+  type AgentsContext,
+  type SiteRecord,
+  type SiteType,
+  type SiteVisibility,
+} from '../../storage/sites.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
 import { ConditionError, parseCondition } from '../common/conditions.js';
-import { invalidInput, missing } from '../common/errors.js';
+import { alreadyThere, invalidInput, missing } from '../common/errors.js';
 import type { ContentDeps } from '../common/deps.js';
 import { announceToRenderer } from '../common/rendererRevalidation.js';
 import { undeclaredClaims } from './siteAdaptiveSchema.js';
@@ -115,6 +127,11 @@ export interface SiteUpdate {
 export async function updateSiteSettings(deps: Pick<ContentDeps, 'db' | 'jobs'>, actor: Actor, site: SiteRecord, update: SiteUpdate): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const before = (await findSite(tx, site.organizationId, site.id)) ?? site;
+    if (update.hostname) {
+      // One site per hostname: a reader's request on it must find one site.
+      const holder = await findSiteByHostname(tx, update.hostname);
+      if (holder && holder.id !== site.id) throw alreadyThere(`"hostname" ${update.hostname} is already the custom hostname of another site`);
+    }
     if (update.visibility !== undefined && update.visibility !== before.visibility) {
       await recordAudit(tx, actor, site.organizationId, { action: 'site.visibility_changed', target: siteTarget(site), payload: { from: before.visibility, to: update.visibility } });
     }

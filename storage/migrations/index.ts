@@ -30,6 +30,8 @@ import { siteInsights } from './030-site-insights.js';
 import { redirectRules } from './031-redirect-rules.js';
 import { imports } from './032-imports.js';
 import { siteQuestions } from './033-site-questions.js';
+import { customHostnameChecks } from './034-custom-hostname-checks.js';
+import { openapiRawText } from './035-openapi-raw-text.js';
 
 export interface Migration {
   version: number;
@@ -73,4 +75,6 @@ export const migrations: Migration[] = [
   redirectRules,
   imports,
   siteQuestions,
+  customHostnameChecks,
+  openapiRawText,
 ];

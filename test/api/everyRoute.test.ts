@@ -11,6 +11,7 @@ import { validation, type RequestSchemas } from '../../api/validate.js';
 import { assertErrorIs, messages, type OrganizationFixture } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
+import { siteWithHostname } from '../helpers/routePaths.js';
 import { defaultCustomization } from '../../domain/sites/index.js';
 
 // Sweeps the whole route table, so no operation misses the checks every operation must pass.
@@ -19,6 +20,7 @@ let t: TestServer;
 let fx: OrganizationFixture;
 let space: { id: string; revision: string };
 let collection: { id: string };
+let hostname = '';
 let elsewhere: { id: string };
 withOrganization(test, (setup) => ({ t, fx } = setup));
 test.before(async () => {
@@ -28,6 +30,7 @@ test.before(async () => {
   validBodies.transferCollection = { organization: elsewhere.id };
   space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Swept' } })).body;
   collection = (await t.call('POST', `/v1/orgs/${fx.org.id}/collections`, { token: fx.admin.token, body: { title: 'Swept' } })).body;
+  hostname = await siteWithHostname(t, fx.org.id, fx.admin.token, 'swept.acme.test');
 });
 
 /** The route's path with the fixture's organization and space, and made-up ids for the rest. */
@@ -38,6 +41,7 @@ const concrete = (path: string, organizationId: string) =>
     .replace(':spaceId', space.id)
     .replace(':revisionId', space.revision)
     .replace(':collectionId', collection.id)
+    .replace(':hostname', hostname)
     .replace(/[:*][A-Za-z]+/g, 'someId')
     .replace(/\/$/, '');
 const bodyFor = (method: string) => (method === 'GET' ? undefined : {});

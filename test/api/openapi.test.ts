@@ -98,6 +98,10 @@ test('create by URL: pending at once, then a complete version bundling the multi
   assert.equal(latest.body, list.items[0]);
   const byId = await t.call('GET', `${specs}/pets/versions/${done.lastVersion}`, { token: fx.reader.token });
   assert.equal(byId.body, latest.body);
+  // The entry file as it was fetched: YAML, word for word (its $ref unresolved).
+  const raw = await t.call('GET', `${specs}/pets/versions/latest/content/raw`, { token: fx.reader.token });
+  assert.is(raw.status, 200);
+  assert.equal(raw.body, { text: petsV1, format: 'yaml' });
   for (const path of ['latest/content', `${done.lastVersion}/content`]) {
     const content = await t.call('GET', `${specs}/pets/versions/${path}`, { token: fx.reader.token });
     assert.is(content.status, 200);
@@ -145,6 +149,8 @@ test("descriptions also as sanitized HTML (examples left alone); GitBook's API c
   assert.is((await t.call('PUT', `${specs}/described`, { token: fx.creator.token, body: { source: { text } } })).status, 201);
   await processed('described', since);
   const content = await t.call('GET', `${specs}/described/versions/latest/content`, { token: fx.reader.token });
+  // An uploaded text is kept as sent, JSON too; its descriptions' HTML is only in the processed version.
+  assert.equal((await t.call('GET', `${specs}/described/versions/latest/content/raw`, { token: fx.reader.token })).body, { text, format: 'json' });
   const bundled = content.body.filesystem['openapi.json'];
   assert.is(bundled.info['x-gitbook-description-html'], '<p>Read <strong>this</strong> first. alert(1)</p>', 'raw HTML dropped: the script element is gone, its text is text');
   assert.is(bundled.paths['/things'].get['x-gitbook-description-html'], '<p>Every thing, <code>newest</code> first.</p>');

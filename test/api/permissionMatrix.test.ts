@@ -5,7 +5,7 @@ import { specPath } from '../../api/routes/table.js';
 import { memberRoles, type MemberRole } from '../../storage/members.js';
 import { acceptInvitation, messages, type Person } from '../helpers/fixtures.js';
 import { intendedRole } from '../helpers/routeRoles.js';
-import { concretePath } from '../helpers/routePaths.js';
+import { concretePath, siteWithHostname } from '../helpers/routePaths.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
 
@@ -23,6 +23,7 @@ let organizationId = '';
 const callers = new Map<string, Person | undefined>();
 let space: { id: string; revision: string };
 let collection: { id: string };
+let hostname = '';
 
 withOrganization(test, (setup) => {
   t = setup.t;
@@ -42,6 +43,7 @@ test.before(async () => {
   }
   space = (await t.call('POST', `/v1/orgs/${organizationId}/spaces`, { token: admin.token, body: { title: 'Matrix' } })).body;
   collection = (await t.call('POST', `/v1/orgs/${organizationId}/collections`, { token: admin.token, body: { title: 'Matrix' } })).body;
+  hostname = await siteWithHostname(t, organizationId, admin.token, 'permissionmatrix.acme.test');
   // The grants dimension: a guest invited to the space with edit, and a reader whose team is given
   // admin on the space; on everything else both keep what their organization role gives.
   const invited = await t.user();
@@ -107,7 +109,7 @@ test('every route answers every kind of caller as its intended role says', async
       ...((route.operationId === 'getSiteRedirectBySource' && { source: '/old' }) || {}),
       surprise: '1',
     });
-    const path = `${concretePath(route.path, { organizationId, spaceId: space.id, revisionId: space.revision, collectionId: collection.id })}?${query}`;
+    const path = `${concretePath(route.path, { organizationId, spaceId: space.id, revisionId: space.revision, collectionId: collection.id, hostname })}?${query}`;
     for (const [caller, person] of callers) {
       const response = await t.call(route.method, path, { token: person?.token, body: route.method === 'GET' ? undefined : { surprise: 1 } });
       const want = expected(role!, caller);

@@ -4,7 +4,7 @@ import { allRoutes } from '../../api/routes/index.js';
 import type { Route } from '../../api/routes/table.js';
 import { memberRoles, type MemberRole } from '../../storage/members.js';
 import { acceptInvitation, assertErrorIs, type Person } from '../helpers/fixtures.js';
-import { concretePath } from '../helpers/routePaths.js';
+import { concretePath, siteWithHostname } from '../helpers/routePaths.js';
 import type { TestServer } from '../helpers/server.js';
 import { withOrganization } from '../helpers/suite.js';
 
@@ -16,6 +16,7 @@ let organizationId = '';
 const members = new Map<MemberRole | 'guest', Person>();
 let space: { id: string; revision: string };
 let collection: { id: string };
+let hostname = '';
 
 withOrganization(test, (setup) => {
   t = setup.t;
@@ -33,6 +34,7 @@ test.before(async () => {
   }
   space = (await t.call('POST', `/v1/orgs/${organizationId}/spaces`, { token: admin.token, body: { title: 'Guarded' } })).body;
   collection = (await t.call('POST', `/v1/orgs/${organizationId}/collections`, { token: admin.token, body: { title: 'Guarded' } })).body;
+  hostname = await siteWithHostname(t, organizationId, admin.token, 'policies.acme.test');
   // Below read is a guest: one given admin on the space and the collection passes their routes' roles,
   // so a rule asking for read in the organization is what refuses them.
   const guest = await t.user();
@@ -48,7 +50,7 @@ function oneBelow(role: MemberRole): Person {
   return members.get(memberRoles[memberRoles.indexOf(role) + 1] ?? 'guest')!;
 }
 
-const concrete = (route: Route) => concretePath(route.path, { organizationId, spaceId: space.id, revisionId: space.revision, collectionId: collection.id });
+const concrete = (route: Route) => concretePath(route.path, { organizationId, spaceId: space.id, revisionId: space.revision, collectionId: collection.id, hostname });
 
 const guarded = () => allRoutes.filter((route) => route.policy.scope && route.policy.scope.role !== null && route.policy.scope.role !== 'read');
 

@@ -68,8 +68,10 @@ export const messages = {
   /** What a caller outside the organization gets for the first resource of the path. */
   notFoundFor(path: string): string {
     // 0.202.0's import runs live under `/org/` (singular).
-    const [, kind, id] = /^\/v1\/(orgs|org|spaces|collections)\/([^/?]+)/.exec(path) ?? [];
+    const [, kind, id] = /^\/v1\/(orgs|org|spaces|collections|custom-hostnames)\/([^/?]+)/.exec(path) ?? [];
     if (!kind || !id) throw new Error(`${path} names no organization, space or collection`);
+    // A hostname's site is unknown to a stranger, and its organization unnamed.
+    if (kind === 'custom-hostnames') return `No site has the custom hostname "${decodeURIComponent(id)}"`;
     return `${{ orgs: 'Organization', org: 'Organization', spaces: 'Space', collections: 'Collection' }[kind]} ${decodeURIComponent(id)} not found`;
   },
 };

@@ -26,7 +26,7 @@ export function processOpenAPISpec(deps: { db: Database }) {
     try {
       const bundled = await bundleOpenAPIInPool(source);
       const stored = await deps.db.transaction((tx) =>
-        storeOpenAPIVersion(tx, { specId: spec.id, generation: spec.generation, digest: bundled.digest, sourceUrl: spec.sourceUrl, filesystem: JSON.stringify(bundled.filesystem) }),
+        storeOpenAPIVersion(tx, { specId: spec.id, generation: spec.generation, digest: bundled.digest, sourceUrl: spec.sourceUrl, filesystem: JSON.stringify(bundled.filesystem), raw: bundled.raw }),
       );
       if (!stored) return { outcome: 'gone' };
       return { outcome: stored.created ? 'stored' : 'unchanged', versionId: stored.versionId, again: await changedSince(deps.db, spec) };
