@@ -20,6 +20,8 @@ export function organizationPermissions(role: RoleOrGuest | undefined) {
   const has = (needed: RoleOrGuest) => role !== undefined && atLeast(role, needed);
   return {
     view: has(null),
+    // 0.202.0: whether the organization opens in the app, as it does for every member.
+    access: has(null),
     admin: has('admin'),
     ownTeam: has('read'),
     createContent: has('create'),

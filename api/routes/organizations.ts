@@ -2,8 +2,9 @@ import { findAgentInstructions } from '../../storage/agentInstructions.js';
 import { findMember } from '../../storage/members.js';
 import { listOrganizationsOfUser, listOrganizationsWithEmailDomain, type OrganizationRecord } from '../../storage/organizations.js';
 import type { MemberRole } from '../../storage/members.js';
-import { createOrganization, joinOrganization, recordMemberSeen, setAgentInstructions, updateOrganization } from '../../domain/organizations/index.js';
-import { actorOf, callerOf, organizationOf, type AppContext } from '../context.js';
+import { joinOrganization, recordMemberSeen, setAgentInstructions, updateOrganization } from '../../domain/organizations/index.js';
+import { startOrganization } from '../../domain/onboarding/index.js';
+import { actorOf, callerOf, jobDeps, organizationOf, type AppContext } from '../context.js';
 import { badRequest, forbidden } from '../errors.js';
 import { encodeJson } from '../jsonCache.js';
 import { inOrganization, signedIn } from '../policies/index.js';
@@ -18,7 +19,7 @@ export const organizationRoutes = new RouteTable();
 const routes = organizationRoutes;
 
 routes.get('/orgs', 'listOrganizationsForAuthenticatedUser', signedIn, handle({ query: schemas.listQuery }, listOrganizations));
-routes.post('/orgs', 'quire:createOrganization', signedIn, handle({ body: schemas.createOrganization }, create));
+routes.post('/orgs', 'createOrganization', signedIn, handle({ query: schemas.createOrganizationQuery, body: schemas.createOrganization }, create));
 routes.get('/orgs/:organizationId', 'getOrganizationById', inOrganization(null), handle({}, get));
 routes.light('getOrganizationById');
 routes.patch('/orgs/:organizationId', 'updateOrganizationById', inOrganization('admin'), handle({ body: schemas.updateOrganization }, update));
@@ -34,13 +35,21 @@ async function listOrganizations(ctx: AppContext, { query }: { query: schemas.Li
   ctx.body = presentList(page, ({ organization, role }) => presentOrganization(organization, role, ctx.urls));
 }
 
-async function create(ctx: AppContext, { body: { title } }: { body: schemas.CreateOrganizationBody }) {
+async function create(ctx: AppContext, { query, body }: { query: schemas.CreateOrganizationQuery; body: schemas.CreateOrganizationBody }) {
   if (ctx.config.organizationCreation === 'operators') {
     throw forbidden('On this instance only operators create organizations (QUIRE_ORG_CREATION=operators): ask one to run `npm run admin -- org create`');
   }
-  const organization = await createOrganization(ctx.db, { title, ownerId: callerOf(ctx).id });
+  const { organization } = await startOrganization(jobDeps(ctx), {
+    title: body.title,
+    owner: callerOf(ctx),
+    ...(body.emailDomains ? { emailDomains: body.emailDomains } : {}),
+    withDefaultSite: query.withDefaultSite ?? false,
+    ...(query.openapiUrl ? { openapiUrl: query.openapiUrl } : {}),
+  });
+  const presented = presentOrganization(organization, 'admin', ctx.urls);
   ctx.status = 201;
-  ctx.body = presentOrganization(organization, 'admin', ctx.urls);
+  ctx.set('Location', presented.urls.location);
+  ctx.body = presented;
 }
 
 /** An organization's JSON by the caller's role, kept while its record is the read cache's (a write to it reads a new one). */

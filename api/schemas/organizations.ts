@@ -49,10 +49,33 @@ const domain = {
   pattern: '^(?=.{3,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}$',
 } as const;
 
+/** createOrganization (0.202.0): `onboardingPreferences` is accepted and not kept (docs/decisions/organizations.md). */
 export const createOrganization = {
   type: 'object',
   required: ['title'],
-  properties: { title: { type: 'string', minLength: 2, maxLength: 255 } },
+  properties: {
+    title: { type: 'string', minLength: 2, maxLength: 255, pattern: '\\S.*\\S' },
+    emailDomains: { type: 'array', items: domain, maxItems: 50, uniqueItems: true },
+    onboardingPreferences: {
+      type: 'object',
+      required: ['source', 'audience', 'interests'],
+      properties: {
+        source: { enum: ['markdown-in-git', 'import', 'template', null] },
+        audience: { enum: ['public', 'mixed', 'protected', 'internal', null] },
+        interests: { type: 'array', maxItems: 3, uniqueItems: true, items: { enum: ['adaptive-content', 'api-docs', 'proactive-agent'] } },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export const createOrganizationQuery = {
+  type: 'object',
+  properties: {
+    withDefaultSite: { type: 'boolean', default: false },
+    openapiUrl: { type: 'string', format: 'uri', maxLength: 2048, pattern: '^https?://' },
+  },
   additionalProperties: false,
 } as const;
 
@@ -113,4 +136,5 @@ export const emailDomainParam = domain;
 
 export type ListQuery = FromSchema<typeof listQuery>;
 export type CreateOrganizationBody = FromSchema<typeof createOrganization>;
+export type CreateOrganizationQuery = FromSchema<typeof createOrganizationQuery>;
 export type UpdateOrganizationRequest = FromSchema<typeof updateOrganization>;

@@ -35,7 +35,7 @@ export function updateOrganization(db: Database, organization: OrganizationRecor
       }
       patch = { ...patch, mergeRules: { type: 'rules', rules } };
     }
-    const emailDomains = patch.emailDomains && [...new Set(patch.emailDomains.map((domain) => domain.toLowerCase()))];
+    const emailDomains = patch.emailDomains && normalizeEmailDomains(patch.emailDomains);
     return storeChanges(tx, organization.id, { ...patch, ...(emailDomains ? { emailDomains } : {}) });
   });
 }
@@ -44,3 +44,6 @@ export function updateOrganization(db: Database, organization: OrganizationRecor
 export function setAgentInstructions(db: Database, organizationId: string, document: Record<string, unknown>, updatedBy: string): Promise<AgentInstructionsRecord> {
   return putAgentInstructions(db, organizationId, document, updatedBy);
 }
+
+/** Email domains as kept: lower case, each once. */
+export const normalizeEmailDomains = (domains: string[]) => [...new Set(domains.map((domain) => domain.toLowerCase()))];

@@ -52,7 +52,7 @@ const schemasOf = (route: Route): RequestSchemas => (route.middleware.find((step
  * so that the unknown field added to it is the only thing wrong.
  */
 const validBodies: Record<string, unknown> = {
-  'quire:createOrganization': { title: 'Acme' },
+  createOrganization: { title: 'Acme' },
   updateOrganizationById: { title: 'Acme' },
   updateOrganizationAgentInstructions: { instructions: { object: 'document', nodes: [] } },
   updateMemberInOrganizationById: { role: 'read' },

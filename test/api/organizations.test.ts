@@ -22,6 +22,42 @@ test('POST /orgs creates an organization whose creator is its admin', async () =
   assertErrorIs(await t.call('POST', '/v1/orgs', { body: { title: 'No token' } }), 401, 'Authentication required: send an Authorization: Bearer <token> header');
 });
 
+test('POST /orgs takes email domains, and can start the organization with a docs site and an OpenAPI specification', async () => {
+  const person = await t.user();
+  const created = await t.call('POST', '/v1/orgs?withDefaultSite=true&openapiUrl=https%3A%2F%2Fapi.example.com%2Fopenapi.yaml', {
+    token: person.token,
+    body: { title: 'Started Org', emailDomains: ['Started.Example'], onboardingPreferences: { source: 'template', audience: 'public', interests: ['api-docs'] } },
+  });
+  assert.is(created.status, 201, JSON.stringify(created.body));
+  assert.is(created.headers.get('location'), created.body.urls.location);
+  assert.equal(created.body.emailDomains, ['started.example']);
+  const sites = await t.call('GET', `/v1/orgs/${created.body.id}/sites`, { token: person.token });
+  assert.is(sites.body.count, 1);
+  assert.is(sites.body.items[0].title, 'Started Org');
+  assert.is(sites.body.items[0].published, false, 'the default site waits to be published');
+  const spaces = await t.call('GET', `/v1/orgs/${created.body.id}/spaces`, { token: person.token });
+  assert.equal(
+    spaces.body.items.map((space: { title: string }) => space.title),
+    ['Documentation'],
+  );
+  const pages = await t.call('GET', `/v1/spaces/${spaces.body.items[0].id}/content/pages`, { token: person.token });
+  assert.ok(pages.body.pages.length > 1, 'the space holds the getting-started guide');
+  const spec = await t.call('GET', `/v1/orgs/${created.body.id}/openapi/api`, { token: person.token });
+  assert.is(spec.status, 200);
+  assert.is(spec.body.sourceURL, 'https://api.example.com/openapi.yaml');
+
+  // Without the default site, the URL has nothing to attach to: ignored, as upstream says.
+  const plain = await t.call('POST', '/v1/orgs?openapiUrl=https%3A%2F%2Fapi.example.com%2Fopenapi.yaml', { token: person.token, body: { title: 'Plain Org' } });
+  assert.is(plain.status, 201);
+  assert.is((await t.call('GET', `/v1/orgs/${plain.body.id}/openapi/api`, { token: person.token })).status, 404);
+  assertErrorIs(await t.call('POST', '/v1/orgs?openapiUrl=ftp%3A%2F%2Fx', { token: person.token, body: { title: 'Bad' } }), 400, /Invalid query parameter: "openapiUrl" .*/);
+  assertErrorIs(
+    await t.call('POST', '/v1/orgs', { token: person.token, body: { title: 'Bad', onboardingPreferences: { source: 'fax', audience: null, interests: [] } } }),
+    400,
+    /Invalid request body: "onboardingPreferences.source" .*/,
+  );
+});
+
 test('GET /orgs lists the caller’s organizations with their own permissions', async () => {
   const asReader = await t.call('GET', '/v1/orgs', { token: fx.reader.token });
   assert.is(asReader.status, 200);
