@@ -1,5 +1,4 @@
-import { normalizeEmailDomains } from '../organizations/updateOrganization.js';
-import { createOrganization } from '../organizations/createOrganization.js';
+import { createOrganization, normalizeEmailDomains } from '../organizations/index.js';
 import { createOpenAPISpec } from '../openapi/index.js';
 import { createSite } from '../sites/index.js';
 import { builtInTemplate, createSpace } from '../spaces/index.js';
