@@ -35,6 +35,7 @@ import { askRoutes } from './ask.js';
 import { insightRoutes } from './insights.js';
 import { siteQuestionRoutes } from './siteQuestions.js';
 import { customHostnameRoutes } from './customHostnames.js';
+import { glossaryRoutes } from './glossary.js';
 import { importRoutes } from './imports.js';
 
 /** Every route of the API, area by area. */
@@ -75,5 +76,6 @@ export const allRoutes: Route[] = [
   insightRoutes,
   siteQuestionRoutes,
   customHostnameRoutes,
+  glossaryRoutes,
   importRoutes,
 ].flatMap((table) => table.routes);

@@ -1,3 +1,4 @@
+import { glossaryTerms, protectTerms, restoreTerms } from './glossary.js';
 import type { Database } from '../../storage/db.js';
 import { type Change, documentToMarkdown, type JsonDocument, listFiles, objectId, primaryBranch, readFileBytes, resolveRevision } from '../../engine/index.js';
 import { findSpace, type SpaceRecord } from '../../storage/spaces.js';
@@ -103,6 +104,8 @@ export async function translateRun(deps: ContentDeps, input: TranslationRunInput
   const files = await listFiles(sourceRepo, await resolveRevision(sourceRepo, primaryBranch));
   const previous = await translatedFiles(deps.db, translation.id);
   const guidance = guidanceOf(translation.instructions);
+  // The glossary as it is when the run starts: its terms are rendered as it says.
+  const terms = await glossaryTerms(deps.db, translation.organizationId, translation.sourceLanguage, translation.language);
   const written = new Map<string, string>();
   const changes: Change[] = [];
   let words = 0;
@@ -115,7 +118,7 @@ export async function translateRun(deps: ContentDeps, input: TranslationRunInput
       const markdown = Buffer.from(bytes).toString('utf8');
       const segments = textSegments(markdown);
       const units = segments.map((segment) => segment.html);
-      const translated = units.length ? await translator.translate(units, { from: translation.sourceLanguage, to: translation.language, guidance }) : [];
+      const translated = units.length ? restoreTerms(await translator.translate(protectTerms(units, terms), { from: translation.sourceLanguage, to: translation.language, guidance }), terms) : [];
       content = replaceSegments(markdown, segments, translated);
       words += countWords(segments.map((segment) => segment.text));
       if (path !== 'SUMMARY.md') pages += 1;

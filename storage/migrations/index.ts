@@ -32,6 +32,7 @@ import { imports } from './032-imports.js';
 import { siteQuestions } from './033-site-questions.js';
 import { customHostnameChecks } from './034-custom-hostname-checks.js';
 import { openapiRawText } from './035-openapi-raw-text.js';
+import { glossary } from './036-glossary.js';
 
 export interface Migration {
   version: number;
@@ -77,4 +78,5 @@ export const migrations: Migration[] = [
   siteQuestions,
   customHostnameChecks,
   openapiRawText,
+  glossary,
 ];

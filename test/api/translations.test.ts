@@ -284,4 +284,60 @@ test("a space the caller can't read is no source: refused when asked for, and a 
   assert.not.ok(git(done.result.space, 'ls-tree', '-r', '--name-only', 'main').includes('later.md'));
 });
 
+test('the glossary: entries changed all or none, read in order, and rendered as it says in the runs after', async () => {
+  const glossary = `/v1/orgs/${fx.org.id}/translations-glossary`;
+  const put = (token: string, operations: unknown[]) => t.call('PUT', glossary, { token, body: { operations } });
+  assert.is(
+    (
+      await put(fx.creator.token, [
+        { type: 'insert', translations: { en: 'setting', fr: 'paramètre' } },
+        { type: 'insert', translations: { en: 'one file', fr: 'un seul fichier', de: 'eine Datei' } },
+        { type: 'insert', translations: { en: 'port' } },
+      ])
+    ).status,
+    204,
+  );
+  const listed = await t.call('GET', `${glossary}?orderBy=fr`, { token: fx.reader.token });
+  assert.is(listed.status, 200);
+  assert.equal(
+    listed.body.items.map((entry: { translations: Record<string, string> }) => entry.translations.en),
+    ['setting', 'one file', 'port'],
+    'by the French term, entries without one last',
+  );
+  const port = listed.body.items[2];
+  assert.equal((await t.call('GET', `${glossary}/${port.id}`, { token: fx.reader.token })).body.translations, { en: 'port' });
+
+  // One operation naming no entry refuses them all: the insert before it is not kept.
+  const refused = await put(fx.creator.token, [
+    { type: 'insert', translations: { en: 'kept?' } },
+    { type: 'delete', id: 'nope' },
+  ]);
+  assertErrorIs(refused, 400, '"operations[1]": the glossary has no entry "nope"');
+  assert.is((await t.call('GET', glossary, { token: fx.reader.token })).body.count, 3);
+  assert.is((await put(fx.reader.token, [{ type: 'delete', id: port.id }])).status, 403);
+  assert.is((await put(fx.creator.token, [{ type: 'insert', translations: { klingon: 'x' } }])).status, 400);
+  assert.is((await put(fx.creator.token, [{ type: 'insert', translations: { en: 'two\nlines' } }])).status, 400);
+  assert.is((await put(fx.creator.token, [{ type: 'update', id: port.id, translations: { en: 'port', fr: 'port réseau' } }])).status, 204);
+  assert.is((await t.call('GET', `${glossary}/nope`, { token: fx.reader.token })).status, 404);
+
+  const source = await sourceSpace('Glossed');
+  const sentBefore = received.length;
+  const created = await t.call('POST', base(), { token: fx.creator.token, body: { language: 'fr', source: { space: source.id, language: 'en' } } });
+  const done = await completed(created.body.id, 1);
+  const configuration = git(done.result.space, 'show', 'main:quick-start/configuration.md');
+  assert.match(configuration, /FR Every paramètre lives in un seul fichier\./, 'each term as the glossary has it in French');
+  assert.ok(sentTexts(sentBefore).includes('Every <g id="1">setting</g> lives in <g id="0">one file</g>.'), 'the translator saw the terms set aside, the longest first');
+  assert.not.match(configuration, /<g /, 'no mark of it is left');
+  assert.match(configuration, /```yaml\nport: 3000\n```/, 'code is never glossed');
+  assert.is(
+    (
+      await put(
+        fx.creator.token,
+        listed.body.items.map((entry: { id: string }) => ({ type: 'delete', id: entry.id })),
+      )
+    ).status,
+    204,
+  );
+});
+
 test.run();
