@@ -36,6 +36,7 @@ import { insightRoutes } from './insights.js';
 import { siteQuestionRoutes } from './siteQuestions.js';
 import { customHostnameRoutes } from './customHostnames.js';
 import { glossaryRoutes } from './glossary.js';
+import { contentUrlRoutes } from './contentUrls.js';
 import { importRoutes } from './imports.js';
 
 /** Every route of the API, area by area. */
@@ -77,5 +78,6 @@ export const allRoutes: Route[] = [
   siteQuestionRoutes,
   customHostnameRoutes,
   glossaryRoutes,
+  contentUrlRoutes,
   importRoutes,
 ].flatMap((table) => table.routes);

@@ -152,6 +152,7 @@ const validQueries: Record<string, Record<string, string>> = {
   getSiteRedirectBySource: { source: '/old' },
   getEmbedByUrl: { url: 'https://docs.example.com/' },
   getEmbedByUrlInSpace: { url: 'https://docs.example.com/' },
+  getContentByUrl: { url: 'https://docs.example.com/' },
 };
 
 const ajv = addFormatsModule

@@ -105,7 +105,8 @@ test('every route answers every kind of caller as its intended role says', async
     // A required query (a search's `query`) is given, so that the unknown parameter is what fails.
     const query = new URLSearchParams({
       ...(((route.operationId.startsWith('search') || route.operationId === 'streamAskInOrganization') && route.method === 'GET' && { query: 'setup' }) || {}),
-      ...(((route.operationId === 'getPublishedContentByUrl' || route.operationId.startsWith('getEmbedByUrl')) && { url: 'https://docs.example.com/' }) || {}),
+      ...(((route.operationId === 'getPublishedContentByUrl' || route.operationId === 'getContentByUrl' || route.operationId.startsWith('getEmbedByUrl')) && { url: 'https://docs.example.com/' }) ||
+        {}),
       ...((route.operationId === 'getSiteRedirectBySource' && { source: '/old' }) || {}),
       surprise: '1',
     });
