@@ -41,14 +41,14 @@ async function readableSpaceIds(ctx: AppContext): Promise<string[]> {
 }
 
 async function ask(ctx: AppContext, { query, body }: { query: schemas.AskQuery; body: schemas.AskBody }) {
-  const answer = await answerQuestion(contentDeps(ctx), await readableSpaceIds(ctx), body.query);
+  const answer = await answerQuestion(contentDeps(ctx), await readableSpaceIds(ctx), body.query, { organizationId: organizationOf(ctx).organization.id });
   ctx.body = { answer: await presentAnswer(answer, query.format ?? 'document') };
 }
 
 async function streamAsk(ctx: AppContext, { query }: { query: schemas.StreamAskQuery }) {
   const spaceIds = await readableSpaceIds(ctx);
   await sendEvents(ctx, async (send) => {
-    const answer = await answerQuestion(contentDeps(ctx), spaceIds, query.query);
+    const answer = await answerQuestion(contentDeps(ctx), spaceIds, query.query, { organizationId: organizationOf(ctx).organization.id });
     send({ type: 'answer', answer: await presentAnswer(answer, query.format ?? 'document') });
   });
 }
@@ -67,7 +67,7 @@ async function streamQuestions(ctx: AppContext) {
 async function streamAskInSite(ctx: AppContext, { params, query, body }: { params: { siteId: string }; query: schemas.FormatQuery; body: schemas.SiteAskBody }) {
   const spaceIds = await siteSpacesOf(ctx, params.siteId, body.scope as SiteSearchScope);
   await sendEvents(ctx, async (send) => {
-    const answer = await answerQuestion(indexingDeps(ctx), spaceIds, body.question);
+    const answer = await answerQuestion(indexingDeps(ctx), spaceIds, body.question, { organizationId: organizationOf(ctx).organization.id });
     // Kept for the site's editors (listSiteQuestions), the caller's identity not with it.
     await recordSiteAnswer(ctx.db, { siteId: params.siteId, question: body.question, answer, channel: 'api' });
     send({ type: 'answer', answer: await presentAnswer(answer, query.format ?? 'document') });

@@ -37,6 +37,7 @@ import { siteQuestionRoutes } from './siteQuestions.js';
 import { customHostnameRoutes } from './customHostnames.js';
 import { glossaryRoutes } from './glossary.js';
 import { contentUrlRoutes } from './contentUrls.js';
+import { aiUsageRoutes } from './aiUsage.js';
 import { importRoutes } from './imports.js';
 
 /** Every route of the API, area by area. */
@@ -79,5 +80,6 @@ export const allRoutes: Route[] = [
   customHostnameRoutes,
   glossaryRoutes,
   contentUrlRoutes,
+  aiUsageRoutes,
   importRoutes,
 ].flatMap((table) => table.routes);

@@ -361,7 +361,7 @@ async function serveAsk(ctx: AppContext, root: PublishedPageView) {
   const question = String(ctx.query.q ?? '')
     .slice(0, 512)
     .trim();
-  const answer = question ? await answerOnSite(contentDeps(ctx), root.siteSpaces, question) : undefined;
+  const answer = question ? await answerOnSite(contentDeps(ctx), root.place.site, root.siteSpaces, question) : undefined;
   if (answer) countOnServer(ctx, root, { type: 'ask_question', detail: searchWords(question), results: answer.sources.length });
   // The question and its answer kept for the site's editors (listSiteQuestions), unless the reader asks not to be tracked.
   if (answer && !asksNotToBeTracked(ctx)) await recordSiteAnswer(ctx.db, { siteId: root.place.site.id, question, answer, channel: 'site' });

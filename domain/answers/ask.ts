@@ -26,14 +26,22 @@ export interface Answer {
  * Answers a question from these spaces' current content (the caller's to read): with a chat
  * model configured (QUIRE_OPENAI_URL), the model writes it from the best sections and cites
  * them; without one, or when the model fails, the best sections' own sentences are quoted.
- * `keep`: sections the asker may see (a site's unlisted pages are left out).
+ * `keep`: sections the asker may see (a site's unlisted pages are left out); `organizationId`:
+ * whose AI usage a model's answer counts against.
  */
-export async function answerQuestion(deps: Pick<ContentDeps, 'db' | 'repositories'>, spaceIds: string[], question: string, keep?: (hit: SectionHit) => boolean): Promise<Answer> {
+export async function answerQuestion(
+  deps: Pick<ContentDeps, 'db' | 'repositories'>,
+  spaceIds: string[],
+  question: string,
+  options: { keep?: (hit: SectionHit) => boolean; organizationId?: string } = {},
+): Promise<Answer> {
+  const { keep, organizationId } = options;
   const sources = await answerSources(deps, spaceIds, question, { limit: 8, ...(keep && { keep }) });
   const model = integrations().chatModel;
   let composed: { markdown: string; used: AnswerSource[] } | undefined;
   if (model) {
-    composed = await modelAnswer(question, sources, model).catch((error: Error) => {
+    const use = organizationId ? { db: deps.db, organizationId, feature: 'ask' as const } : undefined;
+    composed = await modelAnswer(question, sources, model, use).catch((error: Error) => {
       log.warn('the chat model did not answer: quoting the documentation instead', { error: error.message });
       return undefined;
     });

@@ -1,4 +1,4 @@
-import { outboundFetch } from '../common/outboundFetch.js';
+import { chatCompletion, type ChatEndpoint, type ModelUse } from '../common/chatModel.js';
 import { questionWords, type AnswerSource } from './sources.js';
 
 /** How many sections an answer quotes (extractive) or gives the model. */
@@ -59,27 +59,18 @@ const instructions = [
  * An answer an OpenAI-compatible chat model writes from the sources (QUIRE_OPENAI_*): the sources
  * it cites are the answer's; a model that cites none is answered with all it was given.
  */
-export async function modelAnswer(question: string, sources: AnswerSource[], endpoint: { url: string; key?: string; model: string }): Promise<{ markdown: string; used: AnswerSource[] }> {
+export async function modelAnswer(question: string, sources: AnswerSource[], endpoint: ChatEndpoint, use?: ModelUse): Promise<{ markdown: string; used: AnswerSource[] }> {
   const given = sources.slice(0, sourcesPerAnswer.modelled);
   if (given.length === 0) return { markdown: nothingFound, used: [] };
   const numbered = given.map((source, index) => `[${index + 1}] ${titleOf(source)}\n${source.hit.body.slice(0, 1500)}`).join('\n\n');
-  const url = new URL('chat/completions', endpoint.url.endsWith('/') ? endpoint.url : `${endpoint.url}/`).toString();
-  const response = await outboundFetch(url, {
-    method: 'POST',
-    body: JSON.stringify({
-      model: endpoint.model,
-      temperature: 0,
-      messages: [
-        { role: 'system', content: instructions },
-        { role: 'user', content: `Sources:\n\n${numbered}\n\nQuestion: ${question}` },
-      ],
-    }),
-    headers: { 'content-type': 'application/json', ...(endpoint.key ? { authorization: `Bearer ${endpoint.key}` } : {}) },
-    allowPrivate: true,
-    totalTimeoutMs: 60_000,
-  });
-  const content = (JSON.parse(response.body.toString('utf8')) as { choices?: Array<{ message?: { content?: unknown } }> }).choices?.[0]?.message?.content;
-  if (typeof content !== 'string' || !content.trim()) throw new Error('The chat model answered no text');
+  const content = await chatCompletion(
+    endpoint,
+    [
+      { role: 'system', content: instructions },
+      { role: 'user', content: `Sources:\n\n${numbered}\n\nQuestion: ${question}` },
+    ],
+    { timeoutMs: 60_000, ...(use ? { use } : {}) },
+  );
   const cited = new Set([...content.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]) - 1));
   const used = given.filter((_source, index) => cited.has(index));
   return { markdown: content.trim(), used: used.length > 0 ? used : given };

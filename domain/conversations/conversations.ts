@@ -39,6 +39,7 @@ import { extractIssuesLocally, type ConversationText, type ExtractedIssue } from
 import { labelCluster } from './labels.js';
 import { issueTerms } from './issueTerms.js';
 import { configuredModel, extractIssuesWithModel } from './modelIssues.js';
+import type { ModelUse } from '../common/chatModel.js';
 import { runInPool, siblingModule } from '../../engine/index.js';
 import { storedConversationId } from './redact.js';
 import type { ContentDeps, JobDeps } from '../common/deps.js';
@@ -88,16 +89,16 @@ export async function ingestConversations(deps: JobDeps, organizationId: string,
 }
 
 /** Issues found in a conversation, and whether the local method found them (it reads the whole user side). */
-export type Extractor = (conversation: ConversationText) => Promise<{ issues: ExtractedIssue[]; local: boolean }>;
+export type Extractor = (conversation: ConversationText, use?: ModelUse) => Promise<{ issues: ExtractedIssue[]; local: boolean }>;
 
 /** The model when one is configured, falling back to the local method when it fails; else the local method. */
 export function configuredExtractor(options: { local?: boolean } = {}): Extractor {
   const endpoint = options.local ? undefined : configuredModel();
   const local = async (conversation: ConversationText) => ({ issues: extractIssuesLocally(conversation), local: true });
   if (!endpoint) return local;
-  return async (conversation) => {
+  return async (conversation, use) => {
     try {
-      return { issues: await extractIssuesWithModel(conversation, endpoint), local: false };
+      return { issues: await extractIssuesWithModel(conversation, endpoint, use), local: false };
     } catch (error) {
       log.warn('the chat model could not extract issues; extracting them locally', { reason: error instanceof Error ? error.message : String(error) });
       return local(conversation);
@@ -121,7 +122,7 @@ export async function processPendingConversations(deps: Pick<ContentDeps, 'db'>,
 const corpusWrites = (organizationId: string) => ({ exclusive: `conversation-corpus:${organizationId}` });
 
 async function processConversation(deps: Pick<ContentDeps, 'db'>, conversation: ConversationRecord, extractor: Extractor): Promise<boolean> {
-  const extracted = await extractor(conversation);
+  const extracted = await extractor(conversation, { db: deps.db, organizationId: conversation.organizationId, feature: 'conversations' });
   const issues = extracted.issues.map((issue) => ({ ...issue, ...issueTerms(conversation, issue, extracted.local) }));
   const organizationId = conversation.organizationId;
   return deps.db.transaction(async (tx) => {

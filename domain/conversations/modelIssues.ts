@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
 import { integrations } from '../common/integrations.js';
-import { outboundFetch } from '../common/outboundFetch.js';
+import { chatCompletion, type ChatEndpoint, type ModelUse } from '../common/chatModel.js';
 import type { ConversationText, ExtractedIssue } from './extractIssues.js';
 import { termsOf } from './language.js';
 import { plainText } from './plainText.js';
@@ -40,25 +40,17 @@ const instructions = [
  * The issues a chat model finds in the conversation, or an error when the endpoint fails or
  * answers something else than the asked shape (the caller then extracts locally).
  */
-export async function extractIssuesWithModel(conversation: ConversationText, endpoint: { url: string; key?: string; model: string }): Promise<ExtractedIssue[]> {
+export async function extractIssuesWithModel(conversation: ConversationText, endpoint: ChatEndpoint, use?: ModelUse): Promise<ExtractedIssue[]> {
   const transcript = [conversation.subject ? `Subject: ${conversation.subject}` : '', ...conversation.parts.map((part) => `${part.role}: ${plainText(part.body)}`)].filter(Boolean).join('\n');
-  const url = new URL('chat/completions', endpoint.url.endsWith('/') ? endpoint.url : `${endpoint.url}/`).toString();
-  const response = await outboundFetch(url, {
-    method: 'POST',
-    body: JSON.stringify({
-      model: endpoint.model,
-      temperature: 0,
-      messages: [
-        { role: 'system', content: instructions },
-        { role: 'user', content: transcript },
-      ],
-    }),
-    headers: { 'content-type': 'application/json', ...(endpoint.key ? { authorization: `Bearer ${endpoint.key}` } : {}) },
-    allowPrivate: true,
-    totalTimeoutMs: 30_000,
-  });
-  const content = (JSON.parse(response.body.toString('utf8')) as { choices?: Array<{ message?: { content?: unknown } }> }).choices?.[0]?.message?.content;
-  const answer: unknown = typeof content === 'string' ? JSON.parse(content.replace(/^```(?:json)?\s*|\s*```$/g, '')) : undefined;
+  const content = await chatCompletion(
+    endpoint,
+    [
+      { role: 'system', content: instructions },
+      { role: 'user', content: transcript },
+    ],
+    { timeoutMs: 30_000, ...(use ? { use } : {}) },
+  );
+  const answer: unknown = JSON.parse(content.replace(/^```(?:json)?\s*|\s*```$/g, ''));
   if (!validAnswer(answer)) throw new Error(`The chat model's answer is not {"issues": [{title, summary}]}`);
   // Grounded or dropped: most of an issue's words must be the conversation's own.
   const said = new Set(Object.keys(termsOf(transcript).counts));

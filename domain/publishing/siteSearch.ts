@@ -75,11 +75,11 @@ export async function searchPublishedSite(deps: Pick<ContentDeps, 'db' | 'reposi
  * A visitor's question answered from the site spaces they see (docs/ask.md), hidden pages left
  * out as the search leaves them out.
  */
-export async function answerOnSite(deps: Pick<ContentDeps, 'db' | 'repositories'>, siteSpaces: VisibleSiteSpace[], question: string): Promise<Answer> {
+export async function answerOnSite(deps: Pick<ContentDeps, 'db' | 'repositories'>, site: { organizationId: string }, siteSpaces: VisibleSiteSpace[], question: string): Promise<Answer> {
   const spaceIds = [...new Set(siteSpaces.map((siteSpace) => siteSpace.spaceId))];
   await Promise.all(spaceIds.map((spaceId) => refreshSearchIndex(deps, spaceId)));
   const unlisted = new Map(await Promise.all(spaceIds.map(async (spaceId) => [spaceId, unlistedPages(await readSpaceRevision(deps, spaceId))] as const)));
-  return answerQuestion(deps, spaceIds, question, (hit) => !unlisted.get(hit.spaceId)?.has(hit.pageId));
+  return answerQuestion(deps, spaceIds, question, { keep: (hit) => !unlisted.get(hit.spaceId)?.has(hit.pageId), organizationId: site.organizationId });
 }
 
 const unlistedByRevision = new WeakMap<Revision, Set<string>>();

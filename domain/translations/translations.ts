@@ -118,7 +118,17 @@ export async function translateRun(deps: ContentDeps, input: TranslationRunInput
       const markdown = Buffer.from(bytes).toString('utf8');
       const segments = textSegments(markdown);
       const units = segments.map((segment) => segment.html);
-      const translated = units.length ? restoreTerms(await translator.translate(protectTerms(units, terms), { from: translation.sourceLanguage, to: translation.language, guidance }), terms) : [];
+      const translated = units.length
+        ? restoreTerms(
+            await translator.translate(protectTerms(units, terms), {
+              from: translation.sourceLanguage,
+              to: translation.language,
+              guidance,
+              use: { db: deps.db, organizationId: translation.organizationId, feature: 'translations' },
+            }),
+            terms,
+          )
+        : [];
       content = replaceSegments(markdown, segments, translated);
       words += countWords(segments.map((segment) => segment.text));
       if (path !== 'SUMMARY.md') pages += 1;

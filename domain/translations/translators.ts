@@ -1,3 +1,4 @@
+import { recordModelUse, tokensOf, type ModelUse } from '../common/chatModel.js';
 import { integrations } from '../common/integrations.js';
 import { outboundFetch, OutboundFetchError } from '../common/outboundFetch.js';
 
@@ -7,7 +8,8 @@ import { outboundFetch, OutboundFetchError } from '../common/outboundFetch.js';
  */
 export interface Translator {
   readonly name: string;
-  translate(texts: string[], request: { from: string; to: string; guidance: string }): Promise<string[]>;
+  /** `use`: whose AI usage a chat model's calls count against (the other translators use no model). */
+  translate(texts: string[], request: { from: string; to: string; guidance: string; use?: ModelUse }): Promise<string[]>;
 }
 
 /**
@@ -117,7 +119,7 @@ export function openAI(baseUrl: string, apiKey: string | undefined, model: strin
   const url = new URL('chat/completions', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).toString();
   return {
     name: 'openai',
-    async translate(texts, { from, to, guidance }) {
+    async translate(texts, { from, to, guidance, use }) {
       const out: string[] = [];
       for (const batch of batches(texts)) {
         const system = [
@@ -142,7 +144,9 @@ export function openAI(baseUrl: string, apiKey: string | undefined, model: strin
           apiKey ? { authorization: `Bearer ${apiKey}` } : {},
         )) as {
           choices?: Array<{ message?: { content?: unknown } }>;
+          usage?: Record<string, unknown>;
         };
+        if (use) await recordModelUse(use, tokensOf(answer));
         const content = answer.choices?.[0]?.message?.content;
         let translated: unknown;
         try {

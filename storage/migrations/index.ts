@@ -33,6 +33,7 @@ import { siteQuestions } from './033-site-questions.js';
 import { customHostnameChecks } from './034-custom-hostname-checks.js';
 import { openapiRawText } from './035-openapi-raw-text.js';
 import { glossary } from './036-glossary.js';
+import { aiUsage } from './037-ai-usage.js';
 
 export interface Migration {
   version: number;
@@ -79,4 +80,5 @@ export const migrations: Migration[] = [
   customHostnameChecks,
   openapiRawText,
   glossary,
+  aiUsage,
 ];

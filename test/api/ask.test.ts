@@ -155,7 +155,12 @@ test('with a chat model, the model writes the answer from the sections found and
       }
       asked.push(JSON.parse(body));
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ choices: [{ message: { content: 'Install it with `npm install -g acme-cli` [1]; it needs Node 20 [1].' } }] }));
+      response.end(
+        JSON.stringify({
+          choices: [{ message: { content: 'Install it with `npm install -g acme-cli` [1]; it needs Node 20 [1].' } }],
+          usage: { prompt_tokens: 1200, completion_tokens: 300, total_tokens: 1500 },
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
@@ -178,6 +183,27 @@ test('with a chat model, the model writes the answer from the sections found and
     failing = true;
     const quoted = await ask('How do I install the CLI?');
     assert.match(quoted.body.answer.answer.markdown, /> Run npm install -g acme-cli/);
+
+    // Each answer the model wrote counts against the organization's AI usage; the failed call, nothing.
+    const today = new Date().toISOString().slice(0, 10);
+    const usage = (query: string, token = fx.admin.token) => t.call('GET', `/v1/orgs/${fx.org.id}/billing/ai-usage?${query}`, { token });
+    const daily = await usage(`from=${today}T00:00:00Z&to=2100-01-01T00:00:00Z`);
+    assert.is(daily.status, 200, JSON.stringify(daily.body));
+    assert.is(daily.body.periods.length, 1, 'the range ends now');
+    assert.equal(daily.body.periods[0], { date: today, credits: 1.5, features: [{ feature: 'ask', credits: 1.5, creditsPercent: 100 }] });
+    const monday = new Date(Date.parse(`${today}T00:00:00Z`) - ((new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+    const weekly = await usage(`from=${monday}T00:00:00Z&to=2100-01-01T00:00:00Z&interval=week`);
+    assert.equal(
+      weekly.body.periods.map((period: { date: string; credits: number }) => [period.date, period.credits]),
+      [[monday, 1.5]],
+    );
+    const before = await usage(`from=2020-01-01T00:00:00Z&to=2020-01-08T00:00:00Z`);
+    assert.is(before.body.periods.length, 7);
+    assert.ok(before.body.periods.every((period: { credits: number; features: unknown[] }) => period.credits === 0 && period.features.length === 0));
+    assert.is((await usage(`from=2020-01-02T00:00:00Z&to=2020-01-01T00:00:00Z`)).status, 400);
+    assert.is((await usage(`from=2000-01-01T00:00:00Z&to=2020-01-01T00:00:00Z`)).status, 400, 'more than 1,000 days');
+    assert.is((await usage(`from=2000-01-01T00:00:00Z&to=2020-01-01T00:00:00Z&interval=month`)).status, 200);
+    assert.is((await usage(`from=2020-01-01T00:00:00Z&to=2020-01-08T00:00:00Z`, fx.reader.token)).status, 403);
   } finally {
     configureIntegrations({ chatModel: before });
     await new Promise((resolve) => model.close(resolve));

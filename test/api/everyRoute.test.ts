@@ -153,6 +153,7 @@ const validQueries: Record<string, Record<string, string>> = {
   getEmbedByUrl: { url: 'https://docs.example.com/' },
   getEmbedByUrlInSpace: { url: 'https://docs.example.com/' },
   getContentByUrl: { url: 'https://docs.example.com/' },
+  getOrganizationAIUsage: { from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z' },
 };
 
 const ajv = addFormatsModule

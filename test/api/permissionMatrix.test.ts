@@ -108,6 +108,7 @@ test('every route answers every kind of caller as its intended role says', async
       ...(((route.operationId === 'getPublishedContentByUrl' || route.operationId === 'getContentByUrl' || route.operationId.startsWith('getEmbedByUrl')) && { url: 'https://docs.example.com/' }) ||
         {}),
       ...((route.operationId === 'getSiteRedirectBySource' && { source: '/old' }) || {}),
+      ...((route.operationId === 'getOrganizationAIUsage' && { from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z' }) || {}),
       surprise: '1',
     });
     const path = `${concretePath(route.path, { organizationId, spaceId: space.id, revisionId: space.revision, collectionId: collection.id, hostname })}?${query}`;

@@ -41,7 +41,7 @@ test.before(
         const texts = JSON.parse(body.messages[1].content) as string[];
         chats.push({ system: body.messages[0].content, texts });
         const content = JSON.stringify(texts.map((text) => `DE ${text}`));
-        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }], usage: { total_tokens: 500 } }));
       }
       res.writeHead(404).end();
     });
@@ -180,6 +180,10 @@ test('instructions: PUT replaces them and re-reads; an OpenAI-compatible transla
       chats[0]!.system,
     );
     assert.match(git(done.result.space, 'show', 'main:faq.md'), /## DE Where do I start\?/);
+    // Each call of the model counts against the organization's AI usage: 500 tokens, half a credit.
+    const today = new Date().toISOString().slice(0, 10);
+    const usage = await t.call('GET', `/v1/orgs/${fx.org.id}/billing/ai-usage?from=${today}T00:00:00Z&to=2100-01-01T00:00:00Z`, { token: fx.admin.token });
+    assert.equal(usage.body.periods[0].features, [{ feature: 'translations', credits: chats.length * 0.5, creditsPercent: 100 }]);
 
     const changed = { object: 'document', nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Use du.', marks: [] }] }] }] };
     const put = await t.call('PUT', `${base()}/${created.id}`, { token: fx.creator.token, body: { instructions: changed } });
