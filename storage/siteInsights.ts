@@ -48,3 +48,47 @@ export async function readInsightDays(db: Queryable, siteId: string, from: strin
     events: Number(row.events),
   }));
 }
+
+/** A day's readers of one segment of a site: events, and sketches of its visitors and sessions. */
+export interface SegmentDay {
+  siteId: string;
+  day: string;
+  /** The segment's claims, as canonical JSON. */
+  segment: string;
+  events: number;
+  visitors: Uint8Array;
+  sessions: Uint8Array;
+}
+
+/** Register by register, the larger: two sketches' union. */
+export function unionOf(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const union = new Uint8Array(Math.max(a.length, b.length));
+  for (let index = 0; index < union.length; index += 1) union[index] = Math.max(a[index] ?? 0, b[index] ?? 0);
+  return union;
+}
+
+/** Adds the days' counts to their rows, the sketches merged: read and written in the caller's transaction. */
+export async function addSegmentDays(tx: Transaction, days: SegmentDay[]): Promise<void> {
+  for (const day of days) {
+    const held = await tx.get<{ events: number | string; visitors: Buffer; sessions: Buffer }>(
+      'SELECT events, visitors, sessions FROM site_segment_days WHERE site_id = ? AND day = ? AND segment = ?',
+      [day.siteId, day.day, day.segment],
+    );
+    const visitors = Buffer.from(held ? unionOf(held.visitors, day.visitors) : day.visitors);
+    const sessions = Buffer.from(held ? unionOf(held.sessions, day.sessions) : day.sessions);
+    await tx.run(
+      `INSERT INTO site_segment_days (site_id, day, segment, events, visitors, sessions) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (site_id, day, segment) DO UPDATE SET events = site_segment_days.events + excluded.events, visitors = excluded.visitors, sessions = excluded.sessions`,
+      [day.siteId, day.day, day.segment, day.events, visitors, sessions],
+    );
+  }
+}
+
+/** A site's segment rows from `from` to `to` (days, inclusive). */
+export async function readSegmentDays(db: Queryable, siteId: string, from: string, to: string): Promise<SegmentDay[]> {
+  const rows = await db.all<{ day: string; segment: string; events: number | string; visitors: Buffer; sessions: Buffer }>(
+    'SELECT day, segment, events, visitors, sessions FROM site_segment_days WHERE site_id = ? AND day >= ? AND day <= ?',
+    [siteId, from, to],
+  );
+  return rows.map((row) => ({ siteId, day: row.day, segment: row.segment, events: Number(row.events), visitors: new Uint8Array(row.visitors), sessions: new Uint8Array(row.sessions) }));
+}

@@ -171,6 +171,7 @@ export async function deleteSite(db: Queryable, organizationId: string, siteId: 
   const { changes } = await db.run('DELETE FROM sites WHERE id = ? AND organization_id = ?', [siteId, organizationId]);
   if (changes === 0) return false;
   await db.run('DELETE FROM site_insight_days WHERE site_id = ?', [siteId]);
+  await db.run('DELETE FROM site_segment_days WHERE site_id = ?', [siteId]);
   await deleteSiteQuestions(db, siteId);
   await db.run('DELETE FROM custom_hostname_checks WHERE site_id = ?', [siteId]);
   await db.run("DELETE FROM content_grants WHERE target_kind = 'site' AND target_id = ?", [siteId]);

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { aggregateInsights, countsOf, referrerHost, searchWords, type InsightQuery, type SiteEvent } from '../../domain/insights/index.js';
+import { aggregateInsights, countsOf, referrerHost, searchWords, siteVisitsOf, visitorSegments, type InsightQuery, type ReaderOfEvent, type SiteEvent } from '../../domain/insights/index.js';
 import { rateAnswer } from '../../domain/answers/index.js';
 import { siteOf } from '../../domain/sites/index.js';
 import { organizationOf, type AppContext } from '../context.js';
 import { siteActions } from '../policies/actions.js';
 import { inSite } from '../policies/index.js';
 import * as schemas from '../schemas/insights.js';
+import { presentVisitorSegment } from '../presenters/insights.js';
 import { handle } from '../validate.js';
 import { RouteTable } from './table.js';
 
@@ -16,6 +17,7 @@ const site = '/orgs/:organizationId/sites/:siteId';
 
 routes.post(`${site}/insights/events`, 'trackEventsInSiteById', inSite(siteActions.view, { siteToken: 'read by POST' }), handle({ body: schemas.trackEvents }, track));
 routes.post(`${site}/insights/events/aggregate`, 'aggregateSiteEvents', inSite(siteActions.view), handle({ body: schemas.aggregate }, aggregate));
+routes.get(`${site}/insights/visitor-segments`, 'listSiteVisitorSegments', inSite(siteActions.view), handle({}, segments));
 routes.post(`${site}/agents/feedback`, 'submitAgentFeedbackToSite', inSite(siteActions.view, { siteToken: 'read by POST' }), handle({ body: schemas.agentReport }, agentReport));
 routes.post(`${site}/agent-feedback`, 'submitSiteAgentFeedback', inSite(siteActions.view, { siteToken: 'read by POST' }), handle({ body: schemas.agentFeedback }, agentFeedback));
 
@@ -44,6 +46,14 @@ function siteEventOf(event: TrackedEvent): SiteEvent {
 async function track(ctx: AppContext, { params, body }: { params: { siteId: string }; body: schemas.TrackEventsBody }) {
   const found = await siteOfPath(ctx, params.siteId);
   ctx.insights.record(countsOf(found.id, body.events.map(siteEventOf)));
+  // Who read, for the visitor segments: the renderer's ids for its reader, sketched and never kept.
+  const readers = body.events.flatMap((event): ReaderOfEvent[] => {
+    const session = (event.session ?? {}) as { visitorId?: unknown; sessionId?: unknown; visitorAuthClaims?: unknown };
+    if (typeof session.visitorId !== 'string' || typeof session.sessionId !== 'string' || !session.visitorId || !session.sessionId) return [];
+    const claims = session.visitorAuthClaims && typeof session.visitorAuthClaims === 'object' ? (session.visitorAuthClaims as Record<string, unknown>) : undefined;
+    return [{ visitorId: session.visitorId, sessionId: session.sessionId, ...(claims ? { claims } : {}), ...(event.timestamp ? { timestamp: event.timestamp } : {}) }];
+  });
+  ctx.insights.recordVisits(await siteVisitsOf(ctx.db, found.id, readers));
   // A reader's rating of an answer the site gave: kept on that answer (listSiteQuestionAnswers); one the site never gave is ignored.
   for (const event of body.events) {
     if (event.type === 'ask_rate_response' && event.responseId && event.rating) await rateAnswer(ctx.db, found.id, event.responseId, event.rating);
@@ -93,4 +103,12 @@ async function agentReport(ctx: AppContext, { params, body }: { params: { siteId
   ctx.insights.record(countsOf(found.id, [{ type: 'agent_feedback', url: subject.kind === 'documentation' ? subject.url : undefined, detail }]));
   ctx.status = 201;
   ctx.body = { id: randomUUID(), result: 'Thank you: the feedback is recorded, and the site’s editors see it with the site’s insights.' };
+}
+
+/** The site's readers grouped by the claims its adaptive schema declares, over the last 30 days (docs/insights.md). */
+async function segments(ctx: AppContext, { params }: { params: { siteId: string } }) {
+  const found = await siteOfPath(ctx, params.siteId);
+  await ctx.insights.flush();
+  const items = (await visitorSegments(ctx.db, found.id)).map(presentVisitorSegment);
+  ctx.body = { items, count: items.length };
 }

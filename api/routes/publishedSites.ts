@@ -297,6 +297,11 @@ async function countReaderEvent(ctx: AppContext, address: SiteAddress) {
       if (body.type !== 'page_view' || reading) {
         const target = body.type === 'page_view' ? detail : detail.startsWith(address.siteBasePath) || body.type === 'search_open_result' ? detail : '';
         ctx.insights.record(countsOf(site.id, [{ type: body.type as SiteEvent['type'], url: path, space: reading?.space, page: reading?.page, detail: target }]));
+        // The visitor segments: no cookie is set, so a reader is their address and browser, a session their day; only sketched, never kept.
+        if (body.type === 'page_view') {
+          const reader = `${ctx.ip}|${ctx.get('user-agent')}`;
+          ctx.insights.recordVisits([{ siteId: site.id, day: new Date().toISOString().slice(0, 10), claims: {}, visitor: reader, session: `${reader}|${new Date().toISOString().slice(0, 10)}` }]);
+        }
       }
     }
     ctx.status = 204;

@@ -4,3 +4,4 @@ export * from './events.js';
 export * from './recorder.js';
 export * from './summary.js';
 export * from './readerPages.js';
+export * from './segments.js';

@@ -1,4 +1,5 @@
-import { addInsightCounts, type InsightCount } from '../../storage/siteInsights.js';
+import { addInsightCounts, addSegmentDays, unionOf, type InsightCount, type SegmentDay } from '../../storage/siteInsights.js';
+import { segmentDaysOf, type SegmentVisit } from './segments.js';
 import type { Database } from '../../storage/db.js';
 import { log } from '../common/log.js';
 
@@ -20,6 +21,7 @@ const maxWaitingRows = 20_000;
  */
 export class InsightsRecorder {
   private waiting = new Map<string, InsightCount>();
+  private visits = new Map<string, SegmentDay>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private dropped = 0;
@@ -38,17 +40,33 @@ export class InsightsRecorder {
     else this.timer ??= setTimeout(() => void this.flush(), flushAfterMs).unref();
   }
 
+  /** Readers' visits for the visitor segments: sketched at once (no id waits in memory), written with the counts. */
+  recordVisits(visits: SegmentVisit[]): void {
+    for (const day of segmentDaysOf(visits)) {
+      const key = JSON.stringify([day.siteId, day.day, day.segment]);
+      const held = this.visits.get(key);
+      if (held) this.visits.set(key, { ...held, events: held.events + day.events, visitors: unionOf(held.visitors, day.visitors), sessions: unionOf(held.sessions, day.sessions) });
+      else if (this.visits.size < maxWaitingRows) this.visits.set(key, day);
+    }
+    this.timer ??= setTimeout(() => void this.flush(), flushAfterMs).unref();
+  }
+
   /** Writes what waits; resolves once it (and any write before it) is stored. */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     const counts = [...this.waiting.values()];
+    const segmentDays = [...this.visits.values()];
     this.waiting = new Map();
+    this.visits = new Map();
     this.dropped = 0;
-    if (counts.length === 0) return this.writing;
+    if (counts.length === 0 && segmentDays.length === 0) return this.writing;
     this.writing = this.writing.then(() =>
       this.db
-        .transaction((tx) => addInsightCounts(tx, counts))
+        .transaction(async (tx) => {
+          await addInsightCounts(tx, counts);
+          await addSegmentDays(tx, segmentDays);
+        })
         .catch((error: Error) => {
           // Counts are not worth failing a reader for: logged, and these ones lost.
           log.warn('site insights could not be written', { rows: counts.length, error: error.message });

@@ -34,6 +34,7 @@ import { customHostnameChecks } from './034-custom-hostname-checks.js';
 import { openapiRawText } from './035-openapi-raw-text.js';
 import { glossary } from './036-glossary.js';
 import { aiUsage } from './037-ai-usage.js';
+import { visitorSegments } from './038-visitor-segments.js';
 
 export interface Migration {
   version: number;
@@ -81,4 +82,5 @@ export const migrations: Migration[] = [
   openapiRawText,
   glossary,
   aiUsage,
+  visitorSegments,
 ];

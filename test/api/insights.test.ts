@@ -159,4 +159,57 @@ test('an agentâ€™s feedback and the searches that found nothing reach the siteâ€
   assert.match(readers, /\[could-not-accomplish, high\] MCP tool searchDocumentation: No page explains rate limits\./);
 });
 
+test('visitor segments: readers grouped by the claims the adaptive schema declares, counted without keeping them', async () => {
+  const other = await sites.publishedSite('Segmented', [spaceId]);
+  const path = `/v1/orgs/${fx.org.id}/sites/${other.id}`;
+  const claim = (type: string) => ({ type, description: `A ${type} claim` });
+  const jsonSchema = {
+    type: 'object',
+    properties: { plan: claim('string'), unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: { beta: claim('boolean') }, additionalProperties: false } },
+    additionalProperties: false,
+  };
+  const put = await t.call('PUT', `${path}/adaptive-schema`, { token: fx.admin.token, body: { jsonSchema } });
+  assert.is(put.status, 200, JSON.stringify(put.body));
+  const seen = (visitorId: string, sessionId: string, visitorAuthClaims?: Record<string, unknown>) => ({
+    type: 'page_view',
+    session: { visitorId, sessionId, cookies: {}, userAgent: 'test', language: 'en', referrer: null, ...(visitorAuthClaims ? { visitorAuthClaims } : {}) },
+    location: { ...location(), url: `${other.urls.published}quick-start` },
+  });
+  const tracked = await t.call('POST', `${path}/insights/events`, {
+    token: fx.reader.token,
+    body: {
+      events: [
+        // An email is no declared claim: it never makes a segment, nor is it kept.
+        seen('ann', 'ann-1', { plan: 'pro', email: 'ann@example.com' }),
+        seen('ann', 'ann-1', { plan: 'pro', email: 'ann@example.com' }),
+        seen('ann', 'ann-2', { plan: 'pro', email: 'ann@example.com' }),
+        seen('bob', 'bob-1', { plan: 'pro', unsigned: { beta: true } }),
+        seen('cy', 'cy-1'),
+      ],
+    },
+  });
+  assert.is(tracked.status, 204, JSON.stringify(tracked.body));
+  // Quire's own script counts a reader too: with no claims, among all readers.
+  const beacon = await fetch(`${other.urls.published}~insights`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'page_view', path: new URL(other.urls.published).pathname, space: spaceId, page: pageId }),
+  });
+  assert.is(beacon.status, 204);
+
+  const listed = await t.call('GET', `${path}/insights/visitor-segments`, { token: fx.reader.token });
+  assert.is(listed.status, 200, JSON.stringify(listed.body));
+  assert.equal(listed.body.items, [
+    { title: 'plan: pro', claims: { plan: 'pro' }, events: 3, visitors: 1, sessions: 2 },
+    { title: 'All readers', claims: {}, events: 2, visitors: 2, sessions: 2 },
+    { title: 'plan: pro, unsigned.beta: true', claims: { plan: 'pro', unsigned: { beta: true } }, events: 1, visitors: 1, sessions: 1 },
+  ]);
+  const stored = await t.server.db.all<{ segment: string; visitors: Buffer }>('SELECT segment, visitors FROM site_segment_days WHERE site_id = ?', [other.id]);
+  assert.not.match(JSON.stringify(stored.map((row) => row.segment)), /ann/, 'no email, no id');
+  assert.ok(
+    stored.every((row) => row.visitors.length === 256),
+    'a sketch of 256 registers, whatever the readers',
+  );
+});
+
 test.run();

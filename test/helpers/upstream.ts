@@ -197,6 +197,12 @@ const olderFields: Record<string, Record<string, unknown>> = {
  * `{title}`.
  */
 const overlappingOneOf: Array<[string, string]> = [['RevisionSemanticChangePageEdited', 'attributes']];
+/**
+ * `PlainObject`'s values are a `oneOf` of itself (a schema without `type`, so any string or
+ * number matches it too), string, boolean, number or array: a plain value matches two branches.
+ * Checked as `anyOf`, at both levels (visitor segments' `claims`).
+ */
+const overlappingValues = ['PlainObject'];
 
 /** docs/decisions/change-requests.md, "Change requests": a merge or update that meets conflicts lists them. */
 const conflictsField = {
@@ -225,6 +231,14 @@ function strictSpec(document: unknown, addedFields = quireFields, nestedFields =
     const node = (converted.components.schemas[name]?.properties as Record<string, Schema> | undefined)?.[property];
     if (node?.oneOf) node.anyOf = node.oneOf;
     if (node) delete node.oneOf;
+  }
+  for (const name of overlappingValues) {
+    const values = converted.components.schemas[name]?.additionalProperties as Schema | undefined;
+    const items = (values?.oneOf as Schema[] | undefined)?.find((branch) => branch.type === 'array')?.items as Schema | undefined;
+    for (const node of [values, items]) {
+      if (node?.oneOf) node.anyOf = node.oneOf;
+      if (node) delete node.oneOf;
+    }
   }
   for (const [name, fields] of Object.entries(addedFields)) {
     const schema = converted.components.schemas[name];
