@@ -1,5 +1,7 @@
 import { PassThrough } from 'node:stream';
-import { answerQuestion, recommendedQuestions, recordSiteAnswer } from '../../domain/answers/index.js';
+import { answerDocument, answerQuestion, recommendedQuestions, recordSiteAnswer } from '../../domain/answers/index.js';
+import { documentText } from '../../domain/documents/index.js';
+import type { DocumentNode } from '../../engine/index.js';
 import { organizationAccess } from '../../domain/organizations/index.js';
 import type { SiteSearchScope } from '../../domain/publishing/index.js';
 import { contentDeps, grantsOf, indexingDeps, organizationOf, siteReaderOf, type AppContext } from '../context.js';
@@ -10,7 +12,7 @@ import { siteActions } from '../policies/actions.js';
 import { presentAnswer } from '../presenters/answer.js';
 import * as schemas from '../schemas/ask.js';
 import { handle } from '../validate.js';
-import { toHttpError } from '../errors.js';
+import { badRequest, toHttpError } from '../errors.js';
 import { errorFields, log } from '../../domain/common/log.js';
 import { RouteTable } from './table.js';
 
@@ -26,6 +28,7 @@ routes.get(`${organization}/ask/stream`, 'streamAskInOrganization', inOrganizati
 routes.get(`${organization}/ask/questions`, 'getRecommendedQuestionsInOrganization', inOrganization(null), handle({}, questions));
 routes.get(`${organization}/ask/questions/stream`, 'streamRecommendedQuestionsInOrganization', inOrganization(null), handle({}, streamQuestions));
 routes.post(`${site}/ask`, 'streamAskInSite', inSite(siteActions.view, { siteToken: 'read by POST' }), handle({ query: schemas.formatQuery, body: schemas.siteAskBody }, streamAskInSite));
+routes.post(`${site}/ai/response`, 'streamAIResponseInSite', inSite(siteActions.view, { siteToken: 'read by POST' }), handle({ body: schemas.siteAIResponseBody }, streamAIResponseInSite));
 routes.get(`${site}/ask/questions`, 'streamRecommendedQuestionsInSite', inSite(siteActions.view, { siteToken: true }), handle({ query: schemas.siteQuestionsQuery }, streamSiteQuestions));
 
 /** The spaces of the path's site the caller reads, within `scope`. */
@@ -71,6 +74,37 @@ async function streamAskInSite(ctx: AppContext, { params, query, body }: { param
     // Kept for the site's editors (listSiteQuestions), the caller's identity not with it.
     await recordSiteAnswer(ctx.db, { siteId: params.siteId, question: body.question, answer, channel: 'api' });
     send({ type: 'answer', answer: await presentAnswer(answer, query.format ?? 'document') });
+  });
+}
+
+/** The text of the conversation's last user message: what the assistant answers. */
+function lastQuestion(input: schemas.SiteAIResponseBody['input']): string {
+  const asked = [...input].reverse().find((message) => message.role === 'user');
+  if (!asked) return '';
+  const text = typeof asked.content === 'string' ? asked.content : documentText(asked.content.nodes as DocumentNode[]);
+  return text.trim().slice(0, 512);
+}
+
+/**
+ * The site's assistant (0.202.0's streamAIResponseInSite, what GitBook's renderer calls when a
+ * site's `ai.mode` is `assistant`): the last user message answered as streamAskInSite answers it,
+ * from every site space the reader sees, sent as one final-answer step; the response's id is the
+ * kept answer's, which a reader's rating (ask_rate_response) names.
+ */
+async function streamAIResponseInSite(ctx: AppContext, { params, body }: { params: { siteId: string }; body: schemas.SiteAIResponseBody }) {
+  const question = lastQuestion(body.input);
+  if (!question) throw badRequest('"input" holds no user message with text to answer');
+  const spaceIds = await siteSpacesOf(ctx, params.siteId, { mode: 'all' });
+  const organizationId = organizationOf(ctx).organization.id;
+  await sendEvents(ctx, async (send) => {
+    const answer = await answerQuestion(indexingDeps(ctx), spaceIds, question, { organizationId });
+    const kept = await recordSiteAnswer(ctx.db, { siteId: params.siteId, question, answer, channel: body.channel?.type ?? 'api' });
+    const messageId = kept.id;
+    send({ type: 'response_start', messageId });
+    send({ type: 'response_step_start', messageId, stepIndex: 0, phase: 'final_answer' });
+    send({ type: 'response_document', messageId, stepIndex: 0, operation: 'insert', blocks: (await answerDocument(answer)).nodes });
+    if (answer.followupQuestions.length) send({ type: 'response_followup_suggestion', messageId, suggestions: answer.followupQuestions });
+    send({ type: 'response_finish', messageId, response: { id: kept.id, ...(body.previousResponseId ? { previous: body.previousResponseId } : {}) } });
   });
 }
 

@@ -57,6 +57,45 @@ export const siteQuestionsQuery = {
   additionalProperties: false,
 } as const;
 
+/**
+ * streamAIResponseInSite's body (0.202.0): the conversation's new messages. Quire answers the last
+ * user message; tools, tool results and attachments are accepted and not used (docs/ask.md).
+ */
+export const siteAIResponseBody = {
+  type: 'object',
+  required: ['input'],
+  properties: {
+    previousResponseId: { type: 'string', maxLength: 128 },
+    input: {
+      type: 'array',
+      maxItems: 20,
+      items: {
+        type: 'object',
+        required: ['role', 'content'],
+        properties: {
+          role: { enum: ['user', 'assistant', 'developer'] },
+          content: {
+            anyOf: [
+              { type: 'string', maxLength: 2048 },
+              { type: 'object', required: ['nodes'], properties: { nodes: { type: 'array', maxItems: 200 } } },
+            ],
+          },
+          context: { type: 'object' },
+          attachments: { type: 'array', maxItems: 20, items: { type: 'object' } },
+        },
+        additionalProperties: false,
+      },
+    },
+    model: { enum: ['fast', 'reasoning-low', 'reasoning-medium', 'reasoning-high'] },
+    tools: { type: 'array', maxItems: 50, items: { type: 'object' } },
+    toolCall: { type: 'object' },
+    session: { type: 'object', properties: { visitorId: { type: 'string', maxLength: 256 }, sessionId: { type: 'string', maxLength: 256 } }, additionalProperties: false },
+    channel: { type: 'object', required: ['type'], properties: { type: { enum: ['site', 'embed', 'api'] } }, additionalProperties: false },
+  },
+  additionalProperties: false,
+} as const;
+
+export type SiteAIResponseBody = FromSchema<typeof siteAIResponseBody>;
 export type AskBody = FromSchema<typeof askBody>;
 export type AskQuery = FromSchema<typeof askQuery>;
 export type StreamAskQuery = FromSchema<typeof streamAskQuery>;

@@ -142,6 +142,56 @@ test('a site answers from its own spaces', async () => {
   assert.not.match(html.slice(html.indexOf('<section class="answer"'), html.indexOf('</section>')), /Billing|Invoices/, 'the billing page is no answer to this question');
 });
 
+test('a site’s assistant (streamAIResponseInSite) answers the last user message as one final step, its id the kept answer’s', async () => {
+  const site = await sites.publishedSite('Assistant docs', [spaceId]);
+  const path = `/v1/orgs/${fx.org.id}/sites/${site.id}`;
+  const visitor = (await t.call('POST', '/v1/urls/published', { body: { url: site.urls.published } })).body.apiToken as string;
+  const response = await fetch(`${t.url}${path}/ai/response`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${visitor}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      input: [
+        { role: 'user', content: 'Hello' },
+        { role: 'assistant', content: 'Hi! Ask me about the CLI.' },
+        {
+          role: 'user',
+          content: {
+            object: 'document',
+            data: {},
+            nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Which Node version does the CLI need?', marks: [] }] }] }],
+          },
+        },
+      ],
+      model: 'reasoning-low',
+      tools: [{ name: 'getPageContext', description: 'The page the reader is on', inputSchema: {} }],
+      session: { visitorId: 'v1', sessionId: 's1' },
+      channel: { type: 'site' },
+    }),
+  });
+  const streamed = await events(response);
+  for (const event of streamed) assertUpstreamSchema('AIStreamResponse', event, 'newer');
+  assert.equal(
+    streamed.map((event) => event.type),
+    ['response_start', 'response_step_start', 'response_document', 'response_finish'],
+  );
+  const document = streamed.find((event) => event.type === 'response_document')!;
+  assert.match(JSON.stringify(document.blocks), /It needs Node 20 or later\./);
+  const finish = streamed.at(-1) as { messageId: string; response: { id: string } };
+  // The answer is kept for the site's editors, under the id a reader's rating names.
+  const kept = await t.call('GET', `${path}/answers/${finish.response.id}`, { token: fx.reader.token });
+  assert.is(kept.status, 200);
+  assert.is(kept.body.input.raw, 'Which Node version does the CLI need?');
+  assert.equal(kept.body.channel, { type: 'site' });
+
+  const nothingAsked = await fetch(`${t.url}${path}/ai/response`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${visitor}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ input: [] }),
+  });
+  assert.is(nothingAsked.status, 400);
+  assert.match(JSON.stringify(await nothingAsked.json()), /no user message/);
+});
+
 test('with a chat model, the model writes the answer from the sections found and its citations are the sources', async () => {
   const asked: Array<{ model: string; messages: Array<{ role: string; content: string }> }> = [];
   let failing = false;

@@ -53,6 +53,7 @@ const schemasOf = (route: Route): RequestSchemas => (route.middleware.find((step
  */
 const validBodies: Record<string, unknown> = {
   createOrganization: { title: 'Acme' },
+  streamAIResponseInSite: { input: [{ role: 'user', content: 'How do I set up?' }] },
   updateGlossaryEntries: { operations: [{ type: 'insert', translations: { en: 'space' } }] },
   updateOrganizationById: { title: 'Acme' },
   updateOrganizationAgentInstructions: { instructions: { object: 'document', nodes: [] } },

@@ -382,9 +382,9 @@ export function assertErrorBody(status: number, body: unknown, what = 'the error
   if (typeof error.message !== 'string' || error.message === '') throw problem('has no message');
 }
 
-/** Throws unless `value` matches the named schema of the upstream spec's components. */
-export function assertUpstreamSchema(name: string, value: unknown): void {
-  const validate = validatorFor(`openapi.json#/components/schemas/${name}`);
+/** Throws unless `value` matches the named schema of the upstream spec's components (0.202.0's with `newer`, for its operations). */
+export function assertUpstreamSchema(name: string, value: unknown, spec: 'older' | 'newer' = 'older'): void {
+  const validate = validatorFor(`${spec === 'newer' ? 'openapi-0.202.json' : 'openapi.json'}#/components/schemas/${name}`);
   if (!validate(value)) {
     const errors = (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`);
     throw new Error(`value does not match the upstream ${name} schema:\n  ${errors.join('\n  ')}`);
