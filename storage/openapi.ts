@@ -225,20 +225,20 @@ export async function storeOpenAPIVersion(
   const created = !(latest && latest.digest === input.digest && latest.source_url === input.sourceUrl);
   if (created) {
     versionId = newId();
-    await tx.run('INSERT INTO openapi_spec_versions (id, spec_id, digest, source_url, filesystem, raw_text, raw_format, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+    await tx.run('INSERT INTO openapi_spec_versions (id, spec_id, digest, source_url, filesystem, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
       versionId,
       input.specId,
       input.digest,
       input.sourceUrl,
       input.filesystem,
-      input.raw.text,
-      input.raw.format,
       now(),
     ]);
-  } else {
-    // The same specification written otherwise (spacing, key order): the text is the one last submitted.
-    await tx.run('UPDATE openapi_spec_versions SET raw_text = ?, raw_format = ? WHERE id = ?', [input.raw.text, input.raw.format, versionId]);
   }
+  // A new version's text; for the same specification written otherwise (spacing, key order), the one last submitted.
+  await tx.run(
+    'INSERT INTO openapi_version_sources (version_id, raw_text, raw_format) VALUES (?, ?, ?) ON CONFLICT (version_id) DO UPDATE SET raw_text = excluded.raw_text, raw_format = excluded.raw_format',
+    [versionId, input.raw.text, input.raw.format],
+  );
   const state = spec.generation === input.generation ? 'complete' : 'pending';
   await tx.run('UPDATE openapi_specs SET last_version_id = ?, last_processed_at = ?, last_error_code = NULL, last_errors = NULL, processing_state = ? WHERE id = ?', [
     versionId,
@@ -272,9 +272,8 @@ export interface OpenAPIRawText {
 
 /** A version's entry file as submitted; undefined for a version processed before Quire kept it. */
 export async function readOpenAPIRawText(db: Queryable, versionId: string): Promise<OpenAPIRawText | undefined> {
-  const row = await db.get<{ raw_text: string | null; raw_format: 'json' | 'yaml' | null }>('SELECT raw_text, raw_format FROM openapi_spec_versions WHERE id = ?', [versionId]);
-  if (!row) throw notFound(`Version ${versionId} of the OpenAPI specification`);
-  return row.raw_text === null || row.raw_format === null ? undefined : { text: row.raw_text, format: row.raw_format };
+  const row = await db.get<{ raw_text: string; raw_format: 'json' | 'yaml' }>('SELECT raw_text, raw_format FROM openapi_version_sources WHERE version_id = ?', [versionId]);
+  return row && { text: row.raw_text, format: row.raw_format };
 }
 
 export async function readOpenAPIFilesystem(db: Queryable, versionId: string): Promise<Record<string, unknown>> {

@@ -51,6 +51,24 @@ function headingLevelsIn(nodes: DocumentNode[]): number[] {
 }
 const hintLabels: Record<string, string> = { info: 'Note', success: 'Tip', warning: 'Warning', danger: 'Danger' };
 
+/** Each hint style's icon (16 × 16, drawn in the label's colour): a circled i, a circled tick, a triangle with !, a circled ×. */
+const hintIconPaths: Record<string, string> = {
+  info: 'M8 7.2v4M8 4.6v.1',
+  success: 'M5 8.3l2.1 2.1L11 6',
+  warning: 'M8 6v3.4M8 11.6v.1',
+  danger: 'M5.8 5.8l4.4 4.4M10.2 5.8l-4.4 4.4',
+};
+
+function hintIcon(style: string): Element {
+  const outline = style === 'warning' ? el('path', { d: 'M8 1.8l6.6 11.7H1.4z', strokeLinejoin: 'round' }) : el('circle', { cx: '8', cy: '8', r: '6.6' });
+  return el(
+    'svg',
+    { viewBox: '0 0 16 16', fill: 'none', stroke: 'currentColor', strokeWidth: '1.5', strokeLinecap: 'round', ariaHidden: 'true', focusable: 'false' },
+    outline,
+    el('path', { d: hintIconPaths[style]! }),
+  );
+}
+
 const nodesOf = (node: DocumentNode) => (Array.isArray(node.nodes) ? (node.nodes as DocumentNode[]) : []);
 const dataOf = (node: DocumentNode) => (typeof node.data === 'object' && node.data !== null ? (node.data as Record<string, unknown>) : {});
 const stringOf = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -101,7 +119,13 @@ class DocumentRenderer {
         return this.code(node);
       case 'hint': {
         const style = stringOf(data.style) in hintLabels ? stringOf(data.style) : 'info';
-        return el('aside', { className: ['hint', `hint-${style}`], role: 'note', ariaLabel: hintLabels[style] }, this.blocks(nodesOf(node)));
+        // The label is shown with its icon; read once, as the note's name.
+        return el(
+          'aside',
+          { className: ['hint', `hint-${style}`], role: 'note', ariaLabel: hintLabels[style] },
+          el('p', { className: ['hint-label'], ariaHidden: 'true' }, hintIcon(style), hintLabels[style]),
+          this.blocks(nodesOf(node)),
+        );
       }
       case 'tabs':
         // Tabs without script: each one a disclosure, the first open.

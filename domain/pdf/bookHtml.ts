@@ -43,6 +43,10 @@ const styles = `
   .hint-success { border-color: #1a7f37; background: #dafbe1; }
   .hint-warning { border-color: #9a6700; background: #fff8c5; }
   .hint-danger { border-color: #cf222e; background: #ffebe9; }
+  .hint-label { display: flex; align-items: center; gap: 1.5mm; margin: 0 0 1mm; font-weight: 700; color: #0969da; }
+  .hint-success .hint-label { color: #1a7f37; } .hint-warning .hint-label { color: #9a6700; } .hint-danger .hint-label { color: #cf222e; }
+  .hint-label svg { width: 3.6mm; height: 3.6mm; flex: none; }
+  .hint > :nth-child(2) { margin-top: 0; } .hint > :last-child { margin-bottom: 0; }
   details { border: 1px solid #d1d9e0; padding: 2mm 4mm; margin: 3mm 0; border-radius: 3px; }
   .card a, .file a { color: #0969da; }
   .missing-image { color: #59636e; font-style: italic; }

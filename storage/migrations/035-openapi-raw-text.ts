@@ -3,10 +3,14 @@ import type { Migration } from './index.js';
 export const openapiRawText: Migration = {
   version: 35,
   name: 'openapi-raw-text',
-  // A processed version keeps its entry file's text as it was fetched or uploaded, and whether it
-  // was JSON or YAML (getLatestOpenAPISpecVersionContentRaw). Versions processed before have none.
+  // A processed version's entry file as it was fetched or uploaded, and whether it was JSON or
+  // YAML (getLatestOpenAPISpecVersionContentRaw): beside the version, which versions processed
+  // before this have none of. A table of its own, so the migration can run again harmlessly.
   sql: `
-ALTER TABLE openapi_spec_versions ADD COLUMN raw_text TEXT;
-ALTER TABLE openapi_spec_versions ADD COLUMN raw_format TEXT;
+CREATE TABLE IF NOT EXISTS openapi_version_sources (
+  version_id TEXT PRIMARY KEY REFERENCES openapi_spec_versions(id) ON DELETE CASCADE,
+  raw_text TEXT NOT NULL,
+  raw_format TEXT NOT NULL
+);
 `,
 };

@@ -165,8 +165,9 @@ test('with script on, the search box lists results as the visitor types and code
     await page.type('header input[type=search]', 'setting');
     await page.waitForSelector('.live-results a', { timeout: 5000 });
     await screenshot(page, 'live-search');
-    assert.equal(await page.$$eval('.live-results a', (links) => links.map((link) => link.textContent)), ['Configuration']);
-    await Promise.all([page.waitForNavigation(), page.click('.live-results a')]);
+    assert.equal(await page.$$eval('.live-results a.page', (links) => links.map((link) => link.textContent)), ['Configuration'], 'one page found');
+    assert.match(await page.$eval('.live-results a.section', (link) => link.textContent ?? ''), /setting/, 'with its matching section');
+    await Promise.all([page.waitForNavigation(), page.click('.live-results a.page')]);
     assert.is(await page.$eval('main h1', (heading) => heading.textContent), 'Configuration');
     const context = browser.defaultBrowserContext();
     await context.overridePermissions(new URL(url).origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);

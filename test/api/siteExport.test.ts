@@ -52,7 +52,9 @@ test('npm run admin -- site export writes the site as static files whose every l
   mkdirSync(path.join(clone, '.gitbook', 'assets'), { recursive: true });
   writeFileSync(path.join(clone, '.gitbook', 'assets', 'evil.html'), '<script>alert(document.domain)</script>');
   writeFileSync(path.join(clone, '.gitbook', 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" onload="alert(1)"><rect width="10" height="10"/></svg>');
-  writeFileSync(path.join(clone, 'faq.md'), `${readFileSync(path.join(clone, 'faq.md'), 'utf8')}\n[The page](.gitbook/assets/evil.html)\n\n![Logo](.gitbook/assets/logo.svg)\n`);
+  // Tabs whose code ends one and starts the next: Pagefind reads the page's text as its characters come.
+  const tabs = '{% tabs %}\n{% tab title="npm" %}\n```bash\ncd my-project\n```\n{% endtab %}\n\n{% tab title="Docker" %}\n```bash\ndocker run acme\n```\n{% endtab %}\n{% endtabs %}';
+  writeFileSync(path.join(clone, 'faq.md'), `${readFileSync(path.join(clone, 'faq.md'), 'utf8')}\n[The page](.gitbook/assets/evil.html)\n\n![Logo](.gitbook/assets/logo.svg)\n\n${tabs}\n`);
   await ok(clone, 'add', '-A');
   await ok(clone, 'commit', '-qm', 'Active files');
   await ok(clone, 'push', '--quiet', 'origin', 'HEAD:main');
@@ -132,7 +134,19 @@ test('npm run admin -- site export writes the site as static files whose every l
     await search.goto(`${served.url}search/index.html?q=setting`, { waitUntil: 'load' });
     await search.waitForSelector('.pagefind-ui__result-link', { timeout: 10_000 });
     assert.equal(await search.$$eval('.pagefind-ui__result-link', (links) => links.map((link) => link.textContent)), ['Configuration']);
+    // One block's last word and the next block's first stay two words in the excerpts.
+    await search.goto(`${served.url}search/index.html?q=docker`, { waitUntil: 'load' });
+    await search.waitForSelector('.pagefind-ui__result-excerpt', { timeout: 10_000 });
+    const excerpt = await search.$eval('.pagefind-ui__result-excerpt', (found) => found.textContent ?? '');
+    assert.match(excerpt, /my-project\s+Docker\s+docker run/, excerpt);
     await search.close();
+
+    // The exported pages keep the script (copy buttons, tabs, the theme), without its server parts.
+    const reader = await browser.newPage();
+    await reader.goto(`${served.url}quick-start/configuration/index.html`, { waitUntil: 'load' });
+    await reader.waitForSelector('figure.code button.copy', { timeout: 5000 });
+    assert.is(await reader.$eval('header form[role=search]', (form) => form.hasAttribute('data-live')), false, 'no results as one types: no server');
+    await reader.close();
   } finally {
     served.close();
     await browser.close();

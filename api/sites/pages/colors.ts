@@ -13,10 +13,10 @@ export function colorVariables(styling: Record<string, unknown> | undefined): st
   const variables = {
     '--primary-light': readable(primary.light, '#ffffff', '#000000'),
     '--primary-dark': readable(primary.dark, '#0d1117', '#ffffff'),
-    '--info': themed('infoColor', '#787878').light,
-    '--success': themed('successColor', '#00C950').light,
-    '--warning': themed('warningColor', '#FE9A00').light,
-    '--danger': themed('dangerColor', '#FB2C36').light,
+    ...hintVariables('info', themed('infoColor', '#787878')),
+    ...hintVariables('success', themed('successColor', '#00C950')),
+    ...hintVariables('warning', themed('warningColor', '#FE9A00')),
+    ...hintVariables('danger', themed('dangerColor', '#FB2C36')),
   };
   return `:root{${Object.entries(variables)
     .map(([name, value]) => `${name}:${value}`)
@@ -24,6 +24,35 @@ export function colorVariables(styling: Record<string, unknown> | undefined): st
 }
 
 const hex = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
+
+/** The page backgrounds of the two themes (siteStyles.ts). */
+const backgrounds = { light: '#ffffff', dark: '#0d1117' };
+
+/**
+ * A hint style's colours in each theme (`-l`, `-d`): its edge (`--info`), its background (the
+ * page's, tinted 10 % with the colour) and its label (the colour moved until it reads at 4.5:1 on
+ * that background).
+ */
+function hintVariables(style: string, color: { light: string; dark: string }): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const [mode, suffix, towards] of [
+    ['light', 'l', '#000000'],
+    ['dark', 'd', '#ffffff'],
+  ] as const) {
+    const tint = mix(backgrounds[mode], color[mode], 0.1);
+    variables[`--${style}-${suffix}`] = color[mode];
+    variables[`--${style}-tint-${suffix}`] = tint;
+    variables[`--${style}-label-${suffix}`] = readable(color[mode], tint, towards);
+  }
+  return variables;
+}
+
+/** `base` moved by `share` towards `color`. */
+function mix(base: string, color: string, share: number): string {
+  const from = rgbOf(base);
+  const to = rgbOf(color);
+  return toHex(from.map((channel, index) => channel + (to[index]! - channel) * share));
+}
 
 function rgbOf(color: string): [number, number, number] {
   const digits = color.slice(1);

@@ -81,8 +81,14 @@ export function pagination(pages: RevisionPage[], basePath: string, current: Rev
   return el(
     'nav',
     { className: ['pagination'], ariaLabel: 'Previous and next pages' },
-    previous && el('a', { href: pagePath(basePath, previous), rel: 'prev', className: ['previous'] }, `← ${previous.title}`),
-    next && el('a', { href: pagePath(basePath, next), rel: 'next', className: ['next'] }, `${next.title} →`),
+    previous &&
+      el(
+        'a',
+        { href: pagePath(basePath, previous), rel: 'prev', className: ['previous'] },
+        el('span', { className: ['direction'] }, 'Previous'),
+        el('span', { className: ['target'] }, `← ${previous.title}`),
+      ),
+    next && el('a', { href: pagePath(basePath, next), rel: 'next', className: ['next'] }, el('span', { className: ['direction'] }, 'Next'), el('span', { className: ['target'] }, `${next.title} →`)),
   );
 }
 

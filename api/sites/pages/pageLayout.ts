@@ -100,7 +100,7 @@ function bodyOf(frame: SiteFrame, body: PageBody): Element {
         type: 'raw',
         value: sidebarHtml(frame.pages, frame.basePath, frame.current),
       } as unknown as ElementContent),
-      el('main', { id: 'content' }, body.content),
+      el('main', { id: 'content' }, body.outline && body.outline.length > 1 ? compactOutline(body.outline) : null, body.content),
       body.outline && body.outline.length > 1 ? outline(body.outline) : null,
     ),
     siteFooter(frame),
@@ -115,6 +115,9 @@ function siteHeader(frame: SiteFrame): Element {
     'header',
     { className: ['site'] },
     el('a', { href: frame.siteBasePath, className: ['title'] }, logo ? el('img', { src: logo, alt: '', width: 28, height: 28 }) : null, frame.siteTitle),
+    // On a phone the pages are behind this switch (no script needed); on a wide screen it isn't shown.
+    el('input', { type: 'checkbox', id: 'menu-switch', className: ['menu-input'], ariaLabel: 'Show the pages' }),
+    el('label', { htmlFor: 'menu-switch', className: ['menu-label'] }, 'Menu'),
     links.length
       ? el(
           'nav',
@@ -124,7 +127,7 @@ function siteHeader(frame: SiteFrame): Element {
       : null,
     el(
       'form',
-      { role: 'search', method: 'get', action: `${frame.siteBasePath}~search`, ariaLabel: 'Site search' },
+      { role: 'search', method: 'get', action: `${frame.siteBasePath}~search`, ariaLabel: 'Site search', dataLive: '' },
       el('input', { type: 'search', name: 'q', placeholder: 'Search…', ariaLabel: 'Search the site', required: true }),
       el('button', { type: 'submit' }, 'Search'),
     ),
@@ -185,6 +188,20 @@ function variantSwitcher(variants: NavigationLink[]): Element | null {
       'ul',
       {},
       variants.map((variant) => el('li', {}, navigationLink(variant))),
+    ),
+  );
+}
+
+/** The outline on a narrow screen: a disclosure above the page (shown only where the side one isn't). */
+function compactOutline(entries: OutlineEntry[]): Element {
+  return el(
+    'details',
+    { className: ['outline-compact'] },
+    el('summary', {}, 'On this page'),
+    el(
+      'ul',
+      {},
+      entries.map((entry) => el('li', { className: [`l${entry.level}`] }, el('a', { href: `#${entry.id}` }, entry.title))),
     ),
   );
 }

@@ -183,12 +183,17 @@ export function messagePageHtml(title: string, message: string): string {
 const foundPageUrl = (view: FrameView, hit: FoundPage) => `${view.place.siteBasePath}${hit.siteSpace.path}${hit.path.split('/').filter(Boolean).map(encodeURIComponent).join('/')}`;
 
 /** What the search box's script lists as the visitor types: each page's title, URL and where it sits. */
-export function searchResultsJson(view: FrameView, found: FoundPage[]): Array<{ title: string; url: string; context: string }> {
-  return found.slice(0, 10).map((hit) => ({
-    title: hit.title,
-    url: foundPageUrl(view, hit),
-    context: [...(view.siteSpaces.length > 1 ? [hit.siteSpace.title] : []), ...hit.ancestors].join(' › '),
-  }));
+/** What the search box shows as the visitor types: each page found, where it sits, and its best two matching sections with their excerpts. */
+export function searchResultsJson(view: FrameView, found: FoundPage[]): Array<{ title: string; url: string; context: string; sections: Array<{ title: string; url: string; excerpt: string }> }> {
+  return found.slice(0, 10).map((hit) => {
+    const url = foundPageUrl(view, hit);
+    return {
+      title: hit.title,
+      url,
+      context: [...(view.siteSpaces.length > 1 ? [hit.siteSpace.title] : []), ...hit.ancestors].join(' › '),
+      sections: hit.sections.slice(0, 2).map((section) => ({ title: section.title || hit.title, url: section.id ? `${url}#${encodeURIComponent(section.id)}` : url, excerpt: section.excerpt })),
+    };
+  });
 }
 
 /** The site's search page: a form that works without script, and what it found. */

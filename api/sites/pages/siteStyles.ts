@@ -5,13 +5,18 @@ import { createHash } from 'node:crypto';
 // (`#theme-switch`) that flips whichever scheme the system prefers: it works without script.
 // Code tokens: keywords, strings, numbers and names, titles, comments (each 4.5:1 on the code background).
 const light = '--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d8dee4;--soft:#f6f8fa;--accent:var(--primary-light);--k:#cf222e;--s:#0a3069;--n:#0550ae;--t:#6639ba;--c:#57606a';
+/** Each hint style's colours, from the theme's set (colors.ts: `-l` light, `-d` dark). */
+const hintColors = (suffix: 'l' | 'd') =>
+  ['info', 'success', 'warning', 'danger']
+    .map((style) => `--${style}:var(--${style}-${suffix});--${style}-tint:var(--${style}-tint-${suffix});--${style}-label:var(--${style}-label-${suffix})`)
+    .join(';');
 const dark = '--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#30363d;--soft:#161b22;--accent:var(--primary-dark);--k:#ff7b72;--s:#a5d6ff;--n:#79c0ff;--t:#d2a8ff;--c:#8b949e';
 
 export const siteStylesheet = `
-:root{${light};color-scheme:light}
-@media (prefers-color-scheme:dark){:root{${dark};color-scheme:dark}}
-:root:has(#theme-switch:checked){${dark};color-scheme:dark}
-@media (prefers-color-scheme:dark){:root:has(#theme-switch:checked){${light};color-scheme:light}}
+:root{${light};${hintColors('l')};color-scheme:light}
+@media (prefers-color-scheme:dark){:root{${dark};${hintColors('d')};color-scheme:dark}}
+:root:has(#theme-switch:checked){${dark};${hintColors('d')};color-scheme:dark}
+@media (prefers-color-scheme:dark){:root:has(#theme-switch:checked){${light};${hintColors('l')};color-scheme:light}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 a{color:var(--accent)}
@@ -31,7 +36,7 @@ input[type=search],form.ask input{font:inherit;padding:.3rem .6rem;border:1px so
 form.ask{display:flex;gap:.4rem;margin:1rem 0}form.ask input{flex:1}
 button{font:inherit;padding:.3rem .8rem;border:1px solid var(--line);border-radius:6px;background:var(--soft);color:var(--fg);cursor:pointer}
 .live-results{position:absolute;top:3.2rem;right:1.5rem;width:min(28rem,90vw);max-height:70vh;overflow:auto;background:var(--bg);border:1px solid var(--line);border-radius:6px;padding:.5rem 1rem;z-index:3}
-.live-results ul{list-style:none;padding:0;margin:0}.live-results li{margin:.4rem 0}.live-results span{display:block;color:var(--muted);font-size:.85rem}.live-results p{margin:0;color:var(--muted);font-size:.85rem}
+.live-results ul{list-style:none;padding:0;margin:0}.live-results li{margin:.5rem 0;padding-bottom:.5rem;border-bottom:1px solid var(--line)}.live-results li:last-child{border-bottom:0}.live-results a.page{font-weight:600}.live-results .context{display:block;color:var(--muted);font-size:.8rem}.live-results a.section{display:block;margin:.3rem 0 0 .75rem;color:var(--fg);text-decoration:none;font-size:.88rem}.live-results a.section strong{display:block;color:var(--accent);font-weight:600}.live-results a:focus-visible,.live-results a:hover{background:var(--soft)}.live-results mark{background:color-mix(in srgb,var(--accent) 22%,transparent);color:inherit;border-radius:2px}.live-results p{margin:0;color:var(--muted);font-size:.85rem}
 header.site{position:relative}
 .banner{padding:.5rem 1.5rem;background:var(--soft);border-bottom:1px solid var(--line)}
 nav.sections{display:flex;gap:1.25rem;padding:0 1.5rem;border-bottom:1px solid var(--line);overflow-x:auto}
@@ -67,9 +72,11 @@ figure{margin:1.5rem 0}figure.code{position:relative}.copy{position:absolute;rig
 img{max-width:100%;height:auto}
 .table{overflow-x:auto}table{border-collapse:collapse;width:100%}th,td{border:1px solid var(--line);padding:.4rem .7rem;text-align:left;vertical-align:top}th{background:var(--soft)}
 blockquote{margin:1rem 0;padding:0 1rem;border-left:4px solid var(--line);color:var(--muted)}
-.hint{border-left:4px solid var(--info);background:var(--soft);padding:.25rem 1rem;border-radius:4px;margin:1rem 0}
-.hint-success{border-color:var(--success)}.hint-warning{border-color:var(--warning)}.hint-danger{border-color:var(--danger)}
+.hint{--hint:var(--info);--hint-bg:var(--info-tint);--hint-label:var(--info-label);border-left:4px solid var(--hint);background:var(--hint-bg);padding:.6rem 1rem;border-radius:6px;margin:1.25rem 0}
+.hint-success{--hint:var(--success);--hint-bg:var(--success-tint);--hint-label:var(--success-label)}.hint-warning{--hint:var(--warning);--hint-bg:var(--warning-tint);--hint-label:var(--warning-label)}.hint-danger{--hint:var(--danger);--hint-bg:var(--danger-tint);--hint-label:var(--danger-label)}
+.hint-label{display:flex;align-items:center;gap:.4rem;margin:0 0 .25rem;font-weight:700;color:var(--hint-label)}.hint-label svg{width:1.1em;height:1.1em;flex:none}.hint>:nth-child(2){margin-top:0}.hint>:last-child{margin-bottom:0}
 .tabs details{border:1px solid var(--line);border-radius:6px;margin:.5rem 0;padding:0 1rem}.tabs summary{cursor:pointer;font-weight:600;padding:.5rem 0}
+.tabs-ready{border:1px solid var(--line);border-radius:8px;margin:1rem 0}.tabs [role=tablist]{display:flex;gap:.25rem;border-bottom:1px solid var(--line);padding:0 .5rem;overflow-x:auto}.tabs [role=tab]{border:0;border-bottom:2px solid transparent;border-radius:0;background:none;padding:.55rem .75rem;color:var(--muted);font-weight:600;margin-bottom:-1px;white-space:nowrap}.tabs [role=tab]:hover{color:var(--fg)}.tabs [role=tab][aria-selected=true]{color:var(--fg);border-bottom-color:var(--accent)}.tabs [role=tab]:focus-visible{outline:2px solid var(--accent);outline-offset:-2px}.tabs [role=tabpanel]{padding:.1rem 1rem}.tabs [role=tabpanel]:focus-visible{outline:2px solid var(--accent);outline-offset:-2px}
 .card a{display:block;border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;text-decoration:none;overflow-wrap:anywhere}
 ul.tasks{list-style:none;padding-left:1rem}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:1rem;margin:1.5rem 0}.cards-large{grid-template-columns:repeat(auto-fill,minmax(20rem,1fr))}
@@ -78,17 +85,21 @@ ul.tasks{list-style:none;padding-left:1rem}
 details.expandable{border:1px solid var(--line);border-radius:6px;margin:1rem 0;padding:0 1rem}details.expandable summary{cursor:pointer;font-weight:600;padding:.5rem 0}
 .math{overflow-x:auto;margin:1rem 0}.math-source{white-space:pre-wrap}
 .openapi{border:1px solid var(--line);border-radius:6px;padding:0 1rem 1rem;margin:1.5rem 0}.openapi-endpoint code{overflow-wrap:anywhere}.method{font-weight:700;font-family:ui-monospace,monospace;padding:.1rem .4rem;border-radius:4px;background:var(--soft)}.required{color:var(--k);font-size:.85em}.schema{font-size:.93rem}.schema .type{color:var(--muted)}.openapi-response summary{cursor:pointer}caption{text-align:left;font-weight:600;padding:.5rem 0}
-.pagination{display:flex;justify-content:space-between;gap:1rem;margin-top:3rem;border-top:1px solid var(--line);padding-top:1rem}
-.pagination a{text-decoration:none}.pagination .next{margin-left:auto;text-align:right}
+.pagination{display:flex;justify-content:space-between;gap:1rem;margin-top:3rem}
+.pagination a{text-decoration:none;display:flex;flex-direction:column;gap:.15rem;border:1px solid var(--line);border-radius:8px;padding:.75rem 1rem;flex:0 1 48%;color:var(--fg)}.pagination a:hover,.pagination a:focus-visible{border-color:var(--accent)}.pagination .direction{font-size:.85rem;color:var(--muted)}.pagination .target{color:var(--accent);font-weight:600}.pagination .next{margin-left:auto;text-align:right}
 .updated{color:var(--muted);font-size:.85rem;margin-top:2rem}
 aside.outline{padding:1.5rem 0;font-size:.9rem}aside.outline ul{list-style:none;padding:0}aside.outline .l2{padding-left:.8rem}aside.outline .l3{padding-left:1.6rem}
-aside.outline a{color:var(--muted);text-decoration:none}
+aside.outline a{color:var(--muted);text-decoration:none;display:block;border-left:2px solid transparent;padding-left:.5rem;margin-left:-.5rem}aside.outline a[aria-current]{color:var(--fg);border-left-color:var(--accent)}
+.outline-compact{display:none;border:1px solid var(--line);border-radius:6px;padding:0 1rem;margin:0 0 1rem;font-size:.93rem}.outline-compact summary{cursor:pointer;padding:.5rem 0;font-weight:600}.outline-compact ul{list-style:none;padding:0 0 .5rem}.outline-compact .l2{padding-left:.8rem}.outline-compact .l3{padding-left:1.6rem}.outline-compact a{color:var(--muted);text-decoration:none}
+.menu-input{position:absolute;opacity:0;width:1px;height:1px}.menu-label{display:none;cursor:pointer;border:1px solid var(--line);border-radius:6px;padding:.2rem .6rem}.menu-input:focus-visible+.menu-label{outline:2px solid var(--accent)}
+@media (min-width:48.01rem){nav.toc,aside.outline{position:sticky;top:0;align-self:start;max-height:100vh;overflow-y:auto}}
 aside.outline h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;margin:0 0 .5rem}
 .results{list-style:none;padding:0}.results li{margin:1.25rem 0}.results p{margin:.2rem 0;color:var(--muted)}
 footer.site{border-top:1px solid var(--line);padding:1.5rem;color:var(--muted);font-size:.9rem;display:flex;flex-wrap:wrap;gap:2rem}
 footer.site ul{list-style:none;padding:0;margin:.3rem 0}
-@media (max-width:70rem){.layout{grid-template-columns:15rem minmax(0,1fr)}aside.outline{display:none}}
-@media (max-width:48rem){.layout{display:block}nav.toc{border-bottom:1px solid var(--line)}header.site form{margin-left:0;width:100%}input[type=search]{flex:1}}
+@media (max-width:70rem){.layout{grid-template-columns:15rem minmax(0,1fr)}aside.outline{display:none}.outline-compact{display:block}}
+@media (max-width:48rem){.layout{display:block}nav.toc{display:none;border-bottom:1px solid var(--line)}:root:has(#menu-switch:checked) nav.toc{display:block}.menu-label{display:inline-block}header.site{gap:.5rem .5rem;padding:.6rem 1rem}header.site .title{flex:1 1 0;min-width:0;overflow-wrap:anywhere}header.site form{margin-left:0;width:100%;order:5}input[type=search]{flex:1;min-width:0}main{padding-top:1rem}main h1{font-size:1.6rem}}
+@media print{nav.toc,aside.outline,header.site form,.menu-label,.theme-label,.copy,.pagination{display:none}.layout{display:block}.tabs [role=tabpanel][hidden]{display:block}}
 `.replace(/\n/g, '');
 
 /** The stylesheet's file name: it changes whenever its content does, so browsers may keep it for good. */

@@ -30,7 +30,7 @@ export function relativeLink(url: string, siteBasePath: string, fromFile: string
 
 /**
  * A page the live site rendered, with every link, image, stylesheet and form to the site made
- * relative to the file it is written to, the live site's script and canonical link left out;
+ * relative to the file it is written to, the canonical link left out and the script's server parts off;
  * an `indexed` page's `main` marked as what Pagefind indexes. The page is
  * re-parsed and re-serialised as a tree: nothing is spliced into it as text.
  */
@@ -39,8 +39,8 @@ export function staticHtml(html: string, siteBasePath: string, file: string, opt
   const needServer: DefaultTreeAdapterMap['element'][] = [];
   walk(document, (element) => {
     if (element.attrs.some((attribute) => attribute.name === 'data-needs-server')) needServer.push(element);
-    // What the live site's script reports to: no script, no server here.
-    element.attrs = element.attrs.filter((attribute) => !['data-insights', 'data-space', 'data-page'].includes(attribute.name));
+    // What the live site's script reports to, and its results as the visitor types: no server here.
+    element.attrs = element.attrs.filter((attribute) => !['data-insights', 'data-space', 'data-page', 'data-live'].includes(attribute.name));
     for (const attribute of element.attrs) {
       if (attribute.name !== 'href' && attribute.name !== 'src' && attribute.name !== 'action') continue;
       const exported = options.files?.get(attribute.value.replace(/[?#].*$/, ''));
@@ -51,16 +51,69 @@ export function staticHtml(html: string, siteBasePath: string, file: string, opt
     if (element.tagName === 'head') {
       // No server sends the live site's Content-Security-Policy header: the page carries it, first.
       defaultTreeAdapter.insertBefore(element, headElement('meta', { 'http-equiv': 'Content-Security-Policy', content: exportedPagePolicy }), element.childNodes[0]!);
-      // The live site's script asks the server for results as the visitor types: no server here.
-      // The canonical URL names the live server, which a copy served elsewhere may not be beside.
+      // The script stays (copy buttons, tabs, the theme kept), its server parts off (`data-live`,
+      // `data-insights` gone). The canonical URL names the live server, which a copy served
+      // elsewhere may not be beside.
       const dropped = (child: DefaultTreeAdapterMap['childNode']) =>
-        'tagName' in child && (child.tagName === 'script' || (child.tagName === 'link' && child.attrs.some((attribute) => attribute.name === 'rel' && attribute.value === 'canonical')));
+        'tagName' in child && child.tagName === 'link' && child.attrs.some((attribute) => attribute.name === 'rel' && attribute.value === 'canonical');
       for (const child of element.childNodes.filter(dropped)) defaultTreeAdapter.detachNode(child);
       for (const extra of options.extraHead ?? []) defaultTreeAdapter.appendChild(element, extra);
     }
   });
   for (const element of needServer) defaultTreeAdapter.detachNode(element);
+  spaceBetweenBlocks(document);
   return serialize(document);
+}
+
+/** Elements a reader sees as blocks of their own: text on either side of one is another word. */
+const blockElements = new Set([
+  'p',
+  'li',
+  'dt',
+  'dd',
+  'pre',
+  'summary',
+  'details',
+  'figure',
+  'figcaption',
+  'blockquote',
+  'aside',
+  'div',
+  'section',
+  'table',
+  'tr',
+  'td',
+  'th',
+  'ul',
+  'ol',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'hr',
+]);
+
+/**
+ * A line break after every block in the page's `main` (never inside `pre`): the live pages are
+ * written without whitespace between tags, and Pagefind reads a page's text as its characters
+ * come, so "my-project" in one block and "Docker" in the next would be one word in its excerpts.
+ */
+function spaceBetweenBlocks(document: ParentNode) {
+  const spaced = (node: ParentNode) => {
+    for (const child of [...node.childNodes]) {
+      if (!('tagName' in child) || child.tagName === 'pre') continue;
+      spaced(child);
+      if (!blockElements.has(child.tagName)) continue;
+      const next = node.childNodes[node.childNodes.indexOf(child) + 1];
+      if (next) defaultTreeAdapter.insertTextBefore(node, '\n', next);
+      else defaultTreeAdapter.insertText(node, '\n');
+    }
+  };
+  walk(document, (element) => {
+    if (element.tagName === 'main') spaced(element);
+  });
 }
 
 /**
