@@ -212,11 +212,28 @@ class DocumentRenderer {
       .join('\n');
     const syntax = stringOf(data.syntax);
     const title = stringOf(data.title);
+    // Line numbers, when the block asks for them, in a gutter beside the code: copying the code copies none.
+    const gutter =
+      data.lineNumbers === true
+        ? el(
+            'span',
+            { className: ['gutter'], ariaHidden: 'true' },
+            source
+              .split('\n')
+              .map((_line, index) => `${index + 1}\n`)
+              .join(''),
+          )
+        : null;
     return el(
       'figure',
-      { className: ['code'] },
+      { className: ['code', ...(title ? ['titled'] : [])] },
       title ? el('figcaption', {}, title) : null,
-      el('pre', { tabIndex: 0 }, el('code', syntax ? { className: [`language-${syntax.replace(/[^\w+-]/g, '')}`] } : {}, this.highlighted(source, syntax))),
+      el(
+        'pre',
+        { tabIndex: 0, ...(gutter ? { className: ['numbered'] } : {}) },
+        gutter,
+        el('code', syntax ? { className: [`language-${syntax.replace(/[^\w+-]/g, '')}`] } : {}, this.highlighted(source, syntax)),
+      ),
     );
   }
 
@@ -390,7 +407,43 @@ export const codeHighlighting = (): Promise<void> =>
 function highlighted(source: string, syntax: string): Child {
   if (!highlighter) throw new Error('documentTree ran before codeHighlighting() settled');
   if (!syntax || !highlighter.registered(syntax)) return source;
-  return highlighter.highlight(syntax, source).children as ElementContent[];
+  const tokens = highlighter.highlight(syntax, source).children as ElementContent[];
+  return shells.has(syntax.toLowerCase()) ? withCommands(tokens) : tokens;
+}
+
+/** Shell languages, whose lines' first words are commands. */
+const shells = new Set(['bash', 'sh', 'zsh', 'shell', 'console', 'shellsession']);
+
+/**
+ * highlight.js marks a shell's keywords, strings and variables, but not the command a line runs
+ * (`npm`, `docker`): the first word of each line that isn't a comment is marked as one, after a
+ * `$ ` or `# ` prompt when there is one.
+ */
+function withCommands(tokens: ElementContent[]): ElementContent[] {
+  const out: ElementContent[] = [];
+  let lineStart = true;
+  for (const token of tokens) {
+    if (token.type !== 'text') {
+      out.push(token);
+      lineStart = false;
+      continue;
+    }
+    const parts = token.value.split('\n');
+    parts.forEach((part, index) => {
+      if (index > 0) {
+        out.push({ type: 'text', value: '\n' });
+        lineStart = true;
+      }
+      const command = lineStart ? /^(\s*(?:[$>] )?)([\w./~-][\w./~:+@=-]*)(.*)$/s.exec(part) : null;
+      if (command && command[2]) {
+        if (command[1]) out.push({ type: 'text', value: command[1] });
+        out.push(el('span', { className: ['hljs-built_in'] }, command[2]));
+        if (command[3]) out.push({ type: 'text', value: command[3] });
+      } else if (part) out.push({ type: 'text', value: part });
+      if (part) lineStart = false;
+    });
+  }
+  return out;
 }
 
 /** A table block's records in their order, and its fragments (the cells' rich text) by name. */

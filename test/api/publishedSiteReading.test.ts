@@ -34,6 +34,7 @@ const readingPage = [
   '## Upgrade',
   tabs('Run `npm update acme`.', 'Pull the new image.'),
   ...['info', 'success', 'warning', 'danger'].map((style) => `{% hint style="${style}" %}\nA ${style} hint.\n{% endhint %}`),
+  '{% code title="install.sh" lineNumbers="true" %}\n```bash\nnpm install acme\n# then start it\n$ docker run -p 3000:3000 acme\n```\n{% endcode %}',
   ...['Configure', 'Deploy', 'Monitor', 'Troubleshoot'].map((title) => `## ${title}\n\n${`${title} your installation with care. `.repeat(60)}`),
 ].join('\n\n');
 
@@ -142,6 +143,28 @@ test('hints have an icon, a label and their own colour; the page has no accessib
       assert.equal(violations, [], `${scheme}: ${violations.join('\n')}`);
       await page.close();
     }
+  }));
+
+test('a titled code block has a title bar and line numbers; a shell’s commands are highlighted; copying copies the code alone', () =>
+  explained(async () => {
+    const { page, problems } = await opened(1280);
+    await page.goto(`${site}faq`, { waitUntil: 'load' });
+    const block = await page.$eval('figure.code.titled', (figure) => ({
+      title: figure.querySelector('figcaption')?.textContent,
+      gutter: figure.querySelector('.gutter')?.textContent,
+      commands: [...figure.querySelectorAll('code .hljs-built_in')].map((span) => span.textContent),
+      comment: figure.querySelector('code .hljs-comment')?.textContent,
+    }));
+    assert.equal(block, { title: 'install.sh', gutter: '1\n2\n3\n', commands: ['npm', 'docker'], comment: '# then start it' });
+    await page.evaluate(() => document.querySelector('figure.code.titled')?.scrollIntoView());
+    await screenshot(page, 'code-1280');
+    const context = browser.defaultBrowserContext();
+    await context.overridePermissions(new URL(site).origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+    await page.click('figure.code.titled button.copy');
+    await page.waitForFunction(() => document.querySelector('figure.code.titled button.copy')?.textContent === 'Copied', { timeout: 5000 });
+    assert.is(await page.evaluate(() => navigator.clipboard.readText()), 'npm install acme\n# then start it\n$ docker run -p 3000:3000 acme');
+    assert.equal(problems, []);
+    await page.close();
   }));
 
 test('on a phone the pages are behind Menu, with or without script; the title is in the first screen; the outline folds above the page', () =>

@@ -68,7 +68,8 @@ pre{background:var(--soft);border:1px solid var(--line);border-radius:6px;paddin
 .hljs-title,.hljs-section,.hljs-name,.hljs-selector-tag{color:var(--t)}
 .hljs-comment,.hljs-quote,.hljs-meta{color:var(--c)}
 :not(pre)>code{background:var(--soft);padding:.1rem .3rem;border-radius:4px}
-figure{margin:1.5rem 0}figure.code{position:relative}.copy{position:absolute;right:.5rem;top:.5rem;font-size:.8rem;padding:.1rem .5rem}figure.code figcaption{font-size:.85rem;color:var(--muted)}
+figure{margin:1.5rem 0}figure.code{position:relative}.copy{position:absolute;right:.5rem;top:.5rem;font-size:.8rem;padding:.1rem .5rem}figure.code figcaption{font:.85rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;color:var(--muted);background:var(--soft);border:1px solid var(--line);border-bottom:0;border-radius:6px 6px 0 0;padding:.45rem 5rem .45rem 1rem}figure.code.titled pre{margin-top:0;border-top-left-radius:0;border-top-right-radius:0}figure.code.titled .copy{top:.25rem}
+pre.numbered{display:flex;gap:1rem}pre.numbered .gutter{white-space:pre;text-align:right;font-size:.9em;color:var(--c);user-select:none;border-right:1px solid var(--line);padding-right:.75rem}pre.numbered code{flex:1}
 img{max-width:100%;height:auto}
 .table{overflow-x:auto}table{border-collapse:collapse;width:100%}th,td{border:1px solid var(--line);padding:.4rem .7rem;text-align:left;vertical-align:top}th{background:var(--soft)}
 blockquote{margin:1rem 0;padding:0 1rem;border-left:4px solid var(--line);color:var(--muted)}
