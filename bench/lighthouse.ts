@@ -3,6 +3,7 @@
 // (Lighthouse's default: a mobile device, simulated slow 4G). The lowest score of each category
 // over the pages is reported, with the page that had it.
 import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer from 'puppeteer';
 import { rmSync } from 'node:fs';
 // Debian's Chromium, as the PDF export and the browser tests use it (PUPPETEER_EXECUTABLE_PATH overrides).
@@ -21,20 +22,26 @@ export async function benchLighthouse(): Promise<Record<string, string>> {
     const site = await api('POST', `/orgs/${organizationId}/sites`, { title: 'Lighthouse docs', spaces: [space.id] });
     const published = (await api('POST', `/orgs/${organizationId}/sites/${site.id}/publish`)).urls.published as string;
     const port = Number(new URL(browser.wsEndpoint()).port);
-    const lowest = new Map<string, { score: number; page: string; failing: string[] }>();
-    for (const path of ['', 'quick-start', 'quick-start/configuration', 'faq']) {
-      const result = await lighthouse(`${published}${path}`, { port, output: 'json', logLevel: 'error', onlyCategories: [...categories] });
-      if (!result) throw new Error(`Lighthouse gave no result for /${path}`);
-      for (const category of categories) {
-        const scored = result.lhr.categories[category]!;
-        const score = Math.round((scored.score ?? 0) * 100);
-        const failing = scored.auditRefs.filter((ref) => ref.weight > 0 && (result.lhr.audits[ref.id]?.score ?? 1) < 1).map((ref) => ref.id);
-        if (!lowest.has(category) || score < lowest.get(category)!.score) lowest.set(category, { score, page: `/${path}`, failing });
+    // Lighthouse's two settings: a phone on slow 4G (its default), and a desktop on a fast line.
+    for (const [form, config] of [
+      ['mobile', undefined],
+      ['desktop', desktopConfig],
+    ] as const) {
+      const lowest = new Map<string, { score: number; page: string; failing: string[] }>();
+      for (const path of ['', 'quick-start', 'quick-start/configuration', 'faq']) {
+        const result = await lighthouse(`${published}${path}`, { port, output: 'json', logLevel: 'error', onlyCategories: [...categories] }, config);
+        if (!result) throw new Error(`Lighthouse gave no result for /${path}`);
+        for (const category of categories) {
+          const scored = result.lhr.categories[category]!;
+          const score = Math.round((scored.score ?? 0) * 100);
+          const failing = scored.auditRefs.filter((ref) => ref.weight > 0 && (result.lhr.audits[ref.id]?.score ?? 1) < 1).map((ref) => ref.id);
+          if (!lowest.has(category) || score < lowest.get(category)!.score) lowest.set(category, { score, page: `/${path}`, failing });
+        }
       }
-    }
-    for (const category of categories) {
-      const { score, page, failing } = lowest.get(category)!;
-      figures[`Lighthouse ${category}, lowest of the template's 4 pages (target ≥ ${targets[category]})`] = `${score} (${page}${failing.length ? `; short on ${failing.join(', ')}` : ''})`;
+      for (const category of categories) {
+        const { score, page, failing } = lowest.get(category)!;
+        figures[`Lighthouse ${category} (${form}), lowest of the template's 4 pages (target ≥ ${targets[category]})`] = `${score} (${page}${failing.length ? `; short on ${failing.join(', ')}` : ''})`;
+      }
     }
   } finally {
     await browser.close();
