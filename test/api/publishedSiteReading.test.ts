@@ -220,14 +220,21 @@ test('the theme chosen stays chosen on the next page', () =>
     await page.close();
   }));
 
-test('search from the keyboard: / opens it, results come as one types with the words marked, arrows and Enter follow one', () =>
+test('search from the keyboard: / or Ctrl-K opens a dialog, results come as one types with the words marked, arrows and Enter follow one', () =>
   explained(async () => {
     const { page, problems } = await opened(1280);
     await page.goto(site, { waitUntil: 'load' });
     await page.keyboard.press('/');
     assert.is(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'q');
+    assert.is(await page.evaluate(() => document.querySelector<HTMLDialogElement>('dialog.search-dialog')?.open), true, 'a search dialog opens');
+    await page.keyboard.press('Escape');
+    assert.is(await page.evaluate(() => document.querySelector<HTMLDialogElement>('dialog.search-dialog')?.open), false, 'Esc closes it');
+    await page.keyboard.down('Control');
+    await page.keyboard.press('k');
+    await page.keyboard.up('Control');
     await page.keyboard.type('setting');
     await page.waitForSelector('.live-results a', { timeout: 5000 });
+    assert.is(await page.$eval('header input[name=q]', (box) => (box as HTMLInputElement).value), '', 'the header’s box is left alone while the dialog is open');
     assert.ok((await page.$$eval('.live-results mark', (marks) => marks.map((mark) => mark.textContent?.toLowerCase()))).includes('setting'), 'the words are marked');
     assert.match(await page.$eval('.live-results a.section', (link) => link.textContent ?? ''), /Every setting lives in one file/, 'the matching section, with its excerpt');
     await page.keyboard.press('ArrowDown');
@@ -235,11 +242,10 @@ test('search from the keyboard: / opens it, results come as one types with the w
     await screenshot(page, 'search-1280');
     await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
     assert.is(await page.$eval('main h1', (heading) => heading.textContent), 'Configuration');
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await page.keyboard.down('Control');
-    await page.keyboard.press('k');
-    await page.keyboard.up('Control');
-    assert.is(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'q', 'Ctrl-K too');
+    // Typing in the header's box goes on in the dialog.
+    await page.type('header input[type=search]', 'docker');
+    await page.waitForSelector('dialog.search-dialog[open] .live-results a', { timeout: 5000 });
+    assert.is(await page.$eval('dialog.search-dialog input[name=q]', (field) => (field as HTMLInputElement).value), 'docker');
     assert.equal(problems, []);
     await page.close();
   }));

@@ -8,8 +8,9 @@ import { createHash } from 'node:crypto';
  *   pages too (kept in `localStorage`);
  * - the theme chosen with the toggle is kept for later pages;
  * - the outline marks the section being read;
- * - `/` or Ctrl-K goes to the search box, which shows results as the visitor types (from
- *   `~search.json`, where the form says `data-live`), the words marked; arrows move through them.
+ * - `/`, Ctrl-K, or typing in the header's search box opens a search dialog showing results as
+ *   the visitor types (from `~search.json`, where the form says `data-live`): each page with its
+ *   best sections, the words marked; arrows move through them, Enter follows one, Esc closes.
  * Everything is built with DOM calls and `textContent`, never as HTML. A page read and a live
  * result followed are reported to `~insights` (no cookie, nothing about the reader; not at all
  * under Do Not Track or Global Privacy Control: docs/insights.md).
@@ -110,36 +111,63 @@ export const siteScript = `(() => {
   const form = document.querySelector('header form[role=search]');
   const input = form && form.querySelector('input[name=q]');
   if (!input) return;
+  // Without a server to ask (a static export) or a dialog element, the shortcuts go to the header's box.
+  const live = form.hasAttribute('data-live') && typeof HTMLDialogElement === 'function';
+  const dialog = live ? document.createElement('dialog') : null;
+  const field = live ? document.createElement('input') : input;
   document.addEventListener('keydown', (event) => {
     const typing = event.target instanceof Element && event.target.closest('input, textarea, select, [contenteditable]');
     if ((event.key === '/' && !typing) || (event.key === 'k' && (event.ctrlKey || event.metaKey))) {
       event.preventDefault();
-      input.focus();
-      input.select();
+      if (dialog) open();
+      else { input.focus(); input.select(); }
     }
   });
-  if (!form.hasAttribute('data-live')) return;
+  if (!dialog) return;
+  dialog.className = 'search-dialog';
+  dialog.setAttribute('aria-label', 'Search the site');
+  const search = document.createElement('form');
+  search.method = 'get';
+  search.action = form.action;
+  search.setAttribute('role', 'search');
+  field.type = 'search';
+  field.name = 'q';
+  field.placeholder = 'Search the docs';
+  field.autocomplete = 'off';
+  field.setAttribute('aria-label', 'Search the site');
+  search.append(field);
   const box = document.createElement('div');
   box.className = 'live-results';
   box.setAttribute('aria-live', 'polite');
-  box.hidden = true;
-  form.append(box);
+  const keys = document.createElement('p');
+  keys.className = 'keys';
+  keys.textContent = '↑ ↓ to move · Enter to open · Esc to close';
+  dialog.append(search, box, keys);
+  document.body.append(dialog);
   let timer, asked = 0;
-  const close = () => { box.hidden = true; box.replaceChildren(); };
-  input.addEventListener('keydown', (event) => { if (event.key === 'Escape') close(); });
-  form.addEventListener('keydown', (event) => {
+  function open() {
+    if (!dialog.open) { field.value = input.value; dialog.showModal(); if (field.value.trim()) field.dispatchEvent(new Event('input')); }
+    field.focus();
+  }
+  // Typing in the header's box, or clicking it, continues in the dialog.
+  input.addEventListener('input', open);
+  input.addEventListener('click', open);
+  dialog.addEventListener('click', (event) => { if (event.target === dialog) dialog.close(); });
+  // The close event comes a task later: a dialog opened again by then keeps its own value.
+  dialog.addEventListener('close', () => { if (!dialog.open) input.value = field.value; });
+  dialog.addEventListener('keydown', (event) => {
     if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
     const results = [...box.querySelectorAll('a')];
     if (!results.length) return;
     event.preventDefault();
     const at = results.indexOf(document.activeElement);
     const to = event.key === 'ArrowDown' ? Math.min(at + 1, results.length - 1) : at - 1;
-    (to < 0 ? input : results[to]).focus();
+    (to < 0 ? field : results[to]).focus();
   });
-  input.addEventListener('input', () => {
+  field.addEventListener('input', () => {
     clearTimeout(timer);
-    const query = input.value.trim();
-    if (!query) return close();
+    const query = field.value.trim();
+    if (!query) return box.replaceChildren();
     timer = setTimeout(async () => {
       const mine = ++asked;
       const response = await fetch(form.action + '.json?q=' + encodeURIComponent(query), { credentials: 'same-origin' }).catch(() => null);
@@ -195,7 +223,6 @@ export const siteScript = `(() => {
       const status = document.createElement('p');
       status.textContent = found.length ? found.length + ' found' : 'Nothing found';
       box.replaceChildren(status, list);
-      box.hidden = false;
     }, 150);
   });
 })();
@@ -208,7 +235,7 @@ export const siteScript = `(() => {
   if (root.dataset.page) send({ type: 'page_view', space: root.dataset.space, page: root.dataset.page, referrer });
   document.addEventListener('click', (event) => {
     const link = event.target instanceof Element && event.target.closest('.live-results a');
-    const input = document.querySelector('header form[role=search] input[name=q]');
+    const input = document.querySelector('.search-dialog input[name=q]');
     if (link && input) send({ type: 'search_open_result', query: input.value, href: link.getAttribute('href') });
   });
 })();
