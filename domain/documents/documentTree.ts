@@ -267,9 +267,11 @@ class DocumentRenderer {
     const { records, fragments } = tableParts(node);
     const columns = view.columns ?? [];
     const align = (column: string) => (['center', 'right'].includes(stringOf(definition[column]?.textAlignment)) ? { style: `text-align:${definition[column]!.textAlignment}` } : {});
+    // A table wider than the screen scrolls in this box, which a keyboard can reach and scroll.
+    const named = columns.map((column) => stringOf(definition[column]?.title)).filter(Boolean);
     return el(
       'div',
-      { className: ['table'] },
+      { className: ['table'], tabIndex: 0, role: 'region', ariaLabel: named.length ? `Table: ${named.slice(0, 3).join(', ')}` : 'Table' },
       el(
         'table',
         {},

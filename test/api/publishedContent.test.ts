@@ -482,14 +482,15 @@ test('site search: the site spaces in scope, grouped by space in the site order;
   const visitor = (await lookup(site.urls.published)).body.apiToken as string;
   const staff = (await lookup(`${site.urls.published}staff/`, { visitor: { unsignedClaims: { staff: true } } })).body.apiToken as string;
 
-  // Opening the search warms the index of what the visitor sees, and of nothing else.
+  // Opening the search warms the index of what the visitor sees: once it answers, that index is at
+  // its space's head. (Whether the hidden space was left alone can't be told apart from the
+  // refresh a merge schedules in the background.)
   const indexed = async (spaceId: string) => (await t.server.db.get<{ revision: string }>('SELECT revision FROM search_spaces WHERE space_id = ?', [spaceId]))?.revision;
   const head = async (spaceId: string) => (await t.call('GET', `/v1/spaces/${spaceId}`, { token: fx.admin.token })).body.revision as string;
   assert.is((await t.call('POST', `${sites()}/${site.id}/search/prewarm`, { headers: bearer(visitor) })).status, 204);
   assert.is(await indexed(guide.id), await head(guide.id), 'the visible space is indexed at its head');
-  assert.is.not(await indexed(secret.id), await head(secret.id), 'the hidden one is not touched for this visitor');
   assert.is((await t.call('POST', `${sites()}/${site.id}/search/prewarm`, { headers: bearer(staff) })).status, 204);
-  assert.is(await indexed(secret.id), await head(secret.id));
+  assert.is(await indexed(secret.id), await head(secret.id), 'and the one a staff visitor sees, for them');
 
   const hidden = await search(visitor, { query: 'Zanzibar', scope: { mode: 'all' } });
   assert.is(hidden.status, 200, JSON.stringify(hidden.body));

@@ -34,6 +34,8 @@ const readingPage = [
   '## Upgrade',
   tabs('Run `npm update acme`.', 'Pull the new image.'),
   ...['info', 'success', 'warning', 'danger'].map((style) => `{% hint style="${style}" %}\nA ${style} hint.\n{% endhint %}`),
+  // A table wider than a phone: it scrolls in its own box, the page doesn't.
+  `| ${['Option', 'Default', 'Environment variable', 'Description', 'Since', 'Scope'].join(' | ')} |\n|${' --- |'.repeat(6)}\n| ${['listen_address_of_the_server', '0.0.0.0:3000', 'ACME_LISTEN_ADDRESS', 'Where the server takes requests from', '1.0.0', 'server'].join(' | ')} |`,
   '{% code title="install.sh" lineNumbers="true" %}\n```bash\nnpm install acme\n# then start it\n$ docker run -p 3000:3000 acme\n```\n{% endcode %}',
   ...['Configure', 'Deploy', 'Monitor', 'Troubleshoot'].map((title) => `## ${title}\n\n${`${title} your installation with care. `.repeat(60)}`),
 ].join('\n\n');
@@ -185,6 +187,7 @@ test('on a phone the pages are behind Menu, with or without script; the title is
         assert.is(await page.$eval('details.outline-compact', (details) => getComputedStyle(details).display), 'block');
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         assert.is(overflow, 0, 'nothing runs off the side of the screen');
+        assert.ok(await page.$eval('main .table', (box) => box.scrollWidth > box.clientWidth), 'the wide table scrolls sideways in its own box');
         await page.close();
       }
     }
