@@ -253,4 +253,34 @@ test('search from the keyboard: / or Ctrl-K opens a dialog, results come as one 
     await page.close();
   }));
 
+test('the customization’s fonts come first where the reader has them, the system’s faces after; none is downloaded', () =>
+  explained(async () => {
+    const siteId = new URL(site).pathname.split('/')[2]!;
+    const path = `/v1/orgs/${fx.org.id}/sites/${siteId}/customization`;
+    const current = (await t.call('GET', path, { token: fx.admin.token })).body;
+    const put = await t.call('PUT', path, { token: fx.admin.token, body: { ...current, styling: { ...current.styling, font: 'Merriweather', monospaceFont: 'JetBrainsMono' } } });
+    assert.is(put.status, 200, JSON.stringify(put.body));
+    try {
+      const { page } = await opened(1280);
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(request.url()));
+      await page.goto(`${site}faq`, { waitUntil: 'load' });
+      const fonts = await page.evaluate(() => [
+        getComputedStyle(document.body).fontFamily,
+        getComputedStyle(document.querySelector('main h1')!).fontFamily,
+        getComputedStyle(document.querySelector('pre code')!).fontFamily,
+      ]);
+      assert.match(fonts[0]!, /^Merriweather, Georgia/, 'a serif face falls back on serifs');
+      assert.match(fonts[1]!, /^Merriweather/, 'headings follow the body font unless given their own');
+      assert.match(fonts[2]!, /^"JetBrains Mono", ui-monospace/);
+      assert.ok(
+        requested.every((url) => url.startsWith(new URL(site).origin)),
+        `nothing from elsewhere: ${requested.join(', ')}`,
+      );
+      await page.close();
+    } finally {
+      await t.call('PUT', path, { token: fx.admin.token, body: current });
+    }
+  }));
+
 test.run();

@@ -18,6 +18,7 @@ export function colorVariables(styling: Record<string, unknown> | undefined): st
     ...hintVariables('warning', themed('warningColor', '#FE9A00')),
     ...hintVariables('danger', themed('dangerColor', '#FB2C36')),
   };
+  Object.assign(variables, fontVariables(styling));
   return `:root{${Object.entries(variables)
     .map(([name, value]) => `${name}:${value}`)
     .join(';')}}`;
@@ -83,4 +84,28 @@ function readable(color: string, background: string, towards: string): string {
     if (contrast(mixed, background) >= 4.5) return mixed;
   }
   return towards;
+}
+
+/** The system's own faces, what every font falls back to: no font is ever downloaded (docs/sites.md). */
+const systemSans = 'system-ui,-apple-system,"Segoe UI",Roboto,sans-serif';
+const systemSerif = 'Georgia,"Times New Roman",serif';
+const systemMono = 'ui-monospace,SFMono-Regular,Menlo,Consolas,monospace';
+const serifFaces = new Set(['RobotoSlab', 'Merriweather', 'IBMPlexSerif']);
+/** Upstream's font names as CSS family names ("SourceSansPro" → "Source Sans Pro"; acronyms kept whole). */
+const familyNames: Record<string, string> = { ABCFavorit: 'ABC Favorit', JetBrainsMono: 'JetBrains Mono', IBMPlexMono: 'IBM Plex Mono', IBMPlexSerif: 'IBM Plex Serif', DMMono: 'DM Mono' };
+const familyName = (name: string) => familyNames[name] ?? name.replace(/([a-z])([A-Z])/g, '$1 $2');
+const fontName = /^[A-Za-z][A-Za-z0-9]{1,40}$/;
+
+/**
+ * The customization's fonts (`styling.font`, `headingFont`, `monospaceFont`: upstream's named
+ * faces) as families used when the reader's system has them, before the system's own stack; a
+ * custom font definition, which would need its files downloaded, reads as the system's.
+ */
+function fontVariables(styling: Record<string, unknown> | undefined): Record<string, string> {
+  const named = (value: unknown) => (typeof value === 'string' && fontName.test(value) ? value : undefined);
+  const body = named(styling?.font);
+  const heading = named(styling?.headingFont) ?? body;
+  const mono = named(styling?.monospaceFont);
+  const stack = (face: string | undefined, fallback: string) => (face ? `"${familyName(face)}",${serifFaces.has(face) ? systemSerif : fallback}` : fallback);
+  return { '--font-body': stack(body, systemSans), '--font-heading': stack(heading, systemSans), '--font-mono': stack(mono, systemMono) };
 }

@@ -18,9 +18,10 @@ export const siteStylesheet = `
 :root:has(#theme-switch:checked){${dark};${hintColors('d')};color-scheme:dark}
 @media (prefers-color-scheme:dark){:root:has(#theme-switch:checked){${light};${hintColors('l')};color-scheme:light}}
 *{box-sizing:border-box}
-body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 var(--font-body,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif)}
+h1,h2,h3,h4{font-family:var(--font-heading,inherit)}
 a{color:var(--accent)}
-code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
+code,pre{font-family:var(--font-mono,ui-monospace,SFMono-Regular,Menlo,Consolas,monospace);font-size:.9em}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:var(--bg);padding:.5rem;z-index:2}
 .theme-input{position:absolute;opacity:0;width:1px;height:1px}
 .theme-label{cursor:pointer;border:1px solid var(--line);border-radius:6px;padding:.2rem .6rem;color:var(--fg);white-space:nowrap}
@@ -55,7 +56,7 @@ nav.toc li.parent{position:relative}nav.toc li.parent>a{padding-right:2rem}nav.t
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .variants summary{cursor:pointer;border:1px solid var(--line);border-radius:6px;padding:.3rem .6rem;margin-bottom:1rem}
 .variants ul{list-style:none;padding:0}
-main{padding:1.5rem 0 3rem;min-width:0}
+main{padding:1.5rem 0 3rem;min-width:0;max-width:48rem}main>p,main>ul,main>ol,main>blockquote,.description{max-width:66ch}
 main h1{font-size:2rem;line-height:1.25;margin:.5rem 0}
 .description{color:var(--muted);font-size:1.1rem}
 .breadcrumbs ol{list-style:none;display:flex;flex-wrap:wrap;gap:.4rem;padding:0;margin:0;color:var(--muted);font-size:.9rem}
