@@ -105,6 +105,10 @@ test('tabs are an ARIA tablist worked by keyboard; a choice holds in every group
     await page.reload({ waitUntil: 'load' });
     assert.equal(await selectedTabs(page), ['Docker', 'Docker'], 'remembered on the next page load');
     assert.equal(await visiblePanels(page), ['Run docker run acme.', 'Pull the new image.']);
+    // Printed, every tab's content is on the paper.
+    await page.emulateMediaType('print');
+    assert.equal(await page.$$eval('.tabs [role=tabpanel]', (panels) => panels.map((panel) => getComputedStyle(panel).display)), ['block', 'block', 'block', 'block']);
+    await page.emulateMediaType('screen');
     assert.equal(problems, []);
     await page.close();
 
