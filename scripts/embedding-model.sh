@@ -65,6 +65,15 @@ if ! "$python" scripts/mpnet-onnx.py "$work/all-mpnet-base-v2" "$work/model/mode
   cat "$work/convert.log" >&2
   exit 1
 fi
+# The converter is pinned and deterministic: the file written must be the one the clustering floors
+# were measured with (test/fixtures/conversations/floors.json's "model"). Another means another
+# converter or platform wrote it, and the floors would fail without saying why: stop here instead.
+model_sha256=071339afd2b78f993c0567944d7a98c75692d0921338bf6f288bb30edf5051d9
+written=$(sha256sum "$work/model/model.onnx" | cut -d' ' -f1)
+if [ "$written" != "$model_sha256" ]; then
+  echo "embedding model: the converted model's SHA-256 is $written, not $model_sha256 (scripts/embedding-model.requirements.txt's versions, or the platform, differ)" >&2
+  exit 1
+fi
 cp "$work/all-mpnet-base-v2/tokenizer.json" "$work/model/tokenizer.json"
 # Another run may have finished first: its model stays (a folder is renamed over only if empty or absent).
 [ -f "$target/model.onnx" ] && [ -f "$target/tokenizer.json" ] && exit 0
