@@ -63,8 +63,23 @@ export function isWorkTooCostly(error: unknown): boolean {
 }
 
 /** The one place typed errors of the lower layers become HTTP statuses. */
+/**
+ * A full disk anywhere below (the file layer's ENOSPC or EDQUOT, SQLite's SQLITE_FULL, PostgreSQL's
+ * 53100), however deep in the error's causes: nothing of the change was kept, and reads go on.
+ */
+function diskFull(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false;
+  const { code, message, cause } = error as { code?: unknown; message?: unknown; cause?: unknown };
+  if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || code === '53100') return true;
+  if (typeof message === 'string' && /\b(ENOSPC|SQLITE_FULL)\b|no space left on device|database or disk is full/i.test(message)) return true;
+  return diskFull(cause, depth + 1);
+}
+
+export const diskFullMessage = 'The server has no disk space left: nothing of this change was saved. Reads go on; writes work again once space is freed.';
+
 export function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error;
+  if (diskFull(error)) return new HttpError(507, diskFullMessage);
   if (error instanceof DomainError) return new HttpError(statusOfDomainCode[error.code], error.message);
   if (error instanceof StorageError) return new HttpError(statusOfStorageCode[error.code], error.message);
   if (error instanceof EngineError) return new HttpError(statusOfEngineCode[error.code], error.message);
