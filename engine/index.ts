@@ -8,6 +8,7 @@
 // Repositories: where a space's bare repository is, its branches and refs.
 export { branchRef, primaryBranch, type Repository } from './repository.js';
 export { localSpaceRepositories } from './spaceRepositories.js';
+export { bundleSpaceRepository, localSpaceIds, restoreSpaceRepository } from './repositoryBackup.js';
 export { readBranch } from './readBranch.js';
 export { resolveRevision } from './resolveRevision.js';
 export { withSettledBranch } from './settledBranch.js';

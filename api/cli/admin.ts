@@ -27,6 +27,7 @@ import { readSettings } from '../../config/index.js';
 import { applySettings } from '../../domain/common/processSettings.js';
 import { configFromEnv, configFromSettings, parseDuration } from '../config.js';
 import { exportSite, SiteExportError } from './siteExport.js';
+import { backupDeployment, BackupError, restoreDeployment, type Deployment } from '../../domain/backups/index.js';
 
 const usage = `Usage: npm run -s admin -- <command> [options]
 
@@ -54,6 +55,12 @@ const usage = `Usage: npm run -s admin -- <command> [options]
                                                          nodes): its writes answer 503 while it is copied and
                                                          checked; waits for the move (a Temporal job) to end. The
                                                          old copy is removed --release-after the switch (1m)
+  backup <file>                                          write a consistent backup of this deployment while it
+                                                         serves: the database (SQLite's online backup, or pg_dump),
+                                                         then every space repository of this node as a git bundle,
+                                                         with a manifest of counts and checksums (docs/operations.md)
+  restore <file>                                         make a backup again into an empty DATA_DIR (and, with
+                                                         QUIRE_DATABASE_URL, an empty PostgreSQL database)
   site export <siteId> <dir>                             write a public (or unlisted) published site as static
                                                          files: relative links, .md twins, llms.txt, redirects
                                                          as refresh pages, a Pagefind search index
@@ -113,6 +120,23 @@ async function moveSpace(db: Database, spaceId: string, to: string, releaseAfter
     return await move.result();
   } finally {
     await jobs.close();
+  }
+}
+
+async function backupOrRestore(command: 'backup' | 'restore', file: string | undefined, deployment: Deployment): Promise<string> {
+  if (!file) throw new UsageError(`${command} <file> needs the archive's path`);
+  const started = performance.now();
+  try {
+    const manifest = command === 'backup' ? await backupDeployment(deployment, file) : await restoreDeployment(deployment, file);
+    const counts = Object.entries(manifest.counts)
+      .map(([table, count]) => `${count} ${table.replace(/_/g, ' ')}`)
+      .join(', ');
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    return command === 'backup'
+      ? `backed up ${counts} and ${manifest.spaces.length} repositories to ${file} in ${seconds} s`
+      : `restored ${counts} and ${manifest.spaces.length} repositories from ${file} into ${deployment.dataDir} in ${seconds} s`;
+  } catch (error) {
+    throw error instanceof BackupError ? new UsageError(error.message) : error;
   }
 }
 
@@ -219,6 +243,11 @@ async function main() {
   const settings = readSettings();
   applySettings(settings);
   const { dataDir, databaseUrl } = configFromSettings(settings);
+  // A backup reads the database and repositories as they are; a restore must find them absent: neither opens (nor migrates) the database.
+  if (positionals[0] === 'backup' || positionals[0] === 'restore') {
+    console.log(await backupOrRestore(positionals[0], positionals[1], { dataDir, ...(databaseUrl ? { databaseUrl } : {}) }));
+    return;
+  }
   mkdirSync(dataDir, { recursive: true });
   const db = await openDatabase(databaseLocation(dataDir, databaseUrl));
   try {

@@ -35,6 +35,7 @@ import { openapiRawText } from './035-openapi-raw-text.js';
 import { glossary } from './036-glossary.js';
 import { aiUsage } from './037-ai-usage.js';
 import { visitorSegments } from './038-visitor-segments.js';
+import { unaccentQualified } from './039-unaccent-qualified.js';
 
 export interface Migration {
   version: number;
@@ -83,4 +84,5 @@ export const migrations: Migration[] = [
   glossary,
   aiUsage,
   visitorSegments,
+  unaccentQualified,
 ];

@@ -43,6 +43,14 @@ export async function testDatabaseUrl(dataDir: string): Promise<string | undefin
   return url;
 }
 
+/** A database with no table at all (not even Quire's migrations): what a restore goes into. */
+export async function emptyTestDatabase(label: string): Promise<string> {
+  const running = await testCluster();
+  const name = `quire_${label}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  await running.createDatabase(name);
+  return running.url(name);
+}
+
 /** A new, empty database (its own name), for tests that open the storage directly. */
 export async function freshTestDatabase(label: string): Promise<string> {
   const running = await testCluster();
