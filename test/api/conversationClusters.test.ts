@@ -133,6 +133,19 @@ test('every order clusters well as it arrives; consolidation makes the result th
       cluster.stats.issues,
     );
   }
+  // After the jobs' consolidations, the lists agree (issue 57): every issue's cluster is listed,
+  // and each cluster counts exactly the issues, and the issue list filtered by it holds them.
+  for (const orgId of orgs) {
+    const listed = (await t.call('GET', `/v1/orgs/${orgId}/conversations-clusters?limit=1000`, { token: admin.token })).body.items as Array<{ id: string; stats: { issues: number } }>;
+    const issues = (await t.call('GET', `/v1/orgs/${orgId}/conversations-issues?limit=1000`, { token: admin.token })).body.items as Array<{ issue: { cluster: string } }>;
+    const ids = new Set(listed.map((cluster) => cluster.id));
+    assert.equal(issues.filter((item) => !ids.has(item.issue.cluster)).length, 0, 'no issue names a cluster that is not listed');
+    for (const cluster of listed) {
+      const named = issues.filter((item) => item.issue.cluster === cluster.id).length;
+      const filtered = (await t.call('GET', `/v1/orgs/${orgId}/conversations-issues?limit=1000&cluster=${cluster.id}`, { token: admin.token })).body.items.length;
+      assert.equal([cluster.stats.issues, filtered], [named, named], `cluster ${cluster.id}`);
+    }
+  }
 });
 
 test.run();

@@ -110,6 +110,13 @@ test('through arrivals and consolidations, every still reading agrees with itsel
       // Every other batch, the clusters are made again from scratch, as the quiet-time job does.
       if ((i / 17) % 2 === 1) assert.ok(['consolidated', 'unchanged'].includes(await consolidateClusters(deps, fx.org.id)));
     }
+    // Conversations posted again with other words (a support thread that went on): their issues are
+    // replaced, in clusters old and new, then consolidated again.
+    const again = shuffled(paraphrased, 5)
+      .slice(0, 25)
+      .map((conversation, index) => ({ id: arriving[index]!.id, subject: conversation.subject, parts: conversation.parts }));
+    assert.is((await t.call('POST', `/v1/orgs/${fx.org.id}/conversations`, { token: fx.admin.token, body: again })).status, 204);
+    while ((await processPendingConversations(deps, fx.org.id, extractor, 5)).remaining);
     assert.ok(['consolidated', 'unchanged'].includes(await consolidateClusters(deps, fx.org.id)));
   } finally {
     writing = false;
