@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import sqlite3 from 'sqlite3';
-import pg from 'pg';
+import { connected } from './postgresAdmin.js';
 
 const run = promisify(execFile);
 
@@ -65,7 +65,7 @@ export async function sqliteCounts(file: string): Promise<Record<string, number>
 
 /** The same of a PostgreSQL database, as it is when asked. */
 export async function postgresCounts(url: string): Promise<Record<string, number>> {
-  return withClient(url, async (client) => {
+  return connected(url, async (client) => {
     const counts: Record<string, number> = {};
     for (const table of countedTables) counts[table] = Number((await client.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${table}`)).rows[0]!.n);
     return counts;
@@ -74,15 +74,5 @@ export async function postgresCounts(url: string): Promise<Record<string, number
 
 /** Whether a PostgreSQL database holds no table of its own yet (a restore goes only into an empty one). */
 export async function postgresIsEmpty(url: string): Promise<boolean> {
-  return withClient(url, async (client) => Number((await client.query<{ n: string }>('SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = current_schema()')).rows[0]!.n) === 0);
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
+  return connected(url, async (client) => Number((await client.query<{ n: string }>('SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = current_schema()')).rows[0]!.n) === 0);
 }

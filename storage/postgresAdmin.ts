@@ -27,7 +27,7 @@ export function checkpointedDatabaseFolder(url: string): Promise<string> {
 }
 
 /** `work` on a connection of its own, closed after. */
-async function connected<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+export async function connected<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
