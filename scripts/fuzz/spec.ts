@@ -45,6 +45,8 @@ export function filteredSpec(operations: ImplementedOperation[] = implementedOpe
   const unknown = missing.filter((operationId) => !found(paths, operationId));
   if (unknown.length) throw new Error(`operations the routes name but neither upstream spec has: ${unknown.join(', ')}`);
   documentClientErrors(paths);
+  describeEventPayloads(paths);
+  answerSiteGrantsAsNewer(spec, newer);
   const filtered: OpenApi = { ...spec, paths, components: reachableComponents(spec, paths) };
   makeDiscriminatorsExplicit(filtered);
   applyDivergences(filtered);
@@ -118,6 +120,43 @@ function documentClientErrors(paths: OpenApi['paths']): void {
       responses['4XX'] ??= { $ref: '#/components/responses/UnexpectedError' };
     }
   }
+}
+
+/**
+ * Upstream (OpenAPI 3.0) gives an event stream's `schema` as the JSON each event's `data` carries;
+ * Schemathesis reads it the OpenAPI 3.2 way, as the schema of the event itself (`{data, event, id}`).
+ * Said the 3.2 way: each event's `data` is JSON matching upstream's schema.
+ */
+function describeEventPayloads(paths: OpenApi['paths']): void {
+  for (const item of Object.values(paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!methods.has(method)) continue;
+      const responses = Object.values((operation as { responses?: Record<string, Json> }).responses ?? {});
+      for (const response of responses) {
+        const stream = (response as { content?: Record<string, { schema?: Json }> } | null)?.content?.['text/event-stream'];
+        if (!stream?.schema) continue;
+        stream.schema = {
+          type: 'object',
+          required: ['data'],
+          properties: { data: { type: 'string', contentMediaType: 'application/json', contentSchema: stream.schema } },
+        };
+      }
+    }
+  }
+}
+
+/**
+ * 0.146.0's site permissions name a space or the organization as where a role comes from; a grant
+ * on the site itself has its own origin only in 0.202.0 (`UserSitePermissionSiteOrigin`), which
+ * Quire answers (docs/permissions.md), as test/helpers/upstream.ts checks it.
+ */
+function answerSiteGrantsAsNewer(spec: OpenApi, newer: OpenApi): void {
+  const permission = spec.components.schemas?.UserSitePermission as { properties?: Record<string, Json> } | undefined;
+  const origin = (newer.components.schemas?.UserSitePermissionOrigin ?? null) as { oneOf?: Json[] } | null;
+  if (!permission?.properties || !origin?.oneOf) return;
+  const schemas = newer.components.schemas!;
+  const inline = (node: Json): Json => (node && typeof node === 'object' && !Array.isArray(node) && typeof node.$ref === 'string' ? schemas[node.$ref.split('/').pop()!]! : node);
+  permission.properties.origin = { description: 'The content, organization or site that enforced this permission level.', oneOf: origin.oneOf.map(inline) };
 }
 
 /** Only the components the kept paths reference, directly or through other components. */
