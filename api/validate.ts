@@ -25,6 +25,8 @@ export interface RequestSchemas {
   params?: JSONSchema;
   query?: JSONSchema;
   body?: JSONSchema;
+  /** The body must be sent even though it needs no field (upstream's PATCHes of a grant: `{}` changes nothing, no body is a 400). */
+  bodyRequired?: true;
 }
 
 type Typed<S, Otherwise> = S extends JSONSchema ? (S extends boolean ? Otherwise : FromSchema<S>) : Otherwise;
@@ -120,7 +122,7 @@ function compiledValidator(schemas: RequestSchemas): (ctx: AppContext) => void {
   const checkParams = schemas.params ? bodies.compile(schemas.params) : undefined;
   const checkParameter = bodies.compile(pathParameter);
   const declared = typeof schemas.body === 'object' ? schemas.body : {};
-  const bodyRequired = Array.isArray(declared.required) || (declared.minProperties ?? 0) > 0;
+  const bodyRequired = schemas.bodyRequired || Array.isArray(declared.required) || (declared.minProperties ?? 0) > 0;
   // What an empty query string validates to (the schema's defaults), worked out once: most requests have none.
   let emptyQuery: Record<string, unknown> | undefined;
   return (ctx) => {

@@ -25,20 +25,20 @@ const seePeople = (what: string) => organizationRole('read', `Listing who can ac
 const space = '/spaces/:spaceId/permissions';
 routes.post(space, 'inviteToSpace', inSpace('admin'), handle({ body: schemas.invite }, invite));
 routes.get(`${space}/users`, 'listUserPermissionsInSpace', inSpace('read', { also: [seePeople('space')] }), handle({ query: listQuery }, listUsers));
-routes.patch(`${space}/users/:userId`, 'updateUserPermissionInSpace', inSpace('admin'), handle({ body: schemas.updateContentPermission }, updateUser));
+routes.patch(`${space}/users/:userId`, 'updateUserPermissionInSpace', inSpace('admin'), handle({ body: schemas.updateContentPermission, bodyRequired: true }, updateUser));
 routes.delete(`${space}/users/:userId`, 'removeUserFromSpace', inSpace('admin'), handle({}, removeUser));
 routes.get(`${space}/teams`, 'listTeamPermissionsInSpace', inSpace('read', { also: [seePeople('space')] }), handle({ query: listQuery }, listTeams));
-routes.patch(`${space}/teams/:teamId`, 'updateTeamPermissionInSpace', inSpace('admin'), handle({ body: schemas.updateContentPermission }, updateTeam));
+routes.patch(`${space}/teams/:teamId`, 'updateTeamPermissionInSpace', inSpace('admin'), handle({ body: schemas.updateContentPermission, bodyRequired: true }, updateTeam));
 routes.delete(`${space}/teams/:teamId`, 'removeTeamFromSpace', inSpace('admin'), handle({}, removeTeam));
 routes.get(`${space}/aggregate`, 'listPermissionsAggregateInSpace', inSpace('read', { also: [seePeople('space')] }), handle({ query: schemas.aggregateQuery }, aggregateOfSpace));
 
 const collection = '/collections/:collectionId/permissions';
 routes.post(collection, 'inviteToCollection', inCollection('admin'), handle({ body: schemas.invite }, invite));
 routes.get(`${collection}/users`, 'listUserPermissionsInCollection', inCollection('read', { also: [seePeople('collection')] }), handle({ query: listQuery }, listUsers));
-routes.patch(`${collection}/users/:userId`, 'updateUserPermissionInCollection', inCollection('admin'), handle({ body: schemas.updateContentPermission }, updateUser));
+routes.patch(`${collection}/users/:userId`, 'updateUserPermissionInCollection', inCollection('admin'), handle({ body: schemas.updateContentPermission, bodyRequired: true }, updateUser));
 routes.delete(`${collection}/users/:userId`, 'removeUserFromCollection', inCollection('admin'), handle({}, removeUser));
 routes.get(`${collection}/teams`, 'listTeamPermissionsInCollection', inCollection('read', { also: [seePeople('collection')] }), handle({ query: listQuery }, listTeams));
-routes.patch(`${collection}/teams/:teamId`, 'updateTeamPermissionInCollection', inCollection('admin'), handle({ body: schemas.updateContentPermission }, updateTeam));
+routes.patch(`${collection}/teams/:teamId`, 'updateTeamPermissionInCollection', inCollection('admin'), handle({ body: schemas.updateContentPermission, bodyRequired: true }, updateTeam));
 routes.delete(`${collection}/teams/:teamId`, 'removeTeamFromCollection', inCollection('admin'), handle({}, removeTeam));
 routes.get(
   `${collection}/aggregate`,
@@ -50,10 +50,10 @@ routes.get(
 const site = '/orgs/:organizationId/sites/:siteId/permissions';
 routes.post(site, 'inviteToSite', inSite('admin'), handle({ body: schemas.invite }, invite));
 routes.get(`${site}/users`, 'listUserPermissionsInSite', inSite('read', { also: [seePeople('site')] }), handle({ query: listQuery }, listUsers));
-routes.patch(`${site}/users/:userId`, 'updateUserPermissionInSite', inSite('admin'), handle({ body: schemas.updateSitePermission }, updateUser));
+routes.patch(`${site}/users/:userId`, 'updateUserPermissionInSite', inSite('admin'), handle({ body: schemas.updateSitePermission, bodyRequired: true }, updateUser));
 routes.delete(`${site}/users/:userId`, 'removeUserFromSite', inSite('admin'), handle({}, removeUser));
 routes.get(`${site}/teams`, 'listTeamPermissionsInSite', inSite('read', { also: [seePeople('site')] }), handle({ query: listQuery }, listTeams));
-routes.patch(`${site}/teams/:teamId`, 'updateTeamPermissionInSite', inSite('admin'), handle({ body: schemas.updateSitePermission }, updateTeam));
+routes.patch(`${site}/teams/:teamId`, 'updateTeamPermissionInSite', inSite('admin'), handle({ body: schemas.updateSitePermission, bodyRequired: true }, updateTeam));
 routes.delete(`${site}/teams/:teamId`, 'removeTeamFromSite', inSite('admin'), handle({}, removeTeam));
 routes.get(`${site}/aggregate`, 'listPermissionsAggregateInSite', inSite('read', { also: [seePeople('site')] }), handle({ query: schemas.siteAggregateQuery }, aggregateOfSite));
 

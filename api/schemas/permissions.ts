@@ -11,18 +11,16 @@ export const invite = {
   additionalProperties: false,
 } as const;
 
-/** A space's or collection's grant: a role, or null for none. */
+/** A space's or collection's grant: a role, or null for none; without `role`, nothing changes. */
 export const updateContentPermission = {
   type: 'object',
-  required: ['role'],
   properties: { role: roleOrGuest },
   additionalProperties: false,
 } as const;
 
-/** A site's grant: a role (0.202.0's `MemberRole`). */
+/** A site's grant: a role (0.202.0's `MemberRole`); without it, nothing changes. */
 export const updateSitePermission = {
   type: 'object',
-  required: ['role'],
   properties: { role },
   additionalProperties: false,
 } as const;

@@ -34,8 +34,12 @@ export async function inviteToTarget(db: Database, actor: Actor, organizationId:
   });
 }
 
-/** Sets one person's or team's role on the target (`null`: no grant), as inviteToTarget. */
-export function setGrant(db: Database, actor: Actor, organizationId: string, target: PermissionTarget, grantee: Grantee, role: MemberRole | null): Promise<void> {
+/**
+ * Sets one person's or team's role on the target (`null`: no grant), as inviteToTarget; with no
+ * role given (a PATCH of `{}`) nothing changes, but the person or team must still be there.
+ */
+export async function setGrant(db: Database, actor: Actor, organizationId: string, target: PermissionTarget, grantee: Grantee, role: MemberRole | null | undefined): Promise<void> {
+  if (role === undefined) return assertGrantee(db, organizationId, grantee);
   return inviteToTarget(db, actor, organizationId, target, role, grantee.kind === 'user' ? { users: [grantee.id] } : { teams: [grantee.id] });
 }
 

@@ -73,6 +73,11 @@ test('a guest invited to a space reads it, edits as far as their role, and loses
 
   assert.is((await t.call('PATCH', `${permissions}/users/${fx.guest.id}`, { token: fx.admin.token, body: { role: 'read' } })).status, 204);
   assertErrorIs(await t.call('PATCH', `/v1/spaces/${space.id}`, { token: fx.guest.token, body: { title: 'Again' } }), 403, 'This operation needs the edit role on the space; you have read');
+  // `{}` changes nothing (the guest still reads); no body at all is a mistake, as upstream requires one.
+  assert.is((await t.call('PATCH', `${permissions}/users/${fx.guest.id}`, { token: fx.admin.token, body: {} })).status, 204);
+  assert.is((await t.call('GET', `/v1/spaces/${space.id}`, as(fx.guest))).status, 200);
+  assertErrorIs(await t.call('PATCH', `${permissions}/users/${fx.guest.id}`, { token: fx.admin.token }), 400, 'A JSON request body is required');
+  assertErrorIs(await t.call('PATCH', `${permissions}/users/nobody`, { token: fx.admin.token, body: {} }), 404, 'User nobody is not a member of this organization');
 
   assert.is((await t.call('DELETE', `${permissions}/users/${fx.guest.id}`, { token: fx.admin.token })).status, 205);
   assert.is((await t.call('DELETE', `${permissions}/users/${fx.guest.id}`, { token: fx.admin.token })).status, 204);
