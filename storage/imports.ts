@@ -152,7 +152,7 @@ export async function findImportRun(db: Queryable, organizationId: string, id: s
 export async function listImportRuns(
   db: Queryable,
   organizationId: string,
-  filter: { space?: string; changeRequest?: string; site?: string; status?: ImportStatus },
+  filter: { space?: string; changeRequest?: string; site?: string; status?: ImportStatus[] },
   request: PageRequest,
 ): Promise<Page<ImportRunRecord>> {
   const where = ['organization_id = ?'];
@@ -161,11 +161,14 @@ export async function listImportRuns(
     ['space_id', filter.space],
     ['change_request_id', filter.changeRequest],
     ['site_id', filter.site],
-    ['status', filter.status],
   ] as const) {
     if (value === undefined) continue;
     where.push(`${column} = ?`);
     params.push(value);
+  }
+  if (filter.status) {
+    where.push(`status IN (${filter.status.map(() => '?').join(', ')})`);
+    params.push(...filter.status);
   }
   const page = await paginate<ImportRunRow>(
     db,

@@ -25,7 +25,11 @@ export const startImport = {
   required: ['source', 'target'],
   properties: {
     source: {
-      anyOf: [
+      type: 'object',
+      required: ['type'],
+      properties: { type: { type: 'string' } },
+      discriminator: { propertyName: 'type' },
+      oneOf: [
         { type: 'object', required: ['type', 'url'], properties: { type: { const: 'website' }, url: { type: 'string', format: 'uri', maxLength: 2048 } }, additionalProperties: false },
         {
           type: 'object',
@@ -44,7 +48,7 @@ export const startImport = {
 
 export const listImports = {
   type: 'object',
-  properties: { ...pagination, space: id, changeRequest: id, site: id, status: { enum: ['pending', 'in-progress', 'completed', 'failed', 'cancelled'] } },
+  properties: { ...pagination, space: id, changeRequest: id, site: id, status: { enum: ['active', 'pending', 'in-progress', 'completed', 'failed', 'cancelled'] } },
   additionalProperties: false,
 } as const;
 

@@ -69,13 +69,16 @@ export async function importRunOf(db: Database, organizationId: string, id: stri
   return run;
 }
 
+/** `active` (0.202.0's filter): the runs pending or under way. */
 export function listImports(
   db: Database,
   organizationId: string,
-  filter: { space?: string; changeRequest?: string; site?: string; status?: ImportStatus },
+  filter: { space?: string; changeRequest?: string; site?: string; status?: ImportStatus | 'active' },
   request: PageRequest,
 ): Promise<Page<ImportRunRecord>> {
-  return listImportRuns(db, organizationId, filter, request);
+  const { status, ...rest } = filter;
+  const statuses: ImportStatus[] | undefined = status === 'active' ? ['pending', 'in-progress'] : status && [status];
+  return listImportRuns(db, organizationId, { ...rest, status: statuses }, request);
 }
 
 /** Stops a run still pending or under way: its job sees it between pages and writes nothing more. A finished run is a 400. */

@@ -101,6 +101,13 @@ test("a website's pages below its folder become pages of the space, as markdown"
     listed.body.items.map((item: { id: string }) => item.id),
     [started.body.id],
   );
+  const active = await t.call('GET', `${imports()}?space=${space.id}&status=active`, { token: fx.reader.token });
+  assert.equal(active.body.items, [], '`active`: pending or under way, which a finished run is not');
+  const completed = await t.call('GET', `${imports()}?space=${space.id}&status=completed`, { token: fx.reader.token });
+  assert.equal(
+    completed.body.items.map((item: { id: string }) => item.id),
+    [started.body.id],
+  );
 });
 
 test('a zip of markdown, sent to its upload URL once, becomes pages of a change request', async () => {
