@@ -41,14 +41,16 @@ function nextBucket(start: string, interval: UsageInterval): string {
 const rounded = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /**
- * The organization's AI usage from `from` (included) to `to` (excluded, capped at now), in
- * calendar buckets of `interval`, each feature's credits and share. Usage is kept per UTC day, so
- * a bucket counts the whole days of the range it holds.
+ * The organization's AI usage from `from` (included) to `to` (excluded, capped at now; `to` before
+ * `from` is a 400), in calendar buckets of `interval`, each feature's credits and share. Usage is
+ * kept per UTC day, so a bucket counts the whole days of the range it holds.
  */
 export async function aiUsageReport(db: Queryable, organizationId: string, range: { from: string; to: string }, interval: UsageInterval, now = Date.now()): Promise<UsageReport> {
   const from = Date.parse(range.from);
-  const to = Math.min(Date.parse(range.to), now);
-  if (!(to > from)) throw invalidInput(`"to" must be after "from" (and "from" before now)`);
+  if (Date.parse(range.to) < from) throw invalidInput(`"to" must not be before "from"`);
+  // An empty range (`to` equal to `from`, or all of it still to come) holds no period.
+  const to = Math.max(from, Math.min(Date.parse(range.to), now));
+  if (to === from) return { from: new Date(from).toISOString(), to: new Date(to).toISOString(), periods: [] };
   const fromDay = dayOf(from);
   const lastDay = dayOf(to - 1);
   const starts: string[] = [];

@@ -123,6 +123,11 @@ test('a site answers from its own spaces', async () => {
   assert.ok(answer.sources.every((source) => source.space === spaceId && source.space !== other.id));
   const questions = await events(await fetch(`${t.url}/v1/orgs/${fx.org.id}/sites/${site.id}/ask/questions`, { headers: { authorization: `Bearer ${fx.reader.token}` } }));
   assert.equal(questions, [{ question: 'How do I install the CLI?' }]);
+  const forSpace = await fetch(`${t.url}/v1/orgs/${fx.org.id}/sites/${site.id}/ask/questions?spaceId=${spaceId}`, { headers: { authorization: `Bearer ${fx.reader.token}` } });
+  assert.equal(await events(forSpace), [{ question: 'How do I install the CLI?' }], '`spaceId` names a space the site shows');
+  const notShown = await t.call('GET', `/v1/orgs/${fx.org.id}/sites/${site.id}/ask/questions?spaceId=${other.id}`, { token: fx.reader.token });
+  assert.is(notShown.status, 400);
+  assert.match(notShown.body.error.message, /"spaceId" names .*, which no site space of this site shows/);
 
   // The published site's own question page: no token, no script; the passage quoted under a link to its page.
   const home = await fetch(site.urls.published);
@@ -251,6 +256,8 @@ test('with a chat model, the model writes the answer from the sections found and
     assert.is(before.body.periods.length, 7);
     assert.ok(before.body.periods.every((period: { credits: number; features: unknown[] }) => period.credits === 0 && period.features.length === 0));
     assert.is((await usage(`from=2020-01-02T00:00:00Z&to=2020-01-01T00:00:00Z`)).status, 400);
+    assert.equal((await usage(`from=2020-01-02T00:00:00Z&to=2020-01-02T00:00:00Z`)).body.periods, [], 'an empty range holds no period');
+    assert.equal((await usage(`from=2100-01-01T00:00:00Z&to=2100-02-01T00:00:00Z`)).body.periods, [], 'nor one still to come');
     assert.is((await usage(`from=2000-01-01T00:00:00Z&to=2020-01-01T00:00:00Z`)).status, 400, 'more than 1,000 days');
     assert.is((await usage(`from=2000-01-01T00:00:00Z&to=2020-01-01T00:00:00Z&interval=month`)).status, 200);
     assert.is((await usage(`from=2020-01-01T00:00:00Z&to=2020-01-08T00:00:00Z`, fx.reader.token)).status, 403);
