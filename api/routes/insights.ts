@@ -99,7 +99,9 @@ async function agentReport(ctx: AppContext, { params, body }: { params: { siteId
   const found = await siteOfPath(ctx, params.siteId);
   const { subject, feedback } = body;
   const labels = [feedback.category, feedback.severity].filter(Boolean).join(', ');
-  const detail = `${labels ? `[${labels}] ` : ''}${subjectOf(subject)}: ${feedback.summary.trim()}`;
+  const { metrics } = feedback;
+  const tally = metrics && [`${metrics.callCount ?? '?'} calls`, `${metrics.successCount ?? '?'} succeeded`, `${metrics.retryCount ?? '?'} retried`].join(', ');
+  const detail = `${labels ? `[${labels}] ` : ''}${subjectOf(subject)}: ${feedback.summary.trim()}${tally ? ` (${tally})` : ''}`;
   ctx.insights.record(countsOf(found.id, [{ type: 'agent_feedback', url: subject.kind === 'documentation' ? subject.url : undefined, detail }]));
   ctx.status = 201;
   ctx.body = { id: randomUUID(), result: 'Thank you: the feedback is recorded, and the site’s editors see it with the site’s insights.' };

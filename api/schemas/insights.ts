@@ -50,7 +50,12 @@ export const trackEvents = {
   additionalProperties: false,
 } as const;
 
-const column = { type: 'object', required: ['column'], properties: { column: text(64), interval: { enum: ['hour', 'day', 'week', 'month'] } }, additionalProperties: false } as const;
+const column = {
+  type: 'object',
+  required: ['column'],
+  properties: { column: text(64), interval: { enum: ['hour', 'day', 'week', 'month'] }, claim: text(128), precision: { type: 'integer', minimum: 0, maximum: 15 } },
+  additionalProperties: false,
+} as const;
 
 /** `SiteInsightsQueryEventsAggregation`. */
 export const aggregate = {
@@ -97,6 +102,7 @@ export const agentFeedback = {
 } as const;
 
 const short = (maxLength: number) => ({ type: 'string', maxLength }) as const;
+const count = { type: 'integer', minimum: 0, maximum: 1_000_000 } as const;
 
 /** submitAgentFeedbackToSite's `AgentFeedbackInput`: who reported it (never the user), what about, and what went wrong. */
 export const agentReport = {
@@ -105,33 +111,48 @@ export const agentReport = {
   properties: {
     reportedBy: {
       type: 'object',
-      properties: { model: short(100), userAgent: short(512), correlationId: short(100), onDemand: { type: 'boolean' } },
+      properties: { model: short(100), userAgent: short(512), correlationId: { type: 'string', minLength: 1, maxLength: 100 }, onDemand: { type: 'boolean' } },
       additionalProperties: false,
     },
+    // `AgentFeedbackSubject`: what the feedback is about, its shape chosen by `kind`.
     subject: {
       type: 'object',
       required: ['kind'],
-      properties: {
-        kind: { enum: ['mcp-tool', 'cli-command', 'api-endpoint', 'documentation', 'generic'] },
-        toolName: short(200),
-        target: short(200),
-        command: short(200),
-        flags: { type: 'array', maxItems: 50, items: short(100) },
-        method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] },
-        path: short(500),
-        url: { type: 'string', format: 'uri', maxLength: 2048 },
-      },
-      additionalProperties: false,
+      properties: { kind: { type: 'string' } },
+      discriminator: { propertyName: 'kind' },
+      oneOf: [
+        { type: 'object', required: ['kind', 'toolName'], properties: { kind: { const: 'mcp-tool' }, toolName: short(200), target: short(200) }, additionalProperties: false },
+        {
+          type: 'object',
+          required: ['kind', 'command'],
+          properties: { kind: { const: 'cli-command' }, command: short(200), flags: { type: 'array', maxItems: 50, items: short(100) } },
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          required: ['kind', 'method', 'path'],
+          properties: { kind: { const: 'api-endpoint' }, method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] }, path: short(500) },
+          additionalProperties: false,
+        },
+        { type: 'object', required: ['kind', 'url'], properties: { kind: { const: 'documentation' }, url: { type: 'string', format: 'uri', maxLength: 2048 } }, additionalProperties: false },
+        { type: 'object', required: ['kind'], properties: { kind: { const: 'generic' } }, additionalProperties: false },
+      ],
     },
     feedback: {
       type: 'object',
-      required: ['summary'],
+      required: ['category', 'summary'],
       properties: {
         category: { enum: ['usability', 'reliability', 'documentation', 'efficiency', 'interoperability', 'could-not-accomplish'] },
         severity: { enum: ['low', 'medium', 'high'] },
         goal: short(1024),
         summary: { type: 'string', minLength: 1, maxLength: 256 },
         detail: short(4096),
+        workaround: short(2048),
+        metrics: {
+          type: 'object',
+          properties: { callCount: count, successCount: count, retryCount: count },
+          additionalProperties: false,
+        },
       },
       additionalProperties: false,
     },

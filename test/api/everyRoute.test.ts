@@ -127,7 +127,7 @@ const validBodies: Record<string, unknown> = {
   trackEventsInSiteById: { events: [] },
   generateStorageUploadURL: { file: { name: 'site.zip', type: 'application/zip', size: 10 }, kind: 'import_file' },
   startImportRun: { source: { type: 'website', url: 'https://docs.example.com/' }, target: { space: 'someId' } },
-  submitAgentFeedbackToSite: { subject: { kind: 'generic' }, feedback: { summary: 'Hard to find' } },
+  submitAgentFeedbackToSite: { subject: { kind: 'generic' }, feedback: { category: 'documentation', summary: 'Hard to find' } },
   duplicateSiteSpace: { draft: false },
   bulkUpsertSiteRedirects: { redirects: [{ source: '/old', destination: null }] },
   sortSiteStructure: { item: { type: 'site-space', id: 'someId' }, position: {} },

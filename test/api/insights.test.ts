@@ -144,7 +144,13 @@ test('an agentâ€™s feedback and the searches that found nothing reach the siteâ€
     body: {
       reportedBy: { model: 'some-model', userAgent: 'agent/1.0' },
       subject: { kind: 'mcp-tool', toolName: 'searchDocumentation' },
-      feedback: { category: 'could-not-accomplish', severity: 'high', summary: 'No page explains rate limits.' },
+      feedback: {
+        category: 'could-not-accomplish',
+        severity: 'high',
+        summary: 'No page explains rate limits.',
+        workaround: 'Read the response headers.',
+        metrics: { callCount: 3, successCount: 0, retryCount: 2 },
+      },
     },
   });
   assert.is(report.status, 201, JSON.stringify(report.body));
@@ -156,7 +162,7 @@ test('an agentâ€™s feedback and the searches that found nothing reach the siteâ€
   assert.match(readers, /<caption>Searches and questions that found nothing<\/caption>.*<td>kubernetes helm<\/td><td>1<\/td>/s);
   assert.match(readers, /<caption>Feedback from AI agents<\/caption>.*The install page never says which Node version is needed\./s);
   assert.match(readers, /<caption>Where readers came from<\/caption>.*<td>news\.example\.com<\/td>/s);
-  assert.match(readers, /\[could-not-accomplish, high\] MCP tool searchDocumentation: No page explains rate limits\./);
+  assert.match(readers, /\[could-not-accomplish, high\] MCP tool searchDocumentation: No page explains rate limits\. \(3 calls, 0 succeeded, 2 retried\)/);
 });
 
 test('visitor segments: readers grouped by the claims the adaptive schema declares, counted without keeping them', async () => {
