@@ -40,17 +40,23 @@ export const bulkRedirects = {
       type: 'array',
       minItems: 1,
       maxItems: 500,
+      // A destination (null deletes the redirect), or, to publish a draft, the source alone.
       items: {
-        type: 'object',
-        required: ['source'],
-        properties: {
-          source,
-          intent: { enum: ['live', 'draft', 'publish'] },
-          destination: { anyOf: [...destination.anyOf, { type: 'null' }] },
-          captureWildcard: { type: 'boolean' },
-          permanent: { type: 'boolean' },
-        },
-        additionalProperties: false,
+        anyOf: [
+          {
+            type: 'object',
+            required: ['source', 'destination'],
+            properties: {
+              source,
+              intent: { enum: ['live', 'draft'] },
+              destination: { anyOf: [...destination.anyOf, { type: 'null' }] },
+              captureWildcard: { type: 'boolean' },
+              permanent: { type: 'boolean' },
+            },
+            additionalProperties: false,
+          },
+          { type: 'object', required: ['source', 'intent'], properties: { source, intent: { const: 'publish' } }, additionalProperties: false },
+        ],
       },
     },
   },

@@ -118,7 +118,7 @@ export async function upsertSiteRedirects(deps: Deps, site: SiteRecord, entries:
         await removeSiteRedirect(deps, site, existing.id);
         outcomes.push({ status: 'deleted', source: entry.source });
       } else if (!entry.destination) {
-        throw invalidInput('"destination" is required: a destination, or null to delete the redirect');
+        throw invalidInput('"destination" is required: a destination, or null to delete the redirect'); // the API's schema says so first
       } else if (existing) {
         const updated = await changeSiteRedirect(deps, site, existing.id, { ...entry, destination: entry.destination });
         outcomes.push({ status: 'updated', source: entry.source, id: updated.id });

@@ -635,6 +635,9 @@ test('0.202.0 redirects: wildcard sources carrying their match, external and pat
       ['error', '/drafted'],
     ],
   );
+  const undecided = await t.call('PUT', `${base}/redirects`, { token: fx.admin.token, body: { redirects: [{ source: '/half', intent: 'live' }] } });
+  assert.is(undecided.status, 400, 'a redirect neither given a destination nor deleted is a mistake in the request');
+  assert.match(undecided.body.error.message, /destination/);
   assert.is((await fetch(`${site.urls.published}v1/anything`, { redirect: 'manual' })).status, 404, 'the deleted wildcard no longer answers');
   assert.is((await fetch(`${site.urls.published}api/x`, { redirect: 'manual' })).headers.get('location'), 'https://api.example.com/v2/x');
 });
