@@ -36,7 +36,7 @@ export const listGlossary = {
   type: 'object',
   properties: {
     page: { type: 'string', minLength: 1, maxLength: 2048 },
-    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+    limit: { type: 'integer', minimum: 0, maximum: 1000, default: 100 },
     orderBy: { type: 'string', enum: translationLanguages },
   },
   additionalProperties: false,

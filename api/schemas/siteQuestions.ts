@@ -1,8 +1,8 @@
 import type { FromSchema } from 'json-schema-to-ts';
 
 // The site-questions operations' query strings (0.202.0). A filter given once arrives as a
-// string and repeated as an array: both are accepted.
-const oneOrMore = <S extends object>(item: S) => ({ anyOf: [item, { type: 'array', maxItems: 20, items: item }] }) as const;
+// string and repeated as an array (up to 100 values, as comments' `authors`): both are accepted.
+const oneOrMore = <S extends object>(item: S) => ({ anyOf: [item, { type: 'array', maxItems: 100, items: item }] }) as const;
 
 const timestamp = { type: 'string', format: 'date-time' } as const;
 const relevance = oneOrMore({ enum: ['relevant', 'spam', 'off-topic', 'unclear'] } as const);

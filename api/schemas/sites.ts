@@ -17,7 +17,7 @@ export const listSites = {
     space: id,
     title: { type: 'string', minLength: 1, maxLength: 128 },
     published: { type: 'boolean' },
-    type: { anyOf: [siteType, { type: 'array', items: siteType, maxItems: siteTypes.length }] },
+    type: { anyOf: [siteType, { type: 'array', items: siteType, maxItems: 100 }] },
   },
   additionalProperties: false,
 } as const;
