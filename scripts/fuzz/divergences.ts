@@ -18,6 +18,7 @@ const identifierFields = new Set([
   'members',
   'page',
   'team',
+  'teams',
   'user',
   'users',
   'site',
@@ -26,6 +27,7 @@ const identifierFields = new Set([
   'defaultSiteSection',
   'defaultSiteSpace',
   'node',
+  'changeRequest',
 ]);
 const isIdentifier = (field: string) => identifierFields.has(field) || /[a-z]Id$/.test(field);
 
@@ -48,7 +50,7 @@ export function applyDivergences(spec: Json): void {
       if (media?.schema) {
         // A copy, so response schemas sharing the component keep upstream's openness.
         media.schema = structuredClone(media.schema.$ref ? schemas[media.schema.$ref.split('/').pop()] : media.schema);
-        media.schema = flattenAllOf(inlineReferences(media.schema, schemas, 3));
+        media.schema = mergeSiblingAlternatives(flattenAllOf(inlineReferences(media.schema, schemas, 3)));
         tightenBody(media.schema);
         // Inviting no one, or asking no one for a review, is a mistake worth a 400.
         if (operation.operationId === 'inviteUsersToOrganization') media.schema.properties.emails.minItems = 1;
@@ -82,6 +84,8 @@ function tightenQueryParameter(parameter: Json, operationId: string): void {
   const strings = parameter.schema.type === 'string' ? [parameter.schema] : parameter.schema.type === 'array' ? [parameter.schema.items] : [];
   const free = emptyAccepted.has(parameter.name) || emptyAccepted.has(`${operationId} ${parameter.name}`);
   for (const schema of strings) if (!free && schema?.type === 'string' && !schema.enum) schema.minLength ??= 1;
+  // A repeated parameter (`authors=a&authors=b`, a site question's `topic`) takes at most 100 values.
+  if (parameter.schema.type === 'array') parameter.schema.maxItems = Math.min(parameter.schema.maxItems ?? 100, 100);
   // Lists take at most 1000 items a page, whatever an operation's spec says (see Lists), and at least
   // 1 where the spec sets no lower bound.
   if (parameter.name === 'limit') {
@@ -129,6 +133,26 @@ function flattenAllOf(schema: Json): Json {
   }
   for (const alternative of merged) if (!alternative.required.length) delete alternative.required;
   return merged.length === 1 ? merged[0] : { anyOf: merged };
+}
+
+/**
+ * `{properties: {role}, anyOf: [{properties: {users}}, {properties: {teams}}]}` (an invite) →
+ * `anyOf: [{role, users}, {role, teams}]`: closing the object and its alternatives apart would
+ * leave no body that all of them accept.
+ */
+function mergeSiblingAlternatives(schema: Json): Json {
+  const key = Array.isArray(schema?.anyOf) ? 'anyOf' : Array.isArray(schema?.oneOf) ? 'oneOf' : undefined;
+  if (!key || !schema.properties) return schema;
+  const { [key]: branches, properties, required = [], ...rest } = schema;
+  return {
+    anyOf: branches.map((branch: Json) => ({
+      ...rest,
+      ...branch,
+      type: 'object',
+      properties: { ...properties, ...branch.properties },
+      required: [...new Set([...required, ...(branch.required ?? [])])],
+    })),
+  };
 }
 
 /** Unknown fields are refused (a typo must not pass silently), and identifiers can't be empty. */
