@@ -92,13 +92,24 @@ export async function siteRedirectsBySource(db: Database, siteId: string): Promi
 }
 
 /** Oldest first; `search` matches anywhere in the source path. */
-export async function listSiteRedirects(db: Queryable, siteId: string, search: string | undefined, request: PageRequest): Promise<Page<SiteRedirectRecord>> {
+export type RedirectOrder = 'createdAt' | 'updatedAt' | 'source';
+
+/** Upstream's orders: the newest created, or the newest changed (a redirect never changed by its creation), first; or by source, A to Z. */
+const orders = {
+  createdAt: { sort: ['r.created_at', 'r.id'], key: (row: SiteRedirectRow): [string, string] => [row.created_at, row.id], order: 'desc' },
+  updatedAt: { sort: ['COALESCE(o.updated_at, r.created_at)', 'r.id'], key: (row: SiteRedirectRow): [string, string] => [row.updated_at ?? row.created_at, row.id], order: 'desc' },
+  source: { sort: ['r.source', 'r.id'], key: (row: SiteRedirectRow): [string, string] => [row.source, row.id], order: 'asc' },
+} as const;
+
+export async function listSiteRedirects(db: Queryable, siteId: string, filter: { search?: string; orderBy?: RedirectOrder }, request: PageRequest): Promise<Page<SiteRedirectRecord>> {
+  const { search } = filter;
   const where = ['r.site_id = ?', ...(search ? ["r.source LIKE ? ESCAPE '\\'"] : [])];
   const params: unknown[] = [siteId, ...(search ? [containsPattern(search)] : [])];
+  const order = orders[filter.orderBy ?? 'createdAt'];
   const page = await paginate<SiteRedirectRow>(
     db,
-    { select: columns, from, where: where.join(' AND '), params, sort: ['r.created_at', 'r.id'], key: (row) => [row.created_at, row.id] },
-    { ...request, order: 'asc' },
+    { select: columns, from, where: where.join(' AND '), params, sort: [order.sort[0], order.sort[1]], key: order.key },
+    { ...request, order: order.order },
   );
   return mapPage(page, toRedirect);
 }

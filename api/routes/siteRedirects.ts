@@ -29,7 +29,10 @@ const theSite = (ctx: AppContext) => siteOf(ctx.db, organizationOf(ctx).organiza
 
 async function list(ctx: AppContext, { query }: { query: schemas.ListRedirectsQuery }) {
   const found = await theSite(ctx);
-  ctx.body = presentList(await listSiteRedirects(ctx.db, found.id, query.search || undefined, query), presentSiteRedirect);
+  const { search, orderBy, draft, ...page } = query;
+  // Quire keeps no draft redirects: the drafts are none.
+  if (draft) return void (ctx.body = presentList({ items: [], count: 0 }, presentSiteRedirect));
+  ctx.body = presentList(await listSiteRedirects(ctx.db, found.id, { search: search || undefined, orderBy }, page), presentSiteRedirect);
 }
 
 /** Quire keeps no draft redirects: one asked for is refused, whatever else the body says. */

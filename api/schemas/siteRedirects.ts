@@ -28,7 +28,11 @@ const options = { captureWildcard: { type: 'boolean' }, permanent: { type: 'bool
 export const createRedirect = { type: 'object', required: ['source', 'destination'], properties: { source, destination, ...options }, additionalProperties: false } as const;
 // No field is required, but upstream requires the body (see api/validate.ts).
 export const updateRedirect = { type: 'object', required: [], properties: { source, destination, ...options }, additionalProperties: false } as const;
-export const listRedirects = { type: 'object', properties: { ...pagination, search: { type: 'string', maxLength: 512 } }, additionalProperties: false } as const;
+export const listRedirects = {
+  type: 'object',
+  properties: { ...pagination, search: { type: 'string', maxLength: 512 }, draft: { type: 'boolean' }, orderBy: { enum: ['createdAt', 'updatedAt', 'source'] } },
+  additionalProperties: false,
+} as const;
 export const redirectBySource = { type: 'object', required: ['source'], properties: { source, shareKey: { type: 'string', minLength: 1, maxLength: 128 } }, additionalProperties: false } as const;
 
 /** bulkUpsertSiteRedirects: 1–500 redirects by source; `destination: null` deletes one. */

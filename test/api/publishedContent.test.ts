@@ -635,6 +635,14 @@ test('0.202.0 redirects: wildcard sources carrying their match, external and pat
       ['error', '/drafted'],
     ],
   );
+  // Upstream's orders: newest created first (the default), newest changed first, or by source.
+  const ordered = async (query: string) =>
+    (await t.call('GET', `${base}/redirects?${query}`, { token: fx.reader.token })).body.items as Array<{ source: string; createdAt: string; updatedAt?: string }>;
+  const sources = async (query: string) => (await ordered(query)).map((item) => item.source);
+  assert.equal(await sources(''), ['/new-one', '/api/*'], 'newest created first');
+  assert.equal(await sources('orderBy=updatedAt'), ['/api/*', '/new-one'], 'the one the bulk request changed after creating the other, first');
+  assert.equal(await sources('orderBy=source'), ['/api/*', '/new-one']);
+  assert.equal(await ordered('draft=true'), [], 'Quire keeps no drafts');
   const undecided = await t.call('PUT', `${base}/redirects`, { token: fx.admin.token, body: { redirects: [{ source: '/half', intent: 'live' }] } });
   assert.is(undecided.status, 400, 'a redirect neither given a destination nor deleted is a mistake in the request');
   assert.match(undecided.body.error.message, /destination/);
