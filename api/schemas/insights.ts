@@ -102,7 +102,7 @@ export const agentFeedback = {
 } as const;
 
 const short = (maxLength: number) => ({ type: 'string', maxLength }) as const;
-const count = { type: 'integer', minimum: 0, maximum: 1_000_000 } as const;
+const count = { type: 'integer', minimum: 0 } as const;
 
 /** submitAgentFeedbackToSite's `AgentFeedbackInput`: who reported it (never the user), what about, and what went wrong. */
 export const agentReport = {

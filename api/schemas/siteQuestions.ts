@@ -2,13 +2,14 @@ import type { FromSchema } from 'json-schema-to-ts';
 
 // The site-questions operations' query strings (0.202.0). A filter given once arrives as a
 // string and repeated as an array (up to 100 values, as comments' `authors`): both are accepted.
+// Free-text values are as long as the request line allows (Node's 16 KB of headers).
 const oneOrMore = <S extends object>(item: S) => ({ anyOf: [item, { type: 'array', maxItems: 100, items: item }] }) as const;
 
 const timestamp = { type: 'string', format: 'date-time' } as const;
 const relevance = oneOrMore({ enum: ['relevant', 'spam', 'off-topic', 'unclear'] } as const);
 const channelType = oneOrMore({ enum: ['site', 'embed', 'api', 'builtin:slack', 'builtin:discord', 'builtin:github', 'builtin:linear'] } as const);
 const answered = oneOrMore({ enum: ['no', 'partially', 'yes'] } as const);
-const topic = oneOrMore({ type: 'string', minLength: 1, maxLength: 128 } as const);
+const topic = oneOrMore({ type: 'string', minLength: 1 } as const);
 const questionType = { enum: ['exploring', 'how-to', 'troubleshooting', 'reference', 'unknown'] } as const;
 const page = { type: 'string', minLength: 1, maxLength: 2048 } as const;
 const limit = { type: 'integer', minimum: 0, maximum: 1000, default: 20 } as const;
@@ -52,17 +53,17 @@ export const questionSources = {
 export const listAnswers = {
   type: 'object',
   properties: {
-    question: { type: 'string', minLength: 1, maxLength: 128 },
+    question: { type: 'string', minLength: 1 },
     from: timestamp,
     to: timestamp,
-    language: { type: 'string', minLength: 1, maxLength: 16 },
+    language: { type: 'string', minLength: 1 },
     answered,
     helpfulness: oneOrMore({ enum: ['low', 'medium', 'high'] } as const),
     relevance,
     channelType,
     'question.type': oneOrMore(questionType),
     topic,
-    thread: { type: 'string', minLength: 1, maxLength: 128 },
+    thread: { type: 'string', minLength: 1 },
     page,
     limit,
   },
