@@ -159,6 +159,11 @@ function mergeSiblingAlternatives(schema: Json): Json {
 function tightenBody(schema: Json, field?: string): void {
   if (!schema || typeof schema !== 'object' || schema.$ref) return;
   if (schema.type === 'string' && field && isIdentifier(field)) schema.minLength ??= 1;
+  // A whole number beyond ±2^53 would come back altered: a 400 (docs/decisions/api.md).
+  if (schema.type === 'integer') {
+    schema.maximum ??= Number.MAX_SAFE_INTEGER;
+    schema.minimum ??= -Number.MAX_SAFE_INTEGER;
+  }
   // Addresses, domains and the organization's hostname are checked as such (upstream says only "string"): an invite to "x" or a
   // domain "-" can never match a user, so Quire refuses them.
   if (schema.type === 'string' && (field === 'email' || field === 'emails')) schema.format = 'email';

@@ -116,7 +116,7 @@ async function main(): Promise<number> {
       if (name === 'delete') {
         log(`slow inputs to every operation that takes text${short ? ' (the short set of shapes)' : ''}…`);
         slow = (await slowInputPhase(spec as never, server.base, server.token, parameters, { short, log })).slow;
-        slow.push(...(await slowServedPhase(server.base, server.token, parameters.organizationId!, parameters.spaceId!, log)));
+        slow.push(...(await slowServedPhase(server.base, server.token, parameters.organizationId!, log)));
       }
       const ndjson = path.join(outDir, `${name}.ndjson`);
       log(`${name === 'delete' ? 'DELETE' : 'non-DELETE'} operations, ${examples} examples each…`);

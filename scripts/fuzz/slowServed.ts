@@ -24,10 +24,27 @@ function push(clone: string, refspecs: string[]): Promise<{ code: number; stderr
   });
 }
 
-/** `base`: the API's base URL (ending in /v1). */
-export async function slowServedPhase(base: string, token: string, organizationId: string, spaceId: string, log: (line: string) => void): Promise<SlowAnswer[]> {
+/**
+ * `base`: the API's base URL (ending in /v1). The pushes go to a space of their own, made here:
+ * the fixture space has been fuzzed by then, and may be locked (`editMode: locked` is valid data).
+ */
+export async function slowServedPhase(base: string, token: string, organizationId: string, log: (line: string) => void): Promise<SlowAnswer[]> {
   const slow: SlowAnswer[] = [];
   const origin = base.replace(/\/v1\/?$/, '');
+  const made = await fetch(`${origin}/v1/orgs/${organizationId}/spaces`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Served inputs', template: { id: 'getting-started' } }),
+  });
+  if (!made.ok) throw new Error(`the served-inputs space could not be made: ${made.status} ${await made.text()}`);
+  const spaceId = ((await made.json()) as { id: string }).id;
+  // Nor the organization's merge rules, which the fuzzing may have set: pushes to main land here.
+  const unruled = await fetch(`${origin}/v1/spaces/${spaceId}`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ mergeRules: { type: 'none' } }),
+  });
+  if (!unruled.ok) throw new Error(`the served-inputs space's merge rules could not be set: ${unruled.status} ${await unruled.text()}`);
   const work = mkdtempSync(path.join(tmpdir(), 'quire-fuzz-served-'));
   const git = (cwd: string, ...args: string[]) =>
     execFileSync('git', ['-c', 'user.name=Fuzz', '-c', 'user.email=fuzz@example.com', ...args], { cwd, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' }, encoding: 'utf8' });
@@ -51,7 +68,8 @@ export async function slowServedPhase(base: string, token: string, organizationI
     writeFileSync(summary, `${readFileSync(summary, 'utf8').trimEnd()}\n* [Code](code.md)\n`);
     git(clone, 'add', '-A');
     git(clone, 'commit', '-qm', 'Large code blocks');
-    if ((await push(clone, ['HEAD:main'])).code === 0) {
+    const pushedCode = await push(clone, ['HEAD:main']);
+    if (pushedCode.code === 0) {
       const api = (method: string, url: string, body?: unknown) =>
         fetch(`${origin}/v1${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then(
           (response) => response.json() as Promise<{ id: string; urls: { published: string } }>,
@@ -63,7 +81,11 @@ export async function slowServedPhase(base: string, token: string, organizationI
         await page.arrayBuffer();
         return page.status;
       });
-    } else slow.push({ operation: 'served', where: 'pushing the page of code blocks', shape: 'huge code blocks', ms: 0, status: 'refused' });
+    } else {
+      const lines = pushedCode.stderr.trim().split('\n');
+      const reason = lines.filter((line) => /^remote:|\[(remote )?rejected\]/.test(line)).join(' / ') || lines.pop();
+      slow.push({ operation: 'served', where: 'pushing the page of code blocks', shape: 'huge code blocks', ms: 0, status: `refused: ${reason}` });
+    }
 
     execFileSync('sh', ['-c', `head -c 40000000 /dev/zero | tr '\\0' 'a' > huge.md`], { cwd: clone });
     git(clone, 'add', '-A');

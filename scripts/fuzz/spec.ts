@@ -38,7 +38,7 @@ export function implementedOperations(): ImplementedOperation[] {
 export function filteredSpec(operations: ImplementedOperation[] = implementedOperations()): OpenApi {
   const spec = JSON.parse(readFileSync(upstreamSpecPath, 'utf8')) as OpenApi;
   const wanted = new Set(operations.map((operation) => operation.operationId));
-  const paths = keepOperations(spec, wanted);
+  const paths = keepOperations(spec, new Set([...wanted].filter((operationId) => !checkedAsNewer.has(operationId))));
   const newer = JSON.parse(readFileSync(newerSpecPath, 'utf8')) as OpenApi;
   const missing = [...wanted].filter((operationId) => !found(paths, operationId));
   if (missing.length) addNewerOperations(spec, paths, newer, new Set(missing));
@@ -46,7 +46,6 @@ export function filteredSpec(operations: ImplementedOperation[] = implementedOpe
   if (unknown.length) throw new Error(`operations the routes name but neither upstream spec has: ${unknown.join(', ')}`);
   documentClientErrors(paths);
   describeEventPayloads(paths);
-  answerSiteGrantsAsNewer(spec, newer);
   const filtered: OpenApi = { ...spec, paths, components: reachableComponents(spec, paths) };
   makeDiscriminatorsExplicit(filtered);
   applyDivergences(filtered);
@@ -61,6 +60,25 @@ function keepOperations(spec: OpenApi, wanted: Set<string>): OpenApi['paths'] {
   }
   return paths;
 }
+
+/**
+ * Operations 0.146.0 has too, checked against 0.202.0's spec, where 0.202.0 changed them and Quire
+ * follows it (test/helpers/upstream.ts checks their answers the same way): a site grant is its own
+ * permission's origin (docs/permissions.md); redirects lead to external URLs and paths and are
+ * listed in upstream's orders (docs/sites.md, "Redirects"); the site's assistant streams 0.202.0's
+ * events, steps included, which GitBook's renderer reads (docs/ask.md); sorting the site's
+ * structure takes a body, as 0.202.0 requires, and answers 204.
+ */
+const checkedAsNewer = new Set([
+  'listPermissionsAggregateInSite',
+  'listSiteRedirects',
+  'createSiteRedirect',
+  'updateSiteRedirectById',
+  'deleteSiteRedirectById',
+  'getSiteRedirectBySource',
+  'streamAIResponseInSite',
+  'sortSiteStructure',
+]);
 
 const found = (paths: OpenApi['paths'], operationId: string) =>
   Object.values(paths).some((item) => Object.entries(item).some(([key, value]) => methods.has(key) && (value as Operation).operationId === operationId));
@@ -143,20 +161,6 @@ function describeEventPayloads(paths: OpenApi['paths']): void {
       }
     }
   }
-}
-
-/**
- * 0.146.0's site permissions name a space or the organization as where a role comes from; a grant
- * on the site itself has its own origin only in 0.202.0 (`UserSitePermissionSiteOrigin`), which
- * Quire answers (docs/permissions.md), as test/helpers/upstream.ts checks it.
- */
-function answerSiteGrantsAsNewer(spec: OpenApi, newer: OpenApi): void {
-  const permission = spec.components.schemas?.UserSitePermission as { properties?: Record<string, Json> } | undefined;
-  const origin = (newer.components.schemas?.UserSitePermissionOrigin ?? null) as { oneOf?: Json[] } | null;
-  if (!permission?.properties || !origin?.oneOf) return;
-  const schemas = newer.components.schemas!;
-  const inline = (node: Json): Json => (node && typeof node === 'object' && !Array.isArray(node) && typeof node.$ref === 'string' ? schemas[node.$ref.split('/').pop()!]! : node);
-  permission.properties.origin = { description: 'The content, organization or site that enforced this permission level.', oneOf: origin.oneOf.map(inline) };
 }
 
 /** Only the components the kept paths reference, directly or through other components. */
