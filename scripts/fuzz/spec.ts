@@ -67,7 +67,8 @@ function keepOperations(spec: OpenApi, wanted: Set<string>): OpenApi['paths'] {
  * permission's origin (docs/permissions.md); redirects lead to external URLs and paths and are
  * listed in upstream's orders (docs/sites.md, "Redirects"); the site's assistant streams 0.202.0's
  * events, steps included, which GitBook's renderer reads (docs/ask.md); sorting the site's
- * structure takes a body, as 0.202.0 requires, and answers 204.
+ * structure takes a body, as 0.202.0 requires, and answers 204; cancelling an import answers 200
+ * (0.146.0: 201).
  */
 const checkedAsNewer = new Set([
   'listPermissionsAggregateInSite',
@@ -78,6 +79,7 @@ const checkedAsNewer = new Set([
   'getSiteRedirectBySource',
   'streamAIResponseInSite',
   'sortSiteStructure',
+  'cancelImportRun',
 ]);
 
 const found = (paths: OpenApi['paths'], operationId: string) =>
