@@ -1,7 +1,8 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { order, pagination, role, roleOrGuest } from './common.js';
 
-const ids = { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', minLength: 1, maxLength: 64 } } as const;
+// Ids of any length: one that names no member or team is a 404 naming it, as upstream bounds none.
+const ids = { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', minLength: 1 } } as const;
 
 /** `InviteUsersAndTeams` (and `InviteSiteUsersAndTeams`): a role for people, teams, or both. */
 export const invite = {
