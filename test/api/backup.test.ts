@@ -72,7 +72,9 @@ test('a backup taken under writes and pushes restores into a Quire that serves w
     }
   })();
 
-  while (merged.length < 3 || pushed.length < 3) await new Promise((resolve) => setTimeout(resolve, 50));
+  // Forty merges first: enough history that bundling takes a while, and main moves while it does
+  // (git's own bundle of the live repository then left main out: the restored space had none).
+  while (merged.length < 40 || pushed.length < 3) await new Promise((resolve) => setTimeout(resolve, 50));
   const archive = path.join(work, 'quire-backup.tar.gz');
   const started = Date.now();
   const backup = await runAdmin(['backup', archive], { DATA_DIR: t.dataDir });
@@ -98,7 +100,9 @@ test('a backup taken under writes and pushes restores into a Quire that serves w
 
   const b = await startTestServer(restoredDatabase ? { databaseUrl: restoredDatabase } : { databaseUrl: '' }, { dataDir: restored });
   try {
-    const titles = (await b.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: fx.reader.token })).body.pages.map((page: { title: string }) => page.title);
+    const read = await b.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: fx.reader.token });
+    assert.is(read.status, 200, JSON.stringify(read.body));
+    const titles = (read.body.pages as Array<{ title: string }>).map((page) => page.title);
     for (const n of mergedBefore) assert.ok(titles.includes(`Written ${n}`), `merge ${n}, acknowledged before the backup, is in it`);
     const files = execFileSync('git', ['--git-dir', spaceGitdir(restored, pushedSpace.id), 'ls-tree', '--name-only', 'main'], { encoding: 'utf8' });
     for (const n of pushedBefore) assert.match(files, `pushed-${n}.md`, `push ${n}, acknowledged before the backup, is in it`);
