@@ -1,4 +1,5 @@
-import type { Queryable, Transaction } from './db.js';
+import type { Database, Queryable, Transaction } from './db.js';
+import { clusteringGeneration } from './issueClusters.js';
 import { notFound } from './errors.js';
 import { newId, now } from './ids.js';
 import { mapPage, paginate, type Page, type PageRequest } from './pagination.js';
@@ -238,7 +239,12 @@ export async function getConversationIssue(db: Queryable, organizationId: string
   return toIssueWithConversation(row);
 }
 
-export async function listConversationIssues(db: Queryable, organizationId: string, filter: { cluster?: string; conversation?: string }, request: PageRequest): Promise<Page<IssueWithConversation>> {
+/** Newest first; the page and its count from one snapshot, its cursor good while no consolidation runs. */
+export function listConversationIssues(db: Database, organizationId: string, filter: { cluster?: string; conversation?: string }, request: PageRequest): Promise<Page<IssueWithConversation>> {
+  return db.snapshot((read) => listIssuesIn(read, organizationId, filter, request));
+}
+
+async function listIssuesIn(db: Queryable, organizationId: string, filter: { cluster?: string; conversation?: string }, request: PageRequest): Promise<Page<IssueWithConversation>> {
   const where = ['i.organization_id = ?'];
   const params: unknown[] = [organizationId];
   if (filter.cluster !== undefined) {
@@ -251,7 +257,16 @@ export async function listConversationIssues(db: Queryable, organizationId: stri
   }
   const page = await paginate<JoinedRow>(
     db,
-    { select: issueColumns, from: issueJoin, countFrom: 'conversation_issues i', where: where.join(' AND '), params, sort: ['i.created_at', 'i.id'], key: (row) => [row.created_at, row.id] },
+    {
+      select: issueColumns,
+      from: issueJoin,
+      countFrom: 'conversation_issues i',
+      where: where.join(' AND '),
+      params,
+      sort: ['i.created_at', 'i.id'],
+      key: (row) => [row.created_at, row.id],
+      generation: await clusteringGeneration(db, organizationId),
+    },
     { order: 'desc', ...request },
   );
   return mapPage(page, toIssueWithConversation);

@@ -36,6 +36,13 @@ export interface Database extends Queryable {
    */
   transaction<T>(work: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
+   * Runs `work`'s reads in one snapshot of the database: every statement sees it as the first one
+   * did, so an answer built from several reads (a page and its count, clusters and their activity)
+   * never mixes the states before and after a transaction committed meanwhile. Keep it short: on
+   * SQLite, snapshots take turns on a read connection of their own.
+   */
+  snapshot<T>(work: (db: Queryable) => Promise<T>): Promise<T>;
+  /**
    * Reads through a cache, `reads` naming the tables the value comes from. A write through this
    * handle drops at once the values read from a table it wrote (or one its foreign keys cascade
    * to); a write by another process (the admin CLI, workers, other API nodes) drops them all

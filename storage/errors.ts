@@ -14,6 +14,7 @@ export const conflict = (message: string) => new StorageError('conflict', messag
 export const databaseUnavailable = () => new StorageError('unavailable', 'The database is unavailable: try again shortly');
 export const tooContended = () => new StorageError('contended', 'Too many concurrent changes to the same data: try again');
 export const writerBusy = (waitedMs: number) => new StorageError('contended', `The database was busy with other changes for the ${waitedMs / 1000} s this one waited: try again`);
+export const readersBusy = (waitedMs: number) => new StorageError('contended', `The database's snapshot reads were busy for the ${waitedMs / 1000} s this one waited: try again`);
 export const transactionStuck = (stuckMs: number) => new StorageError('unavailable', `The change took over ${stuckMs / 1000} s and was rolled back: try again`);
 export const statementTooLong = (statementMs: number) => new StorageError('unavailable', `A database statement ran over ${statementMs / 1000} s and was stopped: try again`);
 

@@ -1,9 +1,9 @@
 import { inBatches, valuesOf } from './batches.js';
 import type { Dialect } from './dialect.js';
-import type { Queryable, Transaction } from './db.js';
+import type { Database, Queryable, Transaction } from './db.js';
 import { notFound } from './errors.js';
 import { newId, now } from './ids.js';
-import { mapPage, paginate, type Page, type PageRequest } from './pagination.js';
+import { mapPage, paginate, type KeysetQuery, type Page, type PageRequest } from './pagination.js';
 
 export interface IssueClusterRecord {
   id: string;
@@ -60,24 +60,60 @@ export async function getIssueCluster(db: Queryable, organizationId: string, clu
 const sortColumns = { updatedAt: 'updated_at', issues: 'issues', conversations: 'conversations', tasksTotal: "''", tasksBacklog: "''", tasksStarted: "''" } as const;
 export type ClusterOrder = keyof typeof sortColumns;
 
+/** A cluster as the API shows it: its row and its activity, read in one snapshot so they agree. */
+export interface ClusterWithActivity {
+  cluster: IssueClusterRecord;
+  activity: ClusterActivity;
+}
+
 /**
  * The organization's clusters. Quire analyses an issue as it joins its cluster, so no cluster is
- * ever `pending` or `analysing`: filtering by either status finds none.
+ * ever `pending` or `analysing`: filtering by either status finds none. The page, its count and
+ * the clusters' activity come from one snapshot; its cursor holds while no consolidation runs.
  */
-export async function listIssueClusters(
-  db: Queryable,
-  organizationId: string,
-  filter: { orderBy: ClusterOrder; status?: 'pending' | 'analysing' },
-  request: PageRequest,
-): Promise<Page<IssueClusterRecord>> {
-  const column = sortColumns[filter.orderBy];
-  const where = filter.status === undefined ? 'organization_id = ?' : 'organization_id = ? AND FALSE';
-  const page = await paginate<ClusterRow & { sort_key: string | number }>(
-    db,
-    { select: `*, ${column} AS sort_key`, from: 'issue_clusters', where, params: [organizationId], sort: [column, 'id'], key: (row) => [row.sort_key, row.id] },
-    request,
-  );
-  return mapPage(page, toCluster);
+export function listIssueClusters(db: Database, organizationId: string, filter: { orderBy: ClusterOrder; status?: 'pending' | 'analysing' }, request: PageRequest): Promise<Page<ClusterWithActivity>> {
+  return db.snapshot(async (read) => {
+    const column = sortColumns[filter.orderBy];
+    const where = filter.status === undefined ? 'organization_id = ?' : 'organization_id = ? AND FALSE';
+    const page = await paginate<ClusterRow & { sort_key: string | number }>(
+      read,
+      {
+        select: `*, ${column} AS sort_key`,
+        from: 'issue_clusters',
+        where,
+        params: [organizationId],
+        sort: [column, 'id'],
+        key: (row) => [row.sort_key, row.id],
+        generation: await clusteringGeneration(read, organizationId),
+      },
+      request,
+    );
+    const activity = await clusterActivity(
+      read,
+      page.items.map((row) => row.id),
+    );
+    return mapPage(page, (row) => ({ cluster: toCluster(row), activity: activity.get(row.id)! }));
+  });
+}
+
+/** One cluster and its activity, from one snapshot. */
+export function readIssueCluster(db: Database, organizationId: string, clusterId: string): Promise<ClusterWithActivity> {
+  return db.snapshot(async (read) => {
+    const cluster = await getIssueCluster(read, organizationId, clusterId);
+    return { cluster, activity: (await clusterActivity(read, [cluster.id])).get(cluster.id)! };
+  });
+}
+
+/**
+ * Which clustering the organization's issues are in: a consolidation replaces it whole (in one
+ * transaction), and a cursor of a list that shows it is good for that clustering only.
+ */
+export async function clusteringGeneration(db: Queryable, organizationId: string): Promise<NonNullable<KeysetQuery<unknown>['generation']>> {
+  const corpus = await db.get<{ consolidated_version: number }>('SELECT consolidated_version FROM conversation_corpora WHERE organization_id = ?', [organizationId]);
+  return {
+    value: corpus?.consolidated_version ?? 0,
+    changed: "The issues were clustered again since this list's first page: list it again from the first page",
+  };
 }
 
 export async function insertIssueCluster(tx: Transaction, organizationId: string, at = now()): Promise<string> {

@@ -31,6 +31,12 @@ export interface KeysetQuery<R> {
   identity?: unknown;
   /** Reads the sort and tie values back from a row, to build the next cursor. */
   key: (row: R) => [string | number, string];
+  /**
+   * For a list whose rows may all be replaced at once (a consolidation of the clusters): which
+   * state the rows are in, read in the same snapshot. A cursor from another state is refused with
+   * `changed` rather than giving the rest of a list that is no longer the one its first pages came from.
+   */
+  generation?: { value: number; changed: string };
 }
 
 /**
@@ -48,7 +54,7 @@ export async function paginate<R>(db: Queryable, query: KeysetQuery<R>, request:
     .digest('base64url')
     .slice(0, 12);
   if (request.page !== undefined) {
-    const [sortValue, tieValue] = decodeCursor(request.page, list);
+    const [sortValue, tieValue] = decodeCursor(request.page, list, query.generation);
     where.push(`(${sortColumn}, ${tieColumn}) ${order === 'ASC' ? '>' : '<'} (?, ?)`);
     params.push(sortValue, tieValue);
   }
@@ -64,7 +70,7 @@ export async function paginate<R>(db: Queryable, query: KeysetQuery<R>, request:
   return {
     items,
     count: countRow?.n ?? 0,
-    ...(rows.length > request.limit && last ? { next: encodeCursor(list, query.key(last)) } : {}),
+    ...(rows.length > request.limit && last ? { next: encodeCursor(list, query.key(last), query.generation?.value) } : {}),
   };
 }
 
@@ -96,18 +102,21 @@ export function mapPage<R, T>(page: Page<R>, map: (row: R) => T): Page<T> {
   return { ...page, items: page.items.map(map) };
 }
 
-function encodeCursor(list: string, key: [string | number, string]): string {
-  return Buffer.from(JSON.stringify([list, ...key])).toString('base64url');
+function encodeCursor(list: string, key: [string | number, string], generation?: number): string {
+  return Buffer.from(JSON.stringify(generation === undefined ? [list, ...key] : [list, ...key, generation])).toString('base64url');
 }
 
-function decodeCursor(cursor: string, list: string): [string | number, string] {
+function decodeCursor(cursor: string, list: string, generation?: KeysetQuery<unknown>['generation']): [string | number, string] {
+  let parts: unknown;
   try {
-    const parts: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parts) && parts.length === 3 && parts[0] === list && ['string', 'number'].includes(typeof parts[1]) && typeof parts[2] === 'string') {
-      return [parts[1], parts[2]];
-    }
+    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    // fall through to the error below
+    // refused below
+  }
+  const length = generation === undefined ? 3 : 4;
+  if (Array.isArray(parts) && parts.length === length && parts[0] === list && ['string', 'number'].includes(typeof parts[1]) && typeof parts[2] === 'string') {
+    if (generation !== undefined && parts[3] !== generation.value) throw new StorageError('invalid_cursor', generation.changed);
+    return [parts[1], parts[2]];
   }
   throw new StorageError('invalid_cursor', `"page" is not a cursor this list returned: ${JSON.stringify(cursor)}`);
 }

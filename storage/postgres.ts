@@ -153,6 +153,32 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
     }
   }
 
+  async function snapshot<T>(work: (db: Queryable) => Promise<T>): Promise<T> {
+    const client = await reads.connect().catch((error: Error) => {
+      throw isConnectionFailure(error) ? databaseUnavailable() : error;
+    });
+    let open = true;
+    const underWay = new Set<Promise<unknown>>();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const result = await work(refusing(queryable(client, limits.statementMs), () => (open ? undefined : transactionEnded()), underWay));
+      open = false;
+      await Promise.allSettled([...underWay]);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      open = false;
+      await Promise.allSettled([...underWay]);
+      if (isConnectionFailure(error) || (error instanceof StorageError && error.code === 'unavailable')) broken = error as Error;
+      else await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      if (isConnectionFailure(error)) throw databaseUnavailable();
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   let closing: Promise<void> | undefined;
   return {
     dialect: 'postgres',
@@ -160,6 +186,7 @@ export async function openPostgres(url: string, limits: WaitLimits): Promise<Dat
     all: read.all,
     run: (sql, params) => transaction((tx) => tx.run(sql, params)),
     transaction,
+    snapshot,
     // Unheard commits can't drop what is kept, so while not listening nothing is kept.
     cached: async (key, tables, load) => {
       if (!listener.listening()) return load();

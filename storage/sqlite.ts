@@ -1,7 +1,7 @@
 import sqlite3 from 'sqlite3';
 import { migrate } from './migrate.js';
 import type { Database, Params, Queryable, Transaction, WaitLimits } from './db.js';
-import { statementTooLong, transactionStuck, writerBusy } from './errors.js';
+import { readersBusy, statementTooLong, transactionStuck, writerBusy } from './errors.js';
 import { ReadCache, tableReach, tablesOf } from './readCache.js';
 import { withinTime } from './timeLimit.js';
 
@@ -33,11 +33,18 @@ export async function openSqlite(file: string, limits: WaitLimits): Promise<Data
   // and run, and reads interleaved meanwhile see that old snapshot: a row written a moment ago
   // went unseen in 1 read of 10 under concurrent readers (a comment post answered 500).
   reader.serialize();
+  // Snapshots on a connection of their own: a transaction open on the shared reader would hold
+  // every other read to its snapshot.
+  const snapshotReader = await openConnection(file, sqlite3.OPEN_READONLY);
+  await exec(snapshotReader, `PRAGMA busy_timeout = 5000; PRAGMA query_only = ON; PRAGMA mmap_size = ${readerMapBytes};`);
+  snapshotReader.serialize();
 
   const writes = new SerialQueue(limits.lockWaitMs);
-  const watches = [new RunawayWatch(reader, limits.statementMs), new RunawayWatch(writer, limits.statementMs)] as const;
+  const snapshots = new SerialQueue(limits.lockWaitMs, readersBusy);
+  const watches = [new RunawayWatch(reader, limits.statementMs), new RunawayWatch(writer, limits.statementMs), new RunawayWatch(snapshotReader, limits.statementMs)] as const;
   const read = connectionQueryable(reader, watches[0]);
   const write = connectionQueryable(writer, watches[1]);
+  const snapshotRead = connectionQueryable(snapshotReader, watches[2]);
   const tx: Transaction = { ...write, inTransaction: true };
   let closing: Promise<void> | undefined;
 
@@ -99,15 +106,37 @@ export async function openSqlite(file: string, limits: WaitLimits): Promise<Data
         })
         .finally(() => cache.written(tablesOf(statements)));
     },
+    snapshot: (work) =>
+      snapshots.push(async () => {
+        const guard = new StuckGuard(limits.stuckMs);
+        const guarded: Queryable = {
+          dialect: 'sqlite',
+          get: (sql, params) => guard.run(() => snapshotRead.get(sql, params)),
+          all: (sql, params) => guard.run(() => snapshotRead.all(sql, params)),
+          run: (sql, params) => guard.run(() => snapshotRead.run(sql, params)),
+        };
+        // BEGIN alone takes no snapshot: the first read does, and the rest read what it saw.
+        await exec(snapshotReader, 'BEGIN');
+        try {
+          return await guard.within(work(guarded));
+        } finally {
+          await guard.end();
+          // A statement stopped for running too long (RunawayWatch) has ended the transaction already.
+          await exec(snapshotReader, 'COMMIT').catch((commitError: Error) => {
+            if (!/no transaction is active/.test(commitError.message)) throw commitError;
+          });
+        }
+      }),
     close: () => {
       clearInterval(poll);
       // Behind whatever the writer still has to do, however long: close never gives up. The watches
       // stay on until the connections are closed: a statement running away still gets stopped.
       closing ??= writes
         .push(async () => undefined, Infinity)
+        .then(() => snapshots.push(async () => undefined, Infinity))
         .then(async () => {
           try {
-            await Promise.all([closeConnection(reader), closeConnection(writer)]);
+            await Promise.all([closeConnection(reader), closeConnection(writer), closeConnection(snapshotReader)]);
           } finally {
             for (const watch of watches) watch.stop();
           }
@@ -118,7 +147,7 @@ export async function openSqlite(file: string, limits: WaitLimits): Promise<Data
 }
 
 /**
- * The write connection's jobs, one at a time. A job still waiting for its turn after `waitMs` (the
+ * A connection's jobs (the writer's, the snapshots'), one at a time. A job still waiting for its turn after `waitMs` (the
  * writer held by a transaction that hangs, or by a long queue) fails as busy and is skipped when its
  * turn comes.
  */
@@ -126,7 +155,10 @@ class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
   /** Jobs pushed and not done yet, the one running included. */
   private unfinished = 0;
-  constructor(private readonly waitMs: number) {}
+  constructor(
+    private readonly waitMs: number,
+    private readonly busy: (waitedMs: number) => Error = writerBusy,
+  ) {}
 
   push<T>(job: () => Promise<T>, waitMs = this.waitMs): Promise<T> {
     let gaveUp = false;
@@ -144,7 +176,7 @@ class SerialQueue {
     const waited = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         gaveUp = true;
-        reject(writerBusy(waitMs));
+        reject(this.busy(waitMs));
       }, waitMs);
     });
     return Promise.race([result, waited]);

@@ -37,5 +37,5 @@ export function recheckPolicyInWrites(policy: Policy) {
 
 /** The database as seen from inside `tx`: fresh reads on the write connection, no cache. */
 function readingThrough(db: Database, tx: Transaction): Database {
-  return { dialect: tx.dialect, get: tx.get, all: tx.all, run: tx.run, cached: (_key, _reads, load) => load(), transaction: (work) => work(tx), close: db.close };
+  return { dialect: tx.dialect, get: tx.get, all: tx.all, run: tx.run, cached: (_key, _reads, load) => load(), transaction: (work) => work(tx), snapshot: (work) => work(tx), close: db.close };
 }

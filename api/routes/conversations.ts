@@ -1,6 +1,6 @@
 import { ingestConversations, readConversation } from '../../domain/conversations/index.js';
 import { getConversationIssue, listConversationIssues, listConversations } from '../../storage/conversations.js';
-import { clusterActivity, getIssueCluster, listIssueClusters } from '../../storage/issueClusters.js';
+import { listIssueClusters, readIssueCluster } from '../../storage/issueClusters.js';
 import { callerOf, jobDeps, organizationOf, type AppContext } from '../context.js';
 import { conversationActions } from '../policies/actions.js';
 import { inOrganization } from '../policies/index.js';
@@ -57,14 +57,10 @@ async function getIssue(ctx: AppContext, { params }: { params: { issueId: string
 async function listClusters(ctx: AppContext, { query }: { query: schemas.ListConversationsIssuesClustersQuery }) {
   const { page, limit, order, orderBy, status } = query;
   const found = await listIssueClusters(ctx.db, organizationOf(ctx).organization.id, { orderBy, status }, { page, limit, order });
-  const activity = await clusterActivity(
-    ctx.db,
-    found.items.map((cluster) => cluster.id),
-  );
-  ctx.body = presentList(found, (cluster) => presentIssuesCluster(cluster, activity.get(cluster.id)!, ctx.urls));
+  ctx.body = presentList(found, ({ cluster, activity }) => presentIssuesCluster(cluster, activity, ctx.urls));
 }
 
 async function getCluster(ctx: AppContext, { params }: { params: { clusterId: string } }) {
-  const cluster = await getIssueCluster(ctx.db, organizationOf(ctx).organization.id, params.clusterId);
-  ctx.body = presentIssuesCluster(cluster, (await clusterActivity(ctx.db, [cluster.id])).get(cluster.id)!, ctx.urls);
+  const { cluster, activity } = await readIssueCluster(ctx.db, organizationOf(ctx).organization.id, params.clusterId);
+  ctx.body = presentIssuesCluster(cluster, activity, ctx.urls);
 }
