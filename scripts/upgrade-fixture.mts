@@ -1,23 +1,31 @@
 // Makes the upgrade test's fixture (test/api/upgrade.test.ts): a data directory written by a
 // release, through that release's own API. Run it from a checkout of the release (its
 // node_modules installed), with this file's path and an empty output folder:
-//   cd <checkout of tag stop-62> && npx tsx <this checkout>/scripts/upgrade-fixture.mts /tmp/fixture
-// then pack it: tar czf test/fixtures/upgrade/<release>.tar.gz -C /tmp/fixture/data . and copy
-// /tmp/fixture/manifest.json to test/fixtures/upgrade/<release>.json.
+//   cd <checkout of tag stop-62> && npx tsx <this checkout>/scripts/upgrade-fixture.mts /tmp/fixture [postgres]
+// then pack it: tar czf test/fixtures/upgrade/<release>[-postgres].tar.gz -C /tmp/fixture/data . and
+// copy /tmp/fixture/manifest.json to test/fixtures/upgrade/<release>[-postgres].json. With
+// `postgres`, the metadata goes to a throwaway PostgreSQL cluster (this checkout's
+// scripts/postgresCluster.ts), dumped at the end (pg_dump's custom format) to
+// /tmp/fixture/quire.dump: copy it to test/fixtures/upgrade/<release>-postgres.dump.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { startPostgresCluster } from './postgresCluster.js';
 
 const out = process.argv[2];
-if (!out) throw new Error('usage: npx tsx scripts/upgrade-fixture.mts <output folder>');
+const onPostgres = process.argv[3] === 'postgres';
+if (!out) throw new Error('usage: npx tsx scripts/upgrade-fixture.mts <output folder> [postgres]');
 const fromRelease = (file: string) => import(pathToFileURL(path.join(process.cwd(), file)).href);
 const { startTestServer } = await fromRelease('test/helpers/server.ts');
 const { organizationWithMembers } = await fromRelease('test/helpers/fixtures.ts');
 const dataDir = path.join(out, 'data');
 rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
-// A SQLite data directory, whatever the environment says.
-const t = await startTestServer({ databaseUrl: '' }, { dataDir });
+const cluster = onPostgres ? await startPostgresCluster() : undefined;
+if (cluster) await cluster.createDatabase('quire_fixture');
+// A SQLite data directory unless asked otherwise, whatever the environment says.
+const t = await startTestServer({ databaseUrl: cluster ? cluster.url('quire_fixture') : '' }, { dataDir });
 const fx = await organizationWithMembers(t, 'Upgraded Docs');
 const space = (await t.call('POST', `/v1/orgs/${fx.org.id}/spaces`, { token: fx.admin.token, body: { title: 'Guide', template: { id: 'getting-started' } } })).body;
 const pages: Array<{ id: string; path: string }> = (await t.call('GET', `/v1/spaces/${space.id}/content/pages`, { token: fx.admin.token })).body.pages;
@@ -37,6 +45,7 @@ writeFileSync(
   JSON.stringify(
     {
       madeBy: '1a308fc (stop 62)',
+      database: onPostgres ? 'postgres' : 'sqlite',
       migration: 27,
       organization: fx.org.id,
       adminToken: fx.admin.token,
@@ -55,4 +64,8 @@ writeFileSync(
   ),
 );
 await t.close({ keepData: true });
+if (cluster) {
+  execFileSync('pg_dump', ['--format=custom', '--no-owner', '--file', path.join(out, 'quire.dump'), cluster.url('quire_fixture')]);
+  await cluster.stop();
+}
 console.log('done');

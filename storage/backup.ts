@@ -1,6 +1,10 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import sqlite3 from 'sqlite3';
+import { unaccentQualified } from './migrations/039-unaccent-qualified.js';
 import { connected } from './postgresAdmin.js';
 
 const run = promisify(execFile);
@@ -38,9 +42,34 @@ export async function dumpPostgres(url: string, destination: string): Promise<vo
   await run('pg_dump', ['--format=custom', '--no-owner', '--file', destination, url], { maxBuffer: 16 * 1024 * 1024 });
 }
 
-/** A dump back into an empty PostgreSQL database. */
+/**
+ * A dump back into an empty PostgreSQL database, in two passes: extensions and functions first,
+ * then the accent folding given its schema-qualified body (migration 39), then everything else.
+ * In a dump of a release before migration 39 (the upgrade test's fixture) the body names
+ * `unaccent` bare, which pg_restore's empty search_path can't find when the search table's
+ * generated column is created.
+ */
 export async function restorePostgres(url: string, dump: string): Promise<void> {
-  await run('pg_restore', ['--no-owner', '--exit-on-error', '--dbname', url, dump], { maxBuffer: 16 * 1024 * 1024 });
+  const entries = (await run('pg_restore', ['--list', dump], { maxBuffer: 16 * 1024 * 1024 })).stdout.split('\n').filter((line) => /^\d+;/.test(line));
+  const early = (line: string) => /^\d+; \d+ \d+ (EXTENSION|FUNCTION|COMMENT - EXTENSION) /.test(line);
+  const lists = mkdtempSync(path.join(tmpdir(), 'quire-restore-'));
+  try {
+    const pass = async (name: string, lines: string[]) => {
+      const list = path.join(lists, name);
+      writeFileSync(list, lines.join('\n') + '\n');
+      await run('pg_restore', ['--no-owner', '--exit-on-error', '--use-list', list, '--dbname', url, dump], { maxBuffer: 16 * 1024 * 1024 });
+    };
+    await pass('first', entries.filter(early));
+    await connected(url, async (client) => {
+      if ((await client.query("SELECT 1 FROM pg_proc WHERE proname = 'quire_unaccent'")).rowCount) await client.query(unaccentQualified.postgres!);
+    });
+    await pass(
+      'rest',
+      entries.filter((line) => !early(line)),
+    );
+  } finally {
+    rmSync(lists, { recursive: true, force: true });
+  }
 }
 
 const countedTables = ['organizations', 'users', 'spaces', 'change_requests', 'comments', 'sites', 'tokens'];

@@ -5,23 +5,34 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spaceGitdir } from '../../engine/spaceRepositories.js';
+import { restorePostgres } from '../../storage/backup.js';
 import { migrations } from '../../storage/migrations/index.js';
+import { emptyTestDatabase, testingOnPostgres } from '../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-// Issue 57, upgrades: a DATA_DIR written by the last landed release opens with this one and
-// migrates forward, its content all there. The fixture (test/fixtures/upgrade/stop-62.tar.gz) was
-// made by commit 1a308fc, stop 62's landing, through its own API: an organization with members, a
-// space from the getting-started template, a change request with a changed page and a comment, a
-// published site. Its database is at migration 27; this version adds the ones after.
-const test = suite('a data directory of the previous release opens with this one');
-const fixture = JSON.parse(readFileSync(new URL('../fixtures/upgrade/stop-62.json', import.meta.url), 'utf8')) as Record<string, string> & { migration: number };
+// Issue 57, upgrades: a DATA_DIR and database written by the last landed release open with this
+// one and migrate forward, their content all there. The fixtures were made by commit 1a308fc,
+// stop 62's landing, through its own API (scripts/upgrade-fixture.mts): an organization with
+// members, a space from the getting-started template, a change request with a changed page and a
+// comment, a published site. Their database is at migration 27; this version adds the ones after.
+// On SQLite the fixture is the data directory, quire.sqlite included (stop-62.tar.gz); on
+// PostgreSQL (the run's second pass) it is the data directory's repositories (stop-62-postgres.tar.gz)
+// and the database as pg_dump wrote it (stop-62-postgres.dump), restored into an empty database.
+const test = suite('a data directory and database of the previous release open with this one');
+const release = testingOnPostgres ? 'stop-62-postgres' : 'stop-62';
+const fixturePath = (extension: string) => new URL(`../fixtures/upgrade/${release}.${extension}`, import.meta.url).pathname;
+const fixture = JSON.parse(readFileSync(fixturePath('json'), 'utf8')) as Record<string, string> & { migration: number };
 const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-upgrade-'));
 let t: TestServer;
 
 test.before(async () => {
-  execFileSync('tar', ['xzf', new URL('../fixtures/upgrade/stop-62.tar.gz', import.meta.url).pathname, '-C', dataDir]);
-  // The fixture is a SQLite data directory, whichever database the rest of the run uses.
-  t = await startTestServer({ databaseUrl: '' }, { dataDir });
+  execFileSync('tar', ['xzf', fixturePath('tar.gz'), '-C', dataDir]);
+  let databaseUrl = '';
+  if (testingOnPostgres) {
+    databaseUrl = await emptyTestDatabase('upgrade');
+    await restorePostgres(databaseUrl, fixturePath('dump'));
+  }
+  t = await startTestServer({ databaseUrl }, { dataDir });
 });
 test.after(async () => {
   await t?.close();
@@ -31,10 +42,20 @@ test.after(async () => {
 test('migrated forward: every migration after the fixture’s applied once', async () => {
   const newest = migrations[migrations.length - 1]!.version;
   assert.ok(newest > fixture.migration, `this version adds migrations after ${fixture.migration}`);
-  assert.is((await t.server.db.get<{ user_version: number }>('PRAGMA user_version'))?.user_version, newest);
-  for (const table of ['audit_events', 'site_questions', 'glossary_entries', 'site_segment_days']) {
-    assert.ok(await t.server.db.get(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?`, [table]), `${table} exists`);
+  const db = t.server.db;
+  if (testingOnPostgres) {
+    // Each migration records its version: 27's from the release, one row each for those after.
+    const versions = (await db.all<{ version: number }>('SELECT version FROM quire_schema ORDER BY version')).map((row) => Number(row.version));
+    assert.equal(
+      versions.filter((version) => version > fixture.migration),
+      migrations.filter((migration) => migration.version > fixture.migration).map((migration) => migration.version),
+    );
+    assert.is(Math.max(...versions), newest);
+  } else {
+    assert.is((await db.get<{ user_version: number }>('PRAGMA user_version'))?.user_version, newest);
   }
+  const tableNamed = testingOnPostgres ? 'SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?' : "SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?";
+  for (const table of ['audit_events', 'site_questions', 'glossary_entries', 'site_segment_days']) assert.ok(await db.get(tableNamed, [table]), `${table} exists`);
 });
 
 test('the content, people and tokens of the older release are all there', async () => {
