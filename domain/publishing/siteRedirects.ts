@@ -99,7 +99,7 @@ export async function removeSiteRedirect(deps: Pick<ContentDeps, 'db'>, site: Si
 }
 
 /** One entry of bulkUpsertSiteRedirects, and what became of it. */
-export type BulkRedirect = { source: string; intent?: 'live' | 'draft' | 'publish'; destination?: RedirectInputDestination | null } & Partial<RedirectOptions>;
+export type BulkRedirect = ({ source: string; intent?: 'live' | 'draft'; destination: RedirectInputDestination | null } & Partial<RedirectOptions>) | { source: string; intent: 'publish' };
 export type BulkOutcome = { status: 'created' | 'updated'; source: string; id: string } | { status: 'deleted'; source: string } | { status: 'error'; source: string; error: string };
 
 /**
@@ -117,8 +117,6 @@ export async function upsertSiteRedirects(deps: Deps, site: SiteRecord, entries:
         if (!existing) throw missing(`Site ${site.id} has no redirect from ${entry.source}`);
         await removeSiteRedirect(deps, site, existing.id);
         outcomes.push({ status: 'deleted', source: entry.source });
-      } else if (!entry.destination) {
-        throw invalidInput('"destination" is required: a destination, or null to delete the redirect'); // the API's schema says so first
       } else if (existing) {
         const updated = await changeSiteRedirect(deps, site, existing.id, { ...entry, destination: entry.destination });
         outcomes.push({ status: 'updated', source: entry.source, id: updated.id });
