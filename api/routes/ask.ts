@@ -109,13 +109,9 @@ async function streamAIResponseInSite(ctx: AppContext, { params, body }: { param
 }
 
 async function streamSiteQuestions(ctx: AppContext, { params, query }: { params: { siteId: string }; query: schemas.SiteQuestionsQuery }) {
-  // `spaceId` (deprecated upstream) names a space, not a site space: the site's spaces, that one alone.
-  const scope: SiteSearchScope = query.siteSpaceId ? { mode: 'specific', siteSpaceIds: [query.siteSpaceId] } : query.spaceId ? { mode: 'all' } : { mode: 'default' };
-  let spaceIds = await siteSpacesOf(ctx, params.siteId, scope);
-  if (query.spaceId && !query.siteSpaceId) {
-    spaceIds = spaceIds.filter((spaceId) => spaceId === query.spaceId);
-    if (!spaceIds.length) throw badRequest(`"spaceId" names ${query.spaceId}, which no site space of this site shows`);
-  }
+  // `spaceId` (deprecated upstream) names a space, not a site space.
+  const scope: SiteSearchScope = query.siteSpaceId ? { mode: 'specific', siteSpaceIds: [query.siteSpaceId] } : query.spaceId ? { mode: 'space', spaceId: query.spaceId } : { mode: 'default' };
+  const spaceIds = await siteSpacesOf(ctx, params.siteId, scope);
   const found = await recommendedQuestions(contentDeps(ctx), spaceIds);
   await sendEvents(ctx, async (send) => {
     for (const question of found) send({ question });

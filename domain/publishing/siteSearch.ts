@@ -14,15 +14,22 @@ import { organizationAccess } from '../organizations/index.js';
 import { answerQuestion, type Answer } from '../answers/index.js';
 import { visibleStructure } from './siteTokens.js';
 
-/** Where a site search looks (upstream's SiteSearchScope, and the deprecated `mode` forms it replaced). */
-export type SiteSearchScope = { mode: 'default'; currentSiteSpace?: string; restrictTo?: 'currentSiteSpace' | 'otherSiteSpaces' } | { mode: 'specific'; siteSpaceIds: string[] } | { mode: 'all' };
+/**
+ * Where a site search looks (upstream's SiteSearchScope, and the deprecated `mode` forms it
+ * replaced), or the site spaces that show one space (a deprecated `spaceId`).
+ */
+export type SiteSearchScope =
+  | { mode: 'default'; currentSiteSpace?: string; restrictTo?: 'currentSiteSpace' | 'otherSiteSpaces' }
+  | { mode: 'specific'; siteSpaceIds: string[] }
+  | { mode: 'all' }
+  | { mode: 'space'; spaceId: string };
 
 /**
  * The site spaces a search covers, in the site's order, from the structure the caller sees:
  * `default`, each section's default site space (the root's without sections), plus
  * `currentSiteSpace` (with GitBook's renderer's `restrictTo`, which no spec has yet: that site
  * space alone, or the others); `specific`, those named (each must be a site space the caller
- * sees: a 400 otherwise); `all`, every one.
+ * sees: a 400 otherwise); `all`, every one; `space`, those showing that space (a 400 if none does).
  */
 export function siteSpacesInScope(structure: SiteStructure, scope: SiteSearchScope): SiteSpaceRecord[] {
   const known = new Map(structure.siteSpaces.map((siteSpace) => [siteSpace.id, siteSpace]));
@@ -31,6 +38,11 @@ export function siteSpacesInScope(structure: SiteStructure, scope: SiteSearchSco
     return new Set(ids);
   };
   if (scope.mode === 'all') return structure.siteSpaces;
+  if (scope.mode === 'space') {
+    const showing = structure.siteSpaces.filter((siteSpace) => siteSpace.spaceId === scope.spaceId);
+    if (!showing.length) throw invalidInput(`"spaceId" names ${scope.spaceId}, which no site space of this site shows`);
+    return showing;
+  }
   if (scope.mode === 'specific') {
     const ids = wanted(scope.siteSpaceIds, 'siteSpaceIds');
     return structure.siteSpaces.filter((siteSpace) => ids.has(siteSpace.id));
