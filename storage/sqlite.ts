@@ -16,9 +16,10 @@ const changePollMs = 50;
 const readerMapBytes = 256 * 1024 * 1024;
 
 /**
- * One SQLite file opened twice: a read connection that never waits on writers (WAL),
- * and a write connection whose transactions are serialized here, because node-sqlite3
- * would otherwise interleave statements of concurrent transactions on one connection.
+ * One SQLite file opened three times: a read connection that never waits on writers (WAL), a
+ * write connection whose transactions are serialized here, because node-sqlite3 would otherwise
+ * interleave statements of concurrent transactions on one connection, and a read connection for
+ * snapshots, taken one at a time.
  */
 export async function openSqlite(file: string, limits: WaitLimits): Promise<Database> {
   const writer = await openConnection(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE);
@@ -147,9 +148,9 @@ export async function openSqlite(file: string, limits: WaitLimits): Promise<Data
 }
 
 /**
- * A connection's jobs (the writer's, the snapshots'), one at a time. A job still waiting for its turn after `waitMs` (the
- * writer held by a transaction that hangs, or by a long queue) fails as busy and is skipped when its
- * turn comes.
+ * A connection's jobs (the writer's, the snapshots'), one at a time. A job still waiting for its
+ * turn after `waitMs` (the connection held by a transaction that hangs, or by a long queue) fails
+ * as busy and is skipped when its turn comes.
  */
 class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
