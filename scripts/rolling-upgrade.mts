@@ -1,7 +1,8 @@
 // A rolling upgrade by hand (docs/operations.md, Upgrades): a node of an older release serves a
 // PostgreSQL database, a node of this checkout starts beside it over the same database and data
 // directory (migrating it), and both go on reading and writing what the other wrote. Give it a
-// checkout of the older release with its node_modules installed (and its .cache/temporal):
+// checkout of the older release with its node_modules installed (the older node uses this
+// checkout's Temporal CLI, which `npm test` builds):
 //   git worktree add /tmp/stop-62 stop-62 && (cd /tmp/stop-62 && npm ci)
 //   npx tsx scripts/rolling-upgrade.mts /tmp/stop-62
 // It prints one line per check and exits 1 if any failed.
@@ -35,7 +36,13 @@ console.log('node: ' + JSON.stringify({ url: t.url, org: fx.org.id, admin: fx.ad
 setInterval(() => undefined, 1 << 30);
 `,
 );
-const old = spawn('npx', ['tsx', oldNode, dataDir, url], { cwd: release, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+const temporalCache = process.env.QUIRE_TEMPORAL_CACHE_DIR ?? path.resolve('.cache', 'temporal');
+const old = spawn('npx', ['tsx', oldNode, dataDir, url], {
+  cwd: release,
+  env: { ...process.env, QUIRE_TEMPORAL_CACHE_DIR: temporalCache },
+  stdio: ['ignore', 'pipe', 'inherit'],
+  detached: true,
+});
 const info = await new Promise<{ url: string; org: string; admin: string; editor: string; reader: string }>((resolve) => {
   let text = '';
   old.stdout.on('data', (chunk) => {
