@@ -5,12 +5,12 @@
 // then pack it: tar czf test/fixtures/upgrade/<release>[-postgres].tar.gz -C /tmp/fixture/data . and
 // copy /tmp/fixture/manifest.json to test/fixtures/upgrade/<release>[-postgres].json. With
 // `postgres`, the metadata goes to a throwaway PostgreSQL cluster (this checkout's
-// scripts/postgresCluster.ts), dumped at the end (pg_dump's custom format) to
+// scripts/postgresCluster.ts), dumped at the end as a backup dumps it (storage/backup.ts) to
 // /tmp/fixture/quire.dump: copy it to test/fixtures/upgrade/<release>-postgres.dump.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { dumpPostgres } from '../storage/backup.js';
 import { startPostgresCluster } from './postgresCluster.js';
 
 const out = process.argv[2];
@@ -65,7 +65,7 @@ writeFileSync(
 );
 await t.close({ keepData: true });
 if (cluster) {
-  execFileSync('pg_dump', ['--format=custom', '--no-owner', '--file', path.join(out, 'quire.dump'), cluster.url('quire_fixture')]);
+  await dumpPostgres(cluster.url('quire_fixture'), path.join(out, 'quire.dump'));
   await cluster.stop();
 }
 console.log('done');
